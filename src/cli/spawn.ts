@@ -1,0 +1,5 @@
+/** `tai spawn`: not built yet (issue 5). */
+export async function run(_args: readonly string[]): Promise<number> {
+  process.stderr.write('tai spawn: not built yet\n');
+  return 2;
+}

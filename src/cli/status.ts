@@ -1,0 +1,5 @@
+/** `tai status`: not built yet (issue 4). */
+export async function run(_args: readonly string[]): Promise<number> {
+  process.stderr.write('tai status: not built yet\n');
+  return 2;
+}

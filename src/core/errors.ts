@@ -1,0 +1,39 @@
+/**
+ * Typed refusals (STYLE.md, habit 11): each has the exact message a user or a
+ * socket client sees, and says what to do next where there is something to do.
+ */
+import { AGENTS_MAX_PARALLEL, MPLEX_PANES_MAX, MPLEX_VPANE_MAX } from './policy.js';
+
+/** The ninth live agent is refused loudly (seed 000). */
+export class AgentsFullError extends Error {
+  override readonly name = 'AgentsFullError';
+  constructor(readonly running: number, readonly limit: number = AGENTS_MAX_PARALLEL) {
+    super(
+      `too many agents: ${running} are running and the limit is ${limit}; ` +
+        'wait for one to finish or cancel one (tai cancel ID)',
+    );
+  }
+}
+
+/** The refusals of the vpane_* protocol, with the seed's texts (section 3.1). */
+export const VPANE_ERRORS = {
+  tooManyFeedPanes: `too many feed panes (limit ${MPLEX_VPANE_MAX})`,
+  tooManyPanes: `too many panes (limit ${MPLEX_PANES_MAX})`,
+  noSpace: 'no space for another feed pane',
+  tooNarrow: 'window too narrow for a feed pane',
+  opsNotList: 'ops must be a list',
+  tooManyOps: 'too many ops in one write',
+  dataTooLarge: 'op data too large',
+} as const;
+
+/** A refused protocol request; the message is what the client receives. */
+export class RequestError extends Error {
+  override readonly name = 'RequestError';
+}
+
+/** A panel id that the board does not know (never opened, or already gone). */
+export class NoSuchPanelError extends RequestError {
+  constructor(readonly id: number) {
+    super(`no such pane: ${id}`);
+  }
+}

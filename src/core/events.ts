@@ -1,0 +1,19 @@
+/**
+ * What an agent tells its panel (seed 001, sections 4.3 and 4.4). Every runner
+ * turns its own protocol into these; the formatter turns them into bytes.
+ */
+
+/** One event from an agent; every event is also a heartbeat. */
+export type AgentEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'thought'; readonly text: string }
+  | { readonly type: 'tool_start'; readonly name: string; readonly args: string; readonly id?: string }
+  | { readonly type: 'tool_end'; readonly name: string; readonly result: string; readonly failed: boolean; readonly id?: string }
+  | { readonly type: 'plan'; readonly entries: readonly string[] }
+  | { readonly type: 'note'; readonly text: string }
+  | { readonly type: 'error'; readonly text: string }
+  /** The agent's token total so far (input plus output); runners that receive increments sum them. */
+  | { readonly type: 'usage'; readonly tokens: number };
+
+/** The kind of an event, for tables and counters. */
+export type AgentEventType = AgentEvent['type'];

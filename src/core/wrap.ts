@@ -1,0 +1,244 @@
+/**
+ * Incremental word wrap for a feed pane (seed 001, section 4.3).
+ *
+ * Vocabulary:
+ * - width: the columns a line may use; the formatter passes cols - 1 so that a
+ *   character in the last column can never make the terminal wrap by itself.
+ * - word: a run of characters between spaces, tabs and newlines; SGR
+ *   sequences belong to the word they touch and count zero columns.
+ * - held: the last word of a chunk, kept back because the next token often
+ *   continues it; it is placed when a space or newline arrives or on
+ *   release().
+ * - gap: the blank columns (spaces, expanded tabs) waiting in front of the
+ *   held word; a gap at the point of a wrap is dropped.
+ *
+ * Input is sanitized text (SGR, `\n`, `\t` and printable characters; whole SGR
+ * sequences per chunk, as the sanitizer emits them). Output ends lines with
+ * CRLF because a feed pane has no tty to translate `\n`. Every character is
+ * handled a bounded number of times, and a word wider than a line is emitted
+ * line by line as it arrives, so nothing held grows past one line.
+ */
+import stringWidth from 'string-width';
+
+/** Tab stops are every this many columns. */
+export const TAB_STOP = 8;
+
+const CRLF = '\r\n';
+const SGR_AT = /\x1b\[[0-9;:]*m/y;
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+const segmenter = new Intl.Segmenter();
+
+/** One grapheme (or one SGR sequence, width 0) of the held word. */
+interface Piece {
+  readonly text: string;
+  readonly width: number;
+  readonly sgr: boolean;
+}
+
+/** The display width of one grapheme; printable ASCII skips the lookup. */
+export function graphemeWidth(g: string): number {
+  if (g.length === 1) {
+    const c = g.charCodeAt(0);
+    if (c >= 0x20 && c < 0x7f) return 1;
+  }
+  return stringWidth(g);
+}
+
+/** Splits text into graphemes (user-perceived characters). */
+export function graphemes(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of segmenter.segment(text)) out.push(segment);
+  return out;
+}
+
+/**
+ * Clips plain text (no escape sequences) to at most `maxCols` display columns
+ * and `maxChars` graphemes, ending a clipped text with `…` inside both limits;
+ * it never splits a grapheme, so a surrogate pair or a wide character is kept
+ * whole or left out.
+ */
+export function clip(text: string, maxCols: number, maxChars = Number.POSITIVE_INFINITY): string {
+  if (maxCols < 1 || maxChars < 1) return '';
+  let cols = 0;
+  let chars = 0;
+  let end = 0; // the end of the longest prefix that still leaves room for the ellipsis
+  for (const { segment, index } of segmenter.segment(text)) {
+    const w = graphemeWidth(segment);
+    if (cols + w > maxCols || chars + 1 > maxChars) {
+      return text.slice(0, end).trimEnd() + '…';
+    }
+    cols += w;
+    chars += 1;
+    if (cols <= maxCols - 1 && chars <= maxChars - 1) end = index + segment.length;
+  }
+  return text;
+}
+
+/** Word wrap of a stream of sanitized text to a fixed width, with CRLF line ends. */
+export class WordWrap {
+  #width: number;
+  #column = 0;
+  #gap = 0;
+  #word: Piece[] = [];
+  #wordWidth = 0;
+
+  /** Starts at column 0 with lines of `width` columns. */
+  constructor(width: number) {
+    this.#width = clampWidth(width);
+  }
+
+  /** Changes the width for what comes next; what was already emitted is not reflowed. */
+  setWidth(width: number): void {
+    this.#width = clampWidth(width);
+  }
+
+  /** True while a word is held back waiting for its end. */
+  get holding(): boolean {
+    return this.#word.length > 0;
+  }
+
+  /** The column of the output cursor (held text not counted). */
+  get column(): number {
+    return this.#column;
+  }
+
+  /** Wraps one chunk; the chunk's last word is held unless it ended with a space or newline. */
+  push(text: string): string {
+    const out: string[] = [];
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a) {
+        this.#place(out);
+        this.#gap = 0;
+        this.#column = 0;
+        out.push(CRLF);
+        i++;
+      } else if (c === 0x20) {
+        this.#place(out);
+        this.#gap++;
+        i++;
+      } else if (c === 0x09) {
+        this.#place(out);
+        this.#gap += TAB_STOP - ((this.#column + this.#gap) % TAB_STOP);
+        i++;
+      } else if (c === 0x1b) {
+        SGR_AT.lastIndex = i;
+        const m = SGR_AT.exec(text);
+        // Sanitized input has no other ESC; a stray one is dropped rather than counted.
+        const sgr = m?.[0] ?? '';
+        if (sgr !== '') this.#word.push({ text: sgr, width: 0, sgr: true });
+        i += sgr === '' ? 1 : sgr.length;
+      } else {
+        let j = i + 1;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === 0x0a || d === 0x20 || d === 0x09 || d === 0x1b) break;
+          j++;
+        }
+        this.#addRun(text.slice(i, j));
+        if (this.#wordWidth > this.#width) this.#breakLong(out);
+        i = j;
+      }
+    }
+    return out.join('');
+  }
+
+  /** Places the held word now (the stream paused, or a structural line follows). */
+  release(): string {
+    const out: string[] = [];
+    this.#place(out);
+    return out.join('');
+  }
+
+  /** Ends the current line if anything is on it, and forgets a pending gap; call release() first. */
+  newline(): string {
+    this.#gap = 0;
+    if (this.#column === 0) return '';
+    this.#column = 0;
+    return CRLF;
+  }
+
+  #addRun(run: string): void {
+    if (PRINTABLE_ASCII.test(run)) {
+      // ASCII never extends the previous grapheme, so each character is one piece.
+      for (let k = 0; k < run.length; k++) this.#word.push({ text: run[k] ?? '', width: 1, sgr: false });
+      this.#wordWidth += run.length;
+      return;
+    }
+    // A combining mark or ZWJ may continue the last grapheme of the previous chunk.
+    let src = run;
+    const last = this.#word[this.#word.length - 1];
+    if (last !== undefined && !last.sgr) {
+      this.#word.pop();
+      this.#wordWidth -= last.width;
+      src = last.text + run;
+    }
+    for (const { segment } of segmenter.segment(src)) {
+      const w = graphemeWidth(segment);
+      this.#word.push({ text: segment, width: w, sgr: false });
+      this.#wordWidth += w;
+    }
+  }
+
+  /** Emits the held word where it fits: after the gap, else on the next line. */
+  #place(out: string[]): void {
+    if (this.#word.length === 0) return;
+    const w = this.#wordWidth;
+    if (this.#column + this.#gap + w <= this.#width) {
+      if (this.#gap > 0) out.push(' '.repeat(this.#gap));
+      this.#column += this.#gap + w;
+      this.#gap = 0;
+    } else if (w === 0) {
+      // Only SGR: emit it in place and keep the gap, which will wrap with the next word.
+    } else if (w <= this.#width) {
+      if (this.#column > 0) out.push(CRLF);
+      this.#column = w;
+      this.#gap = 0;
+    } else {
+      this.#breakLong(out);
+      this.#column = this.#wordWidth;
+    }
+    out.push(joinPieces(this.#word, 0, this.#word.length));
+    this.#word = [];
+    this.#wordWidth = 0;
+  }
+
+  /**
+   * A word wider than a line starts on a fresh line and is broken at the
+   * width; whole lines go out at once and the rest (at most one line) stays held.
+   */
+  #breakLong(out: string[]): void {
+    if (this.#column > 0) out.push(CRLF);
+    this.#column = 0;
+    this.#gap = 0;
+    const word = this.#word;
+    let idx = 0;
+    while (this.#wordWidth > this.#width) {
+      const start = idx;
+      let lineWidth = 0;
+      while (idx < word.length) {
+        const p = word[idx];
+        if (p === undefined) break;
+        // A wide character that would straddle the edge moves down (unless the line is empty).
+        if (lineWidth + p.width > this.#width && lineWidth > 0) break;
+        lineWidth += p.width;
+        idx++;
+      }
+      out.push(joinPieces(word, start, idx), CRLF);
+      this.#wordWidth -= lineWidth;
+    }
+    this.#word = word.slice(idx);
+  }
+}
+
+function joinPieces(pieces: readonly Piece[], from: number, to: number): string {
+  let s = '';
+  for (let k = from; k < to; k++) s += pieces[k]?.text ?? '';
+  return s;
+}
+
+function clampWidth(width: number): number {
+  return Number.isFinite(width) ? Math.max(1, Math.floor(width)) : 1;
+}

@@ -1,0 +1,706 @@
+/**
+ * The board: one zustand vanilla store that opens panels, turns agent events
+ * into screen bytes, flushes them in coalesced steps and supervises every
+ * agent on its clock, shown or not (seed 001, sections 4.1, 4.2 and 6).
+ *
+ * Vocabulary:
+ * - record: the board's mutable bookkeeping for one panel (PanelRecord). It is
+ *   the single source of truth; React never sees it.
+ * - snapshot: the immutable `panels`/`layout` the store publishes on open,
+ *   finish, close, every tick and every flush that wrote something. Selectors
+ *   read only the snapshot, so a streaming agent costs at most one store
+ *   update per flush, never one per token.
+ * - on the board: a record that wants a place on screen (live or lingering,
+ *   not closed by the user). Whether it gets one is the layout's decision.
+ * - shown / hidden: a record on the board with or without a rectangle; a
+ *   hidden one keeps its reason and is supervised exactly like a shown one.
+ *
+ * Every action that depends on time takes `now` (ms); the board never reads
+ * a clock. src/io/board-clock.ts drives tick() and flush() from real time.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { AgentsFullError, NoSuchPanelError, RequestError, VPANE_ERRORS } from '../src/core/errors.js';
+import type { AgentEvent } from '../src/core/events.js';
+import { Formatter } from '../src/core/formatter.js';
+import { headerText } from '../src/core/header.js';
+import { fits, focusOrder, layout as computeLayout, neighbour, type Layout, type PaneId } from '../src/core/layout.js';
+import { assertNever } from '../src/core/never.js';
+import {
+  afterEvent,
+  finalState,
+  isLive,
+  stopState,
+  watchdog,
+  type Decision,
+  type FinalState,
+  type PanelState,
+  type StopCause,
+} from '../src/core/panel-state.js';
+import { PendingOutput } from '../src/core/pending.js';
+import {
+  AGENTS_MAX_PARALLEL,
+  MPLEX_PANES_MAX,
+  MPLEX_VPANE_HEADER_MAX,
+  MPLEX_VPANE_LEASE,
+  MPLEX_VPANE_LINGER_MAX,
+  MPLEX_VPANE_MAIN_PERCENT,
+  MPLEX_VPANE_MAX,
+  MPLEX_VPANE_ORPHAN_LINGER,
+  ORCH_DISPLAY_FAILURES_MAX,
+  ORCH_FLUSH_INTERVAL,
+  ORCH_LABEL_MAX,
+  ORCH_LINGER,
+  ORCH_WORD_RELEASE,
+} from '../src/core/policy.js';
+import type { Screen, ScreenFactory } from '../src/core/screen.js';
+import type { FeedState, FocusTarget } from '../src/core/commands.js';
+import { statusOf, type AgentRow, type BoardStatus } from './status.js';
+
+/** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
+export type PanelKind = 'agent' | 'feed';
+
+/** The owner's stop hooks; each is called at most once. */
+export type StopHook = (reason: string) => void;
+
+/** What React and socket clients see of one panel. */
+export interface PanelView {
+  readonly id: number;
+  readonly kind: PanelKind;
+  readonly label: string;
+  readonly task: string;
+  readonly state: PanelState;
+  readonly header: string;
+  /** False when the panel has no rectangle; `reason` says why. */
+  readonly shown: boolean;
+  readonly reason?: string;
+  /** Finished (or done, for a feed pane) and waiting to leave the screen. */
+  readonly closing: boolean;
+  /** The size of the panel's screen (its rectangle less the header row). */
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** The published state. */
+export interface BoardSnapshot {
+  readonly panels: readonly PanelView[];
+  readonly layout: Layout;
+  readonly cols: number;
+  readonly rows: number;
+  /** Null while drawing; otherwise why nothing is drawn. */
+  readonly drawingOff: string | null;
+  readonly focus: PaneId;
+  readonly zoom: PaneId | null;
+  readonly help: boolean;
+  /** Lines scrolled back in the focused pane; 0 follows the output. */
+  readonly scrollback: number;
+  /** Bumps whenever any screen received bytes: the renderer's cue. */
+  readonly frame: number;
+}
+
+/** How to open a panel. */
+export interface OpenSpec {
+  readonly label: string;
+  readonly task?: string;
+  readonly kind?: PanelKind;
+  /** Wall clock in ms from now; omitted: no limit (the owner's own). */
+  readonly timeoutMs?: number;
+  /** Feed panes: the header line and state the owner starts with. */
+  readonly header?: string;
+  readonly state?: FeedState;
+  /** Feed panes: the main pane's share of the width (vpane_open main_percent). */
+  readonly mainPercent?: number;
+}
+
+/** The actions; all take `now` where time matters. */
+export interface BoardActions {
+  /** Opens a panel and returns its id; never returns nothing (a hidden panel has a reason). */
+  open(spec: OpenSpec, now: number): number;
+  /** An agent event: a heartbeat, counted, formatted into the panel's pending output. */
+  emit(id: number, event: AgentEvent, now: number): void;
+  /** Feed panes: raw terminal output into the screen; refreshes the lease. */
+  write(id: number, data: string, now: number): void;
+  /** Feed panes: a vpane_write op's header/state/done; refreshes the lease. */
+  feed(id: number, op: { header?: string; state?: FeedState; done?: boolean; linger?: number }, now: number): void;
+  /** The owner reports the end; returns the final state (a requested stop decides it). */
+  finish(id: number, state: FinalState, summary: string, now: number): FinalState | undefined;
+  /** Registers the owner's soft stop and, optionally, its hard stop. */
+  setCancel(id: number, soft: StopHook, hard?: StopHook): void;
+  /** Asks a live agent to stop softly; hard after the grace. False if not live. */
+  cancel(id: number, reason: string, now: number, cause?: StopCause): boolean;
+  /** The user closed the panel: it leaves the screen now and its agent is cancelled. */
+  closeByUser(id: number, now: number): boolean;
+  /** The owner closes a panel (vpane_close): it leaves now, nothing is cancelled. */
+  close(id: number, now: number): boolean;
+  /** Cancels every live agent (the cockpit is exiting). */
+  shutdown(reason: string, now: number): void;
+  /** The watchdog: runs every ORCH_MONITOR_INTERVAL. */
+  tick(now: number): void;
+  /** Drains pending output into screens; at most once per ORCH_FLUSH_INTERVAL. True if anything was written. */
+  flush(now: number): boolean;
+  /** The window's size changed. */
+  resize(cols: number, rows: number): void;
+  /** Totals by state and a row per agent (seed 004's status API). */
+  status(now: number): BoardStatus;
+  /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
+  screenOf(id: number): Screen | undefined;
+  focusMove(to: FocusTarget): void;
+  focusSet(pane: PaneId): void;
+  zoomToggle(): void;
+  helpToggle(): void;
+  /** Scrolls the focused pane by whole pages (negative: back); 0 returns to the bottom. */
+  scroll(pages: number): void;
+}
+
+/** The store: snapshot plus actions. */
+export type BoardState = BoardSnapshot & BoardActions;
+export type Board = StoreApi<BoardState>;
+
+/** Counters for the benchmark and for tests; not part of the snapshot. */
+export interface BoardCounters {
+  flushes: number;
+  bytesWritten: number;
+  events: number;
+  displayFailures: number;
+  hookErrors: number;
+}
+
+/** How to build a board. */
+export interface BoardOptions {
+  /** Makes screens; omitted, nothing is drawn and `drawingOff` says so. */
+  readonly createScreen?: ScreenFactory;
+  /** Why drawing is off although a factory exists (TAI_ORCH_PANELS=0, not a TTY). */
+  readonly drawingOff?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly maxLive?: number;
+  /** Where the board reports what it cannot throw (hook errors, display failures). */
+  readonly log?: (line: string) => void;
+  /** Rows kept for status after a panel is gone. */
+  readonly historyMax?: number;
+}
+
+interface PanelRecord {
+  readonly id: number;
+  readonly kind: PanelKind;
+  readonly label: string;
+  readonly task: string;
+  readonly startedAt: number;
+  deadline?: number;
+  state: PanelState;
+  lastEventAt: number;
+  lastTextAt: number;
+  stop?: { cause: StopCause; reason: string; at: number; hardAt?: number };
+  finishedAt?: number;
+  closeAt?: number;
+  summary?: string;
+  tools: number;
+  tokens: number;
+  /** Feed panes: the owner's header. */
+  header: string;
+  /** Closed by the user: off the board, still supervised until it finishes. */
+  closed: boolean;
+  screen?: Screen;
+  formatter?: Formatter;
+  readonly pending: PendingOutput;
+  cols: number;
+  rows: number;
+  soft?: StopHook;
+  hard?: StopHook;
+  softCalled: boolean;
+  hardCalled: boolean;
+}
+
+const DEFAULT_COLS = 80;
+const DEFAULT_ROWS = 24;
+
+/** The reason shown for every panel when drawing is off and no reason was given. */
+export const NO_DISPLAY = 'panels are not drawn (no display)';
+
+/** Creates a board; it works without React and without a screen. */
+export function createBoard(options: BoardOptions = {}): Board & { counters: BoardCounters } {
+  const records = new Map<number, PanelRecord>();
+  const history: AgentRow[] = [];
+  const historyMax = options.historyMax ?? 64;
+  const maxLive = options.maxLive ?? AGENTS_MAX_PARALLEL;
+  const log = options.log ?? (() => {});
+  const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0 };
+  let nextId = 1;
+  let lastFlushAt = -Infinity;
+  let failures = 0;
+  let mainPercent = MPLEX_VPANE_MAIN_PERCENT;
+  let drawingOff: string | null = options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY);
+
+  const onBoard = (): PanelRecord[] => [...records.values()].filter((r) => !r.closed);
+  const layoutFor = (cols: number, rows: number, zoom: PaneId | null): Layout =>
+    computeLayout({
+      cols,
+      rows,
+      panels: drawingOff === null ? onBoard().map((r) => r.id) : [],
+      ...(zoom === null ? {} : { zoom }),
+      mainPercent,
+    });
+
+  const store = createStore<BoardState>()((set, get) => {
+    /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
+    const publish = (now: number, frameBump = false): void => {
+      const s = get();
+      let zoom = s.zoom;
+      if (typeof zoom === 'number' && !records.get(zoom)) zoom = null;
+      const lay = layoutFor(s.cols, s.rows, zoom);
+      for (const place of lay.panels) {
+        const rec = records.get(place.id);
+        if (!rec) continue;
+        const rect = lay.zoomed?.id === place.id ? lay.zoomed.rect : place.rect;
+        sizeScreen(rec, rect.cols, Math.max(1, rect.rows - 1));
+      }
+      const hidden = new Map(lay.hidden.map((h) => [h.id, h.reason]));
+      const panels = onBoard().map((r) => view(r, now, drawingOff ?? hidden.get(r.id)));
+      let focus = s.focus;
+      if (typeof focus === 'number' && !lay.panels.some((p) => p.id === focus)) focus = 'main';
+      set({ panels, layout: lay, zoom, focus, drawingOff, frame: frameBump ? s.frame + 1 : s.frame });
+    };
+
+    const sizeScreen = (rec: PanelRecord, cols: number, rows: number): void => {
+      if (rec.cols === cols && rec.rows === rows) return;
+      rec.cols = cols;
+      rec.rows = rows;
+      rec.screen?.resize(cols, rows);
+      rec.formatter?.setWidth(cols);
+    };
+
+    const get1 = (id: number): PanelRecord => {
+      const rec = records.get(id);
+      if (!rec) throw new NoSuchPanelError(id);
+      return rec;
+    };
+
+    const callHook = (hook: StopHook | undefined, reason: string, id: number): void => {
+      if (!hook) return;
+      try {
+        hook(reason);
+      } catch (err) {
+        counters.hookErrors++;
+        log(`panel ${id}: stop hook failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    };
+
+    const requestStop = (rec: PanelRecord, cause: StopCause, reason: string, now: number): boolean => {
+      if (rec.kind !== 'agent' || !isLive(rec.state) || rec.stop) return false;
+      rec.stop = { cause, reason, at: now };
+      if (rec.soft && !rec.softCalled) {
+        rec.softCalled = true;
+        callHook(rec.soft, reason, rec.id);
+      }
+      return true;
+    };
+
+    const remove = (rec: PanelRecord): void => {
+      records.delete(rec.id);
+      rec.screen?.dispose();
+      rec.screen = undefined;
+      rec.pending.clear();
+    };
+
+    const end = (rec: PanelRecord, state: FinalState, summary: string, now: number): FinalState => {
+      const final = rec.kind === 'agent' ? finalState(state, rec.stop) : state;
+      rec.state = final;
+      rec.finishedAt = now;
+      rec.summary = summary;
+      if (rec.formatter) {
+        rec.pending.append(rec.formatter.release());
+        rec.pending.append(rec.formatter.footer(final, now - rec.startedAt, summary));
+      }
+      rec.closeAt = now + ORCH_LINGER;
+      history.push(row(rec, now));
+      if (history.length > historyMax) history.splice(0, history.length - historyMax);
+      if (rec.closed) remove(rec);
+      return final;
+    };
+
+    const apply = (rec: PanelRecord, decision: Decision, now: number): void => {
+      switch (decision.type) {
+        case 'idle':
+          rec.state = 'idle';
+          return;
+        case 'soft_stop':
+          requestStop(rec, decision.cause, decision.reason, now);
+          return;
+        case 'hard_stop':
+          if (!rec.stop) return;
+          rec.stop.hardAt = now;
+          if (rec.hard && !rec.hardCalled) {
+            rec.hardCalled = true;
+            callHook(rec.hard, rec.stop.reason, rec.id);
+          }
+          return;
+        case 'force_finish': {
+          const reason = rec.stop?.reason ?? 'stopped';
+          log(`panel ${rec.id}: the agent did not stop after a hard stop; finished by the board`);
+          end(rec, stopState(rec.stop?.cause ?? 'owner'), `${reason}; the agent did not stop`, now);
+          return;
+        }
+        case 'remove':
+          remove(rec);
+          return;
+        default:
+          assertNever(decision);
+      }
+    };
+
+    /** The lease of a feed pane (section 3.3). */
+    const superviseFeed = (rec: PanelRecord, now: number): void => {
+      if (rec.closeAt !== undefined) {
+        if (now >= rec.closeAt) remove(rec);
+        return;
+      }
+      if (now - rec.lastEventAt >= MPLEX_VPANE_LEASE) {
+        rec.header = clipHeader(`owner gone: ${rec.header.trim()}`);
+        rec.state = 'failed';
+        rec.closeAt = now + MPLEX_VPANE_ORPHAN_LINGER;
+      }
+    };
+
+    const disableDrawing = (reason: string): void => {
+      drawingOff = reason;
+      for (const rec of records.values()) {
+        rec.screen?.dispose();
+        rec.screen = undefined;
+        rec.formatter = undefined;
+        rec.pending.clear();
+      }
+      log(`drawing stopped: ${reason}; supervision goes on`);
+    };
+
+    const moveFocus = (to: PaneId): void => {
+      const s = get();
+      if (s.focus === to) return;
+      set({ focus: to, scrollback: 0, zoom: s.zoom === null ? null : to });
+    };
+
+    return {
+      panels: [],
+      layout: computeLayout({ cols: options.cols ?? DEFAULT_COLS, rows: options.rows ?? DEFAULT_ROWS, panels: [] }),
+      cols: options.cols ?? DEFAULT_COLS,
+      rows: options.rows ?? DEFAULT_ROWS,
+      drawingOff,
+      focus: 'main',
+      zoom: null,
+      help: false,
+      scrollback: 0,
+      frame: 0,
+
+      open(spec, now) {
+        const kind = spec.kind ?? 'agent';
+        const s = get();
+        if (kind === 'agent') {
+          const live = [...records.values()].filter((r) => r.kind === 'agent' && isLive(r.state)).length;
+          if (live >= maxLive) throw new AgentsFullError(live, maxLive);
+        } else {
+          const feeds = [...records.values()].filter((r) => r.kind === 'feed').length;
+          if (feeds >= MPLEX_VPANE_MAX) throw new RequestError(VPANE_ERRORS.tooManyFeedPanes);
+          if (records.size + 1 >= MPLEX_PANES_MAX) throw new RequestError(VPANE_ERRORS.tooManyPanes);
+          if (drawingOff !== null) throw new RequestError(`feed panes are not drawn: ${drawingOff}`);
+          const reason = fits(s.cols, s.rows, onBoard().length + 1);
+          if (reason !== null) throw new RequestError(reason);
+          if (spec.mainPercent !== undefined && spec.mainPercent >= 1 && spec.mainPercent <= 99) {
+            mainPercent = Math.floor(spec.mainPercent);
+          }
+        }
+        const id = nextId++;
+        const rec: PanelRecord = {
+          id,
+          kind,
+          label: clip(spec.label, ORCH_LABEL_MAX),
+          task: spec.task ?? '',
+          startedAt: now,
+          ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs }),
+          state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
+          lastEventAt: now,
+          lastTextAt: now,
+          tools: 0,
+          tokens: 0,
+          header: clipHeader(spec.header ?? ` ● ${spec.label}`),
+          closed: false,
+          pending: new PendingOutput(),
+          cols: DEFAULT_COLS,
+          rows: DEFAULT_ROWS,
+          softCalled: false,
+          hardCalled: false,
+        };
+        records.set(id, rec);
+        if (drawingOff === null && options.createScreen) {
+          // Size it where the layout will put it, so the opening line wraps right.
+          const place = layoutFor(s.cols, s.rows, null).panels.find((p) => p.id === id);
+          rec.cols = Math.max(1, place?.rect.cols ?? DEFAULT_COLS);
+          rec.rows = Math.max(1, (place?.rect.rows ?? DEFAULT_ROWS) - 1);
+          try {
+            rec.screen = options.createScreen(rec.cols, rec.rows);
+          } catch (err) {
+            disableDrawing(`display failed: ${err instanceof Error ? err.message : String(err)}`);
+          }
+          if (rec.screen && kind === 'agent') {
+            rec.formatter = new Formatter(rec.cols);
+            if (rec.task) rec.pending.append(rec.formatter.opening(rec.task));
+          }
+        }
+        publish(now);
+        return id;
+      },
+
+      emit(id, event, now) {
+        const rec = records.get(id);
+        if (!rec || rec.kind !== 'agent' || !isLive(rec.state)) return;
+        counters.events++;
+        rec.lastEventAt = now;
+        rec.state = afterEvent(rec.state);
+        switch (event.type) {
+          case 'tool_start':
+            rec.tools++;
+            break;
+          case 'usage':
+            rec.tokens = event.tokens;
+            break;
+          case 'text':
+          case 'thought':
+            rec.lastTextAt = now;
+            break;
+          default:
+            break;
+        }
+        if (rec.formatter) rec.pending.append(rec.formatter.event(event));
+      },
+
+      write(id, data, now) {
+        const rec = get1(id);
+        rec.lastEventAt = now;
+        if (rec.screen) rec.pending.append(data);
+      },
+
+      feed(id, op, now) {
+        const rec = get1(id);
+        rec.lastEventAt = now;
+        if (op.header !== undefined) rec.header = clipHeader(op.header);
+        if (op.state !== undefined) rec.state = op.state;
+        if (op.done && rec.closeAt === undefined) {
+          const linger = Math.min(Math.max(0, (op.linger ?? ORCH_LINGER / 1000) * 1000), MPLEX_VPANE_LINGER_MAX);
+          rec.closeAt = now + linger;
+          rec.finishedAt = now;
+        }
+      },
+
+      finish(id, state, summary, now) {
+        const rec = records.get(id);
+        if (!rec || !isLive(rec.state)) return rec?.state as FinalState | undefined;
+        const final = end(rec, state, summary, now);
+        publish(now);
+        return final;
+      },
+
+      setCancel(id, soft, hard) {
+        const rec = get1(id);
+        if (rec.soft) return;
+        rec.soft = soft;
+        if (hard) rec.hard = hard;
+        // A stop asked for before the owner was ready still reaches it.
+        if (rec.stop && !rec.softCalled) {
+          rec.softCalled = true;
+          callHook(soft, rec.stop.reason, id);
+        }
+      },
+
+      cancel(id, reason, now, cause = 'owner') {
+        const rec = records.get(id);
+        if (!rec) return false;
+        const asked = requestStop(rec, cause, reason, now);
+        if (asked) publish(now);
+        return asked;
+      },
+
+      closeByUser(id, now) {
+        const rec = records.get(id);
+        if (!rec || rec.closed) return false;
+        if (rec.kind === 'agent' && isLive(rec.state)) {
+          requestStop(rec, 'user', 'closed by the user', now);
+          rec.closed = true;
+          rec.screen?.dispose();
+          rec.screen = undefined;
+          rec.formatter = undefined;
+          rec.pending.clear();
+        } else {
+          remove(rec);
+        }
+        publish(now);
+        return true;
+      },
+
+      close(id, now) {
+        const rec = records.get(id);
+        if (!rec) return false;
+        if (rec.kind === 'agent' && isLive(rec.state)) {
+          rec.closed = true;
+          rec.screen?.dispose();
+          rec.screen = undefined;
+          rec.formatter = undefined;
+          rec.pending.clear();
+        } else remove(rec);
+        publish(now);
+        return true;
+      },
+
+      shutdown(reason, now) {
+        for (const rec of records.values()) requestStop(rec, 'shutdown', reason, now);
+        publish(now);
+      },
+
+      tick(now) {
+        for (const rec of [...records.values()]) {
+          if (rec.kind === 'feed') superviseFeed(rec, now);
+          else for (const d of watchdog(rec, now)) apply(rec, d, now);
+        }
+        publish(now);
+      },
+
+      flush(now) {
+        if (now - lastFlushAt < ORCH_FLUSH_INTERVAL) return false;
+        lastFlushAt = now;
+        let wrote = false;
+        for (const rec of records.values()) {
+          if (!rec.screen) continue;
+          if (rec.formatter?.holding && now - rec.lastTextAt >= ORCH_WORD_RELEASE) {
+            rec.pending.append(rec.formatter.release());
+          }
+          const chunk = rec.pending.take();
+          if (chunk === '') continue;
+          try {
+            rec.screen.write(chunk);
+            counters.bytesWritten += chunk.length;
+            failures = 0;
+            wrote = true;
+          } catch (err) {
+            counters.displayFailures++;
+            failures++;
+            log(`panel ${rec.id}: screen write failed: ${err instanceof Error ? err.message : String(err)}`);
+            if (failures >= ORCH_DISPLAY_FAILURES_MAX) {
+              disableDrawing(`display failed ${failures} times: ${err instanceof Error ? err.message : String(err)}`);
+              break;
+            }
+          }
+        }
+        if (wrote) counters.flushes++;
+        if (wrote || drawingOff !== get().drawingOff) publish(now, wrote);
+        return wrote;
+      },
+
+      resize(cols, rows) {
+        set({ cols: Math.max(1, Math.floor(cols)), rows: Math.max(1, Math.floor(rows)) });
+        publish(Math.max(0, ...[...records.values()].map((r) => r.lastEventAt)));
+      },
+
+      status(now) {
+        return statusOf([...records.values()].map((r) => row(r, now)), history, records);
+      },
+
+      screenOf(id) {
+        return records.get(id)?.screen;
+      },
+
+      focusMove(to) {
+        const s = get();
+        if (to === 'next' || to === 'prev') {
+          const order = focusOrder(s.layout);
+          const at = Math.max(0, order.indexOf(s.focus));
+          const step = to === 'next' ? 1 : order.length - 1;
+          moveFocus(order[(at + step) % order.length] ?? 'main');
+          return;
+        }
+        const target = neighbour(s.layout, s.focus, to);
+        if (target !== null) moveFocus(target);
+      },
+
+      focusSet(pane) {
+        const s = get();
+        if (pane === 'main' || s.layout.panels.some((p) => p.id === pane)) moveFocus(pane);
+      },
+
+      zoomToggle() {
+        const s = get();
+        const zoom = s.zoom === null ? s.focus : null;
+        set({ zoom, scrollback: 0 });
+        publish(0);
+      },
+
+      helpToggle() {
+        set({ help: !get().help });
+      },
+
+      scroll(pages) {
+        const s = get();
+        if (pages === 0) {
+          if (s.scrollback !== 0) set({ scrollback: 0 });
+          return;
+        }
+        const rect = s.focus === 'main' ? s.layout.main : s.layout.panels.find((p) => p.id === s.focus)?.rect;
+        const page = Math.max(1, (rect?.rows ?? s.rows) - 2);
+        set({ scrollback: Math.max(0, s.scrollback - pages * page) });
+      },
+    };
+
+    function view(rec: PanelRecord, now: number, hiddenReason: string | undefined): PanelView {
+      return {
+        id: rec.id,
+        kind: rec.kind,
+        label: rec.label,
+        task: rec.task,
+        state: rec.state,
+        header: headerOf(rec, now),
+        shown: hiddenReason === undefined,
+        ...(hiddenReason === undefined ? {} : { reason: hiddenReason }),
+        closing: rec.closeAt !== undefined,
+        cols: rec.cols,
+        rows: rec.rows,
+      };
+    }
+  });
+
+  function row(rec: PanelRecord, now: number): AgentRow {
+    const end = rec.finishedAt ?? now;
+    return {
+      id: rec.id,
+      kind: rec.kind,
+      label: rec.label,
+      task: rec.task,
+      state: rec.state,
+      startedAt: rec.startedAt,
+      lastEventAt: rec.lastEventAt,
+      elapsedMs: end - rec.startedAt,
+      tools: rec.tools,
+      tokens: rec.tokens,
+      droppedBytes: rec.pending.dropped,
+      reason: rec.stop?.reason ?? rec.summary ?? '',
+      ...(rec.finishedAt === undefined ? {} : { finishedAt: rec.finishedAt }),
+    };
+  }
+
+  function headerOf(rec: PanelRecord, now: number): string {
+    if (rec.kind === 'feed') return rec.header;
+    const text = headerText({
+      label: rec.label,
+      state: rec.state,
+      elapsedMs: (rec.finishedAt ?? now) - rec.startedAt,
+      tools: rec.tools,
+      tokens: rec.tokens,
+    });
+    return rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
+  }
+
+  return Object.assign(store, { counters });
+}
+
+function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}
+
+function clipHeader(text: string): string {
+  return clip(text, MPLEX_VPANE_HEADER_MAX);
+}

@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: runs every benchmark in sequence and prints its table.
+ * Arguments: names of benchmarks to run (default all), `--quick` for a short
+ * run. Benchmarks report; they never fail.
+ */
+type Bench = (quick: boolean) => Promise<void>;
+
+/** Every benchmark by name; each module prints its own markdown table. */
+const BENCHES: Record<string, Bench> = {
+  board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
+};
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const names = args.filter((a) => !a.startsWith('--'));
+for (const name of names.length > 0 ? names : Object.keys(BENCHES)) {
+  const bench = BENCHES[name];
+  if (!bench) {
+    process.stderr.write(`bench: unknown benchmark '${name}' (have: ${Object.keys(BENCHES).join(', ')})\n`);
+    process.exitCode = 2;
+    continue;
+  }
+  await bench(quick);
+}
