@@ -1,0 +1,135 @@
+/**
+ * The board's public types: what it publishes (the snapshot), what it
+ * offers (the actions) and how it is built. See store/board.ts.
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import type { AgentEvent } from '../src/core/events.js';
+import type { FeedState, FocusTarget } from '../src/core/commands.js';
+import type { Layout, PaneId } from '../src/core/layout.js';
+import type { FinalState, PanelState, StopCause } from '../src/core/panel-state.js';
+import type { Screen, ScreenFactory } from '../src/core/screen.js';
+import type { BoardStatus } from './status.js';
+
+/** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
+export type PanelKind = 'agent' | 'feed';
+
+/** The owner's stop hooks; each is called at most once. */
+export type StopHook = (reason: string) => void;
+
+/** What React and socket clients see of one panel. */
+export interface PanelView {
+  readonly id: number;
+  readonly kind: PanelKind;
+  readonly label: string;
+  readonly task: string;
+  readonly state: PanelState;
+  readonly header: string;
+  /** False when the panel has no rectangle; `reason` says why. */
+  readonly shown: boolean;
+  readonly reason?: string;
+  /** Finished (or done, for a feed pane) and waiting to leave the screen. */
+  readonly closing: boolean;
+  /** The size of the panel's screen (its rectangle less the header row). */
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** The published state. */
+export interface BoardSnapshot {
+  readonly panels: readonly PanelView[];
+  readonly layout: Layout;
+  readonly cols: number;
+  readonly rows: number;
+  /** Null while drawing; otherwise why nothing is drawn. */
+  readonly drawingOff: string | null;
+  readonly focus: PaneId;
+  readonly zoom: PaneId | null;
+  readonly help: boolean;
+  /** Lines scrolled back in the focused pane; 0 follows the output. */
+  readonly scrollback: number;
+  /** Bumps whenever any screen received bytes: the renderer's cue. */
+  readonly frame: number;
+}
+
+/** How to open a panel. */
+export interface OpenSpec {
+  readonly label: string;
+  readonly task?: string;
+  readonly kind?: PanelKind;
+  /** Wall clock in ms from now; omitted: no limit (the owner's own). */
+  readonly timeoutMs?: number;
+  /** Feed panes: the header line and state the owner starts with. */
+  readonly header?: string;
+  readonly state?: FeedState;
+  /** Feed panes: the main pane's share of the width (vpane_open main_percent). */
+  readonly mainPercent?: number;
+}
+
+/** The actions; all take `now` where time matters. */
+export interface BoardActions {
+  /** Opens a panel and returns its id; never returns nothing (a hidden panel has a reason). */
+  open(spec: OpenSpec, now: number): number;
+  /** An agent event: a heartbeat, counted, formatted into the panel's pending output. */
+  emit(id: number, event: AgentEvent, now: number): void;
+  /** Feed panes: raw terminal output into the screen; refreshes the lease. */
+  write(id: number, data: string, now: number): void;
+  /** Feed panes: a vpane_write op's header/state/done; refreshes the lease. */
+  feed(id: number, op: { header?: string; state?: FeedState; done?: boolean; linger?: number }, now: number): void;
+  /** The owner reports the end; returns the final state (a requested stop decides it). */
+  finish(id: number, state: FinalState, summary: string, now: number): FinalState | undefined;
+  /** Registers the owner's soft stop and, optionally, its hard stop. */
+  setCancel(id: number, soft: StopHook, hard?: StopHook): void;
+  /** Asks a live agent to stop softly; hard after the grace. False if not live. */
+  cancel(id: number, reason: string, now: number, cause?: StopCause): boolean;
+  /** The user closed the panel: it leaves the screen now and its agent is cancelled. */
+  closeByUser(id: number, now: number): boolean;
+  /** The owner closes a panel (vpane_close): it leaves now, nothing is cancelled. */
+  close(id: number, now: number): boolean;
+  /** Cancels every live agent (the cockpit is exiting). */
+  shutdown(reason: string, now: number): void;
+  /** The watchdog: runs every ORCH_MONITOR_INTERVAL. */
+  tick(now: number): void;
+  /** Drains pending output into screens; at most once per ORCH_FLUSH_INTERVAL. True if anything was written. */
+  flush(now: number): boolean;
+  /** The window's size changed. */
+  resize(cols: number, rows: number): void;
+  /** Totals by state and a row per agent (seed 004's status API). */
+  status(now: number): BoardStatus;
+  /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
+  screenOf(id: number): Screen | undefined;
+  focusMove(to: FocusTarget): void;
+  focusSet(pane: PaneId): void;
+  zoomToggle(): void;
+  helpToggle(): void;
+  /** Scrolls the focused pane by whole pages (negative: back); 0 returns to the bottom. */
+  scroll(pages: number): void;
+}
+
+/** The store: snapshot plus actions. */
+export type BoardState = BoardSnapshot & BoardActions;
+export type Board = StoreApi<BoardState>;
+
+/** Counters for the benchmark and for tests; not part of the snapshot. */
+export interface BoardCounters {
+  flushes: number;
+  bytesWritten: number;
+  events: number;
+  displayFailures: number;
+  hookErrors: number;
+}
+
+/** How to build a board. */
+export interface BoardOptions {
+  /** Makes screens; omitted, nothing is drawn and `drawingOff` says so. */
+  readonly createScreen?: ScreenFactory;
+  /** Why drawing is off although a factory exists (TAI_ORCH_PANELS=0, not a TTY). */
+  readonly drawingOff?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly maxLive?: number;
+  /** Where the board reports what it cannot throw (hook errors, display failures). */
+  readonly log?: (line: string) => void;
+  /** Rows kept for status after a panel is gone. */
+  readonly historyMax?: number;
+}
+

@@ -1,0 +1,106 @@
+/**
+ * The board's private bookkeeping for one panel (a record), and the pure
+ * views the board publishes of it: the snapshot row, the status row and the
+ * header text.
+ */
+import { headerText } from '../src/core/header.js';
+import type { Formatter } from '../src/core/formatter.js';
+import { isLive, type PanelState, type StopCause } from '../src/core/panel-state.js';
+import type { PendingOutput } from '../src/core/pending.js';
+import { MPLEX_VPANE_HEADER_MAX } from '../src/core/policy.js';
+import type { Screen } from '../src/core/screen.js';
+import type { PanelKind, PanelView, StopHook } from './board-types.js';
+import type { AgentRow } from './status.js';
+
+/** One panel as the board keeps it; mutable, never published. */
+export interface PanelRecord {
+  readonly id: number;
+  readonly kind: PanelKind;
+  readonly label: string;
+  readonly task: string;
+  readonly startedAt: number;
+  deadline?: number;
+  state: PanelState;
+  lastEventAt: number;
+  lastTextAt: number;
+  stop?: { cause: StopCause; reason: string; at: number; hardAt?: number };
+  finishedAt?: number;
+  closeAt?: number;
+  summary?: string;
+  tools: number;
+  tokens: number;
+  /** Feed panes: the owner's header. */
+  header: string;
+  /** Closed by the user: off the board, still supervised until it finishes. */
+  closed: boolean;
+  screen?: Screen;
+  formatter?: Formatter;
+  readonly pending: PendingOutput;
+  cols: number;
+  rows: number;
+  soft?: StopHook;
+  hard?: StopHook;
+  softCalled: boolean;
+  hardCalled: boolean;
+}
+
+/** The snapshot row of a record; `hiddenReason` set when it has no rectangle. */
+export function viewOf(rec: PanelRecord, now: number, hiddenReason: string | undefined): PanelView {
+  return {
+    id: rec.id,
+    kind: rec.kind,
+    label: rec.label,
+    task: rec.task,
+    state: rec.state,
+    header: headerOf(rec, now),
+    shown: hiddenReason === undefined,
+    ...(hiddenReason === undefined ? {} : { reason: hiddenReason }),
+    closing: rec.closeAt !== undefined,
+    cols: rec.cols,
+    rows: rec.rows,
+  };
+}
+
+/** The status row of a record at `now`. */
+export function rowOf(rec: PanelRecord, now: number): AgentRow {
+  const end = rec.finishedAt ?? now;
+  return {
+    id: rec.id,
+    kind: rec.kind,
+    label: rec.label,
+    task: rec.task,
+    state: rec.state,
+    startedAt: rec.startedAt,
+    lastEventAt: rec.lastEventAt,
+    elapsedMs: end - rec.startedAt,
+    tools: rec.tools,
+    tokens: rec.tokens,
+    droppedBytes: rec.pending.dropped,
+    reason: rec.stop?.reason ?? rec.summary ?? '',
+    ...(rec.finishedAt === undefined ? {} : { finishedAt: rec.finishedAt }),
+  };
+}
+
+/** The header text of a record at `now` (a feed pane's is its owner's). */
+export function headerOf(rec: PanelRecord, now: number): string {
+  if (rec.kind === 'feed') return rec.header;
+  const text = headerText({
+    label: rec.label,
+    state: rec.state,
+    elapsedMs: (rec.finishedAt ?? now) - rec.startedAt,
+    tools: rec.tools,
+    tokens: rec.tokens,
+  });
+  return rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
+}
+
+/** Clips to `max` characters with an ellipsis. */
+export function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '…';
+}
+
+/** Clips a header to MPLEX_VPANE_HEADER_MAX. */
+export function clipHeader(text: string): string {
+  return clip(text, MPLEX_VPANE_HEADER_MAX);
+}
