@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBoard } from '../../store/board.js';
+import { startBoardClock, type BoardClock } from '../../src/io/board-clock.js';
+import { ORCH_CANCEL_GRACE, ORCH_IDLE_KILL, ORCH_IDLE_WARN, ORCH_LINGER } from '../../src/core/policy.js';
+import type { Screen } from '../../src/core/screen.js';
+
+describe('the board clock', () => {
+  let clock: BoardClock | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    clock?.stop();
+    vi.useRealTimers();
+  });
+
+  it('walks a silent agent through idle, soft stop, hard stop and removal on real timers', () => {
+    const board = createBoard();
+    const calls: string[] = [];
+    const id = board.getState().open({ label: 'silent' }, Date.now());
+    board.getState().setCancel(
+      id,
+      (r) => calls.push(`soft: ${r}`),
+      (r) => calls.push(`hard: ${r}`),
+    );
+    clock = startBoardClock(board);
+    const state = () => board.getState().status(Date.now()).agents[0]?.state;
+
+    vi.advanceTimersByTime(ORCH_IDLE_WARN - 1000);
+    expect(state()).toBe('running');
+    vi.advanceTimersByTime(1000);
+    expect(state()).toBe('idle');
+    vi.advanceTimersByTime(ORCH_IDLE_KILL - ORCH_IDLE_WARN);
+    expect(calls).toEqual(['soft: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(calls).toEqual(['soft: no event for 300s', 'hard: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(state()).toBe('cancelled');
+    expect(board.getState().panels).toHaveLength(1);
+    vi.advanceTimersByTime(ORCH_LINGER);
+    expect(board.getState().panels).toHaveLength(0);
+  });
+
+  it('flushes at most 40 times a second however many panels stream', () => {
+    let writes = 0;
+    const screen: Screen = { write: () => void writes++, resize: () => {}, dispose: () => {} };
+    const board = createBoard({ cols: 160, rows: 60, createScreen: () => screen });
+    const ids = Array.from({ length: 8 }, (_, i) => board.getState().open({ label: `a${i}` }, Date.now()));
+    clock = startBoardClock(board);
+    for (let ms = 0; ms < 1000; ms++) {
+      for (const id of ids) board.getState().emit(id, { type: 'text', text: 'tok ' }, Date.now());
+      vi.advanceTimersByTime(1);
+    }
+    expect(board.counters.flushes).toBeLessThanOrEqual(40);
+    expect(board.counters.flushes).toBeGreaterThanOrEqual(39);
+    expect(writes).toBeLessThanOrEqual(40 * ids.length);
+  });
+});
