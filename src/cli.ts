@@ -20,6 +20,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   outage: () => import('./cli/outage.js'),
   net: () => import('./cli/net.js'),
   report: () => import('./cli/report.js'),
+  agents: () => import('./cli/agents.js'),
 };
 
 /** The usage text. */
@@ -30,6 +31,7 @@ usage:
   tai demo                 the cockpit with example agents (no model needed)
   tai spawn [options] -- ARGV...   start a supervised agent
   tai status [--json]      agents and their states
+  tai agents               the agent registry: names, kinds, available or not
   tai poll ID | tai cancel ID
   tai record read|search|gc
   tai vpane open|write|close|list
