@@ -77,6 +77,10 @@ export interface BoardActions {
   feed(id: number, op: { header?: string; state?: FeedState; done?: boolean; linger?: number }, now: number): void;
   /** The owner reports the end; returns the final state (a requested stop decides it). */
   finish(id: number, state: FinalState, summary: string, now: number): FinalState | undefined;
+  /** Holds a live agent for an outage: header `waiting for <service>`, idle clock and wall clock paused. */
+  hold(id: number, service: string, now: number): void;
+  /** Ends a hold: running again, the wall clock extended by the time held. */
+  resume(id: number, now: number): void;
   /** Registers the owner's soft stop and, optionally, its hard stop. */
   setCancel(id: number, soft: StopHook, hard?: StopHook): void;
   /** Asks a live agent to stop softly; hard after the grace. False if not live. */

@@ -257,7 +257,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           label: clip(spec.label, ORCH_LABEL_MAX),
           task: spec.task ?? '',
           startedAt: now,
-          ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs }),
+          ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs, timeoutMs: spec.timeoutMs }),
           state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
           lastEventAt: now,
           lastTextAt: now,
@@ -330,6 +330,24 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           rec.closeAt = now + linger;
           rec.finishedAt = now;
         }
+      },
+
+      hold(id, service, now) {
+        const rec = get1(id);
+        if (rec.kind !== 'agent' || !isLive(rec.state) || rec.held) return;
+        rec.held = { service, since: now };
+        rec.state = 'waiting';
+        publish(now);
+      },
+
+      resume(id, now) {
+        const rec = records.get(id);
+        if (!rec?.held || rec.state !== 'waiting') return;
+        if (rec.deadline !== undefined) rec.deadline += now - rec.held.since;
+        rec.held = undefined;
+        rec.state = 'running';
+        rec.lastEventAt = now;
+        publish(now);
       },
 
       finish(id, state, summary, now) {

@@ -20,8 +20,11 @@ export interface PanelRecord {
   readonly task: string;
   readonly startedAt: number;
   deadline?: number;
+  readonly timeoutMs?: number;
   state: PanelState;
   lastEventAt: number;
+  /** While held for an outage: the service waited for and since when. */
+  held?: { service: string; since: number };
   lastTextAt: number;
   stop?: { cause: StopCause; reason: string; at: number; hardAt?: number };
   finishedAt?: number;
@@ -90,6 +93,7 @@ export function headerOf(rec: PanelRecord, now: number): string {
     elapsedMs: (rec.finishedAt ?? now) - rec.startedAt,
     tools: rec.tools,
     tokens: rec.tokens,
+    ...(rec.held ? { waitingFor: rec.held.service } : {}),
   });
   return rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
 }

@@ -45,6 +45,8 @@ export interface Supervised {
   readonly lastEventAt: number;
   /** Absolute time the wall clock runs out, or undefined for no limit. */
   readonly deadline?: number;
+  /** The wall clock as granted, for the message (the deadline moves while held). */
+  readonly timeoutMs?: number;
   /** Set once a stop was requested. */
   readonly stop?: {
     readonly cause: StopCause;
@@ -145,12 +147,13 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
     }
     return now - stop.hardAt >= ORCH_CANCEL_GRACE ? [{ type: 'force_finish' }] : [];
   }
+  // An agent held for a lost network is silent on purpose and its wall clock
+  // is paused (the board extends the deadline on resume): the outage decides.
+  if (panel.state === 'waiting') return [];
   if (panel.deadline !== undefined && now >= panel.deadline) {
-    const secs = Math.round((panel.deadline - panel.startedAt) / 1000);
+    const secs = Math.round((panel.timeoutMs ?? panel.deadline - panel.startedAt) / 1000);
     return [{ type: 'soft_stop', cause: 'wall_clock', reason: `time limit reached (${secs}s)` }];
   }
-  // An agent held for a lost network is silent on purpose; the outage decides.
-  if (panel.state === 'waiting') return [];
   const silent = now - panel.lastEventAt;
   if (silent >= ORCH_IDLE_KILL) {
     return [{ type: 'soft_stop', cause: 'idle', reason: `no event for ${Math.floor(silent / 1000)}s` }];

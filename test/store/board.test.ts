@@ -170,6 +170,28 @@ describe('supervision', () => {
   });
 });
 
+describe('outage holds', () => {
+  it('holds an agent for the network with its clocks paused and resumes it with the wall clock extended', () => {
+    const board = createBoard();
+    const id = board.getState().open({ label: 'lane 1', timeoutMs: 600_000 }, T0);
+    const h = hooks();
+    board.getState().setCancel(id, h.soft);
+    board.getState().hold(id, 'network', T0 + 10_000);
+    expect(board.getState().panels[0]?.header).toBe(' ⌁ lane 1 · waiting for network · 10s');
+    board.getState().tick(T0 + 3_600_000);
+    expect(h.calls.soft).toEqual([]);
+    board.getState().resume(id, T0 + 3_600_000);
+    expect(board.getState().panels[0]?.state).toBe('running');
+    const resumed = T0 + 3_600_000;
+    board.getState().emit(id, { type: 'text', text: 'still here' }, resumed + 290_000);
+    board.getState().emit(id, { type: 'text', text: 'still here' }, resumed + 580_000);
+    board.getState().tick(T0 + 3_600_000 + 599_999 - 10_000);
+    expect(h.calls.soft).toEqual([]);
+    board.getState().tick(T0 + 3_600_000 + 600_000 - 10_000);
+    expect(h.calls.soft).toEqual(['time limit reached (600s)']);
+  });
+});
+
 describe('hidden panels', () => {
   it('opens a hidden panel with the reason when nothing is drawn, and supervises it the same', () => {
     const board = createBoard();

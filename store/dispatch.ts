@@ -1,0 +1,207 @@
+/**
+ * The one dispatcher (STYLE.md, habit 4): every Command, from a key or from
+ * the control socket, is carried out here against the board and, for agents,
+ * the injected AgentService. Refusals come back as `{ok: false, error}` with
+ * the typed error's exact message; nothing here throws for a bad request.
+ *
+ * vpane_write follows seed 001, section 3.1: every op refreshes its pane's
+ * lease; `closed` lists the panes of the write that no longer exist (closed by
+ * the user, or gone after a linger or an orphan close), and `cols` the current
+ * width of every pane written to, for the client's word wrap.
+ */
+import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../src/core/agent-service.js';
+import type { Command, CommandName, CommandOf } from '../src/core/commands.js';
+import { AgentsFullError, NoSuchPanelError, RequestError } from '../src/core/errors.js';
+import { assertNever } from '../src/core/never.js';
+import type { PanelState } from '../src/core/panel-state.js';
+import type { Board, PanelView } from './board.js';
+import type { BoardStatus } from './status.js';
+
+/** One row of vpane_list (section 3.1). */
+export interface VpaneListItem {
+  readonly id: number;
+  readonly state: PanelState;
+  readonly header: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly closing: boolean;
+}
+
+/** What each command answers with in `data`. */
+export interface ReplyDataMap {
+  vpane_open: { readonly id: number; readonly cols: number; readonly rows: number };
+  vpane_write: { readonly closed: readonly number[]; readonly cols: Readonly<Record<string, number>> };
+  vpane_close: null;
+  vpane_list: readonly VpaneListItem[];
+  spawn: SpawnResult;
+  cancel: { readonly id: number; readonly cancelled: true };
+  status: BoardStatus;
+  poll: AgentResult;
+  record_read: RecordPage;
+  focus: null;
+  close: null;
+  zoom: null;
+  scroll: null;
+  help: null;
+}
+
+/** The `data` of a successful reply to command N. */
+export type ReplyData<N extends CommandName> = ReplyDataMap[N];
+
+/** A reply line: `{"ok": true, "data": ...}` or `{"ok": false, "error": "..."}`. */
+export type Reply<D = unknown> = { readonly ok: true; readonly data: D } | { readonly ok: false; readonly error: string };
+
+/** What a command is carried out against. */
+export interface DispatchContext {
+  readonly board: Board;
+  /** The time of the request (ms); the dispatcher never reads a clock. */
+  readonly now: number;
+  /** Starts and polls agents; absent where no runners exist (a test, an embedding). */
+  readonly agents?: AgentService;
+  /** Where unexpected failures are reported. */
+  readonly log?: (line: string) => void;
+}
+
+/** Why agent commands are refused when no AgentService was given. */
+export const NO_AGENTS = 'agents cannot be started here: this cockpit has no agent runners';
+
+/** Carries out one command and returns its reply; never throws. */
+export async function dispatch<C extends Command>(command: C, ctx: DispatchContext): Promise<Reply<ReplyData<C['cmd']>>>;
+export async function dispatch(command: Command, ctx: DispatchContext): Promise<Reply> {
+  try {
+    return { ok: true, data: await carryOut(command, ctx) };
+  } catch (err) {
+    if (err instanceof RequestError || err instanceof AgentsFullError) return { ok: false, error: err.message };
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.log?.(`dispatch ${command.cmd} failed: ${message}`);
+    return { ok: false, error: `internal error: ${message}` };
+  }
+}
+
+async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyData<CommandName>> {
+  const { board, now } = ctx;
+  const s = board.getState();
+  switch (command.cmd) {
+    case 'vpane_open': {
+      const label = command.label ?? command.header?.trim() ?? 'feed pane';
+      const id = s.open(
+        {
+          kind: 'feed',
+          label,
+          ...(command.header === undefined ? {} : { header: command.header }),
+          ...(command.state === undefined ? {} : { state: command.state }),
+          ...(command.main_percent === undefined ? {} : { mainPercent: command.main_percent }),
+        },
+        now,
+      );
+      const view = viewOf(board, id);
+      return { id, cols: view?.cols ?? 0, rows: view?.rows ?? 0 };
+    }
+    case 'vpane_write':
+      return write(command, ctx);
+    case 'vpane_close': {
+      feedPane(board, command.pane);
+      s.close(command.pane, now);
+      return null;
+    }
+    case 'vpane_list':
+      return board
+        .getState()
+        .panels.filter((p) => p.kind === 'feed')
+        .map((p) => ({ id: p.id, state: p.state, header: p.header, cols: p.cols, rows: p.rows, closing: p.closing }));
+    case 'spawn':
+      return agents(ctx).spawn(command, now);
+    case 'cancel': {
+      const row = s.status(now).agents.find((a) => a.id === command.id);
+      if (!row) throw new NoSuchPanelError(command.id);
+      if (row.kind === 'feed') throw new RequestError(`pane ${command.id} is a feed pane; close it with vpane_close`);
+      if (!s.cancel(command.id, 'cancelled by request (tai cancel)', now, 'user')) {
+        throw new RequestError(`agent ${command.id} is not running (${row.state})`);
+      }
+      return { id: command.id, cancelled: true };
+    }
+    case 'status':
+      return s.status(now);
+    case 'poll': {
+      const result = await agents(ctx).poll(command.id, command.wait === undefined ? undefined : command.wait * 1000);
+      if (!result) throw new RequestError(`no such agent: ${command.id}`);
+      return result;
+    }
+    case 'record_read': {
+      const page = await agents(ctx).readRecord(command.id, command.offset, command.limit);
+      if (!page) throw new RequestError(`no such record: ${command.id}`);
+      return page;
+    }
+    case 'focus':
+      s.focusMove(command.to);
+      return null;
+    case 'close': {
+      const pane = command.pane ?? s.focus;
+      if (pane === 'main') throw new RequestError('the main pane cannot be closed from here');
+      if (!s.closeByUser(pane, now)) throw new NoSuchPanelError(pane);
+      return null;
+    }
+    case 'zoom':
+      s.zoomToggle();
+      return null;
+    case 'scroll':
+      s.scroll(command.pages);
+      return null;
+    case 'help':
+      s.helpToggle();
+      return null;
+    default:
+      return assertNever(command);
+  }
+}
+
+/** Applies a write's ops in order; a pane that no longer exists is reported, not refused. */
+function write(command: CommandOf<'vpane_write'>, ctx: DispatchContext): ReplyData<'vpane_write'> {
+  const s = ctx.board.getState();
+  const closed: number[] = [];
+  const written: number[] = [];
+  for (const op of command.ops) {
+    if (!isFeedPane(ctx.board, op.pane)) {
+      if (!closed.includes(op.pane)) closed.push(op.pane);
+      continue;
+    }
+    if (op.data !== undefined && op.data !== '') s.write(op.pane, op.data, ctx.now);
+    s.feed(
+      op.pane,
+      {
+        ...(op.header === undefined ? {} : { header: op.header }),
+        ...(op.state === undefined ? {} : { state: op.state }),
+        ...(op.done === undefined ? {} : { done: op.done }),
+        ...(op.linger === undefined ? {} : { linger: op.linger }),
+      },
+      ctx.now,
+    );
+    if (!written.includes(op.pane)) written.push(op.pane);
+  }
+  const cols: Record<string, number> = {};
+  for (const id of written) {
+    const view = viewOf(ctx.board, id);
+    if (view) cols[String(id)] = view.cols;
+  }
+  return { closed, cols };
+}
+
+function agents(ctx: DispatchContext): AgentService {
+  if (!ctx.agents) throw new RequestError(NO_AGENTS);
+  return ctx.agents;
+}
+
+function viewOf(board: Board, id: number): PanelView | undefined {
+  return board.getState().panels.find((p) => p.id === id);
+}
+
+/** A feed pane still on the board (not closed, not gone). */
+function isFeedPane(board: Board, id: number): boolean {
+  return viewOf(board, id)?.kind === 'feed';
+}
+
+function feedPane(board: Board, id: number): void {
+  const view = viewOf(board, id);
+  if (!view) throw new NoSuchPanelError(id);
+  if (view.kind !== 'feed') throw new RequestError(`pane ${id} is an agent panel, not a feed pane; use cancel`);
+}
