@@ -71,6 +71,8 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
   let nextId = 1;
   let lastFlushAt = -Infinity;
   let failures = 0;
+  /** The latest time any action brought; what a resize or a zoom publishes at. */
+  let seen = 0;
   let mainPercent = MPLEX_VPANE_MAIN_PERCENT;
   let drawingOff: string | null = options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY);
 
@@ -86,7 +88,8 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
   const store = createStore<BoardState>()((set, get) => {
     /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
-    const publish = (now: number, frameBump = false): void => {
+    const publish = (now: number = seen, frameBump = false): void => {
+      seen = Math.max(seen, now);
       const s = get();
       let zoom = s.zoom;
       if (typeof zoom === 'number' && !records.get(zoom)) zoom = null;
@@ -455,7 +458,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       resize(cols, rows) {
         set({ cols: Math.max(1, Math.floor(cols)), rows: Math.max(1, Math.floor(rows)) });
-        publish(Math.max(0, ...[...records.values()].map((r) => r.lastEventAt)));
+        publish();
       },
 
       status(now) {
@@ -488,7 +491,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         const s = get();
         const zoom = s.zoom === null ? s.focus : null;
         set({ zoom, scrollback: 0 });
-        publish(0);
+        publish();
       },
 
       helpToggle() {
