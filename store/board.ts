@@ -73,6 +73,8 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
   let failures = 0;
   /** The latest time any action brought; what a resize or a zoom publishes at. */
   let seen = 0;
+  /** A feed op changed a header or state: the next flush publishes even without bytes. */
+  let feedDirty = false;
   let mainPercent = MPLEX_VPANE_MAIN_PERCENT;
   let drawingOff: string | null = options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY);
 
@@ -326,6 +328,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       feed(id, op, now) {
         const rec = get1(id);
         rec.lastEventAt = now;
+        feedDirty = true;
         if (op.header !== undefined) rec.header = clipHeader(op.header);
         if (op.state !== undefined) rec.state = op.state;
         if (op.done && rec.closeAt === undefined) {
@@ -452,7 +455,10 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           }
         }
         if (wrote) counters.flushes++;
-        if (wrote || drawingOff !== get().drawingOff) publish(now, wrote);
+        if (wrote || feedDirty || drawingOff !== get().drawingOff) {
+          feedDirty = false;
+          publish(now, wrote);
+        }
         return wrote;
       },
 

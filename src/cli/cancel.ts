@@ -1,5 +1,46 @@
-/** `tai cancel`: not built yet (issue 4). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai cancel: not built yet\n');
-  return 2;
+/**
+ * `tai cancel ID`: asks the cockpit to stop an agent (soft first, hard after
+ * ORCH_CANCEL_GRACE; seed 001, section 6). Exit 0 when the stop was asked, 1
+ * on an error reply (no such agent, already finished), 2 when no cockpit is
+ * reachable, 64 for a bad command line.
+ */
+import { parseArgs } from 'node:util';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { USAGE_EXIT } from './vpane.js';
+
+const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
+
+/** Runs `tai cancel ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { socket: { type: 'string' } } });
+  } catch (err) {
+    process.stderr.write(`tai cancel: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const [idText, ...extra] = parsed.positionals;
+  if (idText === undefined || !/^\d+$/.test(idText) || extra.length > 0) {
+    process.stderr.write(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${[idText, ...extra].join(' ')}`}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const socket = resolveSocket(parsed.values.socket);
+  if (!socket) {
+    process.stderr.write(`tai cancel: ${NO_COCKPIT_HINT}\n`);
+    return 2;
+  }
+  let reply;
+  try {
+    reply = await call(socket, { cmd: 'cancel', id: Number(idText) });
+  } catch (err) {
+    const { exitCode, message } = describeCallError(err);
+    process.stderr.write(`tai cancel: ${message}\n`);
+    return exitCode;
+  }
+  if (!reply.ok) {
+    process.stderr.write(`tai cancel: ${reply.error}\n`);
+    return 1;
+  }
+  process.stdout.write(`cancel requested for agent ${reply.data.id}\n`);
+  return 0;
 }

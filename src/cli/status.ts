@@ -1,5 +1,57 @@
-/** `tai status`: not built yet (issue 4). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai status: not built yet\n');
-  return 2;
+/**
+ * `tai status [--json]`: the cockpit's agents and their states, from the
+ * cockpit named by --socket or TAI_PLEXER_SOCKET. Exit 0 on ok, 1 on an
+ * error reply, 2 when no cockpit is reachable, 64 for a bad command line.
+ */
+import { parseArgs } from 'node:util';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import type { AgentRow, BoardStatus } from '../../store/status.js';
+import { PANEL_STATES } from '../core/panel-state.js';
+import { USAGE_EXIT } from './vpane.js';
+
+/** Runs `tai status ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  let o;
+  try {
+    ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, socket: { type: 'string' } } }));
+  } catch (err) {
+    process.stderr.write(`tai status: ${err instanceof Error ? err.message : String(err)}\nusage: tai status [--json] [--socket PATH]\n`);
+    return USAGE_EXIT;
+  }
+  const socket = resolveSocket(o.socket);
+  if (!socket) {
+    process.stderr.write(`tai status: ${NO_COCKPIT_HINT}\n`);
+    return 2;
+  }
+  let reply;
+  try {
+    reply = await call(socket, { cmd: 'status' });
+  } catch (err) {
+    const { exitCode, message } = describeCallError(err);
+    process.stderr.write(`tai status: ${message}\n`);
+    return exitCode;
+  }
+  if (!reply.ok) {
+    process.stderr.write(`tai status: ${reply.error}\n`);
+    return 1;
+  }
+  process.stdout.write(o.json ? `${JSON.stringify(reply.data)}\n` : formatStatus(reply.data));
+  return 0;
+}
+
+/** The human form: a totals line, then one line per agent or feed pane. */
+export function formatStatus(status: BoardStatus): string {
+  const totals = PANEL_STATES.filter((s) => status.totals[s] > 0).map((s) => `${status.totals[s]} ${s}`);
+  const lines = [`${status.totals.total} panel${status.totals.total === 1 ? '' : 's'}${totals.length ? `: ${totals.join(', ')}` : ''}`];
+  for (const row of status.agents) lines.push(formatRow(row));
+  return `${lines.join('\n')}\n`;
+}
+
+function formatRow(row: AgentRow): string {
+  const parts = [`#${row.id}`.padEnd(5), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${row.label}`];
+  if (row.kind === 'agent') parts.push(` · ${row.tools} tools · ${row.tokens} tokens`);
+  else parts.push(' · feed pane');
+  if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);
+  if (row.reason) parts.push(` · ${row.reason}`);
+  return `  ${parts.join(' ')}`;
 }

@@ -1,5 +1,216 @@
-/** `tai vpane`: not built yet (issue 4). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai vpane: not built yet\n');
-  return 2;
+/**
+ * `tai vpane open|write|close|list`: the feed-pane protocol (seed 001,
+ * section 3.1) for shell scripts. Prints each reply line as the cockpit sent
+ * it; exit 0 on ok, 1 on an error reply, 2 when no cockpit is reachable.
+ *
+ * `write PANE [DATA]` sends DATA, or streams standard input when DATA is
+ * `-`, or absent while standard input is not a terminal (pass '' to send only
+ * header/state/done from a script): each chunk becomes one write (split to the 65536-byte op
+ * limit, at most 16 ops a request), header/state go with the first write,
+ * done/linger with the last. Lone "\n" become "\r\n" (a terminal needs the
+ * carriage return) unless --raw. A write whose reply lists the pane in
+ * `closed` stops the stream with exit 1: the pane is gone. A command line
+ * that makes no sense exits 64.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { parseArgs } from 'node:util';
+import { FEED_STATES } from '../core/command-json.js';
+import type { Command, CommandOf, FeedState, VpaneOp } from '../core/commands.js';
+import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+
+/** The exit code for a command line that makes no sense (sysexits EX_USAGE; 2 means no cockpit). */
+export const USAGE_EXIT = 64;
+
+/** The usage of `tai vpane`. */
+export const VPANE_USAGE = `usage:
+  tai vpane open [--label L] [--header H] [--state S] [--main-percent N] [--pane P]
+  tai vpane write PANE [DATA | -] [--header H] [--state S] [--done] [--linger SECONDS] [--raw]
+  tai vpane close PANE
+  tai vpane list
+options: --socket PATH (default: $TAI_PLEXER_SOCKET); states: ${FEED_STATES.join(', ')}
+`;
+
+/** Runs `tai vpane ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        socket: { type: 'string' },
+        label: { type: 'string' },
+        header: { type: 'string' },
+        state: { type: 'string' },
+        'main-percent': { type: 'string' },
+        pane: { type: 'string' },
+        done: { type: 'boolean' },
+        linger: { type: 'string' },
+        raw: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return usage(err instanceof Error ? err.message : String(err));
+  }
+  const { values: o, positionals } = parsed;
+  const [sub, ...rest] = positionals;
+  if (o.help) {
+    process.stdout.write(VPANE_USAGE);
+    return 0;
+  }
+  const state = o.state as FeedState | undefined;
+  if (state !== undefined && !(FEED_STATES as readonly string[]).includes(state)) return usage(`unknown state '${state}'`);
+
+  let commands: AsyncIterable<Command> | Command[];
+  switch (sub) {
+    case 'open': {
+      const percent = o['main-percent'] === undefined ? undefined : Number(o['main-percent']);
+      if (percent !== undefined && !Number.isFinite(percent)) return usage('--main-percent must be a number');
+      commands = [
+        {
+          cmd: 'vpane_open',
+          ...(o.pane === undefined ? {} : { pane: o.pane }),
+          ...(o.label === undefined ? {} : { label: o.label }),
+          ...(o.header === undefined ? {} : { header: o.header }),
+          ...(state === undefined ? {} : { state }),
+          ...(percent === undefined ? {} : { main_percent: percent }),
+        },
+      ];
+      break;
+    }
+    case 'write': {
+      const pane = paneArg(rest[0]);
+      if (pane === undefined) return usage('write needs a pane id');
+      const linger = o.linger === undefined ? undefined : Number(o.linger);
+      if (linger !== undefined && !Number.isFinite(linger)) return usage('--linger must be a number of seconds');
+      const last: Partial<VpaneOp> = { ...(o.done ? { done: true } : {}), ...(linger === undefined ? {} : { linger }) };
+      const first: Partial<VpaneOp> = { ...(o.header === undefined ? {} : { header: o.header }), ...(state === undefined ? {} : { state }) };
+      // No DATA on a terminal means no data (a header/state/done-only write); '' says so explicitly.
+      const data = rest[1] ?? (process.stdin.isTTY ? '' : undefined);
+      const fix = (text: string): string => (o.raw ? text : text.replace(/(?<!\r)\n/g, '\r\n'));
+      commands =
+        data !== undefined && data !== '-'
+          ? writesOf(pane, fix(data), first, last)
+          : streamWrites(pane, process.stdin, fix, first, last);
+      break;
+    }
+    case 'close': {
+      const pane = paneArg(rest[0]);
+      if (pane === undefined) return usage('close needs a pane id');
+      commands = [{ cmd: 'vpane_close', pane }];
+      break;
+    }
+    case 'list':
+      commands = [{ cmd: 'vpane_list' }];
+      break;
+    default:
+      return usage(sub === undefined ? 'missing subcommand' : `unknown subcommand '${sub}'`);
+  }
+  return send(o.socket, commands);
+}
+
+/** Sends the commands one per connection; stops at the first error or closed pane. */
+async function send(socketFlag: string | undefined, commands: AsyncIterable<Command> | Command[]): Promise<number> {
+  const socket = resolveSocket(socketFlag);
+  if (!socket) {
+    process.stderr.write(`tai vpane: ${NO_COCKPIT_HINT}\n`);
+    return 2;
+  }
+  let lastLine = '';
+  for await (const command of commands) {
+    let reply;
+    try {
+      reply = await call(socket, command);
+    } catch (err) {
+      const { exitCode, message } = describeCallError(err);
+      process.stderr.write(`tai vpane: ${message}\n`);
+      return exitCode;
+    }
+    lastLine = `${JSON.stringify(reply)}\n`;
+    if (!reply.ok) {
+      process.stdout.write(lastLine);
+      return 1;
+    }
+    const closed = command.cmd === 'vpane_write' ? ((reply.data as { closed?: number[] }).closed ?? []) : [];
+    if (closed.length > 0) {
+      process.stdout.write(lastLine);
+      process.stderr.write(`tai vpane: pane ${closed.join(', ')} no longer exists\n`);
+      return 1;
+    }
+  }
+  process.stdout.write(lastLine);
+  return 0;
+}
+
+/** One vpane_write for `texts`, each split into ops of at most MPLEX_VPANE_WRITE_MAX bytes. */
+function writeOf(pane: number, texts: string[], first: Partial<VpaneOp>, last: Partial<VpaneOp>): CommandOf<'vpane_write'> {
+  const pieces = texts.flatMap(splitUtf8);
+  const ops: VpaneOp[] = (pieces.length === 0 ? [''] : pieces).map((data) => ({ pane, ...(data === '' ? {} : { data }) }));
+  ops[0] = { ...ops[0], ...first, pane };
+  ops[ops.length - 1] = { ...ops[ops.length - 1], ...last, pane };
+  return { cmd: 'vpane_write', ops };
+}
+
+/** The writes for one text: at most MPLEX_VPANE_OPS_MAX ops each; header/state on the first, done/linger on the last. */
+function writesOf(pane: number, text: string, first: Partial<VpaneOp>, last: Partial<VpaneOp>): Command[] {
+  const pieces = splitUtf8(text);
+  if (pieces.length <= MPLEX_VPANE_OPS_MAX) return [writeOf(pane, pieces, first, last)];
+  const out: Command[] = [];
+  for (let i = 0; i < pieces.length; i += MPLEX_VPANE_OPS_MAX) {
+    const isLast = i + MPLEX_VPANE_OPS_MAX >= pieces.length;
+    out.push(writeOf(pane, pieces.slice(i, i + MPLEX_VPANE_OPS_MAX), i === 0 ? first : {}, isLast ? last : {}));
+  }
+  return out;
+}
+
+/** Streams standard input as writes; header/state on the first, done/linger on a final one. */
+async function* streamWrites(
+  pane: number,
+  input: AsyncIterable<Buffer | string>,
+  fix: (text: string) => string,
+  first: Partial<VpaneOp>,
+  last: Partial<VpaneOp>,
+): AsyncIterable<Command> {
+  const decoder = new StringDecoder('utf8');
+  let head = first;
+  for await (const chunk of input) {
+    const text = fix(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    const pieces = splitUtf8(text);
+    for (let i = 0; i < pieces.length; i += MPLEX_VPANE_OPS_MAX) {
+      yield writeOf(pane, pieces.slice(i, i + MPLEX_VPANE_OPS_MAX), head, {});
+      head = {};
+    }
+  }
+  const tail = fix(decoder.end());
+  yield writeOf(pane, tail === '' ? [] : [tail], head, last);
+}
+
+/** Splits text into pieces of at most MPLEX_VPANE_WRITE_MAX UTF-8 bytes, never inside a character. */
+function splitUtf8(text: string): string[] {
+  const out: string[] = [];
+  let piece = '';
+  let bytes = 0;
+  for (const ch of text) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (bytes + n > MPLEX_VPANE_WRITE_MAX) {
+      out.push(piece);
+      piece = '';
+      bytes = 0;
+    }
+    piece += ch;
+    bytes += n;
+  }
+  if (piece !== '') out.push(piece);
+  return out;
+}
+
+function paneArg(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
+function usage(problem: string): number {
+  process.stderr.write(`tai vpane: ${problem}\n${VPANE_USAGE}`);
+  return USAGE_EXIT;
 }

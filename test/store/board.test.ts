@@ -327,3 +327,13 @@ describe('focus and zoom', () => {
     expect(s().panels[1]).toMatchObject({ cols: 53, rows: 18 });
   });
 });
+
+describe('feed pane headers', () => {
+  it('publishes a header-only feed op on the next flush, without waiting for bytes or a tick', () => {
+    const { board } = drawnBoard();
+    const id = board.getState().open({ kind: 'feed', label: 'ext', header: ' ● ext · running' }, T0);
+    board.getState().feed(id, { header: ' ✓ ext · done', state: 'done' }, T0 + 100);
+    board.getState().flush(T0 + 100);
+    expect(board.getState().panels[0]).toMatchObject({ header: ' ✓ ext · done', state: 'done' });
+  });
+});

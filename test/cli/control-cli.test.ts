@@ -1,0 +1,150 @@
+/**
+ * `tai vpane`, `tai status` and `tai cancel` against a live cockpit socket:
+ * printed replies and exit codes (0 ok, 1 error reply, 2 no cockpit). The
+ * subcommands' run() is called directly; streaming standard input runs the
+ * built CLI (`npm test` builds first).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { run as cancel } from '../../src/cli/cancel.js';
+import { run as status } from '../../src/cli/status.js';
+import { run as vpane } from '../../src/cli/vpane.js';
+import { startHarness, type Harness } from '../io/socket-harness.js';
+
+let h: Harness;
+let out: string;
+let err: string;
+
+beforeEach(() => {
+  out = '';
+  err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  await h?.stop();
+});
+
+describe('tai vpane', () => {
+  test('open, write, list and close print the replies and exit 0', async () => {
+    h = await startHarness();
+    const s = ['--socket', h.path];
+    expect(await vpane(['open', '--label', 'job', '--header', ' ● job', '--state', 'running', ...s])).toBe(0);
+    expect(out).toBe('{"ok":true,"data":{"id":1,"cols":53,"rows":38}}\n');
+    out = '';
+    expect(await vpane(['write', '1', 'hello\nworld', ...s])).toBe(0);
+    expect(out).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
+    expect((await h.screenText(1)).slice(0, 2)).toEqual(['hello', 'world']);
+    out = '';
+    expect(await vpane(['list', ...s])).toBe(0);
+    expect(JSON.parse(out)).toEqual({ ok: true, data: [{ id: 1, state: 'running', header: ' ● job', cols: 53, rows: 38, closing: false }] });
+    out = '';
+    expect(await vpane(['write', '1', '', '--done', '--linger', '5', '--state', 'done', ...s])).toBe(0);
+    expect(await vpane(['close', '1', ...s])).toBe(0);
+    expect(out).toContain('{"ok":true,"data":null}\n');
+  });
+
+  test('DATA over 16 ops of 65536 bytes goes in several writes', async () => {
+    h = await startHarness();
+    await vpane(['open', '--label', 'big', '--socket', h.path]);
+    out = '';
+    expect(await vpane(['write', '1', 'x'.repeat(17 * 65_536 + 5), '--raw', '--socket', h.path])).toBe(0);
+    expect(out).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
+    expect(h.server.counters.requests).toBe(3);
+  });
+
+  test('an error reply is printed and exits 1', async () => {
+    h = await startHarness();
+    expect(await vpane(['close', '7', '--socket', h.path])).toBe(1);
+    expect(out).toBe('{"ok":false,"error":"no such pane: 7"}\n');
+  });
+
+  test('writing to a pane that is gone exits 1 and says so', async () => {
+    h = await startHarness();
+    expect(await vpane(['write', '3', 'x', '--socket', h.path])).toBe(1);
+    expect(out).toBe('{"ok":true,"data":{"closed":[3],"cols":{}}}\n');
+    expect(err).toBe('tai vpane: pane 3 no longer exists\n');
+  });
+
+  test('no cockpit reachable exits 2 and says how to start one', async () => {
+    h = await startHarness();
+    expect(await vpane(['list', '--socket', join(h.dir, 'nobody.sock')])).toBe(2);
+    expect(err).toContain('start one by running `tai`');
+    err = '';
+    vi.stubEnv('TAI_PLEXER_SOCKET', '');
+    vi.stubEnv('XDG_RUNTIME_DIR', mkdtempSync(join(tmpdir(), 'tai-empty-')));
+    expect(await vpane(['list'])).toBe(2);
+    expect(err).toContain('no cockpit reachable: start one by running `tai`');
+  });
+
+  test('TAI_PLEXER_SOCKET names the cockpit', async () => {
+    h = await startHarness();
+    vi.stubEnv('TAI_PLEXER_SOCKET', h.path);
+    expect(await vpane(['list'])).toBe(0);
+    expect(out).toBe('{"ok":true,"data":[]}\n');
+  });
+
+  test('a command line that makes no sense exits 64 with the usage', async () => {
+    expect(await vpane(['write', 'x'])).toBe(64);
+    expect(err).toContain('usage:');
+    expect(await vpane(['open', '--state', 'happy'])).toBe(64);
+  });
+
+  const cli = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+  test.runIf(existsSync(cli))('the built CLI streams standard input into a pane', async () => {
+    h = await startHarness();
+    await vpane(['open', '--label', 'stream', '--socket', h.path]);
+    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--socket', h.path]);
+    let childOut = '';
+    child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
+    child.stdin.write('line one\n');
+    child.stdin.end('line two ✓\n');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(childOut).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
+    expect((await h.screenText(1)).slice(0, 2)).toEqual(['line one', 'line two ✓']);
+    h.advance(1_000);
+    expect(h.board.getState().panels).toEqual([]);
+  });
+});
+
+describe('tai status', () => {
+  test('prints totals and one line per panel, or the JSON with --json', async () => {
+    h = await startHarness();
+    h.board.getState().open({ label: 'fixer' }, h.clock.t - 12_000);
+    await vpane(['open', '--label', 'feed', '--socket', h.path]);
+    out = '';
+    expect(await status(['--socket', h.path])).toBe(0);
+    expect(out).toBe(['2 panels: 2 running', '  #1    running      12s  fixer  · 0 tools · 0 tokens', '  #2    running       0s  feed  · feed pane', ''].join('\n'));
+    out = '';
+    expect(await status(['--json', '--socket', h.path])).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ totals: { running: 2, total: 2 }, agents: [{ id: 1 }, { id: 2 }] });
+  });
+
+  test('no cockpit reachable exits 2', async () => {
+    h = await startHarness();
+    expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(2);
+  });
+});
+
+describe('tai cancel', () => {
+  test('cancels a live agent (exit 0), refuses an unknown one (exit 1), no cockpit (exit 2)', async () => {
+    h = await startHarness();
+    const id = h.board.getState().open({ label: 'victim' }, h.clock.t);
+    const reasons: string[] = [];
+    h.board.getState().setCancel(id, (r) => reasons.push(r));
+    expect(await cancel([String(id), '--socket', h.path])).toBe(0);
+    expect(out).toBe(`cancel requested for agent ${id}\n`);
+    expect(reasons).toEqual(['cancelled by request (tai cancel)']);
+    expect(await cancel(['99', '--socket', h.path])).toBe(1);
+    expect(err).toBe('tai cancel: no such pane: 99\n');
+    expect(await cancel(['1', '--socket', join(h.dir, 'none.sock')])).toBe(2);
+    expect(await cancel([])).toBe(64);
+  });
+});
