@@ -1,5 +1,247 @@
-/** `tai spawn`: not built yet (issue 5). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai spawn: not built yet\n');
-  return 2;
+/**
+ * `tai spawn [--kind K] [--label L] [--timeout S] [--cwd DIR] [--prompt TEXT | stdin]
+ * [--retries N] [--allow] [--detach] [--json] -- ARGV...` (or `@NAME [PROMPT...]`
+ * for an agent of the registry, docs/agents-registry.md): starts a supervised
+ * agent. Inside a cockpit (TAI_PLEXER_SOCKET, or --socket) it asks the cockpit
+ * over the socket, so the panel appears there, then long-polls the result;
+ * outside one it supervises the agent in this process on a board with drawing
+ * off (the same clocks, no panel). Without --detach it prints the result (the
+ * claim-check view when long) and exits 0 done, 1 failed, 124 timeout,
+ * 130 cancelled, 75 refused at the cap; 64 for a bad command line, 2 when the
+ * named cockpit cannot be reached. Ctrl-C asks the agent to stop softly and
+ * still prints its partial result; a second Ctrl-C stops waiting.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AgentResult } from '../core/agent-service.js';
+import type { CommandOf } from '../core/commands.js';
+import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agent-registry.js';
+import { AgentsFullError, RequestError } from '../core/errors.js';
+import { isLive } from '../core/panel-state.js';
+import { createBoard } from '../../store/board.js';
+import { EXIT_CODES, EXIT_REFUSED, openAgentService } from '../io/agent-service.js';
+import { loadRegistry } from '../io/agent-config.js';
+import { startBoardClock } from '../io/board-clock.js';
+import { call, describeCallError } from '../io/control-client.js';
+import { USAGE_EXIT } from './vpane.js';
+
+const USAGE =
+  'usage: tai spawn [--kind command|acp|claude|codex|cap] [--label L] [--timeout S] [--cwd DIR]\n' +
+  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json] [--socket PATH] -- ARGV...\n' +
+  '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n';
+
+/** Seconds one poll waits on the socket (below the server's idle timeout). */
+export const POLL_WAIT_S = 8;
+
+/** Where the CLI reads and writes; tests pass their own. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** The whole of stdin when it is not a terminal, else undefined. */
+  readStdin(): Promise<string | undefined>;
+  readonly env: NodeJS.ProcessEnv;
+  /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+/** The real process's stdio, environment and SIGINT. */
+export const processIo: CliIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  readStdin: async () => {
+    if (process.stdin.isTTY) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  env: process.env,
+  onInterrupt: (handler) => {
+    process.on('SIGINT', handler);
+    return () => void process.off('SIGINT', handler);
+  },
+};
+
+/** Runs `tai spawn ARGS`; returns the exit code. */
+export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        kind: { type: 'string' },
+        label: { type: 'string' },
+        timeout: { type: 'string' },
+        cwd: { type: 'string' },
+        prompt: { type: 'string' },
+        retries: { type: 'string' },
+        allow: { type: 'boolean' },
+        detach: { type: 'boolean' },
+        json: { type: 'boolean' },
+        socket: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.err(`tai spawn: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const o = parsed.values;
+  if (o.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  let argv = parsed.positionals;
+  let named: AgentEntry | undefined;
+  let words: string[] = [];
+  if (argv[0]?.startsWith('@')) {
+    try {
+      named = findAgent((await loadRegistry(undefined, io.env)).entries, argv[0].slice(1));
+    } catch (err) {
+      if (!(err instanceof RegistryError || err instanceof UnknownAgentError)) throw err;
+      io.err(`tai spawn: ${err.message}\n`);
+      return USAGE_EXIT;
+    }
+    words = argv.slice(1);
+    argv = withModel(named);
+  }
+  if (argv.length === 0) {
+    io.err(`tai spawn: nothing to run: give the agent's command after --\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
+  const retries = o.retries === undefined ? undefined : Number(o.retries);
+  if ((timeout !== undefined && !Number.isFinite(timeout)) || (retries !== undefined && !Number.isInteger(retries))) {
+    io.err(`tai spawn: --timeout takes seconds and --retries a whole number\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
+  const label = o.label ?? (named ? `@${named.name}` : undefined);
+  const wall = timeout ?? named?.timeout;
+  // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
+  const cwd = resolve(o.cwd ?? named?.cwd ?? '.');
+  const request: CommandOf<'spawn'> = {
+    cmd: 'spawn',
+    kind: o.kind ?? named?.kind ?? 'command',
+    argv,
+    ...(label === undefined ? {} : { label }),
+    ...(prompt === undefined || prompt === '' ? {} : { prompt }),
+    ...(wall === undefined ? {} : { timeout: wall }),
+    cwd,
+    ...(retries === undefined ? {} : { retries }),
+    ...(o.allow || named?.permissions === 'allow' ? { allow: true } : {}),
+  };
+  const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
+  if (socket) return viaCockpit(socket, request, Boolean(o.detach), Boolean(o.json), io);
+  if (o.detach) {
+    io.err('tai spawn: --detach needs a cockpit to supervise the agent (run it inside `tai`, or pass --socket PATH)\n');
+    return USAGE_EXIT;
+  }
+  return inProcess(request, Boolean(o.json), io);
+}
+
+/** Asks the cockpit to start the agent, then long-polls its result. */
+async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: boolean, json: boolean, io: CliIo): Promise<number> {
+  let id: number;
+  try {
+    const reply = await call(socket, request);
+    if (!reply.ok) {
+      io.err(`tai spawn: ${reply.error}\n`);
+      return reply.error.startsWith('too many agents') ? EXIT_REFUSED : 1;
+    }
+    id = reply.data.id;
+    if (detach) {
+      io.out(json ? `${JSON.stringify(reply.data)}\n` : `${id}\n`);
+      return 0;
+    }
+    io.err(`tai: agent #${id} started${reply.data.shown ? '' : ` (no panel: ${reply.data.reason ?? 'hidden'})`}\n`);
+  } catch (err) {
+    const { exitCode, message } = describeCallError(err);
+    io.err(`tai spawn: ${message}\n`);
+    return exitCode;
+  }
+  let interrupts = 0;
+  const off = io.onInterrupt(() => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
+      void call(socket, { cmd: 'cancel', id }).catch(() => {});
+    }
+  });
+  try {
+    for (;;) {
+      const reply = await call(socket, { cmd: 'poll', id, wait: POLL_WAIT_S });
+      if (!reply.ok) {
+        io.err(`tai spawn: ${reply.error}\n`);
+        return 1;
+      }
+      if (reply.data.finished) return printResult(reply.data, json, io);
+      if (interrupts > 1) return EXIT_CODES.cancelled;
+    }
+  } catch (err) {
+    const { exitCode, message } = describeCallError(err);
+    io.err(`tai spawn: ${message}\n`);
+    return exitCode;
+  } finally {
+    off();
+  }
+}
+
+/** Supervises the agent here: a board without drawing, its clock, the state DB. */
+async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo): Promise<number> {
+  const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
+  const clock = startBoardClock(board);
+  const opened = openAgentService(board, io.env);
+  const { service } = opened;
+  let off = (): void => {};
+  try {
+    let id: number;
+    try {
+      id = (await service.spawn(request, Date.now())).id;
+    } catch (err) {
+      if (err instanceof AgentsFullError) {
+        io.err(`tai spawn: ${err.message}\n`);
+        return EXIT_REFUSED;
+      }
+      if (err instanceof RequestError) {
+        io.err(`tai spawn: ${err.message}\n`);
+        return USAGE_EXIT;
+      }
+      throw err;
+    }
+    let interrupts = 0;
+    off = io.onInterrupt(() => {
+      interrupts++;
+      if (interrupts === 1) {
+        io.err(`tai: stopping agent #${id} (Ctrl-C again to kill it now)\n`);
+        board.getState().cancel(id, 'interrupted (Ctrl-C)', Date.now(), 'user');
+      } else service.kill(id);
+    });
+    for (;;) {
+      const result = await service.poll(id, 60_000);
+      if (result?.finished) return printResult(result, json, io);
+    }
+  } finally {
+    off();
+    clock.stop();
+    opened.close();
+  }
+}
+
+/** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
+export function withModel(entry: AgentEntry): string[] {
+  const argv = [...entry.command];
+  if (entry.model && (entry.kind === 'claude' || entry.kind === 'codex') && !argv.includes('--model')) argv.push('--model', entry.model);
+  return argv;
+}
+
+/** Prints a finished result (text on stdout, a summary on stderr) and returns its exit code. */
+export function printResult(result: AgentResult, json: boolean, io: CliIo): number {
+  if (json) io.out(`${JSON.stringify(result)}\n`);
+  else {
+    if (result.text !== '') io.out(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    const record = result.recordId ? ` · whole result: tai record read ${result.recordId}` : '';
+    io.err(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${result.reason})` : ''}${record}\n`);
+  }
+  return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);
 }

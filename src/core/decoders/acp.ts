@@ -1,0 +1,147 @@
+/**
+ * ACP `session/update` notifications to events (issue 5; LIBRARY-NOTES,
+ * "ACP"). Pure: the runner parses the JSON-RPC, this maps one update at a
+ * time and remembers tool names by call id.
+ *
+ * Mapping: agent_message_chunk -> Text (also the result); agent_thought_chunk
+ * -> Thought; tool_call -> ToolStart (title, raw input), and ToolEnd when it
+ * arrives already finished; tool_call_update completed/failed -> ToolEnd;
+ * plan -> Plan ("[status] content"); usage_update -> Usage (tokens used);
+ * notice -> Note (Error when its severity is error); the rest (the user's own
+ * chunks, commands, modes, config, session info, compaction) is not shown.
+ */
+import type { AgentEvent } from '../events.js';
+import { argsText, isObject, num, str, type Json } from './json.js';
+import { RecentIds } from './recent-ids.js';
+
+/** What one update produced: events for the panel and text for the result. */
+export interface AcpOut {
+  readonly events: AgentEvent[];
+  /** The agent's message text in this update (the result is their concatenation). */
+  readonly text: string;
+}
+
+/** Maps the updates of one session. */
+export class AcpDecoder {
+  readonly #tools = new RecentIds();
+  /** The kind of the last streamed chunk, so a switch between thought and text starts a new line. */
+  #stream: 'text' | 'thought' | undefined;
+
+  /** Maps one `update` object of a session/update notification. */
+  update(update: unknown): AcpOut {
+    if (!isObject(update)) return { events: [], text: '' };
+    switch (str(update, 'sessionUpdate')) {
+      case 'agent_message_chunk': {
+        const text = contentText(update['content']);
+        return { events: text ? [{ type: 'text', text: this.#switch('text', text) }] : [], text };
+      }
+      case 'agent_thought_chunk': {
+        const text = contentText(update['content']);
+        return { events: text ? [{ type: 'thought', text: this.#switch('thought', text) }] : [], text: '' };
+      }
+      case 'tool_call':
+        return { events: this.#toolCall(update), text: '' };
+      case 'tool_call_update':
+        return { events: this.#toolUpdate(update), text: '' };
+      case 'plan': {
+        const entries = Array.isArray(update['entries']) ? update['entries'].filter(isObject) : [];
+        return { events: [{ type: 'plan', entries: entries.map((e) => `[${str(e, 'status') ?? 'pending'}] ${str(e, 'content') ?? ''}`) }], text: '' };
+      }
+      case 'usage_update': {
+        const used = num(update, 'used');
+        return { events: used === undefined ? [] : [{ type: 'usage', tokens: used }], text: '' };
+      }
+      case 'notice': {
+        const title = str(update, 'title') ?? 'notice';
+        const description = str(update, 'description');
+        const text = description ? `${title}: ${description}` : title;
+        return { events: [{ type: str(update, 'severity') === 'error' ? 'error' : 'note', text }], text: '' };
+      }
+      default:
+        return { events: [], text: '' };
+    }
+  }
+
+  /** The chunk's text, on a new line when the stream switches between thought and text. */
+  #switch(kind: 'text' | 'thought', text: string): string {
+    const switched = this.#stream !== undefined && this.#stream !== kind;
+    this.#stream = kind;
+    return switched ? `\n${text}` : text;
+  }
+
+  /** The name remembered for a tool call id. */
+  toolName(id: string): string | undefined {
+    return this.#tools.get(id);
+  }
+
+  #toolCall(update: Json): AgentEvent[] {
+    const id = str(update, 'toolCallId') ?? '';
+    const name = str(update, 'title') ?? str(update, 'name') ?? str(update, 'kind') ?? 'tool';
+    this.#tools.set(id, name);
+    const events: AgentEvent[] = [{ type: 'tool_start', name, args: toolArgs(update), id }];
+    const end = this.#end(update, id);
+    if (end) events.push(end);
+    return events;
+  }
+
+  #toolUpdate(update: Json): AgentEvent[] {
+    const id = str(update, 'toolCallId') ?? '';
+    const title = str(update, 'title');
+    if (title && !this.#tools.get(id)) this.#tools.set(id, title);
+    const end = this.#end(update, id);
+    return end ? [end] : [];
+  }
+
+  #end(update: Json, id: string): AgentEvent | undefined {
+    const status = str(update, 'status');
+    if (status !== 'completed' && status !== 'failed') return undefined;
+    const name = this.#tools.get(id) ?? str(update, 'title') ?? 'tool';
+    this.#tools.delete(id);
+    return { type: 'tool_end', name, result: toolResult(update), failed: status === 'failed', id };
+  }
+}
+
+/** The text of a content block (text as is, other kinds named). */
+export function contentText(block: unknown): string {
+  if (!isObject(block)) return '';
+  switch (str(block, 'type')) {
+    case 'text':
+      return str(block, 'text') ?? '';
+    case 'resource_link':
+      return `[${str(block, 'name') ?? str(block, 'uri') ?? 'resource'}]`;
+    case 'resource': {
+      const res = block['resource'];
+      return isObject(res) ? (str(res, 'text') ?? `[${str(res, 'uri') ?? 'resource'}]`) : '';
+    }
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return '[audio]';
+    default:
+      return '';
+  }
+}
+
+function toolArgs(update: Json): string {
+  if (update['rawInput'] !== undefined) return argsText(update['rawInput']);
+  const locations = Array.isArray(update['locations']) ? update['locations'].filter(isObject) : [];
+  return locations.map((l) => str(l, 'path') ?? '').filter(Boolean).join(', ');
+}
+
+function toolResult(update: Json): string {
+  const content = Array.isArray(update['content']) ? update['content'].filter(isObject) : [];
+  const parts = content.map((c) => {
+    switch (str(c, 'type')) {
+      case 'content':
+        return contentText(c['content']);
+      case 'diff':
+        return `diff ${str(c, 'path') ?? ''}`;
+      case 'terminal':
+        return `terminal ${str(c, 'terminalId') ?? ''}`;
+      default:
+        return '';
+    }
+  });
+  const text = parts.filter(Boolean).join('\n');
+  return text !== '' ? text : argsText(update['rawOutput']);
+}

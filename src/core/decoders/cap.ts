@@ -1,0 +1,100 @@
+/**
+ * CAP events to panel events, the table of seed 001 section 4.4, over JSON
+ * lines: each line is one event `{"type": "cap.<name>", ...fields}`.
+ *
+ * | CAP event                              | event                                   |
+ * |----------------------------------------|-----------------------------------------|
+ * | cap.text_chunk (channel "thought")     | Thought                                 |
+ * | cap.text_chunk, cap.thought            | Text / Thought, newline appended when missing |
+ * | cap.tool_call.start                    | ToolStart (name, input as JSON)         |
+ * | cap.tool_call.end                      | ToolEnd; the name comes from the remembered call id (at most 256) |
+ * | cap.plan                               | Plan: "[status] content" per entry      |
+ * | cap.usage                              | Usage: input plus output tokens         |
+ * | cap.error                              | Error: "code: message"                  |
+ * | cap.ask_user, cap.permission.request, cap.artifact | Note                        |
+ * | cap.turn.end (tai's framing)           | the end: done, or failed for stop_reason "error" / "cancelled" |
+ * | anything else                          | ignored                                 |
+ *
+ * The seed gives the event names, not the framing; the field names here
+ * (text, channel, id, name, input, output, is_error, entries, input_tokens,
+ * output_tokens, code, message, stop_reason) are tai's, documented in
+ * docs/agents.md.
+ */
+import type { AgentEvent } from '../events.js';
+import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import { argsText, isObject, num, str, type Json } from './json.js';
+import { RecentIds } from './recent-ids.js';
+
+/** Maps CAP messages. */
+export class CapDecoder implements MessageDecoder {
+  readonly #tools = new RecentIds();
+  #end: TurnEnd | undefined;
+
+  /** Set once cap.turn.end arrived. */
+  get end(): TurnEnd | undefined {
+    return this.#end;
+  }
+
+  /** Maps one parsed line. */
+  message(msg: unknown): Decoded {
+    if (!isObject(msg)) return none();
+    switch (str(msg, 'type')) {
+      case 'cap.text_chunk': {
+        const t = withNewline(str(msg, 'text') ?? '');
+        if (str(msg, 'channel') === 'thought') return one({ type: 'thought', text: t });
+        return { events: [{ type: 'text', text: t }], text: t };
+      }
+      case 'cap.thought':
+        return one({ type: 'thought', text: withNewline(str(msg, 'text') ?? '') });
+      case 'cap.tool_call.start': {
+        const id = str(msg, 'id') ?? '';
+        const name = str(msg, 'name') ?? 'tool';
+        this.#tools.set(id, name);
+        return one({ type: 'tool_start', name, args: argsText(msg['input']), id });
+      }
+      case 'cap.tool_call.end': {
+        const id = str(msg, 'id') ?? '';
+        const name = this.#tools.get(id) ?? str(msg, 'name') ?? 'tool';
+        this.#tools.delete(id);
+        return one({ type: 'tool_end', name, result: argsText(msg['output']), failed: msg['is_error'] === true, id });
+      }
+      case 'cap.plan': {
+        const entries = Array.isArray(msg['entries']) ? msg['entries'].filter(isObject) : [];
+        return one({ type: 'plan', entries: entries.map((e) => `[${str(e, 'status') ?? 'pending'}] ${str(e, 'content') ?? ''}`) });
+      }
+      case 'cap.usage':
+        return one({ type: 'usage', tokens: (num(msg, 'input_tokens') ?? 0) + (num(msg, 'output_tokens') ?? 0) });
+      case 'cap.error':
+        return one({ type: 'error', text: `${str(msg, 'code') ?? num(msg, 'code') ?? 'error'}: ${str(msg, 'message') ?? ''}` });
+      case 'cap.ask_user':
+        return one({ type: 'note', text: `asks: ${str(msg, 'question') ?? str(msg, 'text') ?? ''}` });
+      case 'cap.permission.request':
+        return one({ type: 'note', text: `permission requested: ${str(msg, 'tool') ?? str(msg, 'name') ?? argsText(msg['input'])}` });
+      case 'cap.artifact':
+        return one({ type: 'note', text: `artifact: ${str(msg, 'name') ?? str(msg, 'path') ?? str(msg, 'uri') ?? ''}` });
+      case 'cap.turn.end':
+        return this.#turnEnd(msg);
+      default:
+        return none();
+    }
+  }
+
+  #turnEnd(msg: Json): Decoded {
+    const reason = str(msg, 'stop_reason') ?? 'end_turn';
+    const failed = reason === 'error' || reason === 'cancelled';
+    this.#end = { state: failed ? 'failed' : 'done', summary: `stop reason ${reason}` };
+    return none();
+  }
+}
+
+function none(): Decoded {
+  return { events: [], text: '' };
+}
+
+function one(event: AgentEvent): Decoded {
+  return { events: [event], text: '' };
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}

@@ -1,0 +1,201 @@
+/**
+ * Claude Code's headless stream-json (`claude -p --output-format stream-json
+ * --verbose`, LIBRARY-NOTES "Other agents' stream formats") to events.
+ *
+ * Mapping, every line type:
+ * - system/init -> Note (model, session); system/api_retry -> Note (attempt,
+ *   status, e.g. 429); system/compact_boundary -> Note; other system -> nothing.
+ * - assistant: content blocks text -> Text (and the result), thinking ->
+ *   Thought, tool_use -> ToolStart (input as JSON); message.usage -> Usage
+ *   (input plus output tokens, summed over distinct message ids).
+ * - user: tool_result blocks -> ToolEnd (the name remembered by tool_use_id,
+ *   `is_error` -> failed); the user's own text is not shown.
+ * - stream_event (with --include-partial-messages): text_delta -> Text,
+ *   thinking_delta -> Thought; once deltas arrive, the whole assistant text
+ *   and thinking blocks that repeat them are skipped.
+ * - rate_limit_event -> Note; control_response -> nothing (the interrupt's ack).
+ * - result -> the end: done unless `is_error`; its `result` is the answer,
+ *   `api_error_status` (429 ...) goes into the summary; usage -> Usage.
+ */
+import type { AgentEvent } from '../events.js';
+import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import { argsText, isObject, num, str, type Json } from './json.js';
+import { RecentIds } from './recent-ids.js';
+
+/** Maps Claude stream-json messages. */
+export class ClaudeDecoder implements MessageDecoder {
+  readonly #tools = new RecentIds();
+  readonly #usage = new Map<string, number>();
+  #partial = false;
+  /** The kind of the last streamed delta, so a switch between thought and text starts a new line. */
+  #stream: 'text' | 'thought' | undefined;
+  #end: TurnEnd | undefined;
+
+  /** Set once the `result` line arrived. */
+  get end(): TurnEnd | undefined {
+    return this.#end;
+  }
+
+  /** Maps one parsed line. */
+  message(msg: unknown): Decoded {
+    if (!isObject(msg)) return none();
+    switch (str(msg, 'type')) {
+      case 'system':
+        return this.#system(msg);
+      case 'assistant':
+        return this.#assistant(msg);
+      case 'user':
+        return this.#user(msg);
+      case 'stream_event':
+        return this.#streamEvent(msg);
+      case 'rate_limit_event':
+        return { events: [{ type: 'note', text: `rate limit: ${rateLimitText(msg)}` }], text: '' };
+      case 'result':
+        return this.#result(msg);
+      default:
+        return none();
+    }
+  }
+
+  #system(msg: Json): Decoded {
+    switch (str(msg, 'subtype')) {
+      case 'init':
+        return note(`claude ${str(msg, 'model') ?? ''} · session ${str(msg, 'session_id') ?? '?'}`.replace('  ', ' '));
+      case 'api_retry': {
+        const status = num(msg, 'error_status');
+        const attempt = num(msg, 'attempt');
+        const max = num(msg, 'max_retries');
+        const error = str(msg, 'error');
+        return note(`API retry ${attempt ?? '?'}${max ? `/${max}` : ''}${status ? ` after HTTP ${status}` : ''}${error ? ` (${error})` : ''}`);
+      }
+      case 'compact_boundary':
+        return note('context compacted');
+      default:
+        return none();
+    }
+  }
+
+  #assistant(msg: Json): Decoded {
+    const message = isObject(msg['message']) ? msg['message'] : {};
+    const events: AgentEvent[] = [];
+    let text = '';
+    const content = Array.isArray(message['content']) ? message['content'] : [];
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      switch (str(block, 'type')) {
+        case 'text': {
+          const t = str(block, 'text') ?? '';
+          text += t;
+          if (!this.#partial && t) events.push({ type: 'text', text: t });
+          break;
+        }
+        case 'thinking': {
+          const t = str(block, 'thinking') ?? '';
+          // A thinking block is whole: what follows starts on its own line.
+          if (!this.#partial && t) events.push({ type: 'thought', text: t.endsWith('\n') ? t : `${t}\n` });
+          break;
+        }
+        case 'tool_use': {
+          const id = str(block, 'id') ?? '';
+          const name = str(block, 'name') ?? 'tool';
+          this.#tools.set(id, name);
+          events.push({ type: 'tool_start', name, args: argsText(block['input']), id });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    const usage = isObject(message['usage']) ? message['usage'] : undefined;
+    const id = str(message, 'id');
+    if (usage && id) {
+      this.#usage.set(id, (num(usage, 'input_tokens') ?? 0) + (num(usage, 'output_tokens') ?? 0));
+      events.push({ type: 'usage', tokens: [...this.#usage.values()].reduce((a, b) => a + b, 0) });
+    }
+    return { events, text };
+  }
+
+  #user(msg: Json): Decoded {
+    const message = isObject(msg['message']) ? msg['message'] : {};
+    const content = Array.isArray(message['content']) ? message['content'] : [];
+    const events: AgentEvent[] = [];
+    for (const block of content) {
+      if (!isObject(block) || str(block, 'type') !== 'tool_result') continue;
+      const id = str(block, 'tool_use_id') ?? '';
+      const name = this.#tools.get(id) ?? 'tool';
+      this.#tools.delete(id);
+      events.push({ type: 'tool_end', name, result: resultText(block['content']), failed: block['is_error'] === true, id });
+    }
+    return { events, text: '' };
+  }
+
+  #streamEvent(msg: Json): Decoded {
+    const event = isObject(msg['event']) ? msg['event'] : {};
+    if (str(event, 'type') !== 'content_block_delta') return none();
+    const delta = isObject(event['delta']) ? event['delta'] : {};
+    switch (str(delta, 'type')) {
+      case 'text_delta': {
+        this.#partial = true;
+        const t = str(delta, 'text') ?? '';
+        return { events: t ? [{ type: 'text', text: this.#switch('text', t) }] : [], text: '' };
+      }
+      case 'thinking_delta': {
+        this.#partial = true;
+        const t = str(delta, 'thinking') ?? '';
+        return { events: t ? [{ type: 'thought', text: this.#switch('thought', t) }] : [], text: '' };
+      }
+      default:
+        return none();
+    }
+  }
+
+  #switch(kind: 'text' | 'thought', text: string): string {
+    const switched = this.#stream !== undefined && this.#stream !== kind;
+    this.#stream = kind;
+    return switched ? `\n${text}` : text;
+  }
+
+  #result(msg: Json): Decoded {
+    const failed = msg['is_error'] === true || (str(msg, 'subtype') ?? 'success') !== 'success';
+    const status = num(msg, 'api_error_status');
+    const answer = str(msg, 'result');
+    const subtype = str(msg, 'subtype') ?? (failed ? 'error' : 'success');
+    const summary = failed ? `${subtype}${status ? ` (HTTP ${status})` : ''}${answer ? `: ${firstLine(answer)}` : ''}` : `${num(msg, 'num_turns') ?? '?'} turns`;
+    this.#end = { state: failed ? 'failed' : 'done', summary, ...(answer === undefined || failed ? {} : { text: answer }) };
+    const events: AgentEvent[] = [];
+    const usage = isObject(msg['usage']) ? msg['usage'] : undefined;
+    if (usage) events.push({ type: 'usage', tokens: (num(usage, 'input_tokens') ?? 0) + (num(usage, 'output_tokens') ?? 0) });
+    if (failed) events.push({ type: 'error', text: summary });
+    return { events, text: '' };
+  }
+}
+
+function none(): Decoded {
+  return { events: [], text: '' };
+}
+
+function note(text: string): Decoded {
+  return { events: [{ type: 'note', text }], text: '' };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+/** A tool_result's content: a string, or text blocks. */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isObject)
+    .map((b) => (str(b, 'type') === 'text' ? (str(b, 'text') ?? '') : `[${str(b, 'type') ?? 'content'}]`))
+    .join('\n');
+}
+
+function rateLimitText(msg: Json): string {
+  const info = isObject(msg['rate_limit_info']) ? msg['rate_limit_info'] : msg;
+  const status = str(info, 'status') ?? 'unknown';
+  const kind = str(info, 'rateLimitType');
+  const resets = num(info, 'resetsAt');
+  return `${status}${kind ? ` (${kind})` : ''}${resets ? `, resets at ${new Date(resets * 1000).toISOString()}` : ''}`;
+}

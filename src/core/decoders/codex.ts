@@ -1,0 +1,129 @@
+/**
+ * Codex's `codex exec --json` events (LIBRARY-NOTES "Other agents' stream
+ * formats") to events.
+ *
+ * Mapping:
+ * - thread.started -> Note (thread id); turn.started -> nothing.
+ * - item.started / item.updated / item.completed, by item type:
+ *   agent_message (completed) -> Text (and the result); reasoning
+ *   (completed) -> Thought; command_execution -> ToolStart `shell` (the
+ *   command) when started, ToolEnd (output, failed unless exit 0) when
+ *   completed; file_change -> ToolStart + ToolEnd `apply_patch` (kind and
+ *   path of each change); mcp_tool_call -> ToolStart `server.tool`
+ *   (arguments) / ToolEnd (result or error); web_search -> ToolStart +
+ *   ToolEnd `web_search` (query); todo_list -> Plan ("[done]" / "[todo]");
+ *   error item -> Error.
+ * - turn.completed -> Usage (input plus output tokens, summed over turns)
+ *   and the end (done); turn.failed -> Error and the end (failed);
+ *   error -> Error.
+ */
+import type { AgentEvent } from '../events.js';
+import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import { argsText, isObject, num, str, type Json } from './json.js';
+import { RecentIds } from './recent-ids.js';
+
+/** Maps Codex `exec --json` messages. */
+export class CodexDecoder implements MessageDecoder {
+  readonly #started = new RecentIds();
+  #tokens = 0;
+  #messages = 0;
+  #end: TurnEnd | undefined;
+
+  /** Set once a turn completed or failed. */
+  get end(): TurnEnd | undefined {
+    return this.#end;
+  }
+
+  /** Maps one parsed line. */
+  message(msg: unknown): Decoded {
+    if (!isObject(msg)) return none();
+    switch (str(msg, 'type')) {
+      case 'thread.started':
+        return { events: [{ type: 'note', text: `codex thread ${str(msg, 'thread_id') ?? '?'}` }], text: '' };
+      case 'item.started':
+      case 'item.updated':
+      case 'item.completed':
+        return isObject(msg['item']) ? this.#item(str(msg, 'type') as string, msg['item']) : none();
+      case 'turn.completed': {
+        const usage = isObject(msg['usage']) ? msg['usage'] : {};
+        this.#tokens += (num(usage, 'input_tokens') ?? 0) + (num(usage, 'output_tokens') ?? 0);
+        this.#end = { state: 'done', summary: 'turn completed' };
+        return { events: [{ type: 'usage', tokens: this.#tokens }], text: '' };
+      }
+      case 'turn.failed': {
+        const error = isObject(msg['error']) ? (str(msg['error'], 'message') ?? 'turn failed') : 'turn failed';
+        this.#end = { state: 'failed', summary: error };
+        return { events: [{ type: 'error', text: error }], text: '' };
+      }
+      case 'error':
+        return { events: [{ type: 'error', text: str(msg, 'message') ?? 'error' }], text: '' };
+      default:
+        return none();
+    }
+  }
+
+  #item(phase: string, item: Json): Decoded {
+    const id = str(item, 'id') ?? '';
+    const completed = phase === 'item.completed';
+    switch (str(item, 'type')) {
+      case 'agent_message': {
+        if (!completed) return none();
+        const t = str(item, 'text') ?? '';
+        const text = this.#messages++ > 0 ? `\n\n${t}` : t;
+        return { events: [{ type: 'text', text }], text };
+      }
+      case 'reasoning': {
+        const t = str(item, 'text') ?? '';
+        return completed && t ? { events: [{ type: 'thought', text: `${t}\n` }], text: '' } : none();
+      }
+      case 'command_execution':
+        return this.#tool(id, completed, 'shell', str(item, 'command') ?? '', () => {
+          const exit = num(item, 'exit_code');
+          const output = str(item, 'aggregated_output') ?? '';
+          return { result: output !== '' ? output : `exit ${exit ?? '?'}`, failed: exit !== 0 || str(item, 'status') === 'failed' };
+        });
+      case 'file_change': {
+        const changes = Array.isArray(item['changes']) ? item['changes'].filter(isObject) : [];
+        const list = changes.map((c) => `${str(c, 'kind') ?? 'change'} ${str(c, 'path') ?? ''}`).join(', ');
+        return this.#tool(id, completed, 'apply_patch', list, () => ({ result: list, failed: str(item, 'status') === 'failed' }));
+      }
+      case 'mcp_tool_call': {
+        const name = `${str(item, 'server') ?? 'mcp'}.${str(item, 'tool') ?? 'tool'}`;
+        return this.#tool(id, completed, name, argsText(item['arguments']), () => {
+          const error = item['error'];
+          const failed = str(item, 'status') === 'failed' || error !== undefined && error !== null;
+          const detail = failed ? (isObject(error) ? (str(error, 'message') ?? argsText(error)) : argsText(error)) : argsText(item['result']);
+          return { result: detail, failed };
+        });
+      }
+      case 'web_search':
+        return this.#tool(id, completed, 'web_search', str(item, 'query') ?? '', () => ({ result: str(item, 'query') ?? '', failed: false }));
+      case 'todo_list': {
+        const items = Array.isArray(item['items']) ? item['items'].filter(isObject) : [];
+        return { events: [{ type: 'plan', entries: items.map((i) => `[${i['completed'] === true ? 'done' : 'todo'}] ${str(i, 'text') ?? ''}`) }], text: '' };
+      }
+      case 'error':
+        return { events: [{ type: 'error', text: str(item, 'message') ?? 'error' }], text: '' };
+      default:
+        return none();
+    }
+  }
+
+  /** A tool item: its start once, its end when completed (with a start first if none was seen). */
+  #tool(id: string, completed: boolean, name: string, args: string, end: () => { result: string; failed: boolean }): Decoded {
+    const events: AgentEvent[] = [];
+    if (this.#started.get(id) === undefined) {
+      this.#started.set(id, name);
+      events.push({ type: 'tool_start', name, args, id });
+    }
+    if (completed) {
+      const { result, failed } = end();
+      events.push({ type: 'tool_end', name, result, failed, id });
+    }
+    return { events, text: '' };
+  }
+}
+
+function none(): Decoded {
+  return { events: [], text: '' };
+}

@@ -1,0 +1,71 @@
+/**
+ * JSON-lines protocols (Claude stream-json, Codex `exec --json`, CAP) share
+ * this frame: bytes in, bounded lines, one parsed message per line, each
+ * mapped by the protocol's own MessageDecoder. A line that is not JSON is
+ * shown as a Note (agents print warnings); an over-long line is an Error.
+ */
+import type { AgentEvent } from '../events.js';
+import { LINE_MAX, LineDecoder } from './lines.js';
+
+/** What a decoder made of some input: events for the panel, text for the result. */
+export interface Decoded {
+  readonly events: AgentEvent[];
+  readonly text: string;
+}
+
+/** How a turn ended, by the agent's own account. */
+export interface TurnEnd {
+  readonly state: 'done' | 'failed';
+  readonly summary: string;
+  /** The agent's own final answer, when it sends one (else the streamed text is the result). */
+  readonly text?: string;
+}
+
+/** Maps one parsed message of a protocol. */
+export interface MessageDecoder {
+  message(msg: unknown): Decoded;
+  /** Set once the agent reported the end of its turn. */
+  readonly end: TurnEnd | undefined;
+}
+
+/** Non-JSON lines are shown clipped to this many characters. */
+const NOTE_LINE_MAX = 300;
+
+/** Frames a byte stream into messages for a MessageDecoder. */
+export class JsonLines {
+  readonly #lines: LineDecoder;
+
+  constructor(readonly decoder: MessageDecoder, max: number = LINE_MAX) {
+    this.#lines = new LineDecoder(max);
+  }
+
+  /** Decodes a chunk of the agent's stdout. */
+  push(chunk: string | Uint8Array): Decoded {
+    return this.#map(this.#lines.push(chunk));
+  }
+
+  /** Decodes what is left at the end of the stream. */
+  end(): Decoded {
+    return this.#map(this.#lines.end());
+  }
+
+  #map(out: { lines: string[]; overflow: number }): Decoded {
+    const events: AgentEvent[] = [];
+    let text = '';
+    for (const line of out.lines) {
+      if (line.trim() === '') continue;
+      let msg: unknown;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        events.push({ type: 'note', text: line.length > NOTE_LINE_MAX ? `${line.slice(0, NOTE_LINE_MAX)}…` : line });
+        continue;
+      }
+      const d = this.decoder.message(msg);
+      events.push(...d.events);
+      text += d.text;
+    }
+    if (out.overflow > 0) events.push({ type: 'error', text: `skipped a message of ${out.overflow} characters: over the ${this.#lines.max} limit` });
+    return { events, text };
+  }
+}

@@ -1,0 +1,449 @@
+/**
+ * The AgentService over a board, the runners and the record store (seed 001,
+ * sections 5, 6 and 7): spawn opens a panel and starts a runner in it, the
+ * board's clock supervises it (wall clock, heartbeat, user, staged stop), and
+ * when it ends its result is handed back through the claim check.
+ *
+ * Vocabulary:
+ * - job: what one spawn asked for; it has one attempt, or more with
+ *   `retries` (opt-in, seed 000: agents are not idempotent, so the caller
+ *   decides). Every attempt is a new panel; the job answers to the id of any.
+ * - settle: an attempt has ended (its runner ended, or the board finished
+ *   the panel itself after a hard stop the agent survived); its final state
+ *   comes from the board, which knows whether supervision asked for the stop.
+ * - raw result: what the agent produced; stored whole as a record when it is
+ *   longer than SPILL_LIMIT, before the record id is handed out.
+ */
+import { join } from 'node:path';
+import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../core/agent-service.js';
+import { CLAIM_HEAD, CLAIM_TAIL, claimCheckView, codePoints, headOf, needsRecord, tailOf } from '../core/claim-check.js';
+import type { CommandOf } from '../core/commands.js';
+import { RequestError } from '../core/errors.js';
+import type { AgentEvent } from '../core/events.js';
+import { isLive, type FinalState, type PanelState } from '../core/panel-state.js';
+import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN, SPILL_LIMIT } from '../core/policy.js';
+import { maskSecrets } from '../core/secrets.js';
+import type { Board } from '../../store/board.js';
+import { AgentsStore, currentRun } from './agents-store.js';
+import { newRecordId, RecordStore } from './records.js';
+import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
+import { DEFAULT_RUNNERS } from './runners/table.js';
+import type { Runner, RunningAgent, RunOutcome, RunSpec } from './runners/runner.js';
+import { workerRunner, type WorkerFn } from './runners/worker.js';
+
+/** The shell exit code of each final state; 75 (EX_TEMPFAIL) is a refusal at the cap. */
+export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, failed: 1, timeout: 124, cancelled: 130 };
+/** `tai spawn` exits with this when the agent cap refused the spawn. */
+export const EXIT_REFUSED = 75;
+/** At most this many retries may be asked for. */
+export const RETRIES_MAX = 5;
+
+/** How to build the service. */
+export interface AgentServiceOptions {
+  readonly board: Board;
+  readonly records: RecordStore;
+  /** Where agents' rows go so status survives a restart; omitted, nothing is stored. */
+  readonly agents?: AgentsStore;
+  /** The clock events and results are stamped with (tests pass their own). */
+  readonly now?: () => number;
+  /** The runner of each kind; defaults to DEFAULT_RUNNERS. */
+  readonly runners?: Readonly<Record<string, Runner>>;
+  /** This process's run key for the agents' rows. */
+  readonly run?: string;
+}
+
+interface Attempt {
+  readonly id: number;
+  readonly agent: RunningAgent;
+  settled: boolean;
+  hardStopped: boolean;
+  state?: FinalState;
+  summary?: string;
+}
+
+interface Job {
+  readonly kind: string;
+  readonly label: string;
+  readonly task: string;
+  readonly spec: RunSpec;
+  readonly runner: Runner;
+  readonly timeoutMs: number;
+  readonly startedAt: number;
+  retriesLeft: number;
+  readonly attempts: Attempt[];
+  /** Lines about earlier attempts and refusals, for the result. */
+  readonly notes: string[];
+  result?: AgentResult;
+  readonly waiters: Set<() => void>;
+}
+
+/** What a library user gives to start an in-process worker. */
+export interface WorkerRequest {
+  readonly label?: string;
+  readonly task?: string;
+  /** Wall clock in seconds (FORK_TIMEOUT_MIN..MAX). */
+  readonly timeout?: number;
+  readonly retries?: number;
+}
+
+/** Starts and supervises agents in this process. */
+export class LocalAgentService implements AgentService {
+  readonly #board: Board;
+  readonly #records: RecordStore;
+  readonly #agents: AgentsStore | undefined;
+  readonly #now: () => number;
+  readonly #runners: Readonly<Record<string, Runner>>;
+  readonly #run: string;
+  readonly #jobs = new Map<number, Job>();
+  readonly #unsubscribe: () => void;
+
+  constructor(options: AgentServiceOptions) {
+    this.#board = options.board;
+    this.#records = options.records;
+    this.#agents = options.agents;
+    this.#now = options.now ?? Date.now;
+    this.#runners = options.runners ?? DEFAULT_RUNNERS;
+    this.#run = options.run ?? currentRun();
+    // The board may finish a panel itself (an agent that survived its hard stop).
+    this.#unsubscribe = this.#board.subscribe(() => this.#sweep());
+  }
+
+  /** Starts an agent of `request.kind`; throws AgentsFullError past the cap, RequestError on a bad request. */
+  async spawn(request: CommandOf<'spawn'>, now: number): Promise<SpawnResult> {
+    const runner = this.#runners[request.kind];
+    if (!runner) {
+      throw new RequestError(`unknown kind '${request.kind}': use one of ${Object.keys(this.#runners).join(', ')}`);
+    }
+    if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
+    const spec: RunSpec = {
+      argv: request.argv,
+      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+      ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+      ...(request.allow === undefined ? {} : { allow: request.allow }),
+    };
+    const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
+    const task = request.prompt ?? request.argv.join(' ');
+    return this.#start(request.kind, runner, spec, { label, task, timeout: request.timeout, retries: request.retries }, now);
+  }
+
+  /** Starts an in-process worker (for library users) under the same supervision. */
+  spawnWorker(request: WorkerRequest, fn: WorkerFn, now: number): SpawnResult {
+    const label = request.label ?? 'worker';
+    return this.#start('worker', workerRunner(fn), { argv: [] }, { label, task: request.task ?? '', timeout: request.timeout, retries: request.retries }, now);
+  }
+
+  /** The result so far; with `waitMs`, resolves early when the agent finishes. */
+  async poll(id: number, waitMs?: number): Promise<AgentResult | undefined> {
+    const job = this.#jobs.get(id);
+    if (job && !job.result && waitMs !== undefined && waitMs > 0) await this.#wait(job, waitMs);
+    return this.peek(id);
+  }
+
+  /** The result so far, at once (poll without waiting, synchronously). */
+  peek(id: number): AgentResult | undefined {
+    const job = this.#jobs.get(id);
+    if (!job) return this.#stored(id);
+    return job.result ?? this.#liveView(job);
+  }
+
+  /** A page of a stored record. */
+  async readRecord(id: string, offset?: number, limit?: number): Promise<RecordPage | undefined> {
+    return this.#records.read(id, offset, limit);
+  }
+
+  /** The agent's process group (undefined for workers or before it started); for tests and status. */
+  pgidOf(id: number): number | undefined {
+    const job = this.#jobs.get(id);
+    return job?.attempts.find((a) => a.id === id)?.agent.pgid ?? job?.attempts.at(-1)?.agent.pgid;
+  }
+
+  /** Stops the job's running attempt hard now (a second Ctrl-C); its stop must have been asked for first. */
+  kill(id: number): void {
+    const attempt = this.#jobs.get(id)?.attempts.at(-1);
+    if (!attempt || attempt.settled) return;
+    attempt.hardStopped = true;
+    attempt.agent.hard('killed by the user');
+  }
+
+  /** The id of the attempt now running for the job that `id` belongs to. */
+  currentAttempt(id: number): number | undefined {
+    return this.#jobs.get(id)?.attempts.at(-1)?.id;
+  }
+
+  /** Stops listening to the board. */
+  dispose(): void {
+    this.#unsubscribe();
+  }
+
+  #start(
+    kind: string,
+    runner: Runner,
+    spec: RunSpec,
+    request: { label: string; task: string; timeout: number | undefined; retries: number | undefined },
+    now: number,
+  ): SpawnResult {
+    const timeoutMs = wallClock(request.timeout);
+    const retries = request.retries ?? 0;
+    if (!Number.isInteger(retries) || retries < 0 || retries > RETRIES_MAX) {
+      throw new RequestError(`retries must be a whole number from 0 to ${RETRIES_MAX}`);
+    }
+    const job: Job = {
+      kind,
+      label: request.label,
+      task: request.task,
+      spec,
+      runner,
+      timeoutMs,
+      startedAt: now,
+      retriesLeft: retries,
+      attempts: [],
+      notes: [],
+      waiters: new Set(),
+    };
+    const id = this.#attempt(job, now);
+    const view = this.#board.getState().panels.find((p) => p.id === id);
+    return {
+      id,
+      label: view?.label ?? job.label,
+      shown: view?.shown ?? false,
+      ...(view?.reason === undefined ? {} : { reason: view.reason }),
+    };
+  }
+
+  /** Opens a panel and starts one attempt in it; throws AgentsFullError from the board. */
+  #attempt(job: Job, now: number): number {
+    const n = job.attempts.length + 1;
+    const label = n === 1 ? job.label : `${job.label} (attempt ${n})`;
+    const board = this.#board.getState();
+    const id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs }, now);
+    let agent: RunningAgent;
+    try {
+      agent = job.runner(job.spec, (event) => this.#board.getState().emit(id, masked(event), this.#now()));
+    } catch (err) {
+      board.finish(id, 'failed', err instanceof Error ? err.message : String(err), now);
+      throw err;
+    }
+    const attempt: Attempt = { id, agent, settled: false, hardStopped: false };
+    job.attempts.push(attempt);
+    this.#jobs.set(id, job);
+    board.setCancel(
+      id,
+      (reason) => agent.soft(reason),
+      (reason) => {
+        attempt.hardStopped = true;
+        agent.hard(reason);
+      },
+    );
+    this.#save(job, attempt, 'running', now);
+    void agent.ended.then((outcome) => this.#settle(job, attempt, outcome));
+    return id;
+  }
+
+  /**
+   * An attempt ended: store a long result, finish its panel, retry or answer.
+   * Without an outcome the board has already finished the panel itself.
+   */
+  #settle(job: Job, attempt: Attempt, outcome?: RunOutcome): void {
+    if (attempt.settled) return;
+    attempt.settled = true;
+    const now = this.#now();
+    const raw = attempt.agent.result();
+    const chars = codePoints(raw);
+    const recordId = needsRecord(raw) ? newRecordId(now) : undefined;
+    const summary = `${outcome?.summary ?? 'stopped'} · ${chars} chars${recordId ? ` · record ${recordId}` : ''}`;
+    // Write before the reference can be handed out (the footer shows it only after the next flush).
+    let stored = recordId;
+    if (recordId) {
+      try {
+        this.#records.put(raw, { label: job.label, id: recordId }, now);
+      } catch (err) {
+        stored = undefined;
+        job.notes.push(`the result could not be stored: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const final = outcome
+      ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)
+      : (this.#rowState(attempt.id, now) ?? 'cancelled');
+    this.#conclude(job, attempt, final, raw, chars, stored, now);
+  }
+
+  #conclude(job: Job, attempt: Attempt, final: FinalState, raw: string, chars: number, recordId: string | undefined, now: number): void {
+    const reason = this.#reasonOf(attempt.id, now);
+    attempt.state = final;
+    attempt.summary = reason;
+    if (final === 'failed' && job.retriesLeft > 0) {
+      job.retriesLeft--;
+      job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): failed: ${reason}`);
+      try {
+        this.#attempt(job, now);
+        this.#save(job, attempt, final, now, { reason, chars, recordId, text: '' });
+        return;
+      } catch (err) {
+        job.notes.push(`attempt ${job.attempts.length + 1}: refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    } else if (job.attempts.length > 1) {
+      job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): ${final}${reason ? `: ${reason}` : ''}`);
+    }
+    let text = recordId ? claimCheckView(raw, recordId) : needsRecord(raw) ? truncatedView(raw) : raw;
+    if (final === 'timeout' || final === 'cancelled') text = `[${final} (${reason}); partial result]\n${text}`;
+    if (job.notes.length > 0) text = `${job.notes.join('\n')}\n${text}`;
+    job.result = {
+      id: job.attempts[0]?.id ?? attempt.id,
+      state: final,
+      finished: true,
+      text,
+      chars,
+      ...(recordId === undefined ? {} : { recordId }),
+      reason,
+      exitCode: EXIT_CODES[final],
+    };
+    for (const attemptOf of job.attempts) this.#save(job, attemptOf, attemptOf.state ?? final, now, { reason: attemptOf.summary ?? reason, chars, recordId, text: attemptOf === attempt ? text : '' });
+    for (const wake of job.waiters) wake();
+    job.waiters.clear();
+  }
+
+  /** After a hard stop, the board may finish a panel whose agent never ended. */
+  #sweep(): void {
+    for (const job of new Set(this.#jobs.values())) {
+      const attempt = job.attempts.at(-1);
+      if (!attempt || attempt.settled || !attempt.hardStopped) continue;
+      if (this.#rowState(attempt.id, this.#now()) !== undefined) this.#settle(job, attempt);
+    }
+  }
+
+  #rowState(id: number, now: number): FinalState | undefined {
+    const row = this.#board.getState().status(now).agents.find((r) => r.id === id);
+    return row && !isLive(row.state) ? (row.state as FinalState) : undefined;
+  }
+
+  #reasonOf(id: number, now: number): string {
+    return this.#board.getState().status(now).agents.find((r) => r.id === id)?.reason ?? '';
+  }
+
+  #liveView(job: Job): AgentResult {
+    const attempt = job.attempts.at(-1);
+    const now = this.#now();
+    const row = attempt ? this.#board.getState().status(now).agents.find((r) => r.id === attempt.id) : undefined;
+    const raw = attempt?.agent.result() ?? '';
+    const chars = codePoints(raw);
+    const text = chars > SPILL_LIMIT ? `[... ${chars - CLAIM_TAIL} earlier characters not shown; poll again when it finishes ...]\n${tailOf(raw, CLAIM_TAIL)}` : raw;
+    const state: PanelState = row?.state ?? 'running';
+    return { id: job.attempts[0]?.id ?? 0, state, finished: false, text, chars, reason: row?.reason ?? '' };
+  }
+
+  #wait(job: Job, waitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        job.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      job.waiters.add(done);
+    });
+  }
+
+  #stored(id: number): AgentResult | undefined {
+    const row = this.#agents?.get(this.#run, id);
+    if (!row) return undefined;
+    return {
+      id,
+      state: row.state,
+      finished: !isLive(row.state),
+      text: row.text,
+      chars: row.chars,
+      ...(row.recordId === null ? {} : { recordId: row.recordId }),
+      reason: row.reason,
+      ...(row.exitCode === null ? {} : { exitCode: row.exitCode }),
+    };
+  }
+
+  #save(
+    job: Job,
+    attempt: Attempt,
+    state: PanelState,
+    now: number,
+    end?: { reason: string; chars: number; recordId: string | undefined; text: string },
+  ): void {
+    if (!this.#agents) return;
+    const row = this.#board.getState().status(now).agents.find((r) => r.id === attempt.id);
+    try {
+      this.#agents.save({
+        run: this.#run,
+        id: attempt.id,
+        kind: job.kind,
+        label: job.label,
+        task: job.task,
+        state,
+        startedAt: job.startedAt,
+        finishedAt: end ? now : null,
+        reason: end?.reason ?? '',
+        recordId: end?.recordId ?? null,
+        chars: end?.chars ?? 0,
+        exitCode: end && !isLive(state) ? EXIT_CODES[state as FinalState] : null,
+        text: end?.text ?? '',
+        tools: row?.tools ?? 0,
+        tokens: row?.tokens ?? 0,
+      });
+    } catch {
+      // The row is for status after a restart; supervision goes on without it.
+    }
+  }
+}
+
+/** An agent service on the user's state database, and how to close it. */
+export interface OpenedAgentService {
+  readonly service: LocalAgentService;
+  readonly records: RecordStore;
+  readonly agents: AgentsStore;
+  /** Stops listening to the board and closes the database (live agents' reapers stop them when this process exits). */
+  close(): void;
+}
+
+/**
+ * Opens the state database (`$XDG_STATE_HOME/tai/tai.db`), marks the rows of
+ * agents whose supervisor died, and starts a service on `board`: what the
+ * cockpit and an in-process `tai spawn` both need.
+ */
+export function openAgentService(board: Board, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): OpenedAgentService {
+  const db = openStateDb(join(stateDir(env), STATE_DB_FILE));
+  try {
+    const records = new RecordStore(db);
+    const agents = new AgentsStore(db);
+    agents.settleDead(now());
+    const service = new LocalAgentService({ board, records, agents, now });
+    return {
+      service,
+      records,
+      agents,
+      close() {
+        service.dispose();
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** The wall clock in ms for a requested timeout in seconds; throws RequestError outside the allowed range. */
+export function wallClock(seconds: number | undefined): number {
+  if (seconds === undefined) return FORK_TIMEOUT_DEFAULT;
+  const ms = seconds * 1000;
+  if (!Number.isFinite(ms) || ms < FORK_TIMEOUT_MIN || ms > FORK_TIMEOUT_MAX) {
+    throw new RequestError(`timeout must be from ${FORK_TIMEOUT_MIN / 1000} to ${FORK_TIMEOUT_MAX / 1000} seconds (default ${FORK_TIMEOUT_DEFAULT / 1000})`);
+  }
+  return ms;
+}
+
+/** Tool arguments masked before they reach a panel. */
+function masked(event: AgentEvent): AgentEvent {
+  return event.type === 'tool_start' ? { ...event, args: maskSecrets(event.args) } : event;
+}
+
+/** A long result that could not be stored: head and tail with a note (never the whole text). */
+function truncatedView(raw: string): string {
+  const total = codePoints(raw);
+  return `${headOf(raw, CLAIM_HEAD)}\n[... the result (${total} characters) could not be stored; only its head and tail are shown ...]\n${tailOf(raw, CLAIM_TAIL)}`;
+}

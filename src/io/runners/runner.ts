@@ -1,0 +1,63 @@
+/**
+ * The contract every kind of agent implements (DESIGN glossary, "runner"):
+ * start it, hear its events, stop it softly, stop it hard. The agent service
+ * supervises every kind the same way through this interface.
+ *
+ * Vocabulary:
+ * - result: the text the agent hands back (a command's stdout, the agent's
+ *   message text); bounded by ResultText, kept whole on a stop so the caller
+ *   gets the partial result.
+ * - outcome: how the agent ended by its own account (done or failed); the
+ *   board turns it into the final state when supervision asked for a stop.
+ */
+import type { AgentEvent } from '../../core/events.js';
+
+/** What to start. */
+export interface RunSpec {
+  /** The program and its arguments (ignored by the in-process worker). */
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  /** The task for agents that take a prompt (ACP, Claude, Codex, CAP). */
+  readonly prompt?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** ACP: accept permission requests instead of rejecting them. */
+  readonly allow?: boolean;
+}
+
+/** How an agent ended by its own account. */
+export interface RunOutcome {
+  readonly state: 'done' | 'failed';
+  /** One line: the exit code, the stop reason or the error. */
+  readonly summary: string;
+}
+
+/** A started agent. */
+export interface RunningAgent {
+  /** The process group the agent runs in (undefined for in-process workers). */
+  readonly pgid: number | undefined;
+  /** Settles once the agent has ended, never rejects. */
+  readonly ended: Promise<RunOutcome>;
+  /** The result so far (whole once `ended` settled). */
+  result(): string;
+  /** Asks the agent to stop at its next step; called at most once. */
+  soft(reason: string): void;
+  /** Stops the agent now (kills its process group); safe to call again. */
+  hard(reason: string): void;
+}
+
+/** Where a runner sends its events; called synchronously as they decode. */
+export type EmitEvent = (event: AgentEvent) => void;
+
+/** Starts one kind of agent. */
+export type Runner = (spec: RunSpec, emit: EmitEvent) => RunningAgent;
+
+/** The kinds `tai spawn --kind` accepts. */
+export const RUNNER_KINDS = ['command', 'acp', 'claude', 'codex', 'cap'] as const;
+
+/** A kind of agent started from a program. */
+export type RunnerKind = (typeof RUNNER_KINDS)[number];
+
+/** True when `kind` names a runner. */
+export function isRunnerKind(kind: string): kind is RunnerKind {
+  return (RUNNER_KINDS as readonly string[]).includes(kind);
+}
