@@ -1,5 +1,133 @@
-/** `tai net`: not built yet (issue 6). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai net: not built yet\n');
-  return 2;
+/**
+ * `tai net [--] CMD ARGS...`: runs a network step (git push, gh, a download)
+ * so that it waits an outage out instead of failing (issue 6, "Work goes on
+ * offline"). CMD runs with this terminal's stdin and stdout; its stderr is
+ * passed through as it comes and also kept, so the one classifier can read it.
+ * When CMD fails with a lost network, the step joins the machine-wide outage,
+ * waits on the shared probe (printing the stage and the next probe time on
+ * stderr), and runs CMD again once the network is back. A rate limit or any
+ * other failure passes through with CMD's own exit code.
+ *
+ * Exit codes: CMD's own (128 + the signal's number when a signal ended it, 127
+ * when it could not start); 69 when the outage schedule gave up (the step was
+ * not done); 130 when Ctrl-C ended the wait; 64 for a bad command line.
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { classify, outageServiceOf } from '../core/classify.js';
+import { notifyGiveUp } from '../io/notify.js';
+import { log, outageTimeScale, reportFailure } from '../io/outage-store.js';
+import { waitOutOutage } from '../io/outage-wait.js';
+import { defaultProbes } from '../io/probes.js';
+import { openStateDb, type StateDb } from '../io/state-db.js';
+import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine, terminalWriter } from './outage.js';
+import { USAGE_EXIT } from './vpane.js';
+
+/** The end of CMD's stderr kept for the classifier (the deciding line is near the end). */
+const STDERR_KEEP = 64 * 1024;
+
+/** `tai net` exits with this when CMD could not be started (as a shell does). */
+export const NET_NOT_FOUND_EXIT = 127;
+
+/** `tai net` exits with this when Ctrl-C ended its wait (128 + SIGINT). */
+export const NET_INTERRUPTED_EXIT = 130;
+
+/** How one run of CMD ended. */
+interface StepRun {
+  readonly code: number;
+  readonly stderr: string;
+}
+
+/** Runs `tai net ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  const argv = args[0] === '--' ? args.slice(1) : [...args];
+  const [program] = argv;
+  if (program === undefined) {
+    process.stderr.write('tai net: a command to run is needed\nusage: tai net -- CMD ARGS...\n');
+    return USAGE_EXIT;
+  }
+  const step = argv.join(' ');
+  let db: StateDb | undefined;
+  try {
+    let waitedOn: number | undefined;
+    for (;;) {
+      const { code, stderr } = await runStep(argv);
+      if (code === 0) {
+        if (waitedOn !== undefined && db !== undefined) {
+          log(db, { at: Date.now(), kind: 'net-done', service: 'network', outageId: waitedOn, detail: step });
+        }
+        return 0;
+      }
+      const verdict = classify({ stderr, exitCode: code, command: program }, Date.now());
+      const service = outageServiceOf(verdict);
+      if (service === undefined) {
+        if (verdict.kind === 'rate_limit') {
+          const reset = verdict.resetAt === undefined ? '' : `; it resets at ${new Date(verdict.resetAt).toISOString()}`;
+          process.stderr.write(`tai net: a rate limit, not an outage: ${verdict.detail}${reset}\n`);
+        }
+        if (waitedOn !== undefined && db !== undefined) {
+          log(db, { at: Date.now(), kind: 'net-failed', service: 'network', outageId: waitedOn, detail: `${step}: exit ${code}: ${verdict.detail}` });
+        }
+        return code;
+      }
+      db ??= openStateDb();
+      const { outage, opened } = reportFailure(db, service, `${program}: ${verdict.detail}`, Date.now(), outageTimeScale());
+      log(db, { at: Date.now(), kind: 'net-wait', service, outageId: outage.id, detail: step });
+      process.stderr.write(
+        `tai net: ${service === 'network' ? 'the network is lost' : 'the model service is down'} (${verdict.detail}); ` +
+          `${opened ? 'opened' : 'joined'} outage #${outage.id}\n`,
+      );
+      const probes = defaultProbes();
+      if (probes(service) === undefined) process.stderr.write(`tai net: ${noProbeHint(service)}\n`);
+      // Ctrl-C while waiting leaves the step undone, on the record; while CMD runs, CMD gets it.
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.once('SIGINT', onSigint);
+      const end = await waitOutOutage(
+        {
+          db,
+          probes,
+          signal: interrupt.signal,
+          onProgress: (current) => process.stderr.write(`tai net: ${progressLine(current, Date.now())}\n`),
+        },
+        outage.id,
+      ).finally(() => process.removeListener('SIGINT', onSigint));
+      if (end.kind === 'aborted') {
+        log(db, { at: Date.now(), kind: 'net-left', service, outageId: outage.id, detail: `${step} (interrupted)` });
+        process.stderr.write(`tai net: interrupted while waiting; not run: ${step}\n`);
+        return NET_INTERRUPTED_EXIT;
+      }
+      if (end.kind === 'gave-up') {
+        log(db, { at: Date.now(), kind: 'net-left', service, outageId: outage.id, detail: step });
+        await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: terminalWriter() });
+        process.stderr.write(`tai net: gave up waiting (outage #${outage.id}); not run: ${step}\n`);
+        return OUTAGE_GAVE_UP_EXIT;
+      }
+      waitedOn = outage.id;
+      process.stderr.write(`tai net: ${service} is back; running again: ${step}\n`);
+    }
+  } finally {
+    db?.close();
+  }
+}
+
+/** Runs CMD once: stdin and stdout shared, stderr passed through and kept. */
+function runStep(argv: readonly string[]): Promise<StepRun> {
+  const [file, ...rest] = argv;
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(file ?? '', rest, { stdio: ['inherit', 'inherit', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    child.on('error', (error) => {
+      process.stderr.write(`tai net: could not run ${file}: ${error.message}\n`);
+      resolve({ code: NET_NOT_FOUND_EXIT, stderr: '' });
+    });
+    child.on('close', (code, signal) => {
+      const bySignal = signal === null ? undefined : constants.signals[signal];
+      resolve({ code: code ?? 128 + (bySignal ?? 0), stderr });
+    });
+  });
 }

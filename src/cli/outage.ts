@@ -1,5 +1,188 @@
-/** `tai outage`: not built yet (issue 6). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai outage: not built yet\n');
-  return 2;
+/**
+ * `tai outage status [--json]`, `tai outage wait [--service network|model]`,
+ * `tai outage probe --network ok|fail --model ok|fail`: the machine-wide
+ * outage state from the command line (issue 6; docs/outages.md).
+ *
+ * Exit codes: 0 done (for `wait`: the service is back, or no outage was
+ * open); 69 the schedule gave up (EX_UNAVAILABLE, shared with `tai net`);
+ * 64 a bad command line; 1 anything else (a locked state database).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { OutageService } from '../core/classify.js';
+import { notifyGiveUp } from '../io/notify.js';
+import { formatOutageStatus, outageReport, reportJson } from '../io/outage-report.js';
+import { formatDuration, log, openOutage, outageTimeScale, recordProbe, reportFailure, type Outage } from '../io/outage-store.js';
+import { waitOutOutage } from '../io/outage-wait.js';
+import { defaultProbes } from '../io/probes.js';
+import { openStateDb, type StateDb } from '../io/state-db.js';
+import { USAGE_EXIT } from './vpane.js';
+
+/** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */
+export const OUTAGE_GAVE_UP_EXIT = 69;
+
+const USAGE = `usage:
+  tai outage status [--json]
+  tai outage wait [--service network|model]
+  tai outage probe [--network ok|fail] [--model ok|fail]
+`;
+
+/** Runs `tai outage ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  const [verb, ...rest] = args;
+  try {
+    switch (verb) {
+      case 'status':
+        return withDb((db) => status(db, rest));
+      case 'wait':
+        return await withDbAsync((db) => wait(db, rest));
+      case 'probe':
+        return await withDbAsync((db) => probeByHand(db, rest));
+      default:
+        process.stderr.write(`tai outage: ${verb === undefined ? 'a subcommand is needed' : `unknown subcommand '${verb}'`}\n${USAGE}`);
+        return USAGE_EXIT;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`tai outage: ${error.message}\n${USAGE}`);
+      return USAGE_EXIT;
+    }
+    process.stderr.write(`tai outage: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** One line telling a waiter where the outage stands: the stage and the next probe time. */
+export function progressLine(outage: Outage, now: number): string {
+  const lost = outage.service === 'network' ? 'the network' : 'the model service';
+  if (outage.nextProbeAt === null) return `waiting for ${lost} (outage #${outage.id})`;
+  const at = new Date(outage.nextProbeAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const inMs = Math.max(0, outage.nextProbeAt - now);
+  const when = inMs === 0 ? 'due now' : `in ${formatDuration(inMs)}`;
+  return `waiting for ${lost} (outage #${outage.id}, stage ${outage.stage}): probe ${outage.attempts + 1} at ${at} (${when})`;
+}
+
+/** What to do when this process has no probe for `service`: another process's, or an outcome by hand. */
+export function noProbeHint(service: OutageService): string {
+  const how =
+    service === 'network'
+      ? 'no network probe here (no git remote in this folder and TAI_NETWORK_PROBE unset)'
+      : 'no model probe here (TAI_MODEL_PROBE unset)';
+  return `${how}: waiting for another process's probe or \`tai outage probe --${service} ok|fail\``;
+}
+
+/** Writes the bell and OSC 9 to the terminal, only when stderr is one. */
+export function terminalWriter(): ((bytes: string) => void) | undefined {
+  return process.stderr.isTTY ? (bytes) => process.stderr.write(bytes) : undefined;
+}
+
+/** A refusal of the command line, with its exact message. */
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function status(db: StateDb, args: readonly string[]): number {
+  const { values } = parse(args, { json: { type: 'boolean' } });
+  const entries = outageReport(db, Date.now());
+  process.stdout.write(values['json'] === true ? `${JSON.stringify(reportJson(entries))}\n` : formatOutageStatus(entries, Date.now()));
+  return 0;
+}
+
+async function wait(db: StateDb, args: readonly string[]): Promise<number> {
+  const { values } = parse(args, { service: { type: 'string' } });
+  const service = serviceOf(String(values['service'] ?? 'network'), '--service');
+  const outage = openOutage(db, service);
+  if (outage === undefined) {
+    process.stderr.write(`tai outage: no ${service} outage open\n`);
+    return 0;
+  }
+  const probes = defaultProbes();
+  if (probes(service) === undefined) process.stderr.write(`tai outage: ${noProbeHint(service)}\n`);
+  const end = await waitOutOutage(
+    {
+      db,
+      probes,
+      onProgress: (current) => process.stderr.write(`tai outage: ${progressLine(current, Date.now())}\n`),
+    },
+    outage.id,
+  );
+  if (end.kind === 'back') {
+    process.stderr.write(`tai outage: ${service} is back (outage #${outage.id} ended)\n`);
+    return 0;
+  }
+  await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: terminalWriter() });
+  process.stderr.write(`tai outage: gave up waiting for ${service} (outage #${outage.id}); see \`tai report\`\n`);
+  return OUTAGE_GAVE_UP_EXIT;
+}
+
+async function probeByHand(db: StateDb, args: readonly string[]): Promise<number> {
+  const { values } = parse(args, { network: { type: 'string' }, model: { type: 'string' } });
+  const given = (['network', 'model'] as const).flatMap((service) => {
+    const word = values[service];
+    if (word === undefined) return [];
+    if (typeof word !== 'string') throw new UsageError(`--${service} takes ok or fail`);
+    if (word !== 'ok' && word !== 'fail') throw new UsageError(`--${service} takes ok or fail, got '${word}'`);
+    return [{ service, ok: word === 'ok' }];
+  });
+  if (given.length === 0) throw new UsageError('say what the probe found: --network ok|fail and/or --model ok|fail');
+  let code = 0;
+  for (const { service, ok } of given) {
+    const now = Date.now();
+    const open = openOutage(db, service);
+    if (open === undefined) {
+      if (ok) {
+        process.stdout.write(`no ${service} outage open; nothing to record\n`);
+        continue;
+      }
+      const { outage } = reportFailure(db, service, `probe failed (recorded by hand)`, now, outageTimeScale());
+      process.stdout.write(`${service} outage #${outage.id} opened: ${progressLine(outage, now)}\n`);
+      continue;
+    }
+    log(db, { at: now, kind: 'probe-by-hand', service, outageId: open.id, detail: ok ? 'ok' : 'fail' });
+    const after = recordProbe(db, service, ok, now);
+    if (after === undefined) continue;
+    if (after.endedAt !== null) process.stdout.write(`${service} outage #${after.id} ended\n`);
+    else if (after.gaveUpAt !== null) {
+      await notifyGiveUp(db, after, { now, terminal: terminalWriter() });
+      process.stdout.write(`${service} outage #${after.id}: the schedule gave up\n`);
+      code = OUTAGE_GAVE_UP_EXIT;
+    } else process.stdout.write(`${service} outage #${after.id}: ${progressLine(after, now)}\n`);
+  }
+  return code;
+}
+
+/** The option values of a parsed command line (no positionals, no repeated options). */
+type OptionValues = Readonly<Record<string, string | boolean | undefined>>;
+
+function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): { values: OptionValues } {
+  try {
+    const { values } = parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
+    const flat: Record<string, string | boolean | undefined> = {};
+    for (const [key, value] of Object.entries(values)) flat[key] = Array.isArray(value) ? value.at(-1) : value;
+    return { values: flat };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function serviceOf(word: string, flag: string): OutageService {
+  if (word === 'network' || word === 'model') return word;
+  throw new UsageError(`${flag} takes network or model, got '${word}'`);
+}
+
+function withDb(fn: (db: StateDb) => number): number {
+  const db = openStateDb();
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+async function withDbAsync(fn: (db: StateDb) => Promise<number>): Promise<number> {
+  const db = openStateDb();
+  try {
+    return await fn(db);
+  } finally {
+    db.close();
+  }
 }

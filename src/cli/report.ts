@@ -1,5 +1,28 @@
-/** `tai report`: not built yet (issue 6). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai report: not built yet\n');
-  return 2;
+/**
+ * `tai report [--json]`: the end-of-run report of every outage on the machine,
+ * read from the state database (issue 6; the format is in docs/outages.md).
+ * Exit 0, or 64 for a bad command line.
+ */
+import { parseArgs } from 'node:util';
+import { formatReport, outageReport, reportJson } from '../io/outage-report.js';
+import { openStateDb } from '../io/state-db.js';
+import { USAGE_EXIT } from './vpane.js';
+
+/** Runs `tai report ARGS`; returns the exit code. */
+export async function run(args: readonly string[]): Promise<number> {
+  let json: boolean;
+  try {
+    json = parseArgs({ args: [...args], options: { json: { type: 'boolean' } } }).values.json === true;
+  } catch (error) {
+    process.stderr.write(`tai report: ${error instanceof Error ? error.message : String(error)}\nusage: tai report [--json]\n`);
+    return USAGE_EXIT;
+  }
+  const db = openStateDb();
+  try {
+    const entries = outageReport(db, Date.now());
+    process.stdout.write(json ? `${JSON.stringify(reportJson(entries))}\n` : formatReport(entries));
+    return 0;
+  } finally {
+    db.close();
+  }
 }

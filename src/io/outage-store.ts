@@ -433,8 +433,8 @@ function toService(value: string | null): OutageService | null {
   return value === 'network' || value === 'model' ? value : null;
 }
 
-/** "1 h 16 min 3 s", "850 ms": a duration for a log line. */
-function formatDuration(ms: number): string {
+/** "1 h 16 min 3 s", "850 ms": a duration for a log line or a report. */
+export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const total = Math.round(ms / 1000);
   const parts: [number, string][] = [[Math.floor(total / 3600), 'h'], [Math.floor((total % 3600) / 60), 'min'], [total % 60, 's']];
