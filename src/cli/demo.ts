@@ -1,5 +1,24 @@
-/** `tai demo`: not built yet (issue 3). */
-export async function run(_args: readonly string[]): Promise<number> {
-  process.stderr.write('tai demo: not built yet\n');
-  return 2;
+/**
+ * `tai demo [--agents stream,tools,silent,fail|MODE*N] [--rate T] [--seconds S] [-- CMD]`:
+ * the cockpit with `$SHELL` (or CMD) on the left and example agents that are
+ * real child processes, so everything can be seen with no model and no API key.
+ */
+import { parseDemoArgs } from '../io/demo-agents.js';
+
+/** Runs the demo until the main program exits. */
+export async function run(args: readonly string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseDemoArgs>;
+  try {
+    parsed = parseDemoArgs(args);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const env = { ...process.env }; // the main program gets the user's environment, not ours
+  process.env.NODE_ENV ??= 'production'; // before React loads (LIBRARY-NOTES.md)
+  const { startCockpit } = await import('../io/cockpit.js');
+  const { startDemoAgent } = await import('../io/demo-agents.js');
+  const cockpit = startCockpit({ argv: parsed.rest, env });
+  parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1));
+  return cockpit.done;
 }

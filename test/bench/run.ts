@@ -8,6 +8,7 @@ type Bench = (quick: boolean) => Promise<void>;
 /** Every benchmark by name; each module prints its own markdown table. */
 const BENCHES: Record<string, Bench> = {
   board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
+  cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
 };
 
 const args = process.argv.slice(2);

@@ -1,0 +1,47 @@
+/** The help overlay: the prefix key and what each key after it does, over the whole window. */
+import React from 'react';
+import { PREFIX_KEYS, prefixName } from '../src/core/keys.js';
+import { fit, styled } from './fit.js';
+import { RawRows } from './RawRows.js';
+
+/** Props: the window size and the prefix byte. */
+export interface HelpOverlayProps {
+  readonly cols: number;
+  readonly rows: number;
+  readonly prefix: string;
+}
+
+const WHAT: Readonly<Record<string, string>> = {
+  next: 'focus the next pane',
+  prev: 'focus the previous pane',
+  up: 'focus the pane above',
+  down: 'focus the pane below',
+  left: 'focus the pane on the left',
+  right: 'focus the pane on the right',
+  close: 'close the focused panel (cancels its agent)',
+  zoom: 'zoom the focused pane to full screen and back',
+  'scroll-1': 'scroll back a page (PageUp/PageDown go on, any other key returns)',
+  scroll1: 'scroll forward a page',
+  help: 'this help',
+};
+
+/** The help text as rows (exported for tests). */
+export function helpLines(prefix: string): string[] {
+  const p = prefixName(prefix);
+  const lines = [` tai keys: press ${p}, then`, ''];
+  for (const entry of PREFIX_KEYS) {
+    const c = entry.command;
+    const key = c.cmd === 'focus' ? c.to : c.cmd === 'scroll' ? `scroll${c.pages}` : c.cmd;
+    lines.push(`   ${entry.label.padEnd(16)} ${WHAT[key] ?? key}`);
+  }
+  lines.push(`   ${`${p} ${p}`.padEnd(16)} send ${p} itself`);
+  lines.push('', ' Every other key goes to the focused pane; keys typed into a panel are dropped.', ' Press any key to close this help.');
+  return lines;
+}
+
+/** The overlay. */
+export function HelpOverlay({ cols, rows, prefix }: HelpOverlayProps): React.JSX.Element | null {
+  const lines = helpLines(prefix);
+  const out = Array.from({ length: rows }, (_, y) => (y === 0 ? styled(lines[0], cols, '1;7') : fit(lines[y] ?? '', cols)));
+  return <RawRows rows={out} cols={cols} height={rows} />;
+}

@@ -1,0 +1,32 @@
+/** The separator lines of the layout: `│` left of the agent column, `─` between panels. */
+import React from 'react';
+import { Box } from 'ink';
+import type { Separators as Lines } from '../src/core/layout.js';
+import { FOCUS_SGR, SEPARATOR_SGR } from './colors.js';
+import { RawRows } from './RawRows.js';
+
+/** Props: the lines, and whether the main pane has focus (its separator is lit). */
+export interface SeparatorsProps {
+  readonly lines: Lines;
+  readonly mainFocused: boolean;
+}
+
+/** Every separator at its place. */
+export function Separators({ lines, mainFocused }: SeparatorsProps): React.JSX.Element {
+  const v = lines.vertical;
+  const vRow = `\x1b[${mainFocused ? FOCUS_SGR : SEPARATOR_SGR}m│\x1b[0m`;
+  return (
+    <>
+      {v && v.rows > 0 ? (
+        <Box position="absolute" marginLeft={v.x} marginTop={v.y}>
+          <RawRows rows={new Array<string>(v.rows).fill(vRow)} cols={1} height={v.rows} />
+        </Box>
+      ) : null}
+      {lines.horizontal.map((h) => (
+        <Box key={`${h.x},${h.y}`} position="absolute" marginLeft={h.x} marginTop={h.y}>
+          <RawRows rows={[`\x1b[${SEPARATOR_SGR}m${'─'.repeat(h.cols)}\x1b[0m`]} cols={h.cols} height={1} />
+        </Box>
+      ))}
+    </>
+  );
+}

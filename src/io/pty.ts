@@ -1,0 +1,91 @@
+/**
+ * The main pane's pty (node-pty): runs `$SHELL` or the given command with
+ * tai's variables in its environment (seed 001, section 1: every pane has
+ * TAI_PLEXER_ACTIVE, TAI_PLEXER_SOCKET and TAI_PLEXER_PANE).
+ */
+import pty from 'node-pty';
+
+/** How to start the main program. */
+export interface MainPtyOptions {
+  /** The command and its arguments; empty runs `$SHELL` (or /bin/sh). */
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** The control socket's path, for TAI_PLEXER_SOCKET. */
+  readonly socketPath?: string;
+}
+
+/** How the main program ended: its exit code, or 128 + the signal that killed it. */
+export interface MainExit {
+  readonly code: number;
+  readonly signal?: number;
+}
+
+/** The running main program. */
+export interface MainPty {
+  readonly pid: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** Sends a signal (default SIGHUP, as a closing terminal would). */
+  kill(signal?: string): void;
+  onData(listener: (data: string) => void): void;
+  readonly exited: Promise<MainExit>;
+}
+
+/** The environment of the main program. */
+export function mainEnv(base: NodeJS.ProcessEnv, socketPath?: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  env.TAI_PLEXER_ACTIVE = '1';
+  env.TAI_PLEXER_PANE = '0';
+  if (socketPath !== undefined) env.TAI_PLEXER_SOCKET = socketPath;
+  env.TERM = 'xterm-256color';
+  env.COLORTERM = env.COLORTERM ?? 'truecolor';
+  return env;
+}
+
+/** Starts the main program in a pty. */
+export function spawnMain(options: MainPtyOptions): MainPty {
+  const base = options.env ?? process.env;
+  const [file, ...args] = options.argv.length > 0 ? options.argv : [base.SHELL || '/bin/sh'];
+  const p = pty.spawn(file, args, {
+    name: 'xterm-256color',
+    cols: Math.max(1, options.cols),
+    rows: Math.max(1, options.rows),
+    cwd: options.cwd ?? process.cwd(),
+    env: mainEnv(base, options.socketPath),
+  });
+  const exited = new Promise<MainExit>((resolve) => {
+    p.onExit(({ exitCode, signal }) => {
+      resolve(signal ? { code: 128 + signal, signal } : { code: exitCode });
+    });
+  });
+  let size = `${options.cols}x${options.rows}`;
+  return {
+    pid: p.pid,
+    write: (data) => p.write(data),
+    resize(cols, rows) {
+      const next = `${cols}x${rows}`;
+      if (next === size) return;
+      size = next;
+      try {
+        p.resize(Math.max(1, cols), Math.max(1, rows));
+      } catch {
+        // The program already exited; its exit is reported through `exited`.
+      }
+    },
+    kill(signal = 'SIGHUP') {
+      try {
+        p.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    },
+    onData: (listener) => {
+      p.onData(listener);
+    },
+    exited,
+  };
+}

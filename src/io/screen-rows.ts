@@ -1,0 +1,136 @@
+/**
+ * An `@xterm/headless` buffer as plain rows: one SGR-coded string per visible
+ * row, exactly `cols` cells wide, so that React and Ink never see the
+ * terminal's objects (the approach of Gemini CLI's serializer). Colours keep
+ * their form (16 colours, 256-colour palette, truecolor); a wide character
+ * takes two cells and its right half (width 0) is skipped. The output stage
+ * takes the same rows as cells (screenCells), without the string round trip.
+ */
+import type xterm from '@xterm/headless';
+import type { CellRow } from './sgr-cells.js';
+
+type Terminal = InstanceType<typeof xterm.Terminal>;
+type BufferCell = NonNullable<ReturnType<Terminal['buffer']['active']['getNullCell']>>;
+type BufferLine = NonNullable<ReturnType<Terminal['buffer']['active']['getLine']>>;
+
+/** Where the terminal's cursor is, relative to its visible rows. */
+export interface CursorSpot {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** The SGR parameters of a cell's colours and attributes ('' for the default style). */
+export function cellSgr(cell: BufferCell): string {
+  const p: string[] = [];
+  if (cell.isBold()) p.push('1');
+  if (cell.isDim()) p.push('2');
+  if (cell.isItalic()) p.push('3');
+  if (cell.isUnderline()) p.push('4');
+  if (cell.isBlink()) p.push('5');
+  if (cell.isInverse()) p.push('7');
+  if (cell.isInvisible()) p.push('8');
+  if (cell.isStrikethrough()) p.push('9');
+  colour(p, cell.isFgRGB(), cell.isFgPalette(), cell.getFgColor(), 30);
+  colour(p, cell.isBgRGB(), cell.isBgPalette(), cell.getBgColor(), 40);
+  return p.join(';');
+}
+
+function colour(p: string[], rgb: boolean, palette: boolean, value: number, base: 30 | 40): void {
+  if (rgb) {
+    p.push(`${base + 8};2;${(value >> 16) & 0xff};${(value >> 8) & 0xff};${value & 0xff}`);
+  } else if (palette) {
+    if (value < 8) p.push(`${base + value}`);
+    else if (value < 16) p.push(`${base + 60 + value - 8}`);
+    else p.push(`${base + 8};5;${value}`);
+  }
+}
+
+/** One buffer line as an SGR-coded string of exactly `cols` cells. */
+export function lineToSgr(line: BufferLine | undefined, cols: number, cell: BufferCell): string {
+  if (!line) return ' '.repeat(cols);
+  let out = '';
+  let style = '';
+  let used = 0;
+  const end = Math.min(cols, line.length);
+  for (let x = 0; x < end; x++) {
+    const c = line.getCell(x, cell);
+    if (!c) break;
+    const width = c.getWidth();
+    if (width === 0) continue; // the right half of a wide character
+    if (used + width > cols) break;
+    const sgr = cellSgr(c);
+    if (sgr !== style) {
+      out += sgr === '' ? '\x1b[0m' : `\x1b[0;${sgr}m`;
+      style = sgr;
+    }
+    out += c.getChars() || ' ';
+    used += width;
+  }
+  if (style !== '') out += '\x1b[0m';
+  if (used < cols) out += ' '.repeat(cols - used);
+  return out;
+}
+
+/** One buffer line as exactly `cols` cells (the right half of a wide character is ''). */
+export function lineToCells(line: BufferLine | undefined, cols: number, cell: BufferCell): CellRow {
+  const chars = new Array<string>(cols).fill(' ');
+  const styles = new Array<string>(cols).fill('');
+  if (!line) return { chars, styles };
+  const end = Math.min(cols, line.length);
+  for (let x = 0; x < end; x++) {
+    const c = line.getCell(x, cell);
+    if (!c) break;
+    const width = c.getWidth();
+    if (width === 0) {
+      chars[x] = '';
+      styles[x] = x > 0 ? styles[x - 1] : '';
+      continue;
+    }
+    if (x + width > cols) break;
+    chars[x] = c.getChars() || ' ';
+    if (!c.isAttributeDefault()) styles[x] = cellSgr(c);
+  }
+  return { chars, styles };
+}
+
+/** The cells a pane shows, `scrollback` lines above the bottom (as screenRows). */
+export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
+  const buf = term.buffer.active;
+  const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
+  const cell = buf.getNullCell();
+  const rows: CellRow[] = [];
+  for (let y = 0; y < term.rows; y++) rows.push(lineToCells(buf.getLine(top + y), term.cols, cell));
+  return rows;
+}
+
+/**
+ * The rows a pane shows: the bottom of the buffer, or `scrollback` lines
+ * above it (clamped to what the buffer holds).
+ */
+export function screenRows(term: Terminal, scrollback = 0): string[] {
+  const buf = term.buffer.active;
+  const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
+  const cell = buf.getNullCell();
+  const rows: string[] = [];
+  for (let y = 0; y < term.rows; y++) rows.push(lineToSgr(buf.getLine(top + y), term.cols, cell));
+  return rows;
+}
+
+/** The cursor of the terminal, relative to its visible rows at the bottom of the buffer. */
+export function cursorOf(term: Terminal): CursorSpot {
+  const buf = term.buffer.active;
+  return { x: Math.min(buf.cursorX, term.cols - 1), y: buf.cursorY };
+}
+
+/** Tracks `CSI ? 25 l/h` (hidden cursor), which xterm has no public flag for (LIBRARY-NOTES.md). */
+export function trackCursorVisibility(term: Terminal): { readonly hidden: () => boolean } {
+  let hidden = false;
+  const watch = (final: 'h' | 'l') =>
+    term.parser.registerCsiHandler({ prefix: '?', final }, (params) => {
+      if (params.includes(25)) hidden = final === 'l';
+      return false;
+    });
+  watch('h');
+  watch('l');
+  return { hidden: () => hidden };
+}

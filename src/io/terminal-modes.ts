@@ -1,0 +1,26 @@
+/**
+ * The outer terminal's modes: what the cockpit switches on when it starts and
+ * what it always switches off again (normal exit, a signal, an uncaught
+ * exception). Ink never enters the alternate screen itself (LIBRARY-NOTES.md).
+ */
+import { writeSync } from 'node:fs';
+
+/** Alternate screen, bracketed paste reported to us, screen cleared, cursor home. */
+export const ENTER = '\x1b[?1049h\x1b[?2004h\x1b[0m\x1b[H\x1b[2J';
+
+/**
+ * Leaves everything the cockpit or a program in a pane may have switched on:
+ * a half-written synchronized update, colours, mouse reporting, application
+ * cursor keys and keypad, bracketed paste, a hidden cursor, the alternate screen.
+ */
+export const LEAVE =
+  '\x1b[?2026l\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\x1b[?2004l\x1b[?25h\x1b[?1049l';
+
+/** Writes to a file descriptor synchronously, ignoring a closed terminal. */
+export function writeNow(fd: number, data: string): void {
+  try {
+    writeSync(fd, data);
+  } catch {
+    // The terminal is gone (SIGHUP); nothing to restore.
+  }
+}

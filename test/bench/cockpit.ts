@@ -1,0 +1,243 @@
+/**
+ * The cockpit against tmux, side by side in one run (issue 3). Both run in a
+ * pty of the same size that this benchmark reads as the terminal would:
+ * - stream: 8 agents x 500 tokens/s (tai: `tai demo`; tmux: 8 panes running
+ *   the same fixture agent, as text): CPU of tai vs tmux server + client, and
+ *   bytes written to the terminal;
+ * - idle: the same 8 panels, silent: CPU as a share of one core;
+ * - seq: `seq 1 2000000` in the main pane: wall time;
+ * - latency: a key typed into `cat` until its echo reaches the terminal;
+ * - soak: see soak.ts (in-process, heap and RSS).
+ * A benchmark reports; it never fails. TAI_BENCH_ONLY=stream,idle,seq,keys,soak
+ * picks measures.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { runSoak } from './soak.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const CLI = join(ROOT, 'dist/src/cli.js');
+const AGENT = join(ROOT, 'test/fixtures/demo-agent.mjs');
+const COLS = 160;
+const ROWS = 60; // 8 panels need 8 x 6 rows plus 7 separators
+const TICK = 100; // clock ticks per second in /proc (USER_HZ)
+
+/** Options of the cockpit benchmark. */
+export interface CockpitBenchOptions {
+  readonly quick?: boolean;
+}
+
+/** CPU seconds (user + system) of a process so far; 0 once it is gone. */
+function cpuOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICK;
+  } catch {
+    return 0;
+  }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A terminal: a pty running `file args`, counting what it receives. */
+function terminal(file: string, args: string[], env: Record<string, string> = {}) {
+  const p = pty.spawn(file, args, {
+    name: 'xterm-256color',
+    cols: COLS,
+    rows: ROWS,
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), NODE_ENV: 'production', ...env },
+  });
+  const t = { pty: p, bytes: 0, text: '', exited: false, waiter: undefined as undefined | ((d: string) => void) };
+  p.onData((d) => {
+    t.bytes += Buffer.byteLength(d);
+    t.text = (t.text + d).slice(-65_536);
+    t.waiter?.(d);
+  });
+  p.onExit(() => (t.exited = true));
+  return t;
+}
+
+async function until(check: () => boolean, timeoutMs = 30_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await delay(20);
+  }
+  return false;
+}
+
+/** A private tmux server with a main pane and `panes` agent panes in main-vertical. */
+async function tmuxSession(name: string, main: string, panes: string[]) {
+  const tm = (...a: string[]) => execFileSync('tmux', ['-L', name, '-f', '/dev/null', ...a], { encoding: 'utf8' });
+  const client = terminal('tmux', ['-L', name, '-f', '/dev/null', 'new-session', '-s', 'b', main]);
+  await until(() => spawnSync('tmux', ['-L', name, 'has-session', '-t', 'b']).status === 0);
+  tm('set-option', '-g', 'status', 'off');
+  for (const cmd of panes) {
+    tm('split-window', '-t', 'b', '-d', cmd);
+    tm('select-layout', '-t', 'b', 'main-vertical');
+  }
+  tm('set-window-option', '-t', 'b', 'main-pane-width', '55%');
+  tm('select-layout', '-t', 'b', 'main-vertical');
+  const server = Number(tm('display-message', '-p', '-t', 'b', '#{pid}').trim());
+  return {
+    client,
+    cpu: () => cpuOf(server) + cpuOf(client.pty.pid),
+    kill: () => spawnSync('tmux', ['-L', name, 'kill-server']),
+  };
+}
+
+interface Measure {
+  cpu: number;
+  bytes: number;
+  seconds: number;
+}
+
+/** CPU and bytes over `seconds`, from now. */
+async function window(cpu: () => number, bytes: () => number, seconds: number): Promise<Measure> {
+  const c0 = cpu();
+  const b0 = bytes();
+  const t0 = Date.now();
+  await delay(seconds * 1000);
+  return { cpu: cpu() - c0, bytes: bytes() - b0, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** 8 streaming agents (or 8 silent ones) in tai and in tmux. */
+async function agents(mode: 'stream' | 'silent', seconds: number): Promise<{ tai: Measure; tmux: Measure }> {
+  const warm = 3;
+  const total = seconds + warm + 2;
+  const args = mode === 'stream' ? ['--rate', '500', '--seconds', String(total)] : ['--rate', '500'];
+  const tai = terminal(process.execPath, [CLI, 'demo', '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)]);
+  await until(() => tai.text.includes(`demo ${mode} #8`));
+  await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
+  const taiM = await window(() => cpuOf(tai.pty.pid), () => tai.bytes, seconds);
+  tai.pty.kill('SIGTERM');
+  await until(() => tai.exited, 15_000);
+
+  const name = `tai-bench-${process.pid}`;
+  const dir = mkdtempSync(join(tmpdir(), 'tai-bench-'));
+  const go = join(dir, 'go');
+  const agentCmd = `sh -c 'while [ ! -e ${go} ]; do sleep 0.05; done; exec node ${AGENT} ${mode} --raw ${args.join(' ')}; sleep 999'`;
+  const tmux = await tmuxSession(name, `sleep ${total + 30}`, new Array<string>(8).fill(agentCmd));
+  writeFileSync(go, '');
+  await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
+  const tmuxM = await window(tmux.cpu, () => tmux.client.bytes, seconds);
+  tmux.kill();
+  rmSync(dir, { recursive: true, force: true });
+  return { tai: taiM, tmux: tmuxM };
+}
+
+/** Wall time of `seq 1 N` in the main pane, measured inside the pane. */
+async function seq(n: number): Promise<{ tai: number; tmux: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tai-seq-'));
+  const out = join(dir, 't');
+  const script = `s=$(date +%s%N); seq 1 ${n}; e=$(date +%s%N); echo $(( (e - s) / 1000000 )) > ${out}`;
+  const tai = terminal(process.execPath, [CLI, '--', 'sh', '-c', script]);
+  await until(() => tai.exited, 120_000);
+  const taiMs = Number(readFileSync(out, 'utf8'));
+  rmSync(out);
+  const name = `tai-bench-seq-${process.pid}`;
+  const tmux = await tmuxSession(name, `sh -c '${script.replace(/'/g, "'\\''")}'`, []);
+  await until(() => existsSync(out) && readFileSync(out, 'utf8').trim() !== '', 120_000);
+  const tmuxMs = Number(readFileSync(out, 'utf8'));
+  tmux.kill();
+  rmSync(dir, { recursive: true, force: true });
+  return { tai: taiMs, tmux: tmuxMs };
+}
+
+/** Keys typed before measuring (the first ones pay for compiling the path). */
+const WARM_KEYS = 10;
+
+/** Key-to-echo latencies (ms) of `count` keys typed into `cat`, 30 ms apart, sorted. */
+async function latency(t: ReturnType<typeof terminal>, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count + WARM_KEYS; i++) {
+    const ch = String.fromCharCode(97 + (i % 26));
+    let seen = '';
+    const echoed = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 2_000);
+      t.waiter = (d) => {
+        seen += d;
+        if (seen.includes(ch)) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      };
+    });
+    const t0 = performance.now();
+    t.pty.write(ch);
+    if ((await echoed) && i >= WARM_KEYS) times.push(performance.now() - t0);
+    t.waiter = undefined;
+    await delay(30);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+async function keys(count: number): Promise<{ tai: number[]; tmux: number[] }> {
+  const tai = terminal(process.execPath, [CLI, '--', 'cat']);
+  await delay(1500);
+  const taiL = await latency(tai, count);
+  tai.pty.kill('SIGTERM');
+  const name = `tai-bench-keys-${process.pid}`;
+  const tmux = await tmuxSession(name, 'cat', []);
+  await delay(500);
+  const tmuxL = await latency(tmux.client, count);
+  tmux.kill();
+  return { tai: taiL, tmux: tmuxL };
+}
+
+const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
+/** Runs the cockpit benchmark and prints its table. */
+export async function run(options: CockpitBenchOptions = {}): Promise<void> {
+  if (spawnSync('tmux', ['-V']).status !== 0) {
+    process.stdout.write('cockpit bench: tmux is not installed; skipped\n');
+    return;
+  }
+  const quick = options.quick ?? false;
+  const streamS = quick ? 6 : 20;
+  const lines: string[] = [];
+  const say = (l: string) => {
+    lines.push(l);
+    process.stdout.write(`${l}\n`);
+  };
+  say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''})\n`);
+  say('| measure | tai | tmux (server + client) | tai / tmux |');
+  say('|---|---|---|---|');
+  const only = (process.env.TAI_BENCH_ONLY ?? 'stream,idle,seq,keys,soak').split(',');
+  if (only.includes('stream')) {
+    const s = await agents('stream', streamS);
+    say(`| 8 agents x 500 tok/s for ${streamS} s: CPU s | ${f(s.tai.cpu)} | ${f(s.tmux.cpu)} | ${f(s.tai.cpu / s.tmux.cpu)} |`);
+    say(`| same: bytes to the terminal | ${s.tai.bytes} | ${s.tmux.bytes} | ${f(s.tai.bytes / s.tmux.bytes)} |`);
+  }
+  if (only.includes('idle')) {
+    const idleS = quick ? 5 : 15;
+    const i = await agents('silent', idleS);
+    say(`| idle, 8 open panels: % of a core | ${f((100 * i.tai.cpu) / i.tai.seconds)} | ${f((100 * i.tmux.cpu) / i.tmux.seconds)} | |`);
+  }
+  if (only.includes('seq')) {
+    // Noisy on a shared machine: alternate the two, three rounds, medians.
+    const rounds = [await seq(2_000_000), await seq(2_000_000), await seq(2_000_000)];
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    const tai = median(rounds.map((r) => r.tai));
+    const tmux = median(rounds.map((r) => r.tmux));
+    say(`| seq 1 2000000 in the main pane: wall ms (median of 3) | ${tai} | ${tmux} | ${f(tai / tmux)} |`);
+  }
+  if (only.includes('keys')) {
+    const k = await keys(quick ? 100 : 300);
+    say(`| keypress to echo p50 ms | ${f(pct(k.tai, 50))} | ${f(pct(k.tmux, 50))} | |`);
+    say(`| keypress to echo p99 ms | ${f(pct(k.tai, 99))} | ${f(pct(k.tmux, 99))} | |`);
+  }
+  if (only.includes('soak')) {
+    const soak = await runSoak({ simulatedSeconds: quick ? 300 : 1800 });
+    say(`| soak ${soak.simulatedSeconds / 60} min of unique text (8 panels, in-process): heap MB at 10% / 50% / 100% | ${soak.heap.map((h) => f(h, 1)).join(' / ')} | | |`);
+    say(`| same: RSS MB at 10% / 50% / 100% | ${soak.rss.map((h) => f(h, 1)).join(' / ')} | | |`);
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The built `tai` in a real tmux session (a private server, always killed):
+ * types into the shell, opens agents, checks the geometry of seed 001
+ * section 10 on 120x40, a coloured header, that closing a panel cancels its
+ * agent, and that the normal screen is back after exit. Waits on conditions
+ * read with capture-pane, never on time.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist/src/cli.js');
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const server = `tai-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-'));
+const agentLog = join(dir, 'agents.log');
+
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
+const screenSgr = (): string => tmux('capture-pane', '-p', '-e', '-t', 'e2e');
+const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
+const until = (check: () => void): Promise<void> => vi.waitFor(check, { timeout: 20_000, interval: 100 });
+
+/** Column positions of `ch` in a row (code points, which are cells here). */
+const columnsOf = (row: string, ch: string): number[] => [...row].flatMap((c, i) => (c === ch ? [i] : []));
+const headerRows = (rows: string[]): number[] => rows.flatMap((r, y) => (/demo silent #\d/.test(r) ? [y] : []));
+/** True once every agent reported usage: its process is up and handles SIGTERM (a signal before that kills it unlogged). */
+const agentsUp = (rows: string[]): boolean => rows.filter((r) => /demo silent #\d/.test(r)).every((r) => / tok/.test(r));
+const cancelled = (): number => (existsSync(agentLog) ? readFileSync(agentLog, 'utf8').split('\n').filter((l) => l.startsWith('cancelled')).length : 0);
+
+describe.skipIf(!hasTmux)('tai in tmux', () => {
+  beforeAll(() => {
+    // Built by `npm test` (tsc -p .) before vitest runs; built here only when missing.
+    if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
+    tmux('new-session', '-d', '-s', 'e2e', '-x', '120', '-y', '40', '-e', `DEMO_AGENT_LOG=${agentLog}`, '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
+    tmux('set-option', '-t', 'e2e', 'status', 'off');
+  }, 120_000);
+
+  afterAll(() => {
+    spawnSync('tmux', ['-L', server, 'kill-server']);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the cockpit, lays it out as section 10, cancels a closed agent and restores the screen', async () => {
+    keys('PS1="outer$ "; clear; echo NORMAL-SCREEN-MARK', 'Enter');
+    await until(() => expect(screen().join('\n')).toContain('NORMAL-SCREEN-MARK'));
+    keys(`node ${CLI} demo --agents silent*3 -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+
+    // Three agents: the right column is 53 wide and its panels 13, 13 and 12 rows high.
+    await until(() => expect(headerRows(screen())).toEqual([0, 14, 28]));
+    await until(() => expect(agentsUp(screen())).toBe(true));
+    let rows = screen();
+    for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
+    expect([...rows[13]].slice(67).join('')).toBe('─'.repeat(53));
+    expect([...rows[0]].slice(67).join('')).toMatch(/^ ● demo silent #1 · running · \d+s/);
+    // The header is drawn in the colour of its state: running is blue (SGR 34).
+    const sgrHeader = screenSgr().split('\n')[0];
+    expect(sgrHeader).toMatch(/\x1b\[[0-9;]*34[0-9;]*m ● demo silent #1/);
+
+    // Typing goes to the shell in the main pane.
+    keys('PS1="inner$ "; echo typed-$((6*7))', 'Enter');
+    await until(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true));
+    // Ctrl-C reaches the program in the pane, not tai.
+    keys('sleep 30', 'Enter');
+    await until(() => expect(screen().some((r) => r.startsWith('inner$ sleep 30'))).toBe(true));
+    keys('C-c');
+    await until(() => expect(screen().some((r) => r.startsWith('^C'))).toBe(true));
+    keys('echo after-ctrl-c', 'Enter');
+    await until(() => expect(screen().some((r) => r.startsWith('after-ctrl-c'))).toBe(true));
+
+    // Close the first panel: its agent is cancelled and the column rebalances.
+    keys('C-]', 'n');
+    keys('C-]', 'x');
+    await until(() => expect(cancelled()).toBe(1));
+    await until(() => expect(headerRows(screen())).toEqual([0, 21]));
+
+    // Close one more: one agent gets the whole column, 53 x 40, beside a 66-column main pane.
+    keys('C-]', 'n');
+    keys('C-]', 'x');
+    await until(() => expect(cancelled()).toBe(2));
+    await until(() => expect(headerRows(screen())).toEqual([0]));
+    rows = screen();
+    expect(rows).toHaveLength(40);
+    for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
+    expect(rows.every((r) => !r.includes('─'))).toBe(true);
+    expect(rows[0]).toContain('demo silent #3');
+
+    // The window follows the terminal: 80x24 and 300x90 keep the 55 % main pane (44 and 165 columns).
+    const sized = (cols: number, rowsN: number, sep: number) => async () => {
+      tmux('resize-window', '-t', 'e2e', '-x', String(cols), '-y', String(rowsN));
+      await until(() => {
+        const r = tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, rowsN);
+        expect(r.every((row) => columnsOf(row, '│').join() === String(sep))).toBe(true);
+        expect(r[0]).toContain('demo silent #3');
+      });
+    };
+    await sized(80, 24, 44)();
+    await sized(300, 90, 165)();
+    await sized(120, 40, 66)();
+
+    // Back to the main pane; the shell's exit ends tai with its code, the last agent is stopped.
+    keys('C-]', 'h');
+    keys('exit 7', 'Enter');
+    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=7'));
+    expect(cancelled()).toBe(3);
+    expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+    const normal = screen().join('\n');
+    expect(normal).toContain('NORMAL-SCREEN-MARK');
+    expect(normal).not.toContain('demo silent');
+  }, 120_000);
+
+  it('restores the normal screen and stops its agents when killed by SIGTERM or SIGHUP', async () => {
+    for (const [signal, code] of [['TERM', 143], ['HUP', 129]] as const) {
+      keys('clear', 'Enter');
+      await until(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'));
+      const before = cancelled();
+      keys(`node ${CLI} demo --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+      await until(() => expect(headerRows(screen())).toEqual([0]));
+      await until(() => expect(agentsUp(screen())).toBe(true));
+      expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
+      const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
+      const tai = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
+      execFileSync('kill', [`-${signal}`, tai]);
+      await until(() => expect(screen().join('\n')).toContain(`TAI-EXIT=${code}`));
+      expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+      expect(cancelled(), `after SIG${signal}`).toBe(before + 1);
+    }
+  }, 120_000);
+
+  it('restores the normal screen before printing an uncaught exception', async () => {
+    keys('clear', 'Enter');
+    await until(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'));
+    // The cockpit as a library, with a program that throws once it is drawing.
+    const lib = join(ROOT, 'dist/src/io/cockpit.js');
+    const script = `import('${lib}').then((m) => { m.startCockpit({ argv: ['bash', '--norc'] }); setTimeout(() => { throw new Error('boom-for-the-test'); }, 1500); })`;
+    writeFileSync(join(dir, 'crash.mjs'), script);
+    keys(`node ${join(dir, 'crash.mjs')}; echo TAI-EXIT=$?`, 'Enter');
+    // startCockpit enters the alternate screen at once, so the throw always happens while drawing.
+    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=1'));
+    expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+    expect(screen().join('\n')).toContain('tai: Error: boom-for-the-test');
+  }, 120_000);
+});
