@@ -56,8 +56,12 @@ export interface DispatchContext {
   readonly board: Board;
   /** The time of the request (ms); the dispatcher never reads a clock. */
   readonly now: number;
-  /** Starts and polls agents; absent where no runners exist (a test, an embedding). */
-  readonly agents?: AgentService;
+  /**
+   * Starts and polls agents; absent where no runners exist (a test, an
+   * embedding). With `currentAttempt`, a job's id maps to the panel of its
+   * attempt now running (a retried job answers to the id of its first).
+   */
+  readonly agents?: AgentService & { currentAttempt?(id: number): number | undefined };
   /** Where unexpected failures are reported. */
   readonly log?: (line: string) => void;
 }
@@ -112,13 +116,15 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
     case 'spawn':
       return agents(ctx).spawn(command, now);
     case 'cancel': {
-      const row = s.status(now).agents.find((a) => a.id === command.id);
+      // A retried job: its first id (the one the caller holds) stands for the attempt running now.
+      const id = ctx.agents?.currentAttempt?.(command.id) ?? command.id;
+      const row = s.status(now).agents.find((a) => a.id === id);
       if (!row) throw new NoSuchPanelError(command.id);
       if (row.kind === 'feed') throw new RequestError(`pane ${command.id} is a feed pane; close it with vpane_close`);
-      if (!s.cancel(command.id, 'cancelled by request (tai cancel)', now, 'user')) {
-        throw new RequestError(`agent ${command.id} is not running (${row.state})`);
+      if (!s.cancel(id, 'cancelled by request (tai cancel)', now, 'user')) {
+        throw new RequestError(`agent ${id} is not running (${row.state})`);
       }
-      return { id: command.id, cancelled: true };
+      return { id, cancelled: true };
     }
     case 'status':
       return s.status(now);

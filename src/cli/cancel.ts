@@ -1,8 +1,9 @@
 /**
  * `tai cancel ID`: asks the cockpit to stop an agent (soft first, hard after
- * ORCH_CANCEL_GRACE; seed 001, section 6). Exit 0 when the stop was asked, 1
- * on an error reply (no such agent, already finished), 2 when no cockpit is
- * reachable, 64 for a bad command line.
+ * ORCH_CANCEL_GRACE; seed 001, section 6): for a retried job its attempt
+ * running now; a job held for an outage stops waiting. Exit 0 when the stop
+ * was asked, 1 on an error reply (no such agent, already finished), 2 when no
+ * cockpit is reachable, 64 for a bad command line.
  */
 import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
@@ -41,6 +42,9 @@ export async function run(args: readonly string[]): Promise<number> {
     process.stderr.write(`tai cancel: ${reply.error}\n`);
     return 1;
   }
-  process.stdout.write(`cancel requested for agent ${reply.data.id}\n`);
+  const asked = Number(idText);
+  // A retried job answers to its first id; the stop goes to the attempt running now.
+  const which = reply.data.id === asked ? `agent ${asked}` : `agent ${asked} (its current attempt, #${reply.data.id})`;
+  process.stdout.write(`cancel requested for ${which}\n`);
   return 0;
 }

@@ -1,12 +1,16 @@
 /**
  * `tai status [--json]`: the cockpit's agents and their states, from the
- * cockpit named by --socket or TAI_PLEXER_SOCKET. Exit 0 on ok, 1 on an
- * error reply, 2 when no cockpit is reachable, 64 for a bad command line.
+ * cockpit named by --socket or TAI_PLEXER_SOCKET. With no cockpit reachable
+ * it falls back to the agents' rows stored in the state database (so status
+ * survives a cockpit restart), labelled as stored, not live. Exit 0 on ok
+ * (live or stored), 1 on an error reply, 2 when no cockpit is reachable and
+ * nothing is stored, 64 for a bad command line.
  */
 import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { PANEL_STATES } from '../core/panel-state.js';
+import { storedStatus, type StoredStatus } from '../io/stored-status.js';
 import { USAGE_EXIT } from './vpane.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */
@@ -19,15 +23,13 @@ export async function run(args: readonly string[]): Promise<number> {
     return USAGE_EXIT;
   }
   const socket = resolveSocket(o.socket);
-  if (!socket) {
-    process.stderr.write(`tai status: ${NO_COCKPIT_HINT}\n`);
-    return 2;
-  }
+  if (!socket) return stored(NO_COCKPIT_HINT, 2, o.json === true);
   let reply;
   try {
     reply = await call(socket, { cmd: 'status' });
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
+    if (exitCode === 2) return stored(message, exitCode, o.json === true);
     process.stderr.write(`tai status: ${message}\n`);
     return exitCode;
   }
@@ -37,6 +39,29 @@ export async function run(args: readonly string[]): Promise<number> {
   }
   process.stdout.write(o.json ? `${JSON.stringify(reply.data)}\n` : formatStatus(reply.data));
   return 0;
+}
+
+/** No cockpit answered: the stored rows when there are any, else the error and `exitCode`. */
+function stored(why: string, exitCode: number, json: boolean): number {
+  let status: StoredStatus | undefined;
+  try {
+    status = storedStatus(process.env, Date.now());
+  } catch (err) {
+    process.stderr.write(`tai status: ${why}\ntai status: the stored agents could not be read: ${err instanceof Error ? err.message : String(err)}\n`);
+    return exitCode;
+  }
+  if (status === undefined) {
+    process.stderr.write(`tai status: ${why}\n`);
+    return exitCode;
+  }
+  process.stderr.write(`tai status: ${why}\n`);
+  process.stdout.write(json ? `${JSON.stringify(status)}\n` : formatStoredStatus(status));
+  return 0;
+}
+
+/** The human form of the stored rows: a line saying they are stored, not live, then the usual form. */
+export function formatStoredStatus(status: StoredStatus): string {
+  return `no cockpit reachable: agents as stored in ${status.db} (not live)\n${formatStatus(status)}`;
 }
 
 /** The human form: a totals line, then one line per agent or feed pane. */

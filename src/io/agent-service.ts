@@ -13,6 +13,12 @@
  *   comes from the board, which knows whether supervision asked for the stop.
  * - raw result: what the agent produced; stored whole as a record when it is
  *   longer than SPILL_LIMIT, before the record id is handed out.
+ * - hold: with an outage watch (issue 6), an attempt that ends on its own is
+ *   judged before its panel is finished: a lost network or model service
+ *   holds the panel ("waiting for network") until the shared probe says it
+ *   is back, and a fresh agent then starts with the same task in the same
+ *   panel (src/io/agent-outages.ts); a panel gone idle is checked against the
+ *   probe the same way.
  */
 import { join } from 'node:path';
 import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../core/agent-service.js';
@@ -24,7 +30,12 @@ import { isLive, type FinalState, type PanelState } from '../core/panel-state.js
 import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN, SPILL_LIMIT } from '../core/policy.js';
 import { maskSecrets } from '../core/secrets.js';
 import type { Board } from '../../store/board.js';
+import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type AgentOutages, type HeldAttempt } from './agent-outages.js';
 import { AgentsStore, currentRun } from './agents-store.js';
+import { outageTimeScale } from './outage-store.js';
+import { createOutageWatch, type OutageWatch } from './outage-watch.js';
+import { defaultProbes, type ProbeSource } from './probes.js';
+import type { Sleep } from './outage-wait.js';
 import { newRecordId, RecordStore } from './records.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
@@ -50,13 +61,28 @@ export interface AgentServiceOptions {
   readonly runners?: Readonly<Record<string, Runner>>;
   /** This process's run key for the agents' rows. */
   readonly run?: string;
+  /** Waits outages out with the agents; omitted, an outage fails the agent like any failure. */
+  readonly outages?: AgentOutages;
 }
 
 interface Attempt {
   readonly id: number;
-  readonly agent: RunningAgent;
+  /** The agent now running in the panel (a fresh one after an outage). */
+  agent: RunningAgent;
   settled: boolean;
   hardStopped: boolean;
+  /** Supervision asked for a stop: the attempt's end is final, never an outage. */
+  stopAsked: boolean;
+  /** While the panel is held for an outage: aborting it ends the wait. */
+  hold?: AbortController;
+  /** How the agent ended while its panel was held. */
+  endedDuringHold?: RunOutcome;
+  /** The current idle spell was already checked against the probe. */
+  silenceChecked: boolean;
+  /** Fresh agents started in this panel after outages. */
+  restarts: number;
+  /** The live state last written to the agent's row (so status shows a hold after a restart of the cockpit). */
+  stored?: PanelState;
   state?: FinalState;
   summary?: string;
 }
@@ -95,6 +121,7 @@ export class LocalAgentService implements AgentService {
   readonly #runners: Readonly<Record<string, Runner>>;
   readonly #run: string;
   readonly #jobs = new Map<number, Job>();
+  readonly #outages: AgentOutages | undefined;
   readonly #unsubscribe: () => void;
 
   constructor(options: AgentServiceOptions) {
@@ -104,6 +131,7 @@ export class LocalAgentService implements AgentService {
     this.#now = options.now ?? Date.now;
     this.#runners = options.runners ?? DEFAULT_RUNNERS;
     this.#run = options.run ?? currentRun();
+    this.#outages = options.outages;
     // The board may finish a panel itself (an agent that survived its hard stop).
     this.#unsubscribe = this.#board.subscribe(() => this.#sweep());
   }
@@ -170,9 +198,15 @@ export class LocalAgentService implements AgentService {
     return this.#jobs.get(id)?.attempts.at(-1)?.id;
   }
 
-  /** Stops listening to the board. */
+  /** The outage watch this service waits outages out with, if any (the cockpit arms its wake-up). */
+  get watch(): OutageWatch | undefined {
+    return this.#outages?.watch;
+  }
+
+  /** Stops listening to the board and ends every outage wait (their panels finish as stopped). */
   dispose(): void {
     this.#unsubscribe();
+    for (const job of new Set(this.#jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
 
   #start(
@@ -223,27 +257,138 @@ export class LocalAgentService implements AgentService {
       board.finish(id, 'failed', err instanceof Error ? err.message : String(err), now);
       throw err;
     }
-    const attempt: Attempt = { id, agent, settled: false, hardStopped: false };
+    const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running' };
     job.attempts.push(attempt);
     this.#jobs.set(id, job);
+    // The hooks reach whichever agent runs in the panel now, and end an outage wait.
     board.setCancel(
       id,
-      (reason) => agent.soft(reason),
+      (reason) => {
+        attempt.stopAsked = true;
+        attempt.hold?.abort();
+        attempt.agent.soft(reason);
+      },
       (reason) => {
         attempt.hardStopped = true;
-        agent.hard(reason);
+        attempt.hold?.abort();
+        attempt.agent.hard(reason);
       },
     );
     this.#save(job, attempt, 'running', now);
-    void agent.ended.then((outcome) => this.#settle(job, attempt, outcome));
+    this.#follow(job, attempt);
     return id;
+  }
+
+  /** Settles the attempt when its current agent ends. */
+  #follow(job: Job, attempt: Attempt): void {
+    const agent = attempt.agent;
+    void agent.ended.then((outcome) => {
+      if (attempt.agent === agent) this.#settle(job, attempt, outcome);
+    });
+  }
+
+  /**
+   * An attempt's agent ended. Held: kept for the wait to decide. Ended on its
+   * own with an outage watch: judged first, and held while the panel is still
+   * live if it died to an outage (or yielded with `NETWORK: <cmd>`).
+   */
+  #settle(job: Job, attempt: Attempt, outcome?: RunOutcome): void {
+    if (attempt.settled) return;
+    if (attempt.hold && outcome) {
+      attempt.endedDuringHold = outcome;
+      attempt.hold.abort();
+      return;
+    }
+    if (!outcome || attempt.stopAsked || attempt.hardStopped) return this.#finishAttempt(job, attempt, outcome);
+    const judged = judgeAttempt(outcome, attempt.agent.result(), this.#now());
+    if (judged.kind === 'final') return this.#finishAttempt(job, attempt, { ...outcome, summary: judged.summary });
+    if (!this.#outages || attempt.restarts >= OUTAGE_RESTARTS_MAX) {
+      const why = judged.kind === 'yielded' ? `handed back with NETWORK: ${judged.step}` : judged.classification.detail;
+      const more = this.#outages ? ` (restarted ${attempt.restarts} times after outages; not again)` : '';
+      return this.#finishAttempt(job, attempt, { ...outcome, summary: outcome.summary.includes(why) ? `${outcome.summary}${more}` : `${outcome.summary}: ${why}${more}` });
+    }
+    const hold = new AbortController();
+    attempt.hold = hold;
+    const held = this.#held(job, attempt, hold);
+    void waitOutFailure(this.#outages, held, judged, hold.signal, this.#now).catch((err: unknown) => held.finish({ ...outcome, summary: `${outcome.summary}; ${String(err)}` }));
+  }
+
+  /** What the outage flows may do with an attempt whose panel is held. */
+  #held(job: Job, attempt: Attempt, hold: AbortController): HeldAttempt {
+    const release = (): void => {
+      if (attempt.hold === hold) attempt.hold = undefined;
+    };
+    return {
+      panelId: attempt.id,
+      label: job.label,
+      task: job.task,
+      cwd: job.spec.cwd,
+      result: () => attempt.agent.result(),
+      takeEnded: () => {
+        // Once the wait's verdict is in, a later end settles as usual.
+        release();
+        const ended = attempt.endedDuringHold;
+        attempt.endedDuringHold = undefined;
+        return ended;
+      },
+      settle: (outcome) => {
+        release();
+        this.#settle(job, attempt, outcome);
+      },
+      finish: (outcome) => {
+        release();
+        this.#finishAttempt(job, attempt, outcome);
+      },
+      restart: (note) => {
+        release();
+        this.#restart(job, attempt, note);
+      },
+      cancel: (reason) => {
+        this.#board.getState().cancel(attempt.id, reason, this.#now(), 'owner');
+        release();
+      },
+      note: (text) => {
+        release();
+        this.#board.getState().emit(attempt.id, { type: 'note', text }, this.#now());
+      },
+    };
+  }
+
+  /** Starts a fresh agent with the job's task in the attempt's own panel (after an outage). */
+  #restart(job: Job, attempt: Attempt, note: string): void {
+    const now = this.#now();
+    attempt.restarts++;
+    job.notes.push(`#${attempt.id}: ${note}`);
+    this.#board.getState().emit(attempt.id, { type: 'note', text: note }, now);
+    try {
+      attempt.agent = job.runner(job.spec, (event) => this.#board.getState().emit(attempt.id, masked(event), this.#now()));
+    } catch (err) {
+      this.#finishAttempt(job, attempt, { state: 'failed', summary: `the fresh agent could not start: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
+    attempt.silenceChecked = false;
+    this.#save(job, attempt, 'running', now);
+    this.#follow(job, attempt);
+  }
+
+  /** A panel gone idle (60 s of silence) is checked against the network probe: a silent cut raises nothing. */
+  #checkSilence(job: Job, attempt: Attempt): void {
+    if (!this.#outages || attempt.settled || attempt.hold || attempt.stopAsked) return;
+    const hold = new AbortController();
+    attempt.hold = hold;
+    const held = this.#held(job, attempt, hold);
+    void waitOutSilence(this.#outages, held, hold.signal, this.#now).catch((err: unknown) => {
+      held.note(`the silence could not be checked: ${String(err)}`);
+      const ended = held.takeEnded();
+      if (ended !== undefined) held.settle(ended);
+    });
   }
 
   /**
    * An attempt ended: store a long result, finish its panel, retry or answer.
    * Without an outcome the board has already finished the panel itself.
    */
-  #settle(job: Job, attempt: Attempt, outcome?: RunOutcome): void {
+  #finishAttempt(job: Job, attempt: Attempt, outcome?: RunOutcome): void {
     if (attempt.settled) return;
     attempt.settled = true;
     const now = this.#now();
@@ -304,10 +449,29 @@ export class LocalAgentService implements AgentService {
 
   /** After a hard stop, the board may finish a panel whose agent never ended. */
   #sweep(): void {
+    const panels = this.#outages ? this.#board.getState().panels : [];
     for (const job of new Set(this.#jobs.values())) {
       const attempt = job.attempts.at(-1);
-      if (!attempt || attempt.settled || !attempt.hardStopped) continue;
-      if (this.#rowState(attempt.id, this.#now()) !== undefined) this.#settle(job, attempt);
+      if (!attempt || attempt.settled) continue;
+      if (attempt.hardStopped) {
+        if (this.#rowState(attempt.id, this.#now()) !== undefined) {
+          attempt.hold?.abort();
+          attempt.hold = undefined;
+          this.#finishAttempt(job, attempt);
+        }
+        continue;
+      }
+      const state = panels.find((p) => p.id === attempt.id)?.state;
+      if ((state === 'waiting' || state === 'running') && attempt.stored !== state) {
+        attempt.stored = state;
+        this.#save(job, attempt, state, this.#now());
+      }
+      if (state === 'running') attempt.silenceChecked = false;
+      else if (state === 'idle' && !attempt.silenceChecked && !attempt.hold) {
+        attempt.silenceChecked = true;
+        // Not inside the board's publish: the check may hold the panel, which publishes.
+        queueMicrotask(() => this.#checkSilence(job, attempt));
+      }
     }
   }
 
@@ -391,11 +555,27 @@ export class LocalAgentService implements AgentService {
   }
 }
 
+/** What `openAgentService` may be given instead of its defaults (tests inject the watch, the probes and the clock). */
+export interface OpenAgentServiceOptions {
+  /** The outage watch; omitted, one is created on the state database with the options below. */
+  readonly watch?: OutageWatch;
+  /** The probes; defaults to `defaultProbes` (the git remote of the cwd, `TAI_NETWORK_PROBE`, `TAI_MODEL_PROBE`). */
+  readonly probes?: ProbeSource;
+  /** The outage waits' sleep; defaults to a real timer. */
+  readonly sleep?: Sleep;
+  /** The lab time scale of an outage this process opens; defaults to `TAI_OUTAGE_TIME_SCALE`. */
+  readonly scale?: number;
+  /** Writes the give-up bell and OSC 9 to the user's terminal (the cockpit's). */
+  readonly terminal?: (bytes: string) => void;
+}
+
 /** An agent service on the user's state database, and how to close it. */
 export interface OpenedAgentService {
   readonly service: LocalAgentService;
   readonly records: RecordStore;
   readonly agents: AgentsStore;
+  /** The one outage watch of this process: the cockpit arms its standing wake-up (`watch.armWakeUp()`). */
+  readonly watch: OutageWatch;
   /** Stops listening to the board and closes the database (live agents' reapers stop them when this process exits). */
   close(): void;
 }
@@ -405,17 +585,35 @@ export interface OpenedAgentService {
  * agents whose supervisor died, and starts a service on `board`: what the
  * cockpit and an in-process `tai spawn` both need.
  */
-export function openAgentService(board: Board, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): OpenedAgentService {
-  const db = openStateDb(join(stateDir(env), STATE_DB_FILE));
+export function openAgentService(
+  board: Board,
+  env: NodeJS.ProcessEnv = process.env,
+  now: () => number = Date.now,
+  options: OpenAgentServiceOptions = {},
+): OpenedAgentService {
+  const dir = stateDir(env);
+  const db = openStateDb(join(dir, STATE_DB_FILE));
   try {
     const records = new RecordStore(db);
     const agents = new AgentsStore(db);
     agents.settleDead(now());
-    const service = new LocalAgentService({ board, records, agents, now });
+    const watch =
+      options.watch ??
+      createOutageWatch({
+        db,
+        board,
+        probes: options.probes ?? defaultProbes({ env }),
+        now,
+        ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+        scale: options.scale ?? outageTimeScale(env),
+        notify: { env, ...(options.terminal === undefined ? {} : { terminal: options.terminal }) },
+      });
+    const service = new LocalAgentService({ board, records, agents, now, outages: { watch, db, stateDir: dir } });
     return {
       service,
       records,
       agents,
+      watch,
       close() {
         service.dispose();
         db.close();

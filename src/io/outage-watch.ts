@@ -14,12 +14,18 @@
  * the one notification if it wins the claim. Every hold, resume and stop is a
  * run log row, which `tai report` reads.
  *
+ * `onLaneYield(request, panelId)` is for a lane whose agent handed back with a
+ * final `NETWORK: <cmd>` line (seed 003, Q1): the panel is held while
+ * `restartLaneWhenBack` waits, and resumed for the fresh agent once the lane
+ * is reset to its last commit with its edits saved aside.
+ *
  * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
  * mid-answer raises nothing, so an agent silent past its idle limit is
  * confirmed by the probe (issue 6, "caught by the idle clock and confirmed by
  * the probe") before it is held.
  */
 import { outageServiceOf, type Classification, type OutageService } from '../core/classify.js';
+import { restartLaneWhenBack, type LaneRestart, type LaneRestartRequest } from './lane-restart.js';
 import { notifyGiveUp, type NotifyOptions } from './notify.js';
 import { log, openOutage, outageTimeScale, reportFailure, type Outage } from './outage-store.js';
 import { startStandingWakeUp, waitOutOutage, type OutageWaitOptions, type StandingWakeUp } from './outage-wait.js';
@@ -56,6 +62,14 @@ export type AgentFailureVerdict =
   /** The wait was aborted (the panel was closed or the cockpit is quitting). */
   | { readonly kind: 'aborted'; readonly outage: Outage };
 
+/** A lane whose agent handed back with a final `NETWORK: <cmd>` line (the restart's time and outage come from the wait). */
+export type LaneYield = Omit<LaneRestartRequest, 'now' | 'outageId' | 'pid'>;
+
+/** What became of a yielded lane: restarted from its last commit, or a verdict as for a failure. */
+export type LaneYieldVerdict =
+  | { readonly kind: 'restarted'; readonly restart: LaneRestart; readonly outage: Outage }
+  | Extract<AgentFailureVerdict, { kind: 'gave-up' | 'aborted' }>;
+
 /** The watch the agent service holds: every held panel's wait goes through it. */
 export interface OutageWatch {
   /**
@@ -69,6 +83,13 @@ export interface OutageWatch {
    * holds the panel if it fails; a working network hands the silence back.
    */
   onAgentSilent(panelId: number, label?: string, signal?: AbortSignal): Promise<AgentFailureVerdict>;
+  /**
+   * A lane that handed back with `NETWORK: <cmd>` (seed 003, Q1): holds panel
+   * `panelId`, waits through `restartLaneWhenBack` (which saves the lane's
+   * edits aside and resets it to its last commit when the service is back),
+   * then resumes the panel for the fresh agent; at give-up, as for a failure.
+   */
+  onLaneYield(request: LaneYield, panelId: number, label?: string, signal?: AbortSignal): Promise<LaneYieldVerdict>;
   /**
    * Arms the standing wake-up for the cockpit's whole life (seed 003, Q2):
    * every 20 minutes (or `everyMs`) the open outages are re-evaluated, due
@@ -115,6 +136,26 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
           for (const outage of gaveUp) await notifyGiveUp(options.db, outage, { ...options.notify, now: now(), pid });
         },
       });
+    },
+
+    async onLaneYield(request, panelId, label, signal) {
+      const service = request.service ?? 'network';
+      const who = `panel #${panelId}${label === undefined ? '' : ` ${label}`}`;
+      options.board.getState().hold(panelId, service, now());
+      const end = await restartLaneWhenBack(signal === undefined ? options : { ...options, signal }, { ...request, service, pid });
+      switch (end.kind) {
+        case 'restarted':
+          options.board.getState().resume(panelId, now());
+          entry('agent-resume', service, end.outage.id, who);
+          return end;
+        case 'gave-up': {
+          entry('agent-stop', service, end.outage.id, `${who}: stopped at give-up`);
+          const { sent } = await notifyGiveUp(options.db, end.outage, { ...options.notify, now: now(), pid });
+          return { kind: 'gave-up', outage: end.outage, notified: sent };
+        }
+        case 'aborted':
+          return end;
+      }
     },
 
     async onAgentFailure(classification, panelId, label, signal) {

@@ -13,6 +13,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { run as cancel } from '../../src/cli/cancel.js';
 import { run as status } from '../../src/cli/status.js';
 import { run as vpane } from '../../src/cli/vpane.js';
+import { AgentsStore } from '../../src/io/agents-store.js';
+import { openStateDb } from '../../src/io/state-db.js';
 import { startHarness, type Harness } from '../io/socket-harness.js';
 
 let h: Harness;
@@ -127,9 +129,34 @@ describe('tai status', () => {
     expect(JSON.parse(out)).toMatchObject({ totals: { running: 2, total: 2 }, agents: [{ id: 1 }, { id: 2 }] });
   });
 
-  test('no cockpit reachable exits 2', async () => {
+  test('no cockpit reachable and nothing stored exits 2', async () => {
     h = await startHarness();
+    vi.stubEnv('XDG_STATE_HOME', mkdtempSync(join(tmpdir(), 'tai-state-')));
     expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(2);
+    expect(out).toBe('');
+  });
+
+  test('no cockpit reachable falls back to the agents stored in the state database, labelled as stored', async () => {
+    h = await startHarness();
+    const state = mkdtempSync(join(tmpdir(), 'tai-state-'));
+    vi.stubEnv('XDG_STATE_HOME', state);
+    const db = openStateDb(join(state, 'tai', 'tai.db'));
+    const store = new AgentsStore(db);
+    const row = { kind: 'command', task: 'fix it', startedAt: Date.now() - 5_000, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 2, tokens: 30 };
+    // A run whose supervisor is gone (its rows are settled) and this process's live run.
+    store.save({ ...row, run: '999999999-1', id: 1, label: 'old job', state: 'running', startedAt: Date.now() - 60_000, finishedAt: null });
+    store.save({ ...row, run: `${process.pid}-2`, id: 1, label: 'fixer', state: 'running', finishedAt: null });
+    db.close();
+    expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
+    expect(err).toContain('tai status: no cockpit at ');
+    const lines = out.split('\n');
+    expect(lines[0]).toBe(`no cockpit reachable: agents as stored in ${join(state, 'tai', 'tai.db')} (not live)`);
+    expect(lines[1]).toBe('2 panels: 1 running, 1 cancelled');
+    expect(lines[2]).toMatch(/^ {2}#1 {4}cancelled +\d+s {2}old job \(run 999999999-1\) {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
+    expect(lines[3]).toMatch(/^ {2}#1 {4}running +\d+s {2}fixer {2}· 2 tools · 30 tokens$/);
+    out = '';
+    expect(await status(['--json', '--socket', join(h.dir, 'none.sock')])).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ source: 'state-db', totals: { total: 2, running: 1, cancelled: 1 }, agents: [{ label: 'old job (run 999999999-1)' }, { label: 'fixer' }] });
   });
 });
 
@@ -146,5 +173,23 @@ describe('tai cancel', () => {
     expect(err).toBe('tai cancel: no such pane: 99\n');
     expect(await cancel(['1', '--socket', join(h.dir, 'none.sock')])).toBe(2);
     expect(await cancel([])).toBe(64);
+  });
+
+  test('cancels the attempt running now when given the first id of a retried job', async () => {
+    const agents = {
+      spawn: () => Promise.reject(new Error('not here')),
+      poll: () => Promise.resolve(undefined),
+      readRecord: () => Promise.resolve(undefined),
+      currentAttempt: (id: number) => (id === 1 ? 2 : undefined),
+    };
+    h = await startHarness({ agents });
+    const first = h.board.getState().open({ label: 'flaky' }, h.clock.t);
+    h.board.getState().finish(first, 'failed', 'exit 2', h.clock.t);
+    const second = h.board.getState().open({ label: 'flaky (attempt 2)' }, h.clock.t);
+    const reasons: string[] = [];
+    h.board.getState().setCancel(second, (r) => reasons.push(r));
+    expect(await cancel([String(first), '--socket', h.path])).toBe(0);
+    expect(out).toBe(`cancel requested for agent ${first} (its current attempt, #${second})\n`);
+    expect(reasons).toEqual(['cancelled by request (tai cancel)']);
   });
 });

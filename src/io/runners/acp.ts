@@ -96,7 +96,8 @@ export const runAcp: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent => 
         const why = describeError(err);
         const detail = exit !== null && lastErr.length > 0 ? ` (${lastErr.join(' | ')})` : '';
         emit({ type: 'error', text: `${why}${detail}` });
-        outcome = { state: 'failed', summary: why };
+        const stderr = lastErr.length > 0 ? [{ stderr: lastErr.join('\n'), ...(typeof exit === 'number' ? { exitCode: exit } : {}) }] : [];
+        outcome = { state: 'failed', summary: why, failure: [{ agentError: err }, ...stderr] };
       }
     }
     // The prompt's response is handled at once, the notifications before it

@@ -13,6 +13,9 @@ import type { EmitEvent, RunOutcome, RunSpec, RunningAgent, Runner } from './run
 /** stderr lines are shown with this mark so they stand apart from stdout. */
 export const STDERR_MARK = 'stderr│ ';
 
+/** The last stderr lines kept as the evidence of a failure. */
+const STDERR_KEEP = 20;
+
 /** The signal a command's soft stop sends. */
 export const COMMAND_SOFT_SIGNAL: NodeJS.Signals = 'SIGINT';
 
@@ -22,7 +25,12 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
   const result = new ResultText();
   const out = new StringDecoder('utf8');
   const err = new LineDecoder(8_192);
-  const stderrLine = (line: string): void => emit({ type: 'text', text: `${STDERR_MARK}${line}\n` });
+  const lastErr: string[] = [];
+  const stderrLine = (line: string): void => {
+    lastErr.push(line);
+    if (lastErr.length > STDERR_KEEP) lastErr.shift();
+    emit({ type: 'text', text: `${STDERR_MARK}${line}\n` });
+  };
   group.stdout.on('data', (chunk: Buffer) => {
     const text = out.write(chunk);
     if (text === '') return;
@@ -55,7 +63,8 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
     for (const line of err.end().lines) stderrLine(line);
     const code = exitCodeOf(exit);
     if (code === 0) return { state: 'done', summary: 'exit 0' };
-    return { state: 'failed', summary: exit.signal ? `killed by ${exit.signal}` : `exit ${code}` };
+    const failure = [{ stderr: lastErr.join('\n'), exitCode: code, ...(spec.argv[0] === undefined ? {} : { command: spec.argv[0] }) }];
+    return { state: 'failed', summary: exit.signal ? `killed by ${exit.signal}` : `exit ${code}`, failure };
   })();
   return {
     get pgid() {

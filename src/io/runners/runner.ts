@@ -10,6 +10,7 @@
  * - outcome: how the agent ended by its own account (done or failed); the
  *   board turns it into the final state when supervision asked for a stop.
  */
+import type { FailureInput } from '../../core/classify.js';
 import type { AgentEvent } from '../../core/events.js';
 
 /** What to start. */
@@ -29,6 +30,12 @@ export interface RunOutcome {
   readonly state: 'done' | 'failed';
   /** One line: the exit code, the stop reason or the error. */
   readonly summary: string;
+  /**
+   * What a failure said, most decisive first (the error that ended the turn,
+   * then earlier protocol errors, then the last stderr lines), for the one
+   * classifier to sort once (src/io/agent-outages.ts).
+   */
+  readonly failure?: readonly FailureInput[];
 }
 
 /** A started agent. */

@@ -33,7 +33,7 @@ export function workerRunner(fn: WorkerFn): Runner {
           : { state: 'done', summary: 'returned' };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        return { state: 'failed', summary: abort.signal.aborted ? `stopped: ${message}` : message };
+        return { state: 'failed', summary: abort.signal.aborted ? `stopped: ${message}` : message, failure: [{ error: err }] };
       } finally {
         open = false;
       }

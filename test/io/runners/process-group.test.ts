@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -34,8 +34,11 @@ describe('process groups behind a reaper', () => {
   });
 
   it('kills the whole group hard: kill(-pgid, 0) then fails with ESRCH', async () => {
-    const g = spawnGroup([node, fixture('command-agent.mjs'), '--ignore-int']);
+    // SIGINT only once the agent ignores it: before its handler is in, SIGINT would end it.
+    const ready = join(mkdtempSync(join(tmpdir(), 'tai-pg-')), 'ready');
+    const g = spawnGroup([node, fixture('command-agent.mjs'), '--ignore-int', '--ready', ready]);
     const pgid = (await g.started) as number;
+    await until(() => existsSync(ready));
     g.signal('SIGINT');
     expect(groupExists(pgid)).toBe(true);
     g.kill();
