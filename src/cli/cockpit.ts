@@ -5,10 +5,9 @@
 
 /** Runs the cockpit until the main program exits. */
 export async function run(args: readonly string[]): Promise<number> {
-  // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
   const env = { ...process.env }; // the main program gets the user's environment, not ours
+  // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
   process.env.NODE_ENV ??= 'production';
-  const { startCockpit } = await import('../io/cockpit.js');
-  const cockpit = startCockpit({ argv: args, env });
-  return cockpit.done;
+  const { runCockpit } = await import('../io/cockpit-main.js');
+  return runCockpit({ argv: args, env });
 }

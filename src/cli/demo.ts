@@ -16,9 +16,11 @@ export async function run(args: readonly string[]): Promise<number> {
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours
   process.env.NODE_ENV ??= 'production'; // before React loads (LIBRARY-NOTES.md)
-  const { startCockpit } = await import('../io/cockpit.js');
+  const { runCockpit } = await import('../io/cockpit-main.js');
   const { startDemoAgent } = await import('../io/demo-agents.js');
-  const cockpit = startCockpit({ argv: parsed.rest, env });
-  parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1));
-  return cockpit.done;
+  return runCockpit({
+    argv: parsed.rest,
+    env,
+    started: (cockpit) => parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1)),
+  });
 }

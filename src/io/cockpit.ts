@@ -22,7 +22,7 @@ import { startBoardClock } from './board-clock.js';
 import { createPaneSource, FRAME_MS } from './pane-source.js';
 import { startUndrawn } from './cockpit-undrawn.js';
 import { fdOf, InkStdout } from './ink-stdout.js';
-import { boardDispatch } from './key-dispatch.js';
+import { dispatch as dispatchCommand } from '../../store/dispatch.js';
 import { spawnMain, type MainPty } from './pty.js';
 import { cursorOf, trackCursorVisibility } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
@@ -42,7 +42,7 @@ export interface CockpitOptions {
   readonly argv: readonly string[];
   /** The control socket's path, given to the main program as TAI_PLEXER_SOCKET. */
   readonly socketPath?: string;
-  /** Carries out the keyboard's commands; the default calls the board's actions. */
+  /** Carries out the keyboard's commands; the default is store/dispatch.ts without agents. */
   readonly dispatch?: (command: Command, cockpit: RunningCockpit) => void;
   /** The prefix key (a byte, or a name like `C-a`); default TAI_PREFIX or Ctrl-]. */
   readonly prefix?: string;
@@ -68,8 +68,6 @@ export interface RunningCockpit {
   stop(code: number): void;
 }
 
-export { boardDispatch } from './key-dispatch.js';
-
 /** Why nothing is drawn, or null when the cockpit draws. */
 export function drawingOffReason(env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStream): string | null {
   if (env.TAI_ORCH_PANELS === '0') return 'panels are switched off (TAI_ORCH_PANELS=0)';
@@ -91,7 +89,9 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const prefix = options.prefix ?? parsePrefix(env.TAI_PREFIX ?? '') ?? DEFAULT_PREFIX;
-  const dispatch = options.dispatch ?? boardDispatch;
+  // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
+  const dispatch =
+    options.dispatch ?? ((command: Command, c: RunningCockpit) => void dispatchCommand(command, { board: c.board, now: c.now(), log }));
   const size = (): { cols: number; rows: number } => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
 
   const { cols, rows } = size();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/keys.js';
 import { parseRow } from '../../src/io/sgr-cells.js';
-import { boardDispatch, type RunningCockpit } from '../../src/io/cockpit.js';
+import { dispatch } from '../../store/dispatch.js';
 import { mountCockpit } from './harness.js';
 
 type Mounted = ReturnType<typeof mountCockpit>;
@@ -105,13 +105,9 @@ function stripFrame(s: string): string {
   return s.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
-/** A cockpit handle for the keyboard's default dispatcher. */
-const handle = (mm: Mounted, now = T0 + 5): RunningCockpit =>
-  ({ board: mm.board, now: () => now }) as unknown as RunningCockpit;
-
 const press = (mm: Mounted, keys: string) => {
   const scanner = new KeyScanner(DEFAULT_PREFIX);
-  for (const a of scanner.push(keys)) if (a.kind === 'command') boardDispatch(a.command, handle(mm));
+  for (const a of scanner.push(keys)) if (a.kind === 'command') void dispatch(a.command, { board: mm.board, now: T0 + 5 });
 };
 
 describe('Cockpit keyboard', () => {

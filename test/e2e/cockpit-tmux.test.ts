@@ -6,7 +6,7 @@
  * read with capture-pane, never on time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,16 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
   beforeAll(() => {
     // Built by `npm test` (tsc -p .) before vitest runs; built here only when missing.
     if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
-    tmux('new-session', '-d', '-s', 'e2e', '-x', '120', '-y', '40', '-e', `DEMO_AGENT_LOG=${agentLog}`, '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
+    // Its own state and socket folders: a test never touches the user's.
+    mkdirSync(join(dir, 'run'), { mode: 0o700 });
+    tmux(
+      'new-session', '-d', '-s', 'e2e', '-x', '120', '-y', '40',
+      '-e', `DEMO_AGENT_LOG=${agentLog}`,
+      '-e', 'NODE_ENV=production',
+      '-e', `XDG_STATE_HOME=${join(dir, 'state')}`,
+      '-e', `XDG_RUNTIME_DIR=${join(dir, 'run')}`,
+      'bash --norc --noprofile',
+    );
     tmux('set-option', '-t', 'e2e', 'status', 'off');
   }, 120_000);
 

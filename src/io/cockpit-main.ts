@@ -1,0 +1,77 @@
+/**
+ * The whole cockpit as `tai` runs it: the control socket listening before
+ * the main program starts (so it never finds TAI_PLEXER_SOCKET missing), the
+ * board, the agent service on the state database, the outage watch's
+ * standing wake-up, and one dispatcher for the keyboard and the socket.
+ * Anything that fails to start is logged and the cockpit runs without it.
+ */
+import { dispatch } from '../../store/dispatch.js';
+import type { Board } from '../../store/board.js';
+import type { AgentService } from '../core/agent-service.js';
+import { openAgentService, type OpenedAgentService } from './agent-service.js';
+import { startCockpit, type RunningCockpit } from './cockpit.js';
+import { fileLogger, logPath, type Logger } from './log.js';
+import { startControlServer, type ControlServer } from './socket-server.js';
+import { socketDir, socketPath } from './socket-path.js';
+
+/** How to run the cockpit. */
+export interface CockpitMainOptions {
+  readonly argv: readonly string[];
+  /** The environment of the main program (the user's, untouched). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Called once everything runs, e.g. to start the demo's agents. */
+  readonly started?: (cockpit: RunningCockpit) => void;
+  readonly log?: Logger;
+}
+
+/** Runs the cockpit until the main program exits; returns its exit code. */
+export async function runCockpit(options: CockpitMainOptions): Promise<number> {
+  const { env } = options;
+  const log = options.log ?? fileLogger(logPath(env));
+  let giveBoard: (board: Board) => void = () => {};
+  let giveAgents: (agents: AgentService | undefined) => void = () => {};
+  const board = new Promise<Board>((resolve) => (giveBoard = resolve));
+  const agentsReady = new Promise<AgentService | undefined>((resolve) => (giveAgents = resolve));
+
+  let server: ControlServer | undefined;
+  try {
+    server = await startControlServer({ board, agents: agentsReady, path: socketPath(process.pid, socketDir(env)), log });
+  } catch (err) {
+    log(`control socket not started, panels can only be opened from inside: ${message(err)}`);
+  }
+
+  let opened: OpenedAgentService | undefined;
+  const cockpit = startCockpit({
+    argv: options.argv,
+    env,
+    log,
+    ...(server === undefined ? {} : { socketPath: server.path }),
+    dispatch: (command, running) =>
+      void dispatch(command, {
+        board: running.board,
+        now: running.now(),
+        log,
+        ...(opened === undefined ? {} : { agents: opened.service }),
+      }),
+  });
+  giveBoard(cockpit.board);
+  try {
+    opened = openAgentService(cockpit.board, env, cockpit.now, { terminal: (bytes) => void process.stdout.write(bytes) });
+  } catch (err) {
+    log(`agents cannot be started in this cockpit: ${message(err)}`);
+  }
+  giveAgents(opened?.service);
+  const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${message(err)}`));
+  options.started?.(cockpit);
+  try {
+    return await cockpit.done;
+  } finally {
+    wake?.stop();
+    await server?.close();
+    opened?.close();
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
