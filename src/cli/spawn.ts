@@ -9,7 +9,9 @@
  * claim-check view when long) and exits 0 done, 1 failed, 124 timeout,
  * 130 cancelled, 75 refused at the cap; 64 for a bad command line, 2 when the
  * named cockpit cannot be reached. Ctrl-C asks the agent to stop softly and
- * still prints its partial result; a second Ctrl-C stops waiting.
+ * still prints its partial result; a second Ctrl-C stops waiting. Outside a
+ * cockpit, an agent held for a lost network (docs/outages.md) is told on
+ * stderr: why it is held, each stage with its next probe time, its restart.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ import { EXIT_CODES, EXIT_REFUSED, openAgentService } from '../io/agent-service.
 import { loadRegistry } from '../io/agent-config.js';
 import { startBoardClock } from '../io/board-clock.js';
 import { call, describeCallError } from '../io/control-client.js';
+import { progressLine } from './outage.js';
 import { USAGE_EXIT } from './vpane.js';
 
 const USAGE =
@@ -191,7 +194,11 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
 async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo): Promise<number> {
   const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
   const clock = startBoardClock(board);
-  const opened = openAgentService(board, io.env);
+  // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
+  const opened = openAgentService(board, io.env, Date.now, {
+    onProgress: (outage) => io.err(`tai: ${progressLine(outage, Date.now())}\n`),
+    tell: (panelId, line) => io.err(`tai: agent #${panelId} ${line}\n`),
+  });
   const { service } = opened;
   let off = (): void => {};
   try {

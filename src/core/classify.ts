@@ -6,8 +6,10 @@
  * (seed 003, "A usage limit is not an outage").
  *
  * The patterns come from measured failures (LIBRARY-NOTES "Errors from a lost
- * network", the ACP notes and the Claude and Codex stream formats).
+ * network", the ACP notes and the Claude and Codex stream formats); when a
+ * limit resets is read by src/core/reset-time.ts.
  */
+import { epochFrom, numeric, resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
 
 /** What kind of failure happened; only `network` and `model` are outages. */
 export type FailureKind = 'network' | 'model' | 'rate_limit' | 'other';
@@ -54,6 +56,36 @@ export function classify(input: FailureInput, now?: number): Classification {
   if ('status' in input) return classifyStatus(input.status, input.body ?? '', headerReader(input.headers), now);
   if ('stderr' in input) return classifyToolOutput(input.stderr, input.exitCode, input.command, now);
   return classifyAgentError(input.agentError, now);
+}
+
+/**
+ * Sorts one failure told by several pieces of evidence, most decisive first
+ * (an agent's last error before earlier ones, a protocol error before
+ * stderr): the first piece that names a kind decides. A rate limit whose
+ * deciding piece does not say when it resets takes the reset time of another
+ * piece naming a rate limit (Claude's rejected `rate_limit_event` carries
+ * `resetsAt`; the 429 `result` after it does not). Undefined without evidence.
+ */
+export function classifyEvidence(evidence: readonly FailureInput[], now?: number): Classification | undefined {
+  const verdicts = evidence.map((input) => classify(input, now));
+  const decided = verdicts.find((verdict) => verdict.kind !== 'other') ?? verdicts[0];
+  if (decided?.kind !== 'rate_limit' || decided.resetAt !== undefined) return decided;
+  return withReset(decided, verdicts.find((verdict) => verdict.kind === 'rate_limit' && verdict.resetAt !== undefined)?.resetAt);
+}
+
+/** How each kind is said at the head of a failure's one-line summary ("rate limited: ..."); `other` says nothing. */
+export const FAILURE_WORDS: Readonly<Record<FailureKind, string>> = {
+  network: 'connection lost',
+  model: 'model service down',
+  rate_limit: 'rate limited',
+  other: '',
+};
+
+/** A failure's message with its kind said first ("rate limited: Too many requests"), once. */
+export function sayFailure(classification: Classification, message: string): string {
+  const words = FAILURE_WORDS[classification.kind];
+  if (words === '' || message.startsWith(words)) return message;
+  return message === '' ? words : `${words}: ${message}`;
 }
 
 /** The outage service a classification opens or joins, if it is an outage at all. */
@@ -141,9 +173,6 @@ type TextSource = 'tool' | 'agent';
 
 /** Ranks the kinds when several links of one failure disagree: a rate limit always wins. */
 const RANK: Readonly<Record<FailureKind, number>> = { rate_limit: 3, network: 2, model: 1, other: 0 };
-
-/** Reads one header by its lower-case name. */
-type HeaderReader = (name: string) => string | undefined;
 
 function classifyText(text: string, source: TextSource, now: number | undefined): Classification {
   const lines = text.split(/\r\n|\r|\n/).map((line) => line.trim()).filter((line) => line !== '');
@@ -263,11 +292,15 @@ function classifyRpcError(error: Readonly<Record<string, unknown>>, now: number 
   const data = isRecord(error['data']) ? error['data'] : {};
   const errorKind = data['errorKind'];
   const said = (what: string): string => clip(`${what}${message === '' ? '' : `: ${message}`}`);
-  if (errorKind === 'rate_limit') return { kind: 'rate_limit', detail: said('errorKind rate_limit') };
+  // A limit named by its kind still says when it resets only in its words (claude-agent-acp, codex-acp).
+  if (errorKind === 'rate_limit') return withReset({ kind: 'rate_limit', detail: said('errorKind rate_limit') }, resetFromText(message, now));
   if (errorKind === 'overloaded') return { kind: 'model', detail: said('errorKind overloaded') };
   if (errorKind === 'transport_lost') return { kind: 'network', detail: said('errorKind transport_lost') };
   const codex = classifyCodexErrorInfo(data['codexErrorInfo'], now);
-  if (codex !== undefined) return { ...codex, detail: said(codex.detail) };
+  if (codex !== undefined) {
+    const verdict = { ...codex, detail: said(codex.detail) };
+    return verdict.kind === 'rate_limit' && verdict.resetAt === undefined ? withReset(verdict, resetFromText(message, now)) : verdict;
+  }
   if (error['code'] === 429) return withReset({ kind: 'rate_limit', detail: said('code 429') }, resetFromText(message, now));
   return classifyText(message === '' ? JSON.stringify(error) : message, 'agent', now);
 }
@@ -297,80 +330,6 @@ function classifyRateLimitEvent(info: unknown): Classification {
   }
   const type = typeof info['rateLimitType'] === 'string' ? ` (${info['rateLimitType']})` : '';
   return withReset({ kind: 'rate_limit', detail: `rate limit rejected${type}` }, epochFrom(numeric(info['resetsAt'])));
-}
-
-/** `resetAt` from headers: `retry-after-ms`, `retry-after` (seconds or a date), else the latest `*ratelimit*reset*`. */
-function resetFromHeaders(header: HeaderReader, now: number | undefined): number | undefined {
-  const afterMs = numeric(header('retry-after-ms'));
-  if (afterMs !== undefined && now !== undefined) return now + afterMs;
-  const after = header('retry-after');
-  if (after !== undefined) {
-    const seconds = numeric(after);
-    if (seconds !== undefined) return now === undefined ? undefined : now + seconds * 1000;
-    const date = Date.parse(after);
-    if (!Number.isNaN(date)) return date;
-  }
-  const resets = RESET_HEADERS.map((name) => header(name))
-    .map((value) => (value === undefined ? undefined : resetFromValue(value, now)))
-    .filter((value): value is number => value !== undefined);
-  return resets.length === 0 ? undefined : Math.max(...resets);
-}
-
-/** Reset headers of Anthropic, OpenAI and GitHub. */
-const RESET_HEADERS: readonly string[] = [
-  'anthropic-ratelimit-unified-reset', 'anthropic-ratelimit-requests-reset', 'anthropic-ratelimit-tokens-reset',
-  'anthropic-ratelimit-input-tokens-reset', 'anthropic-ratelimit-output-tokens-reset',
-  'x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens', 'x-ratelimit-reset',
-];
-
-/** A reset value: an epoch (seconds or ms), a date, or a duration such as "6m0s" (relative to now). */
-function resetFromValue(value: string, now: number | undefined): number | undefined {
-  const number = numeric(value);
-  if (number !== undefined && number >= 1e9) return epochFrom(number);
-  if (number !== undefined) return now === undefined ? undefined : now + number * 1000;
-  const duration = durationMs(value);
-  if (duration !== undefined) return now === undefined ? undefined : now + duration;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : date;
-}
-
-/** `resetAt` from a message: Claude's "limit reached|<epoch>", "try again in 2 hours 5 minutes", Gemini's "retryDelay": "17s". */
-function resetFromText(text: string, now: number | undefined): number | undefined {
-  const epoch = /\|(\d{10,13})\b/.exec(text);
-  if (epoch?.[1] !== undefined) return epochFrom(Number(epoch[1]));
-  if (now === undefined) return undefined;
-  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(text);
-  if (delay?.[1] !== undefined) return now + Number(delay[1]) * 1000;
-  const phrase = /(?:try again|retry) in ((?:\d+(?:\.\d+)?\s*[a-z]+[\s,]*(?:and\s+)?)+)/i.exec(text);
-  const duration = phrase?.[1] === undefined ? undefined : durationMs(phrase[1]);
-  return duration === undefined ? undefined : now + duration;
-}
-
-/** Milliseconds per unit of a written duration. */
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1, s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000,
-  d: 86_400_000, day: 86_400_000, days: 86_400_000,
-};
-
-/** A duration such as "6m0s", "20ms", "2 hours 5 minutes", or undefined if it is not one. */
-function durationMs(text: string): number | undefined {
-  const parts = [...text.trim().matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/gi)];
-  if (parts.length === 0) return undefined;
-  let total = 0;
-  for (const [, amount, unit] of parts) {
-    const ms = UNIT_MS[(unit ?? '').toLowerCase()];
-    if (ms === undefined) return undefined;
-    total += Number(amount) * ms;
-  }
-  return total;
-}
-
-/** An epoch in seconds or milliseconds, as milliseconds. */
-function epochFrom(value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return value < 1e12 ? value * 1000 : value;
 }
 
 /** " overloaded_error: Overloaded" from an API error body, or its first line. */
@@ -422,12 +381,6 @@ function headerReader(headers: unknown): HeaderReader {
 
 function withReset(verdict: Classification, resetAt: number | undefined): Classification {
   return resetAt === undefined ? verdict : { ...verdict, resetAt };
-}
-
-function numeric(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(value)) return Number(value);
-  return undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { classify, outageServiceOf, type Classification, type FailureInput, type OutageService } from '../core/classify.js';
+import { classifyEvidence, outageServiceOf, sayFailure, type Classification, type FailureInput, type OutageService } from '../core/classify.js';
 import { restartLane, yieldedNetworkStep } from './lane-restart.js';
 import type { OutageWatch } from './outage-watch.js';
 import type { Outage } from './outage-store.js';
@@ -39,6 +39,12 @@ export interface AgentOutages {
   readonly db: StateDb;
   /** The state folder; a lane's edits are saved under its `saved-edits/`. */
   readonly stateDir: string;
+  /**
+   * Where a held agent's wait is told besides its panel, for a supervisor
+   * with no panel to show (an in-process `tai spawn` writes it on stderr):
+   * the hold and why, the resume or restart, the stop at give-up.
+   */
+  readonly tell?: (panelId: number, line: string) => void;
 }
 
 /** The one verdict on an attempt that ended on its own (no stop was asked for). */
@@ -70,18 +76,12 @@ export function judgeAttempt(outcome: RunOutcome, result: string, now: number): 
 export function classifyAttempt(outcome: RunOutcome, now: number): Classification {
   const summary: FailureInput = { agentError: outcome.summary };
   const evidence = outcome.failure !== undefined && outcome.failure.length > 0 ? outcome.failure : [summary];
-  const verdicts = evidence.map((input) => classify(input, now));
-  const decided = verdicts.find((verdict) => verdict.kind !== 'other') ?? verdicts[0] ?? { kind: 'other', detail: outcome.summary };
-  if (decided.kind !== 'rate_limit' || decided.resetAt !== undefined) return decided;
-  // A limit named by its kind (ACP errorKind) may carry its reset time only in its words.
-  const worded = [...verdicts, classify(summary, now)];
-  const resetAt = worded.find((verdict) => verdict.kind === 'rate_limit' && verdict.resetAt !== undefined)?.resetAt;
-  return resetAt === undefined ? decided : { ...decided, resetAt };
+  return classifyEvidence(evidence, now) ?? { kind: 'other', detail: outcome.summary };
 }
 
 /** A rate limit's summary: said as it is, with its reset time when known (seed 003, "a usage limit is not an outage"). */
 export function rateLimitSummary(summary: string, classification: Classification): string {
-  const said = summary.startsWith('rate limited') ? summary : `rate limited: ${summary === '' ? classification.detail : summary}`;
+  const said = sayFailure(classification, summary === '' ? classification.detail : summary);
   return classification.resetAt === undefined ? said : `${said} (resets at ${new Date(classification.resetAt).toISOString()})`;
 }
 
@@ -165,8 +165,11 @@ export interface HeldAttempt {
  * <cmd>`) until the service is back, then restarts it (a lane reset first);
  * at give-up the panel is cancelled; an abort (a stop) finishes it.
  */
-export async function waitOutFailure(outages: AgentOutages, held: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
+export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
   const waitedFor = judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
+  const held = told(outages, panel);
+  const service = judgement.kind === 'yielded' ? 'network' : judgement.service;
+  outages.tell?.(held.panelId, `held: waiting for the ${service === 'network' ? 'network' : 'model service'} (${waitedFor})`);
   try {
     const worktree = laneWorktree(held.cwd);
     if (judgement.kind === 'yielded' && worktree !== undefined) {
@@ -195,7 +198,8 @@ export async function waitOutFailure(outages: AgentOutages, held: HeldAttempt, j
  * on (the idle clock watches it again); one that ended during the hold is
  * judged again, and restarted if it died to the outage.
  */
-export async function waitOutSilence(outages: AgentOutages, held: HeldAttempt, signal: AbortSignal, now: () => number): Promise<void> {
+export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, signal: AbortSignal, now: () => number): Promise<void> {
+  const held = told(outages, panel);
   let verdict;
   try {
     verdict = await outages.watch.onAgentSilent(held.panelId, held.label, signal);
@@ -245,4 +249,29 @@ function stopped(held: HeldAttempt, verdict: { readonly kind: 'gave-up' | 'abort
 /** Why a held agent was cancelled at give-up. */
 function giveUpReason(outage: Outage, waitedFor: string): string {
   return `gave up waiting for the ${outage.service === 'network' ? 'network' : 'model service'} (outage ${outage.id}, ${outage.attempts} probes): ${waitedFor}`;
+}
+
+/** The held attempt with its restart, notes and give-up also told where `outages.tell` says (a panel-less supervisor). */
+function told(outages: AgentOutages, held: HeldAttempt): HeldAttempt {
+  const tell = outages.tell;
+  if (tell === undefined) return held;
+  return {
+    ...held,
+    result: () => held.result(),
+    takeEnded: () => held.takeEnded(),
+    settle: (outcome) => held.settle(outcome),
+    finish: (outcome) => held.finish(outcome),
+    restart: (note) => {
+      tell(held.panelId, `restarted: ${note}`);
+      held.restart(note);
+    },
+    cancel: (reason) => {
+      tell(held.panelId, `cancelled: ${reason}`);
+      held.cancel(reason);
+    },
+    note: (text) => {
+      tell(held.panelId, text);
+      held.note(text);
+    },
+  };
 }

@@ -32,7 +32,7 @@ import { maskSecrets } from '../core/secrets.js';
 import type { Board } from '../../store/board.js';
 import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type AgentOutages, type HeldAttempt } from './agent-outages.js';
 import { AgentsStore, currentRun } from './agents-store.js';
-import { outageTimeScale } from './outage-store.js';
+import { outageTimeScale, type Outage } from './outage-store.js';
 import { createOutageWatch, type OutageWatch } from './outage-watch.js';
 import { defaultProbes, type ProbeSource } from './probes.js';
 import type { Sleep } from './outage-wait.js';
@@ -567,6 +567,10 @@ export interface OpenAgentServiceOptions {
   readonly scale?: number;
   /** Writes the give-up bell and OSC 9 to the user's terminal (the cockpit's). */
   readonly terminal?: (bytes: string) => void;
+  /** Told whenever a held agent's outage moves on its schedule (an in-process `tai spawn` prints the stage and next probe). */
+  readonly onProgress?: (outage: Outage) => void;
+  /** Told a held agent's hold, restart and give-up, for a supervisor without panels (AgentOutages.tell). */
+  readonly tell?: (panelId: number, line: string) => void;
 }
 
 /** An agent service on the user's state database, and how to close it. */
@@ -605,10 +609,11 @@ export function openAgentService(
         probes: options.probes ?? defaultProbes({ env }),
         now,
         ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
         scale: options.scale ?? outageTimeScale(env),
         notify: { env, ...(options.terminal === undefined ? {} : { terminal: options.terminal }) },
       });
-    const service = new LocalAgentService({ board, records, agents, now, outages: { watch, db, stateDir: dir } });
+    const service = new LocalAgentService({ board, records, agents, now, outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
     return {
       service,
       records,

@@ -95,6 +95,28 @@ describe('tai spawn outside a cockpit (in-process supervision)', () => {
     expect(io.stderr).toContain('no agent named "nope"');
   });
 
+  it('tells on stderr why an agent is held for a lost network, the stage and next probe, and its restart when the network is back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-held-'));
+    const up = join(dir, 'up');
+    const io = testIo({ TAI_OUTAGE_TIME_SCALE: '0.001', TAI_NETWORK_PROBE: `test -e ${up}`, TAI_NOTIFY_HOOK: '' });
+    const step = `if [ -e ${up} ]; then echo pushed; else echo "fatal: unable to access 'https://github.com/t/t.git/': Could not resolve host: github.com" >&2; exit 128; fi`;
+    const code = spawnCli(['--cwd', dir, '--', 'sh', '-c', step], io);
+    await until(() => io.stderr.includes('tai: waiting for the network (outage #1, stage one-minute): probe 1 at '));
+    const lines = io.stderr.split('\n');
+    expect(lines[0]).toBe("tai: agent #1 held: waiting for the network (fatal: unable to access 'https://github.com/t/t.git/': Could not resolve host: github.com)");
+    expect(lines[1]).toMatch(/^tai: waiting for the network \(outage #1, stage one-minute\): probe 1 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ \((?:in \d+ m?s|due now)\)$/);
+    writeFileSync(up, '');
+    expect(await code).toBe(0);
+    // The result says the restart first, as it does in a cockpit.
+    expect(io.stdout).toBe('#1: the network is back (outage 1); a fresh agent starts with the same task\npushed\n');
+    const told = io.stderr.split('\n').filter((line) => !line.startsWith('tai: waiting for the network'));
+    expect(told.slice(1)).toEqual([
+      'tai: agent #1 restarted: the network is back (outage 1); a fresh agent starts with the same task',
+      'tai: agent #1 done (exit 0 · 7 chars)',
+      '',
+    ]);
+  });
+
   it('refuses a bad command line with 64', async () => {
     const io = testIo();
     expect(await spawnCli(['--timeout', '5', ...agent()], io)).toBe(64);

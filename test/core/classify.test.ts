@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { classify, outageServiceOf, type Classification, type FailureInput } from '../../src/core/classify.js';
+import { classify, classifyEvidence, outageServiceOf, sayFailure, type Classification, type FailureInput } from '../../src/core/classify.js';
 
 const NOW = Date.UTC(2026, 9, 9, 23, 0, 0);
 
@@ -280,6 +280,34 @@ describe('classifying agent protocol errors', () => {
     expect(classify({ agentError }, NOW).resetAt).toBe(NOW + (2 * 60 + 5) * 60_000);
   });
 
+  it('reads the reset time in the words of an ACP error that names errorKind rate_limit', () => {
+    const agentError = { code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } };
+    expect(classify({ agentError }, NOW)).toEqual({
+      kind: 'rate_limit',
+      detail: 'errorKind rate_limit: Claude AI usage limit reached|1791601200',
+      resetAt: 1_791_601_200_000,
+    });
+  });
+
+  it('reads the reset time of an ACP rate_limit thrown by the client, as the acp runner sees it', () => {
+    const error = Object.assign(new Error("You've hit your limit · resets 2pm (Asia/Shanghai)"), { code: -32603, data: { errorKind: 'rate_limit' } });
+    expect(classify({ error }, NOW)).toEqual({
+      kind: 'rate_limit',
+      detail: "errorKind rate_limit: You've hit your limit · resets 2pm (Asia/Shanghai)",
+      resetAt: Date.UTC(2026, 9, 10, 6, 0),
+    });
+  });
+
+  it('reads the reset time in the words of codex-acp\'s usageLimitExceeded', () => {
+    const agentError = { code: -32603, message: "You've hit your usage limit. Try again in 2 hours 5 minutes.", data: { codexErrorInfo: 'usageLimitExceeded' } };
+    expect(classify({ agentError }, NOW).resetAt).toBe(NOW + 125 * 60_000);
+  });
+
+  it('keeps an ACP rate_limit without a reset time in its words as it is', () => {
+    const agentError = { code: -32603, message: 'Internal error', data: { errorKind: 'rate_limit' } };
+    expect(classify({ agentError }, NOW)).toEqual({ kind: 'rate_limit', detail: 'errorKind rate_limit: Internal error' });
+  });
+
   it('turns Gemini\'s retryDelay into a reset time', () => {
     const agentError = { code: 429, message: 'RESOURCE_EXHAUSTED {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"17s"}' };
     expect(classify({ agentError }, NOW).resetAt).toBe(NOW + 17_000);
@@ -292,5 +320,38 @@ describe('the outage a classification belongs to', () => {
     expect(outageServiceOf({ kind: 'model', detail: '' })).toBe('model');
     expect(outageServiceOf({ kind: 'rate_limit', detail: '' })).toBeUndefined();
     expect(outageServiceOf({ kind: 'other', detail: '' })).toBeUndefined();
+  });
+});
+
+describe('saying a failure in one line', () => {
+  it('puts the kind first, once, and leaves other failures as they are', () => {
+    expect(sayFailure({ kind: 'rate_limit', detail: 'code 429' }, 'Too many requests')).toBe('rate limited: Too many requests');
+    expect(sayFailure({ kind: 'rate_limit', detail: 'code 429' }, 'rate limited: Too many requests')).toBe('rate limited: Too many requests');
+    expect(sayFailure({ kind: 'network', detail: 'ECONNRESET' }, 'fetch failed')).toBe('connection lost: fetch failed');
+    expect(sayFailure({ kind: 'model', detail: 'HTTP 529' }, '')).toBe('model service down');
+    expect(sayFailure({ kind: 'other', detail: 'x' }, 'Invalid params')).toBe('Invalid params');
+  });
+});
+
+describe('classifying one failure from several pieces of evidence', () => {
+  it('lets the first piece that names a kind decide', () => {
+    const evidence: FailureInput[] = [
+      { agentError: new Error('ACP connection closed') },
+      { stderr: 'Error: connect ENETUNREACH 160.79.104.10:443', exitCode: 1 },
+    ];
+    expect(classifyEvidence(evidence, NOW)).toEqual({ kind: 'network', detail: 'Error: connect ENETUNREACH 160.79.104.10:443' });
+  });
+
+  it('gives a rate limit the reset time another piece names', () => {
+    const evidence: FailureInput[] = [
+      { agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' } },
+      { agentError: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200 } } },
+    ];
+    expect(classifyEvidence(evidence, NOW)).toEqual({ kind: 'rate_limit', detail: 'HTTP 429: API Error: 429 rate_limit_error', resetAt: 1_791_601_200_000 });
+  });
+
+  it('is undefined without evidence, and other when nothing is named', () => {
+    expect(classifyEvidence([], NOW)).toBeUndefined();
+    expect(classifyEvidence([{ stderr: 'boom', exitCode: 2 }], NOW)).toEqual({ kind: 'other', detail: 'boom' });
   });
 });

@@ -72,6 +72,8 @@ interface Setup {
   readonly network: { up: boolean; runs: number };
   /** The give-up hook's output file. */
   readonly hook: string;
+  /** What the outage flows told a panel-less supervisor (`AgentOutages.tell`), as `#id line`. */
+  readonly told: string[];
   screen(id: number): Promise<string>;
   state(id: number): string | undefined;
 }
@@ -100,6 +102,7 @@ function setup(): Setup {
         }
       : undefined;
   const hook = join(dir, 'hook');
+  const told: string[] = [];
   const watch = createOutageWatch({
     db,
     board,
@@ -116,7 +119,7 @@ function setup(): Setup {
     agents: new AgentsStore(db),
     now: time.now,
     run: 'test-run',
-    outages: { watch, db, stateDir: join(dir, 'state') },
+    outages: { watch, db, stateDir: join(dir, 'state'), tell: (panelId, line) => told.push(`#${panelId} ${line}`) },
   });
   const screen = async (id: number): Promise<string> => {
     board.getState().flush(time.clock.t + 10 * MINUTE);
@@ -126,7 +129,7 @@ function setup(): Setup {
     return s.text().join('\n');
   };
   const state = (id: number): string | undefined => board.getState().status(time.clock.t).agents.find((row) => row.id === id)?.state;
-  const made = { dir, time, board, db, watch, service, network, hook, screen, state };
+  const made = { dir, time, board, db, watch, service, network, hook, told, screen, state };
   setups.push(made);
   return made;
 }
@@ -191,6 +194,10 @@ describe('agents that fail with a lost network', () => {
     expect(readFileSync(s.hook, 'utf8')).toBe('once\n');
     expect(readLog(s.db, { kind: ['agent-stop', 'notify'] }).map((row) => row.kind)).toEqual(['agent-stop', 'notify']);
     expect(await s.screen(id)).toContain('gave up waiting for the network');
+    expect(s.told).toEqual([
+      `#${id} held: waiting for the network (Error: connect ENETUNREACH 160.79.104.10:443)`,
+      `#${id} cancelled: ${result?.reason ?? ''}`,
+    ]);
   });
 
   it('holds a Codex agent whose stream disconnected and restarts it when the network is back; the row says waiting meanwhile', async () => {
@@ -391,6 +398,15 @@ describe('judging an attempt that ended on its own', () => {
     ['ACP transport_lost', { state: 'failed', summary: 'x', failure: [{ agentError: { code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } } }] }, '', { kind: 'outage', service: 'network' }],
     ['Claude overloaded (529)', { state: 'failed', summary: 'x', failure: [{ agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 overloaded_error' } }] }, '', { kind: 'outage', service: 'model' }],
     ['a Codex usage limit', { state: 'failed', summary: "You've hit your usage limit. Try again in 2 hours.", failure: [{ agentError: { type: 'turn.failed', error: { message: "You've hit your usage limit. Try again in 2 hours." } } }] }, '', { kind: 'final', summary: `rate limited: You've hit your usage limit. Try again in 2 hours. (resets at ${new Date(T0 + 2 * 3_600_000).toISOString()})` }],
+    ['an ACP rate_limit whose words say when it resets',
+      { state: 'failed', summary: 'rate limited: Claude AI usage limit reached|1791601200', failure: [{ agentError: { code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } } }] }, '',
+      { kind: 'final', summary: 'rate limited: Claude AI usage limit reached|1791601200 (resets at 2026-10-10T03:00:00.000Z)' }],
+    ['a Claude 429 result after a rejected rate_limit_event that carries the reset',
+      { state: 'failed', summary: 'HTTP 429', failure: [
+        { agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' } },
+        { agentError: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200, rateLimitType: 'five_hour' } } },
+      ] }, '',
+      { kind: 'final', summary: 'rate limited: HTTP 429 (resets at 2026-10-10T03:00:00.000Z)' }],
     ['a plain exit', { state: 'failed', summary: 'exit 3', failure: [{ stderr: '', exitCode: 3, command: 'node' }] }, '', { kind: 'final', summary: 'exit 3' }],
   ] as const)('sorts %s', (_name, outcome, result, expected) => {
     expect(judgeAttempt(outcome, result, now)).toMatchObject(expected);

@@ -11,12 +11,15 @@
  */
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { classify, sayFailure } from '../../core/classify.js';
 import { AcpDecoder } from '../../core/decoders/acp.js';
 import { LineDecoder } from '../../core/decoders/lines.js';
-import { isObject, str } from '../../core/decoders/json.js';
 import { spawnGroup } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './runner.js';
+
+/** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
+const ACP_CLOSED = 'ACP connection closed';
 
 /** The last stderr lines kept to explain a failure. */
 const STDERR_KEEP = 5;
@@ -93,7 +96,7 @@ export const runAcp: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent => 
       if (killed) outcome = { state: 'failed', summary: 'killed after the grace' };
       else {
         const exit = group.reaper.exitCode ?? group.reaper.signalCode;
-        const why = describeError(err);
+        const why = describeError(err, Date.now());
         const detail = exit !== null && lastErr.length > 0 ? ` (${lastErr.join(' | ')})` : '';
         emit({ type: 'error', text: `${why}${detail}` });
         const stderr = lastErr.length > 0 ? [{ stderr: lastErr.join('\n'), ...(typeof exit === 'number' ? { exitCode: exit } : {}) }] : [];
@@ -128,18 +131,13 @@ export const runAcp: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent => 
 };
 
 /**
- * One line for a failed turn, classified the way agents report it
- * (LIBRARY-NOTES: claude-agent-acp's data.errorKind, Gemini's code 429,
- * codex-acp's codexErrorInfo).
+ * One line for a failed turn: its message, with the kind the one classifier
+ * (src/core/classify.ts) finds said first ("rate limited: ...", "connection
+ * lost: ...", "model service down: ..."). An agent that died mid-turn is said
+ * so, since the SDK only says its connection closed.
  */
-export function describeError(err: unknown): string {
+export function describeError(err: unknown, now?: number): string {
   const message = err instanceof Error ? err.message : String(err);
-  const code = isObject(err) && typeof err['code'] === 'number' ? err['code'] : undefined;
-  const data = isObject(err) ? err['data'] : undefined;
-  const kind = isObject(data) ? (str(data, 'errorKind') ?? str(data, 'codexErrorInfo')) : undefined;
-  if (kind === 'rate_limit' || kind === 'usageLimitExceeded' || code === 429) return `rate limited: ${message}`;
-  if (kind === 'overloaded') return `model service overloaded: ${message}`;
-  if (kind === 'transport_lost') return `model connection lost: ${message}`;
-  if (message === 'ACP connection closed') return 'the agent exited mid-turn (ACP connection closed)';
-  return message;
+  if (message === ACP_CLOSED) return 'the agent exited mid-turn (ACP connection closed)';
+  return sayFailure(classify({ error: err }, now), message);
 }

@@ -24,9 +24,11 @@ describe('classifying a failed ACP turn', () => {
     const rpc = (code: number, message: string, data?: unknown) => Object.assign(new Error(message), { code, data });
     expect(describeError(rpc(429, 'Too many requests'))).toBe('rate limited: Too many requests');
     expect(describeError(rpc(-32603, 'limit', { codexErrorInfo: 'usageLimitExceeded' }))).toBe('rate limited: limit');
-    expect(describeError(rpc(-32603, 'busy', { errorKind: 'overloaded' }))).toBe('model service overloaded: busy');
-    expect(describeError(rpc(-32603, 'socket', { errorKind: 'transport_lost' }))).toBe('model connection lost: socket');
+    expect(describeError(rpc(-32603, 'busy', { errorKind: 'overloaded' }))).toBe('model service down: busy');
+    expect(describeError(rpc(-32603, 'socket', { errorKind: 'transport_lost' }))).toBe('connection lost: socket');
     expect(describeError(new Error('ACP connection closed'))).toBe('the agent exited mid-turn (ACP connection closed)');
+    expect(describeError(new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }))).toBe('connection lost: fetch failed');
+    expect(describeError(rpc(429, 'rate limited: slow down'))).toBe('rate limited: slow down');
     expect(describeError('odd')).toBe('odd');
   });
 });
