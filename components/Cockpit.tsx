@@ -13,18 +13,22 @@ import { AgentColumn } from './AgentColumn.js';
 import { AgentPanel } from './AgentPanel.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { MainPane } from './MainPane.js';
+import { MentionPrompt } from './MentionPrompt.js';
+import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
 import type { PaneSource } from './pane-source.js';
 import { Separators } from './Separators.js';
 
-/** Props: the board, the screens, and the prefix key (for the help). */
+/** Props: the board, the screens, the prefix key (for the help) and the mention prompt's store. */
 export interface CockpitProps {
   readonly board: Board;
   readonly source: PaneSource;
   readonly prefix: string;
+  /** The `@name prompt` line, drawn over the bottom row while open. */
+  readonly prompt?: MentionPromptStore;
 }
 
 /** The whole window. */
-export function Cockpit({ board, source, prefix }: CockpitProps): React.JSX.Element {
+export function Cockpit({ board, source, prefix, prompt }: CockpitProps): React.JSX.Element {
   useSyncExternalStore(source.subscribe, source.version);
   const s = board.getState();
   const { layout, focus, scrollback } = s;
@@ -53,6 +57,7 @@ export function Cockpit({ board, source, prefix }: CockpitProps): React.JSX.Elem
   return (
     <Box width={s.cols} height={s.rows} flexDirection="column">
       {body}
+      {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}
     </Box>
   );
 }

@@ -95,6 +95,15 @@ export interface BoardActions {
   tick(now: number): void;
   /** Drains pending output into screens; at most once per ORCH_FLUSH_INTERVAL. True if anything was written. */
   flush(now: number): boolean;
+  /** True while a flush has work: output waits for a screen, a word is held back, a feed op is unpublished. */
+  pending(): boolean;
+  /** True while any record needs the watchdog: live, lingering, closed but still running, or a feed pane's lease. */
+  active(): boolean;
+  /**
+   * Calls `listener` when work appears for the clock: output became pending
+   * (once per flush, not per token) or a panel opened. Returns the unsubscribe.
+   */
+  onWake(listener: () => void): () => void;
   /** The window's size changed. */
   resize(cols: number, rows: number): void;
   /** Totals by state and a row per agent (seed 004's status API). */

@@ -76,7 +76,27 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
   /** A feed op changed a header or state: the next flush publishes even without bytes. */
   let feedDirty = false;
   let mainPercent = MPLEX_VPANE_MAIN_PERCENT;
+  /** What the published layout was computed from (publish reuses it while they stay the same). */
+  let layoutKey = '';
   let drawingOff: string | null = options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY);
+  const wakeListeners = new Set<() => void>();
+  /** A wake-up was sent since the last flush: the clock is armed, do not call it again for every token. */
+  let woken = false;
+  const notify = (): void => {
+    for (const l of [...wakeListeners]) l();
+  };
+  /** Output became pending: tells the clock once until the next flush (which it then arms). */
+  const wake = (): void => {
+    if (woken) return;
+    woken = true;
+    notify();
+  };
+  /** Queues output for a record's screen and wakes the clock. */
+  const queue = (rec: PanelRecord, data: string): void => {
+    if (data === '') return;
+    rec.pending.append(data);
+    wake();
+  };
 
   const onBoard = (): PanelRecord[] => [...records.values()].filter((r) => !r.closed);
   const layoutFor = (cols: number, rows: number, zoom: PaneId | null): Layout =>
@@ -95,7 +115,11 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       const s = get();
       let zoom = s.zoom;
       if (typeof zoom === 'number' && !records.get(zoom)) zoom = null;
-      const lay = layoutFor(s.cols, s.rows, zoom);
+      // The layout is a pure function of these: reuse the published one (and its identity) when they are the same.
+      const ids = drawingOff === null ? onBoard().map((r) => r.id) : [];
+      const key = `${s.cols}x${s.rows}|${String(zoom)}|${mainPercent}|${ids.join(',')}`;
+      const lay = key === layoutKey ? s.layout : layoutFor(s.cols, s.rows, zoom);
+      layoutKey = key;
       for (const place of lay.panels) {
         const rec = records.get(place.id);
         if (!rec) continue;
@@ -103,7 +127,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         sizeScreen(rec, rect.cols, Math.max(1, rect.rows - 1));
       }
       const hidden = new Map(lay.hidden.map((h) => [h.id, h.reason]));
-      const panels = onBoard().map((r) => viewOf(r, now, drawingOff ?? hidden.get(r.id)));
+      const views = onBoard().map((r) => viewOf(r, now, drawingOff ?? hidden.get(r.id)));
+      // Views of unchanged records are the same objects: keep the array too, so selectors see no change.
+      const panels = views.length === s.panels.length && views.every((v, i) => v === s.panels[i]) ? s.panels : views;
       let focus = s.focus;
       if (typeof focus === 'number' && !lay.panels.some((p) => p.id === focus)) focus = 'main';
       set({ panels, layout: lay, zoom, focus, drawingOff, frame: frameBump ? s.frame + 1 : s.frame });
@@ -156,8 +182,8 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       rec.finishedAt = now;
       rec.summary = summary;
       if (rec.formatter) {
-        rec.pending.append(rec.formatter.release());
-        rec.pending.append(rec.formatter.footer(final, now - rec.startedAt, summary));
+        queue(rec, rec.formatter.release());
+        queue(rec, rec.formatter.footer(final, now - rec.startedAt, summary));
       }
       rec.closeAt = now + ORCH_LINGER;
       history.push(rowOf(rec, now));
@@ -289,9 +315,12 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           }
           if (rec.screen && kind === 'agent') {
             rec.formatter = new Formatter(rec.cols);
-            if (rec.task) rec.pending.append(rec.formatter.opening(rec.task));
+            if (rec.task) queue(rec, rec.formatter.opening(rec.task));
           }
         }
+        // Opening a panel un-zooms the window (seed 001, section 3.3).
+        if (s.zoom !== null) set({ zoom: null, scrollback: 0 });
+        notify(); // a new record: the watchdog ticks again
         publish(now);
         return id;
       },
@@ -316,19 +345,23 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           default:
             break;
         }
-        if (rec.formatter) rec.pending.append(rec.formatter.event(event));
+        if (rec.formatter) {
+          queue(rec, rec.formatter.event(event));
+          if (rec.formatter.holding) wake(); // a held word is released by a later flush
+        }
       },
 
       write(id, data, now) {
         const rec = get1(id);
         rec.lastEventAt = now;
-        if (rec.screen) rec.pending.append(data);
+        if (rec.screen) queue(rec, data);
       },
 
       feed(id, op, now) {
         const rec = get1(id);
         rec.lastEventAt = now;
         feedDirty = true;
+        wake();
         if (op.header !== undefined) rec.header = clipHeader(op.header);
         if (op.state !== undefined) rec.state = op.state;
         if (op.done && rec.closeAt === undefined) {
@@ -431,6 +464,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       flush(now) {
         if (now - lastFlushAt < ORCH_FLUSH_INTERVAL) return false;
         lastFlushAt = now;
+        woken = false;
         let wrote = false;
         for (const rec of records.values()) {
           if (!rec.screen) continue;
@@ -460,6 +494,25 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           publish(now, wrote);
         }
         return wrote;
+      },
+
+      pending() {
+        if (feedDirty || drawingOff !== get().drawingOff) return true;
+        for (const rec of records.values()) {
+          if (rec.screen && (rec.pending.size > 0 || rec.formatter?.holding)) return true;
+        }
+        return false;
+      },
+
+      active() {
+        return records.size > 0;
+      },
+
+      onWake(listener) {
+        wakeListeners.add(listener);
+        return () => {
+          wakeListeners.delete(listener);
+        };
       },
 
       resize(cols, rows) {

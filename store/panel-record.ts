@@ -45,23 +45,44 @@ export interface PanelRecord {
   hard?: StopHook;
   softCalled: boolean;
   hardCalled: boolean;
+  /** The last header made (headerOf) and what it was made from: publish asks 40 times a second while streaming. */
+  headerMemo?: { key: string; text: string };
+  /** The last view published (viewOf): an unchanged record keeps its object, so selectors see no change. */
+  viewMemo?: PanelView;
 }
 
 /** The snapshot row of a record; `hiddenReason` set when it has no rectangle. */
 export function viewOf(rec: PanelRecord, now: number, hiddenReason: string | undefined): PanelView {
-  return {
+  const header = headerOf(rec, now);
+  const shown = hiddenReason === undefined;
+  const closing = rec.closeAt !== undefined;
+  const v = rec.viewMemo;
+  if (
+    v &&
+    v.header === header &&
+    v.state === rec.state &&
+    v.shown === shown &&
+    v.reason === hiddenReason &&
+    v.closing === closing &&
+    v.cols === rec.cols &&
+    v.rows === rec.rows
+  ) {
+    return v;
+  }
+  rec.viewMemo = {
     id: rec.id,
     kind: rec.kind,
     label: rec.label,
     task: rec.task,
     state: rec.state,
-    header: headerOf(rec, now),
-    shown: hiddenReason === undefined,
+    header,
+    shown,
     ...(hiddenReason === undefined ? {} : { reason: hiddenReason }),
-    closing: rec.closeAt !== undefined,
+    closing,
     cols: rec.cols,
     rows: rec.rows,
   };
+  return rec.viewMemo;
 }
 
 /** The status row of a record at `now`. */
@@ -87,15 +108,21 @@ export function rowOf(rec: PanelRecord, now: number): AgentRow {
 /** The header text of a record at `now` (a feed pane's is its owner's). */
 export function headerOf(rec: PanelRecord, now: number): string {
   if (rec.kind === 'feed') return rec.header;
+  const elapsedMs = (rec.finishedAt ?? now) - rec.startedAt;
+  // The header shows whole seconds at most: the same second and counters make the same text.
+  const key = `${rec.state}|${Math.floor(elapsedMs / 1000)}|${rec.tools}|${rec.tokens}|${rec.stop ? 1 : 0}|${rec.held?.service ?? ''}`;
+  if (rec.headerMemo?.key === key) return rec.headerMemo.text;
   const text = headerText({
     label: rec.label,
     state: rec.state,
-    elapsedMs: (rec.finishedAt ?? now) - rec.startedAt,
+    elapsedMs,
     tools: rec.tools,
     tokens: rec.tokens,
     ...(rec.held ? { waitingFor: rec.held.service } : {}),
   });
-  return rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
+  const full = rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
+  rec.headerMemo = { key, text: full };
+  return full;
 }
 
 /** Clips to `max` characters with an ellipsis. */

@@ -18,14 +18,23 @@
  * - modes: normal (bytes pass), prefix (the next key is a command), scroll
  *   (PageUp/PageDown page the focused pane, any other key returns to the
  *   bottom and is consumed), help (any key closes the overlay), paste (inside
- *   a bracketed paste nothing is a command).
+ *   a bracketed paste nothing is a command), prompt (the mention prompt is
+ *   open: every key, and a paste as one, goes to it and never to a pane,
+ *   until the cockpit says it closed).
  */
 import type { Command } from './commands.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
   | { readonly kind: 'command'; readonly command: Command }
-  | { readonly kind: 'input'; readonly data: string };
+  | { readonly kind: 'input'; readonly data: string }
+  /** The prefix and a mention key: open the mention prompt. */
+  | { readonly kind: 'mention' }
+  /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
+  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean };
+
+/** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
+export const MENTION_KEYS: readonly string[] = ['@', 'a'];
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -56,7 +65,7 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
 
 const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
 
-type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste';
+type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste';
 
 /**
  * Parses a prefix name: a literal single character, `C-x` / `^x` for
@@ -119,19 +128,42 @@ export class KeyScanner {
     if (this.mode === 'help') this.mode = 'normal';
   }
 
+  /** True while the mention prompt has the keyboard. */
+  get prompting(): boolean {
+    return this.mode === 'prompt' || this.mode === 'prompt-paste';
+  }
+
+  /** The mention prompt closed (Enter started the agent, Esc, or by other means): keys pass again. */
+  promptClosed(): void {
+    if (this.prompting) this.mode = 'normal';
+  }
+
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
     const s = this.carry + chunk;
     this.carry = '';
     const out: KeyAction[] = [];
     let input = '';
-    const command = (c: Command): void => {
+    const action = (a: KeyAction): void => {
       if (input !== '') out.push({ kind: 'input', data: input });
       input = '';
-      out.push({ kind: 'command', command: c });
+      out.push(a);
     };
     let i = 0;
     while (i < s.length) {
+      if (this.mode === 'prompt-paste') {
+        const end = s.indexOf(PASTE_END, i);
+        if (end < 0) {
+          const keep = partialSuffix(s, PASTE_END);
+          if (s.length - keep > i) action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
+          this.carry = s.slice(s.length - keep);
+          break;
+        }
+        if (end > i) action({ kind: 'prompt', key: s.slice(i, end), paste: true });
+        i = end + PASTE_END.length;
+        this.mode = 'prompt';
+        continue;
+      }
       if (this.mode === 'paste') {
         const end = s.indexOf(PASTE_END, i);
         if (end < 0) {
@@ -177,27 +209,33 @@ export class KeyScanner {
       if (len === 0) {
         if (s.length - i === 1) {
           // A lone ESC: a complete key in prefix mode, nothing to wait for.
-          this.key(ESC, command, (d) => (input += d));
+          this.key(ESC, action, (d) => (input += d));
           i++;
           continue;
         }
         this.carry = s.slice(i);
         break;
       }
-      this.key(s.slice(i, i + len), command, (d) => (input += d));
+      this.key(s.slice(i, i + len), action, (d) => (input += d));
       i += len;
     }
     if (input !== '') out.push({ kind: 'input', data: input });
     return out;
   }
 
-  /** One key in prefix, scroll or help mode. */
-  private key(key: string, command: (c: Command) => void, pass: (data: string) => void): void {
+  /** One key in prefix, scroll, help or prompt mode. */
+  private key(key: string, action: (a: KeyAction) => void, pass: (data: string) => void): void {
+    const command = (c: Command): void => action({ kind: 'command', command: c });
     switch (this.mode) {
       case 'prefix': {
         this.mode = 'normal';
         if (key === this.prefix) {
           pass(this.prefix);
+          return;
+        }
+        if (MENTION_KEYS.includes(key)) {
+          this.mode = 'prompt';
+          action({ kind: 'mention' });
           return;
         }
         const c = BY_KEY.get(key);
@@ -219,8 +257,13 @@ export class KeyScanner {
         this.mode = 'normal';
         command({ cmd: 'help' });
         return;
+      case 'prompt':
+        if (key === PASTE_START) this.mode = 'prompt-paste';
+        else action({ kind: 'prompt', key });
+        return;
       case 'normal':
       case 'paste':
+      case 'prompt-paste':
         pass(key);
         return;
     }

@@ -47,7 +47,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     log,
     ...(server === undefined ? {} : { socketPath: server.path }),
     dispatch: (command, running) =>
-      void dispatch(command, {
+      dispatch(command, {
         board: running.board,
         now: running.now(),
         log,

@@ -6,6 +6,9 @@
  * program exits, every agent is stopped softly (hard after the grace), the
  * terminal is restored and the main program's exit code is returned.
  *
+ * The prefix and `@` open the mention prompt (src/io/mentions.ts): while it
+ * is open every key goes to it and the bottom row is its.
+ *
  * With TAI_ORCH_PANELS=0 or a stdout that is not a terminal nothing is drawn:
  * the main program inherits the terminal and supervision is unchanged.
  */
@@ -22,13 +25,19 @@ import { startBoardClock } from './board-clock.js';
 import { createPaneSource, FRAME_MS } from './pane-source.js';
 import { startUndrawn } from './cockpit-undrawn.js';
 import { fdOf, InkStdout } from './ink-stdout.js';
-import { dispatch as dispatchCommand } from '../../store/dispatch.js';
+import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../store/dispatch.js';
+import { createMentionPrompt } from '../../store/mention-prompt.js';
+import type { AgentEntry } from '../core/agent-registry.js';
+import type { SpawnResult } from '../core/agent-service.js';
+import { loadRegistry, locateAgent } from './agent-config.js';
+import { routeKeys } from './key-router.js';
+import { MentionController } from './mentions.js';
 import { spawnMain, type MainPty } from './pty.js';
 import { cursorOf, trackCursorVisibility } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import { signalNumber, stopAgents } from './stop-agents.js';
 import { ENTER, LEAVE, writeNow } from './terminal-modes.js';
-import { TermOutput, type CursorPlace, type TermOutputStats } from './term-output.js';
+import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from './term-output.js';
 
 /** Unparsed main-pane output above which the main pane counts as flooded. */
 export const FLOOD_BYTES = 256 * 1024;
@@ -42,8 +51,10 @@ export interface CockpitOptions {
   readonly argv: readonly string[];
   /** The control socket's path, given to the main program as TAI_PLEXER_SOCKET. */
   readonly socketPath?: string;
-  /** Carries out the keyboard's commands; the default is store/dispatch.ts without agents. */
-  readonly dispatch?: (command: Command, cockpit: RunningCockpit) => void;
+  /** Carries out the keyboard's commands and answers with the reply; the default is store/dispatch.ts without agents. */
+  readonly dispatch?: (command: Command, cockpit: RunningCockpit) => Promise<Reply> | void;
+  /** Where `@name` mentions find their agents; each field defaults to the user's registry, PATH and cwd. */
+  readonly mentions?: MentionSource;
   /** The prefix key (a byte, or a name like `C-a`); default TAI_PREFIX or Ctrl-]. */
   readonly prefix?: string;
   readonly stdin?: NodeJS.ReadStream;
@@ -52,6 +63,16 @@ export interface CockpitOptions {
   readonly now?: () => number;
   /** Where the board and the cockpit report what they cannot throw. */
   readonly log?: (line: string) => void;
+}
+
+/** Where the mention prompt finds agents. */
+export interface MentionSource {
+  /** The registry in effect; default the user's agents.json merged over the built-ins. */
+  loadEntries?(): Promise<readonly AgentEntry[]>;
+  /** Where an entry's program is; default a PATH lookup. */
+  locate?(entry: AgentEntry): string | undefined;
+  /** Where an agent whose entry names no directory starts; default the cockpit's. */
+  readonly cwd?: string;
 }
 
 /** A running cockpit. */
@@ -91,7 +112,7 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   const prefix = options.prefix ?? parsePrefix(env.TAI_PREFIX ?? '') ?? DEFAULT_PREFIX;
   // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
   const dispatch =
-    options.dispatch ?? ((command: Command, c: RunningCockpit) => void dispatchCommand(command, { board: c.board, now: c.now(), log }));
+    options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
   const size = (): { cols: number; rows: number } => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
 
   const { cols, rows } = size();
@@ -134,12 +155,25 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
 
   const cursor = (): CursorPlace => {
     const s = board.getState();
-    if (s.focus !== 'main' || s.help || s.scrollback > 0 || cursorVisibility.hidden()) return null;
+    if (s.focus !== 'main' || s.help || s.scrollback > 0 || cursorVisibility.hidden() || prompt.getState().line !== null) return null;
     if (s.layout.zoomed && s.layout.zoomed.id !== 'main') return null;
     const r = mainRect();
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
+
+  const prompt = createMentionPrompt();
+  const mentions = new MentionController(prompt, {
+    board,
+    loadEntries: options.mentions?.loadEntries ?? (async () => (await loadRegistry(undefined, env)).entries),
+    locate: options.mentions?.locate ?? ((entry) => locateAgent(entry, env)),
+    cwd: options.mentions?.cwd ?? process.cwd(),
+    spawn: async (command) => ((await dispatch(command, cockpit)) as Reply<SpawnResult> | undefined) ?? { ok: false, error: NO_AGENTS },
+    changed: () => {
+      source.expedite();
+      source.dirty();
+    },
+  });
 
   const out = new TermOutput((data) => stdout.write(data), cols, rows);
   let drawing = true;
@@ -149,7 +183,8 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   source.onFrame(() => {
     if (!drawing) return;
     try {
-      out.draw(source.overlays(), cursor());
+      const overlays = source.overlays();
+      out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), cursor());
     } catch (err) {
       log(`drawing failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -157,7 +192,7 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
   stdout.write(ENTER);
-  const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix }), {
+  const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix, prompt }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn,
     debug: true, // every commit is written at once to our output stage, which diffs it; the cue throttles React
@@ -165,25 +200,17 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
     patchConsole: false,
   });
 
-  const keys = new KeyScanner(prefix);
-  const onKeys = (chunk: string | Buffer): void => {
-    if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
-    for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
-      if (action.kind === 'command') {
-        dispatch(action.command, cockpit);
-        continue;
-      }
-      const s = board.getState();
-      if (s.help) {
-        dispatch({ cmd: 'help' }, cockpit); // opened by other means: any key closes it too
-        continue;
-      }
-      if (s.focus !== 'main') continue; // keys typed into a panel are dropped (steering is later work)
+  const onKeys = routeKeys({
+    keys: new KeyScanner(prefix),
+    board,
+    mentions,
+    dispatch: (command) => void dispatch(command, cockpit),
+    toMain: (data) => {
       source.expedite();
       const modes = main.term.modes;
-      pty.write(toPane(action.data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
-    }
-  };
+      pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
+    },
+  });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   stdin.on('data', onKeys);
@@ -275,4 +302,9 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   };
   source.dirty();
   return cockpit;
+}
+
+/** The overlays cut above row `y` (the mention prompt's row is chrome while it is open). */
+function above(overlays: readonly Overlay[], y: number): Overlay[] {
+  return overlays.flatMap((o) => (o.y >= y ? [] : o.y + o.rows.length <= y ? [o] : [{ ...o, rows: o.rows.slice(0, y - o.y) }]));
 }

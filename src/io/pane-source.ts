@@ -167,7 +167,21 @@ export function createPaneSource(
     },
     attach(b) {
       board = b;
-      b.subscribe((state) => {
+      b.subscribe((state, prev) => {
+        // A flush that only fed screens: their parsed output schedules the frame (watch), nothing to do here.
+        if (
+          state.panels === prev.panels &&
+          state.layout === prev.layout &&
+          state.focus === prev.focus &&
+          state.zoom === prev.zoom &&
+          state.help === prev.help &&
+          state.scrollback === prev.scrollback &&
+          state.cols === prev.cols &&
+          state.rows === prev.rows &&
+          state.drawingOff === prev.drawingOff
+        ) {
+          return;
+        }
         // Forget the panels that are gone, so the caches stay bounded.
         if (rowCache.size + cellCache.size + headerCache.size > 3 * (state.panels.length + 1)) {
           const ids = new Set<PaneId>(['main', ...state.panels.map((p) => p.id)]);

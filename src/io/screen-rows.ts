@@ -93,13 +93,67 @@ export function lineToCells(line: BufferLine | undefined, cols: number, cell: Bu
   return { chars, styles };
 }
 
-/** The cells a pane shows, `scrollback` lines above the bottom (as screenRows). */
+/**
+ * xterm's own line object behind a BufferLine view (not public API): its
+ * cells as 3 words each in `_data`, combined characters in `_combined`.
+ * Read only to notice that a line did not change; when the shape is not
+ * this, every line is converted as if it had changed.
+ */
+interface LineInternals {
+  readonly _data?: unknown;
+  readonly _combined?: Readonly<Record<number, string>>;
+}
+
+/** A converted line and the cell words it was converted from. */
+interface LineMemo {
+  readonly data: Uint32Array;
+  readonly cols: number;
+  readonly row: CellRow;
+}
+
+/** Per terminal, the lines shown last time (bounded by the rows shown: a scrolled-out line is forgotten). */
+const shownLines = new WeakMap<Terminal, Map<object, LineMemo>>();
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function hasCombined(line: LineInternals): boolean {
+  for (const _ in line._combined ?? {}) return true;
+  return false;
+}
+
+/**
+ * The cells a pane shows, `scrollback` lines above the bottom (as screenRows).
+ * A line whose cells are the same words as when it was last shown keeps its
+ * row object: a streaming panel scrolls, so most of its lines only moved, and
+ * comparing words is far cheaper than reading every cell through the API.
+ */
 export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
   const buf = term.buffer.active;
   const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
   const cell = buf.getNullCell();
+  const last = shownLines.get(term);
+  const shown = new Map<object, LineMemo>();
   const rows: CellRow[] = [];
-  for (let y = 0; y < term.rows; y++) rows.push(lineToCells(buf.getLine(top + y), term.cols, cell));
+  for (let y = 0; y < term.rows; y++) {
+    const line = buf.getLine(top + y);
+    const inner = (line as unknown as { _line?: LineInternals } | undefined)?._line;
+    const data = inner?._data;
+    if (!inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
+      rows.push(lineToCells(line, term.cols, cell));
+      continue;
+    }
+    let memo = last?.get(inner);
+    if (!memo || memo.cols !== term.cols || !sameWords(memo.data, data)) {
+      memo = { data: data.slice(), cols: term.cols, row: lineToCells(line, term.cols, cell) };
+    }
+    shown.set(inner, memo);
+    rows.push(memo.row);
+  }
+  shownLines.set(term, shown);
   return rows;
 }
 

@@ -111,14 +111,14 @@ export class TermOutput {
     }
     let style = '';
     for (let y = 0; y < this.rows; y++) {
-      const inputs = this.inputs(y, overlays);
-      if (sameRefs(inputs, this.sources[y])) continue;
-      this.sources[y] = inputs;
+      const span = this.changedSpan(y, overlays);
+      if (span === null) continue;
+      this.sources[y] = this.inputs(y, overlays);
       const next = this.compose(y, overlays);
       const prev = this.cells[y];
       if (next === prev) continue;
       this.cells[y] = next;
-      const r = this.diffRow(y, prev, next, style);
+      const r = this.diffRow(y, prev, next, style, span.from, span.to);
       out += r.out;
       style = r.style;
     }
@@ -137,12 +137,39 @@ export class TermOutput {
     return data.length;
   }
 
+  /**
+   * The columns of row `y` whose inputs changed since last frame: null when
+   * the row is made of the same rows at the same places (checked without
+   * allocating), the span of the overlays whose row changed when only those
+   * did (a streaming panel beside an unchanged main pane), else the whole row.
+   */
+  private changedSpan(y: number, overlays: readonly Overlay[]): { from: number; to: number } | null {
+    const whole = { from: 0, to: this.cols };
+    const last = this.sources[y];
+    if (!last || last[0] !== this.chrome[y]) return whole;
+    let from = this.cols;
+    let to = 0;
+    let i = 1;
+    for (const o of overlays) {
+      const src = rowAt(o, y);
+      if (!src) continue;
+      if (i + 2 >= last.length || last[i + 1] !== o.x || last[i + 2] !== o.cols) return whole;
+      if (last[i] !== src) {
+        from = Math.min(from, o.x);
+        to = Math.max(to, Math.min(this.cols, o.x + o.cols));
+      }
+      i += 3;
+    }
+    if (i !== last.length) return whole;
+    return to > from ? { from, to } : null;
+  }
+
   /** The rows that make up row `y`: its chrome row, then each covering overlay's row and place. */
   private inputs(y: number, overlays: readonly Overlay[]): unknown[] {
     const refs: unknown[] = [this.chrome[y]];
     for (const o of overlays) {
-      const src = o.rows[y - o.y];
-      if (y >= o.y && src) refs.push(src, o.x, o.cols);
+      const src = rowAt(o, y);
+      if (src) refs.push(src, o.x, o.cols);
     }
     return refs;
   }
@@ -152,8 +179,8 @@ export class TermOutput {
     const base = this.chrome[y];
     let row: CellRow | undefined;
     for (const o of overlays) {
-      const src = o.rows[y - o.y];
-      if (y < o.y || !src) continue;
+      const src = rowAt(o, y);
+      if (!src) continue;
       if (!row) row = { chars: base.chars.slice(), styles: base.styles.slice() };
       const n = Math.min(src.chars.length, o.cols, this.cols - o.x);
       for (let i = 0; i < n; i++) {
@@ -164,12 +191,12 @@ export class TermOutput {
     return row ?? base;
   }
 
-  /** The bytes that turn row `prev` into row `next`, starting in pen `style`. */
-  private diffRow(y: number, prev: CellRow, next: CellRow, style: string): { out: string; style: string } {
+  /** The bytes that turn row `prev` into row `next` (which differ only in columns `from` to `to`), starting in pen `style`. */
+  private diffRow(y: number, prev: CellRow, next: CellRow, style: string, from: number, to: number): { out: string; style: string } {
     let out = '';
     const cols = this.cols;
-    let x = 0;
-    while (x < cols) {
+    let x = from;
+    while (x < to) {
       if (prev.chars[x] === next.chars[x] && prev.styles[x] === next.styles[x]) {
         x++;
         continue;
@@ -178,7 +205,7 @@ export class TermOutput {
       let start = x;
       let end = x + 1;
       let same = 0;
-      for (let j = x + 1; j < cols; j++) {
+      for (let j = x + 1; j < to; j++) {
         if (prev.chars[j] === next.chars[j] && prev.styles[j] === next.styles[j]) {
           if (++same > GAP_MERGE) break;
         } else {
@@ -205,11 +232,10 @@ export class TermOutput {
   }
 }
 
-/** Same rows by identity, same places by value. */
-function sameRefs(a: readonly unknown[], b: readonly unknown[] | undefined): boolean {
-  if (!b || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** The overlay's row at screen row `y`, if it covers it (checked first: a negative index is a slow property lookup). */
+function rowAt(o: Overlay, y: number): CellRow | undefined {
+  const i = y - o.y;
+  return i >= 0 && i < o.rows.length ? o.rows[i] : undefined;
 }
 
 function sameCursor(a: CursorPlace, b: CursorPlace | undefined): boolean {

@@ -7,6 +7,7 @@ import { DEFAULT_PREFIX } from '../../src/core/keys.js';
 import { createPaneSource } from '../../src/io/pane-source.js';
 import { XtermScreen } from '../../src/io/screen.js';
 import { createBoard } from '../../store/board.js';
+import type { MentionPrompt } from '../../store/mention-prompt.js';
 
 class FrameRecorder extends Writable {
   frames: string[] = [];
@@ -22,15 +23,20 @@ class FrameRecorder extends Writable {
   }
 }
 
-/** A mounted cockpit of `cols` x `rows`. */
-export function mountCockpit(cols: number, rows: number) {
+/** A mounted cockpit of `cols` x `rows`, with the mention prompt's store when given. */
+export function mountCockpit(cols: number, rows: number, options: { prompt?: MentionPrompt; maxLive?: number } = {}) {
   const main = new XtermScreen(cols, rows);
   const source = createPaneSource(main, 0);
-  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols, rows });
+  const board = createBoard({
+    createScreen: (c, r) => source.createScreen(c, r),
+    cols,
+    rows,
+    ...(options.maxLive === undefined ? {} : { maxLive: options.maxLive }),
+  });
   source.attach(board);
   const out = new FrameRecorder(cols, rows);
   const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
-  const ink = render(<Cockpit board={board} source={source} prefix={DEFAULT_PREFIX} />, {
+  const ink = render(<Cockpit board={board} source={source} prefix={DEFAULT_PREFIX} {...(options.prompt ? { prompt: options.prompt } : {})} />, {
     stdout: out as unknown as NodeJS.WriteStream,
     stdin,
     debug: true,

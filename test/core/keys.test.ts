@@ -128,3 +128,43 @@ describe('toPane', () => {
     expect(toPane(paste, { applicationCursorKeys: false, bracketedPaste: false })).toBe('hi');
   });
 });
+
+describe('KeyScanner with the mention prompt', () => {
+  it('opens the prompt on the prefix and @ (or a), then hands it every key, the prefix included', () => {
+    const k = new KeyScanner();
+    expect(k.push(`ls${P}@gem\t`)).toEqual([
+      { kind: 'input', data: 'ls' },
+      { kind: 'mention' },
+      { kind: 'prompt', key: 'g' },
+      { kind: 'prompt', key: 'e' },
+      { kind: 'prompt', key: 'm' },
+      { kind: 'prompt', key: '\t' },
+    ]);
+    expect(k.prompting).toBe(true);
+    expect(k.push(`${P}n\x1b[D\r`)).toEqual([
+      { kind: 'prompt', key: P },
+      { kind: 'prompt', key: 'n' },
+      { kind: 'prompt', key: '\x1b[D' },
+      { kind: 'prompt', key: '\r' },
+    ]);
+    const a = new KeyScanner();
+    expect(a.push(`${P}a`)).toEqual([{ kind: 'mention' }]);
+  });
+
+  it('passes keys again once the prompt closed', () => {
+    const k = new KeyScanner();
+    k.push(`${P}@`);
+    expect(k.push('\x1b')).toEqual([{ kind: 'prompt', key: '\x1b' }]);
+    k.promptClosed();
+    expect(k.prompting).toBe(false);
+    expect(k.push('ls')).toEqual([{ kind: 'input', data: 'ls' }]);
+  });
+
+  it('hands a bracketed paste to the prompt as one piece, even split across chunks', () => {
+    const k = new KeyScanner();
+    k.push(`${P}@`);
+    expect(k.push('\x1b[200~two\nli')).toEqual([{ kind: 'prompt', key: 'two\nli', paste: true }]);
+    expect(k.push('nes\x1b[201')).toEqual([{ kind: 'prompt', key: 'nes', paste: true }]);
+    expect(k.push('~x')).toEqual([{ kind: 'prompt', key: 'x' }]);
+  });
+});

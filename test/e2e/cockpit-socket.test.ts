@@ -53,7 +53,8 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
 
     keys(`tai spawn --label counter -- sh -c 'for i in 1 2 3; do echo line-$i; done'`, 'Enter');
     await until(() => expect(right()).toMatch(/^ ✓ counter · done · \d+s/));
-    expect(right()).toContain('line-3');
+    // The header is published at once, the output on the next flush.
+    await until(() => expect(right()).toContain('line-3'));
     await until(() => expect(left()).toMatch(/tai: agent #1 done/));
 
     keys(`tai vpane open --label ext --header ' ● ext · running'`, 'Enter');

@@ -122,6 +122,40 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     expect(normal).not.toContain('demo silent');
   }, 120_000);
 
+  it('starts a registered agent from the mention prompt: C-] @, Tab, Enter, a panel', async () => {
+    const config = join(dir, 'config');
+    mkdirSync(join(config, 'tai'), { recursive: true });
+    const agent = join(ROOT, 'test/fixtures/command-agent.mjs');
+    writeFileSync(join(config, 'tai', 'agents.json'), JSON.stringify({ agents: { echoer: { kind: 'command', command: [process.execPath, agent, '--stdin', '--linger'] } } }));
+    keys('clear', 'Enter');
+    keys(`XDG_CONFIG_HOME=${config} node ${CLI} -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await until(() => expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1'));
+    keys('PS1="inner$ "', 'Enter');
+    await until(() => expect(screen().some((r) => r.startsWith('inner$'))).toBe(true));
+    keys('C-]', '@');
+    keys('-l', 'ech');
+    keys('Tab');
+    await until(() => expect(screen()[39]).toMatch(/^ mention ▸ @echoer$/));
+    keys('-l', 'say hi from the prompt');
+    await until(() => expect(screen()[39]).toContain(' mention ▸ @echoer say hi from the prompt'));
+    keys('Enter');
+    await until(() => expect(screen()[0]).toMatch(/│ ● @echoer · running/));
+    await until(() => expect(screen().some((r) => [...r].slice(67).join('').startsWith('say hi from the prompt'))).toBe(true));
+    expect(screen()[39]).not.toContain('mention ▸');
+    // An unknown name is refused in the line; Esc closes it and keys reach the shell again.
+    keys('C-]', '@');
+    keys('-l', 'nobody hi');
+    keys('Enter');
+    await until(() => expect(screen()[39]).toContain('✗ no agent named "nobody"'));
+    keys('Escape');
+    await until(() => expect(screen()[39]).not.toContain('mention ▸'));
+    keys('-l', 'echo typed-$((6*7))');
+    keys('Enter');
+    await until(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true));
+    keys('exit 3', 'Enter');
+    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=3'));
+  }, 120_000);
+
   it('restores the normal screen and stops its agents when killed by SIGTERM or SIGHUP', async () => {
     for (const [signal, code] of [['TERM', 143], ['HUP', 129]] as const) {
       keys('clear', 'Enter');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBoard } from '../../store/board.js';
 import { startBoardClock, type BoardClock } from '../../src/io/board-clock.js';
-import { ORCH_CANCEL_GRACE, ORCH_IDLE_KILL, ORCH_IDLE_WARN, ORCH_LINGER } from '../../src/core/policy.js';
+import { ORCH_CANCEL_GRACE, ORCH_FLUSH_INTERVAL, ORCH_IDLE_KILL, ORCH_IDLE_WARN, ORCH_LINGER } from '../../src/core/policy.js';
 import type { Screen } from '../../src/core/screen.js';
 
 describe('the board clock', () => {
@@ -54,5 +54,22 @@ describe('the board clock', () => {
     expect(board.counters.flushes).toBeLessThanOrEqual(40);
     expect(board.counters.flushes).toBeGreaterThanOrEqual(39);
     expect(writes).toBeLessThanOrEqual(40 * ids.length);
+  });
+
+  it('sleeps while nothing is pending and no panel is open, and wakes when one opens', () => {
+    const board = createBoard({ cols: 160, rows: 60, createScreen: () => ({ write: () => {}, resize: () => {}, dispose: () => {} }) });
+    clock = startBoardClock(board);
+    expect(vi.getTimerCount()).toBe(0);
+    const id = board.getState().open({ label: 'a' }, Date.now());
+    expect(vi.getTimerCount()).toBe(1); // the watchdog only: nothing waits to be flushed
+    board.getState().emit(id, { type: 'text', text: 'hello\n' }, Date.now());
+    expect(vi.getTimerCount()).toBe(2);
+    vi.advanceTimersByTime(ORCH_FLUSH_INTERVAL);
+    expect(board.counters.flushes).toBe(1);
+    expect(vi.getTimerCount()).toBe(1);
+    board.getState().finish(id, 'done', 'ok', Date.now());
+    vi.advanceTimersByTime(ORCH_LINGER + 1000);
+    expect(board.getState().panels).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

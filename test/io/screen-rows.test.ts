@@ -1,6 +1,6 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { cursorOf, screenRows, trackCursorVisibility } from '../../src/io/screen-rows.js';
+import { cursorOf, lineToCells, screenCells, screenRows, trackCursorVisibility } from '../../src/io/screen-rows.js';
 
 const { Terminal } = xterm;
 
@@ -42,5 +42,25 @@ describe('screenRows', () => {
     expect(vis.hidden()).toBe(true);
     await write(t, '\x1b[?25h');
     expect(vis.hidden()).toBe(false);
+  });
+
+  it('keeps the row objects of lines that only scrolled, and converts changed or combined lines again', async () => {
+    const t = new Terminal({ cols: 6, rows: 3, scrollback: 2, allowProposedApi: true });
+    const fresh = () => {
+      const buf = t.buffer.active;
+      return Array.from({ length: 3 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 6, buf.getNullCell()));
+    };
+    await write(t, 'one\r\n\x1b[32mtwo\x1b[0m\r\nthree');
+    const first = screenCells(t);
+    expect(first).toEqual(fresh());
+    await write(t, '\r\nfour');
+    const second = screenCells(t);
+    expect(second).toEqual(fresh());
+    expect(second[0]).toBe(first[1]); // 'two' only moved up
+    expect(second[1]).toBe(first[2]);
+    await write(t, '!\r\ne\u0301\r\nsix\r\nseven\r\n8'); // the scrollback is full: xterm recycles line objects
+    expect(screenCells(t)).toEqual(fresh());
+    await write(t, '\x1b[1;1H\x1b[7mX');
+    expect(screenCells(t)).toEqual(fresh());
   });
 });

@@ -1,5 +1,6 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
+import { parseRow } from '../../src/io/sgr-cells.js';
 import { screenRows } from '../../src/io/screen-rows.js';
 import { TermOutput } from '../../src/io/term-output.js';
 
@@ -104,5 +105,26 @@ describe('TermOutput', () => {
     h.out.frame(screenRows(src).join('\n'), null);
     await h.flush();
     expect(screenRows(h.term)).toEqual(screenRows(src));
+  });
+
+  it('rewrites only a changed overlay, leaving the chrome and the other overlays on the row alone', async () => {
+    const h = harness(20, 2);
+    h.out.setChrome('main      |\nmain two  |');
+    const left = [parseRow('L1', 4), parseRow('L2', 4)];
+    const first = [parseRow('aaaa', 8), parseRow('bbbb', 8)];
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 11, y: 0, cols: 8, rows: first }], null);
+    await h.flush();
+    expect(h.text()).toEqual(['L1        |aaaa', 'L2   two  |bbbb']);
+    const next = [parseRow('bbbb', 8), parseRow('cccc', 8)];
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 11, y: 0, cols: 8, rows: next }], null);
+    const written = h.writes.join('');
+    await h.flush();
+    expect(h.text()).toEqual(['L1        |bbbb', 'L2   two  |cccc']);
+    expect(written).not.toContain('L1');
+    expect(written).not.toContain('main');
+    // An overlay that moves redraws the whole row.
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 12, y: 0, cols: 8, rows: next }], null);
+    await h.flush();
+    expect(h.text()).toEqual(['L1        | bbbb', 'L2   two  | cccc']);
   });
 });

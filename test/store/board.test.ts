@@ -326,6 +326,57 @@ describe('focus and zoom', () => {
     expect(s().layout.zoomed).toBeUndefined();
     expect(s().panels[1]).toMatchObject({ cols: 53, rows: 18 });
   });
+
+  it('un-zooms the window when a panel opens (seed 001, section 3.3)', () => {
+    const { board } = drawnBoard();
+    const s = () => board.getState();
+    s().open({ label: 'a' }, T0);
+    s().focusSet(1);
+    s().zoomToggle();
+    expect(s().layout.zoomed?.id).toBe(1);
+    s().open({ label: 'b' }, T0 + 1);
+    expect(s().zoom).toBeNull();
+    expect(s().layout.zoomed).toBeUndefined();
+    expect(s().focus).toBe(1);
+    expect(s().layout.panels.map((p) => p.id)).toEqual([1, 2]);
+  });
+});
+
+describe('what the clock needs to know', () => {
+  it('has nothing pending until output waits, and wakes its clock once per flush, not per token', () => {
+    const { board } = drawnBoard();
+    const s = () => board.getState();
+    let wakes = 0;
+    s().onWake(() => wakes++);
+    expect(s().active()).toBe(false);
+    const id = s().open({ label: 'a' }, T0);
+    expect(wakes).toBe(1); // a record: the watchdog runs again
+    expect(s().active()).toBe(true);
+    expect(s().pending()).toBe(false);
+    for (let i = 0; i < 50; i++) s().emit(id, { type: 'text', text: `line ${i}\n` }, T0 + i);
+    expect(s().pending()).toBe(true);
+    expect(wakes).toBe(2);
+    s().flush(T0 + 100);
+    expect(s().pending()).toBe(false);
+    s().emit(id, { type: 'text', text: 'more\n' }, T0 + 101);
+    expect(wakes).toBe(3);
+  });
+
+  it('keeps a header and a view unchanged while its second and counters are', () => {
+    const { board } = drawnBoard();
+    const s = () => board.getState();
+    const id = s().open({ label: 'a' }, T0);
+    s().emit(id, { type: 'text', text: 'x\n' }, T0 + 10);
+    s().flush(T0 + 100);
+    const before = s().panels[0];
+    s().emit(id, { type: 'text', text: 'y\n' }, T0 + 200);
+    s().flush(T0 + 300);
+    expect(s().panels[0]).toBe(before);
+    s().emit(id, { type: 'text', text: 'z\n' }, T0 + 1200);
+    s().flush(T0 + 1300);
+    expect(s().panels[0]).not.toBe(before);
+    expect(s().panels[0]?.header).toContain('1s');
+  });
 });
 
 describe('feed pane headers', () => {

@@ -1,0 +1,59 @@
+/**
+ * tai as a library (issue 7; docs/embedding.md): the one entry point, and the
+ * whole public API. Everything not exported here is private and may change.
+ *
+ * - The board: `createBoard` (the zustand vanilla store of panels, with
+ *   supervision as pure actions that take `now`) and `startBoardClock` (its
+ *   flush and watchdog on real time); `createDashboard` builds both with
+ *   screens for the components.
+ * - Agents: `startAgentService` (any runner, or an in-process worker through
+ *   `service.spawnWorker(request, fn, now)`), the runner contract, the
+ *   default runners and the worker runner.
+ * - Views: `AgentColumnBox` and `AgentPanelBox` for a host Ink app; a
+ *   headless host reads `board.subscribe`, `status(now)` and `tapEvents`.
+ * - The cockpit itself: `runCockpit` (what `tai` runs) and `startCockpit`.
+ */
+
+// The board and its clock.
+export { createBoard } from '../store/board.js';
+export type {
+  Board,
+  BoardActions,
+  BoardCounters,
+  BoardOptions,
+  BoardSnapshot,
+  BoardState,
+  OpenSpec,
+  PanelKind,
+  PanelView,
+  StopHook,
+} from '../store/board-types.js';
+export type { AgentRow, BoardStatus } from '../store/status.js';
+export { startBoardClock, type BoardClock } from './io/board-clock.js';
+
+// Events and states.
+export type { AgentEvent, AgentEventType } from './core/events.js';
+export { isLive, PANEL_STATES, type FinalState, type PanelState, type StopCause } from './core/panel-state.js';
+export type { Layout, PaneId, PanelPlace, Rect } from './core/layout.js';
+export type { Command, CommandOf } from './core/commands.js';
+export { AgentsFullError, RequestError } from './core/errors.js';
+
+// Agents.
+export type { AgentResult, AgentService, SpawnResult } from './core/agent-service.js';
+export { LocalAgentService, type WorkerRequest } from './io/agent-service.js';
+export { startAgentService, type AgentServiceStartOptions, type StartedAgentService } from './io/embedded-agents.js';
+export type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './io/runners/runner.js';
+export { DEFAULT_RUNNERS } from './io/runners/table.js';
+export { workerRunner, type WorkerFn } from './io/runners/worker.js';
+export { tapEvents, type EventListener } from './io/event-tap.js';
+
+// Views for a host Ink app.
+export { createDashboard, type Dashboard, type DashboardOptions } from './io/dashboard.js';
+export type { PaneSource } from '../components/pane-source.js';
+export { AgentColumnBox, type AgentColumnBoxProps } from '../components/AgentColumnBox.js';
+export { AgentPanelBox, type AgentPanelBoxProps } from '../components/AgentPanelBox.js';
+
+// The cockpit.
+export { startCockpit, type CockpitOptions, type MentionSource, type RunningCockpit } from './io/cockpit.js';
+export { runCockpit, type CockpitMainOptions } from './io/cockpit-main.js';
+export type { Reply } from '../store/dispatch.js';
