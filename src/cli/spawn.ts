@@ -13,6 +13,7 @@
  * cockpit, an agent held for a lost network (docs/outages.md) is told on
  * stderr: why it is held, each stage with its next probe time, its restart.
  */
+import { entrySpawnCommand, withModel } from '../core/agent-spawn.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentResult } from '../core/agent-service.js';
@@ -119,21 +120,20 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     return USAGE_EXIT;
   }
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
-  const label = o.label ?? (named ? `@${named.name}` : undefined);
-  const wall = timeout ?? named?.timeout;
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
-  const cwd = resolve(o.cwd ?? named?.cwd ?? '.');
-  const request: CommandOf<'spawn'> = {
-    cmd: 'spawn',
-    kind: o.kind ?? named?.kind ?? 'command',
-    argv,
-    ...(label === undefined ? {} : { label }),
+  const cwd = resolve(o.cwd ?? '.');
+  const asked = {
+    ...(o.kind === undefined ? {} : { kind: o.kind }),
+    ...(o.label === undefined ? {} : { label: o.label }),
     ...(prompt === undefined || prompt === '' ? {} : { prompt }),
-    ...(wall === undefined ? {} : { timeout: wall }),
-    cwd,
+    ...(timeout === undefined ? {} : { timeout }),
     ...(retries === undefined ? {} : { retries }),
-    ...(o.allow || named?.permissions === 'allow' ? { allow: true } : {}),
+    ...(o.allow ? { allow: true } : {}),
   };
+  // An agent by name is started exactly as the cockpit's @mention line starts it.
+  const request: CommandOf<'spawn'> = named
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined })
+    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd };
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), Boolean(o.json), io);
   if (o.detach) {
@@ -235,12 +235,8 @@ async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo):
   }
 }
 
-/** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
-export function withModel(entry: AgentEntry): string[] {
-  const argv = [...entry.command];
-  if (entry.model && (entry.kind === 'claude' || entry.kind === 'codex') && !argv.includes('--model')) argv.push('--model', entry.model);
-  return argv;
-}
+/** A registry entry's command with its `--model` (src/core/agent-spawn.ts; kept for importers). */
+export { withModel };
 
 /** Prints a finished result (text on stdout, a summary on stderr) and returns its exit code. */
 export function printResult(result: AgentResult, json: boolean, io: CliIo): number {
