@@ -107,7 +107,8 @@ describe('tai vpane', () => {
     child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
     child.stdin.write('line one\n');
     child.stdin.end('line two ✓\n');
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': the exit can come before the last stdout chunk is read.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
     expect(childOut).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
     expect((await h.screenText(1)).slice(0, 2)).toEqual(['line one', 'line two ✓']);

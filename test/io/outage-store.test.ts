@@ -303,7 +303,8 @@ function summaries(children: readonly ChildProcess[], deadlineMs: number): Promi
         let err = '';
         child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
         child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('exit', (code) => {
+        // 'close', not 'exit': the exit can come before the last stdout chunk is read.
+        child.on('close', (code) => {
           const last = out.trim().split('\n').at(-1) ?? '';
           if (code === 0) resolveChild(JSON.parse(last) as { probes: number; notified: boolean });
           else reject(new Error(`prober ${child.pid} exited ${code}: ${err}`));
