@@ -8,7 +8,7 @@ import { createBoard } from '../../store/board.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit.js';
 import { mainEnv } from './pty.js';
-import { signalNumber, stopAgents } from './stop-agents.js';
+import { endOnce, signalNumber } from './stop-agents.js';
 
 /** Starts the main program on the terminal with a board that draws nothing. */
 export function startUndrawn(options: CockpitOptions, reason: string): RunningCockpit {
@@ -18,17 +18,7 @@ export function startUndrawn(options: CockpitOptions, reason: string): RunningCo
   const clock = startBoardClock(board, now);
   const [file, ...args] = options.argv.length > 0 ? options.argv : [env.SHELL || '/bin/sh'];
   const child = spawn(file, args, { stdio: 'inherit', env: mainEnv(env, options.socketPath) });
-  let resolveDone: (code: number) => void = () => {};
-  const done = new Promise<number>((r) => (resolveDone = r));
-  let ending = false;
-  const end = (code: number): void => {
-    if (ending) return;
-    ending = true;
-    void stopAgents(board, now).then(() => {
-      clock.stop();
-      resolveDone(code);
-    });
-  };
+  const { end, done } = endOnce(board, now, () => clock.stop());
   // The terminal's Ctrl-C reaches the child too (same process group): it decides; other signals are forwarded.
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signal !== 'SIGINT') child.kill(signal);

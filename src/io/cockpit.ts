@@ -35,7 +35,7 @@ import { MentionController } from './mentions.js';
 import { spawnMain, type MainPty } from './pty.js';
 import { cursorOf, trackCursorVisibility } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
-import { signalNumber, stopAgents } from './stop-agents.js';
+import { endOnce, signalNumber } from './stop-agents.js';
 import { ENTER, LEAVE, writeNow } from './terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from './term-output.js';
 
@@ -243,19 +243,11 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
     writeNow(fdOf(stdout), LEAVE);
   };
 
-  let resolveDone: (code: number) => void = () => {};
-  const done = new Promise<number>((r) => (resolveDone = r));
-  let ending = false;
-  const end = (code: number): void => {
-    if (ending) return;
-    ending = true;
-    void stopAgents(board, now).then(() => {
-      clock.stop();
-      restore();
-      detachProcessHooks();
-      resolveDone(code);
-    });
-  };
+  const { end, done } = endOnce(board, now, () => {
+    clock.stop();
+    restore();
+    detachProcessHooks();
+  });
   void pty.exited.then((e) => end(e.code));
 
   const onSignal = (signal: NodeJS.Signals): void => {
