@@ -12,6 +12,10 @@
  * still prints its partial result; a second Ctrl-C stops waiting. Outside a
  * cockpit, an agent held for a lost network (docs/outages.md) is told on
  * stderr: why it is held, each stage with its next probe time, its restart.
+ * An agent by name is a turn of its session (src/core/agent-spawn.ts,
+ * sessionKey): inside a cockpit, an ACP agent whose last turn ended well
+ * continues in the same process and conversation; `--kind`/`-- ARGV` spawns
+ * never do.
  */
 import { entrySpawnCommand, withModel } from '../core/agent-spawn.js';
 import { resolve } from 'node:path';
@@ -130,9 +134,9 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     ...(retries === undefined ? {} : { retries }),
     ...(o.allow ? { allow: true } : {}),
   };
-  // An agent by name is started exactly as the cockpit's @mention line starts it.
+  // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
   const request: CommandOf<'spawn'> = named
-    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined })
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true })
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd };
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), Boolean(o.json), io);

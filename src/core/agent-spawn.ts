@@ -22,6 +22,8 @@ export interface EntrySpawnOptions {
   readonly retries?: number;
   /** Accept ACP permission requests even when the entry rejects them. */
   readonly allow?: boolean;
+  /** Keep the agent's session for later turns, under sessionKey (opt-in: plain spawns never continue one). */
+  readonly session?: boolean;
 }
 
 /** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
@@ -46,13 +48,15 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
     cwd,
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),
+    ...(options.session ? { session: sessionKey(entry, cwd) } : {}),
   };
 }
 
 /**
  * The key of an agent's session (seed 001, section 5.2): later turns to the
- * same agent, model and directory belong to one session while it lives.
+ * same agent, model and directory (`dir`, where the agent runs: the spawn
+ * command's cwd) belong to one session while it lives.
  */
-export function sessionKey(entry: AgentEntry, cwd: string): string {
-  return JSON.stringify([entry.name, entry.model ?? '', entry.cwd ?? cwd]);
+export function sessionKey(entry: AgentEntry, dir: string): string {
+  return JSON.stringify([entry.name, entry.model ?? '', dir]);
 }

@@ -177,6 +177,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const cwd = optional(v, 'cwd', 'spawn cwd', nonEmptyString);
   const retries = optional(v, 'retries', 'spawn retries', integer);
   const allow = optional(v, 'allow', 'spawn allow', boolean);
+  const session = optional(v, 'session', 'spawn session', nonEmptyString);
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -187,6 +188,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(cwd === undefined ? {} : { cwd }),
     ...(retries === undefined ? {} : { retries }),
     ...(allow === undefined ? {} : { allow }),
+    ...(session === undefined ? {} : { session }),
   };
 }
 

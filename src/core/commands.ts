@@ -49,6 +49,8 @@ export type Command =
       readonly cwd?: string;
       readonly retries?: number;
       readonly allow?: boolean;
+      /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
+      readonly session?: string;
     }
   | { readonly cmd: 'cancel'; readonly id: number }
   | { readonly cmd: 'status' }

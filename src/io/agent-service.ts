@@ -38,8 +38,9 @@ import { defaultProbes, type ProbeSource } from './probes.js';
 import type { Sleep } from './outage-wait.js';
 import { newRecordId, RecordStore } from './records.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
-import { DEFAULT_RUNNERS } from './runners/table.js';
-import type { Runner, RunningAgent, RunOutcome, RunSpec } from './runners/runner.js';
+import { AcpSessionPool } from './runners/acp-pool.js';
+import { DEFAULT_RUNNERS, runnersWithSessions } from './runners/table.js';
+import { runSpecOf, type Runner, type RunningAgent, type RunOutcome, type RunSpec } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 
 /** The shell exit code of each final state; 75 (EX_TEMPFAIL) is a refusal at the cap. */
@@ -143,12 +144,7 @@ export class LocalAgentService implements AgentService {
       throw new RequestError(`unknown kind '${request.kind}': use one of ${Object.keys(this.#runners).join(', ')}`);
     }
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
-    const spec: RunSpec = {
-      argv: request.argv,
-      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
-      ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
-      ...(request.allow === undefined ? {} : { allow: request.allow }),
-    };
+    const spec = runSpecOf(request);
     const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
     const task = request.prompt ?? request.argv.join(' ');
     return this.#start(request.kind, runner, spec, { label, task, timeout: request.timeout, retries: request.retries }, now);
@@ -409,6 +405,7 @@ export class LocalAgentService implements AgentService {
     const final = outcome
       ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)
       : (this.#rowState(attempt.id, now) ?? 'cancelled');
+    attempt.agent.finished?.(final);
     this.#conclude(job, attempt, final, raw, chars, stored, now);
   }
 
@@ -580,7 +577,7 @@ export interface OpenedAgentService {
   readonly agents: AgentsStore;
   /** The one outage watch of this process: the cockpit arms its standing wake-up (`watch.armWakeUp()`). */
   readonly watch: OutageWatch;
-  /** Stops listening to the board and closes the database (live agents' reapers stop them when this process exits). */
+  /** Stops listening to the board, closes the kept ACP sessions and the database (live agents' reapers stop them when this process exits). */
   close(): void;
 }
 
@@ -613,7 +610,8 @@ export function openAgentService(
         scale: options.scale ?? outageTimeScale(env),
         notify: { env, ...(options.terminal === undefined ? {} : { terminal: options.terminal }) },
       });
-    const service = new LocalAgentService({ board, records, agents, now, outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
+    const sessions = new AcpSessionPool({ now });
+    const service = new LocalAgentService({ board, records, agents, now, runners: runnersWithSessions(sessions), outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
     return {
       service,
       records,
@@ -621,6 +619,7 @@ export function openAgentService(
       watch,
       close() {
         service.dispose();
+        void sessions.close();
         db.close();
       },
     };

@@ -4,13 +4,17 @@
  * eight), on a state database of the host's choosing, without the cockpit's
  * outage watch. Start programs with `service.spawn({cmd: 'spawn', kind, argv,
  * prompt})` or in-process workers with `service.spawnWorker(request, fn, now)`.
+ * With the default runners, an acp spawn that names a `session` key keeps
+ * its agent for the next spawn with that key until `close()`.
  */
 import { join } from 'node:path';
 import type { Board } from '../../store/board.js';
 import { LocalAgentService } from './agent-service.js';
 import { AgentsStore } from './agents-store.js';
 import { RecordStore } from './records.js';
+import { AcpSessionPool } from './runners/acp-pool.js';
 import type { Runner } from './runners/runner.js';
+import { runnersWithSessions } from './runners/table.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
 
 /** How to start the service; every field has a default. */
@@ -26,7 +30,7 @@ export interface AgentServiceStartOptions {
 /** A started service and how to close it. */
 export interface StartedAgentService {
   readonly service: LocalAgentService;
-  /** Stops listening to the board and closes the database; cancel live agents first. */
+  /** Stops listening to the board, closes the kept ACP sessions and the database; cancel live agents first. */
   close(): void;
 }
 
@@ -34,17 +38,19 @@ export interface StartedAgentService {
 export function startAgentService(board: Board, options: AgentServiceStartOptions = {}): StartedAgentService {
   const db = openStateDb(options.dbPath ?? join(stateDir(), STATE_DB_FILE));
   try {
+    const sessions = new AcpSessionPool(options.now === undefined ? {} : { now: options.now });
     const service = new LocalAgentService({
       board,
       records: new RecordStore(db),
       agents: new AgentsStore(db),
       ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.runners === undefined ? {} : { runners: options.runners }),
+      runners: options.runners ?? runnersWithSessions(sessions),
     });
     return {
       service,
       close() {
         service.dispose();
+        void sessions.close();
         db.close();
       },
     };

@@ -7,12 +7,16 @@
  * session and the agent cap come back as an error in the line.
  *
  * Vocabulary:
- * - session: the agent started for (agent, model, directory); while its panel
- *   is live, a later mention of the same agent is a follow-up turn of it,
- *   never a second process. Follow-up turns need a runner that keeps its
- *   session between turns (`followUp`); without one the mention is refused
- *   with the panel it waits for, and once that panel finishes the next
- *   mention starts a fresh session.
+ * - session: the agent kept for (agent, model, directory), named by
+ *   sessionKey. Every mention is a turn of it: its own spawn, panel and job,
+ *   with the key in the spawn (`session`), so an ACP agent whose last turn
+ *   ended well takes the next one in the same process and conversation
+ *   (src/io/runners/acp-pool.ts); kinds that cannot keep a session start
+ *   fresh each time.
+ * - one turn at a time: while a session's panel is live, a mention of the
+ *   same agent is refused with the panel it waits for (never a second
+ *   process beside it); once that panel finishes, the next mention is the
+ *   session's next turn.
  */
 import type { SpawnResult } from '../core/agent-service.js';
 import { entrySpawnCommand, sessionKey } from '../core/agent-spawn.js';
@@ -34,8 +38,6 @@ export interface MentionDeps {
   readonly cwd: string;
   /** Carries out the spawn through the cockpit's dispatcher. */
   spawn(command: CommandOf<'spawn'>): Promise<Reply<SpawnResult>>;
-  /** Sends a follow-up turn to the live session in panel `id`; absent while runners cannot. */
-  followUp?(id: number, prompt: string): Promise<Reply<SpawnResult>>;
   /** Something changed on the prompt: draw it soon. */
   changed(): void;
 }
@@ -48,7 +50,7 @@ export class MentionController {
   #entries: readonly AgentEntry[] = [];
   /** Keys are applied in order, each after the registry was read (Tab right after opening completes too). */
   #queue: Promise<unknown> = Promise.resolve();
-  /** The panel of each live session, by sessionKey. */
+  /** The panel of each session's latest turn, by sessionKey. */
   readonly #sessions = new Map<string, number>();
 
   constructor(
@@ -95,7 +97,7 @@ export class MentionController {
     return error === null;
   }
 
-  /** Starts the mentioned agent (or its follow-up turn); returns the error to show, or null when it started. */
+  /** Starts the mentioned agent's next turn; returns the error to show, or null when it started. */
   async submit(text: string): Promise<string | null> {
     const mention = resolveMention(text);
     if (!mention) return MENTION_USAGE;
@@ -110,18 +112,14 @@ export class MentionController {
     if (this.deps.locate(entry) === undefined) {
       return `@${entry.name} cannot start: "${entry.command[0] ?? ''}" is not found on PATH (tai agents lists what is available)`;
     }
-    const command = entrySpawnCommand(entry, { prompt: mention.prompt, cwd: this.deps.cwd });
-    const key = sessionKey(entry, this.deps.cwd);
+    const command = entrySpawnCommand(entry, { prompt: mention.prompt, cwd: this.deps.cwd, session: true });
+    const key = command.session ?? sessionKey(entry, command.cwd ?? this.deps.cwd);
     const live = this.#liveSession(key);
+    if (live !== undefined) {
+      return `@${entry.name} is still working in panel #${live}: its session takes the next turn when this one ends (or close the panel)`;
+    }
     this.prompt.getState().setBusy(true);
     try {
-      if (live !== undefined) {
-        if (!this.deps.followUp) {
-          return `@${entry.name} is still working in panel #${live}: its session takes the next turn when this one ends (or close the panel)`;
-        }
-        const reply = await this.deps.followUp(live, mention.prompt);
-        return reply.ok ? null : reply.error;
-      }
       const reply = await this.deps.spawn(command);
       if (!reply.ok) return reply.error;
       this.#sessions.set(key, reply.data.id);

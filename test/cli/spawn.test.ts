@@ -6,6 +6,8 @@ import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { run as pollCli } from '../../src/cli/poll.js';
 import { CLAIM_HEAD } from '../../src/core/claim-check.js';
+import { AcpSessionPool } from '../../src/io/runners/acp-pool.js';
+import { runnersWithSessions } from '../../src/io/runners/table.js';
 import { startControlServer, type ControlServer } from '../../src/io/socket-server.js';
 import { fixture, harness, type Harness } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
@@ -191,6 +193,34 @@ describe('tai spawn inside a cockpit (over the control socket)', () => {
     io.interrupt();
     expect(await code).toBe(130);
     expect(io.stdout).toBe('[cancelled (cancelled by request (tai cancel)); partial result]\nwaiting\ninterrupted\n');
+  });
+
+  it("continues an ACP agent's session on the next tai spawn @name, never on a plain --kind acp spawn", async () => {
+    const sessions = new AcpSessionPool();
+    h = harness({ runners: runnersWithSessions(sessions) });
+    h.clock.t = Date.now();
+    const socket = join(mkdtempSync(join(tmpdir(), 'tai-sock-')), 'control.sock');
+    server = await startControlServer({ board: h.board, agents: h.service, path: socket });
+    const config = mkdtempSync(join(tmpdir(), 'tai-cfg-'));
+    mkdirSync(join(config, 'tai'));
+    const keeper = [node, fixture('acp-session-agent.mjs')];
+    writeFileSync(join(config, 'tai', 'agents.json'), JSON.stringify({ agents: { keeper: { kind: 'acp', command: keeper } } }));
+    const io = () => testIo({ TAI_PLEXER_SOCKET: socket, XDG_CONFIG_HOME: config });
+    try {
+      const first = io();
+      expect(await spawnCli(['@keeper', 'one'], first)).toBe(0);
+      const pid = /^pid (\d+) turn 1: one\n$/.exec(first.stdout)?.[1];
+      expect(pid).toBeDefined();
+      const second = io();
+      expect(await spawnCli(['@keeper', 'two'], second)).toBe(0);
+      expect(second.stdout).toBe(`pid ${pid} turn 2: two\n`);
+      const plain = io();
+      expect(await spawnCli(['--kind', 'acp', '--prompt', 'three', '--', ...keeper], plain)).toBe(0);
+      expect(plain.stdout).toMatch(/^pid \d+ turn 1: three\n$/);
+      expect(plain.stdout).not.toContain(`pid ${pid} `);
+    } finally {
+      await sessions.close();
+    }
   });
 
   it('exits 75 when the cockpit refuses an agent past the cap', async () => {

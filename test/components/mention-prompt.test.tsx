@@ -12,10 +12,12 @@ import { startBoardClock } from '../../src/io/board-clock.js';
 import { routeKeys } from '../../src/io/key-router.js';
 import { MentionController } from '../../src/io/mentions.js';
 import { RecordStore } from '../../src/io/records.js';
+import { AcpSessionPool } from '../../src/io/runners/acp-pool.js';
+import { runnersWithSessions } from '../../src/io/runners/table.js';
 import { openStateDb, type StateDb } from '../../src/io/state-db.js';
 import { dispatch } from '../../store/dispatch.js';
 import { createMentionPrompt, type MentionPrompt } from '../../store/mention-prompt.js';
-import { fixture } from '../helpers/agents.js';
+import { fixture, groupExists } from '../helpers/agents.js';
 import { mountCockpit } from './harness.js';
 
 const P = DEFAULT_PREFIX;
@@ -25,12 +27,15 @@ const ENTRIES: AgentEntry[] = [
   { name: 'echoer', kind: 'command', command: [process.execPath, agent, '--say', 'echoer here'] },
   { name: 'lingerer', kind: 'command', command: [process.execPath, agent, '--say', 'lingering', '--linger'] },
   { name: 'ghost', kind: 'command', command: ['tai-test-no-such-program'] },
+  { name: 'keeper', kind: 'acp', command: [process.execPath, fixture('acp-session-agent.mjs')] },
 ];
 
 interface Rig {
   m: ReturnType<typeof mountCockpit>;
   prompt: MentionPrompt;
   service: LocalAgentService;
+  /** Where the acp runner keeps sessions between mentions. */
+  sessions: AcpSessionPool;
   keys: KeyScanner;
   /** Types a chunk through the real key path. */
   type(chunk: string): void;
@@ -44,8 +49,9 @@ interface Rig {
 let rig: Rig | undefined;
 let db: StateDb | undefined;
 let dir: string | undefined;
-afterEach(() => {
+afterEach(async () => {
   if (rig) for (const p of rig.m.board.getState().panels) rig.m.board.getState().cancel(p.id, 'test over', Date.now());
+  await rig?.sessions.close();
   rig?.service.dispose();
   rig?.stop();
   rig?.m.unmount();
@@ -59,7 +65,8 @@ function mount(maxLive?: number): Rig {
   const m = mountCockpit(120, 40, { prompt, ...(maxLive === undefined ? {} : { maxLive }) });
   dir = mkdtempSync(join(tmpdir(), 'tai-mention-'));
   db = openStateDb(join(dir, 'tai.db'));
-  const service = new LocalAgentService({ board: m.board, records: new RecordStore(db), agents: new AgentsStore(db), run: 'mention-test' });
+  const sessions = new AcpSessionPool();
+  const service = new LocalAgentService({ board: m.board, records: new RecordStore(db), agents: new AgentsStore(db), run: 'mention-test', runners: runnersWithSessions(sessions) });
   const ctx = () => ({ board: m.board, now: Date.now(), agents: service });
   const mentions = new MentionController(prompt, {
     board: m.board,
@@ -73,7 +80,7 @@ function mount(maxLive?: number): Rig {
   const typed: string[] = [];
   const onKeys = routeKeys({ keys, board: m.board, mentions, dispatch: (c) => void dispatch(c, ctx()), toMain: (d) => typed.push(d) });
   const clock = startBoardClock(m.board);
-  return { m, prompt, service, keys, type: onKeys, typed, bottom: () => m.text().at(-1) ?? '', stop: () => clock.stop() };
+  return { m, prompt, service, sessions, keys, type: onKeys, typed, bottom: () => m.text().at(-1) ?? '', stop: () => clock.stop() };
 }
 
 describe('the mention prompt', () => {
@@ -125,7 +132,7 @@ describe('the mention prompt', () => {
   it('shows an unknown name in the line until the next key, keeping the text to fix', async () => {
     const r = (rig = mount());
     r.type(`${P}@ecko hi\r`);
-    await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe('no agent named "ecko" (did you mean echo?); known: echo, echoer, ghost, lingerer; run tai agents to list them'));
+    await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe('no agent named "ecko" (did you mean echo?); known: echo, echoer, ghost, keeper, lingerer; run tai agents to list them'));
     await vi.waitFor(() => expect(r.bottom()).toContain('@ecko hi  ✗ no agent named "ecko"'));
     r.type('!');
     await vi.waitFor(() => expect(r.prompt.getState().line).toEqual({ text: '@ecko hi!', cursor: 9 }));
@@ -158,6 +165,30 @@ describe('the mention prompt', () => {
     r.type(`${P}@lingerer second\r`);
     await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe(`@lingerer is still working in panel #${id}: its session takes the next turn when this one ends (or close the panel)`));
     expect(r.m.board.getState().panels).toHaveLength(1);
+  });
+
+  it("continues an ACP agent's session on the next mention once its panel finished, and refuses one while it works", async () => {
+    const r = (rig = mount());
+    const panel = (n: number) => r.m.board.getState().panels[n];
+    const resultOf = (n: number) => r.service.peek(panel(n)?.id ?? 0)?.text ?? '';
+    r.type(`${P}@keeper hello\r`);
+    await vi.waitFor(() => expect(panel(0)?.state).toBe('done'));
+    const pid = Number(/^pid (\d+) turn 1: hello$/.exec(resultOf(0))?.[1]);
+    expect(groupExists(pid)).toBe(true); // kept for the next turn
+
+    r.type(`${P}@keeper slow again\r`);
+    await vi.waitFor(() => expect(resultOf(1)).toContain(`pid ${pid} turn 2: tick 0. tick 1.`));
+    expect(panel(1)?.label).toBe('@keeper');
+    r.type(`${P}@keeper are you there\r`);
+    await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe(`@keeper is still working in panel #${panel(1)?.id}: its session takes the next turn when this one ends (or close the panel)`));
+    expect(r.m.board.getState().panels).toHaveLength(2);
+    r.type('\x1b');
+
+    r.m.board.getState().cancel(panel(1)?.id ?? 0, 'enough', Date.now(), 'user');
+    await vi.waitFor(() => expect(panel(1)?.state).toBe('cancelled'));
+    r.type(`${P}@keeper third\r`);
+    await vi.waitFor(() => expect(panel(2)?.state).toBe('done'));
+    expect(resultOf(2)).toBe(`pid ${pid} turn 3: third`);
   });
 
   it('takes a paste as text, newlines as spaces, and never sends it to the pane', async () => {

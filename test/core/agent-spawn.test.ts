@@ -53,6 +53,14 @@ describe('a registry entry as a spawn command', () => {
     expect(sessionKey(GEMINI, '/a')).toBe(sessionKey(GEMINI, '/a'));
     expect(sessionKey(GEMINI, '/a')).not.toBe(sessionKey(GEMINI, '/b'));
     expect(sessionKey(GEMINI, '/a')).not.toBe(sessionKey({ ...GEMINI, model: 'pro' }, '/a'));
-    expect(sessionKey(REVIEWER, '/a')).toBe(sessionKey(REVIEWER, '/b')); // its own directory
+  });
+
+  it('names the session by the directory the agent runs in, only when asked', () => {
+    expect(entrySpawnCommand(GEMINI, { cwd: '/a' }).session).toBeUndefined();
+    expect(entrySpawnCommand(GEMINI, { cwd: '/a', session: true }).session).toBe(sessionKey(GEMINI, '/a'));
+    // Its own directory, unless --cwd overrides it.
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/a', session: true }).session).toBe(sessionKey(REVIEWER, '/srv/repo'));
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/b', session: true }).session).toBe(sessionKey(REVIEWER, '/srv/repo'));
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/mine', cwdOverride: true, session: true }).session).toBe(sessionKey(REVIEWER, '/mine'));
   });
 });

@@ -31,6 +31,7 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
   spawn: [
     { cmd: 'spawn', kind: 'command', argv: ['ls', '-la'] },
     { cmd: 'spawn', kind: 'claude', argv: [], label: 'fix tests', prompt: 'fix the tests', timeout: 600, cwd: '/tmp', retries: 2, allow: true },
+    { cmd: 'spawn', kind: 'acp', argv: ['gemini', '--acp'], prompt: 'and now?', session: '["gemini","","/repo"]' },
   ],
   cancel: [{ cmd: 'cancel', id: 7 }],
   status: [{ cmd: 'status' }],
@@ -84,6 +85,8 @@ describe('refusals name the field', () => {
     [{ cmd: 'spawn', argv: [] }, 'missing field: spawn kind'],
     [{ cmd: 'spawn', kind: 'command', argv: 'ls' }, 'spawn argv must be a list of strings'],
     [{ cmd: 'spawn', kind: 'command', timeout: 0 }, 'spawn timeout must be greater than 0'],
+    [{ cmd: 'spawn', kind: 'acp', session: '' }, 'spawn session must not be empty'],
+    [{ cmd: 'spawn', kind: 'acp', session: ['gemini'] }, 'spawn session must be a string'],
     [{ cmd: 'cancel', id: '3' }, 'cancel id must be an integer'],
     [{ cmd: 'poll', id: 1, wait: -1 }, 'poll wait must not be negative'],
     [{ cmd: 'record_read', id: '' }, 'record_read id must not be empty'],

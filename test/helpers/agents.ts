@@ -9,6 +9,7 @@ import { openStateDb, type StateDb } from '../../src/io/state-db.js';
 import { RecordStore } from '../../src/io/records.js';
 import { AgentsStore } from '../../src/io/agents-store.js';
 import { LocalAgentService } from '../../src/io/agent-service.js';
+import type { Runner } from '../../src/io/runners/runner.js';
 
 /** The absolute path of a fixture program. */
 export function fixture(name: string): string {
@@ -32,14 +33,14 @@ export interface Harness {
 }
 
 /** A board that draws into real headless terminals, a fresh state DB and a service on a test clock. */
-export function harness(options: { maxLive?: number } = {}): Harness {
+export function harness(options: { maxLive?: number; runners?: Readonly<Record<string, Runner>> } = {}): Harness {
   const clock = { t: 1_000_000 };
   const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48, ...(options.maxLive ? { maxLive: options.maxLive } : {}) });
   const dir = mkdtempSync(join(tmpdir(), 'tai-agents-'));
   const db: StateDb = openStateDb(join(dir, 'tai.db'));
   const records = new RecordStore(db);
   const agents = new AgentsStore(db);
-  const service = new LocalAgentService({ board, records, agents, now: () => clock.t, run: 'test-run' });
+  const service = new LocalAgentService({ board, records, agents, now: () => clock.t, run: 'test-run', ...(options.runners ? { runners: options.runners } : {}) });
   /** Advances the test clock and runs the watchdog at the new time. */
   const tick = (ms: number): void => {
     clock.t += ms;

@@ -83,6 +83,41 @@ describe('requests and replies', () => {
   });
 });
 
+describe("spawn's session key", () => {
+  test('reaches the agent service as sent; an empty or non-string key is refused naming the field, and nothing starts', async () => {
+    const spawned: unknown[] = [];
+    const agents: AgentService = {
+      spawn: (request) => {
+        spawned.push(request);
+        return Promise.resolve({ id: spawned.length, label: 'a', shown: true });
+      },
+      poll: () => Promise.resolve(undefined),
+      readRecord: () => Promise.resolve(undefined),
+    };
+    h = await startHarness({ agents });
+    const replies = await exchange(
+      h.path,
+      [
+        '{"cmd":"spawn","kind":"acp","argv":["gemini","--acp"],"prompt":"go on","session":"[\\"gemini\\",\\"\\",\\"/repo\\"]"}',
+        '{"cmd":"spawn","kind":"acp","argv":["gemini"],"session":""}',
+        '{"cmd":"spawn","kind":"acp","argv":["gemini"],"session":7}',
+        '{"cmd":"spawn","kind":"acp","argv":["gemini"]}',
+      ].join('\n') + '\n',
+      4,
+    );
+    expect(replies.trimEnd().split('\n')).toEqual([
+      '{"ok":true,"data":{"id":1,"label":"a","shown":true}}',
+      '{"ok":false,"error":"spawn session must not be empty"}',
+      '{"ok":false,"error":"spawn session must be a string"}',
+      '{"ok":true,"data":{"id":2,"label":"a","shown":true}}',
+    ]);
+    expect(spawned).toEqual([
+      { cmd: 'spawn', kind: 'acp', argv: ['gemini', '--acp'], prompt: 'go on', session: '["gemini","","/repo"]' },
+      { cmd: 'spawn', kind: 'acp', argv: ['gemini'] },
+    ]);
+  });
+});
+
 describe('bad clients harm nobody', () => {
   test('a client that connects and sends nothing is closed after the idle timeout', async () => {
     h = await startHarness({ idleTimeoutMs: 100 });

@@ -9,9 +9,14 @@
  *   gets the partial result.
  * - outcome: how the agent ended by its own account (done or failed); the
  *   board turns it into the final state when supervision asked for a stop.
+ * - session: an opt-in key under which a runner that can (acp) keeps the
+ *   agent between turns (src/io/runners/acp-pool.ts); kinds that cannot
+ *   ignore it and start fresh each time.
  */
 import type { FailureInput } from '../../core/classify.js';
+import type { CommandOf } from '../../core/commands.js';
 import type { AgentEvent } from '../../core/events.js';
+import type { FinalState } from '../../core/panel-state.js';
 
 /** What to start. */
 export interface RunSpec {
@@ -23,6 +28,19 @@ export interface RunSpec {
   readonly env?: Readonly<Record<string, string>>;
   /** ACP: accept permission requests instead of rejecting them. */
   readonly allow?: boolean;
+  /** Continue the session kept under this key, or start one kept for the next turn (acp only). */
+  readonly session?: string;
+}
+
+/** What a spawn Command asks a runner to start. */
+export function runSpecOf(request: CommandOf<'spawn'>): RunSpec {
+  return {
+    argv: request.argv,
+    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+    ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+    ...(request.allow === undefined ? {} : { allow: request.allow }),
+    ...(request.session === undefined ? {} : { session: request.session }),
+  };
 }
 
 /** How an agent ended by its own account. */
@@ -50,6 +68,11 @@ export interface RunningAgent {
   soft(reason: string): void;
   /** Stops the agent now (kills its process group); safe to call again. */
   hard(reason: string): void;
+  /**
+   * Told the panel's final state once supervision has decided it (after
+   * `ended`): a kept ACP session is dropped after a timeout (seed 001, 5.2).
+   */
+  finished?(state: FinalState): void;
 }
 
 /** Where a runner sends its events; called synchronously as they decode. */
