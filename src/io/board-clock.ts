@@ -10,6 +10,7 @@
  */
 import { ORCH_FLUSH_INTERVAL, ORCH_MONITOR_INTERVAL } from '../core/policy.js';
 import type { Board } from '../../store/board.js';
+import { after, type Cancel } from './after.js';
 
 /** A running clock; stop() clears its timers. */
 export interface BoardClock {
@@ -18,7 +19,7 @@ export interface BoardClock {
 
 /** Starts ticking and flushing `board`; `now` defaults to Date.now. */
 export function startBoardClock(board: Board, now: () => number = Date.now): BoardClock {
-  let flushTimer: NodeJS.Timeout | undefined;
+  let flushTimer: Cancel | undefined;
   let tickTimer: NodeJS.Timeout | undefined;
   let lastFlush = -Infinity;
   let stopped = false;
@@ -34,9 +35,8 @@ export function startBoardClock(board: Board, now: () => number = Date.now): Boa
   /** Arms the flush timer if output waits, at the next slot after the last flush. */
   const armFlush = (): void => {
     if (stopped || flushTimer !== undefined || !board.getState().pending()) return;
-    const delay = Math.max(1, lastFlush + ORCH_FLUSH_INTERVAL - now());
-    flushTimer = setTimeout(flush, delay);
-    flushTimer.unref();
+    // Due already (the first output after a pause): in this loop turn, after whatever else was read in it.
+    flushTimer = after(lastFlush + ORCH_FLUSH_INTERVAL - now(), flush, true);
   };
 
   const tick = (): void => {
@@ -67,7 +67,7 @@ export function startBoardClock(board: Board, now: () => number = Date.now): Boa
     stop() {
       stopped = true;
       unsubscribe();
-      if (flushTimer !== undefined) clearTimeout(flushTimer);
+      flushTimer?.();
       flushTimer = undefined;
       stopTick();
     },

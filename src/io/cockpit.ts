@@ -34,7 +34,7 @@ import { routeKeys } from './key-router.js';
 import { MentionController } from './mentions.js';
 import { spawnMain, type MainPty } from './pty.js';
 import { cursorOf, trackCursorVisibility } from './screen-rows.js';
-import { XtermScreen } from './screen.js';
+import { MAIN_SCROLLBACK, XtermScreen } from './screen.js';
 import { endOnce, signalNumber } from './stop-agents.js';
 import { ENTER, LEAVE, writeNow } from './terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from './term-output.js';
@@ -116,7 +116,7 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
   const size = (): { cols: number; rows: number } => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
 
   const { cols, rows } = size();
-  const main = new XtermScreen(cols, rows, 10_000);
+  const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK);
   const cursorVisibility = trackCursorVisibility(main.term);
   // While the main pane's output waits to be parsed (`seq 1 2000000`), frames compete with parsing: draw less often.
   let backlog = 0;

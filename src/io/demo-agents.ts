@@ -1,6 +1,6 @@
 /**
  * The example agents of `tai demo`: real child processes
- * (test/fixtures/demo-agent.mjs) that write agent events as JSON lines on
+ * (src/demo-agent.ts, run from dist/) that write agent events as JSON lines on
  * stdout, driven into the board through open/emit/finish/setCancel. A soft
  * stop is SIGTERM, a hard stop SIGKILL. No model and no API key are needed.
  * The real runners live elsewhere; this is only the demo's tiny protocol.
@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent } from '../core/events.js';
 import type { Board } from '../../store/board.js';
+import { pacedData, withPacedPipes } from './paced-read.js';
 
 /** The kinds of example agent the fixture knows. */
 export type DemoMode = 'stream' | 'tools' | 'silent' | 'fail';
@@ -34,13 +35,13 @@ const TASKS: Readonly<Record<DemoMode, string>> = {
   fail: 'push the branch (this one fails)',
 };
 
-/** The fixture program, found from the source tree or from dist/. */
+/** The example agent's program: dist/src/demo-agent.js, beside this module once built (or from the source tree, once built). */
 export function demoAgentPath(): string {
-  for (const rel of ['../../test/fixtures/demo-agent.mjs', '../../../test/fixtures/demo-agent.mjs']) {
+  for (const rel of ['../demo-agent.js', '../../dist/src/demo-agent.js']) {
     const p = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(p)) return p;
   }
-  throw new Error('tai demo: test/fixtures/demo-agent.mjs not found (the demo runs from a checkout)');
+  throw new Error('tai demo: the example agent dist/src/demo-agent.js is missing: run `npm run build` first');
 }
 
 /** True when a parsed line is an AgentEvent the board understands. */
@@ -56,7 +57,7 @@ export function startDemoAgent(board: Board, spec: DemoAgentSpec, now: () => num
   if (spec.rate !== undefined) args.push('--rate', String(spec.rate));
   if (spec.seconds !== undefined) args.push('--seconds', String(spec.seconds));
   const id = board.getState().open({ label: `demo ${spec.mode} #${n}`, task: TASKS[spec.mode] }, now());
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = withPacedPipes(() => spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] }));
   board.getState().setCancel(
     id,
     () => child.kill('SIGTERM'),
@@ -96,7 +97,7 @@ function splitLines(input: Readable, onLine: (line: string) => void): void {
   let rest = '';
   const emit = (line: string): void => onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
   input.setEncoding('utf8');
-  input.on('data', (chunk: string) => {
+  pacedData(input, (chunk: string) => {
     let start = 0;
     let nl = chunk.indexOf('\n');
     if (nl < 0) {

@@ -24,6 +24,7 @@ import { parseRow, type CellRow } from './sgr-cells.js';
 import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import type { Overlay } from './term-output.js';
+import { after, type Cancel } from './after.js';
 
 /** The shortest time between two frames (~30 a second). */
 export const FRAME_MS = 33;
@@ -85,7 +86,7 @@ export function createPaneSource(
   let board: Board | undefined;
   let cue = 0;
   let lastCue = -Infinity;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Cancel | undefined;
   let timerDue = 0;
   let stopped = false;
   let chromeDirty = true;
@@ -138,10 +139,10 @@ export function createPaneSource(
     const due = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
     if (timer !== undefined) {
       if (due >= timerDue) return;
-      clearTimeout(timer);
+      timer();
     }
     timerDue = due;
-    timer = setTimeout(fire, due - t);
+    timer = after(due - t, fire);
   };
 
   const fire = (): void => {
@@ -244,12 +245,12 @@ export function createPaneSource(
     },
     flushNow() {
       if (timer === undefined) return;
-      clearTimeout(timer);
+      timer();
       fire();
     },
     stop() {
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.();
       listeners.clear();
     },
   };

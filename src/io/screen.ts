@@ -11,6 +11,14 @@ const { Terminal } = xterm;
 /** Lines of scrollback a panel keeps. */
 export const PANEL_SCROLLBACK = 2_000;
 
+/**
+ * Lines of scrollback the main pane keeps: tmux's default history-limit.
+ * xterm.js parses a flood 20 % slower with 10 000 (its line buffers no longer
+ * fit the caches: 160 columns x 10 000 lines is 19 MB), and `seq 1 2000000`
+ * in the main pane is held to 1.5x tmux's time (docs/performance.md).
+ */
+export const MAIN_SCROLLBACK = 2_000;
+
 /** A headless terminal behind the board's Screen interface. */
 export class XtermScreen implements Screen {
   readonly term: InstanceType<typeof Terminal>;

@@ -20,6 +20,9 @@ import { createMentionPrompt, type MentionPrompt } from '../../store/mention-pro
 import { fixture, groupExists } from '../helpers/agents.js';
 import { mountCockpit } from './harness.js';
 
+/** For waits on real agents (a reaper, a node start, output read at the pacer's ticks): seconds under load, not one. */
+const SLOW = { timeout: 15_000, interval: 20 };
+
 const P = DEFAULT_PREFIX;
 const agent = fixture('command-agent.mjs');
 const ENTRIES: AgentEntry[] = [
@@ -98,8 +101,8 @@ describe('the mention prompt', () => {
     const panel = r.m.board.getState().panels[0];
     expect(panel.label).toBe('@echo');
     expect(panel.task).toBe('hello from the prompt');
-    await vi.waitFor(() => expect(r.m.text().join('\n')).toContain('hello from the prompt'));
-    await vi.waitFor(() => expect(r.m.board.getState().panels[0]?.state).toBe('done'));
+    await vi.waitFor(() => expect(r.m.text().join('\n')).toContain('hello from the prompt'), SLOW);
+    await vi.waitFor(() => expect(r.m.board.getState().panels[0]?.state).toBe('done'), SLOW);
     // Closed: keys reach the pane again.
     r.type('pwd\r');
     expect(r.typed).toEqual(['ls\r', 'pwd\r']);
@@ -115,7 +118,7 @@ describe('the mention prompt', () => {
     r.type('e\t');
     await vi.waitFor(() => expect(r.prompt.getState().line).toEqual({ text: '@echoer ', cursor: 8 }));
     r.type('go\r');
-    await vi.waitFor(() => expect(r.m.board.getState().panels.map((p) => p.label)).toEqual(['@echoer']));
+    await vi.waitFor(() => expect(r.m.board.getState().panels.map((p) => p.label)).toEqual(['@echoer']), SLOW);
   });
 
   it('cancels on Esc without starting anything, and the next keys go to the pane', async () => {
@@ -149,7 +152,7 @@ describe('the mention prompt', () => {
   it('shows the cap refusal in the line when the board holds no more live agents', async () => {
     const r = (rig = mount(1));
     r.type(`${P}@lingerer wait\r`);
-    await vi.waitFor(() => expect(r.m.board.getState().panels).toHaveLength(1));
+    await vi.waitFor(() => expect(r.m.board.getState().panels).toHaveLength(1), SLOW);
     await vi.waitFor(() => expect(r.prompt.getState().line).toBeNull());
     r.type(`${P}@echo one more\r`);
     await vi.waitFor(() => expect(r.prompt.getState().line?.error).toMatch(/^too many agents: 1 are running and the limit is 1; /));
@@ -159,7 +162,7 @@ describe('the mention prompt', () => {
   it('treats a second mention of a live agent as a turn of its session, not a second process', async () => {
     const r = (rig = mount());
     r.type(`${P}@lingerer first\r`);
-    await vi.waitFor(() => expect(r.m.board.getState().panels).toHaveLength(1));
+    await vi.waitFor(() => expect(r.m.board.getState().panels).toHaveLength(1), SLOW);
     await vi.waitFor(() => expect(r.prompt.getState().line).toBeNull());
     const id = r.m.board.getState().panels[0].id;
     r.type(`${P}@lingerer second\r`);
@@ -172,22 +175,22 @@ describe('the mention prompt', () => {
     const panel = (n: number) => r.m.board.getState().panels[n];
     const resultOf = (n: number) => r.service.peek(panel(n)?.id ?? 0)?.text ?? '';
     r.type(`${P}@keeper hello\r`);
-    await vi.waitFor(() => expect(panel(0)?.state).toBe('done'));
+    await vi.waitFor(() => expect(panel(0)?.state).toBe('done'), SLOW);
     const pid = Number(/^pid (\d+) turn 1: hello$/.exec(resultOf(0))?.[1]);
     expect(groupExists(pid)).toBe(true); // kept for the next turn
 
     r.type(`${P}@keeper slow again\r`);
-    await vi.waitFor(() => expect(resultOf(1)).toContain(`pid ${pid} turn 2: tick 0. tick 1.`));
+    await vi.waitFor(() => expect(resultOf(1)).toContain(`pid ${pid} turn 2: tick 0. tick 1.`), SLOW);
     expect(panel(1)?.label).toBe('@keeper');
     r.type(`${P}@keeper are you there\r`);
-    await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe(`@keeper is still working in panel #${panel(1)?.id}: its session takes the next turn when this one ends (or close the panel)`));
+    await vi.waitFor(() => expect(r.prompt.getState().line?.error).toBe(`@keeper is still working in panel #${panel(1)?.id}: its session takes the next turn when this one ends (or close the panel)`), SLOW);
     expect(r.m.board.getState().panels).toHaveLength(2);
     r.type('\x1b');
 
     r.m.board.getState().cancel(panel(1)?.id ?? 0, 'enough', Date.now(), 'user');
-    await vi.waitFor(() => expect(panel(1)?.state).toBe('cancelled'));
+    await vi.waitFor(() => expect(panel(1)?.state).toBe('cancelled'), SLOW);
     r.type(`${P}@keeper third\r`);
-    await vi.waitFor(() => expect(panel(2)?.state).toBe('done'));
+    await vi.waitFor(() => expect(panel(2)?.state).toBe('done'), SLOW);
     expect(resultOf(2)).toBe(`pid ${pid} turn 3: third`);
   });
 

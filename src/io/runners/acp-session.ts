@@ -19,11 +19,12 @@
  * - close: ends the connection and kills the process group; resolves once
  *   the reaper has exited, so no process of the session is left.
  */
-import { Readable, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../core/classify.js';
 import { AcpDecoder } from '../../core/decoders/acp.js';
 import { LineDecoder } from '../../core/decoders/lines.js';
+import { pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome } from './runner.js';
@@ -124,7 +125,7 @@ export class AcpSession {
         for (const event of out.events) current.emit(event);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params))
-      .connect(acp.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, Readable.toWeb(this.#group.stdout) as ReadableStream<Uint8Array>));
+      .connect(acp.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
     this.#cwd = spec.cwd ?? process.cwd();
   }
 

@@ -6,6 +6,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { LineDecoder } from '../../core/decoders/lines.js';
+import { pacedData } from '../paced-read.js';
 import { exitCodeOf, spawnGroup } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome, RunSpec, RunningAgent, Runner } from './runner.js';
@@ -31,7 +32,7 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
     if (lastErr.length > STDERR_KEEP) lastErr.shift();
     emit({ type: 'text', text: `${STDERR_MARK}${line}\n` });
   };
-  group.stdout.on('data', (chunk: Buffer) => {
+  pacedData<Buffer>(group.stdout, (chunk) => {
     const text = out.write(chunk);
     if (text === '') return;
     result.append(text);

@@ -11,6 +11,7 @@ import type { FailureInput } from '../../core/classify.js';
 import { isObject } from '../../core/decoders/json.js';
 import { JsonLines, type MessageDecoder } from '../../core/decoders/json-lines.js';
 import { LineDecoder } from '../../core/decoders/lines.js';
+import { pacedData } from '../paced-read.js';
 import { exitCodeOf, spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome, RunningAgent, RunSpec } from './runner.js';
@@ -65,7 +66,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
       endTimer.unref();
     }
   };
-  group.stdout.on('data', (chunk: Buffer) => onDecoded(frames.push(chunk)));
+  pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
   group.stderr.on('data', (chunk: Buffer) => {
     for (const line of stderr.push(chunk).lines) {
       lastErr.push(line);

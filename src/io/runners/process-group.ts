@@ -23,6 +23,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { withPacedPipes } from '../paced-read.js';
 
 /** The reaper, as a CommonJS script for `node -e`; argv after it is the agent's. */
 export const REAPER_SOURCE = `
@@ -89,13 +90,16 @@ export interface GroupOptions {
 export function spawnGroup(argv: readonly string[], options: GroupOptions = {}): GroupChild {
   const [file, ...args] = argv;
   if (file === undefined) throw new Error('nothing to start: the argv is empty');
-  const reaper = spawn(process.execPath, ['-e', REAPER_SOURCE, file, ...args], {
+  // Paced pipes: the runners read the agent's output at the pacer's ticks (src/io/paced-read.ts).
+  const reaper = withPacedPipes(() =>
+    spawn(process.execPath, ['-e', REAPER_SOURCE, file, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     // Its own group: a Ctrl-C at the supervisor's terminal reaches the supervisor, which decides.
     detached: true,
-  });
+    }),
+  );
   let pgid: number | undefined;
   const lifeline = reaper.stdio[3] as Readable & Writable;
   const started = new Promise<number | undefined>((resolve) => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
 import { exitCodeOf, spawnGroup } from '../../../src/io/runners/process-group.js';
@@ -65,10 +65,17 @@ describe('process groups behind a reaper', () => {
 
   it('leaves no agent behind when its supervisor is killed with SIGKILL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tai-pg-'));
-    const source = readFileSync(new URL('../../../src/io/runners/process-group.ts', import.meta.url), 'utf8');
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    const modulePath = join(dir, 'process-group.mjs');
-    writeFileSync(modulePath, js);
+    // The module and what it imports, transpiled alone, in their places (an ES module package).
+    const transpile = (rel: string, to: string): void => {
+      const source = readFileSync(new URL(`../../../src/io/${rel}`, import.meta.url), 'utf8');
+      const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      mkdirSync(dirname(join(dir, to)), { recursive: true });
+      writeFileSync(join(dir, to), js);
+    };
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    transpile('runners/process-group.ts', 'runners/process-group.js');
+    transpile('paced-read.ts', 'paced-read.js');
+    const modulePath = join(dir, 'runners/process-group.js');
     const supervisor = spawn(node, [fixture('supervisor.mjs'), modulePath, node, fixture('command-agent.mjs'), '--ignore-int'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     supervisor.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -1,0 +1,22 @@
+/**
+ * One timer that costs no extra wake-up when it is already due: a delay of
+ * zero or less runs `fn` in this turn of the event loop (setImmediate, after
+ * the I/O and timers being handled now), a positive one on a timer. The
+ * board's flush and the cockpit's frame use it, so that agent output read at
+ * a pacer tick is flushed and drawn in the same wake-up (docs/performance.md).
+ */
+
+/** Cancels a pending `after`. */
+export type Cancel = () => void;
+
+/** Runs `fn` after `ms` (at once, in this loop turn, when `ms <= 0`); an unref'd one never keeps the process alive. */
+export function after(ms: number, fn: () => void, unref = false): Cancel {
+  if (ms <= 0) {
+    const immediate = setImmediate(fn);
+    if (unref) immediate.unref();
+    return () => clearImmediate(immediate);
+  }
+  const timer = setTimeout(fn, ms);
+  if (unref) timer.unref();
+  return () => clearTimeout(timer);
+}
