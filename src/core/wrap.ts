@@ -64,6 +64,17 @@ export function graphemeWidth(g: string): number {
   return stringWidth(g);
 }
 
+/** The display width of plain text (no escape sequences), without Intl.Segmenter when every character is a grapheme of its own. */
+export function textWidth(text: string): number {
+  let w = 0;
+  if (SINGLE_UNIT_GRAPHEMES.test(text)) {
+    for (let index = 0; index < text.length; index++) w += graphemeWidth(text[index]);
+    return w;
+  }
+  for (const { segment } of segmenter.segment(text)) w += graphemeWidth(segment);
+  return w;
+}
+
 /** Splits text into graphemes (user-perceived characters). */
 export function graphemes(text: string): string[] {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { clip, WordWrap } from '../../src/core/wrap.js';
+import { clip, textWidth, WordWrap } from '../../src/core/wrap.js';
 
 /** Pushes every chunk, releases, and returns the output. */
 function wrapAll(width: number, chunks: readonly string[]): string {
@@ -163,5 +163,18 @@ describe('clip', () => {
   it('returns nothing when there is no room', () => {
     expect(clip('abc', 0)).toBe('');
     expect(clip('abc', 1)).toBe('…');
+  });
+});
+
+describe('textWidth', () => {
+  it('measures as string-width does, on the fast path and through the segmenter', () => {
+    const alphabet = ['a', 'Z', ' ', '·', '●', '✓', 'é', 'e\u0301', '漢', '😀', '👩‍💻', '⏱', '\u200b', '№', 'ß', '─'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const text = Array.from({ length: next() % 24 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(textWidth(text), JSON.stringify(text)).toBe(stringWidth(text));
+    }
+    expect(textWidth(' ● build · running · 12s · 3 tools · 1.5k tok')).toBe(45);
   });
 });
