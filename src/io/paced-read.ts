@@ -12,13 +12,14 @@
  * - paced pipe: a child's pipe created with a high-water mark of one byte
  *   (`withPacedPipes`) and read in paused mode. Once one chunk waits in it
  *   the stream is "full", Node stops reading the pipe (readStop), and the
- *   kernel keeps what the agent writes meanwhile (a pipe holds 64 KiB; an
- *   agent that writes more simply waits, which is the back-pressure a
- *   terminal gives too). The 'readable' event asks the pacer for a turn.
+ *   kernel keeps what the agent writes meanwhile (a pipe holds 64 KiB).
+ *   The 'readable' event asks the pacer for a turn.
  * - pacer: one timer for every paced pipe of the process. At its tick, every
  *   pipe that asked is drained; reading restarts, and what the kernel kept
  *   comes in one read. A tick comes PACE_MS after the first request, so the
  *   pacer sleeps while no agent writes (the idle cockpit costs nothing).
+ * - flood: a read that came back (nearly) full; the pipe is then read at once,
+ *   as it fills, until a read comes back small.
  * The main pane's pty and the control socket are never paced: keys and
  * programs talking to tai are answered at once.
  */
@@ -26,6 +27,14 @@ import { finished, getDefaultHighWaterMark, setDefaultHighWaterMark, type Readab
 
 /** How long an agent's output may wait to be read (a panel shows it at most this much later). */
 export const PACE_MS = 100;
+
+/**
+ * A tick's read at least this large means the pipe was (nearly) full: the
+ * agent floods (a large tool result, a dump), and the next reads follow at
+ * once instead of at the pacer's ticks, until a read comes back small.
+ * Without it a flooding agent would be held to 64 KiB per tick.
+ */
+export const FLOOD_BYTES = 32 * 1024;
 
 /**
  * Runs `open`, which must create its child's stdio synchronously (as
@@ -70,11 +79,18 @@ function ask(drain: () => void): void {
  * 'close' come as usual, after the last data was handed over.
  */
 export function pacedData<C extends Buffer | string>(stream: Readable, onData: (chunk: C) => void): void {
+  let flooding = false;
   const drain = (): void => {
+    let size = 0;
     let chunk: C | null;
-    while ((chunk = stream.read() as C | null) !== null) onData(chunk);
+    while ((chunk = stream.read() as C | null) !== null) {
+      size += chunk.length;
+      onData(chunk);
+    }
+    flooding = size >= FLOOD_BYTES;
   };
-  stream.on('readable', () => ask(drain));
+  // A flood is read as fast as it comes (as before pacing): holding it would only stall the agent.
+  stream.on('readable', () => (flooding ? setImmediate(drain) : ask(drain)));
 }
 
 /** The stream's bytes as a web stream fed at the pacer's ticks (the ACP SDK reads web streams). */
