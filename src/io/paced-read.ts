@@ -56,9 +56,16 @@ export function withPacedPipes<T>(open: () => T): T {
 
 const asked = new Set<() => void>();
 let timer: NodeJS.Timeout | undefined;
+let ticks = 0;
+
+/** How many times the pacer has ticked in this process (a flood should take few). */
+export function pacerTicks(): number {
+  return ticks;
+}
 
 function tick(): void {
   timer = undefined;
+  ticks++;
   const drains = [...asked];
   asked.clear();
   for (const drain of drains) drain();
