@@ -1,0 +1,86 @@
+/**
+ * The board's UI state: focus, zoom, scrollback, the help overlay and the
+ * window's size. Pure functions from the published snapshot to the change the
+ * board sets; null means nothing changes (and nothing is set, so no listener
+ * runs). A change that moves panes (zoom, size) is followed by a publish.
+ *
+ * Vocabulary:
+ * - focus: the pane keys go to, 'main' or a shown panel; a panel that loses
+ *   its rectangle gives the focus back to the main pane.
+ * - zoom: the pane drawn over the whole window, or null; while zoomed it
+ *   follows the focus, and opening a panel un-zooms (seed 001, section 3.3).
+ * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
+ *   Moving the focus or the zoom returns to the bottom.
+ */
+import type { FocusTarget } from '../src/core/commands.js';
+import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/core/layout.js';
+import type { BoardSnapshot } from './board-types.js';
+
+/** The part of the snapshot the UI state is made of and decided from. */
+export type UiSnapshot = Pick<BoardSnapshot, 'layout' | 'cols' | 'rows' | 'focus' | 'zoom' | 'help' | 'scrollback'>;
+
+/** What a UI action sets. */
+export type UiChange = Partial<Pick<BoardSnapshot, 'cols' | 'rows' | 'focus' | 'zoom' | 'help' | 'scrollback'>>;
+
+/** The UI state of a new board. */
+export const UI_START = { focus: 'main', zoom: null, help: false, scrollback: 0 } as const satisfies UiChange;
+
+/** Focus on `to`, at the bottom of its output; a zoomed window zooms it instead. */
+function focusOn(s: UiSnapshot, to: PaneId): UiChange | null {
+  if (s.focus === to) return null;
+  return { focus: to, scrollback: 0, zoom: s.zoom === null ? null : to };
+}
+
+/** Moves the focus to the next or previous pane, or to the neighbour in a direction. */
+export function focusMoved(s: UiSnapshot, to: FocusTarget): UiChange | null {
+  if (to === 'next' || to === 'prev') {
+    const order = focusOrder(s.layout);
+    const at = Math.max(0, order.indexOf(s.focus));
+    const step = to === 'next' ? 1 : order.length - 1;
+    return focusOn(s, order[(at + step) % order.length] ?? 'main');
+  }
+  const target = neighbour(s.layout, s.focus, to);
+  return target === null ? null : focusOn(s, target);
+}
+
+/** Focuses a pane by id; a panel without a rectangle cannot take the focus. */
+export function focusSetTo(s: UiSnapshot, pane: PaneId): UiChange | null {
+  return pane === 'main' || s.layout.panels.some((p) => p.id === pane) ? focusOn(s, pane) : null;
+}
+
+/** Zooms the focused pane, or un-zooms. */
+export function zoomToggled(s: UiSnapshot): UiChange {
+  return { zoom: s.zoom === null ? s.focus : null, scrollback: 0 };
+}
+
+/** A panel opened: the window un-zooms (seed 001, section 3.3). */
+export function unzoomed(s: UiSnapshot): UiChange | null {
+  return s.zoom === null ? null : { zoom: null, scrollback: 0 };
+}
+
+/** Shows or hides the key help. */
+export function helpToggled(s: UiSnapshot): UiChange {
+  return { help: !s.help };
+}
+
+/** Scrolls the focused pane by whole pages (a page: its height less two rows); 0 returns to the bottom. */
+export function scrolled(s: UiSnapshot, pages: number): UiChange | null {
+  if (pages === 0) return s.scrollback === 0 ? null : { scrollback: 0 };
+  const page = Math.max(1, (rectOf(s.layout, s.focus)?.rows ?? s.rows) - 2);
+  return { scrollback: Math.max(0, s.scrollback - pages * page) };
+}
+
+/** The window's new size, in whole cells, at least one each way. */
+export function resized(cols: number, rows: number): UiChange {
+  return { cols: Math.max(1, Math.floor(cols)), rows: Math.max(1, Math.floor(rows)) };
+}
+
+/** The zoom kept by a publish: a zoomed panel that is gone un-zooms. */
+export function zoomKept(zoom: PaneId | null, exists: (id: number) => boolean): PaneId | null {
+  return typeof zoom === 'number' && !exists(zoom) ? null : zoom;
+}
+
+/** The focus kept by a publish: a panel without a rectangle in `layout` gives it back to the main pane. */
+export function focusKept(focus: PaneId, layout: Layout): PaneId {
+  return typeof focus === 'number' && !layout.panels.some((p) => p.id === focus) ? 'main' : focus;
+}

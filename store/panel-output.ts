@@ -1,0 +1,120 @@
+/**
+ * A panel's screen and its output on the way there (seed 001, section 4.3):
+ * the screen is made at the size of the panel's place, fitted to the layout
+ * and dropped when the panel leaves or drawing stops; the board queues bytes
+ * into the record's bounded pending output and a flush drains them into the
+ * screen in one coalesced step. Functions over the records passed in; the
+ * screens are the ones the board's screen factory made.
+ *
+ * Vocabulary:
+ * - pending: bytes waiting for the screen (bounded, drops oldest at a line end).
+ * - held word: the formatter keeps the last word of streamed text until the
+ *   next text shows where it ends, or until ORCH_WORD_RELEASE of silence.
+ * - display failure: a screen write that threw; ORCH_DISPLAY_FAILURES_MAX in a
+ *   row stop drawing for the whole board, and supervision goes on.
+ */
+import { Formatter } from '../src/core/formatter.js';
+import type { Layout, Rect } from '../src/core/layout.js';
+import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy.js';
+import type { ScreenFactory } from '../src/core/screen.js';
+import type { BoardCounters } from './board-types.js';
+import type { PanelRecord } from './panel-record.js';
+
+/** Where a drain reports what it cannot throw. */
+export interface OutputReport {
+  readonly log: (line: string) => void;
+  readonly counters: BoardCounters;
+}
+
+/** What one drain did. */
+export interface Drained {
+  /** Some screen received bytes. */
+  readonly wrote: boolean;
+  /** Display failures in a row, after this drain. */
+  readonly failures: number;
+  /** Set when the failures reached the limit: why drawing must stop. */
+  readonly failed?: string;
+}
+
+/**
+ * Writes each drawn record's pending output into its screen, a held word
+ * released after ORCH_WORD_RELEASE of silence; stops at the failure that
+ * reaches ORCH_DISPLAY_FAILURES_MAX.
+ */
+export function drain(records: Iterable<PanelRecord>, now: number, failuresBefore: number, report: OutputReport): Drained {
+  let failures = failuresBefore;
+  let wrote = false;
+  for (const rec of records) {
+    if (!rec.screen) continue;
+    if (rec.formatter?.holding && now - rec.lastTextAt >= ORCH_WORD_RELEASE) {
+      rec.pending.append(rec.formatter.release());
+    }
+    const chunk = rec.pending.take();
+    if (chunk === '') continue;
+    try {
+      rec.screen.write(chunk);
+      report.counters.bytesWritten += chunk.length;
+      failures = 0;
+      wrote = true;
+    } catch (err) {
+      report.counters.displayFailures++;
+      failures++;
+      report.log(`panel ${rec.id}: screen write failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (failures >= ORCH_DISPLAY_FAILURES_MAX) {
+        return { wrote, failures, failed: `display failed ${failures} times: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    }
+  }
+  return { wrote, failures };
+}
+
+/** True while a drawn record's output waits for its screen or a word is held back. */
+export function waiting(records: Iterable<PanelRecord>): boolean {
+  for (const rec of records) {
+    if (rec.screen && (rec.pending.size > 0 || rec.formatter?.holding)) return true;
+  }
+  return false;
+}
+
+/**
+ * Gives a new record its screen at the size of its place (the header row
+ * left out) and an agent its formatter; returns why the factory failed, or null.
+ */
+export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>, create: ScreenFactory): string | null {
+  rec.cols = Math.max(1, place.cols);
+  rec.rows = Math.max(1, place.rows - 1);
+  try {
+    rec.screen = create(rec.cols, rec.rows);
+  } catch (err) {
+    return `display failed: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  if (rec.screen && rec.kind === 'agent') rec.formatter = new Formatter(rec.cols);
+  return null;
+}
+
+/** Fits the screen of every placed record to its rectangle (the window, when zoomed) less the header row. */
+export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): void {
+  for (const place of lay.panels) {
+    const rec = records.get(place.id);
+    if (!rec) continue;
+    const rect = lay.zoomed?.id === place.id ? lay.zoomed.rect : place.rect;
+    sizeScreen(rec, rect.cols, Math.max(1, rect.rows - 1));
+  }
+}
+
+/** Fits a record's screen and formatter to a new size. */
+function sizeScreen(rec: PanelRecord, cols: number, rows: number): void {
+  if (rec.cols === cols && rec.rows === rows) return;
+  rec.cols = cols;
+  rec.rows = rows;
+  rec.screen?.resize(cols, rows);
+  rec.formatter?.setWidth(cols);
+}
+
+/** Drops a record's screen, formatter and pending output (it leaves the board, or drawing stopped). */
+export function dropScreen(rec: PanelRecord): void {
+  rec.screen?.dispose();
+  rec.screen = undefined;
+  rec.formatter = undefined;
+  rec.pending.clear();
+}

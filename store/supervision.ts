@@ -1,0 +1,173 @@
+/**
+ * A record's life under supervision (seed 001, sections 4.2 and 6): it opens
+ * with its clocks at `now`, every event is a heartbeat, an outage holds it,
+ * the board asks its owner to stop, carries out the watchdog's decisions and
+ * ends it. The rules themselves are pure functions of (panel, now) in
+ * src/core/panel-state.ts; these functions apply them to the record and the
+ * board's parts passed in, at the `now` passed in.
+ *
+ * Vocabulary:
+ * - clocks: the idle clock (since the last event), the wall clock (the
+ *   deadline of `timeoutMs`) and the word-release clock (since the last text).
+ * - heartbeat: any event of a live agent; it restarts the idle clock, and the
+ *   last text restarts the clock that releases a held word.
+ * - stop: soft (the owner's cancel hook), then hard after ORCH_CANCEL_GRACE,
+ *   then the board finishes the record itself after one more grace. Each hook
+ *   is called at most once; a hook that throws is logged and counted.
+ * - end: a record's final state (a requested stop decides it), its footer, its
+ *   linger before it leaves, and its status row kept in the history.
+ */
+import type { AgentEvent } from '../src/core/events.js';
+import { assertNever } from '../src/core/never.js';
+import { afterEvent, finalState, isLive, stopState, type Decision, type FinalState, type StopCause } from '../src/core/panel-state.js';
+import { PendingOutput } from '../src/core/pending.js';
+import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
+import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
+import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';
+import type { AgentRow } from './status.js';
+
+/** The parts of the board that supervision acts on. */
+export interface Supervisor {
+  readonly log: (line: string) => void;
+  readonly counters: BoardCounters;
+  /** Status rows of ended records, oldest first, at most `historyMax`. */
+  readonly history: AgentRow[];
+  readonly historyMax: number;
+  /** Queues output for a record's screen. */
+  queue(rec: PanelRecord, data: string): void;
+  /** Takes a record off the board for good. */
+  remove(rec: PanelRecord): void;
+}
+
+/** The record of a panel opening at `now`, its screen's size until it gets one. */
+export function openRecord(id: number, spec: OpenSpec, now: number, size: { readonly cols: number; readonly rows: number }): PanelRecord {
+  const kind = spec.kind ?? 'agent';
+  return {
+    id,
+    kind,
+    label: clip(spec.label, ORCH_LABEL_MAX),
+    task: spec.task ?? '',
+    startedAt: now,
+    ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs, timeoutMs: spec.timeoutMs }),
+    state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
+    lastEventAt: now,
+    lastTextAt: now,
+    tools: 0,
+    tokens: 0,
+    header: clipHeader(spec.header ?? ` ● ${spec.label}`),
+    closed: false,
+    pending: new PendingOutput(),
+    cols: size.cols,
+    rows: size.rows,
+    softCalled: false,
+    hardCalled: false,
+  };
+}
+
+/** An agent's event reaches its record: a heartbeat (idle runs again), its tools and tokens counted. */
+export function heard(rec: PanelRecord, event: AgentEvent, now: number): void {
+  rec.lastEventAt = now;
+  rec.state = afterEvent(rec.state);
+  switch (event.type) {
+    case 'tool_start':
+      rec.tools++;
+      break;
+    case 'usage':
+      rec.tokens = event.tokens;
+      break;
+    case 'text':
+    case 'thought':
+      rec.lastTextAt = now;
+      break;
+    default:
+      break;
+  }
+}
+
+/** Holds a live agent for an outage: waiting for `service`, its clocks paused; false if it cannot be held. */
+export function holdRecord(rec: PanelRecord, service: string, now: number): boolean {
+  if (rec.kind !== 'agent' || !isLive(rec.state) || rec.held) return false;
+  rec.held = { service, since: now };
+  rec.state = 'waiting';
+  return true;
+}
+
+/** Ends a hold: running again, the wall clock extended by the time held; false if it was not held. */
+export function resumeRecord(rec: PanelRecord, now: number): boolean {
+  if (!rec.held || rec.state !== 'waiting') return false;
+  if (rec.deadline !== undefined) rec.deadline += now - rec.held.since;
+  rec.held = undefined;
+  rec.state = 'running';
+  rec.lastEventAt = now;
+  return true;
+}
+
+/** Calls an owner's stop hook; a hook that throws is logged and counted, never thrown on. */
+export function callHook(sup: Supervisor, hook: StopHook | undefined, reason: string, id: number): void {
+  if (!hook) return;
+  try {
+    hook(reason);
+  } catch (err) {
+    sup.counters.hookErrors++;
+    sup.log(`panel ${id}: stop hook failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Asks a live agent to stop softly, once; false if it is not a live agent or a stop was already asked for. */
+export function requestStop(sup: Supervisor, rec: PanelRecord, cause: StopCause, reason: string, now: number): boolean {
+  if (rec.kind !== 'agent' || !isLive(rec.state) || rec.stop) return false;
+  rec.stop = { cause, reason, at: now };
+  if (rec.soft && !rec.softCalled) {
+    rec.softCalled = true;
+    callHook(sup, rec.soft, reason, rec.id);
+  }
+  return true;
+}
+
+/** Ends a record: final state, footer, linger and history; a record closed by the user leaves at once. */
+export function endRecord(sup: Supervisor, rec: PanelRecord, state: FinalState, summary: string, now: number): FinalState {
+  const final = rec.kind === 'agent' ? finalState(state, rec.stop) : state;
+  rec.state = final;
+  rec.finishedAt = now;
+  rec.summary = summary;
+  if (rec.formatter) {
+    sup.queue(rec, rec.formatter.release());
+    sup.queue(rec, rec.formatter.footer(final, now - rec.startedAt, summary));
+  }
+  rec.closeAt = now + ORCH_LINGER;
+  sup.history.push(rowOf(rec, now));
+  if (sup.history.length > sup.historyMax) sup.history.splice(0, sup.history.length - sup.historyMax);
+  if (rec.closed) sup.remove(rec);
+  return final;
+}
+
+/** Carries out one of the watchdog's decisions on an agent's record. */
+export function applyDecision(sup: Supervisor, rec: PanelRecord, decision: Decision, now: number): void {
+  switch (decision.type) {
+    case 'idle':
+      rec.state = 'idle';
+      return;
+    case 'soft_stop':
+      requestStop(sup, rec, decision.cause, decision.reason, now);
+      return;
+    case 'hard_stop':
+      if (!rec.stop) return;
+      rec.stop.hardAt = now;
+      if (rec.hard && !rec.hardCalled) {
+        rec.hardCalled = true;
+        callHook(sup, rec.hard, rec.stop.reason, rec.id);
+      }
+      return;
+    case 'force_finish': {
+      const reason = rec.stop?.reason ?? 'stopped';
+      sup.log(`panel ${rec.id}: the agent did not stop after a hard stop; finished by the board`);
+      endRecord(sup, rec, stopState(rec.stop?.cause ?? 'owner'), `${reason}; the agent did not stop`, now);
+      return;
+    }
+    case 'remove':
+      sup.remove(rec);
+      return;
+    default:
+      assertNever(decision);
+  }
+}
