@@ -26,7 +26,8 @@ import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '..
 import { AgentsFullError, RequestError } from '../core/errors.js';
 import { isLive } from '../core/panel-state.js';
 import { createBoard } from '../../store/board.js';
-import { EXIT_CODES, EXIT_REFUSED, openAgentService } from '../io/agent-service.js';
+import { EXIT_CODES, EXIT_REFUSED } from '../io/agent-results.js';
+import { openAgentService } from '../io/open-agent-service.js';
 import { loadRegistry } from '../io/agent-config.js';
 import { startBoardClock } from '../io/board-clock.js';
 import { call, describeCallError } from '../io/control-client.js';

@@ -8,7 +8,7 @@
 import { dispatch } from '../../store/dispatch.js';
 import type { Board } from '../../store/board.js';
 import type { AgentService } from '../core/agent-service.js';
-import { openAgentService, type OpenedAgentService } from './agent-service.js';
+import { openAgentService, type OpenedAgentService } from './open-agent-service.js';
 import { startCockpit, type RunningCockpit } from './cockpit.js';
 import { fileLogger, logPath, type Logger } from './log.js';
 import { startControlServer, type ControlServer } from './socket-server.js';

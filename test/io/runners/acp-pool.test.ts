@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBoard } from '../../../store/board.js';
-import { openAgentService } from '../../../src/io/agent-service.js';
+import { openAgentService } from '../../../src/io/open-agent-service.js';
 import { ACP_SESSION_IDLE_MS, AcpSessionPool } from '../../../src/io/runners/acp-pool.js';
 import { runnersWithSessions } from '../../../src/io/runners/table.js';
 import { fixture, groupExists, harness, type Harness } from '../../helpers/agents.js';
