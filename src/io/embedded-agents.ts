@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Board } from '../../store/board.js';
 import { LocalAgentService } from './agent-service.js';
 import { AgentsStore } from './agents-store.js';
+import { closer } from './open-agent-service.js';
 import { RecordStore } from './records.js';
 import { AcpSessionPool } from './runners/acp-pool.js';
 import type { Runner } from './runners/runner.js';
@@ -46,14 +47,7 @@ export function startAgentService(board: Board, options: AgentServiceStartOption
       ...(options.now === undefined ? {} : { now: options.now }),
       runners: options.runners ?? runnersWithSessions(sessions),
     });
-    return {
-      service,
-      close() {
-        service.dispose();
-        void sessions.close();
-        db.close();
-      },
-    };
+    return { service, close: closer(service, sessions, db) };
   } catch (err) {
     db.close();
     throw err;

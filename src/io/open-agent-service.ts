@@ -15,7 +15,7 @@ import { defaultProbes, type ProbeSource } from './probes.js';
 import { RecordStore } from './records.js';
 import { AcpSessionPool } from './runners/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
-import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
+import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from './state-db.js';
 
 /** What `openAgentService` may be given instead of its defaults (tests inject the watch, the probes and the clock). */
 export interface OpenAgentServiceOptions {
@@ -77,19 +77,18 @@ export function openAgentService(
       });
     const sessions = new AcpSessionPool({ now });
     const service = new LocalAgentService({ board, records, agents, now, runners: runnersWithSessions(sessions), outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
-    return {
-      service,
-      records,
-      agents,
-      watch,
-      close() {
-        service.dispose();
-        void sessions.close();
-        db.close();
-      },
-    };
+    return { service, records, agents, watch, close: closer(service, sessions, db) };
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/** How a service on a database ends: it stops listening to the board, its kept ACP sessions end, the database closes. */
+export function closer(service: LocalAgentService, sessions: AcpSessionPool, db: StateDb): () => void {
+  return () => {
+    service.dispose();
+    void sessions.close();
+    db.close();
+  };
 }
