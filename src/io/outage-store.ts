@@ -3,6 +3,8 @@
  * (seed 003: "a channel on the machine itself ... would let one agent record
  * the outage and the others hold off"; issue 6, "The shared state").
  *
+ * The run log itself is src/io/run-log.ts.
+ *
  * Vocabulary. An *outage* is one lost service, `network` or `model`; at most
  * one is *open* per service (neither ended nor given up), and every process
  * that sees the same loss *reports* it: the first report opens the outage, the
@@ -25,7 +27,10 @@
  */
 import type { OutageService } from '../core/classify.js';
 import { isOutageStage, nextProbe, parseTimeScale, type OutageStage } from '../core/outage-schedule.js';
+import { appendLog, ensureRunLog, storedService } from './run-log.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
+
+export { log, readLog, type NewRunLogEntry, type RunLogEntry, type RunLogFilter } from './run-log.js';
 
 /** One outage as stored. Times are epoch ms; `null` means "not yet" or "none". */
 export interface Outage {
@@ -60,55 +65,6 @@ export const OUTAGE_LOG_KINDS = [
 /** One run log kind written by this module. */
 export type OutageLogKind = (typeof OUTAGE_LOG_KINDS)[number];
 
-/** One row of the run log. */
-export interface RunLogEntry {
-  readonly id: number;
-  readonly at: number;
-  readonly pid: number;
-  readonly kind: string;
-  readonly service: OutageService | null;
-  readonly outageId: number | null;
-  readonly detail: string;
-}
-
-/** What to append to the run log; `pid` defaults to this process. */
-export interface NewRunLogEntry {
-  readonly at: number;
-  readonly kind: string;
-  readonly pid?: number;
-  readonly service?: OutageService;
-  readonly outageId?: number;
-  readonly detail?: string;
-}
-
-/** Which run log rows to read; every field narrows, none means all. */
-export interface RunLogFilter {
-  readonly service?: OutageService;
-  readonly kind?: string | readonly string[];
-  readonly outageId?: number;
-  readonly pid?: number;
-  /** Rows at or after this time. */
-  readonly since?: number;
-}
-
-/** The run log's schema: append-only, enforced by the database itself. */
-const RUN_LOG_SCHEMA: readonly string[] = [
-  `CREATE TABLE run_log (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    at INTEGER NOT NULL,
-    pid INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    service TEXT,
-    outage_id INTEGER,
-    detail TEXT NOT NULL DEFAULT ''
-  )`,
-  'CREATE INDEX run_log_outage ON run_log (outage_id)',
-  `CREATE TRIGGER run_log_no_update BEFORE UPDATE ON run_log
-    BEGIN SELECT RAISE(ABORT, 'the run log is append-only'); END`,
-  `CREATE TRIGGER run_log_no_delete BEFORE DELETE ON run_log
-    BEGIN SELECT RAISE(ABORT, 'the run log is append-only'); END`,
-];
-
 /** The outage table: one row per outage, at most one open per service. */
 const OUTAGE_SCHEMA: readonly string[] = [
   `CREATE TABLE outage (
@@ -137,7 +93,7 @@ const ready = new WeakSet<StateDb>();
 /** Creates the run log and outage tables if this database lacks them; every function here calls it. */
 export function ensureOutageSchema(db: StateDb): void {
   if (ready.has(db)) return;
-  migrate(db, 'run-log/1', RUN_LOG_SCHEMA);
+  ensureRunLog(db);
   migrate(db, 'outages/1', OUTAGE_SCHEMA);
   ready.add(db);
 }
@@ -166,7 +122,7 @@ export function reportFailure(
         const open = selectOpen(db, service);
         if (open !== undefined) {
           db.prepare('UPDATE outage SET reports = reports + 1 WHERE id = ?').run(open.id);
-          append(db, { at: now, pid, kind: 'outage-join', service, outageId: open.id, detail });
+          appendLog(db, { at: now, pid, kind: 'outage-join', service, outageId: open.id, detail });
           return { outage: { ...open, reports: open.reports + 1 }, opened: false };
         }
         const plan = nextProbe({ startedAt: now, attempts: 0 }, now, scale);
@@ -178,7 +134,7 @@ export function reportFailure(
           )
           .run(service, detail, now, plan.stage, plan.at, scale);
         const id = Number(lastInsertRowid);
-        append(db, { at: now, pid, kind: 'outage-open', service, outageId: id, detail });
+        appendLog(db, { at: now, pid, kind: 'outage-open', service, outageId: id, detail });
         return { outage: mustGet(db, id), opened: true };
       })
       .immediate(),
@@ -202,7 +158,7 @@ export function claimProbe(db: StateDb, service: OutageService, pid: number, now
         db.prepare('UPDATE outage SET prober_pid = ?, lease_until = ? WHERE id = ?').run(pid, now + leaseMs, outage.id);
         const takeover =
           outage.proberPid === null ? '' : `; took over from pid ${outage.proberPid}, whose lease expired`;
-        append(db, { at: now, pid, kind: 'probe-claim', service, outageId: outage.id, detail: `${probeName(outage)}${takeover}` });
+        appendLog(db, { at: now, pid, kind: 'probe-claim', service, outageId: outage.id, detail: `${probeName(outage)}${takeover}` });
         return true;
       })
       .immediate();
@@ -235,8 +191,8 @@ export function recordProbe(
           db.prepare(
             'UPDATE outage SET ended_at = ?, next_probe_at = NULL, prober_pid = NULL, lease_until = NULL WHERE id = ?',
           ).run(now, outage.id);
-          append(db, { ...entry, kind: 'probe-ok', detail: `${probeName(outage)} succeeded` });
-          append(db, { ...entry, kind: 'outage-end', detail: `ended ${lasted}` });
+          appendLog(db, { ...entry, kind: 'probe-ok', detail: `${probeName(outage)} succeeded` });
+          appendLog(db, { ...entry, kind: 'outage-end', detail: `ended ${lasted}` });
           return mustGet(db, outage.id);
         }
         const attempts = outage.attempts + 1;
@@ -246,8 +202,8 @@ export function recordProbe(
             `UPDATE outage SET attempts = ?, gave_up_at = ?, next_probe_at = NULL, prober_pid = NULL, lease_until = NULL
              WHERE id = ?`,
           ).run(attempts, now, outage.id);
-          append(db, { ...entry, kind: 'probe-fail', detail: `${probeName(outage)} failed; the schedule gives up` });
-          append(db, { ...entry, kind: 'outage-give-up', detail: `gave up ${lasted}` });
+          appendLog(db, { ...entry, kind: 'probe-fail', detail: `${probeName(outage)} failed; the schedule gives up` });
+          appendLog(db, { ...entry, kind: 'outage-give-up', detail: `gave up ${lasted}` });
           return mustGet(db, outage.id);
         }
         db.prepare(
@@ -256,7 +212,7 @@ export function recordProbe(
            WHERE id = ?`,
         ).run(attempts, plan.stage, plan.at, plan.hourlyStartedAt ?? null, outage.id);
         const next = `probe ${attempts + 1} (${plan.stage}) at ${new Date(plan.at).toISOString()}`;
-        append(db, { ...entry, kind: 'probe-fail', detail: `${probeName(outage)} failed; next ${next}` });
+        appendLog(db, { ...entry, kind: 'probe-fail', detail: `${probeName(outage)} failed; next ${next}` });
         return mustGet(db, outage.id);
       })
       .immediate(),
@@ -298,38 +254,11 @@ export function claimNotification(db: StateDb, outageId: number, now: number, pi
           .run(now, outageId);
         if (changes !== 1) return false;
         const outage = mustGet(db, outageId);
-        append(db, { at: now, pid, kind: 'notify', service: outage.service, outageId, detail: 'notification claimed' });
+        appendLog(db, { at: now, pid, kind: 'notify', service: outage.service, outageId, detail: 'notification claimed' });
         return true;
       })
       .immediate(),
   );
-}
-
-/** Appends one row to the run log and returns its id. */
-export function log(db: StateDb, entry: NewRunLogEntry): number {
-  ensureOutageSchema(db);
-  return guardBusy(db, () => append(db, entry));
-}
-
-/** The run log rows that match `filter`, in the order they were written. */
-export function readLog(db: StateDb, filter: RunLogFilter = {}): RunLogEntry[] {
-  ensureOutageSchema(db);
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const narrow = (clause: string, ...values: (string | number)[]): void => {
-    where.push(clause);
-    params.push(...values);
-  };
-  if (filter.service !== undefined) narrow('service = ?', filter.service);
-  if (filter.outageId !== undefined) narrow('outage_id = ?', filter.outageId);
-  if (filter.pid !== undefined) narrow('pid = ?', filter.pid);
-  if (filter.since !== undefined) narrow('at >= ?', filter.since);
-  if (filter.kind !== undefined) {
-    const kinds = typeof filter.kind === 'string' ? [filter.kind] : [...filter.kind];
-    narrow(`kind IN (${kinds.map(() => '?').join(', ') || 'NULL'})`, ...kinds);
-  }
-  const sql = `SELECT * FROM run_log ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY id`;
-  return guardBusy(db, () => db.prepare<(string | number)[], RunLogRow>(sql).all(...params).map(toEntry));
 }
 
 /** An outage row as SQLite returns it. */
@@ -349,17 +278,6 @@ interface OutageRow {
   ended_at: number | null;
   gave_up_at: number | null;
   notified_at: number | null;
-}
-
-/** A run log row as SQLite returns it. */
-interface RunLogRow {
-  id: number;
-  at: number;
-  pid: number;
-  kind: string;
-  service: string | null;
-  outage_id: number | null;
-  detail: string;
 }
 
 function selectOpen(db: StateDb, service: OutageService): Outage | undefined {
@@ -386,15 +304,8 @@ function probeName(outage: Outage): string {
   return `probe ${outage.attempts + 1} (${outage.stage})`;
 }
 
-function append(db: StateDb, entry: NewRunLogEntry): number {
-  const { lastInsertRowid } = db
-    .prepare('INSERT INTO run_log (at, pid, kind, service, outage_id, detail) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(entry.at, entry.pid ?? process.pid, entry.kind, entry.service ?? null, entry.outageId ?? null, entry.detail ?? '');
-  return Number(lastInsertRowid);
-}
-
 function toOutage(row: OutageRow): Outage {
-  const service = toService(row.service);
+  const service = storedService(row.service);
   if (service === null || !isOutageStage(row.stage)) {
     throw new Error(`outage ${row.id} has an unknown service "${row.service}" or stage "${row.stage}"`);
   }
@@ -415,22 +326,6 @@ function toOutage(row: OutageRow): Outage {
     gaveUpAt: row.gave_up_at,
     notifiedAt: row.notified_at,
   };
-}
-
-function toEntry(row: RunLogRow): RunLogEntry {
-  return {
-    id: row.id,
-    at: row.at,
-    pid: row.pid,
-    kind: row.kind,
-    service: toService(row.service),
-    outageId: row.outage_id,
-    detail: row.detail,
-  };
-}
-
-function toService(value: string | null): OutageService | null {
-  return value === 'network' || value === 'model' ? value : null;
 }
 
 /** "1 h 16 min 3 s", "850 ms": a duration for a log line or a report. */
