@@ -11,7 +11,7 @@
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../src/core/agent-service.js';
 import type { Command, CommandName, CommandOf } from '../src/core/commands.js';
-import { AgentsFullError, NoSuchPanelError, RequestError } from '../src/core/errors.js';
+import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';
 import { assertNever } from '../src/core/never.js';
 import type { PanelState } from '../src/core/panel-state.js';
 import type { Board, PanelView } from './board.js';
@@ -76,7 +76,7 @@ export async function dispatch(command: Command, ctx: DispatchContext): Promise<
     return { ok: true, data: await carryOut(command, ctx) };
   } catch (err) {
     if (err instanceof RequestError || err instanceof AgentsFullError) return { ok: false, error: err.message };
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     ctx.log?.(`dispatch ${command.cmd} failed: ${message}`);
     return { ok: false, error: `internal error: ${message}` };
   }

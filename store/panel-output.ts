@@ -19,6 +19,7 @@ import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy
 import type { ScreenFactory } from '../src/core/screen.js';
 import type { BoardCounters } from './board-types.js';
 import type { PanelRecord } from './panel-record.js';
+import { messageOf } from '../src/core/errors.js';
 
 /** Where a drain reports what it cannot throw. */
 export interface OutputReport {
@@ -59,9 +60,9 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
     } catch (err) {
       report.counters.displayFailures++;
       failures++;
-      report.log(`panel ${rec.id}: screen write failed: ${err instanceof Error ? err.message : String(err)}`);
+      report.log(`panel ${rec.id}: screen write failed: ${messageOf(err)}`);
       if (failures >= ORCH_DISPLAY_FAILURES_MAX) {
-        return { wrote, failures, failed: `display failed ${failures} times: ${err instanceof Error ? err.message : String(err)}` };
+        return { wrote, failures, failed: `display failed ${failures} times: ${messageOf(err)}` };
       }
     }
   }
@@ -86,7 +87,7 @@ export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>,
   try {
     rec.screen = create(rec.cols, rec.rows);
   } catch (err) {
-    return `display failed: ${err instanceof Error ? err.message : String(err)}`;
+    return `display failed: ${messageOf(err)}`;
   }
   if (rec.screen && rec.kind === 'agent') rec.formatter = new Formatter(rec.cols);
   return null;

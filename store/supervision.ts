@@ -25,6 +25,7 @@ import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
 import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
 import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';
 import type { AgentRow } from './status.js';
+import { messageOf } from '../src/core/errors.js';
 
 /** The parts of the board that supervision acts on. */
 export interface Supervisor {
@@ -109,7 +110,7 @@ export function callHook(sup: Supervisor, hook: StopHook | undefined, reason: st
     hook(reason);
   } catch (err) {
     sup.counters.hookErrors++;
-    sup.log(`panel ${id}: stop hook failed: ${err instanceof Error ? err.message : String(err)}`);
+    sup.log(`panel ${id}: stop hook failed: ${messageOf(err)}`);
   }
 }
 

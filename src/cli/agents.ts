@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agent-registry.js';
 import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agent-config.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 const USAGE = 'usage: tai agents [--json]\n';
 
@@ -26,7 +27,7 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
   try {
     ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
-    process.stderr.write(`tai agents: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.stderr.write(`tai agents: ${messageOf(err)}\n${USAGE}`);
     return USAGE_EXIT;
   }
   if (o.help) {

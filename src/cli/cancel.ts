@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
 
@@ -17,7 +18,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: [...args], allowPositionals: true, options: { socket: { type: 'string' } } });
   } catch (err) {
-    process.stderr.write(`tai cancel: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.stderr.write(`tai cancel: ${messageOf(err)}\n${USAGE}`);
     return USAGE_EXIT;
   }
   const [idText, ...extra] = parsed.positionals;

@@ -4,6 +4,7 @@
  * real child processes, so everything can be seen with no model and no API key.
  */
 import { parseDemoArgs } from '../io/demo-agents.js';
+import { messageOf } from '../core/errors.js';
 
 /** Runs the demo until the main program exits. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -11,7 +12,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     parsed = parseDemoArgs(args);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${messageOf(err)}\n`);
     return 2;
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours

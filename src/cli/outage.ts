@@ -16,6 +16,7 @@ import { waitOutOutage } from '../io/outage-wait.js';
 import { defaultProbes } from '../io/probes.js';
 import { openStateDb, type StateDb } from '../io/state-db.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 /** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */
 export const OUTAGE_GAVE_UP_EXIT = 69;
@@ -46,7 +47,7 @@ export async function run(args: readonly string[]): Promise<number> {
       process.stderr.write(`tai outage: ${error.message}\n${USAGE}`);
       return USAGE_EXIT;
     }
-    process.stderr.write(`tai outage: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`tai outage: ${messageOf(error)}\n`);
     return 1;
   }
 }
@@ -160,7 +161,7 @@ function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['op
     for (const [key, value] of Object.entries(values)) flat[key] = Array.isArray(value) ? value.at(-1) : value;
     return { values: flat };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(messageOf(error));
   }
 }
 

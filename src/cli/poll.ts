@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
 import { printResult, processIo, type CliIo } from './spawn.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 const USAGE = 'usage: tai poll ID [--wait SECONDS] [--json] [--socket PATH]\n';
 
@@ -23,7 +24,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       options: { wait: { type: 'string' }, json: { type: 'boolean' }, socket: { type: 'string' } },
     });
   } catch (err) {
-    io.err(`tai poll: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    io.err(`tai poll: ${messageOf(err)}\n${USAGE}`);
     return USAGE_EXIT;
   }
   const id = Number(parsed.positionals[0]);

@@ -12,6 +12,7 @@ import { RECORDS_MAX_AGE_DAYS, RECORDS_MAX_CHARS, RecordStore } from '../io/reco
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/state-db.js';
 import { processIo, type CliIo } from './spawn.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 const USAGE =
   'usage: tai record read ID [--offset N] [--limit N] [--json]\n' +
@@ -37,7 +38,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       },
     });
   } catch (err) {
-    io.err(`tai record: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    io.err(`tai record: ${messageOf(err)}\n${USAGE}`);
     return USAGE_EXIT;
   }
   const o = parsed.values;

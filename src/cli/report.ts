@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, outageReport, reportJson } from '../io/outage-report.js';
 import { openStateDb } from '../io/state-db.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 /** Runs `tai report ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -14,7 +15,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     json = parseArgs({ args: [...args], options: { json: { type: 'boolean' } } }).values.json === true;
   } catch (error) {
-    process.stderr.write(`tai report: ${error instanceof Error ? error.message : String(error)}\nusage: tai report [--json]\n`);
+    process.stderr.write(`tai report: ${messageOf(error)}\nusage: tai report [--json]\n`);
     return USAGE_EXIT;
   }
   const db = openStateDb();

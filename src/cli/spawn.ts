@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import type { AgentResult } from '../core/agent-service.js';
 import type { CommandOf } from '../core/commands.js';
 import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agent-registry.js';
-import { AgentsFullError, RequestError } from '../core/errors.js';
+import { AgentsFullError, RequestError, messageOf } from '../core/errors.js';
 import { isLive } from '../core/panel-state.js';
 import { createBoard } from '../../store/board.js';
 import { EXIT_CODES, EXIT_REFUSED } from '../io/agent-results.js';
@@ -92,7 +92,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       },
     });
   } catch (err) {
-    io.err(`tai spawn: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    io.err(`tai spawn: ${messageOf(err)}\n${USAGE}`);
     return USAGE_EXIT;
   }
   const o = parsed.values;

@@ -12,6 +12,7 @@ import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { PANEL_STATES } from '../core/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/stored-status.js';
 import { USAGE_EXIT } from './vpane.js';
+import { messageOf } from '../core/errors.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -19,7 +20,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, socket: { type: 'string' } } }));
   } catch (err) {
-    process.stderr.write(`tai status: ${err instanceof Error ? err.message : String(err)}\nusage: tai status [--json] [--socket PATH]\n`);
+    process.stderr.write(`tai status: ${messageOf(err)}\nusage: tai status [--json] [--socket PATH]\n`);
     return USAGE_EXIT;
   }
   const socket = resolveSocket(o.socket);
@@ -47,7 +48,7 @@ function stored(why: string, exitCode: number, json: boolean): number {
   try {
     status = storedStatus(process.env, Date.now());
   } catch (err) {
-    process.stderr.write(`tai status: ${why}\ntai status: the stored agents could not be read: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`tai status: ${why}\ntai status: the stored agents could not be read: ${messageOf(err)}\n`);
     return exitCode;
   }
   if (status === undefined) {

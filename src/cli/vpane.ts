@@ -18,6 +18,7 @@ import { FEED_STATES } from '../core/command-json.js';
 import type { Command, CommandOf, FeedState, VpaneOp } from '../core/commands.js';
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { messageOf } from '../core/errors.js';
 
 /** The exit code for a command line that makes no sense (sysexits EX_USAGE; 2 means no cockpit). */
 export const USAGE_EXIT = 64;
@@ -52,7 +53,7 @@ export async function run(args: readonly string[]): Promise<number> {
       },
     });
   } catch (err) {
-    return usage(err instanceof Error ? err.message : String(err));
+    return usage(messageOf(err));
   }
   const { values: o, positionals } = parsed;
   const [sub, ...rest] = positionals;

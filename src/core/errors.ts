@@ -37,3 +37,8 @@ export class NoSuchPanelError extends RequestError {
     super(`no such pane: ${id}`);
   }
 }
+
+/** What went wrong, in one line: an Error's message, or whatever was thrown as text. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

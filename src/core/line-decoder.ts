@@ -7,6 +7,7 @@
  * Blank lines are ignored; a trailing "\r" is dropped.
  */
 import { MPLEX_VPANE_HEADER_MAX, MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from './policy.js';
+import { messageOf } from './errors.js';
 
 /**
  * The longest request line the control socket accepts: 8 MiB. It must not
@@ -97,6 +98,6 @@ function decode(line: string): DecodedLine {
   try {
     return { ok: true, value: JSON.parse(line) as unknown, text: line };
   } catch (err) {
-    return { ok: false, error: `malformed JSON: ${err instanceof Error ? err.message : String(err)}`, tooLong: false };
+    return { ok: false, error: `malformed JSON: ${messageOf(err)}`, tooLong: false };
   }
 }

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { BUILTIN_AGENTS, mergeRegistry, parseRegistry, RegistryError, type AgentEntry } from '../core/agent-registry.js';
+import { messageOf } from '../core/errors.js';
 
 /** What to tell a user whose file cannot be used. */
 const MOVE_AWAY = 'fix it, or move it away to use only the built-in agents';
@@ -48,7 +49,7 @@ export async function loadRegistry(path?: string, env: NodeJS.ProcessEnv = proce
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new RegistryError(file, '', `is not valid JSON (${err instanceof Error ? err.message : String(err)}); ${MOVE_AWAY}`);
+    throw new RegistryError(file, '', `is not valid JSON (${messageOf(err)}); ${MOVE_AWAY}`);
   }
   const user = parseRegistry(json, file).entries.map((e) => expandEntry(e, home(env)));
   return { path: file, found: true, user, entries: mergeRegistry(BUILTIN_AGENTS, user) };
@@ -119,6 +120,6 @@ function readProblem(err: unknown): string {
     case 'ENOTDIR':
       return 'a part of its path is not a directory';
     default:
-      return err instanceof Error ? err.message : String(err);
+      return messageOf(err);
   }
 }

@@ -18,6 +18,7 @@ import type { Board } from '../../store/board.js';
 import { startAgent, type Attempt, type Job } from './agent-jobs.js';
 import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type AgentOutages, type HeldAttempt } from './agent-outages.js';
 import type { RunOutcome } from './runners/runner.js';
+import { messageOf } from '../core/errors.js';
 
 /** What settling and holding need of the agent service. */
 export interface HoldSteps {
@@ -129,7 +130,7 @@ function restartAttempt(steps: HoldSteps, job: Job, attempt: Attempt, note: stri
   try {
     attempt.agent = startAgent(job, steps.board, attempt.id, steps.now);
   } catch (err) {
-    steps.finish(job, attempt, { state: 'failed', summary: `the fresh agent could not start: ${err instanceof Error ? err.message : String(err)}` });
+    steps.finish(job, attempt, { state: 'failed', summary: `the fresh agent could not start: ${messageOf(err)}` });
     return;
   }
   attempt.silenceChecked = false;

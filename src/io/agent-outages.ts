@@ -24,6 +24,7 @@ import type { OutageWatch } from './outage-watch.js';
 import type { Outage } from './outage-store.js';
 import type { RunOutcome } from './runners/runner.js';
 import type { StateDb } from './state-db.js';
+import { messageOf } from '../core/errors.js';
 
 /** An agent is restarted after an outage at most this many times per panel; then its failure stands. */
 export const OUTAGE_RESTARTS_MAX = 10;
@@ -188,7 +189,7 @@ export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, 
     const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;
     held.restart(`the ${verdict.outage.service === 'network' ? 'network' : 'model service'} is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
   } catch (err) {
-    held.finish({ state: 'failed', summary: `${waitedFor}; waiting the outage out failed: ${err instanceof Error ? err.message : String(err)}` });
+    held.finish({ state: 'failed', summary: `${waitedFor}; waiting the outage out failed: ${messageOf(err)}` });
   }
 }
 
@@ -204,7 +205,7 @@ export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, 
   try {
     verdict = await outages.watch.onAgentSilent(held.panelId, held.label, signal);
   } catch (err) {
-    held.note(`the silence could not be checked against the network: ${err instanceof Error ? err.message : String(err)}`);
+    held.note(`the silence could not be checked against the network: ${messageOf(err)}`);
     const ended = held.takeEnded();
     if (ended !== undefined) held.settle(ended);
     return;
@@ -224,7 +225,7 @@ export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, 
         const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;
         return held.restart(`the network is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
       } catch (err) {
-        return held.finish({ ...ended, summary: `${ended.summary}; the lane could not be reset: ${err instanceof Error ? err.message : String(err)}` });
+        return held.finish({ ...ended, summary: `${ended.summary}; the lane could not be reset: ${messageOf(err)}` });
       }
     }
     case 'gave-up': {

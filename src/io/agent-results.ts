@@ -20,6 +20,7 @@ import type { AgentRow } from '../../store/status.js';
 import type { Job } from './agent-jobs.js';
 import type { StoredAgent } from './agents-store.js';
 import { newRecordId, type RecordStore } from './records.js';
+import { messageOf } from '../core/errors.js';
 
 /** The shell exit code of each final state; 75 (EX_TEMPFAIL) is a refusal at the cap. */
 export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, failed: 1, timeout: 124, cancelled: 130 };
@@ -60,7 +61,7 @@ export function claimResult(records: RecordStore, raw: string, label: string, no
       records.put(raw, { label, id: recordId }, now);
     } catch (err) {
       stored = undefined;
-      notes.push(`the result could not be stored: ${err instanceof Error ? err.message : String(err)}`);
+      notes.push(`the result could not be stored: ${messageOf(err)}`);
     }
   }
   return { raw, chars, recordId: stored, suffix };

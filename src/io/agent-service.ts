@@ -22,7 +22,7 @@
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../core/agent-service.js';
 import type { CommandOf } from '../core/commands.js';
-import { RequestError } from '../core/errors.js';
+import { RequestError, messageOf } from '../core/errors.js';
 import { isLive, type FinalState, type PanelState } from '../core/panel-state.js';
 import type { Board } from '../../store/board.js';
 import { checkSilence, followAttempt, type HoldSteps } from './agent-holds.js';
@@ -184,7 +184,7 @@ export class LocalAgentService implements AgentService {
     try {
       agent = startAgent(job, this.#board, id, this.#now);
     } catch (err) {
-      board.finish(id, 'failed', err instanceof Error ? err.message : String(err), now);
+      board.finish(id, 'failed', messageOf(err), now);
       throw err;
     }
     const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running' };
@@ -240,7 +240,7 @@ export class LocalAgentService implements AgentService {
         this.#save(job, attempt, final, now, { reason, chars, recordId, text: '' });
         return;
       } catch (err) {
-        job.notes.push(`attempt ${job.attempts.length + 1}: refused: ${err instanceof Error ? err.message : String(err)}`);
+        job.notes.push(`attempt ${job.attempts.length + 1}: refused: ${messageOf(err)}`);
       }
     } else if (job.attempts.length > 1) {
       job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): ${final}${reason ? `: ${reason}` : ''}`);

@@ -13,6 +13,7 @@ import { startCockpit, type RunningCockpit } from './cockpit.js';
 import { fileLogger, logPath, type Logger } from './log.js';
 import { startControlServer, type ControlServer } from './socket-server.js';
 import { socketDir, socketPath } from './socket-path.js';
+import { messageOf } from '../core/errors.js';
 
 /** How to run the cockpit. */
 export interface CockpitMainOptions {
@@ -37,7 +38,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   try {
     server = await startControlServer({ board, agents: agentsReady, path: socketPath(process.pid, socketDir(env)), log });
   } catch (err) {
-    log(`control socket not started, panels can only be opened from inside: ${message(err)}`);
+    log(`control socket not started, panels can only be opened from inside: ${messageOf(err)}`);
   }
 
   let opened: OpenedAgentService | undefined;
@@ -58,10 +59,10 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   try {
     opened = openAgentService(cockpit.board, env, cockpit.now, { terminal: (bytes) => void process.stdout.write(bytes) });
   } catch (err) {
-    log(`agents cannot be started in this cockpit: ${message(err)}`);
+    log(`agents cannot be started in this cockpit: ${messageOf(err)}`);
   }
   giveAgents(opened?.service);
-  const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${message(err)}`));
+  const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`));
   options.started?.(cockpit);
   try {
     return await cockpit.done;
@@ -70,8 +71,4 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     await server?.close();
     opened?.close();
   }
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

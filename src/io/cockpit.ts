@@ -38,6 +38,7 @@ import { MAIN_SCROLLBACK, XtermScreen } from './screen.js';
 import { endOnce, signalNumber } from './stop-agents.js';
 import { ENTER, LEAVE, writeNow } from './terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from './term-output.js';
+import { messageOf } from '../core/errors.js';
 
 /** Unparsed main-pane output above which the main pane counts as flooded. */
 export const FLOOD_BYTES = 256 * 1024;
@@ -186,7 +187,7 @@ function startDrawn(options: CockpitOptions, stdout: NodeJS.WriteStream): Runnin
       const overlays = source.overlays();
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), cursor());
     } catch (err) {
-      log(`drawing failed: ${err instanceof Error ? err.message : String(err)}`);
+      log(`drawing failed: ${messageOf(err)}`);
     }
   });
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;

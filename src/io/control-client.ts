@@ -11,6 +11,7 @@ import { LineDecoder, type DecodedLine } from '../core/line-decoder.js';
 import { ORCH_CALL_TIMEOUT_MS } from '../core/policy.js';
 import type { Reply, ReplyData } from '../../store/dispatch.js';
 import { liveSockets } from './socket-path.js';
+import { messageOf } from '../core/errors.js';
 
 /** No cockpit answers at the path (none given, no file, nobody listening). */
 export class CockpitUnreachableError extends Error {
@@ -198,5 +199,5 @@ export const NO_COCKPIT_HINT =
 export function describeCallError(err: unknown): { readonly exitCode: 1 | 2; readonly message: string } {
   if (err instanceof CockpitUnreachableError) return { exitCode: 2, message: `${err.message}; ${NO_COCKPIT_HINT}` };
   if (err instanceof CallFailedError) return { exitCode: 2, message: `${err.message}; is the cockpit still running? ${NO_COCKPIT_HINT}` };
-  return { exitCode: 1, message: err instanceof Error ? err.message : String(err) };
+  return { exitCode: 1, message: messageOf(err) };
 }

@@ -26,6 +26,7 @@ import { isLive } from '../core/panel-state.js';
 import type { Board } from '../../store/board.js';
 import type { Reply } from '../../store/dispatch.js';
 import type { MentionPrompt } from '../../store/mention-prompt.js';
+import { messageOf } from '../core/errors.js';
 
 /** What the mention prompt needs from the cockpit. */
 export interface MentionDeps {
@@ -138,8 +139,4 @@ export class MentionController {
     this.#sessions.delete(key);
     return undefined;
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -10,6 +10,7 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { messageOf } from '../core/errors.js';
 
 /** Why a socket folder or path cannot be used; the message says what to do. */
 export class SocketPathError extends Error {
@@ -137,8 +138,4 @@ export function liveSockets(dir: string = socketDir()): string[] {
 
 function isCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

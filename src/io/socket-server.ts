@@ -16,7 +16,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { AgentService } from '../core/agent-service.js';
 import { parseCommand } from '../core/command-json.js';
-import { RequestError } from '../core/errors.js';
+import { RequestError, messageOf } from '../core/errors.js';
 import { LINE_MAX_BYTES, LineDecoder, type DecodedLine } from '../core/line-decoder.js';
 import type { Board } from '../../store/board.js';
 import { dispatch, type Reply } from '../../store/dispatch.js';
@@ -117,7 +117,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         if (!socket.write(`${JSON.stringify(reply)}\n`)) throttle();
       } catch (err) {
         counters.writeFailures++;
-        log(`control socket: reply not written: ${err instanceof Error ? err.message : String(err)}`);
+        log(`control socket: reply not written: ${messageOf(err)}`);
       }
     };
 
@@ -148,7 +148,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
         .then(async () => {
           send(await answer(line));
         })
-        .catch((err: unknown) => log(`control socket: request failed: ${err instanceof Error ? err.message : String(err)}`))
+        .catch((err: unknown) => log(`control socket: request failed: ${messageOf(err)}`))
         .finally(() => {
           pending--;
           if (pending === 0 && !closing) socket.setTimeout(idleMs);

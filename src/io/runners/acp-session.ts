@@ -28,6 +28,7 @@ import { pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome } from './runner.js';
+import { messageOf } from '../../core/errors.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
 const ACP_CLOSED = 'ACP connection closed';
@@ -265,7 +266,7 @@ function answerPermission(current: Current | undefined, params: acp.RequestPermi
  * so, since the SDK only says its connection closed.
  */
 export function describeError(err: unknown, now?: number): string {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (message === ACP_CLOSED) return 'the agent exited mid-turn (ACP connection closed)';
   return sayFailure(classify({ error: err }, now), message);
 }

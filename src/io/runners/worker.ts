@@ -8,6 +8,7 @@
 import type { AgentEvent } from '../../core/events.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './runner.js';
+import { messageOf } from '../../core/errors.js';
 
 /** The worker's body: its return value is the result; without one, its text events are. */
 export type WorkerFn = (signal: AbortSignal, emit: (event: AgentEvent) => void, spec: RunSpec) => Promise<string | void>;
@@ -32,7 +33,7 @@ export function workerRunner(fn: WorkerFn): Runner {
           ? { state: 'failed', summary: `stopped: ${String(abort.signal.reason)}` }
           : { state: 'done', summary: 'returned' };
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = messageOf(err);
         return { state: 'failed', summary: abort.signal.aborted ? `stopped: ${message}` : message, failure: [{ error: err }] };
       } finally {
         open = false;
