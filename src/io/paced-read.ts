@@ -18,8 +18,8 @@
  *   pipe that asked is drained; reading restarts, and what the kernel kept
  *   comes in one read. A tick comes PACE_MS after the first request, so the
  *   pacer sleeps while no agent writes (the idle cockpit costs nothing).
- * - flood: a read that came back (nearly) full; the pipe is then read at once,
- *   as it fills, until a read comes back small.
+ * - flood: a read that came back half full or more; the pipe is then read at
+ *   once, as it fills, until a read comes back small (FLOOD_END_BYTES).
  * The main pane's pty and the control socket are never paced: keys and
  * programs talking to tai are answered at once.
  */
@@ -29,12 +29,15 @@ import { finished, getDefaultHighWaterMark, setDefaultHighWaterMark, type Readab
 export const PACE_MS = 100;
 
 /**
- * A tick's read at least this large means the pipe was (nearly) full: the
- * agent floods (a large tool result, a dump), and the next reads follow at
- * once instead of at the pacer's ticks, until a read comes back small.
- * Without it a flooding agent would be held to 64 KiB per tick.
+ * A tick's read at least this large means the pipe was half full or more:
+ * the agent floods (a large tool result, a dump), and the next reads follow
+ * at once instead of at the pacer's ticks. Without it a flooding agent would
+ * be held to 64 KiB per tick.
  */
 export const FLOOD_BYTES = 32 * 1024;
+
+/** A flood is over when a read comes back smaller than this (the agent writes slower than tai reads). */
+export const FLOOD_END_BYTES = 4 * 1024;
 
 /**
  * Runs `open`, which must create its child's stdio synchronously (as
@@ -73,11 +76,9 @@ function tick(): void {
 
 function ask(drain: () => void): void {
   asked.add(drain);
-  if (timer === undefined) {
-    timer = setTimeout(tick, PACE_MS);
-    // Never what keeps the process alive: the pipes themselves do.
-    timer.unref();
-  }
+  // Not unref'd: a pipe Node stopped reading keeps nothing alive, and data waits
+  // in it (an agent that exited right after writing must still be read whole).
+  timer ??= setTimeout(tick, PACE_MS);
 }
 
 /**
@@ -94,7 +95,7 @@ export function pacedData<C extends Buffer | string>(stream: Readable, onData: (
       size += chunk.length;
       onData(chunk);
     }
-    flooding = size >= FLOOD_BYTES;
+    flooding = size >= (flooding ? FLOOD_END_BYTES : FLOOD_BYTES);
   };
   // A flood is read as fast as it comes (as before pacing): holding it would only stall the agent.
   stream.on('readable', () => (flooding ? setImmediate(drain) : ask(drain)));

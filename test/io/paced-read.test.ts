@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { getDefaultHighWaterMark } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pacedData, pacedWebStream, pacerTicks, PACE_MS, withPacedPipes } from '../../src/io/paced-read.js';
 
@@ -71,5 +72,15 @@ describe('a flooding child', () => {
     // Paced alone, 1 MiB through a 64 KiB pipe takes 16 ticks at least; a read that
     // comes back small under load costs one tick before the flood is followed again.
     expect(pacerTicks() - before).toBeLessThan(8);
+  });
+});
+
+describe('a child that writes and exits at once', () => {
+  it('is read whole even when nothing else keeps the reading process alive', async () => {
+    const reader = spawn(process.execPath, [fileURLToPath(new URL('../fixtures/paced-reader.mjs', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    reader.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    await once(reader, 'close');
+    expect(out).toBe(`got ${JSON.stringify(expected(3))}\n`);
   });
 });
