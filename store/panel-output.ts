@@ -13,13 +13,13 @@
  * - display failure: a screen write that threw; ORCH_DISPLAY_FAILURES_MAX in a
  *   row stop drawing for the whole board, and supervision goes on.
  */
+import { messageOf } from '../src/core/errors.js';
 import { Formatter } from '../src/core/formatter.js';
 import type { Layout, Rect } from '../src/core/layout.js';
 import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy.js';
 import type { ScreenFactory } from '../src/core/screen.js';
 import type { BoardCounters } from './board-types.js';
 import type { PanelRecord } from './panel-record.js';
-import { messageOf } from '../src/core/errors.js';
 
 /** Where a drain reports what it cannot throw. */
 export interface OutputReport {

@@ -17,6 +17,7 @@
  * - end: a record's final state (a requested stop decides it), its footer, its
  *   linger before it leaves, and its status row kept in the history.
  */
+import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { assertNever } from '../src/core/never.js';
 import { afterEvent, finalState, isLive, stopState, type Decision, type FinalState, type StopCause } from '../src/core/panel-state.js';
@@ -25,7 +26,6 @@ import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
 import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
 import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';
 import type { AgentRow } from './status.js';
-import { messageOf } from '../src/core/errors.js';
 
 /** The parts of the board that supervision acts on. */
 export interface Supervisor {

@@ -6,9 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agent-registry.js';
-import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agent-config.js';
-import { USAGE_EXIT } from './vpane.js';
 import { messageOf } from '../core/errors.js';
+import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agent-config.js';
+import { USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai agents [--json]\n';
 

@@ -5,22 +5,15 @@
  * was asked, 1 on an error reply (no such agent, already finished), 2 when no
  * cockpit is reachable, 64 for a bad command line.
  */
-import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
-import { USAGE_EXIT } from './vpane.js';
-import { messageOf } from '../core/errors.js';
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
 
 /** Runs `tai cancel ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, options: { socket: { type: 'string' } } });
-  } catch (err) {
-    process.stderr.write(`tai cancel: ${messageOf(err)}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const parsed = parseCommandLine('cancel', args, { socket: { type: 'string' } }, USAGE, (t) => void process.stderr.write(t));
+  if (!parsed) return USAGE_EXIT;
   const [idText, ...extra] = parsed.positionals;
   if (idText === undefined || !/^\d+$/.test(idText) || extra.length > 0) {
     process.stderr.write(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${[idText, ...extra].join(' ')}`}\n${USAGE}`);

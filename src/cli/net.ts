@@ -21,7 +21,7 @@ import { waitOutOutage } from '../io/outage-wait.js';
 import { defaultProbes } from '../io/probes.js';
 import { openStateDb, type StateDb } from '../io/state-db.js';
 import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine, terminalWriter } from './outage.js';
-import { USAGE_EXIT } from './vpane.js';
+import { USAGE_EXIT } from './command-line.js';
 
 /** The end of CMD's stderr kept for the classifier (the deciding line is near the end). */
 const STDERR_KEEP = 64 * 1024;

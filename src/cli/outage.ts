@@ -9,14 +9,14 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { OutageService } from '../core/classify.js';
+import { messageOf } from '../core/errors.js';
 import { notifyGiveUp } from '../io/notify.js';
 import { formatOutageStatus, outageReport, reportJson } from '../io/outage-report.js';
 import { formatDuration, log, openOutage, outageTimeScale, recordProbe, reportFailure, type Outage } from '../io/outage-store.js';
 import { waitOutOutage } from '../io/outage-wait.js';
 import { defaultProbes } from '../io/probes.js';
 import { openStateDb, type StateDb } from '../io/state-db.js';
-import { USAGE_EXIT } from './vpane.js';
-import { messageOf } from '../core/errors.js';
+import { USAGE_EXIT } from './command-line.js';
 
 /** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */
 export const OUTAGE_GAVE_UP_EXIT = 69;

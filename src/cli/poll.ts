@@ -6,27 +6,16 @@
  * stderr. 1 for an error reply, 2 when no cockpit is reachable, 64 for a bad
  * command line.
  */
-import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
 import { printResult, processIo, type CliIo } from './spawn.js';
-import { USAGE_EXIT } from './vpane.js';
-import { messageOf } from '../core/errors.js';
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai poll ID [--wait SECONDS] [--json] [--socket PATH]\n';
 
 /** Runs `tai poll ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: { wait: { type: 'string' }, json: { type: 'boolean' }, socket: { type: 'string' } },
-    });
-  } catch (err) {
-    io.err(`tai poll: ${messageOf(err)}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const parsed = parseCommandLine('poll', args, { wait: { type: 'string' }, json: { type: 'boolean' }, socket: { type: 'string' } }, USAGE, io.err);
+  if (!parsed) return USAGE_EXIT;
   const id = Number(parsed.positionals[0]);
   const wait = parsed.values.wait === undefined ? undefined : Number(parsed.values.wait);
   if (parsed.positionals.length !== 1 || !Number.isInteger(id) || id < 1 || (wait !== undefined && !(wait >= 0))) {

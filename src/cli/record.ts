@@ -7,12 +7,10 @@
  * no such record, 64 for a bad command line.
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { RECORDS_MAX_AGE_DAYS, RECORDS_MAX_CHARS, RecordStore } from '../io/records.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/state-db.js';
 import { processIo, type CliIo } from './spawn.js';
-import { USAGE_EXIT } from './vpane.js';
-import { messageOf } from '../core/errors.js';
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE =
   'usage: tai record read ID [--offset N] [--limit N] [--json]\n' +
@@ -24,23 +22,14 @@ const DAY_MS = 86_400_000;
 /** Runs `tai record ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const [sub, ...rest] = args;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        offset: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-        'max-age-days': { type: 'string' },
-        'max-mb': { type: 'string' },
-      },
-    });
-  } catch (err) {
-    io.err(`tai record: ${messageOf(err)}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const parsed = parseCommandLine('record', rest, {
+    offset: { type: 'string' },
+    limit: { type: 'string' },
+    json: { type: 'boolean' },
+    'max-age-days': { type: 'string' },
+    'max-mb': { type: 'string' },
+  }, USAGE, io.err);
+  if (!parsed) return USAGE_EXIT;
   const o = parsed.values;
   const numbers = [o.offset, o.limit, o['max-age-days'], o['max-mb']].map((v) => (v === undefined ? undefined : Number(v)));
   if (numbers.some((n) => n !== undefined && !(Number.isFinite(n) && n >= 0))) {

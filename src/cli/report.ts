@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { formatReport, outageReport, reportJson } from '../io/outage-report.js';
 import { openStateDb } from '../io/state-db.js';
-import { USAGE_EXIT } from './vpane.js';
+import { USAGE_EXIT } from './command-line.js';
 import { messageOf } from '../core/errors.js';
 
 /** Runs `tai report ARGS`; returns the exit code. */

@@ -19,11 +19,10 @@
  */
 import { entrySpawnCommand, withModel } from '../core/agent-spawn.js';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { AgentResult } from '../core/agent-service.js';
 import type { CommandOf } from '../core/commands.js';
 import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agent-registry.js';
-import { AgentsFullError, RequestError, messageOf } from '../core/errors.js';
+import { AgentsFullError, RequestError } from '../core/errors.js';
 import { isLive } from '../core/panel-state.js';
 import { createBoard } from '../../store/board.js';
 import { EXIT_CODES, EXIT_REFUSED } from '../io/agent-results.js';
@@ -32,7 +31,7 @@ import { loadRegistry } from '../io/agent-config.js';
 import { startBoardClock } from '../io/board-clock.js';
 import { call, describeCallError } from '../io/control-client.js';
 import { progressLine } from './outage.js';
-import { USAGE_EXIT } from './vpane.js';
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE =
   'usage: tai spawn [--kind command|acp|claude|codex|cap] [--label L] [--timeout S] [--cwd DIR]\n' +
@@ -72,29 +71,20 @@ export const processIo: CliIo = {
 
 /** Runs `tai spawn ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        kind: { type: 'string' },
-        label: { type: 'string' },
-        timeout: { type: 'string' },
-        cwd: { type: 'string' },
-        prompt: { type: 'string' },
-        retries: { type: 'string' },
-        allow: { type: 'boolean' },
-        detach: { type: 'boolean' },
-        json: { type: 'boolean' },
-        socket: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    io.err(`tai spawn: ${messageOf(err)}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const parsed = parseCommandLine('spawn', args, {
+    kind: { type: 'string' },
+    label: { type: 'string' },
+    timeout: { type: 'string' },
+    cwd: { type: 'string' },
+    prompt: { type: 'string' },
+    retries: { type: 'string' },
+    allow: { type: 'boolean' },
+    detach: { type: 'boolean' },
+    json: { type: 'boolean' },
+    socket: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }, USAGE, io.err);
+  if (!parsed) return USAGE_EXIT;
   const o = parsed.values;
   if (o.help) {
     io.out(USAGE);

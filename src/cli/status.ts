@@ -9,10 +9,10 @@
 import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
+import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/stored-status.js';
-import { USAGE_EXIT } from './vpane.js';
-import { messageOf } from '../core/errors.js';
+import { USAGE_EXIT } from './command-line.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {

@@ -13,15 +13,11 @@
  * that makes no sense exits 64.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { parseArgs } from 'node:util';
 import { FEED_STATES } from '../core/command-json.js';
 import type { Command, CommandOf, FeedState, VpaneOp } from '../core/commands.js';
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
-import { messageOf } from '../core/errors.js';
-
-/** The exit code for a command line that makes no sense (sysexits EX_USAGE; 2 means no cockpit). */
-export const USAGE_EXIT = 64;
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 /** The usage of `tai vpane`. */
 export const VPANE_USAGE = `usage:
@@ -34,27 +30,19 @@ options: --socket PATH (default: $TAI_PLEXER_SOCKET); states: ${FEED_STATES.join
 
 /** Runs `tai vpane ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        socket: { type: 'string' },
-        label: { type: 'string' },
-        header: { type: 'string' },
-        state: { type: 'string' },
-        'main-percent': { type: 'string' },
-        pane: { type: 'string' },
-        done: { type: 'boolean' },
-        linger: { type: 'string' },
-        raw: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return usage(messageOf(err));
-  }
+  const parsed = parseCommandLine('vpane', args, {
+    socket: { type: 'string' },
+    label: { type: 'string' },
+    header: { type: 'string' },
+    state: { type: 'string' },
+    'main-percent': { type: 'string' },
+    pane: { type: 'string' },
+    done: { type: 'boolean' },
+    linger: { type: 'string' },
+    raw: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  }, VPANE_USAGE, (t) => void process.stderr.write(t));
+  if (!parsed) return USAGE_EXIT;
   const { values: o, positionals } = parsed;
   const [sub, ...rest] = positionals;
   if (o.help) {

@@ -6,8 +6,8 @@
  * bytes, so a multi-byte character cut between two chunks is decoded whole.
  * Blank lines are ignored; a trailing "\r" is dropped.
  */
-import { MPLEX_VPANE_HEADER_MAX, MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from './policy.js';
 import { messageOf } from './errors.js';
+import { MPLEX_VPANE_HEADER_MAX, MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from './policy.js';
 
 /**
  * The longest request line the control socket accepts: 8 MiB. It must not

@@ -13,12 +13,12 @@
  *   panel gone idle is checked against the probe the same way.
  * - restart: that fresh agent, at most OUTAGE_RESTARTS_MAX times per panel.
  */
+import { messageOf } from '../core/errors.js';
 import type { PanelState } from '../core/panel-state.js';
 import type { Board } from '../../store/board.js';
 import { startAgent, type Attempt, type Job } from './agent-jobs.js';
 import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type AgentOutages, type HeldAttempt } from './agent-outages.js';
 import type { RunOutcome } from './runners/runner.js';
-import { messageOf } from '../core/errors.js';
 
 /** What settling and holding need of the agent service. */
 export interface HoldSteps {

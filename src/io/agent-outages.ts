@@ -19,12 +19,12 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { classifyEvidence, outageServiceOf, sayFailure, type Classification, type FailureInput, type OutageService } from '../core/classify.js';
+import { messageOf } from '../core/errors.js';
 import { restartLane, yieldedNetworkStep } from './lane-restart.js';
 import type { OutageWatch } from './outage-watch.js';
 import type { Outage } from './outage-store.js';
 import type { RunOutcome } from './runners/runner.js';
 import type { StateDb } from './state-db.js';
-import { messageOf } from '../core/errors.js';
 
 /** An agent is restarted after an outage at most this many times per panel; then its failure stands. */
 export const OUTAGE_RESTARTS_MAX = 10;

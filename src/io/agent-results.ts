@@ -14,13 +14,13 @@
  */
 import type { AgentResult } from '../core/agent-service.js';
 import { CLAIM_HEAD, CLAIM_TAIL, claimCheckView, codePoints, headOf, needsRecord, tailOf } from '../core/claim-check.js';
+import { messageOf } from '../core/errors.js';
 import { isLive, type FinalState, type PanelState } from '../core/panel-state.js';
 import { SPILL_LIMIT } from '../core/policy.js';
 import type { AgentRow } from '../../store/status.js';
 import type { Job } from './agent-jobs.js';
 import type { StoredAgent } from './agents-store.js';
 import { newRecordId, type RecordStore } from './records.js';
-import { messageOf } from '../core/errors.js';
 
 /** The shell exit code of each final state; 75 (EX_TEMPFAIL) is a refusal at the cap. */
 export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, failed: 1, timeout: 124, cancelled: 130 };

@@ -8,12 +8,12 @@
 import { dispatch } from '../../store/dispatch.js';
 import type { Board } from '../../store/board.js';
 import type { AgentService } from '../core/agent-service.js';
+import { messageOf } from '../core/errors.js';
 import { openAgentService, type OpenedAgentService } from './open-agent-service.js';
 import { startCockpit, type RunningCockpit } from './cockpit.js';
 import { fileLogger, logPath, type Logger } from './log.js';
 import { startControlServer, type ControlServer } from './socket-server.js';
 import { socketDir, socketPath } from './socket-path.js';
-import { messageOf } from '../core/errors.js';
 
 /** How to run the cockpit. */
 export interface CockpitMainOptions {

@@ -17,6 +17,7 @@ import React from 'react';
 import { render, type Instance } from 'ink';
 import { Cockpit } from '../../components/Cockpit.js';
 import type { Command } from '../core/commands.js';
+import { messageOf } from '../core/errors.js';
 import { DEFAULT_PREFIX, KeyScanner, parsePrefix } from '../core/keys.js';
 import { rectOf } from '../core/layout.js';
 import { toPane } from '../core/pane-input.js';
@@ -38,7 +39,6 @@ import { MAIN_SCROLLBACK, XtermScreen } from './screen.js';
 import { endOnce, signalNumber } from './stop-agents.js';
 import { ENTER, LEAVE, writeNow } from './terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from './term-output.js';
-import { messageOf } from '../core/errors.js';
 
 /** Unparsed main-pane output above which the main pane counts as flooded. */
 export const FLOOD_BYTES = 256 * 1024;

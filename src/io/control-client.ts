@@ -7,11 +7,11 @@
  */
 import { connect, type Socket } from 'node:net';
 import type { Command } from '../core/commands.js';
+import { messageOf } from '../core/errors.js';
 import { LineDecoder, type DecodedLine } from '../core/line-decoder.js';
 import { ORCH_CALL_TIMEOUT_MS } from '../core/policy.js';
 import type { Reply, ReplyData } from '../../store/dispatch.js';
 import { liveSockets } from './socket-path.js';
-import { messageOf } from '../core/errors.js';
 
 /** No cockpit answers at the path (none given, no file, nobody listening). */
 export class CockpitUnreachableError extends Error {

@@ -22,11 +22,11 @@ import type { SpawnResult } from '../core/agent-service.js';
 import { entrySpawnCommand, sessionKey } from '../core/agent-spawn.js';
 import { findAgent, resolveMention, type AgentEntry } from '../core/agent-registry.js';
 import type { CommandOf } from '../core/commands.js';
+import { messageOf } from '../core/errors.js';
 import { isLive } from '../core/panel-state.js';
 import type { Board } from '../../store/board.js';
 import type { Reply } from '../../store/dispatch.js';
 import type { MentionPrompt } from '../../store/mention-prompt.js';
-import { messageOf } from '../core/errors.js';
 
 /** What the mention prompt needs from the cockpit. */
 export interface MentionDeps {

@@ -22,13 +22,13 @@
 import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../core/classify.js';
+import { messageOf } from '../../core/errors.js';
 import { AcpDecoder } from '../../core/decoders/acp.js';
 import { LineDecoder } from '../../core/decoders/lines.js';
 import { pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome } from './runner.js';
-import { messageOf } from '../../core/errors.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
 const ACP_CLOSED = 'ACP connection closed';

@@ -5,10 +5,10 @@
  * this process, so a worker that ignores the signal is finished by the board
  * one grace after the hard stop, and its promise is left to settle unseen.
  */
+import { messageOf } from '../../core/errors.js';
 import type { AgentEvent } from '../../core/events.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './runner.js';
-import { messageOf } from '../../core/errors.js';
 
 /** The worker's body: its return value is the result; without one, its text events are. */
 export type WorkerFn = (signal: AbortSignal, emit: (event: AgentEvent) => void, spec: RunSpec) => Promise<string | void>;
