@@ -1,9 +1,9 @@
 /** The right column: every shown panel at its place, in creation order. */
 import React from 'react';
-import type { PaneId, PanelPlace } from '../src/core/layout.js';
+import type { PaneId, PanelPlace } from '../src/core/panel/layout.js';
 import type { PanelView } from '../store/board.js';
 import { AgentPanel } from './AgentPanel.js';
-import type { PaneSource } from './pane-source.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 
 /** Props: the places from the layout, the panels' views, focus and scroll. */
 export interface AgentColumnProps {

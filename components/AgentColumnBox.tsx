@@ -1,15 +1,15 @@
 /**
  * The agent column for a host Ink app (issue 7): every shown panel stacked in
  * the host's own Box, sized by it. It measures its box after each render and
- * fits the board's column to it (src/core/column-fit.ts), so the panels'
+ * fits the board's column to it (src/core/panel/column-fit.ts), so the panels'
  * screens wrap at the host's width; it renders on the screens' cue.
  */
 import React, { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Box, measureElement, type DOMElement } from 'ink';
-import { columnX, fitColumn } from '../src/core/column-fit.js';
+import { columnX, fitColumn } from '../src/core/panel/column-fit.js';
 import type { Board } from '../store/board.js';
 import { AgentColumn } from './AgentColumn.js';
-import type { PaneSource } from './pane-source.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { Separators } from './Separators.js';
 
 /** Props: the board and its screens (a Dashboard's), and optionally a fixed size instead of the measured one. */

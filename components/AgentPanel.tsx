@@ -1,10 +1,10 @@
 /** One agent's panel: its header on row 0, its screen below. */
 import { memo } from 'react';
 import { Box } from 'ink';
-import type { Rect } from '../src/core/layout.js';
+import type { Rect } from '../src/core/panel/layout.js';
 import type { PanelView } from '../store/board.js';
 import { PanelHeader } from './PanelHeader.js';
-import type { PaneSource } from './pane-source.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: the panel, where it goes, focus and scroll, and its screen's version (the memo key). */

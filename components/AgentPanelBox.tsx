@@ -8,8 +8,8 @@ import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import type { Board } from '../store/board.js';
 import { AgentPanel } from './AgentPanel.js';
-import { fit } from './fit.js';
-import type { PaneSource } from './pane-source.js';
+import { fit } from '../src/core/text/fit.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: the board, its screens and the panel's id. */

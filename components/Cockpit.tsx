@@ -7,7 +7,7 @@
  */
 import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';
-import { rectOf } from '../src/core/layout.js';
+import { rectOf } from '../src/core/panel/layout.js';
 import type { Board } from '../store/board.js';
 import { AgentColumn } from './AgentColumn.js';
 import { AgentPanel } from './AgentPanel.js';
@@ -15,7 +15,7 @@ import { HelpOverlay } from './HelpOverlay.js';
 import { MainPane } from './MainPane.js';
 import { MentionPrompt } from './MentionPrompt.js';
 import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
-import type { PaneSource } from './pane-source.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { Separators } from './Separators.js';
 
 /** Props: the board, the screens, the prefix key (for the help) and the mention prompt's store. */

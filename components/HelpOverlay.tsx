@@ -1,7 +1,7 @@
 /** The help overlay: the prefix key and what each key after it does, over the whole window. */
 import React from 'react';
-import { MENTION_KEYS, PREFIX_KEYS, prefixName } from '../src/core/keys.js';
-import { fit, styled } from './fit.js';
+import { MENTION_KEYS, PREFIX_KEYS, prefixName } from '../src/core/input/keys.js';
+import { fit, styled } from '../src/core/text/fit.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: the window size and the prefix byte. */

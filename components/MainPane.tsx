@@ -1,9 +1,9 @@
 /** The main pane: the REPL's screen, drawn at its rectangle. */
 import { memo } from 'react';
 import { Box } from 'ink';
-import type { Rect } from '../src/core/layout.js';
-import { styled } from './fit.js';
-import type { PaneSource } from './pane-source.js';
+import type { Rect } from '../src/core/panel/layout.js';
+import { styled } from '../src/core/text/fit.js';
+import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: where it goes, lines scrolled back, and its screen's version (the memo key). */

@@ -6,9 +6,9 @@
 import React from 'react';
 import { Box } from 'ink';
 import { useStore } from 'zustand';
-import type { MentionLine } from '../src/core/mention-line.js';
+import type { MentionLine } from '../src/core/input/mention-line.js';
 import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
-import { fit, styled } from './fit.js';
+import { fit, styled } from '../src/core/text/fit.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: the prompt's store, the window's width and the row to draw on. */

@@ -1,8 +1,8 @@
 /** The separator lines of the layout: `│` left of the agent column, `─` between panels. */
 import React from 'react';
 import { Box } from 'ink';
-import type { Separators as Lines } from '../src/core/layout.js';
-import { FOCUS_SGR, SEPARATOR_SGR } from './colors.js';
+import type { Separators as Lines } from '../src/core/panel/layout.js';
+import { FOCUS_SGR, SEPARATOR_SGR } from '../src/core/panel/colors.js';
 import { RawRows } from './RawRows.js';
 
 /** Props: the lines, and whether the main pane has focus (its separator is lit). */

@@ -29,31 +29,32 @@ export type {
   StopHook,
 } from '../store/board-types.js';
 export type { AgentRow, BoardStatus } from '../store/status.js';
-export { startBoardClock, type BoardClock } from './io/board-clock.js';
+export { startBoardClock, type BoardClock } from './io/cockpit/board-clock.js';
 
 // Events and states.
 export type { AgentEvent, AgentEventType } from './core/events.js';
-export { isLive, PANEL_STATES, type FinalState, type PanelState, type StopCause } from './core/panel-state.js';
-export type { Layout, PaneId, PanelPlace, Rect } from './core/layout.js';
-export type { Command, CommandOf } from './core/commands.js';
+export { isLive, PANEL_STATES, type FinalState, type PanelState, type StopCause } from './core/panel/panel-state.js';
+export type { Layout, PaneId, PanelPlace, Rect } from './core/panel/layout.js';
+export type { Command, CommandOf } from './core/protocol/commands.js';
 export { AgentsFullError, RequestError } from './core/errors.js';
 
 // Agents.
-export type { AgentResult, AgentService, SpawnResult } from './core/agent-service.js';
-export { LocalAgentService, type WorkerRequest } from './io/agent-service.js';
-export { startAgentService, type AgentServiceStartOptions, type StartedAgentService } from './io/embedded-agents.js';
-export type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './io/runners/runner.js';
-export { DEFAULT_RUNNERS } from './io/runners/table.js';
-export { workerRunner, type WorkerFn } from './io/runners/worker.js';
-export { tapEvents, type EventListener } from './io/event-tap.js';
+export type { AgentResult, AgentService, SpawnResult } from './core/agents/agent-service.js';
+export { LocalAgentService, type WorkerRequest } from './io/agents/agent-service.js';
+export { startAgentService, type AgentServiceStartOptions, type StartedAgentService } from './io/embed/embedded-agents.js';
+export type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './io/agents/runners/runner.js';
+export { DEFAULT_RUNNERS } from './io/agents/runners/table.js';
+export { workerRunner, type WorkerFn } from './io/agents/runners/worker.js';
+export { tapEvents, type EventListener } from './io/embed/event-tap.js';
 
 // Views for a host Ink app.
-export { createDashboard, type Dashboard, type DashboardOptions } from './io/dashboard.js';
-export type { PaneSource } from '../components/pane-source.js';
+export { createDashboard, type Dashboard, type DashboardOptions } from './io/embed/dashboard.js';
+export type { PaneSource } from './core/panel/pane-source.js';
 export { AgentColumnBox, type AgentColumnBoxProps } from '../components/AgentColumnBox.js';
 export { AgentPanelBox, type AgentPanelBoxProps } from '../components/AgentPanelBox.js';
 
 // The cockpit.
-export { startCockpit, type CockpitOptions, type MentionSource, type RunningCockpit } from './io/cockpit.js';
-export { runCockpit, type CockpitMainOptions } from './io/cockpit-main.js';
+export { startCockpit } from './io/cockpit/cockpit.js';
+export type { CockpitOptions, MentionSource, RunningCockpit } from './io/cockpit/cockpit-types.js';
+export { runCockpit, type CockpitMainOptions } from './io/cockpit/cockpit-main.js';
 export type { Reply } from '../store/dispatch.js';

@@ -13,7 +13,7 @@
  * - layout key: everything a layout is computed from; the same key, the same
  *   layout.
  */
-import { layout, type Layout, type PaneId } from '../src/core/layout.js';
+import { layout, type Layout, type PaneId } from '../src/core/panel/layout.js';
 import type { PanelView } from './board-types.js';
 import { viewOf, type PanelRecord } from './panel-record.js';
 

@@ -4,9 +4,9 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AgentEvent } from '../src/core/events.js';
-import type { FeedState, FocusTarget } from '../src/core/commands.js';
-import type { Layout, PaneId } from '../src/core/layout.js';
-import type { FinalState, PanelState, StopCause } from '../src/core/panel-state.js';
+import type { FeedState, FocusTarget } from '../src/core/protocol/commands.js';
+import type { Layout, PaneId } from '../src/core/panel/layout.js';
+import type { FinalState, PanelState, StopCause } from '../src/core/panel/panel-state.js';
 import type { Screen, ScreenFactory } from '../src/core/screen.js';
 import type { BoardStatus } from './status.js';
 

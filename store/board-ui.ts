@@ -12,8 +12,8 @@
  * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
  *   Moving the focus or the zoom returns to the bottom.
  */
-import type { FocusTarget } from '../src/core/commands.js';
-import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/core/layout.js';
+import type { FocusTarget } from '../src/core/protocol/commands.js';
+import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/core/panel/layout.js';
 import type { BoardSnapshot } from './board-types.js';
 
 /** The part of the snapshot the UI state is made of and decided from. */

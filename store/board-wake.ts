@@ -1,5 +1,5 @@
 /**
- * The board's wake-ups for its clock (src/io/board-clock.ts): the clock
+ * The board's wake-ups for its clock (src/io/cockpit/board-clock.ts): the clock
  * sleeps while the board has nothing to flush or supervise, and the board
  * tells it when work appears.
  *

@@ -20,13 +20,13 @@
  * - wake-up: the board tells its clock that work appeared (board-wake.ts).
  *
  * Every action that depends on time takes `now` (ms); the board never reads
- * a clock. src/io/board-clock.ts drives tick() and flush() from real time.
+ * a clock. src/io/cockpit/board-clock.ts drives tick() and flush() from real time.
  */
 import { createStore } from 'zustand/vanilla';
 import { AgentsFullError, NoSuchPanelError, RequestError } from '../src/core/errors.js';
-import { layout as computeLayout } from '../src/core/layout.js';
+import { layout as computeLayout } from '../src/core/panel/layout.js';
 import { assertNever } from '../src/core/never.js';
-import { isLive, watchdog, type FinalState } from '../src/core/panel-state.js';
+import { isLive, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT, ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import {
   focusKept,

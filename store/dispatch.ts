@@ -9,11 +9,11 @@
  * the user, or gone after a linger or an orphan close), and `cols` the current
  * width of every pane written to, for the client's word wrap.
  */
-import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../src/core/agent-service.js';
-import type { Command, CommandName, CommandOf } from '../src/core/commands.js';
+import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../src/core/agents/agent-service.js';
+import type { Command, CommandName, CommandOf } from '../src/core/protocol/commands.js';
 import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';
 import { assertNever } from '../src/core/never.js';
-import type { PanelState } from '../src/core/panel-state.js';
+import type { PanelState } from '../src/core/panel/panel-state.js';
 import type { Board, PanelView } from './board.js';
 import type { BoardStatus } from './status.js';
 

@@ -12,7 +12,7 @@
  * - done: the owner's last op; the pane lingers (`linger` s, at most
  *   MPLEX_VPANE_LINGER_MAX) and then leaves.
  */
-import { fits } from '../src/core/layout.js';
+import { fits } from '../src/core/panel/layout.js';
 import { VPANE_ERRORS } from '../src/core/errors.js';
 import {
   MPLEX_PANES_MAX,

@@ -1,12 +1,12 @@
 /**
  * The mention prompt's store (issue 7): whether the one-line `@name prompt`
  * line is open at the bottom of the cockpit, and its line-editing state
- * (src/core/mention-line.ts). Apart from the board, so the board's snapshot
+ * (src/core/input/mention-line.ts). Apart from the board, so the board's snapshot
  * and its publish rate stay the agents' alone; the prompt's component binds
  * to this store directly.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { EMPTY_LINE, editLine, withError, type LineOutcome, type MentionLine } from '../src/core/mention-line.js';
+import { EMPTY_LINE, editLine, withError, type LineOutcome, type MentionLine } from '../src/core/input/mention-line.js';
 
 /** The prompt's state and actions. */
 export interface MentionPromptState {

@@ -14,8 +14,8 @@
  *   row stop drawing for the whole board, and supervision goes on.
  */
 import { messageOf } from '../src/core/errors.js';
-import { Formatter } from '../src/core/formatter.js';
-import type { Layout, Rect } from '../src/core/layout.js';
+import { Formatter } from '../src/core/panel/formatter.js';
+import type { Layout, Rect } from '../src/core/panel/layout.js';
 import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy.js';
 import type { ScreenFactory } from '../src/core/screen.js';
 import type { BoardCounters } from './board-types.js';

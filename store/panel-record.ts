@@ -3,10 +3,10 @@
  * views the board publishes of it: the snapshot row, the status row and the
  * header text.
  */
-import { headerText } from '../src/core/header.js';
-import type { Formatter } from '../src/core/formatter.js';
-import { isLive, type PanelState, type StopCause } from '../src/core/panel-state.js';
-import type { PendingOutput } from '../src/core/pending.js';
+import { headerText } from '../src/core/panel/header.js';
+import type { Formatter } from '../src/core/panel/formatter.js';
+import { isLive, type PanelState, type StopCause } from '../src/core/panel/panel-state.js';
+import type { PendingOutput } from '../src/core/panel/pending.js';
 import { MPLEX_VPANE_HEADER_MAX } from '../src/core/policy.js';
 import type { Screen } from '../src/core/screen.js';
 import type { PanelKind, PanelView, StopHook } from './board-types.js';

@@ -2,7 +2,7 @@
  * The status API (seed 004's watchdog status, without its limitations):
  * totals by state and one row per agent, live, lingering or recently gone.
  */
-import { PANEL_STATES, type PanelState } from '../src/core/panel-state.js';
+import { PANEL_STATES, type PanelState } from '../src/core/panel/panel-state.js';
 
 /** One agent (or feed pane) as status reports it. */
 export interface AgentRow {

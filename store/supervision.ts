@@ -3,7 +3,7 @@
  * with its clocks at `now`, every event is a heartbeat, an outage holds it,
  * the board asks its owner to stop, carries out the watchdog's decisions and
  * ends it. The rules themselves are pure functions of (panel, now) in
- * src/core/panel-state.ts; these functions apply them to the record and the
+ * src/core/panel/panel-state.ts; these functions apply them to the record and the
  * board's parts passed in, at the `now` passed in.
  *
  * Vocabulary:
@@ -20,8 +20,8 @@
 import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { assertNever } from '../src/core/never.js';
-import { afterEvent, finalState, isLive, stopState, type Decision, type FinalState, type StopCause } from '../src/core/panel-state.js';
-import { PendingOutput } from '../src/core/pending.js';
+import { afterEvent, finalState, isLive, stopState, type Decision, type FinalState, type StopCause } from '../src/core/panel/panel-state.js';
+import { PendingOutput } from '../src/core/panel/pending.js';
 import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
 import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
 import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';

@@ -5,9 +5,9 @@
  * command line. The schema: docs/agents-registry.md.
  */
 import { parseArgs } from 'node:util';
-import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agent-registry.js';
+import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { messageOf } from '../core/errors.js';
-import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agent-config.js';
+import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/agent-config.js';
 import { USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai agents [--json]\n';

@@ -5,7 +5,7 @@
  * was asked, 1 on an error reply (no such agent, already finished), 2 when no
  * cockpit is reachable, 64 for a bad command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';

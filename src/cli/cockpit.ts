@@ -8,6 +8,6 @@ export async function run(args: readonly string[]): Promise<number> {
   const env = { ...process.env }; // the main program gets the user's environment, not ours
   // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
   process.env.NODE_ENV ??= 'production';
-  const { runCockpit } = await import('../io/cockpit-main.js');
+  const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
   return runCockpit({ argv: args, env });
 }

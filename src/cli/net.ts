@@ -14,12 +14,12 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { classify, outageServiceOf } from '../core/classify.js';
-import { notifyGiveUp } from '../io/notify.js';
-import { log, outageTimeScale, reportFailure } from '../io/outage-store.js';
-import { waitOutOutage } from '../io/outage-wait.js';
-import { defaultProbes } from '../io/probes.js';
-import { openStateDb, type StateDb } from '../io/state-db.js';
+import { classify, outageServiceOf } from '../core/outage/classify.js';
+import { notifyGiveUp } from '../io/outage/notify.js';
+import { log, outageTimeScale, reportFailure } from '../io/outage/outage-store.js';
+import { waitOutOutage } from '../io/outage/outage-wait.js';
+import { defaultProbes } from '../io/outage/probes.js';
+import { openStateDb, type StateDb } from '../io/storage/state-db.js';
 import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine, terminalWriter } from './outage.js';
 import { USAGE_EXIT } from './command-line.js';
 

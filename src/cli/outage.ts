@@ -8,14 +8,14 @@
  * 64 a bad command line; 1 anything else (a locked state database).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { OutageService } from '../core/classify.js';
+import type { OutageService } from '../core/outage/classify.js';
 import { messageOf } from '../core/errors.js';
-import { notifyGiveUp } from '../io/notify.js';
-import { formatOutageStatus, outageReport, reportJson } from '../io/outage-report.js';
-import { formatDuration, log, openOutage, outageTimeScale, recordProbe, reportFailure, type Outage } from '../io/outage-store.js';
-import { waitOutOutage } from '../io/outage-wait.js';
-import { defaultProbes } from '../io/probes.js';
-import { openStateDb, type StateDb } from '../io/state-db.js';
+import { notifyGiveUp } from '../io/outage/notify.js';
+import { formatOutageStatus, outageReport, reportJson } from '../io/outage/outage-report.js';
+import { formatDuration, log, openOutage, outageTimeScale, recordProbe, reportFailure, type Outage } from '../io/outage/outage-store.js';
+import { waitOutOutage } from '../io/outage/outage-wait.js';
+import { defaultProbes } from '../io/outage/probes.js';
+import { openStateDb, type StateDb } from '../io/storage/state-db.js';
 import { USAGE_EXIT } from './command-line.js';
 
 /** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */

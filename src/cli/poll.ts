@@ -6,7 +6,7 @@
  * stderr. 1 for an error reply, 2 when no cockpit is reachable, 64 for a bad
  * command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import { printResult, processIo, type CliIo } from './spawn.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 

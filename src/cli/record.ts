@@ -7,8 +7,8 @@
  * no such record, 64 for a bad command line.
  */
 import { join } from 'node:path';
-import { RECORDS_MAX_AGE_DAYS, RECORDS_MAX_CHARS, RecordStore } from '../io/records.js';
-import { openStateDb, stateDir, STATE_DB_FILE } from '../io/state-db.js';
+import { RECORDS_MAX_AGE_DAYS, RECORDS_MAX_CHARS, RecordStore } from '../io/storage/records.js';
+import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
 import { processIo, type CliIo } from './spawn.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 

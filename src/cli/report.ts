@@ -4,8 +4,8 @@
  * Exit 0, or 64 for a bad command line.
  */
 import { parseArgs } from 'node:util';
-import { formatReport, outageReport, reportJson } from '../io/outage-report.js';
-import { openStateDb } from '../io/state-db.js';
+import { formatReport, outageReport, reportJson } from '../io/outage/outage-report.js';
+import { openStateDb } from '../io/storage/state-db.js';
 import { USAGE_EXIT } from './command-line.js';
 import { messageOf } from '../core/errors.js';
 

@@ -12,24 +12,24 @@
  * still prints its partial result; a second Ctrl-C stops waiting. Outside a
  * cockpit, an agent held for a lost network (docs/outages.md) is told on
  * stderr: why it is held, each stage with its next probe time, its restart.
- * An agent by name is a turn of its session (src/core/agent-spawn.ts,
+ * An agent by name is a turn of its session (src/core/agents/agent-spawn.ts,
  * sessionKey): inside a cockpit, an ACP agent whose last turn ended well
  * continues in the same process and conversation; `--kind`/`-- ARGV` spawns
  * never do.
  */
-import { entrySpawnCommand, withModel } from '../core/agent-spawn.js';
+import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
-import type { AgentResult } from '../core/agent-service.js';
-import type { CommandOf } from '../core/commands.js';
-import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agent-registry.js';
+import type { AgentResult } from '../core/agents/agent-service.js';
+import type { CommandOf } from '../core/protocol/commands.js';
+import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { AgentsFullError, RequestError } from '../core/errors.js';
-import { isLive } from '../core/panel-state.js';
+import { isLive } from '../core/panel/panel-state.js';
 import { createBoard } from '../../store/board.js';
-import { EXIT_CODES, EXIT_REFUSED } from '../io/agent-results.js';
-import { openAgentService } from '../io/open-agent-service.js';
-import { loadRegistry } from '../io/agent-config.js';
-import { startBoardClock } from '../io/board-clock.js';
-import { call, describeCallError } from '../io/control-client.js';
+import { EXIT_CODES, EXIT_REFUSED } from '../io/agents/agent-results.js';
+import { openAgentService } from '../io/agents/open-agent-service.js';
+import { loadRegistry } from '../io/agents/agent-config.js';
+import { startBoardClock } from '../io/cockpit/board-clock.js';
+import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
@@ -230,7 +230,7 @@ async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo):
   }
 }
 
-/** A registry entry's command with its `--model` (src/core/agent-spawn.ts; kept for importers). */
+/** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */
 export { withModel };
 
 /** Prints a finished result (text on stdout, a summary on stderr) and returns its exit code. */

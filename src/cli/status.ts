@@ -7,11 +7,11 @@
  * nothing is stored, 64 for a bad command line.
  */
 import { parseArgs } from 'node:util';
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { messageOf } from '../core/errors.js';
-import { PANEL_STATES } from '../core/panel-state.js';
-import { storedStatus, type StoredStatus } from '../io/stored-status.js';
+import { PANEL_STATES } from '../core/panel/panel-state.js';
+import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { USAGE_EXIT } from './command-line.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */

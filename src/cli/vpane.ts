@@ -13,10 +13,10 @@
  * that makes no sense exits 64.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { FEED_STATES } from '../core/command-json.js';
-import type { Command, CommandOf, FeedState, VpaneOp } from '../core/commands.js';
+import { FEED_STATES } from '../core/protocol/command-json.js';
+import type { Command, CommandOf, FeedState, VpaneOp } from '../core/protocol/commands.js';
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/control-client.js';
+import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 /** The usage of `tai vpane`. */

@@ -6,8 +6,8 @@
  * A benchmark reports; it never fails.
  */
 import { createBoard } from '../../store/board.js';
-import { startBoardClock } from '../../src/io/board-clock.js';
-import { xtermScreens } from '../../src/io/screen.js';
+import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
+import { xtermScreens } from '../../src/io/terminal/screen.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
 const WORDS = (

@@ -11,10 +11,10 @@ import { runInNewContext } from 'node:vm';
 import React from 'react';
 import { render } from 'ink';
 import { Cockpit } from '../../components/Cockpit.js';
-import { DEFAULT_PREFIX } from '../../src/core/keys.js';
-import { createPaneSource } from '../../src/io/pane-source.js';
-import { XtermScreen } from '../../src/io/screen.js';
-import { TermOutput } from '../../src/io/term-output.js';
+import { DEFAULT_PREFIX } from '../../src/core/input/keys.js';
+import { createPaneSource } from '../../src/io/terminal/pane-source.js';
+import { XtermScreen } from '../../src/io/terminal/screen.js';
+import { TermOutput } from '../../src/io/terminal/term-output.js';
 import { createBoard } from '../../store/board.js';
 
 /** What the soak measured. */

@@ -19,10 +19,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ORCH_FLUSH_INTERVAL } from '../../src/core/policy.js';
-import { startBoardClock } from '../../src/io/board-clock.js';
-import { call, callRaw, ControlConnection } from '../../src/io/control-client.js';
-import { xtermScreens } from '../../src/io/screen.js';
-import { startControlServer } from '../../src/io/socket-server.js';
+import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
+import { call, callRaw, ControlConnection } from '../../src/io/socket/control-client.js';
+import { xtermScreens } from '../../src/io/terminal/screen.js';
+import { startControlServer } from '../../src/io/socket/socket-server.js';
 import { createBoard } from '../../store/board.js';
 
 /** Options of the socket benchmark. */

@@ -13,9 +13,9 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { run as cancel } from '../../src/cli/cancel.js';
 import { run as status } from '../../src/cli/status.js';
 import { run as vpane } from '../../src/cli/vpane.js';
-import { AgentsStore } from '../../src/io/agents-store.js';
-import { openStateDb } from '../../src/io/state-db.js';
-import { startHarness, type Harness } from '../io/socket-harness.js';
+import { AgentsStore } from '../../src/io/storage/agents-store.js';
+import { openStateDb } from '../../src/io/storage/state-db.js';
+import { startHarness, type Harness } from '../io/socket/socket-harness.js';
 
 let h: Harness;
 let out: string;

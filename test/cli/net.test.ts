@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listOutages, readLog } from '../../src/io/outage-store.js';
-import { openStateDb, type StateDb } from '../../src/io/state-db.js';
+import { listOutages, readLog } from '../../src/io/outage/outage-store.js';
+import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
 
 /** The built CLI, as a user runs it (npm test builds it first). */
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { run as pollCli } from '../../src/cli/poll.js';
-import { CLAIM_HEAD } from '../../src/core/claim-check.js';
-import { AcpSessionPool } from '../../src/io/runners/acp-pool.js';
-import { runnersWithSessions } from '../../src/io/runners/table.js';
-import { startControlServer, type ControlServer } from '../../src/io/socket-server.js';
+import { CLAIM_HEAD } from '../../src/core/agents/claim-check.js';
+import { AcpSessionPool } from '../../src/io/agents/runners/acp-pool.js';
+import { runnersWithSessions } from '../../src/io/agents/runners/table.js';
+import { startControlServer, type ControlServer } from '../../src/io/socket/socket-server.js';
 import { fixture, harness, type Harness } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../fixtures/flooder.mjs';

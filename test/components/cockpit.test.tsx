@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/keys.js';
-import { parseRow } from '../../src/io/sgr-cells.js';
+import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/input/keys.js';
+import { parseRow } from '../../src/io/terminal/sgr-cells.js';
 import { dispatch } from '../../store/dispatch.js';
 import { mountCockpit } from './harness.js';
 

@@ -3,9 +3,9 @@ import { PassThrough, Writable } from 'node:stream';
 import { render } from 'ink';
 import stripAnsi from 'strip-ansi';
 import { Cockpit } from '../../components/Cockpit.js';
-import { DEFAULT_PREFIX } from '../../src/core/keys.js';
-import { createPaneSource } from '../../src/io/pane-source.js';
-import { XtermScreen } from '../../src/io/screen.js';
+import { DEFAULT_PREFIX } from '../../src/core/input/keys.js';
+import { createPaneSource } from '../../src/io/terminal/pane-source.js';
+import { XtermScreen } from '../../src/io/terminal/screen.js';
 import { createBoard } from '../../store/board.js';
 import type { MentionPrompt } from '../../store/mention-prompt.js';
 

@@ -178,7 +178,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     keys('clear', 'Enter');
     await until(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'));
     // The cockpit as a library, with a program that throws once it is drawing.
-    const lib = join(ROOT, 'dist/src/io/cockpit.js');
+    const lib = join(ROOT, 'dist/src/io/cockpit/cockpit.js');
     const script = `import('${lib}').then((m) => { m.startCockpit({ argv: ['bash', '--norc'] }); setTimeout(() => { throw new Error('boom-for-the-test'); }, 1500); })`;
     writeFileSync(join(dir, 'crash.mjs'), script);
     keys(`node ${join(dir, 'crash.mjs')}; echo TAI-EXIT=$?`, 'Enter');

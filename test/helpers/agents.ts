@@ -4,12 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBoard } from '../../store/board.js';
-import { xtermScreens, type XtermScreen } from '../../src/io/screen.js';
-import { openStateDb, type StateDb } from '../../src/io/state-db.js';
-import { RecordStore } from '../../src/io/records.js';
-import { AgentsStore } from '../../src/io/agents-store.js';
-import { LocalAgentService } from '../../src/io/agent-service.js';
-import type { Runner } from '../../src/io/runners/runner.js';
+import { xtermScreens, type XtermScreen } from '../../src/io/terminal/screen.js';
+import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
+import { RecordStore } from '../../src/io/storage/records.js';
+import { AgentsStore } from '../../src/io/storage/agents-store.js';
+import { LocalAgentService } from '../../src/io/agents/agent-service.js';
+import type { Runner } from '../../src/io/agents/runners/runner.js';
 
 /** The absolute path of a fixture program. */
 export function fixture(name: string): string {

@@ -21,12 +21,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBoard } from '../../store/board.js';
-import { classify } from '../../src/core/classify.js';
-import { restartLane } from '../../src/io/lane-restart.js';
-import { listOutages, readLog, type RunLogEntry } from '../../src/io/outage-store.js';
-import { createOutageWatch, type AgentFailureVerdict, type OutageWatch } from '../../src/io/outage-watch.js';
-import { runProbe, type ProbeSource } from '../../src/io/probes.js';
-import { openStateDb, type StateDb } from '../../src/io/state-db.js';
+import { classify } from '../../src/core/outage/classify.js';
+import { restartLane } from '../../src/io/outage/lane-restart.js';
+import { listOutages, readLog, type RunLogEntry } from '../../src/io/outage/outage-store.js';
+import { createOutageWatch, type AgentFailureVerdict, type OutageWatch } from '../../src/io/outage/outage-watch.js';
+import { runProbe, type ProbeSource } from '../../src/io/outage/probes.js';
+import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
 
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 const ID = `t${process.pid}`;

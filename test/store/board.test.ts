@@ -9,7 +9,7 @@ import {
   ORCH_IDLE_WARN,
   ORCH_LINGER,
 } from '../../src/core/policy.js';
-import { XtermScreen } from '../../src/io/screen.js';
+import { XtermScreen } from '../../src/io/terminal/screen.js';
 import type { Screen } from '../../src/core/screen.js';
 
 /** A board with real screens, remembering them so tests can read what was drawn. */

@@ -3,10 +3,10 @@
  * thing. A real board with real screens; the AgentService is a fake edge.
  */
 import { describe, expect, test } from 'vitest';
-import type { AgentService } from '../../src/core/agent-service.js';
-import type { CommandOf } from '../../src/core/commands.js';
+import type { AgentService } from '../../src/core/agents/agent-service.js';
+import type { CommandOf } from '../../src/core/protocol/commands.js';
 import { AgentsFullError } from '../../src/core/errors.js';
-import { xtermScreens } from '../../src/io/screen.js';
+import { xtermScreens } from '../../src/io/terminal/screen.js';
 import { createBoard } from '../../store/board.js';
 import { dispatch, NO_AGENTS } from '../../store/dispatch.js';
 

@@ -1,0 +1,307 @@
+/**
+ * The agent registry (issue 7): names the user can start an agent by, each
+ * mapping to a kind of runner and the command that starts it. The file lives
+ * in the user's config (`agents.json`, read by src/io/agents/agent-config.ts); this
+ * module only validates its JSON, holds the built-in entries and parses the
+ * cockpit's `@name prompt` mentions (seed 001, section 5.2).
+ *
+ * Vocabulary:
+ * - entry: one named agent, as written in the file or built in.
+ * - field path: where a bad value sits, `agents.<name>.<field>[index]`, so an
+ *   error points at the exact spot to fix.
+ * - mention: a line of the form `@name prompt`.
+ */
+import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
+
+/** The kinds of agent an entry can name; each has a runner in src/io/agents/runners. */
+export const AGENT_KINDS = ['acp', 'claude', 'codex', 'cap', 'command'] as const;
+
+/** A kind of agent. */
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/** What an ACP agent's permission requests get: rejected (the default) or allowed. */
+export const AGENT_PERMISSIONS = ['reject', 'allow'] as const;
+
+/** A permission policy. */
+export type AgentPermissions = (typeof AGENT_PERMISSIONS)[number];
+
+/** The shortest wall clock an entry may set, in seconds (the fork range of section 6). */
+export const AGENT_TIMEOUT_MIN_S = FORK_TIMEOUT_MIN / 1000;
+/** The longest wall clock an entry may set, in seconds. */
+export const AGENT_TIMEOUT_MAX_S = FORK_TIMEOUT_MAX / 1000;
+
+/** A valid agent name: lower-case letters and digits, then also `_` and `-`. */
+export const AGENT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+/** Names longer than this are refused: they must fit a panel label after `@`. */
+export const AGENT_NAME_MAX = 40;
+
+/** One named agent. */
+export interface AgentEntry {
+  readonly name: string;
+  readonly kind: AgentKind;
+  /** The program, then its arguments; never run through a shell. */
+  readonly command: readonly string[];
+  /** Where the agent runs: an absolute path or one under `~/`. */
+  readonly cwd?: string;
+  /** Wall clock in seconds (AGENT_TIMEOUT_MIN_S..AGENT_TIMEOUT_MAX_S). */
+  readonly timeout?: number;
+  readonly permissions?: AgentPermissions;
+  readonly model?: string;
+  readonly description?: string;
+}
+
+/** A validated registry file. */
+export interface Registry {
+  readonly entries: readonly AgentEntry[];
+}
+
+/** A registry that cannot be used; the message names the file, the field and what was found. */
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  constructor(
+    /** The file (or other source) the bad value came from. */
+    readonly source: string,
+    /** The field path, such as `agents.reviewer.kind`; empty for the whole file. */
+    readonly field: string,
+    /** What is wrong, without the source and field. */
+    readonly problem: string,
+  ) {
+    super(`${source}: ${field ? `${field} ` : ''}${problem}`);
+  }
+}
+
+/** A name that the registry does not hold. */
+export class UnknownAgentError extends Error {
+  override readonly name = 'UnknownAgentError';
+  constructor(
+    readonly agent: string,
+    known: readonly string[],
+  ) {
+    const near = nearest(agent, known);
+    super(
+      `no agent named "${agent}"${near ? ` (did you mean ${near}?)` : ''}; ` +
+        `known: ${[...known].sort().join(', ') || 'none'}; run tai agents to list them`,
+    );
+  }
+}
+
+const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'model', 'description'] as const;
+const FILE_FIELDS = ['agents'] as const;
+
+/** Validates the parsed JSON of a registry file; `source` names the file in every error. */
+export function parseRegistry(json: unknown, source: string): Registry {
+  const fail = (field: string, problem: string): never => {
+    throw new RegistryError(source, field, problem);
+  };
+  if (!isRecord(json)) {
+    return fail('', `must hold a JSON object like {"agents": {"name": {...}}} (got ${describe(json)})`);
+  }
+  checkFields(json, '', FILE_FIELDS, fail);
+  const agents = json['agents'];
+  if (agents === undefined) return fail('agents', 'must be an object mapping names to agents (missing)');
+  if (!isRecord(agents)) return fail('agents', `must be an object mapping names to agents (got ${describe(agents)})`);
+  const entries: AgentEntry[] = [];
+  for (const [name, raw] of Object.entries(agents)) entries.push(parseEntry(name, raw, fail));
+  return { entries };
+}
+
+type Fail = (field: string, problem: string) => never;
+
+function parseEntry(name: string, raw: unknown, fail: Fail): AgentEntry {
+  if (!AGENT_NAME.test(name)) {
+    return fail(`agents[${JSON.stringify(name)}]`, 'is not a valid name: use lower-case letters, digits, "_" and "-", starting with a letter or digit');
+  }
+  if (name.length > AGENT_NAME_MAX) {
+    return fail(`agents.${name}`, `is not a valid name: at most ${AGENT_NAME_MAX} characters (got ${name.length})`);
+  }
+  const at = `agents.${name}`;
+  if (!isRecord(raw)) return fail(at, `must be an object with at least kind and command (got ${describe(raw)})`);
+  checkFields(raw, at, ENTRY_FIELDS, fail);
+
+  const kindRule = `must be one of ${AGENT_KINDS.join(', ')}`;
+  const kind = raw['kind'];
+  if (kind === undefined) return fail(`${at}.kind`, `${kindRule} (missing)`);
+  if (!isOneOf(kind, AGENT_KINDS)) return fail(`${at}.kind`, `${kindRule} (got ${describe(kind)})`);
+
+  const entry: { -readonly [K in keyof AgentEntry]: AgentEntry[K] } = {
+    name,
+    kind,
+    command: parseCommand(raw['command'], `${at}.command`, fail),
+  };
+  const cwd = raw['cwd'];
+  if (cwd !== undefined) {
+    if (typeof cwd !== 'string' || !(cwd.startsWith('/') || cwd === '~' || cwd.startsWith('~/'))) {
+      return fail(`${at}.cwd`, `must be an absolute path or one starting with ~/ (got ${describe(cwd)})`);
+    }
+    entry.cwd = cwd;
+  }
+  const timeout = raw['timeout'];
+  if (timeout !== undefined) {
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < AGENT_TIMEOUT_MIN_S || timeout > AGENT_TIMEOUT_MAX_S) {
+      return fail(`${at}.timeout`, `must be a whole number of seconds from ${AGENT_TIMEOUT_MIN_S} to ${AGENT_TIMEOUT_MAX_S} (got ${describe(timeout)})`);
+    }
+    entry.timeout = timeout;
+  }
+  const permissions = raw['permissions'];
+  if (permissions !== undefined) {
+    if (!isOneOf(permissions, AGENT_PERMISSIONS)) {
+      return fail(`${at}.permissions`, `must be one of ${AGENT_PERMISSIONS.join(', ')} (got ${describe(permissions)})`);
+    }
+    entry.permissions = permissions;
+  }
+  for (const field of ['model', 'description'] as const) {
+    const value = raw[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.trim() === '') return fail(`${at}.${field}`, `must be a non-empty string (got ${describe(value)})`);
+    if (/[\r\n]/.test(value)) return fail(`${at}.${field}`, 'must be one line');
+    entry[field] = value;
+  }
+  return entry;
+}
+
+function parseCommand(raw: unknown, at: string, fail: Fail): readonly string[] {
+  const rule = 'must be a list of strings, the program first, like ["gemini", "--acp"]';
+  if (raw === undefined) return fail(at, `${rule} (missing)`);
+  if (!Array.isArray(raw) || raw.length === 0) return fail(at, `${rule} (got ${describe(raw)})`);
+  const command: string[] = [];
+  for (const [i, arg] of (raw as unknown[]).entries()) {
+    if (typeof arg !== 'string') return fail(`${at}[${i}]`, `must be a string (got ${describe(arg)})`);
+    if (arg.includes('\0')) return fail(`${at}[${i}]`, 'must not contain a NUL character');
+    command.push(arg);
+  }
+  const program = command[0] ?? '';
+  if (program.trim() === '') return fail(`${at}[0]`, `must name a program (got ${describe(program)})`);
+  return command;
+}
+
+/** Rejects a field that the schema does not know, suggesting the nearest known one. */
+function checkFields(obj: Record<string, unknown>, at: string, known: readonly string[], fail: Fail): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    const near = nearest(key, known);
+    const hint = near ? `did you mean ${near}?` : `known fields: ${known.join(', ')}`;
+    fail(at ? `${at}.${key}` : key, `is not a known field (${hint})`);
+  }
+}
+
+/** The built-in entries: agents that speak ACP today, and Claude Code and Codex in their own JSON streams. */
+export const BUILTIN_AGENTS: readonly AgentEntry[] = [
+  { name: 'gemini', kind: 'acp', command: ['gemini', '--acp'], description: 'Gemini CLI over ACP' },
+  { name: 'opencode', kind: 'acp', command: ['opencode', 'acp'], description: 'opencode over ACP' },
+  { name: 'goose', kind: 'acp', command: ['goose', 'acp'], description: 'goose over ACP' },
+  { name: 'qwen', kind: 'acp', command: ['qwen', '--acp'], description: 'Qwen Code over ACP' },
+  {
+    name: 'claude-acp',
+    kind: 'acp',
+    command: ['npx', '-y', '@agentclientprotocol/claude-agent-acp'],
+    description: 'Claude Code through its ACP adapter (fetched by npx; needs Node 22)',
+  },
+  {
+    name: 'codex-acp',
+    kind: 'acp',
+    command: ['npx', '-y', '@agentclientprotocol/codex-acp'],
+    description: 'Codex through its ACP adapter (fetched by npx)',
+  },
+  {
+    name: 'claude',
+    kind: 'claude',
+    command: ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'],
+    description: 'Claude Code, stream-json',
+  },
+  { name: 'codex', kind: 'codex', command: ['codex', 'exec', '--json'], description: 'Codex, exec --json' },
+];
+
+/** The registry in effect: built-ins in their order (a user entry of the same name replaces one whole), then the user's new names. */
+export function mergeRegistry(builtins: readonly AgentEntry[], user: readonly AgentEntry[]): AgentEntry[] {
+  const byName = new Map(user.map((e) => [e.name, e]));
+  const merged = builtins.map((b) => byName.get(b.name) ?? b);
+  const builtinNames = new Set(builtins.map((b) => b.name));
+  for (const u of user) if (!builtinNames.has(u.name)) merged.push(u);
+  return merged;
+}
+
+/** The entry named `name`; throws UnknownAgentError (with the known names) when there is none. */
+export function findAgent(entries: readonly AgentEntry[], name: string): AgentEntry {
+  const entry = entries.find((e) => e.name === name);
+  if (!entry) throw new UnknownAgentError(name, entries.map((e) => e.name));
+  return entry;
+}
+
+/** A parsed `@name prompt` line. */
+export interface Mention {
+  readonly name: string;
+  /** The rest of the line, trimmed; empty when only the name was typed. */
+  readonly prompt: string;
+}
+
+const MENTION = /^\s*@([a-z0-9][a-z0-9_-]*)[:,]?(?:\s+([\s\S]*))?$/;
+
+/** Parses `@name prompt` (a `:` or `,` may follow the name); null when the text is not a mention. */
+export function resolveMention(text: string): Mention | null {
+  const m = MENTION.exec(text);
+  const name = m?.[1];
+  if (!m || name === undefined || name.length > AGENT_NAME_MAX) return null;
+  return { name, prompt: (m[2] ?? '').trim() };
+}
+
+/** The names that start with `prefix` (a leading `@` is ignored), sorted. */
+export function completeName(prefix: string, names: readonly string[]): string[] {
+  const p = prefix.startsWith('@') ? prefix.slice(1) : prefix;
+  return [...new Set(names.filter((n) => n.startsWith(p)))].sort();
+}
+
+/** The longest prefix that all `words` share: what Tab can fill in when several names match. */
+export function commonPrefix(words: readonly string[]): string {
+  const [first, ...rest] = words;
+  if (first === undefined) return '';
+  let end = first.length;
+  for (const w of rest) {
+    let i = 0;
+    while (i < end && i < w.length && w[i] === first[i]) i++;
+    end = i;
+  }
+  return first.slice(0, end);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOneOf<T extends string>(value: unknown, options: readonly T[]): value is T {
+  return typeof value === 'string' && (options as readonly string[]).includes(value);
+}
+
+/** A found value as the error shows it: strings and small values as JSON, big ones by their type. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : 'a list';
+  if (isRecord(value)) return 'an object';
+  const json = JSON.stringify(value);
+  return json.length > 60 ? `${json.slice(0, 57)}..."` : json;
+}
+
+/** The known word nearest to `word` when it is within two edits (the first of a tie). */
+function nearest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = editDistance(word.toLowerCase(), k);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,60 @@
+/**
+ * The folder `src/core/agents/`: agents as data: this contract, the
+ * registry, a registry entry to one spawn, and the claim check.
+ *
+ * What the dispatcher asks of whoever starts agents (src/io's runners).
+ * Declared here, in the core, so that the socket, the keyboard and the CLI
+ * share one contract while the IO behind it is injected.
+ */
+import type { CommandOf } from '../protocol/commands.js';
+import type { PanelState } from '../panel/panel-state.js';
+
+/** The answer to a spawn: the panel (shown or hidden) the agent runs in. */
+export interface SpawnResult {
+  readonly id: number;
+  readonly label: string;
+  readonly shown: boolean;
+  /** Why the panel is hidden, when it is. */
+  readonly reason?: string;
+}
+
+/**
+ * An agent's result as handed back to the caller (the claim check, seed 001
+ * section 7): the whole text when short, else head + tail + the record id.
+ */
+export interface AgentResult {
+  readonly id: number;
+  readonly state: PanelState;
+  /** True once the agent has finished; `text` is then final. */
+  readonly finished: boolean;
+  readonly text: string;
+  /** Characters of the whole result. */
+  readonly chars: number;
+  /** Set when the whole result was stored as a record. */
+  readonly recordId?: string;
+  /** Why it stopped (time limit, idle, closed by the user, ...), or its summary. */
+  readonly reason: string;
+  /** The shell exit code that matches the final state (0 done, 1 failed, 124 timeout, 130 cancelled). */
+  readonly exitCode?: number;
+}
+
+/** One page of a stored record. */
+export interface RecordPage {
+  readonly id: string;
+  readonly offset: number;
+  readonly text: string;
+  /** Characters in the whole record. */
+  readonly total: number;
+  /** Where the next page starts, or null at the end. */
+  readonly next: number | null;
+}
+
+/** Starts, polls and reads agents for the dispatcher. */
+export interface AgentService {
+  /** Starts an agent; throws AgentsFullError past the cap. */
+  spawn(request: CommandOf<'spawn'>, now: number): Promise<SpawnResult>;
+  /** The agent's result so far; with `waitMs`, resolves early when it finishes. */
+  poll(id: number, waitMs?: number): Promise<AgentResult | undefined>;
+  /** A page of a stored record; undefined when there is no such record. */
+  readRecord(id: string, offset?: number, limit?: number): Promise<RecordPage | undefined>;
+}

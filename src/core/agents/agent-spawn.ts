@@ -1,0 +1,62 @@
+/**
+ * A registry entry turned into the one `spawn` Command (issue 7): the single
+ * conversion that `tai spawn @name` and the cockpit's `@name prompt` line
+ * both use, so an agent started by name is started the same way from either
+ * door. Pure: the caller resolves the working directory.
+ */
+import type { AgentEntry } from './agent-registry.js';
+import type { CommandOf } from '../protocol/commands.js';
+
+/** What the caller adds to an entry; each field overrides the entry's own. */
+export interface EntrySpawnOptions {
+  /** The task; omitted or empty, the agent gets none. */
+  readonly prompt?: string;
+  /** An absolute directory; the entry's `cwd` (already `~`-expanded) wins over it unless `cwdOverride`. */
+  readonly cwd: string;
+  /** True when `cwd` was asked for explicitly (`--cwd`) and beats the entry's. */
+  readonly cwdOverride?: boolean;
+  readonly kind?: string;
+  readonly label?: string;
+  /** Wall clock in seconds; defaults to the entry's. */
+  readonly timeout?: number;
+  readonly retries?: number;
+  /** Accept ACP permission requests even when the entry rejects them. */
+  readonly allow?: boolean;
+  /** Keep the agent's session for later turns, under sessionKey (opt-in: plain spawns never continue one). */
+  readonly session?: boolean;
+}
+
+/** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
+export function withModel(entry: AgentEntry): string[] {
+  const argv = [...entry.command];
+  if (entry.model && (entry.kind === 'claude' || entry.kind === 'codex') && !argv.includes('--model')) argv.push('--model', entry.model);
+  return argv;
+}
+
+/** The spawn Command that starts `entry`, labelled `@name` unless a label is given. */
+export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions): CommandOf<'spawn'> {
+  const label = options.label ?? `@${entry.name}`;
+  const wall = options.timeout ?? entry.timeout;
+  const cwd = options.cwdOverride ? options.cwd : (entry.cwd ?? options.cwd);
+  return {
+    cmd: 'spawn',
+    kind: options.kind ?? entry.kind,
+    argv: withModel(entry),
+    label,
+    ...(options.prompt === undefined || options.prompt === '' ? {} : { prompt: options.prompt }),
+    ...(wall === undefined ? {} : { timeout: wall }),
+    cwd,
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),
+    ...(options.session ? { session: sessionKey(entry, cwd) } : {}),
+  };
+}
+
+/**
+ * The key of an agent's session (seed 001, section 5.2): later turns to the
+ * same agent, model and directory (`dir`, where the agent runs: the spawn
+ * command's cwd) belong to one session while it lives.
+ */
+export function sessionKey(entry: AgentEntry, dir: string): string {
+  return JSON.stringify([entry.name, entry.model ?? '', dir]);
+}

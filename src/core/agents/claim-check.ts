@@ -1,0 +1,72 @@
+/**
+ * The claim check (seed 001, section 7; the Azure claim-check pattern): a
+ * result longer than SPILL_LIMIT is stored whole as a record first, and the
+ * caller receives only its head, its tail and the record id, so a long answer
+ * never floods the caller's context. Pure: the store is the caller's.
+ *
+ * Lengths and offsets count Unicode code points, as SQLite's length() and
+ * substr() do on the stored text, so an offset shown here pages the record.
+ */
+import { SPILL_LIMIT } from '../policy.js';
+
+/** Code points of the head the caller receives. */
+export const CLAIM_HEAD = 2_500;
+/** Code points of the tail the caller receives. */
+export const CLAIM_TAIL = 2_500;
+
+/** The code points in `text` (a surrogate pair counts once). */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** The first `n` code points of `text`. */
+export function headOf(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) i += isPairAt(text, i) ? 2 : 1;
+  return text.slice(0, i);
+}
+
+/** The last `n` code points of `text`. */
+export function tailOf(text: string, n: number): string {
+  let i = text.length;
+  for (let k = 0; k < n && i > 0; k++) i -= i >= 2 && isPairAt(text, i - 2) ? 2 : 1;
+  return text.slice(i);
+}
+
+/** True when the result must be stored before it is handed back. */
+export function needsRecord(text: string, limit: number = SPILL_LIMIT): boolean {
+  return text.length > limit && codePoints(text) > limit;
+}
+
+/** The caller's view of a stored result: head, a line naming the record, tail. */
+export function claimCheckView(text: string, recordId: string): string {
+  const total = codePoints(text);
+  const head = headOf(text, CLAIM_HEAD);
+  const tail = tailOf(text, CLAIM_TAIL);
+  const omitted = total - CLAIM_HEAD - CLAIM_TAIL;
+  return `${head}\n\n${claimLine(recordId, total, omitted)}\n\n${tail}`;
+}
+
+/** The line between head and tail: what was left out and how to read it. */
+export function claimLine(recordId: string, total: number, omitted: number): string {
+  return (
+    `[... ${omitted} characters omitted; the whole result (${total} characters) is record ${recordId}: ` +
+    `tai record read ${recordId} --offset ${CLAIM_HEAD} --limit ${omitted} ...]`
+  );
+}
+
+function isPairAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) return false;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}

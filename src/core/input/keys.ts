@@ -1,0 +1,282 @@
+/**
+ * The folder `src/core/input/`: the keyboard: this scanner, the bytes a
+ * pane's modes want, and the mention line's editing state.
+ *
+ * The cockpit's keyboard: an incremental scanner from raw stdin chunks to
+ * Commands (after the prefix key) and bytes for the focused pane (everything
+ * else, unchanged). Raw bytes, not Ink's useInput, which loses keys
+ * (LIBRARY-NOTES.md).
+ *
+ * Vocabulary:
+ * - prefix: one control byte that no common REPL or agent CLI uses. The
+ *   default is Ctrl-] (0x1d): Ctrl+letters belong to readline, shells, vim,
+ *   Claude Code (Ctrl-B, Ctrl-G, Ctrl-O, Ctrl-R, Ctrl-T), Codex (Ctrl-T,
+ *   Ctrl-J) and Gemini (Ctrl-Y, Ctrl-S, Ctrl-X); tmux takes Ctrl-B and screen
+ *   Ctrl-A (tai often runs inside them). Ctrl-] is only readline's rarely used
+ *   character-search, and it is already known as "escape to the supervisor"
+ *   from telnet and virsh console.
+ * - key: one keystroke, a single character or a whole escape sequence; a
+ *   chunk may hold several keys (a prefix and its key arrive together, a paste
+ *   is one chunk), and an escape sequence may be split across chunks.
+ * - modes: normal (bytes pass), prefix (the next key is a command), scroll
+ *   (PageUp/PageDown page the focused pane, any other key returns to the
+ *   bottom and is consumed), help (any key closes the overlay), paste (inside
+ *   a bracketed paste nothing is a command), prompt (the mention prompt is
+ *   open: every key, and a paste as one, goes to it and never to a pane,
+ *   until the cockpit says it closed).
+ */
+import type { Command } from '../protocol/commands.js';
+
+/** What one chunk turned into, in order. */
+export type KeyAction =
+  | { readonly kind: 'command'; readonly command: Command }
+  | { readonly kind: 'input'; readonly data: string }
+  /** The prefix and a mention key: open the mention prompt. */
+  | { readonly kind: 'mention' }
+  /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
+  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean };
+
+/** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
+export const MENTION_KEYS: readonly string[] = ['@', 'a'];
+
+/** The default prefix key, Ctrl-] (see the module comment for why). */
+export const DEFAULT_PREFIX = '\x1d';
+
+/** Longest escape sequence the scanner waits for before giving up on it. */
+export const KEY_SEQUENCE_MAX = 32;
+
+const ESC = '\x1b';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+const PAGE_UP = '\x1b[5~';
+const PAGE_DOWN = '\x1b[6~';
+
+/** The key table after the prefix: key -> command (documented by the help overlay). */
+export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; readonly label: string; readonly command: Command }> = [
+  { keys: ['n', '\t', 'o'], label: 'n / Tab', command: { cmd: 'focus', to: 'next' } },
+  { keys: ['p', '\x1b[Z'], label: 'p / Shift-Tab', command: { cmd: 'focus', to: 'prev' } },
+  { keys: ['\x1b[A', '\x1bOA', 'k'], label: '↑ / k', command: { cmd: 'focus', to: 'up' } },
+  { keys: ['\x1b[B', '\x1bOB', 'j'], label: '↓ / j', command: { cmd: 'focus', to: 'down' } },
+  { keys: ['\x1b[D', '\x1bOD', 'h'], label: '← / h', command: { cmd: 'focus', to: 'left' } },
+  { keys: ['\x1b[C', '\x1bOC', 'l'], label: '→ / l', command: { cmd: 'focus', to: 'right' } },
+  { keys: ['x'], label: 'x', command: { cmd: 'close' } },
+  { keys: ['z'], label: 'z', command: { cmd: 'zoom' } },
+  { keys: [PAGE_UP, '['], label: 'PageUp / [', command: { cmd: 'scroll', pages: -1 } },
+  { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
+  { keys: ['?'], label: '?', command: { cmd: 'help' } },
+];
+
+const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
+
+type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste';
+
+/**
+ * Parses a prefix name: a literal single character, `C-x` / `^x` for
+ * Ctrl+x (letters and `[]\\^_@`). Returns undefined when it is not one byte.
+ */
+export function parsePrefix(name: string): string | undefined {
+  const m = /^(?:C-|\^)(.)$/i.exec(name);
+  if (m) {
+    const c = m[1].toUpperCase().charCodeAt(0);
+    if (c >= 0x40 && c <= 0x5f) return String.fromCharCode(c - 0x40);
+    return undefined;
+  }
+  return [...name].length === 1 && name.length === 1 ? name : undefined;
+}
+
+/** The printable name of a prefix byte (`C-]`), for the help overlay. */
+export function prefixName(prefix: string): string {
+  const c = prefix.charCodeAt(0);
+  return c < 0x20 ? `C-${String.fromCharCode(c + 0x40).toLowerCase()}` : prefix;
+}
+
+/**
+ * The length of the key at `i` in `s`: 1 for a plain character, the whole
+ * sequence for CSI / SS3 / Alt+char, or 0 when the sequence is incomplete.
+ */
+export function keyLength(s: string, i: number): number {
+  if (s[i] !== ESC) {
+    const code = s.codePointAt(i) ?? 0;
+    return code > 0xffff ? 2 : 1;
+  }
+  if (i + 1 >= s.length) return 0;
+  const next = s[i + 1];
+  if (next === '[') {
+    for (let j = i + 2; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x40 && c <= 0x7e) return j - i + 1;
+      if (j - i >= KEY_SEQUENCE_MAX) return j - i + 1;
+    }
+    return 0;
+  }
+  if (next === 'O') return i + 2 < s.length ? 3 : 0;
+  return 2;
+}
+
+/** An incremental key scanner; one per cockpit. */
+export class KeyScanner {
+  private mode: Mode = 'normal';
+  /** An incomplete escape sequence (or paste marker) waiting for the next chunk. */
+  private carry = '';
+
+  constructor(readonly prefix: string = DEFAULT_PREFIX) {}
+
+  /** True while the next key would be read as a command. */
+  get awaiting(): boolean {
+    return this.mode === 'prefix';
+  }
+
+  /** The overlay was closed by other means: keys pass again. */
+  helpClosed(): void {
+    if (this.mode === 'help') this.mode = 'normal';
+  }
+
+  /** True while the mention prompt has the keyboard. */
+  get prompting(): boolean {
+    return this.mode === 'prompt' || this.mode === 'prompt-paste';
+  }
+
+  /** The mention prompt closed (Enter started the agent, Esc, or by other means): keys pass again. */
+  promptClosed(): void {
+    if (this.prompting) this.mode = 'normal';
+  }
+
+  /** Scans one chunk of raw stdin. */
+  push(chunk: string): KeyAction[] {
+    const s = this.carry + chunk;
+    this.carry = '';
+    const out: KeyAction[] = [];
+    let input = '';
+    const action = (a: KeyAction): void => {
+      if (input !== '') out.push({ kind: 'input', data: input });
+      input = '';
+      out.push(a);
+    };
+    let i = 0;
+    while (i < s.length) {
+      if (this.mode === 'prompt-paste') {
+        const end = s.indexOf(PASTE_END, i);
+        if (end < 0) {
+          const keep = partialSuffix(s, PASTE_END);
+          if (s.length - keep > i) action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
+          this.carry = s.slice(s.length - keep);
+          break;
+        }
+        if (end > i) action({ kind: 'prompt', key: s.slice(i, end), paste: true });
+        i = end + PASTE_END.length;
+        this.mode = 'prompt';
+        continue;
+      }
+      if (this.mode === 'paste') {
+        const end = s.indexOf(PASTE_END, i);
+        if (end < 0) {
+          const keep = partialSuffix(s, PASTE_END);
+          input += s.slice(i, s.length - keep);
+          this.carry = s.slice(s.length - keep);
+          break;
+        }
+        input += s.slice(i, end + PASTE_END.length);
+        i = end + PASTE_END.length;
+        this.mode = 'normal';
+        continue;
+      }
+      if (this.mode === 'normal') {
+        // Fast path: copy everything up to the next prefix or paste start.
+        let j = i;
+        while (j < s.length && s[j] !== this.prefix && s[j] !== ESC) j++;
+        input += s.slice(i, j);
+        i = j;
+        if (i >= s.length) break;
+        if (s[i] === this.prefix) {
+          this.mode = 'prefix';
+          i++;
+          continue;
+        }
+        const len = keyLength(s, i);
+        if (len === 0) {
+          // A lone ESC at the end of a chunk is a real Escape key: pass it now.
+          if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
+            input += s.slice(i);
+          } else {
+            this.carry = s.slice(i);
+          }
+          break;
+        }
+        const key = s.slice(i, i + len);
+        input += key;
+        i += len;
+        if (key === PASTE_START) this.mode = 'paste';
+        continue;
+      }
+      const len = keyLength(s, i);
+      if (len === 0) {
+        if (s.length - i === 1) {
+          // A lone ESC: a complete key in prefix mode, nothing to wait for.
+          this.key(ESC, action, (d) => (input += d));
+          i++;
+          continue;
+        }
+        this.carry = s.slice(i);
+        break;
+      }
+      this.key(s.slice(i, i + len), action, (d) => (input += d));
+      i += len;
+    }
+    if (input !== '') out.push({ kind: 'input', data: input });
+    return out;
+  }
+
+  /** One key in prefix, scroll, help or prompt mode. */
+  private key(key: string, action: (a: KeyAction) => void, pass: (data: string) => void): void {
+    const command = (c: Command): void => action({ kind: 'command', command: c });
+    switch (this.mode) {
+      case 'prefix': {
+        this.mode = 'normal';
+        if (key === this.prefix) {
+          pass(this.prefix);
+          return;
+        }
+        if (MENTION_KEYS.includes(key)) {
+          this.mode = 'prompt';
+          action({ kind: 'mention' });
+          return;
+        }
+        const c = BY_KEY.get(key);
+        if (!c) return; // an unbound key after the prefix is dropped, as in tmux
+        if (c.cmd === 'scroll') this.mode = 'scroll';
+        if (c.cmd === 'help') this.mode = 'help';
+        command(c);
+        return;
+      }
+      case 'scroll':
+        if (key === PAGE_UP || key === PAGE_DOWN) {
+          command({ cmd: 'scroll', pages: key === PAGE_UP ? -1 : 1 });
+          return;
+        }
+        this.mode = 'normal';
+        command({ cmd: 'scroll', pages: 0 });
+        return;
+      case 'help':
+        this.mode = 'normal';
+        command({ cmd: 'help' });
+        return;
+      case 'prompt':
+        if (key === PASTE_START) this.mode = 'prompt-paste';
+        else action({ kind: 'prompt', key });
+        return;
+      case 'normal':
+      case 'paste':
+      case 'prompt-paste':
+        pass(key);
+        return;
+    }
+  }
+}
+
+/** How many trailing characters of `s` could start `marker`. */
+function partialSuffix(s: string, marker: string): number {
+  for (let n = Math.min(marker.length - 1, s.length); n > 0; n--) {
+    if (marker.startsWith(s.slice(s.length - n))) return n;
+  }
+  return 0;
+}

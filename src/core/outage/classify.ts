@@ -1,0 +1,403 @@
+/**
+ * The folder `src/core/outage/`: failures sorted (this classifier), the
+ * widening probe schedule, and the reset times of rate limits.
+ *
+ * The one failure classifier (STYLE 11; issue 6, "Classify every failure once,
+ * in one place"). Every failure tai sees is sorted here into a lost network, a
+ * model service down, a rate limit, or anything else. A rate limit is checked
+ * first and always wins: it is reported as it is, never waited out as an outage
+ * (seed 003, "A usage limit is not an outage").
+ *
+ * The patterns come from measured failures (LIBRARY-NOTES "Errors from a lost
+ * network", the ACP notes and the Claude and Codex stream formats); when a
+ * limit resets is read by src/core/outage/reset-time.ts.
+ */
+import { epochFrom, numeric, resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
+
+/** What kind of failure happened; only `network` and `model` are outages. */
+export type FailureKind = 'network' | 'model' | 'rate_limit' | 'other';
+
+/** The service an outage belongs to. */
+export type OutageService = Extract<FailureKind, 'network' | 'model'>;
+
+/** The verdict on one failure. */
+export interface Classification {
+  readonly kind: FailureKind;
+  /** The line or message that decided, short enough for a log row. */
+  readonly detail: string;
+  /** When a retry-after or reset time is known: the epoch ms it points at. */
+  readonly resetAt?: number;
+}
+
+/**
+ * One failure, described by where it came from:
+ * - `error`: a thrown value; its `.cause` chain (and an AggregateError's
+ *   `errors`) is walked, and each link is read for a Node or undici error
+ *   code, an HTTP `status` with `headers`, an agent-protocol shape, and its text;
+ * - `status`: an HTTP response from the model service, with its body and headers
+ *   (a tool's HTTP failures come in as `stderr`, since the tool prints them);
+ * - `stderr`: what a tool (git, ssh, gh, curl, wget) printed, with its exit code
+ *   and, for exit codes that only mean something for one program, the program's
+ *   name or path in `command`;
+ * - `agentError`: what an agent reported: an ACP / JSON-RPC error object, a
+ *   Claude stream-json event (`result`, `assistant`, `system/api_retry`,
+ *   `rate_limit_event`), a Codex event (`turn.failed`, `error`), or plain text.
+ */
+export type FailureInput =
+  | { readonly error: unknown }
+  | { readonly status: number; readonly body?: string; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly stderr: string; readonly exitCode?: number; readonly command?: string }
+  | { readonly agentError: unknown };
+
+/**
+ * Sorts one failure into network, model, rate limit or other; `now` (epoch ms)
+ * turns a relative retry time ("retry-after: 30") into `resetAt`, which is left
+ * out when `now` is not given.
+ */
+export function classify(input: FailureInput, now?: number): Classification {
+  if ('error' in input) return classifyThrown(input.error, now);
+  if ('status' in input) return classifyStatus(input.status, input.body ?? '', headerReader(input.headers), now);
+  if ('stderr' in input) return classifyToolOutput(input.stderr, input.exitCode, input.command, now);
+  return classifyAgentError(input.agentError, now);
+}
+
+/**
+ * Sorts one failure told by several pieces of evidence, most decisive first
+ * (an agent's last error before earlier ones, a protocol error before
+ * stderr): the first piece that names a kind decides. A rate limit whose
+ * deciding piece does not say when it resets takes the reset time of another
+ * piece naming a rate limit (Claude's rejected `rate_limit_event` carries
+ * `resetsAt`; the 429 `result` after it does not). Undefined without evidence.
+ */
+export function classifyEvidence(evidence: readonly FailureInput[], now?: number): Classification | undefined {
+  const verdicts = evidence.map((input) => classify(input, now));
+  const decided = verdicts.find((verdict) => verdict.kind !== 'other') ?? verdicts[0];
+  if (decided?.kind !== 'rate_limit' || decided.resetAt !== undefined) return decided;
+  return withReset(decided, verdicts.find((verdict) => verdict.kind === 'rate_limit' && verdict.resetAt !== undefined)?.resetAt);
+}
+
+/** How each kind is said at the head of a failure's one-line summary ("rate limited: ..."); `other` says nothing. */
+export const FAILURE_WORDS: Readonly<Record<FailureKind, string>> = {
+  network: 'connection lost',
+  model: 'model service down',
+  rate_limit: 'rate limited',
+  other: '',
+};
+
+/** A failure's message with its kind said first ("rate limited: Too many requests"), once. */
+export function sayFailure(classification: Classification, message: string): string {
+  const words = FAILURE_WORDS[classification.kind];
+  if (words === '' || message.startsWith(words)) return message;
+  return message === '' ? words : `${words}: ${message}`;
+}
+
+/** The outage service a classification opens or joins, if it is an outage at all. */
+export function outageServiceOf(classification: Classification): OutageService | undefined {
+  const { kind } = classification;
+  return kind === 'network' || kind === 'model' ? kind : undefined;
+}
+
+/** A detail is clipped to this many characters. */
+const DETAIL_MAX = 300;
+
+/** Node and undici codes of a lost connection (LIBRARY-NOTES, measured on Node 20). */
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET',
+  'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET',
+]);
+
+/** curl's exit codes for "could not resolve", "could not connect", "timed out", and send/receive failures. */
+const CURL_NETWORK_EXITS: ReadonlySet<number> = new Set([5, 6, 7, 28, 55, 56]);
+/** wget's exit code for a network failure. */
+const WGET_NETWORK_EXIT = 4;
+
+/** Texts of a rate or usage limit, from HTTP, Claude, Codex, Gemini and GitHub. */
+const RATE_LIMIT_TEXT: readonly RegExp[] = [
+  /\b(?:HTTP|status|error|code)\b[^\n\d]{0,12}429\b/i,
+  /\b429 Too Many Requests\b/i,
+  /too many requests/i,
+  /rate[ _-]?limit/i,
+  /usage[ _-]?limit/i,
+  /usageLimitExceeded|rateLimitExceeded/,
+  /you(?:'|’)ve hit your/i,
+  /\bRESOURCE_EXHAUSTED\b/,
+  /insufficient_quota|quota exceeded|exceeded your current quota/i,
+];
+
+/** Texts of a lost connection, as git, ssh, curl, gh, Node and the agent CLIs print them; the specific ones first. */
+const NETWORK_TEXT: readonly RegExp[] = [
+  /could not resolve host/i,
+  /temporary failure in name resolution/i,
+  /name or service not known/i,
+  /network is unreachable/i,
+  /no route to host/i,
+  /connection timed out/i,
+  /operation timed out/i,
+  /connection refused/i,
+  /connection reset by peer/i,
+  /\b(?:ENETUNREACH|ENETDOWN|EHOSTUNREACH|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT)\b/,
+  /\bUND_ERR_(?:CONNECT_TIMEOUT|SOCKET)\b/,
+  /RPC failed; curl (?:5|6|7|18|28|55|56)\b/,
+  /\bcurl: \((?:5|6|7|28|55|56)\)/,
+  /unable to look up/i,
+  /failed to connect to/i,
+  /couldn't connect to server/i,
+  /error connecting to/i,
+  /check your internet connection/i,
+  /stream disconnected before completion/i,
+  /error sending request/i,
+  /transport_lost/,
+  /\bconnection error\b/i,
+  /request timed out/i,
+  /unable to connect/i,
+  /\bfetch failed\b/i,
+];
+
+/** Texts of the model service failing (an agent's or an API's words, never a tool's). */
+const MODEL_TEXT: readonly RegExp[] = [
+  /overloaded/i,
+  /\bapi_error\b/,
+  /\bserver_error\b/,
+  /internal server error/i,
+  /service unavailable/i,
+  /bad gateway/i,
+  /internalServerError|serverOverloaded/,
+  /\b(?:HTTP|status|error|code)\b[^\n\d]{0,12}5(?:00|02|03|04|29)\b/i,
+];
+
+/** A tool's HTTP answer that means the remote is unreachable for now (gh's "HTTP 503: ..."). */
+const TOOL_UNREACHABLE_STATUS = /\bHTTP\/?[\d.]*\s*(?:502|503|504)\b/i;
+
+/** ssh prints this after every failure, network or not: the line before it decides. */
+const SSH_TRAILER = /could not read from remote repository/i;
+
+/** Who printed a text decides which patterns apply to it. */
+type TextSource = 'tool' | 'agent';
+
+/** Ranks the kinds when several links of one failure disagree: a rate limit always wins. */
+const RANK: Readonly<Record<FailureKind, number>> = { rate_limit: 3, network: 2, model: 1, other: 0 };
+
+function classifyText(text: string, source: TextSource, now: number | undefined): Classification {
+  const lines = text.split(/\r\n|\r|\n/).map((line) => line.trim()).filter((line) => line !== '');
+  // Patterns are tried in order, most specific first, so the line that says why wins over
+  // a general one ("errno=Network is unreachable" over "fatal: unable to connect to ...").
+  const find = (patterns: readonly RegExp[]): string | undefined => {
+    for (const pattern of patterns) {
+      const line = lines.find((candidate) => pattern.test(candidate));
+      if (line !== undefined) return line;
+    }
+    return undefined;
+  };
+  const limited = find(RATE_LIMIT_TEXT);
+  if (limited !== undefined) return withReset({ kind: 'rate_limit', detail: clip(limited) }, resetFromText(text, now));
+  const lost = find(NETWORK_TEXT) ?? (source === 'tool' ? find([TOOL_UNREACHABLE_STATUS]) : undefined);
+  if (lost !== undefined) return { kind: 'network', detail: clip(lost) };
+  const down = source === 'agent' ? find(MODEL_TEXT) : undefined;
+  if (down !== undefined) return { kind: 'model', detail: clip(down) };
+  return { kind: 'other', detail: clip(lines.at(-1) ?? '') };
+}
+
+function classifyToolOutput(
+  stderr: string,
+  exitCode: number | undefined,
+  command: string | undefined,
+  now: number | undefined,
+): Classification {
+  const lines = stderr.split(/\r\n|\r|\n/);
+  const trailer = lines.findIndex((line) => SSH_TRAILER.test(line));
+  // "Could not read from remote repository" also follows an auth failure: only ssh's own line says which.
+  const deciding =
+    trailer >= 0 ? lines.slice(0, trailer).reverse().find((line) => line.trim() !== '') ?? lines[trailer] ?? '' : stderr;
+  const verdict = classifyText(deciding, 'tool', now);
+  if (verdict.kind !== 'other' || exitCode === undefined) return verdict;
+  const program = (command ?? '').split('/').at(-1) ?? '';
+  if (program === 'curl' && CURL_NETWORK_EXITS.has(exitCode)) {
+    return { kind: 'network', detail: clip(`curl exited ${exitCode}${verdict.detail === '' ? '' : `: ${verdict.detail}`}`) };
+  }
+  if (program === 'wget' && exitCode === WGET_NETWORK_EXIT) {
+    return { kind: 'network', detail: clip(`wget exited ${exitCode}${verdict.detail === '' ? '' : `: ${verdict.detail}`}`) };
+  }
+  return verdict.detail === '' ? { kind: 'other', detail: `exit code ${exitCode}` } : verdict;
+}
+
+function classifyStatus(status: number, body: string, header: HeaderReader, now: number | undefined): Classification {
+  const detail = clip(`HTTP ${status}${describeBody(body)}`);
+  const fromBody = classifyText(body, 'agent', now);
+  if (status === 429 || fromBody.kind === 'rate_limit') {
+    return withReset({ kind: 'rate_limit', detail }, resetFromHeaders(header, now) ?? fromBody.resetAt);
+  }
+  if (status === 529 || status === 500 || status === 502 || status === 503 || status === 504) {
+    return { kind: 'model', detail };
+  }
+  return { kind: 'other', detail };
+}
+
+function classifyThrown(thrown: unknown, now: number | undefined): Classification {
+  let best: Classification | undefined;
+  for (const verdict of chainOf(thrown).map((link) => classifyLink(link, now))) {
+    if (best === undefined || RANK[verdict.kind] > RANK[best.kind]) best = verdict;
+    // Same kind: a deeper link (a cause) is more specific, unless only the shallower one knows a reset time;
+    // for `other`, the outermost message stays, since that is what the caller saw.
+    else if (verdict.kind === best.kind && verdict.kind !== 'other' && (verdict.resetAt !== undefined || best.resetAt === undefined)) {
+      best = verdict;
+    }
+  }
+  return best ?? { kind: 'other', detail: clip(String(thrown)) };
+}
+
+function classifyLink(link: unknown, now: number | undefined): Classification {
+  if (!isRecord(link)) return classifyText(String(link), 'agent', now);
+  const message = typeof link['message'] === 'string' ? link['message'] : '';
+  const code = link['code'];
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) {
+    return { kind: 'network', detail: clip(message.includes(code) ? message : `${code}: ${message}`) };
+  }
+  const status = link['status'];
+  if (typeof status === 'number' && status >= 400 && status <= 599) {
+    return classifyStatus(status, message, headerReader(link['headers']), now);
+  }
+  if (typeof code === 'number' || isRecord(link['data'])) return classifyRpcError(link, now);
+  return classifyText(message === '' ? String(link) : message, 'agent', now);
+}
+
+function classifyAgentError(value: unknown, now: number | undefined): Classification {
+  if (typeof value === 'string') return classifyText(value, 'agent', now);
+  if (value instanceof Error || !isRecord(value)) return classifyThrown(value, now);
+  const type = value['type'];
+  if (type === 'rate_limit_event') return classifyRateLimitEvent(value['rate_limit_info']);
+  if (type === 'result') {
+    const text = typeof value['result'] === 'string' ? value['result'] : JSON.stringify(value['errors'] ?? '');
+    const status = numeric(value['api_error_status']);
+    if (status !== undefined) return classifyStatus(status, text, headerReader(undefined), now);
+    return value['is_error'] === true ? classifyText(text, 'agent', now) : { kind: 'other', detail: 'the result is not an error' };
+  }
+  if (type === 'system' && value['subtype'] === 'api_retry') {
+    const text = typeof value['error'] === 'string' ? value['error'] : '';
+    const status = numeric(value['error_status']);
+    return status !== undefined ? classifyStatus(status, text, headerReader(undefined), now) : classifyText(text, 'agent', now);
+  }
+  if (type === 'assistant' && typeof value['error'] === 'string') {
+    const error = value['error'];
+    if (error === 'rate_limit') return { kind: 'rate_limit', detail: 'assistant error: rate_limit' };
+    if (error === 'server_error') return { kind: 'model', detail: 'assistant error: server_error' };
+    return { kind: 'other', detail: clip(`assistant error: ${error}`) };
+  }
+  if (type === 'turn.failed' && isRecord(value['error'])) return classifyAgentError(value['error'], now);
+  if (isRecord(value['error']) && value['code'] === undefined) return classifyAgentError(value['error'], now);
+  return classifyRpcError(value, now);
+}
+
+/** An ACP / JSON-RPC error: `{code, message, data}` with `data.errorKind` or `data.codexErrorInfo`. */
+function classifyRpcError(error: Readonly<Record<string, unknown>>, now: number | undefined): Classification {
+  // An Anthropic error body names its kind in `type` ("overloaded_error"); Codex's `type: "error"` says nothing.
+  const type = typeof error['type'] === 'string' && error['type'] !== 'error' ? `${error['type']}: ` : '';
+  const message = typeof error['message'] === 'string' ? `${type}${error['message']}` : '';
+  const data = isRecord(error['data']) ? error['data'] : {};
+  const errorKind = data['errorKind'];
+  const said = (what: string): string => clip(`${what}${message === '' ? '' : `: ${message}`}`);
+  // A limit named by its kind still says when it resets only in its words (claude-agent-acp, codex-acp).
+  if (errorKind === 'rate_limit') return withReset({ kind: 'rate_limit', detail: said('errorKind rate_limit') }, resetFromText(message, now));
+  if (errorKind === 'overloaded') return { kind: 'model', detail: said('errorKind overloaded') };
+  if (errorKind === 'transport_lost') return { kind: 'network', detail: said('errorKind transport_lost') };
+  const codex = classifyCodexErrorInfo(data['codexErrorInfo'], now);
+  if (codex !== undefined) {
+    const verdict = { ...codex, detail: said(codex.detail) };
+    return verdict.kind === 'rate_limit' && verdict.resetAt === undefined ? withReset(verdict, resetFromText(message, now)) : verdict;
+  }
+  if (error['code'] === 429) return withReset({ kind: 'rate_limit', detail: said('code 429') }, resetFromText(message, now));
+  return classifyText(message === '' ? JSON.stringify(error) : message, 'agent', now);
+}
+
+/** Codex's `codexErrorInfo`: a name, or a one-key object such as `{httpConnectionFailed: {httpStatusCode}}`. */
+function classifyCodexErrorInfo(info: unknown, now: number | undefined): Classification | undefined {
+  if (typeof info === 'string') {
+    if (info === 'usageLimitExceeded' || info === 'rateLimitExceeded') return { kind: 'rate_limit', detail: info };
+    if (info === 'serverOverloaded' || info === 'internalServerError') return { kind: 'model', detail: info };
+    return undefined;
+  }
+  if (!isRecord(info)) return undefined;
+  const [name, payload] = Object.entries(info)[0] ?? [];
+  const transport = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'];
+  if (name === undefined || !transport.includes(name)) return undefined;
+  const status = isRecord(payload) ? numeric(payload['httpStatusCode']) : undefined;
+  if (status === undefined) return { kind: 'network', detail: name };
+  const verdict = classifyStatus(status, '', headerReader(undefined), now);
+  return { ...verdict, detail: `${name} ${verdict.detail}` };
+}
+
+/** Claude's `rate_limit_event`: only `status: "rejected"` is a limit; `resetsAt` is epoch seconds. */
+function classifyRateLimitEvent(info: unknown): Classification {
+  if (!isRecord(info) || info['status'] !== 'rejected') {
+    const status = isRecord(info) ? String(info['status']) : 'unknown';
+    return { kind: 'other', detail: `rate limit status ${status}, not a failure` };
+  }
+  const type = typeof info['rateLimitType'] === 'string' ? ` (${info['rateLimitType']})` : '';
+  return withReset({ kind: 'rate_limit', detail: `rate limit rejected${type}` }, epochFrom(numeric(info['resetsAt'])));
+}
+
+/** " overloaded_error: Overloaded" from an API error body, or its first line. */
+function describeBody(body: string): string {
+  if (body.trim() === '') return '';
+  const brace = body.indexOf('{');
+  const parsed = brace < 0 ? undefined : parseJson(body.slice(brace));
+  const error = isRecord(parsed) && isRecord(parsed['error']) ? parsed['error'] : undefined;
+  if (error !== undefined) {
+    const type = typeof error['type'] === 'string' ? error['type'] : '';
+    const message = typeof error['message'] === 'string' ? error['message'] : '';
+    return `: ${[type, message].filter((part) => part !== '').join(': ')}`;
+  }
+  return `: ${body.trim().split(/\r?\n/)[0] ?? ''}`;
+}
+
+/** The links of a thrown value: itself, its `.cause` chain and an AggregateError's `errors`, each once. */
+function chainOf(thrown: unknown): unknown[] {
+  const links: unknown[] = [];
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (value === undefined || seen.has(value) || links.length >= 16) return;
+    seen.add(value);
+    links.push(value);
+    if (!isRecord(value)) return;
+    const errors = value['errors'];
+    if (Array.isArray(errors)) errors.forEach(visit);
+    visit(value['cause']);
+  };
+  visit(thrown);
+  return links;
+}
+
+/** Reads headers given as a plain record (any case) or as a fetch `Headers`. */
+function headerReader(headers: unknown): HeaderReader {
+  if (isRecord(headers) && typeof headers['get'] === 'function') {
+    const get = headers['get'] as (name: string) => unknown;
+    return (name) => {
+      const value: unknown = get.call(headers, name);
+      return typeof value === 'string' ? value : undefined;
+    };
+  }
+  const lower = new Map<string, string>();
+  if (isRecord(headers)) {
+    for (const [name, value] of Object.entries(headers)) if (typeof value === 'string') lower.set(name.toLowerCase(), value);
+  }
+  return (name) => lower.get(name);
+}
+
+function withReset(verdict: Classification, resetAt: number | undefined): Classification {
+  return resetAt === undefined ? verdict : { ...verdict, resetAt };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
+function clip(text: string): string {
+  return text.length <= DETAIL_MAX ? text : `${text.slice(0, DETAIL_MAX - 1)}…`;
+}

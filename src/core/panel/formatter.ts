@@ -1,0 +1,233 @@
+/**
+ * Turns agent events into the bytes of a feed pane (seed 001, section 4.3):
+ * sanitized, word-wrapped ANSI text with CRLF line ends.
+ *
+ * Vocabulary:
+ * - stream: the text and thought events, which flow through one sanitizer
+ *   (so a sequence split across tokens is still recognized) and one word wrap
+ *   (so a word split across tokens is rejoined).
+ * - structural line: the opening, tool, plan, note, error and footer lines;
+ *   each first releases the held word, resets any colour the stream left on,
+ *   and starts on a fresh line. Their agent text is sanitized one-shot, its
+ *   SGR removed (our colour is the line's meaning) and clipped by display
+ *   width, never inside a grapheme.
+ * - width: the pane's columns minus one, so the last column is never written.
+ */
+import type { AgentEvent } from '../events.js';
+import { formatElapsed } from './header.js';
+import { assertNever } from '../never.js';
+import type { FinalState } from './panel-state.js';
+import {
+  ORCH_NOTE_MAX,
+  ORCH_SUMMARY_MAX,
+  ORCH_TASK_SHOW_MAX,
+  ORCH_TOOL_ARGS_MAX,
+  ORCH_TOOL_RESULT_COLS,
+  ORCH_TOOL_RESULT_LINES,
+} from '../policy.js';
+import { createSanitizer, sanitize, sanitizeLine, stripSgr, type Sanitizer } from '../text/sanitize.js';
+import { clip, graphemes, graphemeWidth, TAB_STOP, WordWrap } from '../text/wrap.js';
+import stringWidth from 'string-width';
+
+const CRLF = '\r\n';
+const RESET = '\x1b[0m';
+const DIM = '\x1b[2m';
+const DIM_ITALIC = '\x1b[2;3m';
+/** Reset first so that a colour the agent left on does not tint the thought. */
+const THOUGHT = '\x1b[0;2;3m';
+const RED = '\x1b[31m';
+const GREEN = '\x1b[32m';
+const YELLOW = '\x1b[33m';
+const MAGENTA = '\x1b[35m';
+const CYAN = '\x1b[36m';
+const GREY = '\x1b[90m';
+const ORANGE = '\x1b[38;5;208m';
+const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
+
+/** How each final state is announced in the footer. */
+const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
+  done: { color: GREEN, text: '✓ done' },
+  failed: { color: RED, text: '✗ failed' },
+  timeout: { color: ORANGE, text: '◌ timeout' },
+  cancelled: { color: GREY, text: '◌ cancelled' },
+};
+
+/** The formatter of one panel: call opening() once, event() per event, footer() once. */
+export class Formatter {
+  #width: number;
+  readonly #wrap: WordWrap;
+  readonly #stream: Sanitizer = createSanitizer();
+  /** The stream is inside a thought (dim italic is on). */
+  #thought = false;
+  /** The stream emitted an agent SGR that may still be in effect. */
+  #dirty = false;
+
+  /** A formatter for a pane `cols` columns wide. */
+  constructor(cols: number) {
+    this.#width = lineWidth(cols);
+    this.#wrap = new WordWrap(this.#width);
+  }
+
+  /** Follows a change of the pane's width (from the server's reply). */
+  setWidth(cols: number): void {
+    this.#width = lineWidth(cols);
+    this.#wrap.setWidth(this.#width);
+  }
+
+  /** True while the stream holds back a word; the board calls release() after a pause. */
+  get holding(): boolean {
+    return this.#wrap.holding;
+  }
+
+  /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE). */
+  release(): string {
+    return this.#wrap.release();
+  }
+
+  /** The dim `▸ task` line and a blank line. */
+  opening(task: string): string {
+    const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
+    return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+  }
+
+  /** The bytes for one event ('' for usage, which only the header shows). */
+  event(ev: AgentEvent): string {
+    switch (ev.type) {
+      case 'text':
+        return this.#streamText(ev.text, false);
+      case 'thought':
+        return this.#streamText(ev.text, true);
+      case 'tool_start':
+        return this.#begin() + this.#toolStart(ev.name, ev.args);
+      case 'tool_end':
+        return this.#begin() + this.#toolEnd(ev.result, ev.failed);
+      case 'plan':
+        return this.#begin() + this.#plan(ev.entries);
+      case 'note':
+        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+      case 'error':
+        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+      case 'usage':
+        return '';
+      default:
+        return assertNever(ev);
+    }
+  }
+
+  /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
+  footer(state: FinalState, elapsedMs: number, summary: string): string {
+    // Whatever the stream sanitizer still holds is an unfinished sequence or character.
+    const tail = this.#streamClean(this.#stream.end(), this.#thought);
+    let out = (tail === '' ? '' : this.#wrap.push(tail)) + this.#begin() + CRLF;
+    const f = FOOTER[state];
+    let line = f.color + f.text + RESET + ' · ' + formatElapsed(elapsedMs);
+    const shown = clip(sanitizeLine(summary).trim(), Number.POSITIVE_INFINITY, ORCH_SUMMARY_MAX);
+    if (shown !== '') line += ' · ' + shown;
+    out += this.#block(line);
+    return out;
+  }
+
+  #streamText(raw: string, thought: boolean): string {
+    const clean = this.#streamClean(this.#stream.push(raw), thought);
+    if (clean === '') return '';
+    let lead = '';
+    if (thought && !this.#thought) lead = THOUGHT;
+    else if (!thought && this.#thought) lead = RESET;
+    this.#thought = thought;
+    // An agent SGR in plain text stays in effect until our next reset.
+    if (!thought) this.#dirty = (this.#dirty && lead === '') || clean.includes('\x1b');
+    // The SGR goes through the wrap (zero width) so it stays in order with a held word.
+    return this.#wrap.push(lead + clean);
+  }
+
+  /** In a thought, dim italic is put back after every agent SGR, which may have reset it. */
+  #streamClean(clean: string, thought: boolean): string {
+    return thought && clean.includes('\x1b') ? clean.replace(SGR_GLOBAL, `$&${DIM_ITALIC}`) : clean;
+  }
+
+  /** Releases the held word, resets the stream's colours and starts a fresh line. */
+  #begin(): string {
+    let out = this.#wrap.release();
+    if (this.#thought || this.#dirty) out += RESET;
+    this.#thought = false;
+    this.#dirty = false;
+    return out + this.#wrap.newline();
+  }
+
+  /** Cyan `⏺ name` and dim `(arguments)` on one line. */
+  #toolStart(rawName: string, rawArgs: string): string {
+    const name = clip(sanitizeLine(rawName).trim(), this.#width - 2);
+    let line = CYAN + '⏺ ' + name + RESET;
+    const room = this.#width - 2 - stringWidth(name) - 2;
+    const args = sanitizeLine(rawArgs).trim();
+    if (args !== '' && room >= 1) line += DIM + '(' + clip(args, room, ORCH_TOOL_ARGS_MAX) + ')' + RESET;
+    return line + CRLF;
+  }
+
+  /** `⎿` and the first non-empty lines of the result, then its size; red when the tool failed. */
+  #toolEnd(raw: string, failed: boolean): string {
+    const color = failed ? RED : DIM;
+    const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
+    const shown: string[] = [];
+    for (const line of stripSgr(sanitize(raw)).split('\n')) {
+      if (shown.length === ORCH_TOOL_RESULT_LINES) break;
+      const text = expandTabs(line).trimEnd();
+      if (text.trim() !== '') shown.push(clip(text, cols));
+    }
+    if (shown.length === 0) shown.push('(no output)');
+    const n = codePoints(raw);
+    const size = ` · ${n} ${n === 1 ? 'char' : 'chars'}`;
+    const last = shown.length - 1;
+    // The size joins the last line when it fits, else it takes a line of its own.
+    if (stringWidth(shown[last] ?? '') + stringWidth(size) <= this.#width - 2) shown[last] += size;
+    else shown.push(size.slice(1));
+    return shown.map((text, k) => color + (k === 0 ? '⎿ ' : '  ') + text + RESET + CRLF).join('');
+  }
+
+  /** Magenta `▤` and one clipped line per plan entry. */
+  #plan(entries: readonly string[]): string {
+    const mark = MAGENTA + '▤' + RESET;
+    if (entries.length === 0) return mark + CRLF;
+    return entries
+      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(e).trim(), this.#width - 2) + CRLF)
+      .join('');
+  }
+
+  /** Word-wraps one structural paragraph on its own and ends its line. */
+  #block(text: string): string {
+    const wrap = new WordWrap(this.#width);
+    return wrap.push(text) + wrap.release() + wrap.newline();
+  }
+}
+
+/** The wrap width of a pane: its columns minus one (section 4.3). */
+function lineWidth(cols: number): number {
+  return Math.max(1, Math.floor(cols) - 1);
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
+}
+
+/** Tabs to spaces at the next multiple of TAB_STOP, counted in display columns. */
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  let col = 0;
+  for (const g of graphemes(line)) {
+    if (g === '\t') {
+      const pad = TAB_STOP - (col % TAB_STOP);
+      out += ' '.repeat(pad);
+      col += pad;
+    } else {
+      out += g;
+      col += graphemeWidth(g);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * The folder `src/core/panel/`: the rules of one panel and of the column:
+ * this state machine, pending output, the formatter, the header and its row,
+ * colours, the layout, the column's fit, and what components need of screens.
+ *
+ * The panel state machine (seed 001, section 4.2) and the watchdog rules of
+ * section 6, as pure functions of (panel, now).
+ *
+ * Vocabulary:
+ * - live: queued, running, idle or waiting; the agent has not finished.
+ * - final: done, failed, timeout or cancelled; events after it are ignored.
+ * - stop: what supervision asks of a live agent. A stop is soft first (the
+ *   owner's cancel hook); if the agent is still live ORCH_CANCEL_GRACE later it
+ *   becomes hard (the owner's hard-stop hook); if it is still live one more
+ *   grace after that, the board finishes the panel itself so that a stuck
+ *   owner can never keep a slot forever.
+ * - linger: a finished panel stays on screen until closeAt, then is removed.
+ */
+import {
+  ORCH_CANCEL_GRACE,
+  ORCH_IDLE_KILL,
+  ORCH_IDLE_WARN,
+} from '../policy.js';
+import { assertNever } from '../never.js';
+
+/** Every state a panel can be in. `waiting` is an agent held for a lost network. */
+export const PANEL_STATES = [
+  'queued',
+  'running',
+  'idle',
+  'waiting',
+  'done',
+  'failed',
+  'timeout',
+  'cancelled',
+] as const;
+export type PanelState = (typeof PANEL_STATES)[number];
+
+/** The states an agent ends in. */
+export type FinalState = Extract<PanelState, 'done' | 'failed' | 'timeout' | 'cancelled'>;
+
+/** Why supervision stopped an agent, which also decides its final state. */
+export type StopCause = 'wall_clock' | 'idle' | 'user' | 'owner' | 'shutdown';
+
+/** What the watchdog needs to know about one panel. */
+export interface Supervised {
+  readonly state: PanelState;
+  readonly startedAt: number;
+  readonly lastEventAt: number;
+  /** Absolute time the wall clock runs out, or undefined for no limit. */
+  readonly deadline?: number;
+  /** The wall clock as granted, for the message (the deadline moves while held). */
+  readonly timeoutMs?: number;
+  /** Set once a stop was requested. */
+  readonly stop?: {
+    readonly cause: StopCause;
+    readonly reason: string;
+    readonly at: number;
+    readonly hardAt?: number;
+  };
+  /** Set once the panel finished: when it leaves the screen. */
+  readonly closeAt?: number;
+}
+
+/** One thing the watchdog wants done; the board applies it. */
+export type Decision =
+  | { readonly type: 'idle' }
+  | { readonly type: 'soft_stop'; readonly cause: StopCause; readonly reason: string }
+  | { readonly type: 'hard_stop' }
+  | { readonly type: 'force_finish' }
+  | { readonly type: 'remove' };
+
+/** True while the agent has not finished. */
+export function isLive(state: PanelState): boolean {
+  switch (state) {
+    case 'queued':
+    case 'running':
+    case 'idle':
+    case 'waiting':
+      return true;
+    case 'done':
+    case 'failed':
+    case 'timeout':
+    case 'cancelled':
+      return false;
+    default:
+      return assertNever(state);
+  }
+}
+
+/** The final state a stop of this cause ends in (section 5.1). */
+export function stopState(cause: StopCause): FinalState {
+  switch (cause) {
+    case 'wall_clock':
+      return 'timeout';
+    case 'idle':
+    case 'user':
+    case 'owner':
+    case 'shutdown':
+      return 'cancelled';
+    default:
+      return assertNever(cause);
+  }
+}
+
+/**
+ * The state after an event arrives: an event is a heartbeat, so idle returns
+ * to running; a queued agent starts running; final states ignore events.
+ */
+export function afterEvent(state: PanelState): PanelState {
+  switch (state) {
+    case 'queued':
+    case 'running':
+    case 'idle':
+      return 'running';
+    case 'waiting':
+      return 'waiting';
+    case 'done':
+    case 'failed':
+    case 'timeout':
+    case 'cancelled':
+      return state;
+    default:
+      return assertNever(state);
+  }
+}
+
+/**
+ * The final state when the owner reports `reported` after supervision asked
+ * for a stop: an agent that finished cleanly keeps `done`, anything else takes
+ * the stop's state (a timed-out worker that exits with an error is a timeout).
+ */
+export function finalState(reported: FinalState, stop: Supervised['stop']): FinalState {
+  if (!stop || reported === 'done') return reported;
+  return stopState(stop.cause);
+}
+
+/**
+ * The watchdog (section 6): what must happen to this panel at `now`. Pure;
+ * calling it twice at the same time with the same panel gives the same answer,
+ * and the board records each decision so that none fires twice.
+ */
+export function watchdog(panel: Supervised, now: number): Decision[] {
+  if (!isLive(panel.state)) {
+    return panel.closeAt !== undefined && now >= panel.closeAt ? [{ type: 'remove' }] : [];
+  }
+  const stop = panel.stop;
+  if (stop) {
+    if (stop.hardAt === undefined) {
+      return now - stop.at >= ORCH_CANCEL_GRACE ? [{ type: 'hard_stop' }] : [];
+    }
+    return now - stop.hardAt >= ORCH_CANCEL_GRACE ? [{ type: 'force_finish' }] : [];
+  }
+  // An agent held for a lost network is silent on purpose and its wall clock
+  // is paused (the board extends the deadline on resume): the outage decides.
+  if (panel.state === 'waiting') return [];
+  if (panel.deadline !== undefined && now >= panel.deadline) {
+    const secs = Math.round((panel.timeoutMs ?? panel.deadline - panel.startedAt) / 1000);
+    return [{ type: 'soft_stop', cause: 'wall_clock', reason: `time limit reached (${secs}s)` }];
+  }
+  const silent = now - panel.lastEventAt;
+  if (silent >= ORCH_IDLE_KILL) {
+    return [{ type: 'soft_stop', cause: 'idle', reason: `no event for ${Math.floor(silent / 1000)}s` }];
+  }
+  if (silent >= ORCH_IDLE_WARN && panel.state === 'running') return [{ type: 'idle' }];
+  return [];
+}

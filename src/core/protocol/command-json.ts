@@ -1,0 +1,294 @@
+/**
+ * The JSON form of a Command (STYLE.md, habit 4): one request line of the
+ * control socket parsed into the one command type, or refused with a
+ * RequestError whose message names the bad field. The reverse is the object
+ * itself: a Command is already its own JSON (field names are the wire names).
+ *
+ * Limits come from seed 001, sections 3.1 and 9. The whole request is checked
+ * before anything is carried out, so a refused write changes nothing. The
+ * seed's refusals keep its exact texts (VPANE_ERRORS); a header longer than
+ * MPLEX_VPANE_HEADER_MAX is clipped, not refused, and a linger is clamped,
+ * because the seed lists no error for either. Unknown fields are ignored.
+ */
+import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp } from './commands.js';
+import { RequestError, VPANE_ERRORS } from '../errors.js';
+import { assertNever } from '../never.js';
+import {
+  MPLEX_VPANE_HEADER_MAX,
+  MPLEX_VPANE_LINGER_MAX,
+  MPLEX_VPANE_OPS_MAX,
+  MPLEX_VPANE_WRITE_MAX,
+} from '../policy.js';
+
+/** Every command name, in the order the protocol document lists them. */
+export const COMMAND_NAMES = [
+  'vpane_open',
+  'vpane_write',
+  'vpane_close',
+  'vpane_list',
+  'spawn',
+  'cancel',
+  'status',
+  'poll',
+  'record_read',
+  'focus',
+  'close',
+  'zoom',
+  'scroll',
+  'help',
+] as const satisfies readonly CommandName[];
+
+/** Fails to compile when a member of the Command union is missing from COMMAND_NAMES. */
+export const COMMAND_NAMES_COMPLETE: [Exclude<CommandName, (typeof COMMAND_NAMES)[number]>] extends [never] ? true : never = true;
+
+/** The states a feed pane's owner may set (section 3.1). */
+export const FEED_STATES = ['running', 'idle', 'done', 'failed', 'timeout', 'cancelled'] as const satisfies readonly FeedState[];
+
+/** The directions `focus` accepts. */
+export const FOCUS_TARGETS = ['next', 'prev', 'left', 'right', 'up', 'down'] as const satisfies readonly FocusTarget[];
+
+type Json = Readonly<Record<string, unknown>>;
+
+/** Parses a decoded JSON value into a Command, or returns the refusal. */
+export function parseCommand(value: unknown): Command | RequestError {
+  try {
+    return parseOrThrow(value);
+  } catch (err) {
+    if (err instanceof RequestError) return err;
+    throw err;
+  }
+}
+
+/** The JSON form of a command: the command itself (its fields are the wire names). */
+export function commandToJson(command: Command): Command {
+  return command;
+}
+
+function parseOrThrow(value: unknown): Command {
+  if (!isObject(value)) throw new RequestError('request must be a JSON object');
+  const cmd = value['cmd'];
+  if (cmd === undefined) throw new RequestError('missing field: cmd');
+  if (typeof cmd !== 'string') throw new RequestError('cmd must be a string');
+  if (!isCommandName(cmd)) throw new RequestError(`unknown command: ${clipForError(cmd)}`);
+  return parseNamed(cmd, value);
+}
+
+function parseNamed(cmd: CommandName, v: Json): Command {
+  switch (cmd) {
+    case 'vpane_open':
+      return parseOpen(v);
+    case 'vpane_write':
+      return parseWrite(v);
+    case 'vpane_close':
+      return { cmd, pane: paneId(v, 'pane', 'vpane_close pane') };
+    case 'vpane_list':
+      return { cmd };
+    case 'spawn':
+      return parseSpawn(v);
+    case 'cancel':
+      return { cmd, id: required(v, 'id', 'cancel id', integer) };
+    case 'status':
+      return { cmd };
+    case 'poll': {
+      const wait = optional(v, 'wait', 'poll wait', nonNegative);
+      return { cmd, id: required(v, 'id', 'poll id', integer), ...(wait === undefined ? {} : { wait }) };
+    }
+    case 'record_read': {
+      const offset = optional(v, 'offset', 'record_read offset', integer);
+      const limit = optional(v, 'limit', 'record_read limit', positiveInteger);
+      return {
+        cmd,
+        id: required(v, 'id', 'record_read id', nonEmptyString),
+        ...(offset === undefined ? {} : { offset }),
+        ...(limit === undefined ? {} : { limit }),
+      };
+    }
+    case 'focus':
+      return { cmd, to: required(v, 'to', 'focus to', oneOf(FOCUS_TARGETS)) };
+    case 'close': {
+      const pane = v['pane'] === undefined ? undefined : paneId(v, 'pane', 'close pane');
+      return pane === undefined ? { cmd } : { cmd, pane };
+    }
+    case 'zoom':
+      return { cmd };
+    case 'scroll':
+      return { cmd, pages: required(v, 'pages', 'scroll pages', signedInteger) };
+    case 'help':
+      return { cmd };
+    default:
+      return assertNever(cmd);
+  }
+}
+
+function parseOpen(v: Json): CommandOf<'vpane_open'> {
+  const pane = v['pane'];
+  if (pane !== undefined && typeof pane !== 'string' && !(typeof pane === 'number' && Number.isInteger(pane))) {
+    throw new RequestError('vpane_open pane must be a string (a pane id such as "0")');
+  }
+  const label = optional(v, 'label', 'vpane_open label', string);
+  const header = optional(v, 'header', 'vpane_open header', headerText);
+  const state = optional(v, 'state', 'vpane_open state', oneOf(FEED_STATES));
+  const mainPercent = optional(v, 'main_percent', 'vpane_open main_percent', finite);
+  return {
+    cmd: 'vpane_open',
+    ...(pane === undefined ? {} : { pane: String(pane) }),
+    ...(label === undefined ? {} : { label }),
+    ...(header === undefined ? {} : { header }),
+    ...(state === undefined ? {} : { state }),
+    ...(mainPercent === undefined ? {} : { main_percent: mainPercent }),
+  };
+}
+
+function parseWrite(v: Json): CommandOf<'vpane_write'> {
+  const ops = v['ops'];
+  if (!Array.isArray(ops)) throw new RequestError(VPANE_ERRORS.opsNotList);
+  if (ops.length > MPLEX_VPANE_OPS_MAX) throw new RequestError(VPANE_ERRORS.tooManyOps);
+  return { cmd: 'vpane_write', ops: ops.map((op: unknown, i) => parseOp(op, `vpane_write ops[${i}]`)) };
+}
+
+function parseOp(op: unknown, where: string): VpaneOp {
+  if (!isObject(op)) throw new RequestError(`${where} must be an object`);
+  const data = optional(op, 'data', `${where}.data`, string);
+  if (data !== undefined && Buffer.byteLength(data, 'utf8') > MPLEX_VPANE_WRITE_MAX) {
+    throw new RequestError(VPANE_ERRORS.dataTooLarge);
+  }
+  const header = optional(op, 'header', `${where}.header`, headerText);
+  const state = optional(op, 'state', `${where}.state`, oneOf(FEED_STATES));
+  const done = optional(op, 'done', `${where}.done`, boolean);
+  const linger = optional(op, 'linger', `${where}.linger`, lingerSeconds);
+  return {
+    pane: paneId(op, 'pane', `${where}.pane`),
+    ...(data === undefined ? {} : { data }),
+    ...(header === undefined ? {} : { header }),
+    ...(state === undefined ? {} : { state }),
+    ...(done === undefined ? {} : { done }),
+    ...(linger === undefined ? {} : { linger }),
+  };
+}
+
+function parseSpawn(v: Json): CommandOf<'spawn'> {
+  const argv = v['argv'];
+  if (argv !== undefined && !(Array.isArray(argv) && argv.every((a) => typeof a === 'string'))) {
+    throw new RequestError('spawn argv must be a list of strings');
+  }
+  const label = optional(v, 'label', 'spawn label', string);
+  const prompt = optional(v, 'prompt', 'spawn prompt', string);
+  const timeout = optional(v, 'timeout', 'spawn timeout', positive);
+  const cwd = optional(v, 'cwd', 'spawn cwd', nonEmptyString);
+  const retries = optional(v, 'retries', 'spawn retries', integer);
+  const allow = optional(v, 'allow', 'spawn allow', boolean);
+  const session = optional(v, 'session', 'spawn session', nonEmptyString);
+  return {
+    cmd: 'spawn',
+    kind: required(v, 'kind', 'spawn kind', nonEmptyString),
+    argv: (argv ?? []) as string[],
+    ...(label === undefined ? {} : { label }),
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(timeout === undefined ? {} : { timeout }),
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(retries === undefined ? {} : { retries }),
+    ...(allow === undefined ? {} : { allow }),
+    ...(session === undefined ? {} : { session }),
+  };
+}
+
+// --- field readers: each returns the value or throws with the field's name ---
+
+type Reader<T> = (value: unknown, name: string) => T;
+
+function required<T>(v: Json, key: string, name: string, read: Reader<T>): T {
+  const value = v[key];
+  if (value === undefined || value === null) throw new RequestError(`missing field: ${name}`);
+  return read(value, name);
+}
+
+function optional<T>(v: Json, key: string, name: string, read: Reader<T>): T | undefined {
+  const value = v[key];
+  return value === undefined || value === null ? undefined : read(value, name);
+}
+
+/** A pane id: a non-negative integer, or a string of digits (the original's pane ids are numbers). */
+function paneId(v: Json, key: string, name: string): number {
+  const value = v[key];
+  if (value === undefined || value === null) throw new RequestError(`missing field: ${name}`);
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return integer(value, name);
+}
+
+const string: Reader<string> = (value, name) => {
+  if (typeof value !== 'string') throw new RequestError(`${name} must be a string`);
+  return value;
+};
+
+const nonEmptyString: Reader<string> = (value, name) => {
+  if (string(value, name) === '') throw new RequestError(`${name} must not be empty`);
+  return value as string;
+};
+
+const boolean: Reader<boolean> = (value, name) => {
+  if (typeof value !== 'boolean') throw new RequestError(`${name} must be true or false`);
+  return value;
+};
+
+const finite: Reader<number> = (value, name) => {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RequestError(`${name} must be a number`);
+  return value;
+};
+
+const nonNegative: Reader<number> = (value, name) => {
+  if (finite(value, name) < 0) throw new RequestError(`${name} must not be negative`);
+  return value as number;
+};
+
+const positive: Reader<number> = (value, name) => {
+  if (finite(value, name) <= 0) throw new RequestError(`${name} must be greater than 0`);
+  return value as number;
+};
+
+const signedInteger: Reader<number> = (value, name) => {
+  if (!Number.isSafeInteger(value)) throw new RequestError(`${name} must be an integer`);
+  return value as number;
+};
+
+const integer: Reader<number> = (value, name) => {
+  if (signedInteger(value, name) < 0) throw new RequestError(`${name} must not be negative`);
+  return value as number;
+};
+
+const positiveInteger: Reader<number> = (value, name) => {
+  if (signedInteger(value, name) <= 0) throw new RequestError(`${name} must be greater than 0`);
+  return value as number;
+};
+
+/** Linger seconds, clamped to [0, MPLEX_VPANE_LINGER_MAX] (section 3.1). */
+const lingerSeconds: Reader<number> = (value, name) =>
+  Math.min(Math.max(0, finite(value, name)), MPLEX_VPANE_LINGER_MAX / 1000);
+
+/** A header, clipped to MPLEX_VPANE_HEADER_MAX characters (code points). */
+const headerText: Reader<string> = (value, name) => {
+  const chars = [...string(value, name)];
+  return chars.length <= MPLEX_VPANE_HEADER_MAX ? (value as string) : chars.slice(0, MPLEX_VPANE_HEADER_MAX - 1).join('') + '…';
+};
+
+function oneOf<T extends string>(allowed: readonly T[]): Reader<T> {
+  return (value, name) => {
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      const got = typeof value === 'string' ? clipForError(value) : JSON.stringify(value);
+      throw new RequestError(`${name} must be one of ${allowed.join(', ')} (got ${got})`);
+    }
+    return value as T;
+  };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCommandName(name: string): name is CommandName {
+  return (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+/** Echoes a client's string back safely: short, and as JSON so control bytes stay visible. */
+function clipForError(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}

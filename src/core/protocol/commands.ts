@@ -1,0 +1,75 @@
+/**
+ * The folder `src/core/protocol/`: the one command type (this file), its
+ * JSON form, and the socket's bounded line decoder.
+ *
+ * One command type, two doors (STYLE.md, habit 4): the keyboard and the
+ * control socket both produce these, and one dispatcher carries them out.
+ * The vpane_* commands are the original's protocol word for word (seed 001,
+ * section 3.1); the rest are tai's own. Field names are the wire names.
+ */
+import type { PanelState } from '../panel/panel-state.js';
+
+/** States a feed pane's owner may set (section 3.1). */
+export type FeedState = Extract<PanelState, 'running' | 'idle' | 'done' | 'failed' | 'timeout' | 'cancelled'>;
+
+/** One op of a vpane_write. */
+export interface VpaneOp {
+  readonly pane: number;
+  readonly data?: string;
+  readonly header?: string;
+  readonly state?: FeedState;
+  readonly done?: boolean;
+  /** Seconds; clamped to MPLEX_VPANE_LINGER_MAX. */
+  readonly linger?: number;
+}
+
+/** Directions focus can move in. */
+export type FocusTarget = 'next' | 'prev' | 'left' | 'right' | 'up' | 'down';
+
+/** Everything the cockpit can be asked to do. */
+export type Command =
+  // the original's feed-pane protocol
+  | {
+      readonly cmd: 'vpane_open';
+      readonly pane?: string;
+      readonly label?: string;
+      readonly header?: string;
+      readonly state?: FeedState;
+      readonly main_percent?: number;
+    }
+  | { readonly cmd: 'vpane_write'; readonly ops: readonly VpaneOp[] }
+  | { readonly cmd: 'vpane_close'; readonly pane: number }
+  | { readonly cmd: 'vpane_list' }
+  // tai's own, for agents and scripts
+  | {
+      readonly cmd: 'spawn';
+      readonly kind: string;
+      readonly argv: readonly string[];
+      readonly label?: string;
+      readonly prompt?: string;
+      /** Wall clock in seconds (FORK_TIMEOUT_MIN..MAX). */
+      readonly timeout?: number;
+      readonly cwd?: string;
+      readonly retries?: number;
+      readonly allow?: boolean;
+      /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
+      readonly session?: string;
+    }
+  | { readonly cmd: 'cancel'; readonly id: number }
+  | { readonly cmd: 'status' }
+  /** The result so far; `wait` (seconds) long-polls until the agent finishes. */
+  | { readonly cmd: 'poll'; readonly id: number; readonly wait?: number }
+  | { readonly cmd: 'record_read'; readonly id: string; readonly offset?: number; readonly limit?: number }
+  // the keyboard's, also accepted on the socket
+  | { readonly cmd: 'focus'; readonly to: FocusTarget }
+  /** Close a pane as the user would (cancels its agent); no pane: the focused one. */
+  | { readonly cmd: 'close'; readonly pane?: number }
+  | { readonly cmd: 'zoom' }
+  | { readonly cmd: 'scroll'; readonly pages: number }
+  | { readonly cmd: 'help' };
+
+/** The name of a command. */
+export type CommandName = Command['cmd'];
+
+/** The command of a given name. */
+export type CommandOf<N extends CommandName> = Extract<Command, { cmd: N }>;

@@ -1,0 +1,272 @@
+/**
+ * The folder `src/core/text/`: agent text made safe and fitted: this
+ * sanitizer, word wrap and widths, fitting to cells, and secret masking.
+ *
+ * The sanitizer (seed 001, section 4.3): agent text may carry only SGR colour
+ * sequences, newline and tab, so that an agent cannot move the cursor,
+ * retitle the terminal or write outside its pane.
+ *
+ * Vocabulary:
+ * - sequence: an escape sequence, from its introducer (ESC, or an 8-bit C1
+ *   introducer such as U+009B) to its end; the parser follows the VT500 state
+ *   diagram closely enough to know where each sequence ends, so that the text
+ *   after it survives and none of it leaks.
+ * - string: the payload of OSC, DCS, SOS, PM and APC, which ends at BEL, ST
+ *   (ESC \ or U+009C), CAN or SUB, or at an ESC that starts the next sequence.
+ * - held: the state carried from one chunk to the next: the parser mode, the
+ *   part of a CSI that may still become an SGR, a high surrogate waiting for
+ *   its low half, and the streaming UTF-8 decoder's partial character.
+ *
+ * Memory is bounded: a sequence that runs past SANITIZE_SEQUENCE_MAX
+ * characters is abandoned (everything it consumed is dropped) and the parser
+ * returns to text.
+ */
+
+/** A sequence that has not ended after this many characters is abandoned. */
+export const SANITIZE_SEQUENCE_MAX = 4096;
+
+/** An incremental sanitizer: feed it chunks, get back what is safe to show. */
+export interface Sanitizer {
+  /** Sanitizes one chunk; bytes are decoded as UTF-8, split characters and sequences are held. */
+  push(chunk: string | Uint8Array): string;
+  /** Flushes what is held (a split character becomes U+FFFD, an open sequence is dropped) and resets. */
+  end(): string;
+}
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const CAN = 0x18;
+const SUB = 0x1a;
+const DEL = 0x7f;
+const C1_CSI = 0x9b;
+const C1_ST = 0x9c;
+const REPLACEMENT = '\uFFFD';
+
+/** Where the parser is; `text` is the ground state. */
+type Mode = 'text' | 'esc' | 'esc_inter' | 'csi' | 'csi_ignore' | 'string';
+
+function isC1(c: number): boolean {
+  return c >= 0x80 && c <= 0x9f;
+}
+
+/** C1 introducers of strings: DCS, SOS, OSC, PM, APC. */
+function isC1StringIntroducer(c: number): boolean {
+  return c === 0x90 || c === 0x98 || c === 0x9d || c === 0x9e || c === 0x9f;
+}
+
+/** Characters that pass through unchanged in text (everything but controls and surrogates). */
+function isPlain(c: number): boolean {
+  return c >= 0x20 && c !== DEL && !isC1(c) && (c < 0xd800 || c > 0xdfff);
+}
+
+/** SGR parameters: digits, `;` and `:` only (no private markers). */
+function isSgrParam(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a;
+}
+
+class StreamSanitizer implements Sanitizer {
+  #mode: Mode = 'text';
+  /** The CSI held so far while it may still be an SGR (7-bit introducer, SGR parameters only). */
+  #csi = '';
+  #sgr = false;
+  /** Characters consumed by the current sequence, for the bound. */
+  #seqLen = 0;
+  #high = '';
+  #decoder: TextDecoder | undefined;
+
+  push(chunk: string | Uint8Array): string {
+    if (typeof chunk === 'string') return this.#flushDecoder() + this.#scan(chunk);
+    this.#decoder ??= new TextDecoder('utf-8');
+    return this.#scan(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  end(): string {
+    let out = this.#flushDecoder();
+    if (this.#high !== '') out += REPLACEMENT;
+    this.#high = '';
+    this.#mode = 'text';
+    this.#csi = '';
+    this.#sgr = false;
+    this.#seqLen = 0;
+    return out;
+  }
+
+  /** A string chunk after byte chunks ends the byte stream: its partial character becomes U+FFFD. */
+  #flushDecoder(): string {
+    if (this.#decoder === undefined) return '';
+    const rest = this.#decoder.decode();
+    this.#decoder = undefined;
+    return rest === '' ? '' : this.#scan(rest);
+  }
+
+  #enter(mode: Mode): void {
+    this.#mode = mode;
+    this.#seqLen = 1;
+    this.#csi = '';
+    this.#sgr = false;
+  }
+
+  #scan(input: string): string {
+    const s = this.#high + input;
+    this.#high = '';
+    const out: string[] = [];
+    let run = -1;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (this.#mode === 'text') {
+        if (isPlain(c)) {
+          if (run < 0) run = i;
+          continue;
+        }
+        if (c >= 0xd800 && c <= 0xdbff) {
+          const next = i + 1 < s.length ? s.charCodeAt(i + 1) : -1;
+          if (next >= 0xdc00 && next <= 0xdfff) {
+            if (run < 0) run = i;
+            i++;
+            continue;
+          }
+          if (run >= 0) out.push(s.slice(run, i));
+          run = -1;
+          // A high surrogate at the end of a chunk may be completed by the next one.
+          if (next < 0) this.#high = s[i] ?? '';
+          else out.push(REPLACEMENT);
+          continue;
+        }
+        if (run >= 0) out.push(s.slice(run, i));
+        run = -1;
+        this.#text(c, out);
+        continue;
+      }
+      this.#seqLen++;
+      if (this.#seqLen > SANITIZE_SEQUENCE_MAX) {
+        // Abandon the sequence and read this character as text again.
+        this.#mode = 'text';
+        this.#csi = '';
+        i--;
+        continue;
+      }
+      if (this.#sequence(c, out)) i--;
+    }
+    if (run >= 0) out.push(s.slice(run));
+    return out.join('');
+  }
+
+  /** A control or lone surrogate in text. */
+  #text(c: number, out: string[]): void {
+    if (c === 0x0a || c === 0x09) out.push(String.fromCharCode(c));
+    else if (c === ESC) this.#enter('esc');
+    else if (c === C1_CSI) this.#enter('csi');
+    else if (isC1StringIntroducer(c)) this.#enter('string');
+    else if (c >= 0xdc00 && c <= 0xdfff) out.push(REPLACEMENT);
+    // Every other C0 control, DEL and C1 control is dropped.
+  }
+
+  /** One character inside a sequence; returns true when it must be read again as text. */
+  #sequence(c: number, out: string[]): boolean {
+    if (c === CAN || c === SUB) {
+      this.#mode = 'text';
+      return false;
+    }
+    if (c === ESC) {
+      // ESC aborts any sequence and starts the next (in a string, ESC \ is the terminator).
+      this.#enter('esc');
+      return false;
+    }
+    switch (this.#mode) {
+      case 'esc':
+        return this.#afterEsc(c);
+      case 'esc_inter':
+        if (c >= 0x20 && c <= 0x2f) return false;
+        this.#mode = 'text';
+        // A final byte ends the sequence; anything else ends it and is read as text.
+        return !(c >= 0x30 && c <= 0x7e);
+      case 'csi':
+        return this.#inCsi(c, out);
+      case 'csi_ignore':
+        if (isC1(c)) {
+          this.#mode = 'text';
+          return true;
+        }
+        if (c >= 0x40 && c <= 0x7e) this.#mode = 'text';
+        return false;
+      case 'string':
+        if (c === BEL || c === C1_ST) this.#mode = 'text';
+        return false;
+      case 'text':
+        return true;
+    }
+  }
+
+  #afterEsc(c: number): boolean {
+    if (c === 0x5b) {
+      this.#mode = 'csi';
+      this.#csi = '\x1b[';
+      this.#sgr = true;
+      return false;
+    }
+    // OSC, DCS, SOS, PM, APC
+    if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) {
+      this.#mode = 'string';
+      return false;
+    }
+    if (c >= 0x20 && c <= 0x2f) {
+      this.#mode = 'esc_inter';
+      return false;
+    }
+    this.#mode = 'text';
+    // ESC + final byte (ESC 7, ESC c, ESC \ ...) is a whole two-byte sequence;
+    // after anything else the lone ESC is dropped and the character kept.
+    return !(c >= 0x30 && c <= 0x7e);
+  }
+
+  #inCsi(c: number, out: string[]): boolean {
+    if (c >= 0x30 && c <= 0x3f) {
+      if (this.#sgr && isSgrParam(c)) this.#csi += String.fromCharCode(c);
+      else this.#sgr = false;
+      return false;
+    }
+    if (c >= 0x20 && c <= 0x2f) {
+      this.#sgr = false;
+      return false;
+    }
+    if (c >= 0x40 && c <= 0x7e) {
+      if (this.#sgr && c === 0x6d) out.push(this.#csi + 'm');
+      this.#mode = 'text';
+      this.#csi = '';
+      return false;
+    }
+    if (isC1(c)) {
+      this.#mode = 'text';
+      this.#csi = '';
+      return true;
+    }
+    if (c < 0x20 || c === DEL) return false;
+    // A printable non-ASCII character makes the CSI malformed: skip to its final byte.
+    this.#mode = 'csi_ignore';
+    this.#csi = '';
+    return false;
+  }
+}
+
+/** Creates an incremental sanitizer for one stream (one per agent text stream). */
+export function createSanitizer(): Sanitizer {
+  return new StreamSanitizer();
+}
+
+/** Sanitizes a whole text at once. */
+export function sanitize(text: string): string {
+  const s = createSanitizer();
+  return s.push(text) + s.end();
+}
+
+const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
+
+/** Removes SGR sequences from sanitized text (our own colours apply to structural lines). */
+export function stripSgr(text: string): string {
+  return text.includes('\x1b') ? text.replace(SGR_GLOBAL, '') : text;
+}
+
+/** Agent text for a one-line field: sanitized, without SGR, line breaks and tabs folded to one space. */
+export function sanitizeLine(text: string): string {
+  return stripSgr(sanitize(text)).replace(/[ ]*[\n\t][\n\t ]*/g, ' ');
+}

@@ -1,0 +1,134 @@
+/**
+ * A job and its attempts (seed 001, sections 5 and 6): what one spawn asked
+ * for, checked once, and the agent each attempt runs in its own panel.
+ *
+ * Vocabulary:
+ * - job: what one spawn asked for; it has one attempt, or more with
+ *   `retries` (opt-in, seed 000: agents are not idempotent, so the caller
+ *   decides). Every attempt is a new panel; the job answers to the id of any.
+ * - attempt: one panel and the agent running in it; after an outage a fresh
+ *   agent starts in the same panel, so the attempt outlives its first agent.
+ * - waiter: a poll waiting for the job's result; woken when the job
+ *   concludes, or by its own timer.
+ */
+import type { AgentResult } from '../../core/agents/agent-service.js';
+import { RequestError } from '../../core/errors.js';
+import type { AgentEvent } from '../../core/events.js';
+import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
+import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../../core/policy.js';
+import { maskSecrets } from '../../core/text/secrets.js';
+import type { Board } from '../../../store/board.js';
+import type { Runner, RunningAgent, RunOutcome, RunSpec } from './runners/runner.js';
+
+/** At most this many retries may be asked for. */
+export const RETRIES_MAX = 5;
+
+/** One panel of a job and the agent running in it. */
+export interface Attempt {
+  readonly id: number;
+  /** The agent now running in the panel (a fresh one after an outage). */
+  agent: RunningAgent;
+  settled: boolean;
+  hardStopped: boolean;
+  /** Supervision asked for a stop: the attempt's end is final, never an outage. */
+  stopAsked: boolean;
+  /** While the panel is held for an outage: aborting it ends the wait. */
+  hold?: AbortController;
+  /** How the agent ended while its panel was held. */
+  endedDuringHold?: RunOutcome;
+  /** The current idle spell was already checked against the probe. */
+  silenceChecked: boolean;
+  /** Fresh agents started in this panel after outages. */
+  restarts: number;
+  /** The live state last written to the agent's row (so status shows a hold after a restart of the cockpit). */
+  stored?: PanelState;
+  state?: FinalState;
+  summary?: string;
+}
+
+/** What one spawn asked for, its attempts so far and, once concluded, its result. */
+export interface Job {
+  readonly kind: string;
+  readonly label: string;
+  readonly task: string;
+  readonly spec: RunSpec;
+  readonly runner: Runner;
+  readonly timeoutMs: number;
+  readonly startedAt: number;
+  retriesLeft: number;
+  readonly attempts: Attempt[];
+  /** Lines about earlier attempts and refusals, for the result. */
+  readonly notes: string[];
+  result?: AgentResult;
+  readonly waiters: Set<() => void>;
+}
+
+/** What a spawn (or a library user's worker) asks of a job besides its runner. */
+export interface JobRequest {
+  readonly label: string;
+  readonly task: string;
+  /** Wall clock in seconds; undefined for the default. */
+  readonly timeout: number | undefined;
+  readonly retries: number | undefined;
+}
+
+/** A job with no attempt yet; throws RequestError on a timeout or a number of retries out of range. */
+export function newJob(kind: string, runner: Runner, spec: RunSpec, request: JobRequest, now: number): Job {
+  const timeoutMs = wallClock(request.timeout);
+  const retries = request.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0 || retries > RETRIES_MAX) {
+    throw new RequestError(`retries must be a whole number from 0 to ${RETRIES_MAX}`);
+  }
+  return {
+    kind,
+    label: request.label,
+    task: request.task,
+    spec,
+    runner,
+    timeoutMs,
+    startedAt: now,
+    retriesLeft: retries,
+    attempts: [],
+    notes: [],
+    waiters: new Set(),
+  };
+}
+
+/** Starts the job's agent for panel `id`: its events reach the panel, tool arguments masked, stamped by `now`. */
+export function startAgent(job: Job, board: Board, id: number, now: () => number): RunningAgent {
+  return job.runner(job.spec, (event) => board.getState().emit(id, masked(event), now()));
+}
+
+/** Resolves when the job concludes or after `waitMs`, whichever comes first. */
+export function waitForResult(job: Job, waitMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      job.waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    job.waiters.add(done);
+  });
+}
+
+/** Wakes every poll waiting for the job's result. */
+export function wakeWaiters(job: Job): void {
+  for (const wake of job.waiters) wake();
+  job.waiters.clear();
+}
+
+/** The wall clock in ms for a requested timeout in seconds; throws RequestError outside the allowed range. */
+export function wallClock(seconds: number | undefined): number {
+  if (seconds === undefined) return FORK_TIMEOUT_DEFAULT;
+  const ms = seconds * 1000;
+  if (!Number.isFinite(ms) || ms < FORK_TIMEOUT_MIN || ms > FORK_TIMEOUT_MAX) {
+    throw new RequestError(`timeout must be from ${FORK_TIMEOUT_MIN / 1000} to ${FORK_TIMEOUT_MAX / 1000} seconds (default ${FORK_TIMEOUT_DEFAULT / 1000})`);
+  }
+  return ms;
+}
+
+/** Tool arguments masked before they reach a panel. */
+function masked(event: AgentEvent): AgentEvent {
+  return event.type === 'tool_start' ? { ...event, args: maskSecrets(event.args) } : event;
+}

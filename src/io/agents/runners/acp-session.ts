@@ -1,0 +1,272 @@
+/**
+ * One ACP agent kept for one or more turns (seed 001, section 5.2): its
+ * process, in its own group behind the reaper (process-group.ts); its
+ * connection through `@agentclientprotocol/sdk` 2.4.0; `initialize` and
+ * `session/new` once, on the first turn; then one `session/prompt` per turn,
+ * one turn at a time. session/update notifications become events of the turn
+ * that is current (src/core/decoders/acp.ts); permission requests are
+ * answered by that turn's policy: rejected by default, accepted with `allow`,
+ * shown as a Note either way, answered `cancelled` once a stop was asked for.
+ *
+ * Vocabulary:
+ * - turn: one prompt and its answer. Its events go to its own emit (its
+ *   panel) and its message text is its own result; notifications that arrive
+ *   while no turn is current are dropped.
+ * - reusable: a turn that ended with `end_turn`, or with `cancelled` after
+ *   tai asked for the stop, leaves the session fit for another turn. An error,
+ *   another stop reason, a hard stop or the process gone leave it broken:
+ *   whoever holds it must close it.
+ * - close: ends the connection and kills the process group; resolves once
+ *   the reaper has exited, so no process of the session is left.
+ */
+import { Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { classify, sayFailure } from '../../../core/outage/classify.js';
+import { messageOf } from '../../../core/errors.js';
+import { AcpDecoder } from '../../../core/decoders/acp.js';
+import { LineDecoder } from '../../../core/decoders/lines.js';
+import { pacedWebStream } from '../paced-read.js';
+import { spawnGroup, type GroupChild } from './process-group.js';
+import { ResultText } from './result-text.js';
+import type { EmitEvent, RunOutcome } from './runner.js';
+
+/** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
+const ACP_CLOSED = 'ACP connection closed';
+
+/** The last stderr lines kept to explain a failure. */
+const STDERR_KEEP = 5;
+
+/** Characters of the agent's session id shown in a panel's first line. */
+const SHORT_ID = 8;
+
+/** The agent a session runs: its program, directory and environment. */
+export interface AcpSessionSpec {
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** One turn to take. */
+export interface TurnRequest {
+  readonly prompt: string;
+  /** Accept permission requests instead of rejecting them. */
+  readonly allow: boolean;
+  readonly emit: EmitEvent;
+  /** Say `new session ID` or `continues session ID (turn N)` as the turn's first line. */
+  readonly announce?: boolean;
+}
+
+/** How a turn ended. */
+export interface TurnEnd {
+  readonly outcome: RunOutcome;
+  /** The session may take another turn. */
+  readonly reusable: boolean;
+}
+
+/** A turn under way. */
+export interface AcpTurn {
+  /** Settles once the turn ended and its last notifications landed; never rejects. */
+  readonly ended: Promise<TurnEnd>;
+  /** The turn's message text so far. */
+  result(): string;
+  /** session/cancel of this turn (the agent must answer the prompt `cancelled`). */
+  soft(): void;
+  /** Kills the session's process group while this turn is still its current one. */
+  hard(): void;
+}
+
+/** The current turn's state, for the connection's handlers. */
+interface Current {
+  readonly emit: EmitEvent;
+  readonly decoder: AcpDecoder;
+  readonly result: ResultText;
+  readonly allow: boolean;
+  stopping: boolean;
+}
+
+type PermissionAnswer = acp.RequestPermissionResponse;
+
+/** One agent process with one ACP session, taking turns one at a time. */
+export class AcpSession {
+  readonly #group: GroupChild;
+  readonly #connection: acp.ClientConnection;
+  readonly #lastErr: string[] = [];
+  #current: Current | undefined;
+  #opened: Promise<string> | undefined;
+  #sessionId: string | undefined;
+  #turns = 0;
+  /** Why the session may not be used again, once it may not. */
+  #broken: string | undefined;
+  /** Why tai ended the process itself (a hard stop, a close): a pending turn ends with this, not an error. */
+  #ended: string | undefined;
+  #closing: Promise<void> | undefined;
+  readonly #cwd: string;
+  /** Settles when the agent's reaper has exited. */
+  readonly gone: Promise<void>;
+
+  constructor(spec: AcpSessionSpec) {
+    this.#group = spawnGroup(spec.argv, { ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}) });
+    this.gone = this.#group.exited.then(() => {
+      this.#broken ??= 'the agent exited';
+    });
+    const stderr = new LineDecoder(2_000);
+    this.#group.stderr.on('data', (chunk: Buffer) => {
+      for (const line of stderr.push(chunk).lines) {
+        this.#lastErr.push(line);
+        if (this.#lastErr.length > STDERR_KEEP) this.#lastErr.shift();
+      }
+    });
+    this.#connection = acp
+      .client({ name: 'tai' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        const current = this.#current;
+        if (!current) return;
+        const out = current.decoder.update(params.update);
+        current.result.append(out.text);
+        for (const event of out.events) current.emit(event);
+      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params))
+      .connect(acp.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
+    this.#cwd = spec.cwd ?? process.cwd();
+  }
+
+  /** The agent's process group, once its reaper reported it. */
+  get pgid(): number | undefined {
+    return this.#group.pgid();
+  }
+
+  /** True while the session can take another turn: not broken, not closed, its process and connection up. */
+  get live(): boolean {
+    const reaper = this.#group.reaper;
+    return this.#broken === undefined && reaper.exitCode === null && reaper.signalCode === null && !this.#connection.signal.aborted;
+  }
+
+  /** Starts a turn; throws when one is already under way (the pool hands out idle sessions only). */
+  turn(request: TurnRequest): AcpTurn {
+    if (this.#current) throw new Error('an ACP session takes one turn at a time');
+    const current: Current = { emit: request.emit, decoder: new AcpDecoder(), result: new ResultText(), allow: request.allow, stopping: false };
+    this.#current = current;
+    const n = ++this.#turns;
+    const ended = this.#take(current, request, n).then(async (end) => {
+      // The prompt's response is handled at once, the notifications before it
+      // through a few awaits each: let them land in this turn, not the next.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#current === current) this.#current = undefined;
+      return end;
+    });
+    return {
+      ended,
+      result: () => current.result.toString(),
+      soft: () => {
+        current.stopping = true;
+        if (this.#current === current && this.#sessionId !== undefined) this.#cancel(this.#sessionId);
+      },
+      hard: () => {
+        if (this.#current === current) this.kill('killed after the grace');
+      },
+    };
+  }
+
+  /** Kills the process group now; the session is broken and a pending turn ends failed with `why`. */
+  kill(why: string): void {
+    this.#ended ??= why;
+    this.#broken ??= why;
+    this.#group.kill();
+  }
+
+  /** Ends the connection and the process group; resolves once the process is gone. Safe to call again. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#ended ??= 'the session was closed';
+      this.#broken ??= this.#ended;
+      this.#connection.close();
+      this.#group.stdin.end();
+      // A reaper that has exited took its group with it; never signal a pgid that may be reused.
+      if (this.#group.reaper.exitCode === null && this.#group.reaper.signalCode === null) this.#group.kill();
+      await this.#group.exited;
+    })();
+    return this.#closing;
+  }
+
+  async #take(current: Current, request: TurnRequest, n: number): Promise<TurnEnd> {
+    try {
+      const sessionId = await this.#open();
+      if (request.announce) {
+        const id = sessionId.slice(0, SHORT_ID);
+        current.emit({ type: 'note', text: n === 1 ? `new session ${id}` : `continues session ${id} (turn ${n})` });
+      }
+      if (current.stopping) return { outcome: { state: 'failed', summary: 'stopped before the prompt' }, reusable: true };
+      const response = await this.#connection.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: request.prompt }],
+      });
+      if (response.stopReason === 'end_turn') return { outcome: { state: 'done', summary: 'end_turn' }, reusable: true };
+      const honoured = response.stopReason === 'cancelled' && current.stopping;
+      if (!honoured) this.#broken ??= `stop reason ${response.stopReason}`;
+      return { outcome: { state: 'failed', summary: `stop reason ${response.stopReason}` }, reusable: honoured };
+    } catch (err) {
+      return { outcome: this.#failed(current, err), reusable: false };
+    }
+  }
+
+  /** initialize and session/new, once: every later turn continues the same session. */
+  #open(): Promise<string> {
+    this.#opened ??= (async () => {
+      await this.#connection.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: 'tai', version: '0.1.0' },
+      });
+      const session = await this.#connection.agent.request(acp.methods.agent.session.new, { cwd: this.#cwd, mcpServers: [] });
+      this.#sessionId = session.sessionId;
+      return session.sessionId;
+    })();
+    return this.#opened;
+  }
+
+  /** The outcome of a turn that threw: killed, or the error said once with the last stderr lines. */
+  #failed(current: Current, err: unknown): RunOutcome {
+    this.#broken ??= 'the turn failed';
+    if (this.#ended !== undefined) return { state: 'failed', summary: this.#ended };
+    const reaper = this.#group.reaper;
+    const exit = reaper.exitCode ?? reaper.signalCode;
+    const lastErr = this.#lastErr;
+    const why = describeError(err, Date.now());
+    const detail = exit !== null && lastErr.length > 0 ? ` (${lastErr.join(' | ')})` : '';
+    current.emit({ type: 'error', text: `${why}${detail}` });
+    const stderr = lastErr.length > 0 ? [{ stderr: lastErr.join('\n'), ...(typeof exit === 'number' ? { exitCode: exit } : {}) }] : [];
+    return { state: 'failed', summary: why, failure: [{ agentError: err }, ...stderr] };
+  }
+
+  #cancel(sessionId: string): void {
+    void this.#connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
+  }
+}
+
+/** A permission request answered by the current turn's policy (none current, or stopping: cancelled). */
+function answerPermission(current: Current | undefined, params: acp.RequestPermissionRequest): PermissionAnswer {
+  if (!current || current.stopping) return { outcome: { outcome: 'cancelled' } };
+  const title = params.toolCall.title ?? current.decoder.toolName(params.toolCall.toolCallId) ?? 'a tool';
+  const wanted = current.allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+  const option = params.options.find((o) => o.kind === wanted[0]) ?? params.options.find((o) => o.kind === wanted[1]);
+  if (!option) {
+    current.emit({ type: 'note', text: `permission asked for ${title}: no ${current.allow ? 'allow' : 'reject'} option, answered cancelled` });
+    return { outcome: { outcome: 'cancelled' } };
+  }
+  current.emit({ type: 'note', text: `permission asked for ${title}: ${current.allow ? 'allowed' : 'rejected'} (${option.name})${current.allow ? '' : '; --allow accepts'}` });
+  // The policy answers at once, so no request stays pending past a stop;
+  // one that arrives after the stop was asked for is answered cancelled above.
+  return { outcome: { outcome: 'selected', optionId: option.optionId } };
+}
+
+/**
+ * One line for a failed turn: its message, with the kind the one classifier
+ * (src/core/outage/classify.ts) finds said first ("rate limited: ...", "connection
+ * lost: ...", "model service down: ..."). An agent that died mid-turn is said
+ * so, since the SDK only says its connection closed.
+ */
+export function describeError(err: unknown, now?: number): string {
+  const message = messageOf(err);
+  if (message === ACP_CLOSED) return 'the agent exited mid-turn (ACP connection closed)';
+  return sayFailure(classify({ error: err }, now), message);
+}

@@ -1,0 +1,23 @@
+/**
+ * The `cap` kind: a CAP agent over JSON lines on stdio (seed 001, section
+ * 4.4; src/core/decoders/cap.ts). The task goes in as
+ * `{"type":"cap.prompt","text":...}`; the soft stop is `{"type":"cap.cancel"}`
+ * (seed 000: "a CAP agent gets cap.cancel"); a session that ignores it is
+ * killed after the grace, and the turn has its own wall clock like every job.
+ */
+import { CapDecoder } from '../../../core/decoders/cap.js';
+import { runJsonLines, writeLine } from './json-lines.js';
+import type { Runner } from './runner.js';
+
+/** Starts a CAP agent and sends it the task. */
+export const runCap: Runner = (spec, emit) =>
+  runJsonLines(spec, emit, {
+    decoder: new CapDecoder(),
+    start(stdin) {
+      writeLine(stdin, { type: 'cap.prompt', text: spec.prompt ?? '' });
+    },
+    soft(stdin, group) {
+      if (!stdin.writableEnded) writeLine(stdin, { type: 'cap.cancel' });
+      else group.signal('SIGINT');
+    },
+  });

@@ -1,0 +1,79 @@
+/**
+ * The `command` kind: any program. Its stdout is the result and streams into
+ * the panel as text; its stderr streams in line by line, marked; the exit code
+ * decides done or failed. Soft stop: SIGINT to its group (as Ctrl-C would);
+ * hard stop: SIGKILL to its group.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { LineDecoder } from '../../../core/decoders/lines.js';
+import { pacedData } from '../paced-read.js';
+import { exitCodeOf, spawnGroup } from './process-group.js';
+import { ResultText } from './result-text.js';
+import type { EmitEvent, RunOutcome, RunSpec, RunningAgent, Runner } from './runner.js';
+
+/** stderr lines are shown with this mark so they stand apart from stdout. */
+export const STDERR_MARK = 'stderr│ ';
+
+/** The last stderr lines kept as the evidence of a failure. */
+const STDERR_KEEP = 20;
+
+/** The signal a command's soft stop sends. */
+export const COMMAND_SOFT_SIGNAL: NodeJS.Signals = 'SIGINT';
+
+/** Starts a program as a `command` agent. */
+export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent => {
+  const group = spawnGroup(spec.argv, { ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}) });
+  const result = new ResultText();
+  const out = new StringDecoder('utf8');
+  const err = new LineDecoder(8_192);
+  const lastErr: string[] = [];
+  const stderrLine = (line: string): void => {
+    lastErr.push(line);
+    if (lastErr.length > STDERR_KEEP) lastErr.shift();
+    emit({ type: 'text', text: `${STDERR_MARK}${line}\n` });
+  };
+  pacedData<Buffer>(group.stdout, (chunk) => {
+    const text = out.write(chunk);
+    if (text === '') return;
+    result.append(text);
+    emit({ type: 'text', text });
+  });
+  group.stderr.on('data', (chunk: Buffer) => {
+    const { lines, overflow } = err.push(chunk);
+    for (const line of lines) stderrLine(line);
+    if (overflow > 0) stderrLine(`[${overflow} characters of an over-long line skipped]`);
+  });
+  if (spec.prompt !== undefined) group.stdin.end(spec.prompt);
+  else group.stdin.end();
+  const drained = (stream: NodeJS.ReadableStream & { readableEnded?: boolean }): Promise<void> =>
+    new Promise((resolve) => {
+      if (stream.readableEnded) resolve();
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', () => resolve());
+    });
+  const ended: Promise<RunOutcome> = (async () => {
+    const exit = await group.exited;
+    // The reaper killed the group on exit, so the pipes close promptly.
+    await Promise.all([drained(group.stdout), drained(group.stderr)]);
+    const rest = out.end();
+    if (rest) {
+      result.append(rest);
+      emit({ type: 'text', text: rest });
+    }
+    for (const line of err.end().lines) stderrLine(line);
+    const code = exitCodeOf(exit);
+    if (code === 0) return { state: 'done', summary: 'exit 0' };
+    const failure = [{ stderr: lastErr.join('\n'), exitCode: code, ...(spec.argv[0] === undefined ? {} : { command: spec.argv[0] }) }];
+    return { state: 'failed', summary: exit.signal ? `killed by ${exit.signal}` : `exit ${code}`, failure };
+  })();
+  return {
+    get pgid() {
+      return group.pgid();
+    },
+    ended,
+    result: () => result.toString(),
+    soft: () => group.signal(COMMAND_SOFT_SIGNAL),
+    hard: () => group.kill(),
+  };
+};

@@ -1,0 +1,136 @@
+/**
+ * The shared body of the JSON-lines kinds (claude, codex, cap): a program in
+ * its own process group whose stdout is one JSON message per line, mapped by
+ * the protocol's decoder. Each kind supplies how the task goes in, how a
+ * soft stop is asked for, and its decoder. Once the decoder reports the end of
+ * the turn, stdin is closed (the agent exits on EOF) and an agent that stays
+ * on past END_GRACE_MS is killed: its work is over.
+ */
+import type { Writable } from 'node:stream';
+import type { FailureInput } from '../../../core/outage/classify.js';
+import { isObject } from '../../../core/decoders/json.js';
+import { JsonLines, type MessageDecoder } from '../../../core/decoders/json-lines.js';
+import { LineDecoder } from '../../../core/decoders/lines.js';
+import { pacedData } from '../paced-read.js';
+import { exitCodeOf, spawnGroup, type GroupChild } from './process-group.js';
+import { ResultText } from './result-text.js';
+import type { EmitEvent, RunOutcome, RunningAgent, RunSpec } from './runner.js';
+
+/** An agent still running this long after its turn ended is killed. */
+export const END_GRACE_MS = 2_000;
+
+/** The last stderr lines kept to explain a failure. */
+const STDERR_KEEP = 5;
+
+/** The last failure messages kept for the classifier. */
+const ERRORS_KEEP = 4;
+
+/** What one JSON-lines kind adds to the shared body. */
+export interface JsonLinesProtocol {
+  readonly decoder: MessageDecoder;
+  /** Hands the task to the agent once it is started (and closes stdin if nothing else will be sent). */
+  start(stdin: Writable, spec: RunSpec): void;
+  /** Asks the agent to stop at its next step. */
+  soft(stdin: Writable, group: GroupChild): void;
+}
+
+/** Starts a JSON-lines agent. */
+export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLinesProtocol): RunningAgent {
+  const group = spawnGroup(spec.argv, { ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}) });
+  // Errors the agent reported are kept (the last few) for the classifier, as the agent sent them.
+  const reported: unknown[] = [];
+  const frames = new JsonLines({
+    message(msg: unknown) {
+      if (isFailureMessage(msg)) {
+        reported.push(msg);
+        if (reported.length > ERRORS_KEEP) reported.shift();
+      }
+      return protocol.decoder.message(msg);
+    },
+    get end() {
+      return protocol.decoder.end;
+    },
+  });
+  const result = new ResultText();
+  const stderr = new LineDecoder(2_000);
+  const lastErr: string[] = [];
+  let ended = false;
+  let endTimer: NodeJS.Timeout | undefined;
+  const onDecoded = (d: { events: readonly Parameters<EmitEvent>[0][]; text: string }): void => {
+    result.append(d.text);
+    for (const event of d.events) emit(event);
+    if (!ended && protocol.decoder.end) {
+      ended = true;
+      group.stdin.end();
+      endTimer = setTimeout(() => group.kill(), END_GRACE_MS);
+      endTimer.unref();
+    }
+  };
+  pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
+  group.stderr.on('data', (chunk: Buffer) => {
+    for (const line of stderr.push(chunk).lines) {
+      lastErr.push(line);
+      if (lastErr.length > STDERR_KEEP) lastErr.shift();
+    }
+  });
+  protocol.start(group.stdin, spec);
+  const finished: Promise<RunOutcome> = (async () => {
+    const exit = await group.exited;
+    await new Promise<void>((resolve) => {
+      if (group.stdout.readableEnded) resolve();
+      group.stdout.once('end', resolve);
+      group.stdout.once('close', resolve);
+    });
+    clearTimeout(endTimer);
+    onDecoded(frames.end());
+    const end = protocol.decoder.end;
+    const code = exitCodeOf(exit);
+    // The newest report first: the message that ended the turn decides before earlier retries.
+    const failure: FailureInput[] = [...reported].reverse().map((agentError) => ({ agentError }));
+    if (lastErr.length > 0) failure.push({ stderr: lastErr.join('\n'), exitCode: code });
+    if (end) return end.state === 'failed' ? { state: end.state, summary: end.summary, failure } : { state: end.state, summary: end.summary };
+    const why = exit.signal ? `killed by ${exit.signal}` : `exit ${code}`;
+    if (code === 0) return { state: 'done', summary: `${why} without the end of its turn` };
+    return { state: 'failed', summary: lastErr.length > 0 ? `${why}: ${lastErr.join(' | ')}` : why, failure };
+  })();
+  return {
+    get pgid() {
+      return group.pgid();
+    },
+    ended: finished,
+    result: () => protocol.decoder.end?.text ?? result.toString(),
+    soft: () => protocol.soft(group.stdin, group),
+    hard: () => group.kill(),
+  };
+}
+
+/**
+ * True for a message in which the agent reports a failure: Claude's error
+ * `result`, `assistant` error, `api_retry` and rejected `rate_limit_event`;
+ * Codex's `turn.failed` and `error`; CAP's `cap.error`.
+ */
+export function isFailureMessage(msg: unknown): boolean {
+  if (!isObject(msg)) return false;
+  switch (msg['type']) {
+    case 'result':
+      return msg['is_error'] === true || (typeof msg['subtype'] === 'string' && msg['subtype'] !== 'success');
+    case 'assistant':
+      return typeof msg['error'] === 'string';
+    case 'system':
+      return msg['subtype'] === 'api_retry';
+    case 'rate_limit_event':
+      return isObject(msg['rate_limit_info']) && msg['rate_limit_info']['status'] === 'rejected';
+    case 'turn.failed':
+    case 'error':
+    case 'cap.error':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Writes one JSON message as a line, ignoring a closed pipe (the agent may be gone). */
+export function writeLine(stdin: Writable, message: unknown): void {
+  if (stdin.writableEnded || stdin.destroyed) return;
+  stdin.write(`${JSON.stringify(message)}\n`);
+}

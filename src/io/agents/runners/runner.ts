@@ -1,0 +1,93 @@
+/**
+ * The contract every kind of agent implements (DESIGN glossary, "runner"):
+ * start it, hear its events, stop it softly, stop it hard. The agent service
+ * supervises every kind the same way through this interface.
+ *
+ * Vocabulary:
+ * - result: the text the agent hands back (a command's stdout, the agent's
+ *   message text); bounded by ResultText, kept whole on a stop so the caller
+ *   gets the partial result.
+ * - outcome: how the agent ended by its own account (done or failed); the
+ *   board turns it into the final state when supervision asked for a stop.
+ * - session: an opt-in key under which a runner that can (acp) keeps the
+ *   agent between turns (src/io/agents/runners/acp-pool.ts); kinds that cannot
+ *   ignore it and start fresh each time.
+ */
+import type { FailureInput } from '../../../core/outage/classify.js';
+import type { CommandOf } from '../../../core/protocol/commands.js';
+import type { AgentEvent } from '../../../core/events.js';
+import type { FinalState } from '../../../core/panel/panel-state.js';
+
+/** What to start. */
+export interface RunSpec {
+  /** The program and its arguments (ignored by the in-process worker). */
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  /** The task for agents that take a prompt (ACP, Claude, Codex, CAP). */
+  readonly prompt?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** ACP: accept permission requests instead of rejecting them. */
+  readonly allow?: boolean;
+  /** Continue the session kept under this key, or start one kept for the next turn (acp only). */
+  readonly session?: string;
+}
+
+/** What a spawn Command asks a runner to start. */
+export function runSpecOf(request: CommandOf<'spawn'>): RunSpec {
+  return {
+    argv: request.argv,
+    ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+    ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+    ...(request.allow === undefined ? {} : { allow: request.allow }),
+    ...(request.session === undefined ? {} : { session: request.session }),
+  };
+}
+
+/** How an agent ended by its own account. */
+export interface RunOutcome {
+  readonly state: 'done' | 'failed';
+  /** One line: the exit code, the stop reason or the error. */
+  readonly summary: string;
+  /**
+   * What a failure said, most decisive first (the error that ended the turn,
+   * then earlier protocol errors, then the last stderr lines), for the one
+   * classifier to sort once (src/io/outage/agent-outages.ts).
+   */
+  readonly failure?: readonly FailureInput[];
+}
+
+/** A started agent. */
+export interface RunningAgent {
+  /** The process group the agent runs in (undefined for in-process workers). */
+  readonly pgid: number | undefined;
+  /** Settles once the agent has ended, never rejects. */
+  readonly ended: Promise<RunOutcome>;
+  /** The result so far (whole once `ended` settled). */
+  result(): string;
+  /** Asks the agent to stop at its next step; called at most once. */
+  soft(reason: string): void;
+  /** Stops the agent now (kills its process group); safe to call again. */
+  hard(reason: string): void;
+  /**
+   * Told the panel's final state once supervision has decided it (after
+   * `ended`): a kept ACP session is dropped after a timeout (seed 001, 5.2).
+   */
+  finished?(state: FinalState): void;
+}
+
+/** Where a runner sends its events; called synchronously as they decode. */
+export type EmitEvent = (event: AgentEvent) => void;
+
+/** Starts one kind of agent. */
+export type Runner = (spec: RunSpec, emit: EmitEvent) => RunningAgent;
+
+/** The kinds `tai spawn --kind` accepts. */
+export const RUNNER_KINDS = ['command', 'acp', 'claude', 'codex', 'cap'] as const;
+
+/** A kind of agent started from a program. */
+export type RunnerKind = (typeof RUNNER_KINDS)[number];
+
+/** True when `kind` names a runner. */
+export function isRunnerKind(kind: string): kind is RunnerKind {
+  return (RUNNER_KINDS as readonly string[]).includes(kind);
+}

@@ -1,0 +1,75 @@
+/**
+ * The whole cockpit as `tai` runs it: the control socket listening before
+ * the main program starts (so it never finds TAI_PLEXER_SOCKET missing), the
+ * board, the agent service on the state database, the outage watch's
+ * standing wake-up, and one dispatcher for the keyboard and the socket.
+ * Anything that fails to start is logged and the cockpit runs without it.
+ */
+import { dispatch } from '../../../store/dispatch.js';
+import type { Board } from '../../../store/board.js';
+import type { AgentService } from '../../core/agents/agent-service.js';
+import { messageOf } from '../../core/errors.js';
+import { openAgentService, type OpenedAgentService } from '../agents/open-agent-service.js';
+import { startCockpit } from './cockpit.js';
+import type { RunningCockpit } from './cockpit-types.js';
+import { fileLogger, logPath, type Logger } from '../storage/log.js';
+import { startControlServer, type ControlServer } from '../socket/socket-server.js';
+import { socketDir, socketPath } from '../socket/socket-path.js';
+
+/** How to run the cockpit. */
+export interface CockpitMainOptions {
+  readonly argv: readonly string[];
+  /** The environment of the main program (the user's, untouched). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Called once everything runs, e.g. to start the demo's agents. */
+  readonly started?: (cockpit: RunningCockpit) => void;
+  readonly log?: Logger;
+}
+
+/** Runs the cockpit until the main program exits; returns its exit code. */
+export async function runCockpit(options: CockpitMainOptions): Promise<number> {
+  const { env } = options;
+  const log = options.log ?? fileLogger(logPath(env));
+  let giveBoard: (board: Board) => void = () => {};
+  let giveAgents: (agents: AgentService | undefined) => void = () => {};
+  const board = new Promise<Board>((resolve) => (giveBoard = resolve));
+  const agentsReady = new Promise<AgentService | undefined>((resolve) => (giveAgents = resolve));
+
+  let server: ControlServer | undefined;
+  try {
+    server = await startControlServer({ board, agents: agentsReady, path: socketPath(process.pid, socketDir(env)), log });
+  } catch (err) {
+    log(`control socket not started, panels can only be opened from inside: ${messageOf(err)}`);
+  }
+
+  let opened: OpenedAgentService | undefined;
+  const cockpit = startCockpit({
+    argv: options.argv,
+    env,
+    log,
+    ...(server === undefined ? {} : { socketPath: server.path }),
+    dispatch: (command, running) =>
+      dispatch(command, {
+        board: running.board,
+        now: running.now(),
+        log,
+        ...(opened === undefined ? {} : { agents: opened.service }),
+      }),
+  });
+  giveBoard(cockpit.board);
+  try {
+    opened = openAgentService(cockpit.board, env, cockpit.now, { terminal: (bytes) => void process.stdout.write(bytes) });
+  } catch (err) {
+    log(`agents cannot be started in this cockpit: ${messageOf(err)}`);
+  }
+  giveAgents(opened?.service);
+  const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`));
+  options.started?.(cockpit);
+  try {
+    return await cockpit.done;
+  } finally {
+    wake?.stop();
+    await server?.close();
+    opened?.close();
+  }
+}

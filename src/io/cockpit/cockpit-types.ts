@@ -1,0 +1,54 @@
+/**
+ * The types the cockpit's parts share: how to start a cockpit, where the
+ * mention prompt finds its agents, and the running cockpit that both the
+ * drawn and the undrawn wiring return.
+ */
+import type { AgentEntry } from '../../core/agents/agent-registry.js';
+import type { Command } from '../../core/protocol/commands.js';
+import type { Board } from '../../../store/board.js';
+import type { Reply } from '../../../store/dispatch.js';
+import type { TermOutputStats } from '../terminal/term-output.js';
+
+/** How to start the cockpit. */
+export interface CockpitOptions {
+  /** The main program and its arguments; empty runs `$SHELL`. */
+  readonly argv: readonly string[];
+  /** The control socket's path, given to the main program as TAI_PLEXER_SOCKET. */
+  readonly socketPath?: string;
+  /** Carries out the keyboard's commands and answers with the reply; the default is store/dispatch.ts without agents. */
+  readonly dispatch?: (command: Command, cockpit: RunningCockpit) => Promise<Reply> | void;
+  /** Where `@name` mentions find their agents; each field defaults to the user's registry, PATH and cwd. */
+  readonly mentions?: MentionSource;
+  /** The prefix key (a byte, or a name like `C-a`); default TAI_PREFIX or Ctrl-]. */
+  readonly prefix?: string;
+  readonly stdin?: NodeJS.ReadStream;
+  readonly stdout?: NodeJS.WriteStream;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly now?: () => number;
+  /** Where the board and the cockpit report what they cannot throw. */
+  readonly log?: (line: string) => void;
+}
+
+/** Where the mention prompt finds agents. */
+export interface MentionSource {
+  /** The registry in effect; default the user's agents.json merged over the built-ins. */
+  loadEntries?(): Promise<readonly AgentEntry[]>;
+  /** Where an entry's program is; default a PATH lookup. */
+  locate?(entry: AgentEntry): string | undefined;
+  /** Where an agent whose entry names no directory starts; default the cockpit's. */
+  readonly cwd?: string;
+}
+
+/** A running cockpit. */
+export interface RunningCockpit {
+  readonly board: Board;
+  /** Null while drawing; otherwise why nothing is drawn. */
+  readonly drawingOff: string | null;
+  readonly now: () => number;
+  /** Resolves with the exit code once agents are stopped and the terminal restored. */
+  readonly done: Promise<number>;
+  /** Bytes and frames written to the terminal (zero when nothing is drawn). */
+  readonly stats: TermOutputStats;
+  /** Ends the cockpit as if the main program had exited with `code`. */
+  stop(code: number): void;
+}

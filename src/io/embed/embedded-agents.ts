@@ -1,0 +1,55 @@
+/**
+ * Agents for a library user (issue 7): the same LocalAgentService the
+ * cockpit uses (supervision on the board's clock, the claim check, the cap of
+ * eight), on a state database of the host's choosing, without the cockpit's
+ * outage watch. Start programs with `service.spawn({cmd: 'spawn', kind, argv,
+ * prompt})` or in-process workers with `service.spawnWorker(request, fn, now)`.
+ * With the default runners, an acp spawn that names a `session` key keeps
+ * its agent for the next spawn with that key until `close()`.
+ */
+import { join } from 'node:path';
+import type { Board } from '../../../store/board.js';
+import { LocalAgentService } from '../agents/agent-service.js';
+import { AgentsStore } from '../storage/agents-store.js';
+import { closer } from '../agents/open-agent-service.js';
+import { RecordStore } from '../storage/records.js';
+import { AcpSessionPool } from '../agents/runners/acp-pool.js';
+import type { Runner } from '../agents/runners/runner.js';
+import { runnersWithSessions } from '../agents/runners/table.js';
+import { openStateDb, stateDir, STATE_DB_FILE } from '../storage/state-db.js';
+
+/** How to start the service; every field has a default. */
+export interface AgentServiceStartOptions {
+  /** The SQLite file for long results and the agents' rows; default tai's own (`$XDG_STATE_HOME/tai/tai.db`). */
+  readonly dbPath?: string;
+  /** The clock results are stamped with; default Date.now. */
+  readonly now?: () => number;
+  /** The runner of each kind; default every kind tai knows (command, acp, claude, codex, cap). */
+  readonly runners?: Readonly<Record<string, Runner>>;
+}
+
+/** A started service and how to close it. */
+export interface StartedAgentService {
+  readonly service: LocalAgentService;
+  /** Stops listening to the board, closes the kept ACP sessions and the database; cancel live agents first. */
+  close(): void;
+}
+
+/** Starts an agent service on `board`. */
+export function startAgentService(board: Board, options: AgentServiceStartOptions = {}): StartedAgentService {
+  const db = openStateDb(options.dbPath ?? join(stateDir(), STATE_DB_FILE));
+  try {
+    const sessions = new AcpSessionPool(options.now === undefined ? {} : { now: options.now });
+    const service = new LocalAgentService({
+      board,
+      records: new RecordStore(db),
+      agents: new AgentsStore(db),
+      ...(options.now === undefined ? {} : { now: options.now }),
+      runners: options.runners ?? runnersWithSessions(sessions),
+    });
+    return { service, close: closer(service, sessions, db) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The agents' rows on the state database, so that `tai status` and `tai poll`
+ * still answer after the cockpit that ran an agent has exited or crashed
+ * (DESIGN "Persistence"). Rows are keyed by the supervisor's run and the
+ * panel id, since panel ids start again at 1 in every process.
+ */
+import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
+import type { AgentRow } from '../../../store/status.js';
+import { guardBusy, migrate, type StateDb } from './state-db.js';
+
+/** One agent as stored. */
+export interface StoredAgent {
+  /** The supervising process's run: `<pid>-<start ms>`. */
+  readonly run: string;
+  readonly id: number;
+  readonly kind: string;
+  readonly label: string;
+  readonly task: string;
+  readonly state: PanelState;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  /** Why it stopped, or its summary. */
+  readonly reason: string;
+  /** The claim check's record, when the result was stored. */
+  readonly recordId: string | null;
+  readonly chars: number;
+  readonly exitCode: number | null;
+  /** The result as handed back (the claim-check view when stored). */
+  readonly text: string;
+  /** Tool calls and tokens as the board counted them. */
+  readonly tools: number;
+  readonly tokens: number;
+}
+
+const SCHEMA = [
+  `CREATE TABLE agents (
+     run TEXT NOT NULL,
+     id INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     label TEXT NOT NULL,
+     task TEXT NOT NULL,
+     state TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     finished_at INTEGER,
+     reason TEXT NOT NULL,
+     record_id TEXT,
+     chars INTEGER NOT NULL,
+     exit_code INTEGER,
+     text TEXT NOT NULL,
+     tools INTEGER NOT NULL DEFAULT 0,
+     tokens INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (run, id))`,
+  'CREATE INDEX agents_started ON agents(started_at)',
+];
+
+interface Row {
+  run: string;
+  id: number;
+  kind: string;
+  label: string;
+  task: string;
+  state: string;
+  started_at: number;
+  finished_at: number | null;
+  reason: string;
+  record_id: string | null;
+  chars: number;
+  exit_code: number | null;
+  text: string;
+  tools: number;
+  tokens: number;
+}
+
+/** The reason written on the rows of a supervisor that died with agents live. */
+export const SUPERVISOR_GONE = 'the supervisor exited; its reaper stopped the agent';
+
+/** The run key of this process. */
+export function currentRun(pid: number = process.pid, startedAt: number = Math.round(performance.timeOrigin)): string {
+  return `${pid}-${startedAt}`;
+}
+
+/** The agents' rows of every tai process on the machine. */
+export class AgentsStore {
+  constructor(readonly db: StateDb) {
+    migrate(db, 'agents/1', SCHEMA);
+  }
+
+  /** Writes (inserts or replaces) one agent's row. */
+  save(agent: StoredAgent): void {
+    guardBusy(this.db, () =>
+      this.db
+        .prepare(
+          `INSERT OR REPLACE INTO agents (run, id, kind, label, task, state, started_at, finished_at, reason, record_id, chars, exit_code, text, tools, tokens)
+           VALUES (@run, @id, @kind, @label, @task, @state, @startedAt, @finishedAt, @reason, @recordId, @chars, @exitCode, @text, @tools, @tokens)`,
+        )
+        .run(agent),
+    );
+  }
+
+  /** One agent's row, or undefined. */
+  get(run: string, id: number): StoredAgent | undefined {
+    const row = this.db.prepare<[string, number], Row>('SELECT * FROM agents WHERE run = ? AND id = ?').get(run, id);
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** The newest rows first, at most `limit`. */
+  list(limit: number = 50): StoredAgent[] {
+    return this.db
+      .prepare<[number], Row>('SELECT * FROM agents ORDER BY started_at DESC, id DESC LIMIT ?')
+      .all(Math.max(1, limit))
+      .map(fromRow);
+  }
+
+  /**
+   * Marks the live rows of runs whose supervisor is gone as cancelled (their
+   * reapers killed the agents when the supervisor's lifeline closed); returns how many.
+   */
+  settleDead(now: number, isAlive: (pid: number) => boolean = pidAlive): number {
+    const live = this.db.prepare<[], Row>("SELECT * FROM agents WHERE state IN ('queued','running','idle','waiting')").all();
+    let n = 0;
+    for (const row of live) {
+      const pid = Number(row.run.split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+      this.save({ ...fromRow(row), state: 'cancelled', finishedAt: now, reason: SUPERVISOR_GONE, exitCode: 130 });
+      n++;
+    }
+    return n;
+  }
+}
+
+function fromRow(row: Row): StoredAgent {
+  const state = (PANEL_STATES as readonly string[]).includes(row.state) ? (row.state as PanelState) : 'failed';
+  return {
+    run: row.run,
+    id: row.id,
+    kind: row.kind,
+    label: row.label,
+    task: row.task,
+    state,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    reason: row.reason,
+    recordId: row.record_id,
+    chars: row.chars,
+    exitCode: row.exit_code,
+    text: row.text,
+    tools: row.tools,
+    tokens: row.tokens,
+  };
+}
+
+/**
+ * A stored agent as a status row (store/status.ts), for `tai status` when no
+ * cockpit is running: ids are only unique within their run, so the label
+ * says which run when it is not `run`.
+ */
+export function statusRow(agent: StoredAgent, now: number, run?: string): AgentRow {
+  const end = agent.finishedAt ?? now;
+  return {
+    id: agent.id,
+    kind: 'agent',
+    label: run === undefined || agent.run === run ? agent.label : `${agent.label} (run ${agent.run})`,
+    task: agent.task,
+    state: agent.state,
+    startedAt: agent.startedAt,
+    lastEventAt: end,
+    ...(agent.finishedAt === null ? {} : { finishedAt: agent.finishedAt }),
+    elapsedMs: end - agent.startedAt,
+    tools: agent.tools,
+    tokens: agent.tokens,
+    droppedBytes: 0,
+    reason: agent.reason,
+  };
+}
+
+/** True when a process with this pid exists (signal 0 probes without sending). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err instanceof Error && 'code' in err && err.code === 'EPERM';
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The record store of the claim check (seed 001, section 7) on the state
+ * database: a long result is written here (committed) before its id is
+ * handed out; `read` pages it, `search` finds records by full text (FTS5),
+ * `gc` applies the retention policy the original lacked (seed 000, "Risks").
+ *
+ * Retention defaults: records older than RECORDS_MAX_AGE_DAYS (30) go, and
+ * then the oldest go until the rest hold at most RECORDS_MAX_CHARS
+ * (100 million characters, about 100 MB of text). Offsets and lengths count
+ * Unicode code points, as SQLite's substr() and length() do.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RecordPage } from '../../core/agents/agent-service.js';
+import { codePoints } from '../../core/agents/claim-check.js';
+import { SPILL_LIMIT } from '../../core/policy.js';
+import { guardBusy, migrate, type StateDb } from './state-db.js';
+
+/** Records older than this many days are deleted by gc. */
+export const RECORDS_MAX_AGE_DAYS = 30;
+/** gc keeps at most this many characters of records, newest first. */
+export const RECORDS_MAX_CHARS = 100_000_000;
+/** A page holds this many characters unless the reader asks otherwise. */
+export const RECORD_PAGE_DEFAULT = SPILL_LIMIT;
+/** A page holds at most this many characters. */
+export const RECORD_PAGE_MAX = 1_000_000;
+
+const DAY_MS = 86_400_000;
+
+/** What is known of a stored record besides its text. */
+export interface RecordMeta {
+  readonly id: string;
+  readonly createdAt: number;
+  /** Who produced it (the agent's label). */
+  readonly label: string;
+  /** What it is (`agent-output`). */
+  readonly tag: string;
+  readonly chars: number;
+}
+
+/** One search hit: the record and a snippet around the match. */
+export interface RecordHit extends RecordMeta {
+  readonly snippet: string;
+}
+
+/** What gc did. */
+export interface GcReport {
+  readonly deleted: number;
+  readonly kept: number;
+  readonly keptChars: number;
+}
+
+/** The retention policy; omitted fields take the documented defaults. */
+export interface GcPolicy {
+  readonly maxAgeMs?: number;
+  readonly maxChars?: number;
+}
+
+const SCHEMA = [
+  `CREATE TABLE records (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     label TEXT NOT NULL,
+     tag TEXT NOT NULL,
+     chars INTEGER NOT NULL,
+     text TEXT NOT NULL)`,
+  'CREATE INDEX records_created ON records(created_at)',
+  `CREATE VIRTUAL TABLE records_fts USING fts5(text, label, content='records', content_rowid='seq')`,
+  `CREATE TRIGGER records_ai AFTER INSERT ON records BEGIN
+     INSERT INTO records_fts(rowid, text, label) VALUES (new.seq, new.text, new.label);
+   END`,
+  `CREATE TRIGGER records_ad AFTER DELETE ON records BEGIN
+     INSERT INTO records_fts(records_fts, rowid, text, label) VALUES ('delete', old.seq, old.text, old.label);
+   END`,
+];
+
+interface MetaRow {
+  id: string;
+  created_at: number;
+  label: string;
+  tag: string;
+  chars: number;
+}
+
+/** The claim check's records on one state database. */
+export class RecordStore {
+  constructor(readonly db: StateDb) {
+    migrate(db, 'records/1', SCHEMA);
+  }
+
+  /** Stores `text` whole and returns its new id; the row is committed when this returns. */
+  put(text: string, meta: { label: string; tag?: string; id?: string }, now: number): string {
+    const id = meta.id ?? newRecordId(now);
+    guardBusy(this.db, () =>
+      this.db
+        .prepare('INSERT INTO records (id, created_at, label, tag, chars, text) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), text),
+    );
+    return id;
+  }
+
+  /** A page of a record, or undefined when there is no such record. */
+  read(id: string, offset: number = 0, limit: number = RECORD_PAGE_DEFAULT): RecordPage | undefined {
+    const from = Math.max(0, Math.floor(offset));
+    const size = Math.min(RECORD_PAGE_MAX, Math.max(1, Math.floor(limit)));
+    const row = guardBusy(this.db, () =>
+      this.db
+        .prepare<[number, number, string], { text: string; chars: number }>(
+          'SELECT substr(text, ?, ?) AS text, chars FROM records WHERE id = ?',
+        )
+        .get(from + 1, size, id),
+    );
+    if (!row) return undefined;
+    const end = from + codePoints(row.text);
+    return { id, offset: from, text: row.text, total: row.chars, next: end < row.chars ? end : null };
+  }
+
+  /** The metadata of a record, or undefined. */
+  meta(id: string): RecordMeta | undefined {
+    const row = this.db
+      .prepare<[string], MetaRow>('SELECT id, created_at, label, tag, chars FROM records WHERE id = ?')
+      .get(id);
+    return row ? toMeta(row) : undefined;
+  }
+
+  /** Records whose text or label holds every word of `query`, best first. */
+  search(query: string, limit: number = 20): RecordHit[] {
+    const match = ftsQuery(query);
+    if (match === '') return [];
+    return guardBusy(this.db, () =>
+      this.db
+        .prepare<[string, number], MetaRow & { snippet: string }>(
+          `SELECT r.id, r.created_at, r.label, r.tag, r.chars,
+                  snippet(records_fts, 0, '»', '«', '…', 12) AS snippet
+             FROM records_fts JOIN records r ON r.seq = records_fts.rowid
+            WHERE records_fts MATCH ? ORDER BY rank LIMIT ?`,
+        )
+        .all(match, Math.max(1, limit))
+        .map((row) => ({ ...toMeta(row), snippet: row.snippet })),
+    );
+  }
+
+  /** Applies the retention policy: by age, then by total size, oldest first. */
+  gc(now: number, policy: GcPolicy = {}): GcReport {
+    const maxAgeMs = policy.maxAgeMs ?? RECORDS_MAX_AGE_DAYS * DAY_MS;
+    const maxChars = policy.maxChars ?? RECORDS_MAX_CHARS;
+    return guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          const byAge = this.db.prepare('DELETE FROM records WHERE created_at < ?').run(now - maxAgeMs).changes;
+          const rows = this.db
+            .prepare<[], { seq: number; chars: number }>('SELECT seq, chars FROM records ORDER BY created_at DESC, seq DESC')
+            .all();
+          let kept = 0;
+          let keptChars = 0;
+          const drop = this.db.prepare('DELETE FROM records WHERE seq = ?');
+          let bySize = 0;
+          for (const row of rows) {
+            if (keptChars + row.chars <= maxChars) {
+              kept++;
+              keptChars += row.chars;
+            } else {
+              drop.run(row.seq);
+              bySize++;
+            }
+          }
+          return { deleted: byAge + bySize, kept, keptChars };
+        })
+        .immediate(),
+    );
+  }
+}
+
+/** A new record id: sortable by time, unguessable enough to not collide. */
+export function newRecordId(now: number): string {
+  return `r${Math.max(0, Math.floor(now)).toString(36)}${randomBytes(4).toString('hex')}`;
+}
+
+/** Turns free text into an FTS5 query that matches every word literally. */
+export function ftsQuery(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .map((w) => `"${w.replaceAll('"', '""')}"`)
+    .join(' ');
+}
+
+function toMeta(row: MetaRow): RecordMeta {
+  return { id: row.id, createdAt: row.created_at, label: row.label, tag: row.tag, chars: row.chars };
+}

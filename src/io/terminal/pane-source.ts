@@ -1,0 +1,259 @@
+/**
+ * The PaneSource of the components (src/core/panel/pane-source.ts) over real
+ * screens, and the cockpit's frame clock.
+ *
+ * Vocabulary:
+ * - cue: at most one per FRAME_MS, only after something changed: a screen
+ *   parsed output or the board published.
+ * - inline mode (tests, embedding in another Ink app): the components draw
+ *   the screens' rows themselves; every cue renders React.
+ * - overlay mode (the cockpit): the components draw the chrome (the layout,
+ *   separators, help) and leave the screens' rectangles blank; the output
+ *   stage pastes the screens' cells and the panels' header rows over them
+ *   (overlays()). React renders only when the structure changed
+ *   (chromeKey: size, places, focus, zoom, help, scroll), not when a screen
+ *   or a header's text did, so a streaming agent costs no React render and
+ *   no Ink frame: Ink's frame costs 5-30 ms whatever changed
+ *   (docs/performance.md).
+ */
+import type { PaneSource } from '../../core/panel/pane-source.js';
+import { drawn, type PaneId } from '../../core/panel/layout.js';
+import type { Board, BoardState } from '../../../store/board.js';
+import { headerRow } from '../../core/panel/header-row.js';
+import { parseRow, type CellRow } from './sgr-cells.js';
+import { screenCells, screenRows } from './screen-rows.js';
+import { XtermScreen } from './screen.js';
+import type { Overlay } from './term-output.js';
+import { after, type Cancel } from '../after.js';
+
+/** The shortest time between two frames (~30 a second). */
+export const FRAME_MS = 33;
+
+/** The shortest time between two frames when only agent panels changed (they are read, not typed into). */
+export const PANEL_FRAME_MS = 50;
+
+/** How long after a key press changes are drawn without waiting for the frame slot. */
+export const EXPEDITE_MS = 50;
+
+/** A PaneSource that also makes the board's panel screens (so it knows when they change). */
+export interface LivePaneSource extends PaneSource {
+  /** The board's screen factory: real screens whose parsed output bumps their pane. */
+  createScreen(cols: number, rows: number): XtermScreen;
+  /** Attaches the board (after it is created with this source's factory). */
+  attach(board: Board): void;
+  /** Something changed: a frame soon (coalesced). */
+  dirty(): void;
+  /** A key was typed: the next change is drawn at once, not at the next frame slot (echo latency). */
+  expedite(): void;
+  /** Runs a pending frame now (tests, the soak). */
+  flushNow(): void;
+  /** Called after every cue, once React has rendered (the output stage draws then). */
+  onFrame(listener: () => void): void;
+  /** Overlay mode: every drawn pane's screen cells at its body's place. */
+  overlays(): Overlay[];
+  stop(): void;
+}
+
+/** The structure the chrome shows; React renders again only when this changes (overlay mode). */
+export function chromeKey(s: BoardState): string {
+  const panels = s.panels.map((p) => `${p.id}:${p.shown ? 1 : 0}`).join(' ');
+  const places = s.layout.panels.map((p) => `${p.id}@${p.rect.x},${p.rect.y},${p.rect.cols},${p.rect.rows}`).join(' ');
+  return `${s.cols}x${s.rows}|${String(s.focus)}|${String(s.zoom)}|${s.help}|${s.scrollback}|${s.drawingOff}|${places}|${panels}`;
+}
+
+interface Cached<T> {
+  readonly version: number;
+  readonly scrollback: number;
+  readonly cols: number;
+  readonly rows: number;
+  readonly value: T;
+}
+
+/** Makes the source for a main screen; `frameMs` may vary (a flooded main pane draws less often); `inline` draws screens through the components. */
+export function createPaneSource(
+  main: XtermScreen,
+  frameMs: number | (() => number) = FRAME_MS,
+  now: () => number = Date.now,
+  inline = true,
+): LivePaneSource {
+  const interval = typeof frameMs === 'number' ? () => frameMs : frameMs;
+  const versions = new WeakMap<XtermScreen, number>();
+  const rowCache = new Map<PaneId, Cached<readonly string[]>>();
+  const cellCache = new Map<PaneId, Cached<readonly CellRow[]>>();
+  const headerCache = new Map<number, { key: string; row: CellRow }>();
+  const listeners = new Set<() => void>();
+  const frameListeners: (() => void)[] = [];
+  let board: Board | undefined;
+  let cue = 0;
+  let lastCue = -Infinity;
+  let timer: Cancel | undefined;
+  let timerDue = 0;
+  let stopped = false;
+  let chromeDirty = true;
+  let lastChrome = '';
+  let urgentUntil = -Infinity;
+
+  const watch = (screen: XtermScreen): void => {
+    versions.set(screen, 0);
+    screen.term.onWriteParsed(() => {
+      versions.set(screen, (versions.get(screen) ?? 0) + 1);
+      if (inline) chromeDirty = true;
+      if (screen === main) source.dirty();
+      else schedule(Math.max(interval(), PANEL_FRAME_MS));
+    });
+  };
+
+  const screenOf = (pane: PaneId): XtermScreen | undefined => {
+    if (pane === 'main') return main;
+    const s = board?.getState().screenOf(pane);
+    return s instanceof XtermScreen ? s : undefined;
+  };
+
+  /** A cached conversion of a pane's screen, redone only when the screen changed. */
+  function cached<T>(cache: Map<PaneId, Cached<T>>, pane: PaneId, scrollback: number, make: (s: XtermScreen) => T): T | undefined {
+    const screen = screenOf(pane);
+    if (!screen) return undefined;
+    const version = versions.get(screen) ?? 0;
+    const { cols, rows } = screen.term;
+    const c = cache.get(pane);
+    if (c && c.version === version && c.scrollback === scrollback && c.cols === cols && c.rows === rows) return c.value;
+    const value = make(screen);
+    cache.set(pane, { version, scrollback, cols, rows, value });
+    return value;
+  }
+
+  /** A panel's header row as cells, made again only when its text, focus or width changed. */
+  const header = (view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow => {
+    const key = `${view.state}|${view.header}|${cols}|${focused}|${scrollback}|${hidden}`;
+    const c = headerCache.get(view.id);
+    if (c && c.key === key) return c.row;
+    const row = parseRow(headerRow(view, cols, focused, scrollback, hidden), cols);
+    headerCache.set(view.id, { key, row });
+    return row;
+  };
+
+  /** Arms the frame timer to fire at least `minGap` after the last frame (at once after a key press); an earlier due time wins. */
+  const schedule = (minGap: number): void => {
+    if (stopped) return;
+    const t = now();
+    const due = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
+    if (timer !== undefined) {
+      if (due >= timerDue) return;
+      timer();
+    }
+    timerDue = due;
+    timer = after(due - t, fire);
+  };
+
+  const fire = (): void => {
+    timer = undefined;
+    if (stopped) return;
+    lastCue = now();
+    if (chromeDirty) {
+      chromeDirty = false;
+      cue++;
+      for (const l of [...listeners]) l();
+    }
+    // React's update lands in a microtask; draw after it.
+    setImmediate(() => {
+      if (!stopped) for (const l of frameListeners) l();
+    });
+  };
+
+  const source: LivePaneSource = {
+    createScreen(cols, rows) {
+      const s = new XtermScreen(cols, rows);
+      watch(s);
+      return s;
+    },
+    attach(b) {
+      board = b;
+      b.subscribe((state, prev) => {
+        // A flush that only fed screens: their parsed output schedules the frame (watch), nothing to do here.
+        if (
+          state.panels === prev.panels &&
+          state.layout === prev.layout &&
+          state.focus === prev.focus &&
+          state.zoom === prev.zoom &&
+          state.help === prev.help &&
+          state.scrollback === prev.scrollback &&
+          state.cols === prev.cols &&
+          state.rows === prev.rows &&
+          state.drawingOff === prev.drawingOff
+        ) {
+          return;
+        }
+        // Forget the panels that are gone, so the caches stay bounded.
+        if (rowCache.size + cellCache.size + headerCache.size > 3 * (state.panels.length + 1)) {
+          const ids = new Set<PaneId>(['main', ...state.panels.map((p) => p.id)]);
+          for (const c of [rowCache, cellCache]) for (const k of c.keys()) if (!ids.has(k)) c.delete(k);
+          for (const k of headerCache.keys()) if (!ids.has(k)) headerCache.delete(k);
+        }
+        const key = chromeKey(state);
+        const structural = inline || key !== lastChrome;
+        lastChrome = key;
+        if (structural) {
+          chromeDirty = true;
+          source.dirty();
+        } else schedule(Math.max(interval(), PANEL_FRAME_MS)); // a header's text: an overlay, at the panels' pace
+
+      });
+    },
+    rows(pane, scrollback) {
+      if (!inline) return [];
+      return cached(rowCache, pane, scrollback, (s) => screenRows(s.term, scrollback)) ?? [];
+    },
+    paneVersion(pane) {
+      if (!inline) return 0;
+      const screen = screenOf(pane);
+      return screen ? (versions.get(screen) ?? 0) * 2 + (screen === main ? 0 : 1) : -1;
+    },
+    overlays() {
+      const s = board?.getState();
+      if (!s || s.help) return [];
+      const out: Overlay[] = [];
+      const lastPanel = s.layout.zoomed ? undefined : s.layout.panels.at(-1)?.id;
+      for (const { id, rect } of drawn(s.layout).panes) {
+        const scrollback = id === s.focus ? s.scrollback : 0;
+        const cells = cached(cellCache, id, scrollback, (sc) => screenCells(sc.term, scrollback));
+        if (!cells) continue;
+        // A panel's row 0 is its header; a scrolled-back main pane's row 0 says so (both chrome).
+        if (id !== 'main') {
+          const view = s.panels.find((p) => p.id === id);
+          const hidden = id === lastPanel ? s.layout.hidden.length : 0;
+          if (view) out.push({ x: rect.x, y: rect.y, cols: rect.cols, rows: [header(view, rect.cols, id === s.focus, scrollback, hidden)] });
+        }
+        const skip = id !== 'main' ? 0 : scrollback > 0 ? 1 : 0;
+        const top = id === 'main' ? rect.y : rect.y + 1;
+        out.push({ x: rect.x, y: top + skip, cols: rect.cols, rows: cells.slice(skip, rect.rows - (top - rect.y)) });
+      }
+      return out;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    version: () => cue,
+    onFrame(listener) {
+      frameListeners.push(listener);
+    },
+    dirty() {
+      schedule(interval());
+    },
+    expedite() {
+      urgentUntil = now() + EXPEDITE_MS;
+    },
+    flushNow() {
+      if (timer === undefined) return;
+      timer();
+      fire();
+    },
+    stop() {
+      stopped = true;
+      timer?.();
+      listeners.clear();
+    },
+  };
+  watch(main);
+  return source;
+}

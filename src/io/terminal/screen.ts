@@ -1,0 +1,62 @@
+/**
+ * The real screen: an `@xterm/headless` terminal holding a pane's cells and
+ * scrollback. The package's named export fails at run time on Node 20
+ * (LIBRARY-NOTES.md), hence the default import.
+ */
+import xterm from '@xterm/headless';
+import type { Screen } from '../../core/screen.js';
+
+const { Terminal } = xterm;
+
+/** Lines of scrollback a panel keeps. */
+export const PANEL_SCROLLBACK = 2_000;
+
+/**
+ * Lines of scrollback the main pane keeps: tmux's default history-limit.
+ * xterm.js parses a flood 20 % slower with 10 000 (its line buffers no longer
+ * fit the caches: 160 columns x 10 000 lines is 19 MB), and `seq 1 2000000`
+ * in the main pane is held to 1.5x tmux's time (docs/performance.md).
+ */
+export const MAIN_SCROLLBACK = 2_000;
+
+/** A headless terminal behind the board's Screen interface. */
+export class XtermScreen implements Screen {
+  readonly term: InstanceType<typeof Terminal>;
+
+  constructor(cols: number, rows: number, scrollback: number = PANEL_SCROLLBACK) {
+    this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
+  }
+
+  /** Feeds terminal output; parsing completes asynchronously. */
+  write(data: string): void {
+    this.term.write(data);
+  }
+
+  /** Follows the pane's size. */
+  resize(cols: number, rows: number): void {
+    this.term.resize(Math.max(1, cols), Math.max(1, rows));
+  }
+
+  /** Frees the terminal. */
+  dispose(): void {
+    this.term.dispose();
+  }
+
+  /** Resolves once everything written so far has been parsed. */
+  parsed(): Promise<void> {
+    return new Promise((resolve) => this.term.write('', resolve));
+  }
+
+  /** The visible rows as plain text, right-trimmed (for tests and status). */
+  text(): string[] {
+    const buf = this.term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) {
+      out.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
+    }
+    return out;
+  }
+}
+
+/** The board's screen factory for real screens. */
+export const xtermScreens = (cols: number, rows: number): XtermScreen => new XtermScreen(cols, rows);

@@ -1,0 +1,249 @@
+/**
+ * The folder `src/io/terminal/`: everything between a pane's bytes and the
+ * outer terminal: the headless screens, their rows as SGR strings and cells,
+ * the render cue, Ink's stdout and this output stage, its main file.
+ *
+ * The differential output stage between Ink and the terminal. Ink 6.8 writes
+ * the whole frame every time (and its incremental mode is broken, ink#894,
+ * ink#1023), so Ink writes into this stage instead of the terminal.
+ *
+ * Vocabulary:
+ * - chrome: Ink's last frame (headers, separators, help), kept as cells; a
+ *   row is parsed again only when its string changed.
+ * - overlay: a pane's screen cells pasted over the chrome at the pane's body
+ *   rectangle. The screens' cells go from the xterm buffer straight here, so
+ *   streamed text never passes through Ink's output stage, whose cost is
+ *   per frame and whose caches never evict (docs/performance.md).
+ * - draw: chrome plus overlays are compared with what the terminal shows,
+ *   cell by cell, and only the changed cells are written, inside one
+ *   synchronized update (`CSI ? 2026 h/l`), followed by the cursor. A frame
+ *   identical to the last one writes nothing at all.
+ */
+import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
+
+/** Where to put the terminal's cursor after a frame; null hides it. */
+export type CursorPlace = { readonly x: number; readonly y: number } | null;
+
+/** A pane's cells and where they go. */
+export interface Overlay {
+  readonly x: number;
+  readonly y: number;
+  /** The width of the rectangle; wider rows are cut (a screen may lag a resize by a frame). */
+  readonly cols: number;
+  readonly rows: readonly CellRow[];
+}
+
+/** Counters for the benchmark and tests. */
+export interface TermOutputStats {
+  frames: number;
+  /** Frames that wrote something. */
+  writes: number;
+  bytes: number;
+}
+
+/** Unchanged cells between two changed runs that are rewritten rather than jumped over (a jump costs ~8 bytes). */
+const GAP_MERGE = 6;
+
+const SYNC_ON = '\x1b[?2026h';
+const SYNC_OFF = '\x1b[?2026l';
+
+/** The differential output stage; one per terminal. */
+export class TermOutput {
+  readonly stats: TermOutputStats = { frames: 0, writes: 0, bytes: 0 };
+  private texts: string[] = [];
+  private chrome: CellRow[] = [];
+  private cells: CellRow[] = [];
+  /** Per row, the chrome and overlay rows it was composed from (by identity): unchanged inputs skip the row. */
+  private sources: (readonly unknown[])[] = [];
+  private cursor: CursorPlace | undefined;
+  private clear = true;
+
+  constructor(
+    private readonly write: (data: string) => void,
+    private cols: number,
+    private rows: number,
+  ) {}
+
+  /** The terminal changed size: the next frame clears and redraws everything. */
+  resize(cols: number, rows: number): void {
+    this.cols = Math.max(1, cols);
+    this.rows = Math.max(1, rows);
+    this.invalidate();
+  }
+
+  /** Forgets what is on the terminal (after it was cleared by someone else). */
+  invalidate(): void {
+    this.texts = [];
+    this.chrome = [];
+    this.cells = [];
+    this.sources = [];
+    this.cursor = undefined;
+    this.clear = true;
+  }
+
+  /** Keeps Ink's frame (rows joined by '\n') as the chrome under the overlays; draws nothing. */
+  setChrome(frame: string): void {
+    const lines = frame.split('\n');
+    if (this.chrome.length !== this.rows) {
+      this.chrome = Array.from({ length: this.rows }, () => blankRow(this.cols));
+      this.texts = new Array<string>(this.rows).fill('');
+    }
+    for (let y = 0; y < this.rows; y++) {
+      const text = lines[y] ?? '';
+      if (text === this.texts[y]) continue;
+      this.texts[y] = text;
+      this.chrome[y] = parseRow(text, this.cols);
+    }
+  }
+
+  /** Chrome and a frame in one step, without overlays; returns the bytes written. */
+  frame(frame: string, cursor: CursorPlace): number {
+    this.setChrome(frame);
+    return this.draw([], cursor);
+  }
+
+  /** Writes what changed on the terminal: the chrome with `overlays` pasted over it; returns the bytes written. */
+  draw(overlays: readonly Overlay[], cursor: CursorPlace): number {
+    this.stats.frames++;
+    let out = '';
+    if (this.chrome.length !== this.rows) this.setChrome('');
+    if (this.clear) {
+      out += '\x1b[0m\x1b[H\x1b[2J';
+      this.cells = Array.from({ length: this.rows }, () => blankRow(this.cols));
+      this.sources = [];
+      this.clear = false;
+    }
+    let style = '';
+    for (let y = 0; y < this.rows; y++) {
+      const span = this.changedSpan(y, overlays);
+      if (span === null) continue;
+      this.sources[y] = this.inputs(y, overlays);
+      const next = this.compose(y, overlays);
+      const prev = this.cells[y];
+      if (next === prev) continue;
+      this.cells[y] = next;
+      const r = this.diffRow(y, prev, next, style, span.from, span.to);
+      out += r.out;
+      style = r.style;
+    }
+    if (style !== '') out += '\x1b[0m';
+    const cursorMoved = !sameCursor(cursor, this.cursor);
+    if (out !== '' || cursorMoved) {
+      if (cursor) out += `\x1b[${cursor.y + 1};${cursor.x + 1}H${this.cursor ? '' : '\x1b[?25h'}`;
+      else if (this.cursor !== null) out += '\x1b[?25l';
+      this.cursor = cursor;
+    }
+    if (out === '') return 0;
+    const data = SYNC_ON + out + SYNC_OFF;
+    this.write(data);
+    this.stats.writes++;
+    this.stats.bytes += Buffer.byteLength(data);
+    return data.length;
+  }
+
+  /**
+   * The columns of row `y` whose inputs changed since last frame: null when
+   * the row is made of the same rows at the same places (checked without
+   * allocating), the span of the overlays whose row changed when only those
+   * did (a streaming panel beside an unchanged main pane), else the whole row.
+   */
+  private changedSpan(y: number, overlays: readonly Overlay[]): { from: number; to: number } | null {
+    const whole = { from: 0, to: this.cols };
+    const last = this.sources[y];
+    if (!last || last[0] !== this.chrome[y]) return whole;
+    let from = this.cols;
+    let to = 0;
+    let i = 1;
+    for (const o of overlays) {
+      const src = rowAt(o, y);
+      if (!src) continue;
+      if (i + 2 >= last.length || last[i + 1] !== o.x || last[i + 2] !== o.cols) return whole;
+      if (last[i] !== src) {
+        from = Math.min(from, o.x);
+        to = Math.max(to, Math.min(this.cols, o.x + o.cols));
+      }
+      i += 3;
+    }
+    if (i !== last.length) return whole;
+    return to > from ? { from, to } : null;
+  }
+
+  /** The rows that make up row `y`: its chrome row, then each covering overlay's row and place. */
+  private inputs(y: number, overlays: readonly Overlay[]): unknown[] {
+    const refs: unknown[] = [this.chrome[y]];
+    for (const o of overlays) {
+      const src = rowAt(o, y);
+      if (src) refs.push(src, o.x, o.cols);
+    }
+    return refs;
+  }
+
+  /** Row `y` of the chrome with every overlay that covers it pasted in (the chrome row itself when none does). */
+  private compose(y: number, overlays: readonly Overlay[]): CellRow {
+    const base = this.chrome[y];
+    let row: CellRow | undefined;
+    for (const o of overlays) {
+      const src = rowAt(o, y);
+      if (!src) continue;
+      if (!row) row = { chars: base.chars.slice(), styles: base.styles.slice() };
+      const n = Math.min(src.chars.length, o.cols, this.cols - o.x);
+      for (let i = 0; i < n; i++) {
+        row.chars[o.x + i] = src.chars[i];
+        row.styles[o.x + i] = src.styles[i];
+      }
+    }
+    return row ?? base;
+  }
+
+  /** The bytes that turn row `prev` into row `next` (which differ only in columns `from` to `to`), starting in pen `style`. */
+  private diffRow(y: number, prev: CellRow, next: CellRow, style: string, from: number, to: number): { out: string; style: string } {
+    let out = '';
+    const cols = this.cols;
+    let x = from;
+    while (x < to) {
+      if (prev.chars[x] === next.chars[x] && prev.styles[x] === next.styles[x]) {
+        x++;
+        continue;
+      }
+      // A changed run: extend it while cells change or the gap is short.
+      let start = x;
+      let end = x + 1;
+      let same = 0;
+      for (let j = x + 1; j < to; j++) {
+        if (prev.chars[j] === next.chars[j] && prev.styles[j] === next.styles[j]) {
+          if (++same > GAP_MERGE) break;
+        } else {
+          same = 0;
+          end = j + 1;
+        }
+      }
+      if (start > 0 && next.chars[start] === '') start--; // begin at the left half of a wide character
+      if (end < cols && next.chars[end] === '') end++; // and end after its right half
+      out += `\x1b[${y + 1};${start + 1}H`;
+      for (let j = start; j < end; j++) {
+        const ch = next.chars[j];
+        if (ch === '') continue;
+        const s = next.styles[j];
+        if (s !== style) {
+          out += s === '' ? '\x1b[0m' : `\x1b[0;${s}m`;
+          style = s;
+        }
+        out += ch;
+      }
+      x = end;
+    }
+    return { out, style };
+  }
+}
+
+/** The overlay's row at screen row `y`, if it covers it (checked first: a negative index is a slow property lookup). */
+function rowAt(o: Overlay, y: number): CellRow | undefined {
+  const i = y - o.y;
+  return i >= 0 && i < o.rows.length ? o.rows[i] : undefined;
+}
+
+function sameCursor(a: CursorPlace, b: CursorPlace | undefined): boolean {
+  if (b === undefined) return false;
+  if (a === null || b === null) return a === b;
+  return a.x === b.x && a.y === b.y;
+}

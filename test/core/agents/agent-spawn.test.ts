@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { entrySpawnCommand, sessionKey, withModel } from '../../../src/core/agents/agent-spawn.js';
+import type { AgentEntry } from '../../../src/core/agents/agent-registry.js';
+
+const GEMINI: AgentEntry = { name: 'gemini', kind: 'acp', command: ['gemini', '--acp'] };
+const REVIEWER: AgentEntry = {
+  name: 'reviewer',
+  kind: 'claude',
+  command: ['claude', '-p'],
+  cwd: '/srv/repo',
+  timeout: 900,
+  permissions: 'allow',
+  model: 'opus',
+};
+
+describe('a registry entry as a spawn command', () => {
+  it('labels it @name and passes the prompt and the directory', () => {
+    expect(entrySpawnCommand(GEMINI, { prompt: 'explain', cwd: '/work' })).toEqual({
+      cmd: 'spawn',
+      kind: 'acp',
+      argv: ['gemini', '--acp'],
+      label: '@gemini',
+      prompt: 'explain',
+      cwd: '/work',
+    });
+  });
+
+  it("takes the entry's directory, wall clock, permissions and model", () => {
+    expect(entrySpawnCommand(REVIEWER, { prompt: 'review', cwd: '/elsewhere' })).toEqual({
+      cmd: 'spawn',
+      kind: 'claude',
+      argv: ['claude', '-p', '--model', 'opus'],
+      label: '@reviewer',
+      prompt: 'review',
+      timeout: 900,
+      cwd: '/srv/repo',
+      allow: true,
+    });
+  });
+
+  it("lets the caller's explicit options win over the entry's", () => {
+    const c = entrySpawnCommand(REVIEWER, { cwd: '/mine', cwdOverride: true, label: 'r', timeout: 60, retries: 2, kind: 'command' });
+    expect(c).toMatchObject({ kind: 'command', label: 'r', timeout: 60, cwd: '/mine', retries: 2 });
+    expect(c.prompt).toBeUndefined();
+  });
+
+  it('adds --model only for claude and codex, and never twice', () => {
+    expect(withModel({ ...GEMINI, model: 'pro' })).toEqual(['gemini', '--acp']);
+    expect(withModel({ ...REVIEWER, command: ['claude', '--model', 'x'] })).toEqual(['claude', '--model', 'x']);
+  });
+
+  it('keys a session by agent, model and directory', () => {
+    expect(sessionKey(GEMINI, '/a')).toBe(sessionKey(GEMINI, '/a'));
+    expect(sessionKey(GEMINI, '/a')).not.toBe(sessionKey(GEMINI, '/b'));
+    expect(sessionKey(GEMINI, '/a')).not.toBe(sessionKey({ ...GEMINI, model: 'pro' }, '/a'));
+  });
+
+  it('names the session by the directory the agent runs in, only when asked', () => {
+    expect(entrySpawnCommand(GEMINI, { cwd: '/a' }).session).toBeUndefined();
+    expect(entrySpawnCommand(GEMINI, { cwd: '/a', session: true }).session).toBe(sessionKey(GEMINI, '/a'));
+    // Its own directory, unless --cwd overrides it.
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/a', session: true }).session).toBe(sessionKey(REVIEWER, '/srv/repo'));
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/b', session: true }).session).toBe(sessionKey(REVIEWER, '/srv/repo'));
+    expect(entrySpawnCommand(REVIEWER, { cwd: '/mine', cwdOverride: true, session: true }).session).toBe(sessionKey(REVIEWER, '/mine'));
+  });
+});

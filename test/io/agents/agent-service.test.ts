@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentsFullError } from '../../../src/core/errors.js';
+import { CLAIM_HEAD, CLAIM_TAIL } from '../../../src/core/agents/claim-check.js';
+import { RESULT_MAX } from '../../../src/io/agents/runners/result-text.js';
+import { fixture, groupExists, harness, liveMembers, pidLive } from '../../helpers/agents.js';
+// @ts-expect-error a plain .mjs fixture without types
+import { flood } from '../../fixtures/flooder.mjs';
+
+const node = process.execPath;
+const agent = (...args: string[]): string[] => [node, fixture('command-agent.mjs'), ...args];
+const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
+  vi.waitFor(() => {
+    if (!cond()) throw new Error('not yet');
+  }, { timeout, interval: 10 });
+
+let h: ReturnType<typeof harness>;
+afterEach(() => h?.close());
+
+describe('the agent service with command agents', () => {
+  it('runs a command to done, shows its output in the panel and hands back its stdout', async () => {
+    h = harness();
+    const { id, shown } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--say', 'hello from the agent', '--stderr', 'a warning'), label: 'greeter' }, h.clock.t);
+    expect(shown).toBe(true);
+    const result = await h.service.poll(id, 10_000);
+    expect(result).toMatchObject({ id, state: 'done', finished: true, text: 'hello from the agent\n', exitCode: 0 });
+    const text = await h.screen(id);
+    expect(text).toContain('hello from the agent');
+    expect(text).toContain('stderr│ a warning');
+    expect(text).toContain('✓ done');
+    expect(text).toContain('exit 0 · 21 chars');
+    // The row outlives this process: status and poll can answer after a restart.
+    expect(h.agents.get('test-run', id)).toMatchObject({ state: 'done', exitCode: 0, text: 'hello from the agent\n', chars: 21, label: 'greeter' });
+  });
+
+  it('reports a non-zero exit as failed with exit code 1', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--say', 'oops', '--exit', '3') }, h.clock.t);
+    const result = await h.service.poll(id, 10_000);
+    expect(result).toMatchObject({ state: 'failed', exitCode: 1, text: 'oops\n' });
+    expect(result?.reason).toContain('exit 3');
+    expect(await h.screen(id)).toContain('✗ failed');
+  });
+
+  it('stops softly: the agent honours SIGINT and hands back its partial result marked cancelled', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--linger') }, h.clock.t);
+    await until(() => String(resultText(h, id)).includes('waiting'));
+    expect(h.board.getState().cancel(id, 'cancelled by the caller', h.clock.t)).toBe(true);
+    const result = await h.service.poll(id, 10_000);
+    expect(result?.state).toBe('cancelled');
+    expect(result?.exitCode).toBe(130);
+    expect(result?.text).toBe('[cancelled (cancelled by the caller); partial result]\nwaiting\ninterrupted\n');
+  });
+
+  it('stops hard after the grace when the agent ignores the soft stop, and its whole process group is gone', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--child', '--ignore-int') }, h.clock.t);
+    let grandchild = 0;
+    await until(() => {
+      const m = /child (\d+)/.exec(String(resultText(h, id)));
+      if (m) grandchild = Number(m[1]);
+      return grandchild > 0 && h.service.pgidOf(id) !== undefined;
+    });
+    const pgid = h.service.pgidOf(id) as number;
+    expect(liveMembers(pgid).length).toBe(2);
+    h.board.getState().cancel(id, 'stop now', h.clock.t);
+    await until(() => String(resultText(h, id)).includes('ignoring SIGINT'));
+    h.tick(4_999);
+    expect(h.board.getState().status(h.clock.t).agents[0]?.state).toBe('running');
+    h.tick(1);
+    const result = await h.service.poll(id, 10_000);
+    expect(result?.state).toBe('cancelled');
+    expect(result?.text).toContain('partial result]\nchild ');
+    // The agent, reaped by its reaper, is gone; the grandchild it started was killed with the group.
+    await until(() => liveMembers(pgid).length === 0 && !pidLive(grandchild));
+    await until(() => !groupExists(pgid) || liveMembers(pgid).length === 0);
+  });
+
+  it('ends an agent past its wall clock as a timeout with exit code 124', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--linger'), timeout: 30 }, h.clock.t);
+    await until(() => String(resultText(h, id)).includes('waiting'));
+    h.tick(29_999);
+    expect((await h.service.poll(id))?.state).toBe('running');
+    h.tick(1);
+    const result = await h.service.poll(id, 10_000);
+    expect(result).toMatchObject({ state: 'timeout', exitCode: 124 });
+    expect(result?.text).toBe('[timeout (time limit reached (30s)); partial result]\nwaiting\ninterrupted\n');
+    expect(await h.screen(id)).toContain('◌ timeout');
+  });
+
+  it('cancels an agent that is silent for 300 s', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--linger') }, h.clock.t);
+    await until(() => String(resultText(h, id)).includes('waiting'));
+    h.tick(60_000);
+    expect((await h.service.poll(id))?.state).toBe('idle');
+    h.tick(240_000);
+    const result = await h.service.poll(id, 10_000);
+    expect(result?.state).toBe('cancelled');
+    expect(result?.reason).toBe('no event for 300s');
+  });
+
+  it('refuses a timeout outside 30..3600 s and the ninth live agent', async () => {
+    h = harness({ maxLive: 1 });
+    await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent(), timeout: 29 }, h.clock.t)).rejects.toThrow('timeout must be from 30 to 3600 seconds');
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--linger') }, h.clock.t);
+    await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent() }, h.clock.t)).rejects.toBeInstanceOf(AgentsFullError);
+    h.board.getState().cancel(id, 'done with it', h.clock.t);
+    expect((await h.service.poll(id, 10_000))?.state).toBe('cancelled');
+  });
+
+  it('stores a long result as a record first and hands back the exact head, the tail and the record id', async () => {
+    h = harness();
+    const n = 100_000;
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('flooder.mjs'), String(n)], label: 'flood' }, h.clock.t);
+    const result = await h.service.poll(id, 20_000);
+    const whole = flood(n) as string;
+    expect(result?.state).toBe('done');
+    expect(result?.chars).toBe(n);
+    const rid = result?.recordId as string;
+    expect(rid).toMatch(/^r[0-9a-z]+$/);
+    const text = result?.text as string;
+    expect(text.startsWith(whole.slice(0, CLAIM_HEAD) + '\n\n[... ')).toBe(true);
+    expect(text.endsWith(']\n\n' + whole.slice(n - CLAIM_TAIL))).toBe(true);
+    expect(text).toContain(`is record ${rid}: tai record read ${rid} --offset ${CLAIM_HEAD}`);
+    const page = await h.service.readRecord(rid, 64_000, 640);
+    expect(page).toEqual({ id: rid, offset: 64_000, text: whole.slice(64_000, 64_640), total: n, next: 64_640 });
+    const last = await h.service.readRecord(rid, n - 10, 100);
+    expect(last?.next).toBeNull();
+    expect(h.records.search('0001000')[0]?.id).toBe(rid);
+    expect(await h.screen(id)).toContain(`record ${rid}`);
+  });
+
+  it('keeps a flooder bounded: the result keeps the first and last halves of RESULT_MAX, the middle dropped and said so', async () => {
+    h = harness();
+    const n = RESULT_MAX + 1_000_000;
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('flooder.mjs'), String(n)] }, h.clock.t);
+    const result = await h.service.poll(id, 30_000);
+    const whole = flood(n) as string;
+    expect(result?.state).toBe('done');
+    const page = await h.service.readRecord(result?.recordId as string, 0, 100);
+    expect(page?.text).toBe(whole.slice(0, 100));
+    const stored = (await h.service.readRecord(result?.recordId as string, RESULT_MAX / 2, 200))?.text ?? '';
+    expect(stored).toContain('[... 1000000 characters dropped: the result was longer than 4000000 ...]');
+    expect(result?.text.endsWith(whole.slice(n - CLAIM_TAIL))).toBe(true);
+    expect(h.board.getState().status(h.clock.t).agents[0]?.droppedBytes).toBeGreaterThan(0);
+  });
+
+  it('retries a failed attempt in a new panel when asked, with a line per attempt in the result', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--say', 'try', '--exit', '2'), retries: 1, label: 'flaky' }, h.clock.t);
+    const result = await h.service.poll(id, 20_000);
+    expect(result?.state).toBe('failed');
+    const second = h.service.currentAttempt(id) as number;
+    expect(second).not.toBe(id);
+    expect(result?.text).toBe(`attempt 1 (#${id}): failed: exit 2 · 4 chars\nattempt 2 (#${second}): failed: exit 2 · 4 chars\ntry\n`);
+    expect(h.board.getState().panels.map((p) => p.label)).toEqual(['flaky', 'flaky (attempt 2)']);
+  });
+});
+
+function resultText(hh: ReturnType<typeof harness>, id: number): string {
+  return hh.service.peek(id)?.text ?? '';
+}

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBoard } from '../../../store/board.js';
+import { startBoardClock, type BoardClock } from '../../../src/io/cockpit/board-clock.js';
+import { ORCH_CANCEL_GRACE, ORCH_FLUSH_INTERVAL, ORCH_IDLE_KILL, ORCH_IDLE_WARN, ORCH_LINGER } from '../../../src/core/policy.js';
+import type { Screen } from '../../../src/core/screen.js';
+
+describe('the board clock', () => {
+  let clock: BoardClock | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    clock?.stop();
+    vi.useRealTimers();
+  });
+
+  it('walks a silent agent through idle, soft stop, hard stop and removal on real timers', () => {
+    const board = createBoard();
+    const calls: string[] = [];
+    const id = board.getState().open({ label: 'silent' }, Date.now());
+    board.getState().setCancel(
+      id,
+      (r) => calls.push(`soft: ${r}`),
+      (r) => calls.push(`hard: ${r}`),
+    );
+    clock = startBoardClock(board);
+    const state = () => board.getState().status(Date.now()).agents[0]?.state;
+
+    vi.advanceTimersByTime(ORCH_IDLE_WARN - 1000);
+    expect(state()).toBe('running');
+    vi.advanceTimersByTime(1000);
+    expect(state()).toBe('idle');
+    vi.advanceTimersByTime(ORCH_IDLE_KILL - ORCH_IDLE_WARN);
+    expect(calls).toEqual(['soft: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(calls).toEqual(['soft: no event for 300s', 'hard: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(state()).toBe('cancelled');
+    expect(board.getState().panels).toHaveLength(1);
+    vi.advanceTimersByTime(ORCH_LINGER);
+    expect(board.getState().panels).toHaveLength(0);
+  });
+
+  it('flushes at most 40 times a second however many panels stream', () => {
+    const start = Date.now();
+    let writes = 0;
+    const flushedAt = new Set<number>();
+    const screen: Screen = {
+      write: () => {
+        writes++;
+        flushedAt.add(Date.now() - start);
+      },
+      resize: () => {},
+      dispose: () => {},
+    };
+    const board = createBoard({ cols: 160, rows: 60, createScreen: () => screen });
+    const ids = Array.from({ length: 8 }, (_, i) => board.getState().open({ label: `a${i}` }, Date.now()));
+    clock = startBoardClock(board);
+    for (let ms = 0; ms < 1000; ms++) {
+      for (const id of ids) board.getState().emit(id, { type: 'text', text: 'tok ' }, Date.now());
+      vi.advanceTimersByTime(1);
+    }
+    const times = [...flushedAt];
+    // The first output is flushed at once, then one flush per ORCH_FLUSH_INTERVAL: 40 in any second.
+    expect(times.filter((t) => t < 1000)).toHaveLength(40);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(ORCH_FLUSH_INTERVAL);
+    expect(writes).toBe(times.length * ids.length);
+  });
+
+  it('sleeps while nothing is pending and no panel is open, and wakes when one opens', () => {
+    const board = createBoard({ cols: 160, rows: 60, createScreen: () => ({ write: () => {}, resize: () => {}, dispose: () => {} }) });
+    clock = startBoardClock(board);
+    expect(vi.getTimerCount()).toBe(0);
+    const id = board.getState().open({ label: 'a' }, Date.now());
+    expect(vi.getTimerCount()).toBe(1); // the watchdog only: nothing waits to be flushed
+    board.getState().emit(id, { type: 'text', text: 'hello\n' }, Date.now());
+    expect(vi.getTimerCount()).toBe(2);
+    vi.advanceTimersByTime(ORCH_FLUSH_INTERVAL);
+    expect(board.counters.flushes).toBe(1);
+    expect(vi.getTimerCount()).toBe(1);
+    board.getState().finish(id, 'done', 'ok', Date.now());
+    vi.advanceTimersByTime(ORCH_LINGER + 1000);
+    expect(board.getState().panels).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

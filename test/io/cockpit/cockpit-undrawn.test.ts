@@ -1,0 +1,24 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tai-undrawn-'));
+
+describe('the cockpit with nothing drawn', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.runIf(existsSync(CLI))('runs the main program on the terminal as is and exits with its code', () => {
+    mkdirSync(join(dir, 'run'), { mode: 0o700 });
+    const r = spawnSync(process.execPath, [CLI, '--', 'sh', '-c', 'echo "inside $TAI_PLEXER_ACTIVE"; exit 3'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') },
+    });
+    expect(r.stdout).toBe('inside 1\n');
+    expect(r.status).toBe(3);
+  });
+});

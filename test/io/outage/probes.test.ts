@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultProbes, modelProbeCommand, networkProbeCommand, runProbe } from '../../../src/io/outage/probes.js';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tai-probes-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
+}
+
+/** A repository with one commit, whose `origin` is a bare repository at `remote`. */
+function repoWithOrigin(remote: string): string {
+  const work = join(dir, 'work');
+  execFileSync('git', ['init', '-q', '--bare', join(dir, 'remote.git')]);
+  execFileSync('git', ['init', '-q', work]);
+  git(work, 'commit', '-q', '--allow-empty', '-m', 'first');
+  git(work, 'remote', 'add', 'origin', remote);
+  return work;
+}
+
+/** Resolves once `check` is true, or fails at the deadline. */
+async function until(check: () => boolean, deadlineMs: number): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('running a probe', () => {
+  it('succeeds when the command exits 0 and fails with its last line otherwise', async () => {
+    expect(await runProbe({ argv: ['true'] })).toEqual({ ok: true, detail: 'exit 0' });
+    expect(await runProbe({ shell: 'echo first >&2; echo "fatal: Network is unreachable" >&2; exit 128' })).toEqual({
+      ok: false,
+      detail: 'exit 128: fatal: Network is unreachable',
+    });
+    expect(await runProbe({ argv: ['/nonexistent/probe'] })).toMatchObject({ ok: false });
+  });
+
+  it('kills the whole process group of a probe that hangs past its timeout', async () => {
+    const pidFile = join(dir, 'grandchild.pid');
+    const outcome = await runProbe({ shell: `sleep 30 & echo $! > ${pidFile}; wait` }, { timeoutMs: 300 });
+    expect(outcome).toEqual({ ok: false, detail: 'no answer within 300 ms' });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !alive(grandchild), 5_000);
+  });
+});
+
+describe('the configured probes', () => {
+  it('probes the network with git ls-remote of the current repository\'s origin by default', async () => {
+    const work = repoWithOrigin(join(dir, 'remote.git'));
+    expect(networkProbeCommand({ cwd: work, env: {} })).toEqual({ argv: ['git', 'ls-remote', '--quiet', 'origin', 'HEAD'], answerIsOk: true });
+    const probe = defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network');
+    expect(await probe?.()).toEqual({ ok: true, detail: 'exit 0' });
+  });
+
+  it('fails the default probe when the remote cannot be reached', async () => {
+    // Port 1 on this machine's loopback: nothing listens, so the connection is refused.
+    const work = repoWithOrigin('git://127.0.0.1:1/repo.git');
+    const outcome = await defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network')?.();
+    expect(outcome?.ok).toBe(false);
+    expect(outcome?.detail).toMatch(/^exit 128: .*Connection refused/);
+  });
+
+  it('counts a remote that answers with a refusal as the network being back', async () => {
+    const work = repoWithOrigin(join(dir, 'gone.git'));
+    const outcome = await defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network')?.();
+    expect(outcome?.ok).toBe(true);
+    expect(outcome?.detail).toMatch(/^the remote answered \(exit 128: /);
+  });
+
+  it('takes the network probe from TAI_NETWORK_PROBE and the model canary from TAI_MODEL_PROBE', () => {
+    expect(networkProbeCommand({ env: { TAI_NETWORK_PROBE: 'curl -sf https://example.com' } })).toEqual({
+      shell: 'curl -sf https://example.com',
+    });
+    expect(modelProbeCommand({ env: { TAI_MODEL_PROBE: 'claude -p hi --model haiku' } })).toEqual({
+      shell: 'claude -p hi --model haiku',
+    });
+    expect(modelProbeCommand({ env: {} })).toBeUndefined();
+    expect(defaultProbes({ env: {} })('model')).toBeUndefined();
+  });
+
+  it('has no network probe in a folder without a remote', () => {
+    const bare = join(dir, 'plain');
+    execFileSync('git', ['init', '-q', bare]);
+    expect(networkProbeCommand({ cwd: bare, env: {} })).toBeUndefined();
+    expect(existsSync(bare)).toBe(true);
+  });
+});

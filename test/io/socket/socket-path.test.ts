@@ -1,0 +1,120 @@
+/**
+ * The socket's place and privacy: the folder (0700, ours, a real directory),
+ * the socket (0600), a stale socket replaced, a live one refused, and the
+ * file removed when the server closes.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ensureSocketDir, socketDir, socketPath, SocketPathError, sweepDeadSockets } from '../../../src/io/socket/socket-path.js';
+import { startControlServer } from '../../../src/io/socket/socket-server.js';
+import { createBoard } from '../../../store/board.js';
+import { exchange } from './socket-harness.js';
+
+let base: string;
+afterEach(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+const fresh = (): string => (base = mkdtempSync(join(tmpdir(), 'tai-path-')));
+
+/** Leaves a socket file behind with nobody listening: a child listens, then is killed. */
+async function staleSocket(path: string): Promise<void> {
+  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+  await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  expect(statSync(path).isSocket()).toBe(true);
+}
+
+describe('where the socket lives', () => {
+  test('is $XDG_RUNTIME_DIR/tai/tai-<pid>.sock, or /tmp/tai-<uid>/ without XDG_RUNTIME_DIR', () => {
+    expect(socketPath(42, socketDir({ XDG_RUNTIME_DIR: '/run/user/1000' }))).toBe('/run/user/1000/tai/tai-42.sock');
+    expect(socketPath(42, socketDir({}))).toBe(`/tmp/tai-${process.getuid?.() ?? 0}/tai-42.sock`);
+  });
+});
+
+describe('the folder', () => {
+  test('is created 0700', () => {
+    const dir = join(fresh(), 'tai');
+    ensureSocketDir(dir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  test('is refused when others can enter it', () => {
+    const dir = join(fresh(), 'tai');
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    expect(() => ensureSocketDir(dir)).toThrow(new SocketPathError(`the socket folder ${dir} is open to others (mode 755); run: chmod 700 ${dir}`));
+  });
+
+  test('is refused when it is a symlink or a file', () => {
+    const real = join(fresh(), 'real');
+    mkdirSync(real, { mode: 0o700 });
+    symlinkSync(real, join(base, 'link'));
+    expect(() => ensureSocketDir(join(base, 'link'))).toThrow(SocketPathError);
+    writeFileSync(join(base, 'file'), '');
+    expect(() => ensureSocketDir(join(base, 'file'))).toThrow(/is not a directory/);
+  });
+
+  test.runIf(process.getuid?.() === 0)('is refused when another user owns it', () => {
+    const dir = join(fresh(), 'tai');
+    mkdirSync(dir, { mode: 0o700 });
+    chownSync(dir, 1234, 1234);
+    expect(() => ensureSocketDir(dir)).toThrow(/belongs to user 1234, not to you \(0\); refusing to use it/);
+  });
+});
+
+describe('the socket', () => {
+  test('is 0600, answers, and is removed when the server closes', async () => {
+    const path = join(fresh(), 'tai', 'tai-1.sock');
+    const server = await startControlServer({ board: createBoard(), path });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(await exchange(path, '{"cmd":"vpane_list"}\n')).toBe('{"ok":true,"data":[]}\n');
+    await server.close();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  const built = fileURLToPath(new URL('../../../dist/src/io/socket/socket-server.js', import.meta.url));
+  test.runIf(existsSync(built))('is removed when the process exits without closing the server', async () => {
+    const path = join(fresh(), 'tai', 'tai-exit.sock');
+    const board = pathToFileURL(fileURLToPath(new URL('../../../dist/store/board.js', import.meta.url))).href;
+    const script =
+      `const { startControlServer } = await import(${JSON.stringify(pathToFileURL(built).href)});` +
+      `const { createBoard } = await import(${JSON.stringify(board)});` +
+      `await startControlServer({ board: createBoard(), path: ${JSON.stringify(path)} });` +
+      `process.stdout.write('up\\n'); process.stdin.once('data', () => process.exit(0));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(statSync(path).isSocket()).toBe(true);
+    child.stdin.write('bye\n');
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    expect(existsSync(path)).toBe(false);
+  });
+
+  test('a stale socket of a dead process is replaced', async () => {
+    const dir = join(fresh(), 'tai');
+    ensureSocketDir(dir);
+    const path = join(dir, 'control.sock');
+    await staleSocket(path);
+    const server = await startControlServer({ board: createBoard(), path });
+    expect(await exchange(path, '{"cmd":"vpane_list"}\n')).toBe('{"ok":true,"data":[]}\n');
+    await server.close();
+  });
+
+  test('a socket another cockpit serves is refused', async () => {
+    const path = join(fresh(), 'tai', 'control.sock');
+    const first = await startControlServer({ board: createBoard(), path });
+    await expect(startControlServer({ board: createBoard(), path })).rejects.toThrow(`another cockpit is already serving ${path}`);
+    await first.close();
+  });
+
+  test('sockets of dead cockpits in the folder are swept', async () => {
+    const dir = join(fresh(), 'tai');
+    ensureSocketDir(dir);
+    // pid 2^22 + 1 is above the largest pid Linux hands out.
+    await staleSocket(join(dir, 'tai-4194305.sock'));
+    expect(sweepDeadSockets(dir)).toBe(1);
+    expect(existsSync(join(dir, 'tai-4194305.sock'))).toBe(false);
+  });
+});

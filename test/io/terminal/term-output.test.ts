@@ -1,0 +1,130 @@
+import xterm from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
+import { screenRows } from '../../../src/io/terminal/screen-rows.js';
+import { TermOutput } from '../../../src/io/terminal/term-output.js';
+
+const { Terminal } = xterm;
+
+/** A real headless terminal on the other side of the output stage. */
+function harness(cols: number, rows: number) {
+  const term = new Terminal({ cols, rows, allowProposedApi: true });
+  const writes: string[] = [];
+  const out = new TermOutput((d) => writes.push(d), cols, rows);
+  const flush = () => new Promise<void>((resolve) => term.write(writes.splice(0).join(''), resolve));
+  const text = () => {
+    const buf = term.buffer.active;
+    return Array.from({ length: rows }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true).trimEnd() ?? '');
+  };
+  return { term, out, writes, flush, text };
+}
+
+describe('TermOutput', () => {
+  it('draws a first frame whole and reproduces it on a real terminal', async () => {
+    const h = harness(20, 3);
+    h.out.frame('hello\n\x1b[31mred\x1b[39m world\n世界!', null);
+    expect(h.writes[0].startsWith('\x1b[?2026h')).toBe(true);
+    expect(h.writes[0].endsWith('\x1b[?2026l')).toBe(true);
+    await h.flush();
+    expect(h.text()).toEqual(['hello', 'red world', '世界!']);
+    const cell = h.term.buffer.active.getLine(1)!.getCell(0)!;
+    expect(cell.isFgPalette() && cell.getFgColor()).toBe(1);
+  });
+
+  it('writes nothing for an identical frame', () => {
+    const h = harness(20, 3);
+    h.out.frame('a\nb\nc', null);
+    h.writes.length = 0;
+    expect(h.out.frame('a\nb\nc', null)).toBe(0);
+    expect(h.writes).toEqual([]);
+  });
+
+  it('writes only the changed cells of a changed row', async () => {
+    const h = harness(40, 2);
+    const row = 'the quick brown fox jumps over the dog';
+    h.out.frame(`${row}\nsecond`, null);
+    await h.flush();
+    h.out.frame(`${row.replace('fox', 'cat')}\nsecond`, null);
+    const data = h.writes.join('');
+    expect(data).toBe('\x1b[?2026h\x1b[1;17Hcat\x1b[?2026l');
+    await h.flush();
+    expect(h.text()).toEqual(['the quick brown cat jumps over the dog', 'second']);
+  });
+
+  it('keeps truecolor and attributes, and clears cells that became blank', async () => {
+    const h = harness(30, 2);
+    h.out.frame('\x1b[1;38;2;10;20;30mbold rgb\x1b[0m tail\nline two', null);
+    await h.flush();
+    h.out.frame('\x1b[1;38;2;10;20;30mbold rgb\x1b[0m\n', null);
+    await h.flush();
+    expect(h.text()).toEqual(['bold rgb', '']);
+    const c = h.term.buffer.active.getLine(0)!.getCell(0)!;
+    expect([c.isBold() !== 0, c.isFgRGB(), c.getFgColor()]).toEqual([true, true, (10 << 16) | (20 << 8) | 30]);
+  });
+
+  it('redraws a wide character whole when it replaces narrow ones', async () => {
+    const h = harness(10, 1);
+    h.out.frame('abcdef', null);
+    await h.flush();
+    h.out.frame('ab世def', null);
+    await h.flush();
+    expect(h.text()).toEqual(['ab世def']);
+    h.out.frame('abxydef', null);
+    await h.flush();
+    expect(h.text()).toEqual(['abxydef']);
+  });
+
+  it('places and hides the cursor, and moves it alone when only it changed', async () => {
+    const h = harness(10, 3);
+    h.out.frame('$ ', { x: 2, y: 0 });
+    await h.flush();
+    expect([h.term.buffer.active.cursorX, h.term.buffer.active.cursorY]).toEqual([2, 0]);
+    h.out.frame('$ ', { x: 3, y: 1 });
+    expect(h.writes.join('')).toBe('\x1b[?2026h\x1b[2;4H\x1b[?2026l');
+    await h.flush();
+    h.out.frame('$ ', null);
+    expect(h.writes.join('')).toBe('\x1b[?2026h\x1b[?25l\x1b[?2026l');
+  });
+
+  it('clears and redraws after a resize', async () => {
+    const h = harness(10, 2);
+    h.out.frame('one\ntwo', null);
+    await h.flush();
+    h.term.resize(12, 2);
+    h.out.resize(12, 2);
+    h.out.frame('one\ntwo', null);
+    expect(h.writes.join('')).toContain('\x1b[2J');
+    await h.flush();
+    expect(h.text()).toEqual(['one', 'two']);
+  });
+
+  it('round-trips rows made from another terminal, colours included', async () => {
+    const src = new Terminal({ cols: 16, rows: 2, allowProposedApi: true });
+    await new Promise<void>((r) => src.write('\x1b[44;97mhi\x1b[0m \x1b[38;5;208m€\x1b[48;2;1;2;3m界\x1b[0m\r\nok', r));
+    const h = harness(16, 2);
+    h.out.frame(screenRows(src).join('\n'), null);
+    await h.flush();
+    expect(screenRows(h.term)).toEqual(screenRows(src));
+  });
+
+  it('rewrites only a changed overlay, leaving the chrome and the other overlays on the row alone', async () => {
+    const h = harness(20, 2);
+    h.out.setChrome('main      |\nmain two  |');
+    const left = [parseRow('L1', 4), parseRow('L2', 4)];
+    const first = [parseRow('aaaa', 8), parseRow('bbbb', 8)];
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 11, y: 0, cols: 8, rows: first }], null);
+    await h.flush();
+    expect(h.text()).toEqual(['L1        |aaaa', 'L2   two  |bbbb']);
+    const next = [parseRow('bbbb', 8), parseRow('cccc', 8)];
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 11, y: 0, cols: 8, rows: next }], null);
+    const written = h.writes.join('');
+    await h.flush();
+    expect(h.text()).toEqual(['L1        |bbbb', 'L2   two  |cccc']);
+    expect(written).not.toContain('L1');
+    expect(written).not.toContain('main');
+    // An overlay that moves redraws the whole row.
+    h.out.draw([{ x: 0, y: 0, cols: 4, rows: left }, { x: 12, y: 0, cols: 8, rows: next }], null);
+    await h.flush();
+    expect(h.text()).toEqual(['L1        | bbbb', 'L2   two  | cccc']);
+  });
+});
