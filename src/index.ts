@@ -11,7 +11,8 @@
  *   default runners and the worker runner.
  * - Views: `AgentColumnBox` and `AgentPanelBox` for a host Ink app; a
  *   headless host reads `board.subscribe`, `status(now)` and `tapEvents`.
- * - The cockpit itself: `runCockpit` (what `tai` runs) and `startCockpit`.
+ * - The cockpit itself: `runCockpit` (what `tai` runs), `startCockpit`, and
+ *   `createCockpitBoard` (its board, made first so others can hold it).
  */
 
 // The board and its clock.
@@ -55,6 +56,7 @@ export { AgentPanelBox, type AgentPanelBoxProps } from '../components/AgentPanel
 
 // The cockpit.
 export { startCockpit } from './io/cockpit/cockpit.js';
+export { createCockpitBoard, type CockpitBoard, type CockpitBoardOptions, type CockpitScreens } from './io/cockpit/cockpit-board.js';
 export type { CockpitOptions, MentionSource, RunningCockpit } from './io/cockpit/cockpit-types.js';
 export { runCockpit, type CockpitMainOptions } from './io/cockpit/cockpit-main.js';
 export type { Reply } from '../store/dispatch.js';

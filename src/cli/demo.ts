@@ -3,7 +3,7 @@
  * the cockpit with `$SHELL` (or CMD) on the left and example agents that are
  * real child processes, so everything can be seen with no model and no API key.
  */
-import { parseDemoArgs } from '../io/cockpit/demo-agents.js';
+import { parseDemoArgs } from '../io/agents/demo-agents.js';
 import { messageOf } from '../core/errors.js';
 
 /** Runs the demo until the main program exits. */
@@ -18,7 +18,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const env = { ...process.env }; // the main program gets the user's environment, not ours
   process.env.NODE_ENV ??= 'production'; // before React loads (LIBRARY-NOTES.md)
   const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
-  const { startDemoAgent } = await import('../io/cockpit/demo-agents.js');
+  const { startDemoAgent } = await import('../io/agents/demo-agents.js');
   return runCockpit({
     argv: parsed.rest,
     env,

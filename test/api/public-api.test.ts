@@ -56,6 +56,7 @@ describe('the public API', () => {
         'PANEL_STATES',
         'RequestError',
         'createBoard',
+        'createCockpitBoard',
         'createDashboard',
         'isLive',
         'runCockpit',

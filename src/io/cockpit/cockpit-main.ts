@@ -6,10 +6,9 @@
  * Anything that fails to start is logged and the cockpit runs without it.
  */
 import { dispatch } from '../../../store/dispatch.js';
-import type { Board } from '../../../store/board.js';
-import type { AgentService } from '../../core/agents/agent-service.js';
 import { messageOf } from '../../core/errors.js';
 import { openAgentService, type OpenedAgentService } from '../agents/open-agent-service.js';
+import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
 import type { RunningCockpit } from './cockpit-types.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
@@ -30,39 +29,34 @@ export interface CockpitMainOptions {
 export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const { env } = options;
   const log = options.log ?? fileLogger(logPath(env));
-  let giveBoard: (board: Board) => void = () => {};
-  let giveAgents: (agents: AgentService | undefined) => void = () => {};
-  const board = new Promise<Board>((resolve) => (giveBoard = resolve));
-  const agentsReady = new Promise<AgentService | undefined>((resolve) => (giveAgents = resolve));
+  const now = Date.now;
+  // The board first: the agents and the socket hold it before the main program starts.
+  const made = createCockpitBoard({ env, now, log });
+  const { board } = made;
+  let opened: OpenedAgentService | undefined;
+  try {
+    opened = openAgentService(board, env, now, { terminal: (bytes) => void process.stdout.write(bytes) });
+  } catch (err) {
+    log(`agents cannot be started in this cockpit: ${messageOf(err)}`);
+  }
+  const agents = opened?.service;
 
   let server: ControlServer | undefined;
   try {
-    server = await startControlServer({ board, agents: agentsReady, path: socketPath(process.pid, socketDir(env)), log });
+    server = await startControlServer({ board, ...(agents === undefined ? {} : { agents }), path: socketPath(process.pid, socketDir(env)), log });
   } catch (err) {
     log(`control socket not started, panels can only be opened from inside: ${messageOf(err)}`);
   }
 
-  let opened: OpenedAgentService | undefined;
   const cockpit = startCockpit({
     argv: options.argv,
     env,
     log,
+    now,
+    board: made,
     ...(server === undefined ? {} : { socketPath: server.path }),
-    dispatch: (command, running) =>
-      dispatch(command, {
-        board: running.board,
-        now: running.now(),
-        log,
-        ...(opened === undefined ? {} : { agents: opened.service }),
-      }),
+    dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, ...(agents === undefined ? {} : { agents }) }),
   });
-  giveBoard(cockpit.board);
-  try {
-    opened = openAgentService(cockpit.board, env, cockpit.now, { terminal: (bytes) => void process.stdout.write(bytes) });
-  } catch (err) {
-    log(`agents cannot be started in this cockpit: ${messageOf(err)}`);
-  }
-  giveAgents(opened?.service);
   const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`));
   options.started?.(cockpit);
   try {

@@ -8,11 +8,14 @@ import type { Command } from '../../core/protocol/commands.js';
 import type { Board } from '../../../store/board.js';
 import type { Reply } from '../../../store/dispatch.js';
 import type { TermOutputStats } from '../terminal/term-output.js';
+import type { CockpitBoard } from './cockpit-board.js';
 
 /** How to start the cockpit. */
 export interface CockpitOptions {
   /** The main program and its arguments; empty runs `$SHELL`. */
   readonly argv: readonly string[];
+  /** The board, made beforehand with `createCockpitBoard` for the same stdout; default one made at start. */
+  readonly board?: CockpitBoard;
   /** The control socket's path, given to the main program as TAI_PLEXER_SOCKET. */
   readonly socketPath?: string;
   /** Carries out the keyboard's commands and answers with the reply; the default is store/dispatch.ts without agents. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ORCH_CANCEL_GRACE } from '../../../src/core/policy.js';
-import { stopAgents } from '../../../src/io/cockpit/stop-agents.js';
+import { stopAgents } from '../../../src/io/cockpit/cockpit-end.js';
 import { createBoard } from '../../../store/board.js';
 
 afterEach(() => {

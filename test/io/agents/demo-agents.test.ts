@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parseDemoArgs, startDemoAgent } from '../../../src/io/cockpit/demo-agents.js';
+import { parseDemoArgs, startDemoAgent } from '../../../src/io/agents/demo-agents.js';
 import { createBoard } from '../../../store/board.js';
 
 describe('the demo agents', () => {

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent } from '../../core/events.js';
 import type { Board } from '../../../store/board.js';
-import { pacedData, withPacedPipes } from '../agents/paced-read.js';
+import { pacedData, withPacedPipes } from './paced-read.js';
 
 /** The kinds of example agent the fixture knows. */
 export type DemoMode = 'stream' | 'tools' | 'silent' | 'fail';

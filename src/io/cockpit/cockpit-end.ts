@@ -1,4 +1,9 @@
-/** How the cockpit ends its agents, and signal numbers for exit codes. */
+/**
+ * How a cockpit ends: once, however many exits and signals race for it;
+ * its agents stopped softly, then hard; the signals that end it and the last
+ * restore before an uncaught error is printed, held while it runs and given
+ * back after (tests start several cockpits in one process).
+ */
 import { isLive } from '../../core/panel/panel-state.js';
 import { ORCH_CANCEL_GRACE } from '../../core/policy.js';
 import type { Board } from '../../../store/board.js';
@@ -43,4 +48,31 @@ export function endOnce(board: Board, now: () => number, cleanup: () => void): E
 export function signalNumber(signal: NodeJS.Signals): number {
   const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };
   return table[signal] ?? 1;
+}
+
+/** What the cockpit does on a signal, and on an uncaught error (omitted: Node's default). */
+export interface ProcessHandlers {
+  signal(signal: NodeJS.Signals): void;
+  fatal?(err: unknown): void;
+}
+
+/** The signals that end a cockpit. */
+export const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Installs the handlers; returns the function that removes them. */
+export function holdProcess(handlers: ProcessHandlers): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => handlers.signal(signal);
+  for (const s of ENDING_SIGNALS) process.on(s, onSignal);
+  const fatal = handlers.fatal;
+  if (fatal !== undefined) {
+    process.on('uncaughtException', fatal);
+    process.on('unhandledRejection', fatal);
+  }
+  return () => {
+    for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+    if (fatal !== undefined) {
+      process.off('uncaughtException', fatal);
+      process.off('unhandledRejection', fatal);
+    }
+  };
 }

@@ -1,0 +1,84 @@
+/**
+ * The board of a cockpit, made before anything is drawn so that the socket
+ * and the agents can be given it at once: when the cockpit draws, its
+ * screens come first (the main pane's headless terminal and the pane source
+ * that paces frames), because the board makes every panel's screen through
+ * them; when it does not (TAI_ORCH_PANELS=0, stdout not a terminal), the
+ * board supervises hidden panels and says why nothing is drawn.
+ */
+import { createBoard, type Board } from '../../../store/board.js';
+import { createPaneSource, FRAME_MS, type LivePaneSource } from '../terminal/pane-source.js';
+import { trackCursorVisibility } from '../terminal/screen-rows.js';
+import { MAIN_SCROLLBACK, XtermScreen } from '../terminal/screen.js';
+
+/** Unparsed main-pane output above which the main pane counts as flooded (`seq 1 2000000`). */
+export const MAIN_FLOOD_BYTES = 256 * 1024;
+
+/** The time between frames while the main pane is flooded: frames then compete with parsing. */
+export const FLOOD_FRAME_MS = 200;
+
+/** The screens of a drawn cockpit. */
+export interface CockpitScreens {
+  /** The main pane's headless terminal. */
+  readonly main: XtermScreen;
+  /** Every pane's rows for the components, and the frame pacing. */
+  readonly source: LivePaneSource;
+  /** Whether the main program hid its cursor (CSI ? 25 l). */
+  cursorHidden(): boolean;
+  /** Writes the main program's output into the main screen, counting what waits to be parsed. */
+  writeMain(data: string): void;
+}
+
+/** A cockpit's board, with its screens when it draws. */
+export interface CockpitBoard {
+  readonly board: Board;
+  /** Null when the cockpit draws; otherwise why nothing is drawn. */
+  readonly drawingOff: string | null;
+  readonly screens: CockpitScreens | null;
+}
+
+/** What a cockpit's board is made from. */
+export interface CockpitBoardOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly stdout?: NodeJS.WriteStream;
+  readonly now?: () => number;
+  readonly log?: (line: string) => void;
+}
+
+/** Why nothing is drawn, or null when the cockpit draws. */
+export function drawingOffReason(env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStream): string | null {
+  if (env.TAI_ORCH_PANELS === '0') return 'panels are switched off (TAI_ORCH_PANELS=0)';
+  if (!stdout.isTTY) return 'stdout is not a terminal';
+  return null;
+}
+
+/** Makes the board (and, when the cockpit draws, its screens at the terminal's size). */
+export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBoard {
+  const env = options.env ?? process.env;
+  const stdout = options.stdout ?? process.stdout;
+  const log = options.log ?? (() => {});
+  const off = drawingOffReason(env, stdout);
+  if (off !== null) return { board: createBoard({ drawingOff: off, log }), drawingOff: off, screens: null };
+  const cols = stdout.columns || 80;
+  const rows = stdout.rows || 24;
+  const screens = createCockpitScreens(cols, rows, options.now ?? Date.now);
+  const board = createBoard({ createScreen: (c, r) => screens.source.createScreen(c, r), cols, rows, log });
+  screens.source.attach(board);
+  return { board, drawingOff: null, screens };
+}
+
+function createCockpitScreens(cols: number, rows: number, now: () => number): CockpitScreens {
+  const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK);
+  const visibility = trackCursorVisibility(main.term);
+  let backlog = 0;
+  const source = createPaneSource(main, () => (backlog > MAIN_FLOOD_BYTES ? FLOOD_FRAME_MS : FRAME_MS), now, false);
+  return {
+    main,
+    source,
+    cursorHidden: () => visibility.hidden(),
+    writeMain(data) {
+      backlog += data.length;
+      main.term.write(data, () => (backlog -= data.length));
+    },
+  };
+}

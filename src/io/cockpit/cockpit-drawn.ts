@@ -1,0 +1,142 @@
+/**
+ * The drawn cockpit put together from its parts: the board's clock, the main
+ * pane (src/io/cockpit/main-pane.ts), the drawing (drawing.ts), the keyboard
+ * routed to the mention line, the prefix commands or the main program
+ * (key-router.ts), the window's size, and the process hooks (signals, a last
+ * restore before an uncaught error is printed). It ends once, when the main
+ * program exits or a signal arrives: agents stopped softly then hard, the
+ * terminal restored, the main program's exit code returned.
+ */
+import type { Command } from '../../core/protocol/commands.js';
+import { DEFAULT_PREFIX, KeyScanner, parsePrefix } from '../../core/input/keys.js';
+import type { SpawnResult } from '../../core/agents/agent-service.js';
+import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../store/dispatch.js';
+import { createMentionPrompt } from '../../../store/mention-prompt.js';
+import { loadRegistry, locateAgent } from '../agents/agent-config.js';
+import { cursorOf } from '../terminal/screen-rows.js';
+import type { CursorPlace } from '../terminal/term-output.js';
+import { startBoardClock } from './board-clock.js';
+import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
+import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
+import { startDrawing } from './drawing.js';
+import { routeKeys } from './key-router.js';
+import { mainRect, startMainPane } from './main-pane.js';
+import { MentionController } from './mentions.js';
+import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
+
+/** Starts a cockpit that draws on `stdout`, over a board made with its screens. */
+export function startDrawn(options: CockpitOptions, made: CockpitBoard & { readonly screens: CockpitScreens }, stdout: NodeJS.WriteStream): RunningCockpit {
+  const { board, screens } = made;
+  const { main, source } = screens;
+  const env = options.env ?? process.env;
+  const stdin = options.stdin ?? process.stdin;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  const prefix = options.prefix ?? parsePrefix(env.TAI_PREFIX ?? '') ?? DEFAULT_PREFIX;
+  // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
+  const dispatch =
+    options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
+
+  const clock = startBoardClock(board, now);
+  const mainPane = startMainPane(board, screens, {
+    argv: options.argv,
+    env,
+    ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+  });
+
+  const prompt = createMentionPrompt();
+  const mentions = new MentionController(prompt, {
+    board,
+    loadEntries: options.mentions?.loadEntries ?? (async () => (await loadRegistry(undefined, env)).entries),
+    locate: options.mentions?.locate ?? ((entry) => locateAgent(entry, env)),
+    cwd: options.mentions?.cwd ?? process.cwd(),
+    spawn: async (command) => ((await dispatch(command, cockpit)) as Reply<SpawnResult> | undefined) ?? { ok: false, error: NO_AGENTS },
+    changed: () => {
+      source.expedite();
+      source.dirty();
+    },
+  });
+
+  // The terminal's cursor stands where the main program's is, while the main pane is what the user types into.
+  const cursor = (): CursorPlace => {
+    const s = board.getState();
+    if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null) return null;
+    if (s.layout.zoomed && s.layout.zoomed.id !== 'main') return null;
+    const r = mainRect(board);
+    const c = cursorOf(main.term);
+    return { x: r.x + c.x, y: r.y + c.y };
+  };
+  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log });
+
+  const onKeys = routeKeys({
+    keys: new KeyScanner(prefix),
+    board,
+    mentions,
+    dispatch: (command) => void dispatch(command, cockpit),
+    toMain: (data) => {
+      source.expedite();
+      mainPane.type(data);
+    },
+  });
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.on('data', onKeys);
+  stdin.resume();
+
+  const onResize = (): void => {
+    const cols = stdout.columns || 80;
+    const rows = stdout.rows || 24;
+    drawing.resize(cols, rows);
+    board.getState().resize(cols, rows);
+    source.dirty();
+  };
+  stdout.on('resize', onResize);
+
+  const restore = (): void => {
+    drawing.stop();
+    stdin.off('data', onKeys);
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
+    stdout.off('resize', onResize);
+  };
+
+  const { end, done } = endOnce(board, now, () => {
+    clock.stop();
+    restore();
+    release();
+  });
+  void mainPane.pty.exited.then((e) => end(e.code));
+
+  const release = holdProcess({
+    signal(signal) {
+      if (signal === 'SIGHUP') drawing.pause(); // the terminal is gone: nothing to draw on while agents stop
+      mainPane.pty.kill('SIGHUP');
+      end(128 + signalNumber(signal));
+    },
+    fatal(err) {
+      restore();
+      process.stderr.write(`tai: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      try {
+        board.getState().shutdown('tai crashed', now());
+      } catch {
+        // Best effort: the agents' own parent-death handling stops them otherwise.
+      }
+      mainPane.pty.kill('SIGHUP');
+      process.exit(1);
+    },
+  });
+
+  const cockpit: RunningCockpit = {
+    board,
+    drawingOff: null,
+    now,
+    done,
+    stats: drawing.stats,
+    stop: (code) => {
+      mainPane.pty.kill('SIGHUP');
+      end(code);
+    },
+  };
+  source.dirty();
+  return cockpit;
+}

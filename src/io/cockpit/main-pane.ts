@@ -1,0 +1,61 @@
+/**
+ * The main pane: the main program in a pty, its output written into the
+ * main screen, the terminal's replies (cursor reports) sent back, and the
+ * screen and the pty resized whenever the main pane's rectangle changes
+ * (a panel opened or closed, a zoom, the window resized).
+ */
+import { rectOf, type Rect } from '../../core/panel/layout.js';
+import { toPane } from '../../core/input/pane-input.js';
+import type { Board } from '../../../store/board.js';
+import type { CockpitScreens } from './cockpit-board.js';
+import { spawnMain, type MainPty } from './pty.js';
+
+/** The main pane's rectangle: the whole window while it is zoomed. */
+export function mainRect(board: Board): Rect {
+  const s = board.getState();
+  return s.layout.zoomed?.id === 'main' ? s.layout.zoomed.rect : (rectOf(s.layout, 'main') ?? s.layout.main);
+}
+
+/** The running main pane. */
+export interface MainPane {
+  readonly pty: MainPty;
+  /** Sends typed keys to the main program, encoded for the modes its terminal is in. */
+  type(data: string): void;
+}
+
+/** What the main program is and where it finds the control socket. */
+export interface MainPaneOptions {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly socketPath?: string;
+}
+
+/** Starts the main program at the main pane's size and keeps screen and pty at that size. */
+export function startMainPane(board: Board, screens: CockpitScreens, options: MainPaneOptions): MainPane {
+  const { main } = screens;
+  const r0 = mainRect(board);
+  main.resize(r0.cols, r0.rows);
+  const pty = spawnMain({
+    argv: options.argv,
+    cols: r0.cols,
+    rows: r0.rows,
+    env: options.env,
+    ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+  });
+  pty.onData((data) => screens.writeMain(data));
+  main.term.onData((reply) => pty.write(reply));
+  board.subscribe(() => {
+    const r = mainRect(board);
+    if (r.cols !== main.term.cols || r.rows !== main.term.rows) {
+      main.resize(r.cols, r.rows);
+      pty.resize(r.cols, r.rows);
+    }
+  });
+  return {
+    pty,
+    type(data) {
+      const modes = main.term.modes;
+      pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
+    },
+  };
+}
