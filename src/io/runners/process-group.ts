@@ -13,7 +13,7 @@
  *   the agent cannot be started it prints `tai: cannot start FILE: REASON`
  *   and exits 127.
  * - native reaper: src/native/reaper.c, built at install (src/native/build.mjs)
- *   and found by reaper-binary.ts; about 1 MB of RSS. It is a child subreaper
+ *   and found by reaper-binary.ts; about 1.4 MB of RSS. It is a child subreaper
  *   (PR_SET_CHILD_SUBREAPER): processes that left the agent's group with
  *   setsid are reparented to it, and "everything" is every descendant, found
  *   in /proc, killed and reaped.
