@@ -4,28 +4,39 @@
  * and so that no agent outlives its supervisor, even one killed with SIGKILL.
  *
  * Vocabulary:
- * - reaper: a `node -e` script between the supervisor and the agent. It
- *   starts the agent in a new process group (detached), passes its own stdio
- *   through (no copying), forwards SIGINT/SIGTERM/SIGHUP to the agent's group,
- *   kills that group with SIGKILL on SIGUSR2, and exits with the agent's
- *   status. It also kills the group when the agent exits, so strays the agent
- *   left behind do not linger.
+ * - reaper: a process between the supervisor and the agent. It starts the
+ *   agent in a new session and process group (pgid = the agent's pid), passes
+ *   its own stdio through (no copying), forwards SIGINT/SIGTERM/SIGHUP to the
+ *   agent's group (the soft stop), kills everything on SIGUSR2 (the hard
+ *   stop), and exits with the agent's status (dying by the agent's signal if
+ *   a signal ended it). When the agent exits it kills what the agent left. If
+ *   the agent cannot be started it prints `tai: cannot start FILE: REASON`
+ *   and exits 127.
+ * - native reaper: src/native/reaper.c, built at install (src/native/build.mjs)
+ *   and found by reaper-binary.ts; about 1.4 MB of RSS. It is a child subreaper
+ *   (PR_SET_CHILD_SUBREAPER): processes that left the agent's group with
+ *   setsid are reparented to it, and "everything" is every descendant, found
+ *   in /proc, killed and reaped.
+ * - node reaper: REAPER_SOURCE below, run with `node -e`: the fallback when
+ *   the native one is not built or not Linux, or with TAI_REAPER=node. About
+ *   42 MB of RSS, and "everything" is only the agent's group: a descendant
+ *   that called setsid survives it.
  * - lifeline: a pipe on the reaper's fd 3 that the supervisor never writes
  *   to. The kernel closes it when the supervisor dies however it dies; the
- *   reaper sees the end of the pipe, kills the agent's group and waits for it.
- *   The reaper also writes the agent's pid (which is its pgid) on it.
+ *   reaper sees the end of the pipe, kills everything and waits for it.
+ *   The reaper writes the agent's pid (which is its pgid) on it.
  *
  * Why a reaper instead of a periodic check of the parent pid: the end of a
  * pipe arrives at once and cannot be missed, and Node has no
  * PR_SET_PDEATHSIG. The reaper is the agent's parent, so the agent itself is
- * reaped (waited for) by the reaper, never left as a zombie; processes the
- * agent started and abandoned are reparented to init, as with any shell.
+ * reaped (waited for) by the reaper, never left as a zombie.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { withPacedPipes } from '../paced-read.js';
+import { currentReaper, type ReaperKind } from './reaper-binary.js';
 
-/** The reaper, as a CommonJS script for `node -e`; argv after it is the agent's. */
+/** The node reaper (the fallback), as a CommonJS script for `node -e`; argv after it is the agent's. */
 export const REAPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const net = require('node:net');
@@ -78,26 +89,35 @@ export interface GroupChild {
   kill(): void;
   /** The reaper, for tests. */
   readonly reaper: ChildProcess;
+  /** Which reaper it is. */
+  readonly reaperKind: ReaperKind;
 }
 
 /** Where and how to start the agent. */
 export interface GroupOptions {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Which reaper; by default per TAI_REAPER (reaper-binary.ts). */
+  readonly reaper?: ReaperKind;
 }
 
 /** Starts `argv` in a new process group behind a reaper with a lifeline to this process. */
 export function spawnGroup(argv: readonly string[], options: GroupOptions = {}): GroupChild {
   const [file, ...args] = argv;
   if (file === undefined) throw new Error('nothing to start: the argv is empty');
+  const chosen = currentReaper(options.reaper);
+  // argv0 'tai-reaper': `ps` shows `tai-reaper FILE ARGS`, not the binary's path.
+  const [command, commandArgs, argv0] =
+    chosen.kind === 'native' ? [chosen.path, [file, ...args], 'tai-reaper'] : [process.execPath, ['-e', REAPER_SOURCE, file, ...args], undefined];
   // Paced pipes: the runners read the agent's output at the pacer's ticks (src/io/agents/paced-read.ts).
   const reaper = withPacedPipes(() =>
-    spawn(process.execPath, ['-e', REAPER_SOURCE, file, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    // Its own group: a Ctrl-C at the supervisor's terminal reaches the supervisor, which decides.
-    detached: true,
+    spawn(command, commandArgs, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      // Its own group: a Ctrl-C at the supervisor's terminal reaches the supervisor, which decides.
+      detached: true,
+      ...(argv0 ? { argv0 } : {}),
     }),
   );
   let pgid: number | undefined;
@@ -134,6 +154,7 @@ export function spawnGroup(argv: readonly string[], options: GroupOptions = {}):
     started,
     exited,
     reaper,
+    reaperKind: chosen.kind,
     signal(sig) {
       if (alive()) reaper.kill(sig);
     },
