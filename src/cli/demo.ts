@@ -5,6 +5,7 @@
  */
 import { parseDemoArgs } from '../io/agents/demo-agents.js';
 import { messageOf } from '../core/errors.js';
+import { runCockpitCommand } from './cockpit.js';
 
 /** Runs the demo until the main program exits. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -16,10 +17,8 @@ export async function run(args: readonly string[]): Promise<number> {
     return 2;
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours
-  process.env.NODE_ENV ??= 'production'; // before React loads (LIBRARY-NOTES.md)
-  const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
   const { startDemoAgent } = await import('../io/agents/demo-agents.js');
-  return runCockpit({
+  return runCockpitCommand({
     argv: parsed.rest,
     env,
     started: (cockpit) => parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1)),

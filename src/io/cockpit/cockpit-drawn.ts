@@ -21,6 +21,7 @@ import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { mainRect, startMainPane } from './main-pane.js';
+import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 
@@ -100,12 +101,23 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     stdout.off('resize', onResize);
   };
 
+  // A main program that fails at once leaves its reason on the main screen: show it on the normal screen after.
+  const startedAt = now();
+  let failedAtOnce: string[] = [];
   const { end, done } = endOnce(board, now, () => {
     clock.stop();
     restore();
     release();
+    if (failedAtOnce.length > 0) process.stderr.write(`${failedAtOnce.join('\n')}\n`);
   });
-  void mainPane.pty.exited.then((e) => end(e.code));
+  void mainPane.pty.exited.then(async (e) => {
+    if (e.code !== 0 && now() - startedAt < FAILS_AT_ONCE_MS) {
+      await main.parsed(); // its last output may still wait to be parsed
+      const [program] = mainArgv(options.argv, env);
+      failedAtOnce = [...lastLines(main.term), `tai: ${String(program)} exited with code ${e.code} at once`];
+    }
+    end(e.code);
+  });
 
   const release = holdProcess({
     signal(signal) {

@@ -10,6 +10,7 @@ import { messageOf } from '../../core/errors.js';
 import { openAgentService, type OpenedAgentService } from '../agents/open-agent-service.js';
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
+import { checkMainProgram } from './main-program.js';
 import type { RunningCockpit } from './cockpit-types.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
 import { startControlServer, type ControlServer } from '../socket/socket-server.js';
@@ -30,6 +31,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const { env } = options;
   const log = options.log ?? fileLogger(logPath(env));
   const now = Date.now;
+  checkMainProgram(options.argv, env); // before anything opens or the screen is taken over
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log });
   const { board } = made;

@@ -17,9 +17,11 @@ import { createCockpitBoard } from './cockpit-board.js';
 import { startDrawn } from './cockpit-drawn.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startUndrawn } from './cockpit-undrawn.js';
+import { checkMainProgram } from './main-program.js';
 
-/** Starts the cockpit over `options.board`, or over a board made here for this terminal. */
+/** Starts the cockpit over `options.board`, or over a board made here for this terminal; throws a MainProgramError when the main program cannot be started. */
 export function startCockpit(options: CockpitOptions): RunningCockpit {
+  checkMainProgram(options.argv, options.env ?? process.env);
   const stdout = options.stdout ?? process.stdout;
   const made =
     options.board ??
