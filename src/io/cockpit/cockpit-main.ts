@@ -11,6 +11,7 @@ import { openAgentService, type OpenedAgentService } from '../agents/open-agent-
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
 import { checkMainProgram } from './main-program.js';
+import { putTaiOnPath } from './tai-on-path.js';
 import type { RunningCockpit } from './cockpit-types.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
 import { startControlServer, type ControlServer } from '../socket/socket-server.js';
@@ -50,9 +51,11 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     log(`control socket not started, panels can only be opened from inside: ${messageOf(err)}`);
   }
 
+  // The main program finds this very tai on its PATH.
+  const onPath = putTaiOnPath(env);
   const cockpit = startCockpit({
     argv: options.argv,
-    env,
+    env: onPath.env,
     log,
     now,
     board: made,
@@ -65,6 +68,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     return await cockpit.done;
   } finally {
     wake?.stop();
+    onPath.remove();
     await server?.close();
     opened?.close();
   }
