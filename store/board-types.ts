@@ -142,6 +142,8 @@ export interface BoardOptions {
   readonly maxLive?: number;
   /** Where the board reports what it cannot throw (hook errors, display failures). */
   readonly log?: (line: string) => void;
+  /** How many lines the main pane can be scrolled back (its screen is the cockpit's); omitted: unbounded. */
+  readonly mainHistory?: () => number;
   /** Rows kept for status after a panel is gone. */
   readonly historyMax?: number;
 }

@@ -63,11 +63,15 @@ export function helpToggled(s: UiSnapshot): UiChange {
   return { help: !s.help };
 }
 
-/** Scrolls the focused pane by whole pages (a page: its height less two rows); 0 returns to the bottom. */
-export function scrolled(s: UiSnapshot, pages: number): UiChange | null {
+/**
+ * Scrolls the focused pane by whole pages (a page: its height less two rows),
+ * never past the `history` lines its screen keeps; 0 returns to the bottom.
+ */
+export function scrolled(s: UiSnapshot, pages: number, history: number = Infinity): UiChange | null {
   if (pages === 0) return s.scrollback === 0 ? null : { scrollback: 0 };
   const page = Math.max(1, (rectOf(s.layout, s.focus)?.rows ?? s.rows) - 2);
-  return { scrollback: Math.max(0, s.scrollback - pages * page) };
+  const scrollback = Math.min(Math.max(0, history), Math.max(0, s.scrollback - pages * page));
+  return scrollback === s.scrollback ? null : { scrollback };
 }
 
 /** The window's new size, in whole cells, at least one each way. */

@@ -344,7 +344,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       },
 
       scroll(pages) {
-        setUi(scrolled(get(), pages));
+        const focus = get().focus;
+        const history = focus === 'main' ? options.mainHistory?.() : records.get(focus)?.screen?.history?.();
+        setUi(scrolled(get(), pages, history ?? Infinity));
       },
     };
   });

@@ -10,6 +10,8 @@ export interface Screen {
   write(data: string): void;
   /** Follows the pane's new size. */
   resize(cols: number, rows: number): void;
+  /** Lines above the visible rows that can be scrolled back to (omitted: unbounded). */
+  history?(): number;
   /** Frees the screen; it is not used again. */
   dispose(): void;
 }

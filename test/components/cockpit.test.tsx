@@ -167,4 +167,32 @@ describe('Cockpit keyboard', () => {
     await vi.waitFor(() => expect(m!.text()[0]).toContain('scrolled back 8 lines'));
     expect(m.text()[9]).toContain('line 31');
   });
+
+  it('never scrolls the main pane back past the lines it keeps, and PageDown moves at once', async () => {
+    m = mountCockpit(60, 10);
+    m.main.write(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\r\n'));
+    await m.main.parsed();
+    await vi.waitFor(() => expect(m!.text()[9]).toContain('line 39'));
+    for (let i = 0; i < 7; i++) press(m, `${DEFAULT_PREFIX}\x1b[5~`);
+    await vi.waitFor(() => expect(m!.text()[0]).toContain('scrolled back 30 lines'));
+    expect(m.board.getState().scrollback).toBe(30);
+    press(m, `${DEFAULT_PREFIX}\x1b[6~`);
+    await vi.waitFor(() => expect(m!.text()[0]).toContain('scrolled back 22 lines'));
+  });
+
+  it('never scrolls a panel back past the lines its screen keeps', async () => {
+    m = mountCockpit(100, 20);
+    const id = m.board.getState().open({ label: 'agent #1' }, T0);
+    m.board.getState().write(id, Array.from({ length: 60 }, (_, i) => `out ${i}\r\n`).join(''), T0);
+    m.board.getState().flush(T0 + 25);
+    m.board.getState().focusSet(id);
+    await vi.waitFor(() => expect(m!.text().join('\n')).toContain('out 59'));
+    for (let i = 0; i < 20; i++) press(m, `${DEFAULT_PREFIX}\x1b[5~`);
+    await vi.waitFor(() => expect(m!.board.getState().scrollback).toBeGreaterThan(0));
+    const back = m.board.getState().scrollback;
+    expect(back).toBeLessThanOrEqual(60); // unbounded, 20 pages of 17 rows would be 340
+    await vi.waitFor(() => expect(m!.text().join('\n')).toContain(`↑${back}`));
+    press(m, `${DEFAULT_PREFIX}\x1b[5~`);
+    expect(m.board.getState().scrollback).toBe(back);
+  });
 });

@@ -29,6 +29,7 @@ export function mountCockpit(cols: number, rows: number, options: { prompt?: Men
   const source = createPaneSource(main, 0);
   const board = createBoard({
     createScreen: (c, r) => source.createScreen(c, r),
+    mainHistory: () => main.history(),
     cols,
     rows,
     ...(options.maxLive === undefined ? {} : { maxLive: options.maxLive }),

@@ -2,7 +2,7 @@
  * The one dispatcher: the same Command from a key or the socket does the same
  * thing. A real board with real screens; the AgentService is a fake edge.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { AgentService } from '../../src/core/agents/agent-service.js';
 import type { CommandOf } from '../../src/core/protocol/commands.js';
 import { AgentsFullError } from '../../src/core/errors.js';
@@ -178,7 +178,13 @@ describe('the keyboard commands call the board', () => {
     await dispatch({ cmd: 'help' }, ctx);
     expect(b.getState().help).toBe(true);
     await dispatch({ cmd: 'scroll', pages: -1 }, ctx);
-    expect(b.getState().scrollback).toBeGreaterThan(0);
+    expect(b.getState().scrollback).toBe(0); // nothing above the visible rows yet: a pane scrolls only as far as it keeps
+    b.getState().write(a, 'line\r\n'.repeat(200), T0);
+    b.getState().flush(T0 + 25);
+    await vi.waitFor(async () => {
+      await dispatch({ cmd: 'scroll', pages: -1 }, ctx);
+      expect(b.getState().scrollback).toBeGreaterThan(0);
+    });
     await dispatch({ cmd: 'scroll', pages: 0 }, ctx);
     expect(b.getState().scrollback).toBe(0);
     const reasons: string[] = [];

@@ -62,7 +62,7 @@ export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBo
   const cols = stdout.columns || 80;
   const rows = stdout.rows || 24;
   const screens = createCockpitScreens(cols, rows, options.now ?? Date.now);
-  const board = createBoard({ createScreen: (c, r) => screens.source.createScreen(c, r), cols, rows, log });
+  const board = createBoard({ createScreen: (c, r) => screens.source.createScreen(c, r), mainHistory: () => screens.main.history(), cols, rows, log });
   screens.source.attach(board);
   return { board, drawingOff: null, screens };
 }

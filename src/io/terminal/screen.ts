@@ -37,6 +37,11 @@ export class XtermScreen implements Screen {
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
   }
 
+  /** Lines kept above the visible rows: how far the pane can be scrolled back. */
+  history(): number {
+    return this.term.buffer.active.baseY;
+  }
+
   /** Frees the terminal. */
   dispose(): void {
     this.term.dispose();
