@@ -78,7 +78,7 @@ function createCockpitScreens(cols: number, rows: number, now: () => number): Co
     cursorHidden: () => visibility.hidden(),
     writeMain(data) {
       backlog += data.length;
-      main.term.write(data, () => (backlog -= data.length));
+      main.write(data, () => (backlog -= data.length));
     },
   };
 }

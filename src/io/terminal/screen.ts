@@ -5,6 +5,7 @@
  */
 import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
+import { CsiClamp } from '../../core/text/csi-clamp.js';
 
 const { Terminal } = xterm;
 
@@ -19,22 +20,38 @@ export const PANEL_SCROLLBACK = 2_000;
  */
 export const MAIN_SCROLLBACK = 2_000;
 
-/** A headless terminal behind the board's Screen interface. */
+/**
+ * A headless terminal behind the board's Screen interface. Everything it shows
+ * goes through `write`, the one door: counts clamped to the screen, work cut
+ * into slices (src/core/text/csi-clamp.ts), so that no output, however
+ * hostile, holds the event loop that supervises (docs/security.md).
+ */
 export class XtermScreen implements Screen {
   readonly term: InstanceType<typeof Terminal>;
+  private readonly clamp: CsiClamp;
 
   constructor(cols: number, rows: number, scrollback: number = PANEL_SCROLLBACK) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
+    this.clamp = new CsiClamp(cols, rows);
   }
 
-  /** Feeds terminal output; parsing completes asynchronously. */
-  write(data: string): void {
-    this.term.write(data);
+  /**
+   * Feeds terminal output; parsing completes asynchronously, `callback` runs
+   * once all of it is parsed. The slices queue in xterm's write buffer, which
+   * parses them in order and yields to the event loop (a timer) every 12 ms.
+   */
+  write(data: string, callback?: () => void): void {
+    const slices = this.clamp.push(data);
+    const last = slices.length - 1;
+    for (let i = 0; i < last; i++) this.term.write(slices[i]!);
+    if (last >= 0) this.term.write(slices[last]!, callback);
+    else if (callback !== undefined) this.term.write('', callback);
   }
 
-  /** Follows the pane's size. */
+  /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
+    this.clamp.resize(cols, rows);
   }
 
   /** Lines kept above the visible rows: how far the pane can be scrolled back. */

@@ -1,0 +1,294 @@
+/**
+ * Hostile escape sequences made harmless before a screen parses them
+ * (docs/security.md, "Hostile escape sequences"). `@xterm/headless` runs a
+ * count as a loop of that many steps (CSI 2147483647 S splices lines for
+ * 50 minutes) and allocates a repeat's characters at once (CSI 1e8 b: 473 MB);
+ * while it parses, the event loop is held: no socket, no keys, no watchdog.
+ *
+ * Two defences, one pass:
+ * - clamp: every count is clamped to what the screen can show (a scroll of
+ *   more than its rows, a repeat of more than its cells, looks the same);
+ * - slice: the output is cut into slices whose estimated work is at most
+ *   CLAMP_SLICE_WORK, to be written one by one: xterm's write buffer yields to
+ *   the event loop every 12 ms, but only between writes.
+ *
+ * Vocabulary:
+ * - mode: where xterm's parser is (its VT500 states, merged where they act
+ *   alike): text, esc, esc_inter, csi, csi_ignore, osc, and str (DCS, SOS,
+ *   PM, APC). Only a CSI is rewritten; the other modes are followed so that
+ *   the tail below stays an upper bound.
+ * - held: a CSI's parameters, prefix and intermediates, parsed the way
+ *   xterm's `Params` does (at most 32 of each, each at most 2^31-1), so the
+ *   state is bounded; re-emitted canonically at the final byte. The
+ *   introducer and the C0 controls inside a CSI (which xterm executes in
+ *   place) pass through at once.
+ * - work: a unit is about one printed character (~50 ns); a sequence costs
+ *   what its handler may do on this screen (a line, the whole screen).
+ * - tail: at most the UTF-16 length of the last cell's text (its character
+ *   and the joining marks after it), which REP copies per repetition.
+ */
+import { clampCsi, CSI_SEQUENCE_WORK, csiWork, escWork, type HeldCsi, PARAMS_MAX } from './csi-rules.js';
+
+/** The estimated work one slice may carry, in units of ~50 ns (about 5 ms). */
+export const CLAMP_SLICE_WORK = 100_000;
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const CAN = 0x18;
+const SUB = 0x1a;
+const DEL = 0x7f;
+const C1_CSI = 0x9b;
+const C1_ST = 0x9c;
+
+type Mode = 'text' | 'esc' | 'esc_inter' | 'csi' | 'csi_ignore' | 'osc' | 'str';
+
+/** Whether xterm executes (or, DEL, ignores) this code in place inside an escape or a CSI. */
+function isInline(c: number): boolean {
+  return (c < 0x20 && c !== CAN && c !== SUB && c !== ESC) || c === DEL;
+}
+
+/** Whether a code point has width 0 in xterm's Unicode 6 table and so joins the cell before it (a superset). */
+function joins(cp: number): boolean {
+  if (cp < 0x300) return false;
+  if ((cp >= 0x3400 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3)) return false;
+  if (cp === 0x6de || (cp >= 0x1160 && cp <= 0x11ff)) return true; // width 0 in the table, letters in Unicode
+  return /[\p{M}\p{Cf}]/u.test(String.fromCodePoint(cp));
+}
+
+/** An incremental clamp for one screen: feed it chunks, write the slices it returns in order. */
+export class CsiClamp {
+  private cols: number;
+  private rows: number;
+  private mode: Mode = 'text';
+  private held: HeldCsi = emptyHeld();
+  private escHash = false;
+  private tail = 0;
+  private tailBeforeHigh = 0;
+  private high = 0;
+  private slices: string[] = [];
+  private piece: string[] = [];
+  private work = 0;
+  private chunk = '';
+  private from = 0;
+
+  constructor(cols: number, rows: number) {
+    this.cols = Math.max(1, cols);
+    this.rows = Math.max(1, rows);
+  }
+
+  /** Follows the screen's size: counts are clamped to the newest one. */
+  resize(cols: number, rows: number): void {
+    this.cols = Math.max(1, cols);
+    this.rows = Math.max(1, rows);
+  }
+
+  /** The chunk made safe, in slices of bounded work; a sequence split across chunks is completed by the next. */
+  push(chunk: string): string[] {
+    this.chunk = chunk;
+    this.from = 0;
+    for (let i = 0; i < chunk.length; i++) this.step(chunk.charCodeAt(i), i);
+    this.take(chunk.length);
+    this.chunk = '';
+    this.flushPiece();
+    const out = this.slices;
+    this.slices = [];
+    return out;
+  }
+
+  private step(c: number, i: number): void {
+    if (c === ESC || c === CAN || c === SUB || (c >= 0x80 && c <= 0x9f)) {
+      this.anywhere(c, i);
+      return;
+    }
+    switch (this.mode) {
+      case 'text':
+        this.charge(i, c === 0x0a || c === 0x0b || c === 0x0c ? 5 : c === 0x09 ? 1 + (this.cols >> 4) : 1);
+        this.trackTail(c);
+        return;
+      case 'osc':
+        this.charge(i, 1);
+        if (c === BEL) this.mode = 'text';
+        return;
+      case 'str':
+        this.charge(i, 1);
+        return;
+      case 'esc':
+      case 'esc_inter':
+        this.inEscape(c, i);
+        return;
+      case 'csi':
+        this.inCsi(c, i);
+        return;
+      case 'csi_ignore':
+        this.charge(i, 1);
+        if (c >= 0x40 && c <= 0x7e) this.mode = 'text';
+        return;
+    }
+  }
+
+  /** ESC, CAN, SUB and the C1 controls act the same from every state (xterm's "anywhere" transitions). */
+  private anywhere(c: number, i: number): void {
+    this.charge(i, c === 0x84 || c === 0x85 || c === 0x8d ? this.cols : 1);
+    this.high = 0;
+    if (c === ESC) this.mode = 'esc';
+    else if (c === C1_CSI) this.startCsi();
+    else if (c === 0x9d) this.mode = 'osc';
+    else if (c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) this.mode = 'str';
+    else {
+      // CAN, SUB and the other C1 controls are executed (the join state is reset); ST is ignored.
+      if (c !== C1_ST) this.tail = 0;
+      this.mode = 'text';
+    }
+  }
+
+  private inEscape(c: number, i: number): void {
+    this.charge(i, 1);
+    if (isInline(c)) return;
+    if (this.mode === 'esc') {
+      if (c === 0x5b) return this.startCsi();
+      if (c === 0x5d) return void (this.mode = 'osc');
+      if (c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) return void (this.mode = 'str');
+      this.escHash = c === 0x23;
+    } else if (c >= 0x20 && c <= 0x2f) {
+      this.escHash = false; // more than one intermediate: no handler fills the screen
+    }
+    if (c >= 0x20 && c <= 0x2f) return void (this.mode = 'esc_inter');
+    if (c >= 0x30 && c <= 0x7e) {
+      this.cut(escWork(this.mode === 'esc_inter' && this.escHash, c, this.cols, this.rows), i);
+      this.tail = 0;
+    }
+    this.mode = 'text'; // dispatched, or an error that swallows the code
+  }
+
+  private startCsi(): void {
+    this.mode = 'csi';
+    this.held = emptyHeld();
+  }
+
+  private inCsi(c: number, i: number): void {
+    if (isInline(c)) return this.charge(i, 1); // passes through where it stands: executed before the dispatch, as xterm does
+    const h = this.held;
+    if (c >= 0x40 && c <= 0x7e) {
+      const safe = clampCsi(h, c, this.cols, this.rows, this.tail);
+      this.take(i);
+      this.cut(csiWork(safe, c, this.cols, this.rows, this.tail), i);
+      this.piece.push(serialize(safe) + String.fromCharCode(c));
+      this.from = i + 1;
+      this.tail = 0;
+      this.mode = 'text';
+      return;
+    }
+    if (c >= 0xa0) {
+      this.mode = 'text'; // xterm's parse error: the sequence and this code are dropped
+      return this.charge(i, 1);
+    }
+    this.take(i);
+    this.from = i + 1; // held, re-emitted at the final byte
+    if (c >= 0x30 && c <= 0x3b && h.inter === '') addParamCode(h, c);
+    else if (c >= 0x3c && c <= 0x3f && h.entry) {
+      h.prefix = String.fromCharCode(c);
+      h.entry = false;
+    } else if (c >= 0x20 && c <= 0x2f) {
+      h.inter = (h.inter + String.fromCharCode(c)).slice(-4);
+      h.entry = false;
+    } else {
+      // A parameter after an intermediate, a prefix after a parameter: xterm ignores the sequence; so must it.
+      this.piece.push('0<');
+      this.mode = 'csi_ignore';
+    }
+  }
+
+  private trackTail(c: number): void {
+    if (c < 0x20) {
+      this.tail = 0; // executed: xterm resets the join state
+      this.high = 0;
+    } else if (c === DEL) {
+      // an error in text: nothing printed, nothing reset
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      this.tailBeforeHigh = this.tail;
+      this.high = c;
+      this.tail += 2; // until its low half says whether it joins
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      const cp = this.high === 0 ? c : 0x10000 + ((this.high - 0xd800) << 10) + (c - 0xdc00);
+      this.tail = this.high !== 0 && !joins(cp) ? 2 : this.tailBeforeHigh + 2;
+      this.high = 0;
+    } else {
+      this.tail = joins(c) ? this.tail + 1 : 1;
+      this.high = 0;
+    }
+  }
+
+  /** Accounts a code that passes through; a slice is cut before it when it would not fit. */
+  private charge(i: number, work: number): void {
+    if (this.work + work > CLAMP_SLICE_WORK && this.work > 0) {
+      this.take(i);
+      this.flushPiece();
+      this.work = 0;
+    }
+    this.work += work;
+  }
+
+  /** Accounts a dispatch at `i`, whose bytes are already in the piece or about to be. */
+  private cut(work: number, i: number): void {
+    if (this.work + work > CLAMP_SLICE_WORK && this.work > 0) {
+      this.take(i);
+      this.flushPiece();
+      this.work = 0;
+    }
+    this.work += work;
+  }
+
+  /** Moves the pass-through run before `i` into the current piece. */
+  private take(i: number): void {
+    if (i > this.from) this.piece.push(this.chunk.slice(this.from, i));
+    this.from = i;
+  }
+
+  private flushPiece(): void {
+    if (this.piece.length > 0) this.slices.push(this.piece.join(''));
+    this.piece = [];
+  }
+}
+
+function emptyHeld(): HeldCsi {
+  return { params: [0], subs: [[]], prefix: '', inter: '', entry: true, rejectDigits: false, rejectSub: false, digitIsSub: false, subCount: 0 };
+}
+
+/** One parameter code (digit, ':' or ';') taken the way xterm's `Params` takes it, within its limits. */
+function addParamCode(h: HeldCsi, c: number): void {
+  h.entry = false;
+  if (c === 0x3b) {
+    h.digitIsSub = false;
+    if (h.params.length >= PARAMS_MAX) h.rejectDigits = true;
+    else {
+      h.params.push(0);
+      h.subs.push([]);
+    }
+  } else if (c === 0x3a) {
+    h.digitIsSub = true;
+    if (h.rejectDigits || h.subCount >= PARAMS_MAX) h.rejectSub = true;
+    else {
+      h.subs[h.subs.length - 1]!.push(-1);
+      h.subCount++;
+    }
+  } else if (!h.rejectDigits && !(h.digitIsSub && h.rejectSub)) {
+    const d = c - 0x30;
+    const store = h.digitIsSub ? h.subs[h.subs.length - 1]! : h.params;
+    const cur = store[store.length - 1]!;
+    store[store.length - 1] = cur === -1 ? d : Math.min(cur * 10 + d, 0x7fffffff);
+  }
+}
+
+/** The held part of a CSI as xterm will read it back: prefix, parameters (0 as empty; -1 sub-parameters empty), intermediates. */
+function serialize(h: HeldCsi): string {
+  let params = '';
+  for (let i = 0; i < h.params.length; i++) {
+    if (i > 0) params += ';';
+    const p = h.params[i]!;
+    if (p !== 0) params += String(p);
+    for (const s of h.subs[i]!) params += s === -1 ? ':' : ':' + String(s);
+  }
+  return h.prefix + params + h.inter;
+}
+
+export { CSI_SEQUENCE_WORK };

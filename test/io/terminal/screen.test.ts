@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { XtermScreen } from '../../../src/io/terminal/screen.js';
+
+const MAX = 2147483647;
+
+/** Writes into a fresh 40x6 screen and waits until all of it is parsed. */
+async function screenAfter(...chunks: string[]): Promise<XtermScreen> {
+  const s = new XtermScreen(40, 6);
+  for (const c of chunks) s.write(c);
+  await s.parsed();
+  return s;
+}
+
+const blank = ['', '', '', '', '', ''];
+
+// Without the clamp each of these runs 2^31 steps in xterm.js (about 50 minutes): the test times out.
+describe('XtermScreen under hostile counts', () => {
+  it.each([
+    ['scroll up', `top\x1b[${MAX}S`, blank],
+    ['scroll down', `top\x1b[${MAX}T`, blank],
+    ['insert lines', `top\x1b[H\x1b[${MAX}L`, blank],
+    ['delete lines', `top\x1b[H\x1b[${MAX}M`, blank],
+    ['insert chars', `abc\x1b[H\x1b[${MAX}@`, blank],
+    ['delete chars', `abc\x1b[H\x1b[${MAX}P`, blank],
+    ['erase chars', `abc\x1b[H\x1b[${MAX}X`, blank],
+    ['cursor next line', `\x1b[${MAX}Ex`, ['', '', '', '', '', 'x']],
+    ['cursor preceding line', `\x1b[6;5H\x1b[${MAX}Fx`, ['x', '', '', '', '', '']],
+    ['line absolute', `\x1b[${MAX}dx`, ['', '', '', '', '', 'x']],
+    ['column absolute', `\x1b[${MAX}Gx`, ['                                       x', '', '', '', '', '']],
+    ['tab forward', `\x1b[${MAX}Ix`, ['                                       x', '', '', '', '', '']],
+  ])('survives %s with a count of 2^31-1 and shows what xterm would', { timeout: 10_000 }, async (_name, bomb, rows) => {
+    const s = await screenAfter(bomb);
+    expect(s.text()).toEqual(rows);
+    s.dispose();
+  });
+
+  it('repeats a character over the whole screen at most, never 2^31 times', { timeout: 10_000 }, async () => {
+    const s = await screenAfter(`x\x1b[${MAX}b`);
+    // One x and 240 repeats: the screen's cells plus one, so it scrolled once.
+    expect(s.text()).toEqual([...Array(5).fill('x'.repeat(40)), 'x']);
+    expect(s.term.buffer.active.length).toBeLessThanOrEqual(6 + 1); // no 2^31 characters of scrollback
+    s.dispose();
+  });
+
+  it('survives every bomb in one chunk and the same split across chunks, and stays usable', { timeout: 10_000 }, async () => {
+    const bombs = ['S', 'T', 'L', 'M', '@', 'P', 'X', 'E', 'F', 'd', 'G'].map((f) => `\x1b[${MAX}${f}`).join('') + `x\x1b[${MAX}b`;
+    const whole = await screenAfter(bombs, '\x1b[2J\x1b[Hsane');
+    expect(whole.text()[0]).toBe('sane');
+    const pieces: string[] = [];
+    for (let i = 0; i < bombs.length; i += 3) pieces.push(bombs.slice(i, i + 3));
+    const split = await screenAfter(...pieces, '\x1b[2J\x1b[Hsane');
+    expect(split.text()).toEqual(whole.text());
+    whole.dispose();
+    split.dispose();
+  });
+
+  it('lets a timer run while a heavy write is parsed', { timeout: 20_000 }, async () => {
+    // 2 000 screen fills (DECALN) are tens of milliseconds of parsing; xterm yields only between writes.
+    const s = new XtermScreen(200, 50);
+    s.write('\x1b#8'.repeat(2_000) + '\x1b[50;1HEND');
+    const lastRowAtTimer = await new Promise<string>((resolve) => setTimeout(() => resolve(s.text()[49]!), 0));
+    expect(lastRowAtTimer.startsWith('END')).toBe(false);
+    await s.parsed();
+    expect(s.text()[0]).toBe('E'.repeat(200));
+    s.dispose();
+  });
+
+  it('calls back once everything written so far is parsed, also for an empty write', async () => {
+    const s = new XtermScreen(10, 2);
+    const order: string[] = [];
+    s.write('ab', () => order.push('ab'));
+    s.write('', () => order.push('empty'));
+    await s.parsed();
+    expect(order).toEqual(['ab', 'empty']);
+    expect(s.text()[0]).toBe('ab');
+    s.dispose();
+  });
+});
