@@ -48,15 +48,15 @@ const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
 const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
   done: { color: GREEN, text: '✓ done' },
   failed: { color: RED, text: '✗ failed' },
-  timeout: { color: ORANGE, text: '◌ timeout' },
-  cancelled: { color: GREY, text: '◌ cancelled' },
+  timeout: { color: ORANGE, text: '⏱ timeout' },
+  cancelled: { color: GREY, text: '⊘ cancelled' },
 };
 
 /** The formatter of one panel: call opening() once, event() per event, footer() once. */
 export class Formatter {
   #width: number;
   readonly #wrap: WordWrap;
-  readonly #stream: Sanitizer = createSanitizer();
+  readonly #stream: Sanitizer = createSanitizer({ carriageReturn: true });
   /** The stream is inside a thought (dim italic is on). */
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */

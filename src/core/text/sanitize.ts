@@ -64,7 +64,19 @@ function isSgrParam(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a;
 }
 
+/** What a sanitizer lets through besides SGR, newline and tab. */
+export interface SanitizerOptions {
+  /**
+   * A carriage return: back to the start of the current line, which cannot
+   * leave the pane, so a panel keeps progress lines (`Receiving objects: 10%`
+   * overwritten in place) as git, curl, pip and npm print them. A deliberate
+   * extension of seed 001 section 4.3 (docs/agents.md); off by default.
+   */
+  readonly carriageReturn?: boolean;
+}
+
 class StreamSanitizer implements Sanitizer {
+  readonly #keepCr: boolean;
   #mode: Mode = 'text';
   /** The CSI held so far while it may still be an SGR (7-bit introducer, SGR parameters only). */
   #csi = '';
@@ -73,6 +85,10 @@ class StreamSanitizer implements Sanitizer {
   #seqLen = 0;
   #high = '';
   #decoder: TextDecoder | undefined;
+
+  constructor(options: SanitizerOptions = {}) {
+    this.#keepCr = options.carriageReturn === true;
+  }
 
   push(chunk: string | Uint8Array): string {
     if (typeof chunk === 'string') return this.#flushDecoder() + this.#scan(chunk);
@@ -153,7 +169,7 @@ class StreamSanitizer implements Sanitizer {
 
   /** A control or lone surrogate in text. */
   #text(c: number, out: string[]): void {
-    if (c === 0x0a || c === 0x09) out.push(String.fromCharCode(c));
+    if (c === 0x0a || c === 0x09 || (c === 0x0d && this.#keepCr)) out.push(String.fromCharCode(c));
     else if (c === ESC) this.#enter('esc');
     else if (c === C1_CSI) this.#enter('csi');
     else if (isC1StringIntroducer(c)) this.#enter('string');
@@ -249,8 +265,8 @@ class StreamSanitizer implements Sanitizer {
 }
 
 /** Creates an incremental sanitizer for one stream (one per agent text stream). */
-export function createSanitizer(): Sanitizer {
-  return new StreamSanitizer();
+export function createSanitizer(options: SanitizerOptions = {}): Sanitizer {
+  return new StreamSanitizer(options);
 }
 
 /** Sanitizes a whole text at once. */

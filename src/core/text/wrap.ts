@@ -157,6 +157,15 @@ export class WordWrap {
         this.#column = 0;
         out.push(CRLF);
         i++;
+      } else if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+        i++; // CRLF is one line end: the LF emits it
+      } else if (c === 0x0d) {
+        // A lone carriage return (kept by the sanitizer for progress lines): back to column 0 of this line.
+        this.#place(out);
+        this.#gap = 0;
+        this.#column = 0;
+        out.push('\r');
+        i++;
       } else if (c === 0x20) {
         this.#place(out);
         this.#gap++;
@@ -176,7 +185,7 @@ export class WordWrap {
         let j = i + 1;
         while (j < n) {
           const d = text.charCodeAt(j);
-          if (d === 0x0a || d === 0x20 || d === 0x09 || d === 0x1b) break;
+          if (d === 0x0a || d === 0x0d || d === 0x20 || d === 0x09 || d === 0x1b) break;
           j++;
         }
         this.#addRun(text.slice(i, j));

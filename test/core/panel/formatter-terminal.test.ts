@@ -66,7 +66,7 @@ describe('Formatter output in a real terminal', () => {
       '漢字漢字漢字 wide and 😀',
       'emoji',
       'averyveryveryverylongwordwith',
-      'outspaces end doneover',
+      'overpaces end done', // a carriage return goes back to the start of the line; it cannot leave the pane
       'hmm red thought',
       '⏺ shell({"cmd":"rm -rf / ;…)',
       '⎿ okline  tab',
@@ -96,5 +96,27 @@ describe('Formatter output in a real terminal', () => {
         expect(line?.getCell(cols - 1)?.getChars() ?? '').toBe('');
       }
     }
+  });
+});
+
+describe('Progress lines in a panel', () => {
+  it('overwrite themselves in place on a carriage return, as git, curl, pip and npm print them', async () => {
+    const term = new Terminal({ cols: 60, rows: 10, scrollback: 100, allowProposedApi: true });
+    const f = new Formatter(60);
+    let out = f.opening('clone');
+    for (const pct of [10, 20, 30]) out += f.event({ type: 'text', text: `Receiving objects: ${pct}% (${pct}/100)\r` });
+    out += f.event({ type: 'text', text: 'Receiving objects: 100% (100/100), done.\n' });
+    await write(term, out);
+    const rows = Array.from({ length: 10 }, (_, y) => term.buffer.active.getLine(y)?.translateToString(true) ?? '');
+    expect(rows.filter((r) => r.includes('Receiving objects'))).toEqual(['Receiving objects: 100% (100/100), done.']);
+    expect(out).not.toContain('Receiving objects: 10%Receiving');
+  });
+
+  it('cannot leave the panel with a carriage return: the cursor stays on its row', async () => {
+    const term = new Terminal({ cols: 20, rows: 5, scrollback: 100, allowProposedApi: true });
+    const f = new Formatter(20);
+    await write(term, f.opening('t') + f.event({ type: 'text', text: 'abc\r\r\rxy\n' }));
+    const rows = Array.from({ length: 5 }, (_, y) => term.buffer.active.getLine(y)?.translateToString(true) ?? '');
+    expect(rows).toContain('xyc');
   });
 });

@@ -48,7 +48,7 @@ describe('Formatter text and thought', () => {
 
   it('removes cursor moves and titles from text', () => {
     const f = new Formatter(40);
-    expect(f.event(text('\x1b[Hgot\x1b]0;t\x07cha\r\x1b[2K \n'))).toBe('gotcha\r\n');
+    expect(f.event(text('\x1b[Hgot\x1b]0;t\x07cha\r\x1b[2K \n'))).toBe('gotcha\r\r\n'); // the lone CR is kept (it returns to the line's start)
   });
 
   it('shows thoughts dim italic and resets before text', () => {
@@ -187,9 +187,9 @@ describe('Formatter footer', () => {
   it('colours failed, timeout and cancelled', () => {
     expect(new Formatter(40).footer('failed', 125_000, '')).toBe(`\r\n\x1b[31m✗ failed${R} · 2m05s\r\n`);
     expect(new Formatter(40).footer('timeout', 600_000, 'time limit')).toBe(
-      `\r\n\x1b[38;5;208m◌ timeout${R} · 10m00s · time limit\r\n`,
+      `\r\n\x1b[38;5;208m⏱ timeout${R} · 10m00s · time limit\r\n`,
     );
-    expect(new Formatter(40).footer('cancelled', 1_000, 'by user')).toBe(`\r\n\x1b[90m◌ cancelled${R} · 1s · by user\r\n`);
+    expect(new Formatter(40).footer('cancelled', 1_000, 'by user')).toBe(`\r\n\x1b[90m⊘ cancelled${R} · 1s · by user\r\n`);
   });
 
   it('clips the summary to ORCH_SUMMARY_MAX characters', () => {

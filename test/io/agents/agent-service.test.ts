@@ -86,7 +86,7 @@ describe('the agent service with command agents', () => {
     const result = await h.service.poll(id, 10_000);
     expect(result).toMatchObject({ state: 'timeout', exitCode: 124 });
     expect(result?.text).toBe('[timeout (time limit reached (30s)); partial result]\nwaiting\ninterrupted\n');
-    expect(await h.screen(id)).toContain('◌ timeout');
+    expect(await h.screen(id)).toContain('⏱ timeout');
   });
 
   it('cancels an agent that is silent for 300 s', async () => {
