@@ -3,14 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exitCodeOf, spawnGroup } from '../../../../src/io/agents/runners/process-group.js';
 import { fixture, groupExists, liveMembers, pidLive } from '../../../helpers/agents.js';
+import { until } from '../../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
 const node = process.execPath;
 
 describe('process groups behind a reaper', () => {
