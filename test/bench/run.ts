@@ -9,6 +9,7 @@ type Bench = (quick: boolean) => Promise<void>;
 const BENCHES: Record<string, Bench> = {
   board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
   cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
+  paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
 };
 
 const args = process.argv.slice(2);
