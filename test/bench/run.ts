@@ -10,6 +10,7 @@ const BENCHES: Record<string, Bench> = {
   board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
   cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
   reaper: async () => (await import('./reaper.js')).run(),
+  paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
 };
 
 const args = process.argv.slice(2);

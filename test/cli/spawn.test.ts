@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { run as pollCli } from '../../src/cli/poll.js';
@@ -12,13 +12,10 @@ import { startControlServer, type ControlServer } from '../../src/io/socket/sock
 import { fixture, harness, type Harness } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../fixtures/flooder.mjs';
+import { until } from '../helpers/until.js';
 
 const node = process.execPath;
 const agent = (...args: string[]): string[] => ['--', node, fixture('command-agent.mjs'), ...args];
-const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
 
 /** A CLI io that records output, with its own state folder and Ctrl-C button. */
 function testIo(env: NodeJS.ProcessEnv = {}, stdin?: string) {

@@ -11,7 +11,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilPasses } from '../helpers/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -24,7 +25,7 @@ const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n
 const left = (): string => screen().map((r) => [...r].slice(0, 66).join('').trimEnd()).join('\n');
 const right = (): string => screen().map((r) => [...r].slice(67).join('').trimEnd()).join('\n');
 const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
-const until = (check: () => void, timeout = 20_000): Promise<void> => vi.waitFor(check, { timeout, interval: 50 });
+const until = (check: () => void, timeout = 20_000): Promise<void> => untilPasses(check, { timeout, interval: 50 });
 
 /** One request on the control socket; resolves with the reply line, rejects after `ms`. */
 function ask(socket: string, line: string, ms: number): Promise<string> {

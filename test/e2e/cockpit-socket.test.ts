@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilPasses, type Pace } from '../helpers/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -24,7 +25,8 @@ const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n
 const left = (): string => screen().map((r) => [...r].slice(0, 66).join('').trimEnd()).join('\n');
 const right = (): string => screen().map((r) => [...r].slice(67).join('').trimEnd()).join('\n');
 const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
-const until = (check: () => void): Promise<void> => vi.waitFor(check, { timeout: 20_000, interval: 100 });
+/** Each look runs capture-pane (a tmux process): look every 100 ms, for 20 s at most. */
+const TMUX: Pace = { timeout: 20_000, interval: 100 };
 
 describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
   beforeAll(() => {
@@ -49,27 +51,27 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
   it('starts agents and feed panes from the shell inside it', async () => {
     keys(`PS1='$ '; tai() { node ${CLI} "$@"; }; clear`, 'Enter');
     keys('test -S "$TAI_PLEXER_SOCKET" && echo SOCKET-$TAI_PLEXER_ACTIVE-$TAI_PLEXER_PANE', 'Enter');
-    await until(() => expect(left()).toContain('SOCKET-1-0'));
+    await untilPasses(() => expect(left()).toContain('SOCKET-1-0'), TMUX);
 
     keys(`tai spawn --label counter -- sh -c 'for i in 1 2 3; do echo line-$i; done'`, 'Enter');
-    await until(() => expect(right()).toMatch(/^ ✓ counter · done · \d+s/));
+    await untilPasses(() => expect(right()).toMatch(/^ ✓ counter · done · \d+s/), TMUX);
     // The header is published at once, the output on the next flush.
-    await until(() => expect(right()).toContain('line-3'));
-    await until(() => expect(left()).toMatch(/tai: agent #1 done/));
+    await untilPasses(() => expect(right()).toContain('line-3'), TMUX);
+    await untilPasses(() => expect(left()).toMatch(/tai: agent #1 done/), TMUX);
 
     keys(`tai vpane open --label ext --header ' ● ext · running'`, 'Enter');
-    await until(() => expect(right()).toContain(' ● ext · running'));
+    await untilPasses(() => expect(right()).toContain(' ● ext · running'), TMUX);
     keys(`tai vpane write 2 'hello from outside'`, 'Enter');
-    await until(() => expect(right()).toContain('hello from outside'));
+    await untilPasses(() => expect(right()).toContain('hello from outside'), TMUX);
 
     keys(`tai spawn --detach --label sleeper -- sleep 300`, 'Enter');
-    await until(() => expect(right()).toMatch(/ ● sleeper · running/));
+    await untilPasses(() => expect(right()).toMatch(/ ● sleeper · running/), TMUX);
     keys('tai status', 'Enter');
-    await until(() => expect(left()).toMatch(/#3 +running .*sleeper/));
+    await untilPasses(() => expect(left()).toMatch(/#3 +running .*sleeper/), TMUX);
     keys('tai cancel 3', 'Enter');
-    await until(() => expect(right()).toMatch(/ ⊘ sleeper · cancelled/));
+    await untilPasses(() => expect(right()).toMatch(/ ⊘ sleeper · cancelled/), TMUX);
 
     keys('exit', 'Enter');
-    await until(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e']).status).not.toBe(0));
+    await untilPasses(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e']).status).not.toBe(0), TMUX);
   }, 60_000);
 });

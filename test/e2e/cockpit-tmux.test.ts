@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilPasses, type Pace } from '../helpers/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -23,7 +24,8 @@ const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, 
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
 const screenSgr = (): string => tmux('capture-pane', '-p', '-e', '-t', 'e2e');
 const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
-const until = (check: () => void): Promise<void> => vi.waitFor(check, { timeout: 20_000, interval: 100 });
+/** Each look runs capture-pane (a tmux process): look every 100 ms, for 20 s at most. */
+const TMUX: Pace = { timeout: 20_000, interval: 100 };
 
 /** Column positions of `ch` in a row (code points, which are cells here). */
 const columnsOf = (row: string, ch: string): number[] => [...row].flatMap((c, i) => (c === ch ? [i] : []));
@@ -56,12 +58,12 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
 
   it('runs the cockpit, lays it out as section 10, cancels a closed agent and restores the screen', async () => {
     keys('PS1="outer$ "; clear; echo NORMAL-SCREEN-MARK', 'Enter');
-    await until(() => expect(screen().join('\n')).toContain('NORMAL-SCREEN-MARK'));
+    await untilPasses(() => expect(screen().join('\n')).toContain('NORMAL-SCREEN-MARK'), TMUX);
     keys(`node ${CLI} demo --agents silent*3 -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
 
     // Three agents: the right column is 53 wide and its panels 13, 13 and 12 rows high.
-    await until(() => expect(headerRows(screen())).toEqual([0, 14, 28]));
-    await until(() => expect(agentsUp(screen())).toBe(true));
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 14, 28]), TMUX);
+    await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
     let rows = screen();
     for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
     expect([...rows[13]].slice(67).join('')).toBe('─'.repeat(53));
@@ -72,26 +74,26 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
 
     // Typing goes to the shell in the main pane.
     keys('PS1="inner$ "; echo typed-$((6*7))', 'Enter');
-    await until(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true), TMUX);
     // Ctrl-C reaches the program in the pane, not tai.
     keys('sleep 30', 'Enter');
-    await until(() => expect(screen().some((r) => r.startsWith('inner$ sleep 30'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => r.startsWith('inner$ sleep 30'))).toBe(true), TMUX);
     keys('C-c');
-    await until(() => expect(screen().some((r) => r.startsWith('^C'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => r.startsWith('^C'))).toBe(true), TMUX);
     keys('echo after-ctrl-c', 'Enter');
-    await until(() => expect(screen().some((r) => r.startsWith('after-ctrl-c'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => r.startsWith('after-ctrl-c'))).toBe(true), TMUX);
 
     // Close the first panel: its agent is cancelled and the column rebalances.
     keys('C-]', 'n');
     keys('C-]', 'x');
-    await until(() => expect(cancelled()).toBe(1));
-    await until(() => expect(headerRows(screen())).toEqual([0, 21]));
+    await untilPasses(() => expect(cancelled()).toBe(1), TMUX);
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 21]), TMUX);
 
     // Close one more: one agent gets the whole column, 53 x 40, beside a 66-column main pane.
     keys('C-]', 'n');
     keys('C-]', 'x');
-    await until(() => expect(cancelled()).toBe(2));
-    await until(() => expect(headerRows(screen())).toEqual([0]));
+    await untilPasses(() => expect(cancelled()).toBe(2), TMUX);
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
     rows = screen();
     expect(rows).toHaveLength(40);
     for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
@@ -101,11 +103,11 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     // The window follows the terminal: 80x24 and 300x90 keep the 55 % main pane (44 and 165 columns).
     const sized = (cols: number, rowsN: number, sep: number) => async () => {
       tmux('resize-window', '-t', 'e2e', '-x', String(cols), '-y', String(rowsN));
-      await until(() => {
+      await untilPasses(() => {
         const r = tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, rowsN);
         expect(r.every((row) => columnsOf(row, '│').join() === String(sep))).toBe(true);
         expect(r[0]).toContain('demo silent #3');
-      });
+      }, TMUX);
     };
     await sized(80, 24, 44)();
     await sized(300, 90, 165)();
@@ -114,7 +116,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     // Back to the main pane; the shell's exit ends tai with its code, the last agent is stopped.
     keys('C-]', 'h');
     keys('exit 7', 'Enter');
-    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=7'));
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=7'), TMUX);
     expect(cancelled()).toBe(3);
     expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
     const normal = screen().join('\n');
@@ -129,46 +131,46 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     writeFileSync(join(config, 'tai', 'agents.json'), JSON.stringify({ agents: { echoer: { kind: 'command', command: [process.execPath, agent, '--stdin', '--linger'] } } }));
     keys('clear', 'Enter');
     keys(`XDG_CONFIG_HOME=${config} node ${CLI} -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-    await until(() => expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1'));
+    await untilPasses(() => expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1'), TMUX);
     keys('PS1="inner$ "', 'Enter');
-    await until(() => expect(screen().some((r) => r.startsWith('inner$'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => r.startsWith('inner$'))).toBe(true), TMUX);
     keys('C-]', '@');
     keys('-l', 'ech');
     keys('Tab');
-    await until(() => expect(screen()[39]).toMatch(/^ mention ▸ @echoer$/));
+    await untilPasses(() => expect(screen()[39]).toMatch(/^ mention ▸ @echoer$/), TMUX);
     keys('-l', 'say hi from the prompt');
-    await until(() => expect(screen()[39]).toContain(' mention ▸ @echoer say hi from the prompt'));
+    await untilPasses(() => expect(screen()[39]).toContain(' mention ▸ @echoer say hi from the prompt'), TMUX);
     keys('Enter');
-    await until(() => expect(screen()[0]).toMatch(/│ ● @echoer · running/));
-    await until(() => expect(screen().some((r) => [...r].slice(67).join('').startsWith('say hi from the prompt'))).toBe(true));
+    await untilPasses(() => expect(screen()[0]).toMatch(/│ ● @echoer · running/), TMUX);
+    await untilPasses(() => expect(screen().some((r) => [...r].slice(67).join('').startsWith('say hi from the prompt'))).toBe(true), TMUX);
     expect(screen()[39]).not.toContain('mention ▸');
     // An unknown name is refused in the line; Esc closes it and keys reach the shell again.
     keys('C-]', '@');
     keys('-l', 'nobody hi');
     keys('Enter');
-    await until(() => expect(screen()[39]).toContain('✗ no agent named "nobody"'));
+    await untilPasses(() => expect(screen()[39]).toContain('✗ no agent named "nobody"'), TMUX);
     keys('Escape');
-    await until(() => expect(screen()[39]).not.toContain('mention ▸'));
+    await untilPasses(() => expect(screen()[39]).not.toContain('mention ▸'), TMUX);
     keys('-l', 'echo typed-$((6*7))');
     keys('Enter');
-    await until(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true));
+    await untilPasses(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true), TMUX);
     keys('exit 3', 'Enter');
-    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=3'));
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=3'), TMUX);
   }, 120_000);
 
   it('restores the normal screen and stops its agents when killed by SIGTERM or SIGHUP', async () => {
     for (const [signal, code] of [['TERM', 143], ['HUP', 129]] as const) {
       keys('clear', 'Enter');
-      await until(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'));
+      await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
       const before = cancelled();
       keys(`node ${CLI} demo --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-      await until(() => expect(headerRows(screen())).toEqual([0]));
-      await until(() => expect(agentsUp(screen())).toBe(true));
+      await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
+      await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
       expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
       const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
       const tai = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
       execFileSync('kill', [`-${signal}`, tai]);
-      await until(() => expect(screen().join('\n')).toContain(`TAI-EXIT=${code}`));
+      await untilPasses(() => expect(screen().join('\n')).toContain(`TAI-EXIT=${code}`), TMUX);
       expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
       expect(cancelled(), `after SIG${signal}`).toBe(before + 1);
     }
@@ -176,14 +178,14 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
 
   it('restores the normal screen before printing an uncaught exception', async () => {
     keys('clear', 'Enter');
-    await until(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'));
+    await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
     // The cockpit as a library, with a program that throws once it is drawing.
     const lib = join(ROOT, 'dist/src/io/cockpit/cockpit.js');
     const script = `import('${lib}').then((m) => { m.startCockpit({ argv: ['bash', '--norc'] }); setTimeout(() => { throw new Error('boom-for-the-test'); }, 1500); })`;
     writeFileSync(join(dir, 'crash.mjs'), script);
     keys(`node ${join(dir, 'crash.mjs')}; echo TAI-EXIT=$?`, 'Enter');
     // startCockpit enters the alternate screen at once, so the throw always happens while drawing.
-    await until(() => expect(screen().join('\n')).toContain('TAI-EXIT=1'));
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=1'), TMUX);
     expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
     expect(screen().join('\n')).toContain('tai: Error: boom-for-the-test');
   }, 120_000);

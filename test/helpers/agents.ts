@@ -10,6 +10,7 @@ import { RecordStore } from '../../src/io/storage/records.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { LocalAgentService } from '../../src/io/agents/agent-service.js';
 import type { Runner } from '../../src/io/agents/runners/runner.js';
+import { FakeClock } from './fake-clock.js';
 
 /** The absolute path of a fixture program. */
 export function fixture(name: string): string {
@@ -18,7 +19,7 @@ export function fixture(name: string): string {
 
 /** What harness() builds. */
 export interface Harness {
-  readonly clock: { t: number };
+  readonly clock: FakeClock;
   readonly board: ReturnType<typeof createBoard>;
   readonly db: StateDb;
   readonly records: RecordStore;
@@ -34,13 +35,13 @@ export interface Harness {
 
 /** A board that draws into real headless terminals, a fresh state DB and a service on a test clock. */
 export function harness(options: { maxLive?: number; runners?: Readonly<Record<string, Runner>> } = {}): Harness {
-  const clock = { t: 1_000_000 };
+  const clock = new FakeClock(1_000_000);
   const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48, ...(options.maxLive ? { maxLive: options.maxLive } : {}) });
   const dir = mkdtempSync(join(tmpdir(), 'tai-agents-'));
   const db: StateDb = openStateDb(join(dir, 'tai.db'));
   const records = new RecordStore(db);
   const agents = new AgentsStore(db);
-  const service = new LocalAgentService({ board, records, agents, now: () => clock.t, run: 'test-run', ...(options.runners ? { runners: options.runners } : {}) });
+  const service = new LocalAgentService({ board, records, agents, now: clock.now, run: 'test-run', ...(options.runners ? { runners: options.runners } : {}) });
   /** Advances the test clock and runs the watchdog at the new time. */
   const tick = (ms: number): void => {
     clock.t += ms;

@@ -27,6 +27,7 @@ import { listOutages, readLog, type RunLogEntry } from '../../src/io/outage/outa
 import { createOutageWatch, type AgentFailureVerdict, type OutageWatch } from '../../src/io/outage/outage-watch.js';
 import { runProbe, type ProbeSource } from '../../src/io/outage/probes.js';
 import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
+import { until, type Wait } from '../helpers/until.js';
 
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 const ID = `t${process.pid}`;
@@ -58,6 +59,8 @@ if (skipReason !== undefined) process.stderr.write(`network-cut lab skipped: ${s
 let dir: string;
 /** What to print when a wait times out: each started process's output. */
 const diagnostics: (() => string)[] = [];
+/** How the lab waits: 20 s at most, a look every 20 ms; a timeout prints every started process's output. */
+const LAB: Wait = { timeout: 20_000, interval: 20, explain: () => diagnostics.map((explain) => explain()).join('\n') };
 const children: ChildProcess[] = [];
 const dbs: StateDb[] = [];
 
@@ -80,15 +83,6 @@ function cut(): void {
 
 function restore(): void {
   ip('-n', CLI_NS, 'link', 'set', VETH_CLI, 'up');
-}
-
-/** Resolves once `check` holds, polling every 20 ms, or fails at the deadline with `what`. */
-async function until(what: string, check: () => boolean, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${diagnostics.map((explain) => explain()).join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A process started in the client namespace, its output collected. */
@@ -296,7 +290,7 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
     const held = supervise(watch, heldId, 'lane-a', (onErrLine) =>
       inClient(['sh', '-c', agentScript({ edits: false, dies: false })], { cwd: laneA, onErrLine }));
     const dying = inClient(['sh', '-c', agentScript({ edits: true, dies: true })], { cwd: laneB });
-    await until('both agents reading the remote', () => held.agent.out().includes('ok 1') && dying.out().includes('ok 1'));
+    await until(() => held.agent.out().includes('ok 1') && dying.out().includes('ok 1'), { ...LAB, what: 'both agents reading the remote' });
 
     cut();
     // The dying agent exits on the lost network; its supervisor holds its panel and waits too.
@@ -305,9 +299,8 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
       return watch.onAgentFailure(verdict, deadId, 'lane-b');
     });
     const net = taiNet(state, { TAI_OUTAGE_TIME_SCALE: '0.002' });
-    await until('the net step waiting', () => net.err().includes('tai net: waiting for the network (outage #1'));
-    await until('both panels held', () =>
-      board.getState().panels.filter((panel) => panel.state === 'waiting').length === 2);
+    await until(() => net.err().includes('tai net: waiting for the network (outage #1'), { ...LAB, what: 'the net step waiting' });
+    await until(() => board.getState().panels.filter((panel) => panel.state === 'waiting').length === 2, { ...LAB, what: 'both panels held' });
     const heldPanel = board.getState().panels.find((panel) => panel.id === heldId);
     expect(heldPanel?.header).toContain('waiting for network');
     expect(held.agent.child.exitCode).toBeNull();
@@ -319,11 +312,11 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
     expect(net.err()).toContain(`tai net: network is back; running again: git ls-remote ${REMOTE} HEAD\n`);
 
     // The held agent resumes in its panel and reads the remote again.
-    await until('the held agent resumed', () => held.verdicts.length === 1);
+    await until(() => held.verdicts.length === 1, { ...LAB, what: 'the held agent resumed' });
     expect(held.verdicts[0]?.kind).toBe('back');
     expect(board.getState().panels.find((panel) => panel.id === heldId)?.state).toBe('running');
     const before = held.agent.out().length;
-    await until('the held agent reading again', () => held.agent.out().slice(before).includes('ok'));
+    await until(() => held.agent.out().slice(before).includes('ok'), { ...LAB, what: 'the held agent reading again' });
 
     // The dead lane restarts from its last commit, its edits saved aside.
     expect((await deadVerdict).kind).toBe('back');
@@ -367,7 +360,7 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
     const agent = inClient(['sh', '-c', 'i=0; while [ $i -lt 3000 ]; do git ls-remote origin HEAD >/dev/null && echo "ok $i"; i=$((i+1)); sleep 0.05; done'], {
       cwd: lane('lane-d'),
     });
-    await until('the agent reading the remote', () => agent.out().includes('ok 1'));
+    await until(() => agent.out().includes('ok 1'), { ...LAB, what: 'the agent reading the remote' });
     const qdisc = ['netns', 'exec', CLI_NS, 'tc', 'qdisc'];
     execFileSync('ip', [...qdisc, 'add', 'dev', VETH_CLI, 'root', 'pfifo', 'limit', '0'], { stdio: 'pipe', timeout: 10_000 });
     let silenced = true;
@@ -375,15 +368,15 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
       // The idle clock, shortened for the lab: no output for one second.
       let seen = agent.out().length;
       let quietSince = Date.now();
-      await until('the agent silent for a second', () => {
+      await until(() => {
         if (agent.out().length !== seen) {
           seen = agent.out().length;
           quietSince = Date.now();
         }
         return Date.now() - quietSince >= 1_000;
-      });
+      }, { ...LAB, what: 'the agent silent for a second' });
       const verdict = watch.onAgentSilent(panelId, 'lane-d');
-      await until('the silent agent held', () => board.getState().panels.find((panel) => panel.id === panelId)?.state === 'waiting');
+      await until(() => board.getState().panels.find((panel) => panel.id === panelId)?.state === 'waiting', { ...LAB, what: 'the silent agent held' });
       expect(board.getState().panels.find((panel) => panel.id === panelId)?.header).toContain('waiting for network');
       execFileSync('ip', [...qdisc, 'del', 'dev', VETH_CLI, 'root'], { stdio: 'pipe', timeout: 10_000 });
       silenced = false;
@@ -393,7 +386,7 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
       expectOneProbePerStep(db);
       // TCP retransmits the hung read once packets flow again.
       const before = agent.out().length;
-      await until('the agent reading again', () => agent.out().slice(before).includes('ok'), 45_000);
+      await until(() => agent.out().slice(before).includes('ok'), { ...LAB, what: 'the agent reading again', timeout: 45_000 });
     } finally {
       if (silenced) execFileSync('ip', [...qdisc, 'del', 'dev', VETH_CLI, 'root'], { stdio: 'pipe', timeout: 10_000 });
       if (agent.child.pid !== undefined && agent.child.exitCode === null) process.kill(-agent.child.pid, 'SIGKILL');
@@ -416,10 +409,10 @@ describe.skipIf(skipReason !== undefined)('a real network cut', () => {
         inClient(['sh', '-c', agentScript({ edits: false, dies: false })], { cwd: laneC, onErrLine }));
       const nets = [taiNet(state, env), taiNet(state, env)];
       expect(await Promise.all(nets.map((net) => net.exit))).toEqual([69, 69]);
-      await until('the held agent given up', () => held.verdicts.length === 1);
+      await until(() => held.verdicts.length === 1, { ...LAB, what: 'the held agent given up' });
       expect(held.verdicts[0]?.kind).toBe('gave-up');
       for (const net of nets) expect(net.err()).toContain('tai net: gave up waiting (outage #1); not run: git ls-remote');
-      await until('the hook to write', () => existsSync(hookFile));
+      await until(() => existsSync(hookFile), { ...LAB, what: 'the hook to write' });
       expect(readFileSync(hookFile, 'utf8')).toMatch(/^tai gave up waiting for the network after [\d a-z]+ \(\d+ probes\); the run stopped\. See `tai report`\.\n$/);
       expect(readLog(db, { kind: 'notify' })).toHaveLength(1);
       expectOneProbePerStep(db);

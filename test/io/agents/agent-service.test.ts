@@ -1,17 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { CLAIM_HEAD, CLAIM_TAIL } from '../../../src/core/agents/claim-check.js';
 import { RESULT_MAX } from '../../../src/io/agents/runners/result-text.js';
 import { fixture, groupExists, harness, liveMembers, pidLive } from '../../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../../fixtures/flooder.mjs';
+import { until } from '../../helpers/until.js';
 
 const node = process.execPath;
 const agent = (...args: string[]): string[] => [node, fixture('command-agent.mjs'), ...args];
-const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
 
 let h: ReturnType<typeof harness>;
 afterEach(() => h?.close());

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { dispatch } from '../../../store/dispatch.js';
 import { judgeAttempt, laneWorktree } from '../../../src/io/outage/agent-outages.js';
@@ -16,55 +16,24 @@ import { openAgentService } from '../../../src/io/agents/open-agent-service.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { createOutageWatch, type OutageWatch } from '../../../src/io/outage/outage-watch.js';
 import { listOutages, readLog } from '../../../src/io/outage/outage-store.js';
-import type { Sleep } from '../../../src/io/outage/outage-wait.js';
 import type { ProbeSource } from '../../../src/io/outage/probes.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
 import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 import { fixture } from '../../helpers/agents.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { until, untilPasses, type Wait } from '../../helpers/until.js';
 
 const T0 = Date.UTC(2026, 10, 30, 22, 0, 0);
 const MINUTE = 60_000;
 const node = process.execPath;
 const LOST = "fatal: unable to access 'https://example.invalid/lane.git/': Could not resolve host: example.invalid";
 
-/** The outage wait's sleep on the test clock: a sleeper waits until a test wakes it. */
-class FakeTime {
-  readonly clock = { t: T0 };
-  readonly #sleepers: { at: number; wake: () => void }[] = [];
-  readonly now = (): number => this.clock.t;
-  readonly sleep: Sleep = (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const abort = (): void => {
-        const at = this.#sleepers.indexOf(sleeper);
-        if (at >= 0) this.#sleepers.splice(at, 1);
-        resolve();
-      };
-      const sleeper = {
-        at: this.clock.t + Math.max(0, ms),
-        wake: () => {
-          signal?.removeEventListener('abort', abort);
-          resolve();
-        },
-      };
-      this.#sleepers.push(sleeper);
-      signal?.addEventListener('abort', abort, { once: true });
-    });
-
-  /** Wakes the earliest sleeper and moves the clock to its time. */
-  wake(): void {
-    this.#sleepers.sort((a, b) => a.at - b.at);
-    const next = this.#sleepers.shift();
-    if (next === undefined) return;
-    this.clock.t = Math.max(this.clock.t, next.at);
-    next.wake();
-  }
-}
-
 interface Setup {
   readonly dir: string;
-  readonly time: FakeTime;
+  readonly time: FakeClock;
+  /** How a test waits here: waking the outage wait's sleep between looks (the clock moves only then). */
+  readonly wait: Wait;
   readonly board: ReturnType<typeof createBoard>;
   readonly db: StateDb;
   readonly watch: OutageWatch;
@@ -91,7 +60,7 @@ afterEach(() => {
 
 function setup(): Setup {
   const dir = mkdtempSync(join(tmpdir(), 'tai-agent-outages-'));
-  const time = new FakeTime();
+  const time = new FakeClock(T0);
   const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48 });
   const db = openStateDb(join(dir, 'state', 'tai.db'));
   const network = { up: false, runs: 0 };
@@ -123,25 +92,17 @@ function setup(): Setup {
     outages: { watch, db, stateDir: join(dir, 'state'), tell: (panelId, line) => told.push(`#${panelId} ${line}`) },
   });
   const screen = async (id: number): Promise<string> => {
-    board.getState().flush(time.clock.t + 10 * MINUTE);
+    board.getState().flush(time.t + 10 * MINUTE);
     const s = board.getState().screenOf(id) as XtermScreen | undefined;
     if (!s) return '';
     await s.parsed();
     return s.text().join('\n');
   };
-  const state = (id: number): string | undefined => board.getState().status(time.clock.t).agents.find((row) => row.id === id)?.state;
-  const made = { dir, time, board, db, watch, service, network, hook, told, screen, state };
+  const state = (id: number): string | undefined => board.getState().status(time.t).agents.find((row) => row.id === id)?.state;
+  const wait: Wait = { timeout: 15_000, between: time.wake };
+  const made = { dir, time, wait, board, db, watch, service, network, hook, told, screen, state };
   setups.push(made);
   return made;
-}
-
-/** Waits for `cond` with a deadline, waking the outage wait's sleep between looks. */
-function until(s: Setup, cond: () => boolean, timeout = 15_000): Promise<void> {
-  return vi.waitFor(() => {
-    if (cond()) return;
-    s.time.wake();
-    throw new Error('not yet');
-  }, { timeout, interval: 10 });
 }
 
 /** A shell agent: fails with a lost network the first time (marker absent), then runs `then`. */
@@ -152,19 +113,19 @@ function failsOnceThen(marker: string, then: string): string[] {
 describe('agents that fail with a lost network', () => {
   it('holds the agent in its panel as waiting for network while another keeps working, and restarts it in the same panel when the probe says the network is back', async () => {
     const s = setup();
-    const other = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('command-agent.mjs'), '--linger'], label: 'offline work' }, s.time.clock.t);
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: failsOnceThen(join(s.dir, 'mark'), 'echo pushed after the outage'), label: 'pusher', prompt: 'push the branch' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const other = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('command-agent.mjs'), '--linger'], label: 'offline work' }, s.time.t);
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: failsOnceThen(join(s.dir, 'mark'), 'echo pushed after the outage'), label: 'pusher', prompt: 'push the branch' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     expect(s.board.getState().panels.find((p) => p.id === id)?.header).toContain('waiting for network');
     expect(s.state(other.id)).toBe('running');
     expect(readLog(s.db, { kind: 'agent-hold' }).map((row) => row.detail)).toEqual([`panel #${id} pusher: ${LOST}`]);
     expect((await s.service.poll(id))?.finished).toBe(false);
 
     // The first probe (one minute in) still fails; the network comes back before the second.
-    await until(s, () => s.network.runs === 1);
+    await until(() => s.network.runs === 1, s.wait);
     expect(s.state(id)).toBe('waiting');
     s.network.up = true;
-    await until(s, () => s.service.peek(id)?.finished === true);
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
 
     const result = await s.service.poll(id);
     expect(result).toMatchObject({ state: 'done', exitCode: 0 });
@@ -177,17 +138,17 @@ describe('agents that fail with a lost network', () => {
     expect(screen).toContain('pushed after the outage');
     expect(readLog(s.db, { kind: 'agent-resume' }).map((row) => row.detail)).toEqual([`panel #${id} pusher`]);
     expect(s.state(other.id)).toBe('running');
-    s.board.getState().cancel(other.id, 'done with it', s.time.clock.t);
+    s.board.getState().cancel(other.id, 'done with it', s.time.t);
     expect((await s.service.poll(other.id, 10_000))?.state).toBe('cancelled');
   });
 
   it('cancels a held ACP agent that died with a lost transport when the schedule gives up, with exactly one notification', async () => {
     const s = setup();
     const argv = ['/bin/sh', '-c', `echo 'Error: connect ENETUNREACH 160.79.104.10:443' >&2; exec '${node}' '${fixture('acp-agent.mjs')}' lost`];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'acp', argv, label: 'acp lane', prompt: 'fix it' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'acp', argv, label: 'acp lane', prompt: 'fix it' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     expect(readLog(s.db, { kind: 'agent-hold' })[0]?.detail).toBe(`panel #${id} acp lane: Error: connect ENETUNREACH 160.79.104.10:443`);
-    await until(s, () => s.service.peek(id)?.finished === true, 20_000);
+    await until(() => s.service.peek(id)?.finished === true, { ...s.wait, timeout: 20_000 });
     const result = await s.service.poll(id);
     expect(result).toMatchObject({ state: 'cancelled', exitCode: 130 });
     expect(result?.reason).toMatch(/^gave up waiting for the network \(outage 1, 12 probes\): Error: connect ENETUNREACH/);
@@ -206,12 +167,12 @@ describe('agents that fail with a lost network', () => {
     const marker = join(s.dir, 'mark');
     const emitter = fixture('codex-emitter.mjs');
     const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then exec '${node}' '${emitter}' run; else touch '${marker}'; exec '${node}' '${emitter}' fail; fi`];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'codex', argv, label: 'codex', prompt: 'list the files' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'codex', argv, label: 'codex', prompt: 'list the files' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     expect(readLog(s.db, { kind: 'agent-hold' })[0]?.detail).toBe(`panel #${id} codex: stream disconnected before completion`);
     expect(new AgentsStore(s.db).get('test-run', id)?.state).toBe('waiting');
     s.network.up = true;
-    await until(s, () => s.service.peek(id)?.finished === true);
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
     expect((await s.service.poll(id))?.state).toBe('done');
     expect(new AgentsStore(s.db).get('test-run', id)?.state).toBe('done');
   });
@@ -219,7 +180,7 @@ describe('agents that fail with a lost network', () => {
   it('fails a rate-limited Claude agent as it is, never holding it', async () => {
     const s = setup();
     const argv = [node, fixture('claude-emitter.mjs'), 'rate-limit', '--input-format', 'stream-json'];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'claude', argv, prompt: 'go' }, s.time.clock.t);
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'claude', argv, prompt: 'go' }, s.time.t);
     const result = await s.service.poll(id, 10_000);
     expect(result?.state).toBe('failed');
     expect(result?.reason).toContain('rate limited: ');
@@ -229,10 +190,10 @@ describe('agents that fail with a lost network', () => {
 
   it('fails a rate-limited agent with its detail and reset time, without holding it or opening an outage', async () => {
     const s = setup();
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'acp', argv: [node, fixture('acp-agent.mjs'), 'rate-limit'], prompt: 'go' }, s.time.clock.t);
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'acp', argv: [node, fixture('acp-agent.mjs'), 'rate-limit'], prompt: 'go' }, s.time.t);
     const result = await s.service.poll(id, 10_000);
     expect(result).toMatchObject({ state: 'failed', exitCode: 1 });
-    expect(result?.reason).toContain(`rate limited: Rate limit exceeded: try again in 30s (resets at ${new Date(s.time.clock.t + 30_000).toISOString()})`);
+    expect(result?.reason).toContain(`rate limited: Rate limit exceeded: try again in 30s (resets at ${new Date(s.time.t + 30_000).toISOString()})`);
     expect(listOutages(s.db)).toEqual([]);
     expect(readLog(s.db)).toEqual([]);
     expect(s.network.runs).toBe(0);
@@ -240,9 +201,9 @@ describe('agents that fail with a lost network', () => {
 
   it('stops the wait when a held agent is cancelled (tai cancel), as cancelled', async () => {
     const s = setup();
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: failsOnceThen(join(s.dir, 'mark'), 'true') }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
-    const reply = await dispatch({ cmd: 'cancel', id }, { board: s.board, now: s.time.clock.t, agents: s.service });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: failsOnceThen(join(s.dir, 'mark'), 'true') }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    const reply = await dispatch({ cmd: 'cancel', id }, { board: s.board, now: s.time.t, agents: s.service });
     expect(reply).toEqual({ ok: true, data: { id, cancelled: true } });
     const result = await s.service.poll(id, 10_000);
     expect(result).toMatchObject({ state: 'cancelled', exitCode: 130 });
@@ -253,17 +214,17 @@ describe('agents that fail with a lost network', () => {
 describe('an agent silent past the idle limit', () => {
   it('is confirmed by the probe, held while the network is down, and carries on when it is back', async () => {
     const s = setup();
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('command-agent.mjs'), '--linger'], label: 'quiet' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.service.peek(id)?.text).toBe('waiting\n'), { timeout: 10_000, interval: 10 });
-    s.time.clock.t += 60_000;
-    s.board.getState().tick(s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('command-agent.mjs'), '--linger'], label: 'quiet' }, s.time.t);
+    await untilPasses(() => expect(s.service.peek(id)?.text).toBe('waiting\n'));
+    s.time.t += 60_000;
+    s.board.getState().tick(s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     expect(s.network.runs).toBe(1);
     expect(readLog(s.db, { kind: 'agent-hold' })[0]?.detail).toBe(`panel #${id} quiet: silent past the idle limit; the network probe failed: exit 128: fatal: unable to access: Network is unreachable`);
     s.network.up = true;
-    await until(s, () => s.state(id) === 'running');
+    await until(() => s.state(id) === 'running', s.wait);
     expect(await s.screen(id)).toContain('the network is back (outage 1); the agent carries on');
-    s.board.getState().cancel(id, 'enough', s.time.clock.t);
+    s.board.getState().cancel(id, 'enough', s.time.t);
     expect((await s.service.poll(id, 10_000))?.state).toBe('cancelled');
   });
 });
@@ -291,10 +252,10 @@ describe('a lane whose agent died to the outage', () => {
     expect(laneWorktree(join(s.dir, 'repo'))).toBeUndefined();
     const marker = join(s.dir, 'mark');
     const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then git status --porcelain; echo clean start; else touch '${marker}'; echo two >> a.txt; echo new > b.txt; echo "${LOST}" >&2; exit 128; fi`];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-1', prompt: 'add a line' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-1', prompt: 'add a line' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     s.network.up = true;
-    await until(s, () => s.service.peek(id)?.finished === true);
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
     const result = await s.service.poll(id);
     expect(result?.state).toBe('done');
     const [restart] = readLog(s.db, { kind: 'lane-restart' });
@@ -316,11 +277,11 @@ describe('a lane whose agent died to the outage', () => {
     const { lane, head } = repoWithLane(s.dir);
     const marker = join(s.dir, 'mark');
     const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then echo pushed; else touch '${marker}'; echo half > c.txt; echo 'committed nothing'; echo 'NETWORK: git push origin lane-1'; fi`];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-1', prompt: 'push' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-1', prompt: 'push' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
     expect(readLog(s.db, { kind: 'lane-wait' }).map((row) => row.detail)).toEqual(['lane-1: handed back with NETWORK: git push origin lane-1']);
     s.network.up = true;
-    await until(s, () => s.service.peek(id)?.finished === true);
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
     const result = await s.service.poll(id);
     expect(result?.state).toBe('done');
     expect(result?.text.endsWith('\npushed\n')).toBe(true);
@@ -344,9 +305,9 @@ describe('a yielded lane at give-up', () => {
     const lane = join(s.dir, 'lane-2');
     git(repo, 'worktree', 'add', '-q', '-b', 'lane-2', lane);
     const argv = ['/bin/sh', '-c', "echo half >> a.txt; echo 'NETWORK: git push origin lane-2'"];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-2', prompt: 'push' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.state(id)).toBe('waiting'), { timeout: 10_000, interval: 10 });
-    await until(s, () => s.service.peek(id)?.finished === true, 20_000);
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, cwd: lane, label: 'lane-2', prompt: 'push' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    await until(() => s.service.peek(id)?.finished === true, { ...s.wait, timeout: 20_000 });
     const result = await s.service.poll(id);
     expect(result?.state).toBe('cancelled');
     expect(result?.reason).toBe('gave up waiting for the network (outage 1, 12 probes): NETWORK: git push origin lane-2');
@@ -379,11 +340,11 @@ describe('tai cancel on a retried job', () => {
     const s = setup();
     const marker = join(s.dir, 'retry');
     const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then exec '${node}' '${fixture('command-agent.mjs')}' --linger; else touch '${marker}'; exit 2; fi`];
-    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, retries: 1, label: 'flaky' }, s.time.clock.t);
-    await vi.waitFor(() => expect(s.service.peek(id)?.text).toBe('waiting\n'), { timeout: 10_000, interval: 10 });
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, retries: 1, label: 'flaky' }, s.time.t);
+    await untilPasses(() => expect(s.service.peek(id)?.text).toBe('waiting\n'));
     const second = s.service.currentAttempt(id) as number;
     expect(second).not.toBe(id);
-    const reply = await dispatch({ cmd: 'cancel', id }, { board: s.board, now: s.time.clock.t, agents: s.service });
+    const reply = await dispatch({ cmd: 'cancel', id }, { board: s.board, now: s.time.t, agents: s.service });
     expect(reply).toEqual({ ok: true, data: { id: second, cancelled: true } });
     const result = await s.service.poll(id, 10_000);
     expect(result?.state).toBe('cancelled');

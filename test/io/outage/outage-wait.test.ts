@@ -17,60 +17,15 @@ import {
 } from '../../../src/io/outage/outage-wait.js';
 import type { ProbeOutcome, ProbeSource } from '../../../src/io/outage/probes.js';
 import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 9, 9, 23, 0, 0);
 
-/**
- * A virtual clock shared by every simulated process: `sleep` parks the caller
- * until the clock reaches its wake time, and `runUntil` moves the clock from
- * one wake time to the next, letting the woken callers run to their next sleep.
- */
-class FakeTime {
-  t = T0;
-  private readonly sleepers: { at: number; wake: () => void }[] = [];
-  readonly now = (): number => this.t;
-  readonly sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const abort = (): void => {
-        this.sleepers.splice(this.sleepers.indexOf(sleeper), 1);
-        resolve();
-      };
-      const sleeper = {
-        at: this.t + Math.max(0, ms),
-        wake: () => {
-          signal?.removeEventListener('abort', abort);
-          resolve();
-        },
-      };
-      this.sleepers.push(sleeper);
-      signal?.addEventListener('abort', abort, { once: true });
-    });
-
-  /** Advances until `done` settles (or nobody sleeps any more); returns what it settled with. */
-  async runUntil<T>(done: Promise<T>, limit = 100_000): Promise<T> {
-    let settled = false;
-    const result = done.finally(() => {
-      settled = true;
-    });
-    for (let step = 0; step < limit && !settled; step += 1) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (settled) break;
-      this.sleepers.sort((a, b) => a.at - b.at);
-      const next = this.sleepers.shift();
-      if (next === undefined) continue;
-      this.t = Math.max(this.t, next.at);
-      next.wake();
-    }
-    return result;
-  }
-}
-
 let dir: string;
 let path: string;
 const opened: StateDb[] = [];
-let time: FakeTime;
+let time: FakeClock;
 
 function connect(): StateDb {
   const db = openStateDb(path);
@@ -101,7 +56,7 @@ function waiter(pid: number, probes: ProbeSource, extra: Partial<OutageWaitOptio
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'tai-outage-wait-'));
   path = join(dir, 'tai.db');
-  time = new FakeTime();
+  time = new FakeClock(T0);
 });
 
 afterEach(() => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultProbes, modelProbeCommand, networkProbeCommand, runProbe } from '../../../src/io/outage/probes.js';
+import { until } from '../../helpers/until.js';
 
 let dir: string;
 
@@ -27,15 +28,6 @@ function repoWithOrigin(remote: string): string {
   git(work, 'commit', '-q', '--allow-empty', '-m', 'first');
   git(work, 'remote', 'add', 'origin', remote);
   return work;
-}
-
-/** Resolves once `check` is true, or fails at the deadline. */
-async function until(check: () => boolean, deadlineMs: number): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('the condition did not hold in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 function alive(pid: number): boolean {
@@ -62,7 +54,7 @@ describe('running a probe', () => {
     const outcome = await runProbe({ shell: `sleep 30 & echo $! > ${pidFile}; wait` }, { timeoutMs: 300 });
     expect(outcome).toEqual({ ok: false, detail: 'no answer within 300 ms' });
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
-    await until(() => !alive(grandchild), 5_000);
+    await until(() => !alive(grandchild), { timeout: 5_000 });
   });
 });
 

@@ -7,7 +7,8 @@
 import { afterEach, expect, test } from 'vitest';
 import { ControlConnection } from '../../../src/io/socket/control-client.js';
 import { connect } from 'node:net';
-import { exchange, startHarness, until, type Harness } from './socket-harness.js';
+import { exchange, startHarness, type Harness } from './socket-harness.js';
+import { until } from '../../helpers/until.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -139,9 +140,9 @@ test('malformed lines cut at random byte boundaries on one connection each get o
     sock.write(blob.subarray(at, at + n));
     at += n;
   }
-  await until(() => got.split('\n').length - 1 >= lines.length, 20_000, 'every reply');
+  await until(() => got.split('\n').length - 1 >= lines.length, { timeout: 20_000, what: 'every reply' });
   sock.end('{"cmd":"vpane_list"}\n');
-  await until(() => got.split('\n').length - 1 === lines.length + 1, 5_000, 'the last reply');
+  await until(() => got.split('\n').length - 1 === lines.length + 1, { timeout: 5_000, what: 'the last reply' });
   const replies = got.trimEnd().split('\n');
   expect(replies.slice(0, -1).every((l) => l.startsWith('{"ok":false,"error":"'))).toBe(true);
   expect(JSON.parse(replies[replies.length - 1] ?? '')).toMatchObject({ ok: true, data: [] });

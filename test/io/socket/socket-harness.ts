@@ -12,6 +12,7 @@ import type { AgentService } from '../../../src/core/agents/agent-service.js';
 import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
 import { startControlServer, type ControlServer } from '../../../src/io/socket/socket-server.js';
 import { createBoard, type Board, type BoardCounters } from '../../../store/board.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 /** What a test gets. */
 export interface Harness {
@@ -20,7 +21,7 @@ export interface Harness {
   readonly board: Board & { counters: BoardCounters };
   readonly server: ControlServer;
   /** The fake time every request is dispatched at (ms). */
-  readonly clock: { t: number };
+  readonly clock: FakeClock;
   /** Moves the fake clock and runs the board's tick at the new time. */
   advance(ms: number): void;
   /** Flushes pending output into screens and waits until they parsed it; returns the screen's rows. */
@@ -34,7 +35,7 @@ export async function startHarness(
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-sock-'));
   const path = join(dir, 'control.sock');
-  const clock = { t: 1_000_000 };
+  const clock = new FakeClock(1_000_000);
   const board = createBoard({
     createScreen: xtermScreens,
     cols: options.cols ?? 120,
@@ -44,7 +45,7 @@ export async function startHarness(
   const server = await startControlServer({
     board,
     path,
-    now: () => clock.t,
+    now: clock.now,
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.lineMaxBytes === undefined ? {} : { lineMaxBytes: options.lineMaxBytes }),
@@ -102,13 +103,4 @@ export function exchange(path: string, bytes: string | Buffer, replies = 1, time
     });
     sock.write(bytes);
   });
-}
-
-/** Waits until `check` holds, polling on the event loop; fails after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
 }

@@ -13,7 +13,8 @@ import type { AgentResult, AgentService } from '../../../src/core/agents/agent-s
 import { call, callRaw, CockpitUnreachableError, ControlConnection } from '../../../src/io/socket/control-client.js';
 import { startControlServer } from '../../../src/io/socket/socket-server.js';
 import { createBoard, type Board } from '../../../store/board.js';
-import { exchange, startHarness, until, type Harness } from './socket-harness.js';
+import { exchange, startHarness, type Harness } from './socket-harness.js';
+import { until } from '../../helpers/until.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -167,8 +168,8 @@ describe('bad clients harm nobody', () => {
     await until(() => h.server.counters.requests === 1);
     s.destroy();
     release({ id: 1, state: 'done', finished: true, text: 'ok', chars: 2, reason: '' });
-    await until(() => h.server.counters.writeFailures >= 1, 5_000, 'the dropped reply to be counted');
-    await until(() => h.server.open === 0, 5_000, 'the connection to close');
+    await until(() => h.server.counters.writeFailures >= 1, { timeout: 5_000, what: 'the dropped reply to be counted' });
+    await until(() => h.server.open === 0, { timeout: 5_000, what: 'the connection to close' });
     expect(await exchange(h.path, '{"cmd":"vpane_list"}\n')).toBe('{"ok":true,"data":[]}\n');
   });
 
@@ -177,7 +178,7 @@ describe('bad clients harm nobody', () => {
     const n = 2_000;
     const replies = await Promise.all(Array.from({ length: n }, () => exchange(h.path, '{"cmd":"vpane_list"}\n', 1, 20_000)));
     expect(replies.filter((r) => r === '{"ok":true,"data":[]}\n')).toHaveLength(n);
-    await until(() => h.server.open === 0, 10_000, 'every connection to close');
+    await until(() => h.server.open === 0, { timeout: 10_000, what: 'every connection to close' });
     expect(h.server.counters.connections).toBe(n);
   });
 });

@@ -7,17 +7,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../../store/board.js';
 import { openAgentService } from '../../../../src/io/agents/open-agent-service.js';
 import { ACP_SESSION_IDLE_MS, AcpSessionPool } from '../../../../src/io/agents/runners/acp-pool.js';
 import { runnersWithSessions } from '../../../../src/io/agents/runners/table.js';
 import { fixture, groupExists, harness, type Harness } from '../../../helpers/agents.js';
+import { until, type Wait } from '../../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 15_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
+/** The deadline these ACP tests have always had, longer than the default. */
+const ACP_WAIT: Wait = { timeout: 15_000 };
 
 const AGENT = [process.execPath, fixture('acp-session-agent.mjs')];
 
@@ -97,7 +96,7 @@ describe('kept ACP sessions', () => {
   it('ends a turn whose agent honours session/cancel as cancelled and keeps its session', async () => {
     rig();
     const id = await spawnTurn('slow count', 'k');
-    await until(() => textOf(id).includes('tick 2.'));
+    await until(() => textOf(id).includes('tick 2.'), ACP_WAIT);
     h.board.getState().cancel(id, 'enough', h.clock.t, 'user');
     const result = await h.service.poll(id, 15_000);
     expect(result?.state).toBe('cancelled');
@@ -110,15 +109,15 @@ describe('kept ACP sessions', () => {
   it('kills an agent that ignores the cancel after the grace, and the next turn starts a new process', async () => {
     rig();
     const id = await spawnTurn('ignore me', 'k');
-    await until(() => textOf(id).includes('tick 1.') && h.service.pgidOf(id) !== undefined);
+    await until(() => textOf(id).includes('tick 1.') && h.service.pgidOf(id) !== undefined, ACP_WAIT);
     const pid = h.service.pgidOf(id) as number;
     h.board.getState().cancel(id, 'enough', h.clock.t, 'user');
     const before = textOf(id).length;
-    await until(() => textOf(id).length > before + 40);
+    await until(() => textOf(id).length > before + 40, ACP_WAIT);
     expect(h.service.peek(id)?.finished).toBe(false);
     h.tick(5_000);
     expect((await h.service.poll(id, 15_000))?.state).toBe('cancelled');
-    await until(() => !groupExists(pid));
+    await until(() => !groupExists(pid), ACP_WAIT);
     expect(pool.size).toEqual({ idle: 0, busy: 0 });
     const next = await runTurn('fresh', 'k');
     expect(next.pid).not.toBe(pid);
@@ -147,13 +146,13 @@ describe('kept ACP sessions', () => {
   it('drops the session of a turn that ran out of its wall clock, though the agent honoured the cancel', async () => {
     rig();
     const id = await spawnTurn('slow and long', 'k', { timeout: 30 });
-    await until(() => textOf(id).includes('tick 1.') && h.service.pgidOf(id) !== undefined);
+    await until(() => textOf(id).includes('tick 1.') && h.service.pgidOf(id) !== undefined, ACP_WAIT);
     const pid = h.service.pgidOf(id) as number;
     h.tick(30_000);
     const result = await h.service.poll(id, 15_000);
     expect(result?.state).toBe('timeout');
     expect(result?.text.endsWith('stopping.')).toBe(true);
-    await until(() => !groupExists(pid));
+    await until(() => !groupExists(pid), ACP_WAIT);
     expect(pool.size).toEqual({ idle: 0, busy: 0 });
   });
 
@@ -163,18 +162,18 @@ describe('kept ACP sessions', () => {
     const b = await runTurn('two', 'b');
     const c = await runTurn('three', 'c');
     // Three idle, the limit two: the oldest (a) is closed.
-    await until(() => !groupExists(a.pid));
+    await until(() => !groupExists(a.pid), ACP_WAIT);
     expect(pool.size).toEqual({ idle: 2, busy: 0 });
     expect(pool.expire(h.clock.t + ACP_SESSION_IDLE_MS - 60_000)).toBe(0);
     expect(pool.expire(h.clock.t + ACP_SESSION_IDLE_MS)).toBe(2);
-    await until(() => !groupExists(b.pid) && !groupExists(c.pid));
+    await until(() => !groupExists(b.pid) && !groupExists(c.pid), ACP_WAIT);
     expect(pool.size).toEqual({ idle: 0, busy: 0 });
   });
 
   it('closes an idle session on its own timer once the idle time has passed', async () => {
     rig({ idleMs: 50, realTime: true });
     const a = await runTurn('one', 'a');
-    await until(() => !groupExists(a.pid));
+    await until(() => !groupExists(a.pid), ACP_WAIT);
     expect(pool.size).toEqual({ idle: 0, busy: 0 });
   });
 
@@ -182,7 +181,7 @@ describe('kept ACP sessions', () => {
     rig();
     const idle = await runTurn('one', 'a');
     const busy = await spawnTurn('slow forever', 'b');
-    await until(() => textOf(busy).includes('tick 1.') && h.service.pgidOf(busy) !== undefined);
+    await until(() => textOf(busy).includes('tick 1.') && h.service.pgidOf(busy) !== undefined, ACP_WAIT);
     const busyPid = h.service.pgidOf(busy) as number;
     await pool.close();
     expect(groupExists(idle.pid)).toBe(false);
@@ -192,7 +191,7 @@ describe('kept ACP sessions', () => {
     // A closed pool keeps nothing: a later keyed turn runs and ends with its process.
     const late = await runTurn('late', 'a');
     expect(late.state).toBe('done');
-    await until(() => !groupExists(late.pid));
+    await until(() => !groupExists(late.pid), ACP_WAIT);
   });
 });
 
@@ -208,7 +207,7 @@ describe('the sessions of a cockpit or tai spawn (openAgentService)', () => {
       const pid = pidIn(await turn('one'));
       expect(await turn('two')).toBe(`pid ${pid} turn 2: two`);
       opened.close();
-      await until(() => !groupExists(pid));
+      await until(() => !groupExists(pid), ACP_WAIT);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, groupExists, harness, type Harness } from '../../../helpers/agents.js';
+import { until, type Wait } from '../../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 15_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
+/** The deadline these ACP tests have always had, longer than the default. */
+const ACP_WAIT: Wait = { timeout: 15_000 };
 const acpAgent = (mode: string): string[] => [process.execPath, fixture('acp-agent.mjs'), mode];
 
 let h: Harness;
@@ -39,7 +38,7 @@ describe('the acp runner against an agent built on the real SDK', () => {
   it('stops softly with session/cancel and the agent ends its turn cancelled', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('slow'), prompt: 'count' }, h.clock.t);
-    await until(() => (h.service.peek(id)?.text ?? '').includes('tick 2.'));
+    await until(() => (h.service.peek(id)?.text ?? '').includes('tick 2.'), ACP_WAIT);
     h.board.getState().cancel(id, 'enough', h.clock.t);
     const result = await h.service.poll(id, 15_000);
     expect(result?.state).toBe('cancelled');
@@ -50,17 +49,17 @@ describe('the acp runner against an agent built on the real SDK', () => {
   it('kills an agent that ignores session/cancel after the grace, with its whole group', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('ignore-cancel'), prompt: 'count' }, h.clock.t);
-    await until(() => (h.service.peek(id)?.text ?? '').includes('tick 1.') && h.service.pgidOf(id) !== undefined);
+    await until(() => (h.service.peek(id)?.text ?? '').includes('tick 1.') && h.service.pgidOf(id) !== undefined, ACP_WAIT);
     const pgid = h.service.pgidOf(id) as number;
     h.board.getState().cancel(id, 'enough', h.clock.t);
     const before = h.service.peek(id)?.text.length ?? 0;
-    await until(() => (h.service.peek(id)?.text.length ?? 0) > before + 40);
+    await until(() => (h.service.peek(id)?.text.length ?? 0) > before + 40, ACP_WAIT);
     expect(h.service.peek(id)?.finished).toBe(false);
     h.tick(5_000);
     const result = await h.service.poll(id, 15_000);
     expect(result?.state).toBe('cancelled');
     expect(result?.text).toContain('partial result]\ntick 0. tick 1.');
-    await until(() => !groupExists(pgid));
+    await until(() => !groupExists(pgid), ACP_WAIT);
   });
 
   it('reports a rate limit as a failure that says so', async () => {
@@ -83,7 +82,7 @@ describe('the acp runner against an agent built on the real SDK', () => {
   it('cancels a silent agent after 300 s without an event', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('silent'), prompt: 'x' }, h.clock.t);
-    await until(() => (h.service.peek(id)?.text ?? '') === 'thinking silently');
+    await until(() => (h.service.peek(id)?.text ?? '') === 'thinking silently', ACP_WAIT);
     h.tick(300_000);
     // It ignores session/cancel (it never reads again): hard stop after the grace.
     h.tick(5_000);

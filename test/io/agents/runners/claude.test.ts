@@ -1,10 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, groupExists, harness, type Harness } from '../../../helpers/agents.js';
+import { until } from '../../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
 const claude = (mode: string): string[] => [
   process.execPath,
   fixture('claude-emitter.mjs'),

@@ -4,15 +4,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf, spawnGroup, type GroupChild } from '../../../../src/io/agents/runners/process-group.js';
 import { builtReaper, type ReaperKind } from '../../../../src/io/agents/runners/reaper-binary.js';
 import { fixture, groupExists, liveMembers, pidLive } from '../../../helpers/agents.js';
+import { until } from '../../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 10_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
 const node = process.execPath;
 const agent = fixture('command-agent.mjs');
 
