@@ -14,9 +14,12 @@
 /** What replaces a secret. */
 export const HIDDEN = '[hidden]';
 
-/** Names whose value is a secret in `name=value`, `name: value` and JSON. */
-const SECRET_NAME =
-  '(?:[A-Za-z0-9_-]*(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|pwd|credentials?)[A-Za-z0-9_-]*)';
+/** The word that makes a name's value a secret in `name=value`, `name: value` and JSON. */
+const SECRET_WORD =
+  '(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|pwd|credentials?)';
+
+/** A whole name holding that word (`OPENAI_API_KEY`, `db-password`). */
+const SECRET_NAME = `(?:[A-Za-z0-9_-]*${SECRET_WORD}[A-Za-z0-9_-]*)`;
 
 /** Names that only count or describe (`max_tokens`, `input_tokens`, `tokenizer`): their value is no secret. */
 const COUNT_NAME = /tokens$|tokens?[_-]?(?:count|limit|max|usage|budget)$|tokeniz/i;
@@ -27,8 +30,10 @@ const RULES: ReadonlyArray<readonly [RegExp, string | ((...m: string[]) => strin
   // A named value first, so `OPENAI_API_KEY=sk-...` hides the whole value.
   [new RegExp(`(--${SECRET_NAME}(?:=|\\s+))("[^"]*"|'[^']*'|\\S+)`, 'gi'), (_m, name) => `${name}${HIDDEN}`],
   [
-    new RegExp(`(["']?(${SECRET_NAME})["']?\\s*[:=]\\s*)(?!"?\\[hidden\\])("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&}\\]]+)`, 'gi'),
-    (m, name, bare, value) => (COUNT_NAME.test(bare) ? m : `${name}${value.startsWith('"') ? `"${HIDDEN}"` : HIDDEN}`),
+    // From the word on, not from the name's start: a leading `[A-Za-z0-9_-]*` made this rule retry at every
+    // character of a long tool result (32 ms a MiB); what precedes the word is kept as it is anyway.
+    new RegExp(`((${SECRET_WORD}[A-Za-z0-9_-]*)["']?\\s*[:=]\\s*)(?!"?\\[hidden\\])("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&}\\]]+)`, 'gi'),
+    (m, name, word, value) => (COUNT_NAME.test(word) ? m : `${name}${value.startsWith('"') ? `"${HIDDEN}"` : HIDDEN}`),
   ],
   // A password glued to its flag (`mysql -pSECRET`), or sshpass's; only after the program's name, so `mkdir -p dir` stays.
   [/\b((?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb)\b[^\n;|&]*?\s-p)(?!\[hidden\])("[^"]*"|'[^']*'|[^\s"']+)/g, (_m, flag) => `${flag}${HIDDEN}`],
