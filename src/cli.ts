@@ -5,6 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { field, processOutput } from './cli/output.js';
 
 /** A subcommand: receives the arguments after its name, returns the exit code. */
 export type Subcommand = (args: readonly string[]) => Promise<number>;
@@ -43,11 +44,11 @@ usage:
 export async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(USAGE);
+    processOutput.say(USAGE);
     return 0;
   }
   if (first === '--version' || first === '-V') {
-    process.stdout.write(`${await version()}\n`);
+    processOutput.say(`${await version()}\n`);
     return 0;
   }
   if (first === undefined || first === '--') {
@@ -56,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const load = SUBCOMMANDS[first];
   if (!load) {
-    process.stderr.write(`tai: unknown command '${first}'\n\n${USAGE}`);
+    processOutput.warn(`tai: unknown command '${field(first)}'\n\n${USAGE}`);
     return 2;
   }
   return (await load()).run(rest);
@@ -75,7 +76,7 @@ if (invoked === fileURLToPath(import.meta.url)) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`tai: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      processOutput.warn(`tai: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = 1;
     },
   );

@@ -23,6 +23,7 @@ import { assertNever } from '../src/core/never.js';
 import { afterEvent, finalState, isLive, stopState, type Decision, type FinalState, type StopCause } from '../src/core/panel/panel-state.js';
 import { PendingOutput } from '../src/core/panel/pending.js';
 import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
+import { maskSecrets } from '../src/core/text/secrets.js';
 import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
 import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';
 import type { AgentRow } from './status.js';
@@ -43,11 +44,13 @@ export interface Supervisor {
 /** The record of a panel opening at `now`, its screen's size until it gets one. */
 export function openRecord(id: number, spec: OpenSpec, now: number, size: { readonly cols: number; readonly rows: number }): PanelRecord {
   const kind = spec.kind ?? 'agent';
+  // A library may open a panel with a secret in its label or task: masked where the board keeps them (seed 001, section 4.4).
+  const label = maskSecrets(spec.label);
   return {
     id,
     kind,
-    label: clip(spec.label, ORCH_LABEL_MAX),
-    task: spec.task ?? '',
+    label: clip(label, ORCH_LABEL_MAX),
+    task: maskSecrets(spec.task ?? ''),
     startedAt: now,
     ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs, timeoutMs: spec.timeoutMs }),
     state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
@@ -55,7 +58,7 @@ export function openRecord(id: number, spec: OpenSpec, now: number, size: { read
     lastTextAt: now,
     tools: 0,
     tokens: 0,
-    header: clipHeader(spec.header ?? ` ● ${spec.label}`),
+    header: clipHeader(spec.header ?? ` ● ${label}`),
     closed: false,
     pending: new PendingOutput(),
     cols: size.cols,

@@ -9,6 +9,7 @@ import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agents/a
 import { messageOf } from '../core/errors.js';
 import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/agent-config.js';
 import { USAGE_EXIT } from './command-line.js';
+import { field, processOutput } from './output.js';
 
 const USAGE = 'usage: tai agents [--json]\n';
 
@@ -27,11 +28,11 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
   try {
     ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
-    process.stderr.write(`tai agents: ${messageOf(err)}\n${USAGE}`);
+    processOutput.warn(`tai agents: ${field(messageOf(err))}\n${USAGE}`);
     return USAGE_EXIT;
   }
   if (o.help) {
-    process.stdout.write(USAGE);
+    processOutput.say(USAGE);
     return 0;
   }
   let registry: LoadedRegistry;
@@ -39,7 +40,7 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
     registry = await loadRegistry(undefined, env);
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
-    process.stderr.write(`tai agents: ${err.message}\n(the schema: docs/agents-registry.md)\n`);
+    processOutput.warn(`tai agents: ${field(err.message)}\n(the schema: docs/agents-registry.md)\n`);
     return 2;
   }
   const userNames = new Set(registry.user.map((e) => e.name));
@@ -48,7 +49,8 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
     origin: userNames.has(entry.name) ? 'config' : 'built-in',
     program: locateAgent(entry, env),
   }));
-  process.stdout.write(o.json ? `${JSON.stringify(listingJson(registry, listing))}\n` : formatAgents(registry, listing));
+  if (o.json) processOutput.json(listingJson(registry, listing));
+  else processOutput.say(formatAgents(registry, listing));
   return 0;
 }
 

@@ -7,21 +7,22 @@
  */
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { CliOutput, field, processOutput } from './output.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
 
 /** Runs `tai cancel ARGS`; returns the exit code. */
-export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseCommandLine('cancel', args, { socket: { type: 'string' } }, USAGE, (t) => void process.stderr.write(t));
+export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
+  const parsed = parseCommandLine('cancel', args, { socket: { type: 'string' } }, USAGE, (t) => out.warn(t));
   if (!parsed) return USAGE_EXIT;
   const [idText, ...extra] = parsed.positionals;
   if (idText === undefined || !/^\d+$/.test(idText) || extra.length > 0) {
-    process.stderr.write(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${[idText, ...extra].join(' ')}`}\n${USAGE}`);
+    out.warn(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${field([idText, ...extra].join(' '))}`}\n${USAGE}`);
     return USAGE_EXIT;
   }
   const socket = resolveSocket(parsed.values.socket);
   if (!socket) {
-    process.stderr.write(`tai cancel: ${NO_COCKPIT_HINT}\n`);
+    out.warn(`tai cancel: ${NO_COCKPIT_HINT}\n`);
     return 2;
   }
   let reply;
@@ -29,16 +30,16 @@ export async function run(args: readonly string[]): Promise<number> {
     reply = await call(socket, { cmd: 'cancel', id: Number(idText) });
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
-    process.stderr.write(`tai cancel: ${message}\n`);
+    out.warn(`tai cancel: ${field(message)}\n`);
     return exitCode;
   }
   if (!reply.ok) {
-    process.stderr.write(`tai cancel: ${reply.error}\n`);
+    out.warn(`tai cancel: ${field(reply.error)}\n`);
     return 1;
   }
   const asked = Number(idText);
   // A retried job answers to its first id; the stop goes to the attempt running now.
   const which = reply.data.id === asked ? `agent ${asked}` : `agent ${asked} (its current attempt, #${reply.data.id})`;
-  process.stdout.write(`cancel requested for ${which}\n`);
+  out.say(`cancel requested for ${which}\n`);
   return 0;
 }

@@ -4,6 +4,7 @@
  * cannot be started.
  */
 import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
+import { field, processOutput } from './output.js';
 
 /** Runs the cockpit until the main program exits. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -21,7 +22,7 @@ export async function runCockpitCommand(options: CockpitMainOptions): Promise<nu
     return await runCockpit(options);
   } catch (err) {
     if (!(err instanceof MainProgramError)) throw err;
-    process.stderr.write(`${err.message}\n`);
+    processOutput.warn(`${field(err.message)}\n`);
     return err.exitCode;
   }
 }

@@ -6,6 +6,7 @@
 import { parseDemoArgs } from '../io/agents/demo-agents.js';
 import { messageOf } from '../core/errors.js';
 import { runCockpitCommand } from './cockpit.js';
+import { field, processOutput } from './output.js';
 
 /** Runs the demo until the main program exits. */
 export async function run(args: readonly string[]): Promise<number> {
@@ -13,7 +14,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     parsed = parseDemoArgs(args);
   } catch (err) {
-    process.stderr.write(`${messageOf(err)}\n`);
+    processOutput.warn(`${field(messageOf(err))}\n`);
     return 2;
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours

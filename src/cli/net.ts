@@ -13,6 +13,7 @@
  * not done); 130 when Ctrl-C ended the wait; 64 for a bad command line.
  */
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { constants } from 'node:os';
 import { classify, outageServiceOf } from '../core/outage/classify.js';
 import { notifyGiveUp } from '../io/outage/notify.js';
@@ -20,8 +21,9 @@ import { log, outageTimeScale, reportFailure } from '../io/outage/outage-store.j
 import { waitOutOutage } from '../io/outage/outage-wait.js';
 import { defaultProbes } from '../io/outage/probes.js';
 import { openStateDb, type StateDb } from '../io/storage/state-db.js';
-import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine, terminalWriter } from './outage.js';
+import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine } from './outage.js';
 import { USAGE_EXIT } from './command-line.js';
+import { field, processOutput } from './output.js';
 
 /** The end of CMD's stderr kept for the classifier (the deciding line is near the end). */
 const STDERR_KEEP = 64 * 1024;
@@ -43,7 +45,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const argv = args[0] === '--' ? args.slice(1) : [...args];
   const [program] = argv;
   if (program === undefined) {
-    process.stderr.write('tai net: a command to run is needed\nusage: tai net -- CMD ARGS...\n');
+    processOutput.warn('tai net: a command to run is needed\nusage: tai net -- CMD ARGS...\n');
     return USAGE_EXIT;
   }
   const step = argv.join(' ');
@@ -63,7 +65,7 @@ export async function run(args: readonly string[]): Promise<number> {
       if (service === undefined) {
         if (verdict.kind === 'rate_limit') {
           const reset = verdict.resetAt === undefined ? '' : `; it resets at ${new Date(verdict.resetAt).toISOString()}`;
-          process.stderr.write(`tai net: a rate limit, not an outage: ${verdict.detail}${reset}\n`);
+          processOutput.warn(`tai net: a rate limit, not an outage: ${field(verdict.detail)}${reset}\n`);
         }
         if (waitedOn !== undefined && db !== undefined) {
           log(db, { at: Date.now(), kind: 'net-failed', service: 'network', outageId: waitedOn, detail: `${step}: exit ${code}: ${verdict.detail}` });
@@ -73,12 +75,12 @@ export async function run(args: readonly string[]): Promise<number> {
       db ??= openStateDb();
       const { outage, opened } = reportFailure(db, service, `${program}: ${verdict.detail}`, Date.now(), outageTimeScale());
       log(db, { at: Date.now(), kind: 'net-wait', service, outageId: outage.id, detail: step });
-      process.stderr.write(
-        `tai net: ${service === 'network' ? 'the network is lost' : 'the model service is down'} (${verdict.detail}); ` +
+      processOutput.warn(
+        `tai net: ${service === 'network' ? 'the network is lost' : 'the model service is down'} (${field(verdict.detail)}); ` +
           `${opened ? 'opened' : 'joined'} outage #${outage.id}\n`,
       );
       const probes = defaultProbes();
-      if (probes(service) === undefined) process.stderr.write(`tai net: ${noProbeHint(service)}\n`);
+      if (probes(service) === undefined) processOutput.warn(`tai net: ${noProbeHint(service)}\n`);
       // Ctrl-C while waiting leaves the step undone, on the record; while CMD runs, CMD gets it.
       const interrupt = new AbortController();
       const onSigint = (): void => interrupt.abort();
@@ -88,23 +90,23 @@ export async function run(args: readonly string[]): Promise<number> {
           db,
           probes,
           signal: interrupt.signal,
-          onProgress: (current) => process.stderr.write(`tai net: ${progressLine(current, Date.now())}\n`),
+          onProgress: (current) => processOutput.warn(`tai net: ${progressLine(current, Date.now())}\n`),
         },
         outage.id,
       ).finally(() => process.removeListener('SIGINT', onSigint));
       if (end.kind === 'aborted') {
         log(db, { at: Date.now(), kind: 'net-left', service, outageId: outage.id, detail: `${step} (interrupted)` });
-        process.stderr.write(`tai net: interrupted while waiting; not run: ${step}\n`);
+        processOutput.warn(`tai net: interrupted while waiting; not run: ${field(step)}\n`);
         return NET_INTERRUPTED_EXIT;
       }
       if (end.kind === 'gave-up') {
         log(db, { at: Date.now(), kind: 'net-left', service, outageId: outage.id, detail: step });
-        await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: terminalWriter() });
-        process.stderr.write(`tai net: gave up waiting (outage #${outage.id}); not run: ${step}\n`);
+        await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: processOutput.notifier() });
+        processOutput.warn(`tai net: gave up waiting (outage #${outage.id}); not run: ${field(step)}\n`);
         return OUTAGE_GAVE_UP_EXIT;
       }
       waitedOn = outage.id;
-      process.stderr.write(`tai net: ${service} is back; running again: ${step}\n`);
+      processOutput.warn(`tai net: ${service} is back; running again: ${field(step)}\n`);
     }
   } finally {
     db?.close();
@@ -116,16 +118,20 @@ function runStep(argv: readonly string[]): Promise<StepRun> {
   const [file, ...rest] = argv;
   return new Promise((resolve) => {
     let stderr = '';
+    const decoder = new StringDecoder('utf8');
     const child = spawn(file ?? '', rest, { stdio: ['inherit', 'inherit', 'pipe'] });
     child.stderr.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+      const text = decoder.write(chunk);
+      processOutput.passStderr(text);
+      stderr = (stderr + text).slice(-STDERR_KEEP);
     });
     child.on('error', (error) => {
-      process.stderr.write(`tai net: could not run ${file}: ${error.message}\n`);
+      processOutput.warn(`tai net: could not run ${field(file ?? '')}: ${field(error.message)}\n`);
       resolve({ code: NET_NOT_FOUND_EXIT, stderr: '' });
     });
     child.on('close', (code, signal) => {
+      const rest = decoder.end();
+      if (rest !== '') processOutput.passStderr(rest);
       const bySignal = signal === null ? undefined : constants.signals[signal];
       resolve({ code: code ?? 128 + (bySignal ?? 0), stderr });
     });

@@ -17,6 +17,7 @@ import { waitOutOutage } from '../io/outage/outage-wait.js';
 import { defaultProbes } from '../io/outage/probes.js';
 import { openStateDb, type StateDb } from '../io/storage/state-db.js';
 import { USAGE_EXIT } from './command-line.js';
+import { field, processOutput } from './output.js';
 
 /** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */
 export const OUTAGE_GAVE_UP_EXIT = 69;
@@ -39,15 +40,15 @@ export async function run(args: readonly string[]): Promise<number> {
       case 'probe':
         return await withDbAsync((db) => probeByHand(db, rest));
       default:
-        process.stderr.write(`tai outage: ${verb === undefined ? 'a subcommand is needed' : `unknown subcommand '${verb}'`}\n${USAGE}`);
+        processOutput.warn(`tai outage: ${verb === undefined ? 'a subcommand is needed' : `unknown subcommand '${field(verb)}'`}\n${USAGE}`);
         return USAGE_EXIT;
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`tai outage: ${error.message}\n${USAGE}`);
+      processOutput.warn(`tai outage: ${field(error.message)}\n${USAGE}`);
       return USAGE_EXIT;
     }
-    process.stderr.write(`tai outage: ${messageOf(error)}\n`);
+    processOutput.warn(`tai outage: ${field(messageOf(error))}\n`);
     return 1;
   }
 }
@@ -71,11 +72,6 @@ export function noProbeHint(service: OutageService): string {
   return `${how}: waiting for another process's probe or \`tai outage probe --${service} ok|fail\``;
 }
 
-/** Writes the bell and OSC 9 to the terminal, only when stderr is one. */
-export function terminalWriter(): ((bytes: string) => void) | undefined {
-  return process.stderr.isTTY ? (bytes) => process.stderr.write(bytes) : undefined;
-}
-
 /** A refusal of the command line, with its exact message. */
 class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -84,7 +80,8 @@ class UsageError extends Error {
 function status(db: StateDb, args: readonly string[]): number {
   const { values } = parse(args, { json: { type: 'boolean' } });
   const entries = outageReport(db, Date.now());
-  process.stdout.write(values['json'] === true ? `${JSON.stringify(reportJson(entries))}\n` : formatOutageStatus(entries, Date.now()));
+  if (values['json'] === true) processOutput.json(reportJson(entries));
+  else processOutput.say(formatOutageStatus(entries, Date.now()));
   return 0;
 }
 
@@ -93,25 +90,25 @@ async function wait(db: StateDb, args: readonly string[]): Promise<number> {
   const service = serviceOf(String(values['service'] ?? 'network'), '--service');
   const outage = openOutage(db, service);
   if (outage === undefined) {
-    process.stderr.write(`tai outage: no ${service} outage open\n`);
+    processOutput.warn(`tai outage: no ${service} outage open\n`);
     return 0;
   }
   const probes = defaultProbes();
-  if (probes(service) === undefined) process.stderr.write(`tai outage: ${noProbeHint(service)}\n`);
+  if (probes(service) === undefined) processOutput.warn(`tai outage: ${noProbeHint(service)}\n`);
   const end = await waitOutOutage(
     {
       db,
       probes,
-      onProgress: (current) => process.stderr.write(`tai outage: ${progressLine(current, Date.now())}\n`),
+      onProgress: (current) => processOutput.warn(`tai outage: ${progressLine(current, Date.now())}\n`),
     },
     outage.id,
   );
   if (end.kind === 'back') {
-    process.stderr.write(`tai outage: ${service} is back (outage #${outage.id} ended)\n`);
+    processOutput.warn(`tai outage: ${service} is back (outage #${outage.id} ended)\n`);
     return 0;
   }
-  await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: terminalWriter() });
-  process.stderr.write(`tai outage: gave up waiting for ${service} (outage #${outage.id}); see \`tai report\`\n`);
+  await notifyGiveUp(db, end.outage, { now: Date.now(), terminal: processOutput.notifier() });
+  processOutput.warn(`tai outage: gave up waiting for ${service} (outage #${outage.id}); see \`tai report\`\n`);
   return OUTAGE_GAVE_UP_EXIT;
 }
 
@@ -131,22 +128,22 @@ async function probeByHand(db: StateDb, args: readonly string[]): Promise<number
     const open = openOutage(db, service);
     if (open === undefined) {
       if (ok) {
-        process.stdout.write(`no ${service} outage open; nothing to record\n`);
+        processOutput.say(`no ${service} outage open; nothing to record\n`);
         continue;
       }
       const { outage } = reportFailure(db, service, `probe failed (recorded by hand)`, now, outageTimeScale());
-      process.stdout.write(`${service} outage #${outage.id} opened: ${progressLine(outage, now)}\n`);
+      processOutput.say(`${service} outage #${outage.id} opened: ${progressLine(outage, now)}\n`);
       continue;
     }
     log(db, { at: now, kind: 'probe-by-hand', service, outageId: open.id, detail: ok ? 'ok' : 'fail' });
     const after = recordProbe(db, service, ok, now);
     if (after === undefined) continue;
-    if (after.endedAt !== null) process.stdout.write(`${service} outage #${after.id} ended\n`);
+    if (after.endedAt !== null) processOutput.say(`${service} outage #${after.id} ended\n`);
     else if (after.gaveUpAt !== null) {
-      await notifyGiveUp(db, after, { now, terminal: terminalWriter() });
-      process.stdout.write(`${service} outage #${after.id}: the schedule gave up\n`);
+      await notifyGiveUp(db, after, { now, terminal: processOutput.notifier() });
+      processOutput.say(`${service} outage #${after.id}: the schedule gave up\n`);
       code = OUTAGE_GAVE_UP_EXIT;
-    } else process.stdout.write(`${service} outage #${after.id}: ${progressLine(after, now)}\n`);
+    } else processOutput.say(`${service} outage #${after.id}: ${progressLine(after, now)}\n`);
   }
   return code;
 }

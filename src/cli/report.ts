@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, outageReport, reportJson } from '../io/outage/outage-report.js';
 import { openStateDb } from '../io/storage/state-db.js';
 import { USAGE_EXIT } from './command-line.js';
+import { field, processOutput } from './output.js';
 import { messageOf } from '../core/errors.js';
 
 /** Runs `tai report ARGS`; returns the exit code. */
@@ -15,13 +16,14 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     json = parseArgs({ args: [...args], options: { json: { type: 'boolean' } } }).values.json === true;
   } catch (error) {
-    process.stderr.write(`tai report: ${messageOf(error)}\nusage: tai report [--json]\n`);
+    processOutput.warn(`tai report: ${field(messageOf(error))}\nusage: tai report [--json]\n`);
     return USAGE_EXIT;
   }
   const db = openStateDb();
   try {
     const entries = outageReport(db, Date.now());
-    process.stdout.write(json ? `${JSON.stringify(reportJson(entries))}\n` : formatReport(entries));
+    if (json) processOutput.json(reportJson(entries));
+    else processOutput.say(formatReport(entries));
     return 0;
   } finally {
     db.close();

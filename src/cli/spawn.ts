@@ -12,6 +12,9 @@
  * still prints its partial result; a second Ctrl-C stops waiting. Outside a
  * cockpit, an agent held for a lost network (docs/outages.md) is told on
  * stderr: why it is held, each stage with its next probe time, its restart.
+ * What it prints goes through src/cli/output.ts: the result sanitized (on a
+ * terminal and on a pipe; SGR only on a terminal), its exact bytes with
+ * --raw; --json is lossless and escaped; reasons and labels one line each.
  * An agent by name is a turn of its session (src/core/agents/agent-spawn.ts,
  * sessionKey): inside a cockpit, an ACP agent whose last turn ended well
  * continues in the same process and conversation; `--kind`/`-- ARGV` spawns
@@ -32,19 +35,20 @@ import { startBoardClock } from '../io/cockpit/board-clock.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 
 const USAGE =
   'usage: tai spawn [--kind command|acp|claude|codex|cap] [--label L] [--timeout S] [--cwd DIR]\n' +
-  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json] [--socket PATH] -- ARGV...\n' +
-  '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n';
+  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH] -- ARGV...\n' +
+  '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
+  'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
+  '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
 
 /** Seconds one poll waits on the socket (below the server's idle timeout). */
 export const POLL_WAIT_S = 8;
 
-/** Where the CLI reads and writes; tests pass their own. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
+/** Where the CLI reads and writes (its writes through src/cli/output.ts); tests pass their own. */
+export interface CliIo extends CliSinks {
   /** The whole of stdin when it is not a terminal, else undefined. */
   readStdin(): Promise<string | undefined>;
   readonly env: NodeJS.ProcessEnv;
@@ -54,8 +58,14 @@ export interface CliIo {
 
 /** The real process's stdio, environment and SIGINT. */
 export const processIo: CliIo = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text),
+  out: (text) => processSinks.out(text),
+  err: (text) => processSinks.err(text),
+  get outIsTerminal() {
+    return processSinks.outIsTerminal;
+  },
+  get errIsTerminal() {
+    return processSinks.errIsTerminal;
+  },
   readStdin: async () => {
     if (process.stdin.isTTY) return undefined;
     const chunks: Buffer[] = [];
@@ -71,6 +81,7 @@ export const processIo: CliIo = {
 
 /** Runs `tai spawn ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  const out = new CliOutput(io);
   const parsed = parseCommandLine('spawn', args, {
     kind: { type: 'string' },
     label: { type: 'string' },
@@ -81,15 +92,21 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     allow: { type: 'boolean' },
     detach: { type: 'boolean' },
     json: { type: 'boolean' },
+    raw: { type: 'boolean' },
     socket: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
-  }, USAGE, io.err);
+  }, USAGE, (t) => out.warn(t));
   if (!parsed) return USAGE_EXIT;
   const o = parsed.values;
   if (o.help) {
-    io.out(USAGE);
+    out.say(USAGE);
     return 0;
   }
+  if (o.json && o.raw) {
+    out.warn(`tai spawn: --json and --raw are two forms of the result: give one\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const shape: ResultShape = o.json ? 'json' : o.raw ? 'raw' : 'text';
   let argv = parsed.positionals;
   let named: AgentEntry | undefined;
   let words: string[] = [];
@@ -98,20 +115,20 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       named = findAgent((await loadRegistry(undefined, io.env)).entries, argv[0].slice(1));
     } catch (err) {
       if (!(err instanceof RegistryError || err instanceof UnknownAgentError)) throw err;
-      io.err(`tai spawn: ${err.message}\n`);
+      out.warn(`tai spawn: ${field(err.message)}\n`);
       return USAGE_EXIT;
     }
     words = argv.slice(1);
     argv = withModel(named);
   }
   if (argv.length === 0) {
-    io.err(`tai spawn: nothing to run: give the agent's command after --\n${USAGE}`);
+    out.warn(`tai spawn: nothing to run: give the agent's command after --\n${USAGE}`);
     return USAGE_EXIT;
   }
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if ((timeout !== undefined && !Number.isFinite(timeout)) || (retries !== undefined && !Number.isInteger(retries))) {
-    io.err(`tai spawn: --timeout takes seconds and --retries a whole number\n${USAGE}`);
+    out.warn(`tai spawn: --timeout takes seconds and --retries a whole number\n${USAGE}`);
     return USAGE_EXIT;
   }
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
@@ -130,39 +147,40 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true })
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd };
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
-  if (socket) return viaCockpit(socket, request, Boolean(o.detach), Boolean(o.json), io);
+  if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
-    io.err('tai spawn: --detach needs a cockpit to supervise the agent (run it inside `tai`, or pass --socket PATH)\n');
+    out.warn('tai spawn: --detach needs a cockpit to supervise the agent (run it inside `tai`, or pass --socket PATH)\n');
     return USAGE_EXIT;
   }
-  return inProcess(request, Boolean(o.json), io);
+  return inProcess(request, shape, io, out);
 }
 
 /** Asks the cockpit to start the agent, then long-polls its result. */
-async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: boolean, json: boolean, io: CliIo): Promise<number> {
+async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: boolean, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
   let id: number;
   try {
     const reply = await call(socket, request);
     if (!reply.ok) {
-      io.err(`tai spawn: ${reply.error}\n`);
+      out.warn(`tai spawn: ${field(reply.error)}\n`);
       return reply.error.startsWith('too many agents') ? EXIT_REFUSED : 1;
     }
     id = reply.data.id;
     if (detach) {
-      io.out(json ? `${JSON.stringify(reply.data)}\n` : `${id}\n`);
+      if (shape === 'json') out.json(reply.data);
+      else out.say(`${id}\n`);
       return 0;
     }
-    io.err(`tai: agent #${id} started${reply.data.shown ? '' : ` (no panel: ${reply.data.reason ?? 'hidden'})`}\n`);
+    out.warn(`tai: agent #${id} started${reply.data.shown ? '' : ` (no panel: ${field(reply.data.reason ?? 'hidden')})`}\n`);
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
-    io.err(`tai spawn: ${message}\n`);
+    out.warn(`tai spawn: ${field(message)}\n`);
     return exitCode;
   }
   let interrupts = 0;
   const off = io.onInterrupt(() => {
     interrupts++;
     if (interrupts === 1) {
-      io.err(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
+      out.warn(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
       void call(socket, { cmd: 'cancel', id }).catch(() => {});
     }
   });
@@ -170,15 +188,15 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
     for (;;) {
       const reply = await call(socket, { cmd: 'poll', id, wait: POLL_WAIT_S });
       if (!reply.ok) {
-        io.err(`tai spawn: ${reply.error}\n`);
+        out.warn(`tai spawn: ${field(reply.error)}\n`);
         return 1;
       }
-      if (reply.data.finished) return printResult(reply.data, json, io);
+      if (reply.data.finished) return printResult(reply.data, shape, out);
       if (interrupts > 1) return EXIT_CODES.cancelled;
     }
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
-    io.err(`tai spawn: ${message}\n`);
+    out.warn(`tai spawn: ${field(message)}\n`);
     return exitCode;
   } finally {
     off();
@@ -186,13 +204,13 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
 }
 
 /** Supervises the agent here: a board without drawing, its clock, the state DB. */
-async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo): Promise<number> {
+async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
   const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
   const clock = startBoardClock(board);
   // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
   const opened = openAgentService(board, io.env, Date.now, {
-    onProgress: (outage) => io.err(`tai: ${progressLine(outage, Date.now())}\n`),
-    tell: (panelId, line) => io.err(`tai: agent #${panelId} ${line}\n`),
+    onProgress: (outage) => out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`),
+    tell: (panelId, line) => out.warn(`tai: agent #${panelId} ${field(line)}\n`),
   });
   const { service } = opened;
   let off = (): void => {};
@@ -202,11 +220,11 @@ async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo):
       id = (await service.spawn(request, Date.now())).id;
     } catch (err) {
       if (err instanceof AgentsFullError) {
-        io.err(`tai spawn: ${err.message}\n`);
+        out.warn(`tai spawn: ${field(err.message)}\n`);
         return EXIT_REFUSED;
       }
       if (err instanceof RequestError) {
-        io.err(`tai spawn: ${err.message}\n`);
+        out.warn(`tai spawn: ${field(err.message)}\n`);
         return USAGE_EXIT;
       }
       throw err;
@@ -215,13 +233,13 @@ async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo):
     off = io.onInterrupt(() => {
       interrupts++;
       if (interrupts === 1) {
-        io.err(`tai: stopping agent #${id} (Ctrl-C again to kill it now)\n`);
+        out.warn(`tai: stopping agent #${id} (Ctrl-C again to kill it now)\n`);
         board.getState().cancel(id, 'interrupted (Ctrl-C)', Date.now(), 'user');
       } else service.kill(id);
     });
     for (;;) {
       const result = await service.poll(id, 60_000);
-      if (result?.finished) return printResult(result, json, io);
+      if (result?.finished) return printResult(result, shape, out);
     }
   } finally {
     off();
@@ -233,13 +251,21 @@ async function inProcess(request: CommandOf<'spawn'>, json: boolean, io: CliIo):
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */
 export { withModel };
 
-/** Prints a finished result (text on stdout, a summary on stderr) and returns its exit code. */
-export function printResult(result: AgentResult, json: boolean, io: CliIo): number {
-  if (json) io.out(`${JSON.stringify(result)}\n`);
+/** How a result is printed: sanitized text (the default), its exact bytes (`--raw`), or escaped JSON (`--json`). */
+export type ResultShape = 'text' | 'raw' | 'json';
+
+/** Prints a result so far: its text on stdout, as `shape` says. */
+export function printText(text: string, shape: ResultShape, out: CliOutput): void {
+  if (text !== '') out.result(text.endsWith('\n') ? text : `${text}\n`, shape === 'raw');
+}
+
+/** Prints a finished result (text on stdout, a one-line summary on stderr) and returns its exit code. */
+export function printResult(result: AgentResult, shape: ResultShape, out: CliOutput): number {
+  if (shape === 'json') out.json(result);
   else {
-    if (result.text !== '') io.out(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-    const record = result.recordId ? ` · whole result: tai record read ${result.recordId}` : '';
-    io.err(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${result.reason})` : ''}${record}\n`);
+    printText(result.text, shape, out);
+    const record = result.recordId ? ` · whole result: tai record read ${field(result.recordId)}` : '';
+    out.warn(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${field(result.reason)})` : ''}${record}\n`);
   }
   return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);
 }

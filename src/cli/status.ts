@@ -4,7 +4,9 @@
  * it falls back to the agents' rows stored in the state database (so status
  * survives a cockpit restart), labelled as stored, not live. Exit 0 on ok
  * (live or stored), 1 on an error reply, 2 when no cockpit is reachable and
- * nothing is stored, 64 for a bad command line.
+ * nothing is stored, 64 for a bad command line. Labels and reasons are an
+ * agent's or a socket client's text: each is printed as one sanitized line
+ * with secrets masked (src/cli/output.ts); --json escapes every control.
  */
 import { parseArgs } from 'node:util';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
@@ -13,50 +15,50 @@ import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { USAGE_EXIT } from './command-line.js';
+import { CliOutput, field, processOutput } from './output.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */
-export async function run(args: readonly string[]): Promise<number> {
+export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
   let o;
   try {
     ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, socket: { type: 'string' } } }));
   } catch (err) {
-    process.stderr.write(`tai status: ${messageOf(err)}\nusage: tai status [--json] [--socket PATH]\n`);
+    out.warn(`tai status: ${field(messageOf(err))}\nusage: tai status [--json] [--socket PATH]\n`);
     return USAGE_EXIT;
   }
   const socket = resolveSocket(o.socket);
-  if (!socket) return stored(NO_COCKPIT_HINT, 2, o.json === true);
+  if (!socket) return stored(NO_COCKPIT_HINT, 2, o.json === true, out);
   let reply;
   try {
     reply = await call(socket, { cmd: 'status' });
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
-    if (exitCode === 2) return stored(message, exitCode, o.json === true);
-    process.stderr.write(`tai status: ${message}\n`);
+    if (exitCode === 2) return stored(message, exitCode, o.json === true, out);
+    out.warn(`tai status: ${field(message)}\n`);
     return exitCode;
   }
   if (!reply.ok) {
-    process.stderr.write(`tai status: ${reply.error}\n`);
+    out.warn(`tai status: ${field(reply.error)}\n`);
     return 1;
   }
-  process.stdout.write(o.json ? `${JSON.stringify(reply.data)}\n` : formatStatus(reply.data));
+  if (o.json) out.json(reply.data);
+  else out.say(formatStatus(reply.data));
   return 0;
 }
 
 /** No cockpit answered: the stored rows when there are any, else the error and `exitCode`. */
-function stored(why: string, exitCode: number, json: boolean): number {
+function stored(why: string, exitCode: number, json: boolean, out: CliOutput): number {
   let status: StoredStatus | undefined;
   try {
     status = storedStatus(process.env, Date.now());
   } catch (err) {
-    process.stderr.write(`tai status: ${why}\ntai status: the stored agents could not be read: ${messageOf(err)}\n`);
+    out.warn(`tai status: ${field(why)}\ntai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
     return exitCode;
   }
-  if (status === undefined) {
-    process.stderr.write(`tai status: ${why}\n`);
-    return exitCode;
-  }
-  process.stderr.write(`tai status: ${why}\n`);
-  process.stdout.write(json ? `${JSON.stringify(status)}\n` : formatStoredStatus(status));
+  out.warn(`tai status: ${field(why)}\n`);
+  if (status === undefined) return exitCode;
+  if (json) out.json(status);
+  else out.say(formatStoredStatus(status));
   return 0;
 }
 
@@ -65,7 +67,7 @@ export function formatStoredStatus(status: StoredStatus): string {
   return `no cockpit reachable: agents as stored in ${status.db} (not live)\n${formatStatus(status)}`;
 }
 
-/** The human form: a totals line, then one line per agent or feed pane. */
+/** The human form: a totals line, then one line per agent or feed pane (labels and reasons one sanitized line each). */
 export function formatStatus(status: BoardStatus): string {
   const totals = PANEL_STATES.filter((s) => status.totals[s] > 0).map((s) => `${status.totals[s]} ${s}`);
   const lines = [`${status.totals.total} panel${status.totals.total === 1 ? '' : 's'}${totals.length ? `: ${totals.join(', ')}` : ''}`];
@@ -74,10 +76,10 @@ export function formatStatus(status: BoardStatus): string {
 }
 
 function formatRow(row: AgentRow): string {
-  const parts = [`#${row.id}`.padEnd(5), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${row.label}`];
+  const parts = [`#${row.id}`.padEnd(5), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
   if (row.kind === 'agent') parts.push(` · ${row.tools} tools · ${row.tokens} tokens`);
   else parts.push(' · feed pane');
   if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);
-  if (row.reason) parts.push(` · ${row.reason}`);
+  if (row.reason) parts.push(` · ${field(row.reason)}`);
   return `  ${parts.join(' ')}`;
 }

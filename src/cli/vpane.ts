@@ -10,7 +10,9 @@
  * done/linger with the last. Lone "\n" become "\r\n" (a terminal needs the
  * carriage return) unless --raw. A write whose reply lists the pane in
  * `closed` stops the stream with exit 1: the pane is gone. A command line
- * that makes no sense exits 64.
+ * that makes no sense exits 64. Replies are printed as JSON with every
+ * control character escaped (src/cli/output.ts): a header or label another
+ * client set cannot reach this terminal raw.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { FEED_STATES } from '../core/protocol/command-json.js';
@@ -18,6 +20,7 @@ import type { Command, CommandOf, FeedState, VpaneOp } from '../core/protocol/co
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
 import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { field, processOutput } from './output.js';
 
 /** The usage of `tai vpane`. */
 export const VPANE_USAGE = `usage:
@@ -41,12 +44,12 @@ export async function run(args: readonly string[]): Promise<number> {
     linger: { type: 'string' },
     raw: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
-  }, VPANE_USAGE, (t) => void process.stderr.write(t));
+  }, VPANE_USAGE, (t) => processOutput.warn(t));
   if (!parsed) return USAGE_EXIT;
   const { values: o, positionals } = parsed;
   const [sub, ...rest] = positionals;
   if (o.help) {
-    process.stdout.write(VPANE_USAGE);
+    processOutput.say(VPANE_USAGE);
     return 0;
   }
   const state = o.state as FeedState | undefined;
@@ -104,32 +107,32 @@ export async function run(args: readonly string[]): Promise<number> {
 async function send(socketFlag: string | undefined, commands: AsyncIterable<Command> | Command[]): Promise<number> {
   const socket = resolveSocket(socketFlag);
   if (!socket) {
-    process.stderr.write(`tai vpane: ${NO_COCKPIT_HINT}\n`);
+    processOutput.warn(`tai vpane: ${NO_COCKPIT_HINT}\n`);
     return 2;
   }
-  let lastLine = '';
+  let last: unknown;
   for await (const command of commands) {
     let reply;
     try {
       reply = await call(socket, command);
     } catch (err) {
       const { exitCode, message } = describeCallError(err);
-      process.stderr.write(`tai vpane: ${message}\n`);
+      processOutput.warn(`tai vpane: ${field(message)}\n`);
       return exitCode;
     }
-    lastLine = `${JSON.stringify(reply)}\n`;
+    last = reply;
     if (!reply.ok) {
-      process.stdout.write(lastLine);
+      processOutput.json(reply);
       return 1;
     }
     const closed = command.cmd === 'vpane_write' ? ((reply.data as { closed?: number[] }).closed ?? []) : [];
     if (closed.length > 0) {
-      process.stdout.write(lastLine);
-      process.stderr.write(`tai vpane: pane ${closed.join(', ')} no longer exists\n`);
+      processOutput.json(reply);
+      processOutput.warn(`tai vpane: pane ${closed.join(', ')} no longer exists\n`);
       return 1;
     }
   }
-  process.stdout.write(lastLine);
+  if (last !== undefined) processOutput.json(last);
   return 0;
 }
 
@@ -200,6 +203,6 @@ function paneArg(text: string | undefined): number | undefined {
 }
 
 function usage(problem: string): number {
-  process.stderr.write(`tai vpane: ${problem}\n${VPANE_USAGE}`);
+  processOutput.warn(`tai vpane: ${field(problem)}\n${VPANE_USAGE}`);
   return USAGE_EXIT;
 }

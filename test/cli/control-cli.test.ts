@@ -130,6 +130,38 @@ describe('tai status', () => {
     expect(JSON.parse(out)).toMatchObject({ totals: { running: 2, total: 2 }, agents: [{ id: 1 }, { id: 2 }] });
   });
 
+  test('prints a hostile label and reason, live and stored, as one plain line each', async () => {
+    h = await startHarness();
+    const title = '\x1b]0;pwned\x07';
+    const id = h.board.getState().open({ label: `evil${title}\x1b[6n\nfake` }, h.clock.t);
+    h.board.getState().finish(id, 'failed', `boom\x1b]52;c;eA==\x07\u009b2J\nline two`, h.clock.t);
+    await vpane(['open', '--label', `feed\x1b]0;x\x07\r\x1b[31mred`, '--socket', h.path]);
+    out = '';
+    expect(await status(['--socket', h.path])).toBe(0);
+    expect(out.split('\n')).toEqual([
+      '2 panels: 1 running, 1 failed',
+      '  #1    failed        0s  evil fake  · 0 tools · 0 tokens  · boom line two',
+      '  #2    running       0s  feedred  · feed pane',
+      '',
+    ]);
+    out = '';
+    expect(await status(['--json', '--socket', h.path])).toBe(0);
+    expect(out).not.toMatch(/[\x1b\x07\x80-\x9f]/);
+
+    const state = mkdtempSync(join(tmpdir(), 'tai-state-'));
+    vi.stubEnv('XDG_STATE_HOME', state);
+    const db = openStateDb(join(state, 'tai', 'tai.db'));
+    new AgentsStore(db).save({
+      run: `${process.pid}-9`, id: 1, kind: 'codex', label: `stored${title}`, task: 't', state: 'failed', startedAt: Date.now(), finishedAt: Date.now(),
+      reason: `turn failed${title}\x1b[6n`, recordId: null, chars: 0, exitCode: 1, text: '', tools: 0, tokens: 0,
+    });
+    db.close();
+    out = '';
+    expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
+    expect(out.split('\n')[2]).toMatch(/^ {2}#1 {4}failed +\d+s {2}stored {2}· 0 tools · 0 tokens {2}· turn failed$/);
+    expect(out + err).not.toMatch(/[\x1b\x07\x80-\x9f]/);
+  });
+
   test('no cockpit reachable and nothing stored exits 2', async () => {
     h = await startHarness();
     vi.stubEnv('XDG_STATE_HOME', mkdtempSync(join(tmpdir(), 'tai-state-')));

@@ -16,6 +16,7 @@ import { RequestError } from '../../core/errors.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
 import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../../core/policy.js';
+import { assertNever } from '../../core/never.js';
 import { maskSecrets } from '../../core/text/secrets.js';
 import type { Board } from '../../../store/board.js';
 import type { Runner, RunningAgent, RunOutcome, RunSpec } from './runners/runner.js';
@@ -79,10 +80,11 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
   if (!Number.isInteger(retries) || retries < 0 || retries > RETRIES_MAX) {
     throw new RequestError(`retries must be a whole number from 0 to ${RETRIES_MAX}`);
   }
+  // The task and label are shown, stored and logged (the agents table, the run log, a lane's file): masked once here; the agent gets its prompt from `spec`.
   return {
     kind,
-    label: request.label,
-    task: request.task,
+    label: maskSecrets(request.label),
+    task: maskSecrets(request.task),
     spec,
     runner,
     timeoutMs,
@@ -94,7 +96,7 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
   };
 }
 
-/** Starts the job's agent for panel `id`: its events reach the panel, tool arguments masked, stamped by `now`. */
+/** Starts the job's agent for panel `id`: its events reach the panel (and every tap) with secrets masked, stamped by `now`. */
 export function startAgent(job: Job, board: Board, id: number, now: () => number): RunningAgent {
   return job.runner(job.spec, (event) => board.getState().emit(id, masked(event), now()));
 }
@@ -128,7 +130,27 @@ export function wallClock(seconds: number | undefined): number {
   return ms;
 }
 
-/** Tool arguments masked before they reach a panel. */
+/**
+ * An event with its secrets masked before it reaches a panel: a tool's
+ * arguments and result, an error, a note and a plan. Text and thoughts stream per
+ * token and are not masked (docs/security.md): the cost stays per tool event.
+ */
 function masked(event: AgentEvent): AgentEvent {
-  return event.type === 'tool_start' ? { ...event, args: maskSecrets(event.args) } : event;
+  switch (event.type) {
+    case 'tool_start':
+      return { ...event, args: maskSecrets(event.args) };
+    case 'tool_end':
+      return { ...event, result: maskSecrets(event.result) };
+    case 'note':
+    case 'error':
+      return { ...event, text: maskSecrets(event.text) };
+    case 'plan':
+      return { ...event, entries: event.entries.map(maskSecrets) };
+    case 'text':
+    case 'thought':
+    case 'usage':
+      return event;
+    default:
+      return assertNever(event);
+  }
 }

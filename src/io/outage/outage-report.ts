@@ -15,6 +15,7 @@
  *   stopped at give-up), `lane-left` (a lane not restarted);
  * - probes made: `probe-ok` and `probe-fail` rows (one per schedule step).
  */
+import { sanitizeLine } from '../../core/text/sanitize.js';
 import { formatDuration as duration, listOutages, readLog, type Outage, type RunLogEntry } from './outage-store.js';
 import type { StateDb } from '../storage/state-db.js';
 
@@ -99,7 +100,7 @@ export function formatReport(entries: readonly OutageReportEntry[]): string {
   if (entries.length === 0) return 'tai report: no outages\n';
   const lines = [`tai report: ${entries.length} outage${entries.length === 1 ? '' : 's'}`];
   for (const entry of entries) {
-    lines.push('', headline(entry), `  cause: ${entry.outage.detail}`);
+    lines.push('', headline(entry), `  cause: ${sanitizeLine(entry.outage.detail)}`);
     const section = (title: string, rows: readonly RunLogEntry[]): void => {
       for (const row of rows) lines.push(`  ${title.padEnd(10)} ${describe(row)}`);
     };
@@ -167,7 +168,7 @@ function describe(row: RunLogEntry): string {
     'lane-left': 'lane not restarted:',
     'notify-sent': 'sent through',
   };
-  return `${what[row.kind] ?? row.kind} ${row.detail} (pid ${row.pid}, ${clock(row.at)})`;
+  return `${what[row.kind] ?? row.kind} ${sanitizeLine(row.detail)} (pid ${row.pid}, ${clock(row.at)})`;
 }
 
 /** "2026-11-30 14:02:11Z": a moment, in UTC so every reader sees the same text. */

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { CLAIM_HEAD, CLAIM_TAIL } from '../../../src/core/agents/claim-check.js';
@@ -159,3 +161,38 @@ describe('the agent service with command agents', () => {
 function resultText(hh: ReturnType<typeof harness>, id: number): string {
   return hh.service.peek(id)?.text ?? '';
 }
+
+describe('the agent service and secrets (seed 001, section 4.4)', () => {
+  const bearer = 'Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwx';
+
+  it("masks a tool's result on the panel, and the task on the panel's first line and in the agents table", async () => {
+    h = harness();
+    const prompt = `call the API with ${bearer}`;
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'codex', argv: [node, fixture('codex-emitter.mjs'), 'env'], prompt, label: `key=sk-proj-abcdefghijklmnopqrstuvwx` }, h.clock.t);
+    expect(await h.service.poll(id, 10_000)).toMatchObject({ state: 'done', text: 'listed' });
+    const rows = (await h.screen(id)).split('\n');
+    expect(rows[0]).toBe('▸ call the API with Authorization: Bearer [hidden]');
+    expect(rows).toContain('⎿ HOME=/home/me');
+    expect(rows).toContain('  OPENAI_API_KEY=[hidden]');
+    expect(rows.join('\n')).not.toContain('sk-proj-');
+    expect(h.board.getState().status(h.clock.t).agents[0]).toMatchObject({ task: 'call the API with Authorization: Bearer [hidden]', label: 'key=[hidden]' });
+    // The real SQLite file, read by another connection as `tai status` would.
+    const file = new Database(join(h.dir, 'tai.db'), { readonly: true });
+    try {
+      expect(file.prepare('SELECT label, task FROM agents').all()).toEqual([{ label: 'key=[hidden]', task: 'call the API with Authorization: Bearer [hidden]' }]);
+    } finally {
+      file.close();
+    }
+  });
+
+  it("masks a command agent's argv as its task, and the header of a panel a library opens", async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'echo ok', 'sh', bearer] }, h.clock.t);
+    await h.service.poll(id, 10_000);
+    expect((await h.screen(id)).split('\n')[0]).toBe('▸ sh -c echo ok sh Authorization: Bearer [hidden]');
+    expect(h.agents.get('test-run', id)?.task).toBe('sh -c echo ok sh Authorization: Bearer [hidden]');
+    const opened = h.board.getState().open({ label: 'token=abcdef123456', task: bearer }, h.clock.t);
+    expect(h.board.getState().status(h.clock.t).agents.find((a) => a.id === opened)).toMatchObject({ label: 'token=[hidden]', task: 'Authorization: Bearer [hidden]' });
+    expect(h.board.getState().panels.find((p) => p.id === opened)?.header).toBe(' ● token=[hidden] · running · 0s');
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * What the CLI prints, through one sanitizer (seed 001, section 4.3: only SGR,
+ * newline and tab survive). An agent, a label, a registry file or a socket
+ * client controls much of what a subcommand prints (a result, a reason, a
+ * label, an error reply); none of it may retitle the terminal, write the
+ * clipboard or ask the terminal a question. So every subcommand writes
+ * through a CliOutput, never to process.stdout or process.stderr itself
+ * (test/cli/output.test.ts reads src/cli for a stray write).
+ *
+ * The rules, by what is printed (docs/security.md):
+ * - tai's lines (`say`, `warn`): sanitized; SGR kept only when the stream is
+ *   a terminal. An agent's value inside one goes through `field` first: one
+ *   line, no SGR, secrets masked, so it cannot fake a line of its own.
+ * - a result (`result`): sanitized on a terminal and on a pipe alike (SGR
+ *   only on a terminal); its exact bytes only with an explicit `--raw`.
+ * - JSON (`json`): lossless, with every control character escaped (JSON
+ *   escapes C0 but not DEL or the C1 controls, which some terminals obey).
+ * - the two deliberate exceptions, each named: the outage's bell and OSC 9
+ *   (`notifier`, whose message src/io/outage/notify.ts sanitizes), and
+ *   `tai net`'s own command's stderr (`passStderr`: the user's command,
+ *   which shares this terminal's stdin and stdout anyway).
+ */
+import { sanitize, sanitizeLine, stripSgr } from '../core/text/sanitize.js';
+import { maskSecrets } from '../core/text/secrets.js';
+
+/** Where a subcommand's text goes: the two streams and whether a terminal reads each. */
+export interface CliSinks {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stdout is a terminal (SGR is kept); absent means a pipe or a file. */
+  readonly outIsTerminal?: boolean;
+  /** True when stderr is a terminal. */
+  readonly errIsTerminal?: boolean;
+}
+
+/** The real process's streams, looked up at each write (a test may replace `write`). */
+export const processSinks: CliSinks = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  get outIsTerminal() {
+    return process.stdout.isTTY === true;
+  },
+  get errIsTerminal() {
+    return process.stderr.isTTY === true;
+  },
+};
+
+/** An agent's (or a label's, or a socket client's) value for a one-line field: sanitized, no SGR, one line, secrets masked. */
+export function field(text: string): string {
+  return maskSecrets(sanitizeLine(text));
+}
+
+/** JSON text with DEL and the C1 controls escaped too, so that it is safe on a terminal and parses to the same value. */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The CLI's output: every write sanitized for the stream it goes to. */
+export class CliOutput {
+  constructor(readonly sinks: CliSinks = processSinks) {}
+
+  /** tai's text on stdout (agents' values in it already through `field`). */
+  say(text: string): void {
+    this.sinks.out(clean(text, this.sinks.outIsTerminal === true));
+  }
+
+  /** tai's text on stderr. */
+  warn(text: string): void {
+    this.sinks.err(clean(text, this.sinks.errIsTerminal === true));
+  }
+
+  /** An agent's result or a record's text on stdout: sanitized, or its exact bytes when `raw` (`--raw`). */
+  result(text: string, raw: boolean): void {
+    this.sinks.out(raw ? text : clean(text, this.sinks.outIsTerminal === true));
+  }
+
+  /** One value as a JSON line on stdout. */
+  json(value: unknown): void {
+    this.sinks.out(`${jsonText(value)}\n`);
+  }
+
+  /** The outage's bell and OSC 9 on stderr, only when it is a terminal (the one deliberate escape sequence tai prints). */
+  notifier(): ((bytes: string) => void) | undefined {
+    return this.sinks.errIsTerminal === true ? (bytes) => this.sinks.err(bytes) : undefined;
+  }
+
+  /** `tai net`'s own command's stderr, passed through as it comes (the user's command, on the user's terminal; decoded by the caller). */
+  passStderr(chunk: string): void {
+    this.sinks.err(chunk);
+  }
+}
+
+/** Sanitized text, its SGR kept only for a terminal. */
+function clean(text: string, terminal: boolean): string {
+  const safe = sanitize(text);
+  return terminal ? safe : stripSgr(safe);
+}
+
+/** The output of the real process. */
+export const processOutput = new CliOutput();
