@@ -47,8 +47,6 @@ export interface BoardSnapshot {
   readonly help: boolean;
   /** Lines scrolled back in the focused pane; 0 follows the output. */
   readonly scrollback: number;
-  /** Bumps whenever any screen received bytes: the renderer's cue. */
-  readonly frame: number;
 }
 
 /** How to open a panel. */

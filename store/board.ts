@@ -121,7 +121,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
   const store = createStore<BoardState>()((set, get) => {
     /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
-    const publish = (now: number = seen, frameBump = false): void => {
+    const publish = (now: number = seen): void => {
       seen = Math.max(seen, now);
       const s = get();
       const zoom = zoomKept(s.zoom, (id) => records.has(id));
@@ -132,7 +132,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       layoutKey = key;
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, drawingOff, now, s.panels);
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff, frame: frameBump ? s.frame + 1 : s.frame });
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff });
     };
 
     /** Sets a UI change, if there is one. */
@@ -147,7 +147,6 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       rows: options.rows ?? DEFAULT_ROWS,
       drawingOff,
       ...UI_START,
-      frame: 0,
 
       open(spec, now) {
         const kind = spec.kind ?? 'agent';
@@ -296,7 +295,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         if (wrote) counters.flushes++;
         if (wrote || feedDirty || drawingOff !== get().drawingOff) {
           feedDirty = false;
-          publish(now, wrote);
+          publish(now);
         }
         return wrote;
       },
