@@ -5,7 +5,7 @@
  * shown as a Note (agents print warnings); an over-long line is an Error.
  */
 import type { AgentEvent } from '../events.js';
-import { LINE_MAX, LineDecoder } from './lines.js';
+import { AGENT_LINE_MAX, LineDecoder, type Line } from './lines.js';
 
 /** What a decoder made of some input: events for the panel, text for the result. */
 export interface Decoded {
@@ -35,7 +35,7 @@ const NOTE_LINE_MAX = 300;
 export class JsonLines {
   readonly #lines: LineDecoder;
 
-  constructor(readonly decoder: MessageDecoder, max: number = LINE_MAX) {
+  constructor(readonly decoder: MessageDecoder, max: number = AGENT_LINE_MAX) {
     this.#lines = new LineDecoder(max);
   }
 
@@ -49,10 +49,15 @@ export class JsonLines {
     return this.#map(this.#lines.end());
   }
 
-  #map(out: { lines: string[]; overflow: number }): Decoded {
+  #map(lines: readonly Line[]): Decoded {
     const events: AgentEvent[] = [];
     let text = '';
-    for (const line of out.lines) {
+    for (const piece of lines) {
+      if (!piece.ok) {
+        events.push({ type: 'error', text: `skipped a message over the ${piece.max}-byte limit` });
+        continue;
+      }
+      const line = piece.text;
       if (line.trim() === '') continue;
       let msg: unknown;
       try {
@@ -65,7 +70,6 @@ export class JsonLines {
       events.push(...d.events);
       text += d.text;
     }
-    if (out.overflow > 0) events.push({ type: 'error', text: `skipped a message of ${out.overflow} characters: over the ${this.#lines.max} limit` });
     return { events, text };
   }
 }

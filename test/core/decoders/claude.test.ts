@@ -54,6 +54,6 @@ describe('the Claude stream-json decoder', () => {
     const lines = new JsonLines(new ClaudeDecoder(), 50);
     expect(lines.push('warning: something\n').events).toEqual([{ type: 'note', text: 'warning: something' }]);
     const long = `{"type":"assistant","message":{"content":[{"type":"text","text":"${'x'.repeat(100)}"}]}}`;
-    expect(lines.push(`${long}\n`).events).toEqual([{ type: 'error', text: `skipped a message of ${long.length} characters: over the 50 limit` }]);
+    expect(lines.push(`${long}\n`).events).toEqual([{ type: 'error', text: 'skipped a message over the 50-byte limit' }]);
   });
 });

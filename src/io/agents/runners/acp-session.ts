@@ -111,8 +111,9 @@ export class AcpSession {
     });
     const stderr = new LineDecoder(2_000);
     this.#group.stderr.on('data', (chunk: Buffer) => {
-      for (const line of stderr.push(chunk).lines) {
-        this.#lastErr.push(line);
+      for (const line of stderr.push(chunk)) {
+        if (!line.ok) continue;
+        this.#lastErr.push(line.text);
         if (this.#lastErr.length > STDERR_KEEP) this.#lastErr.shift();
       }
     });

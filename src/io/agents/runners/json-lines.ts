@@ -68,8 +68,10 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
   };
   pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
   group.stderr.on('data', (chunk: Buffer) => {
-    for (const line of stderr.push(chunk).lines) {
-      lastErr.push(line);
+    // An over-long stderr line explains nothing: only whole lines are kept.
+    for (const line of stderr.push(chunk)) {
+      if (!line.ok) continue;
+      lastErr.push(line.text);
       if (lastErr.length > STDERR_KEEP) lastErr.shift();
     }
   });
