@@ -13,6 +13,9 @@ import type { BoardStatus } from './status.js';
 /** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
 export type PanelKind = 'agent' | 'feed';
 
+/** Told each agent event with its panel's id and time, before the board sees it (store/board-events.ts). */
+export type EventListener = (id: number, event: AgentEvent, now: number) => void;
+
 /** The owner's stop hooks; each is called at most once. */
 export type StopHook = (reason: string) => void;
 
@@ -102,6 +105,12 @@ export interface BoardActions {
    * (once per flush, not per token) or a panel opened. Returns the unsubscribe.
    */
   onWake(listener: () => void): () => void;
+  /**
+   * Calls `listener` with every event emitted, before the board sees it,
+   * until the returned function is called; a listener that throws is told
+   * to `onError` (omitted: the board's log) and the event goes on.
+   */
+  listen(listener: EventListener, onError?: (err: unknown) => void): () => void;
   /** The window's size changed. */
   resize(cols: number, rows: number): void;
   /** Totals by state and a row per agent (seed 004's status API). */
@@ -142,5 +151,7 @@ export interface BoardOptions {
   readonly log?: (line: string) => void;
   /** Rows kept for status after a panel is gone. */
   readonly historyMax?: number;
+  /** Told every event from the start, as if `listen` was called at once. */
+  readonly onEvent?: EventListener;
 }
 
