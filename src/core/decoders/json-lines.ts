@@ -5,6 +5,7 @@
  * shown as a Note (agents print warnings); an over-long line is an Error.
  */
 import type { AgentEvent } from '../events.js';
+import type { AgentFailure } from '../outage/classify.js';
 import { AGENT_LINE_MAX, LineDecoder, type Line } from './lines.js';
 
 /** What a decoder made of some input: events for the panel, text for the result. */
@@ -26,6 +27,18 @@ export interface MessageDecoder {
   message(msg: unknown): Decoded;
   /** Set once the agent reported the end of its turn. */
   readonly end: TurnEnd | undefined;
+  /** The failures the agent reported, read in the protocol's own terms: the last FAILURES_KEEP, oldest first. */
+  readonly failures: readonly AgentFailure[];
+}
+
+/** A decoder keeps this many of the failures an agent reported (the last ones decide). */
+export const FAILURES_KEEP = 4;
+
+/** Keeps `failure`, if there is one, among the last FAILURES_KEEP in `kept`. */
+export function keepFailure(kept: AgentFailure[], failure: AgentFailure | undefined): void {
+  if (failure === undefined) return;
+  kept.push(failure);
+  if (kept.length > FAILURES_KEEP) kept.shift();
 }
 
 /** Non-JSON lines are shown clipped to this many characters. */
