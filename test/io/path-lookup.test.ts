@@ -1,19 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { which } from '../../src/io/path-lookup.js';
+import { fakeProgram } from '../helpers/agents.js';
 
 let root: string;
 let bin: string;
-
-/** Writes an executable shell script into `dir`. */
-function fakeProgram(dir: string, name: string, mode = 0o755): string {
-  const path = join(dir, name);
-  writeFileSync(path, '#!/bin/sh\nexit 0\n');
-  chmodSync(path, mode);
-  return path;
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'tai-path-lookup-'));

@@ -5,18 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/cli/agents.js';
 import { BUILTIN_AGENTS, parseRegistry, RegistryError } from '../../../src/core/agents/agent-registry.js';
 import { configPath, loadRegistry, locateAgent } from '../../../src/io/agents/agent-config.js';
+import { fakeProgram } from '../../helpers/agents.js';
 
 let root: string;
 let bin: string;
 let xdg: string;
-
-/** Writes an executable shell script (a fake agent program) into `dir`. */
-function fakeProgram(dir: string, name: string, mode = 0o755): string {
-  const path = join(dir, name);
-  writeFileSync(path, '#!/bin/sh\nexit 0\n');
-  chmodSync(path, mode);
-  return path;
-}
 
 /** Writes the user's agents.json under the temp XDG_CONFIG_HOME. */
 function writeConfig(text: string): string {
