@@ -17,6 +17,7 @@
 
 // The board and its clock.
 export { createBoard } from '../store/board.js';
+export { tapEvents } from '../store/board-events.js';
 export type {
   Board,
   BoardActions,
@@ -27,6 +28,7 @@ export type {
   OpenSpec,
   PanelKind,
   PanelView,
+  EventListener,
   StopHook,
 } from '../store/board-types.js';
 export type { AgentRow, BoardStatus } from '../store/status.js';
@@ -46,7 +48,6 @@ export { startAgentService, type AgentServiceStartOptions, type StartedAgentServ
 export type { EmitEvent, RunOutcome, Runner, RunningAgent, RunSpec } from './io/agents/runners/runner.js';
 export { DEFAULT_RUNNERS } from './io/agents/runners/table.js';
 export { workerRunner, type WorkerFn } from './io/agents/runners/worker.js';
-export { tapEvents, type EventListener } from './io/embed/event-tap.js';
 
 // Views for a host Ink app.
 export { createDashboard, type Dashboard, type DashboardOptions } from './io/embed/dashboard.js';

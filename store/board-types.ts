@@ -13,6 +13,9 @@ import type { BoardStatus } from './status.js';
 /** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
 export type PanelKind = 'agent' | 'feed';
 
+/** Told each agent event with its panel's id and time, before the board sees it (store/board-events.ts). */
+export type EventListener = (id: number, event: AgentEvent, now: number) => void;
+
 /** The owner's stop hooks; each is called at most once. */
 export type StopHook = (reason: string) => void;
 
@@ -47,8 +50,6 @@ export interface BoardSnapshot {
   readonly help: boolean;
   /** Lines scrolled back in the focused pane; 0 follows the output. */
   readonly scrollback: number;
-  /** Bumps whenever any screen received bytes: the renderer's cue. */
-  readonly frame: number;
 }
 
 /** How to open a panel. */
@@ -104,6 +105,12 @@ export interface BoardActions {
    * (once per flush, not per token) or a panel opened. Returns the unsubscribe.
    */
   onWake(listener: () => void): () => void;
+  /**
+   * Calls `listener` with every event emitted, before the board sees it,
+   * until the returned function is called; a listener that throws is told
+   * to `onError` (omitted: the board's log) and the event goes on.
+   */
+  listen(listener: EventListener, onError?: (err: unknown) => void): () => void;
   /** The window's size changed. */
   resize(cols: number, rows: number): void;
   /** Totals by state and a row per agent (seed 004's status API). */
@@ -146,5 +153,7 @@ export interface BoardOptions {
   readonly mainHistory?: () => number;
   /** Rows kept for status after a panel is gone. */
   readonly historyMax?: number;
+  /** Told every event from the start, as if `listen` was called at once. */
+  readonly onEvent?: EventListener;
 }
 

@@ -23,7 +23,7 @@
  * a clock. src/io/cockpit/board-clock.ts drives tick() and flush() from real time.
  */
 import { createStore } from 'zustand/vanilla';
-import { AgentsFullError, NoSuchPanelError, RequestError } from '../src/core/errors.js';
+import { AgentsFullError, messageOf, NoSuchPanelError, RequestError } from '../src/core/errors.js';
 import { layout as computeLayout } from '../src/core/panel/layout.js';
 import { assertNever } from '../src/core/never.js';
 import { isLive, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
@@ -42,6 +42,7 @@ import {
   type UiChange,
 } from './board-ui.js';
 import { layoutKeyOf, layoutOf, panelsOf } from './board-snapshot.js';
+import { EventTaps } from './board-events.js';
 import { createWakes } from './board-wake.js';
 import type { Board, BoardCounters, BoardOptions, BoardState } from './board-types.js';
 import { feedChange, feedRefusal, leaseOf, mainPercentOf } from './feed-panes.js';
@@ -87,6 +88,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
   let layoutKey = '';
   let drawingOff: string | null = options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY);
   const wakes = createWakes();
+  const events = new EventTaps();
+  const listenFailed = (err: unknown): void => log(`event listener failed: ${messageOf(err)}`);
+  if (options.onEvent) events.add(options.onEvent, listenFailed);
   /** Queues output for a record's screen and wakes the clock. */
   const queue = (rec: PanelRecord, data: string): void => {
     if (data === '') return;
@@ -121,7 +125,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
   const store = createStore<BoardState>()((set, get) => {
     /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
-    const publish = (now: number = seen, frameBump = false): void => {
+    const publish = (now: number = seen): void => {
       seen = Math.max(seen, now);
       const s = get();
       const zoom = zoomKept(s.zoom, (id) => records.has(id));
@@ -132,7 +136,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       layoutKey = key;
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, drawingOff, now, s.panels);
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff, frame: frameBump ? s.frame + 1 : s.frame });
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff });
     };
 
     /** Sets a UI change, if there is one. */
@@ -147,7 +151,6 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       rows: options.rows ?? DEFAULT_ROWS,
       drawingOff,
       ...UI_START,
-      frame: 0,
 
       open(spec, now) {
         const kind = spec.kind ?? 'agent';
@@ -178,6 +181,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       },
 
       emit(id, event, now) {
+        if (events.taps.length !== 0) events.tell(id, event, now);
         const rec = records.get(id);
         if (!rec || rec.kind !== 'agent' || !isLive(rec.state)) return;
         counters.events++;
@@ -296,7 +300,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         if (wrote) counters.flushes++;
         if (wrote || feedDirty || drawingOff !== get().drawingOff) {
           feedDirty = false;
-          publish(now, wrote);
+          publish(now);
         }
         return wrote;
       },
@@ -311,6 +315,10 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       onWake(listener) {
         return wakes.onWake(listener);
+      },
+
+      listen(listener, onError = listenFailed) {
+        return events.add(listener, onError);
       },
 
       resize(cols, rows) {

@@ -24,7 +24,7 @@ import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
 import type { AgentResult } from '../core/agents/agent-service.js';
 import type { CommandOf } from '../core/protocol/commands.js';
-import { findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
+import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { AgentsFullError, RequestError } from '../core/errors.js';
 import { isLive } from '../core/panel/panel-state.js';
 import { createBoard } from '../../store/board.js';
@@ -38,7 +38,7 @@ import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 
 const USAGE =
-  'usage: tai spawn [--kind command|acp|claude|codex|cap] [--label L] [--timeout S] [--cwd DIR]\n' +
+  `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH] -- ARGV...\n' +
   '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +

@@ -5,9 +5,8 @@
  *
  * Prints, per phase: the rate asked for and achieved, round-trip p50/p99/max
  * (from the moment a request is due, so a stalled server cannot hide its
- * queue), and renders per second, counted as bumps of the board's `frame`
- * (what the renderer redraws on); they must stay at or under the frame cap
- * (40/s) however many writes arrive. Phases: one connection per request (the
+ * queue), and the board's flushes that wrote per second, which must stay
+ * at or under the flush cap (40/s) however many writes arrive. Phases: one connection per request (the
  * original's way) and one long-lived connection, at 1000 requests/s; one
  * connection at 5000 requests/s; then a flood of 16 connections each sending
  * its next write as soon as the last is answered. Client and server share
@@ -46,12 +45,11 @@ interface PhaseResult {
   readonly errors: number;
   /** The first failure's message, if any failed. */
   readonly firstError: string;
-  readonly framesPerSecond: number;
   readonly flushesPerSecond: number;
   readonly bytesPerSecond: number;
 }
 
-const FRAME_CAP = 1000 / ORCH_FLUSH_INTERVAL;
+const FLUSH_CAP = 1000 / ORCH_FLUSH_INTERVAL;
 
 /** A line of streamed agent output with some colour, about 80 bytes. */
 function chunk(n: number): string {
@@ -70,10 +68,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
   const board = createBoard({ createScreen: xtermScreens, cols: 200, rows: 80 });
   const server = await startControlServer({ board, path });
   const clock = startBoardClock(board);
-  let frames = 0;
-  const unsubscribe = board.subscribe((s, prev) => {
-    if (s.frame !== prev.frame) frames++;
-  });
   const ids: number[] = [];
   for (let i = 0; i < panes; i++) {
     const reply = await call(path, { cmd: 'vpane_open', label: `agent #${i + 1}`, header: ` ● agent #${i + 1} · running` });
@@ -87,7 +81,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
     let firstError = '';
     let sent = 0;
     const inflight = new Set<Promise<void>>();
-    const frames0 = frames;
     const flushes0 = board.counters.flushes;
     const bytes0 = board.counters.bytesWritten;
     const start = performance.now();
@@ -130,7 +123,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
       max: latencies[latencies.length - 1] ?? NaN,
       errors,
       firstError,
-      framesPerSecond: (frames - frames0) / elapsed,
       flushesPerSecond: (board.counters.flushes - flushes0) / elapsed,
       bytesPerSecond: (board.counters.bytesWritten - bytes0) / elapsed,
     };
@@ -142,7 +134,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
     let errors = 0;
     let firstError = '';
     let n = 0;
-    const frames0 = frames;
     const flushes0 = board.counters.flushes;
     const bytes0 = board.counters.bytesWritten;
     const start = performance.now();
@@ -182,7 +173,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
       max: latencies[latencies.length - 1] ?? NaN,
       errors,
       firstError,
-      framesPerSecond: (frames - frames0) / elapsed,
       flushesPerSecond: (board.counters.flushes - flushes0) / elapsed,
       bytesPerSecond: (board.counters.bytesWritten - bytes0) / elapsed,
     };
@@ -194,7 +184,6 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
     await phase(`one connection, in sequence, ${floodRate}/s`, floodRate, true),
     await flood(`flood: ${floodClients} connections, as fast as answered`, floodClients),
   ];
-  unsubscribe();
   clock.stop();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
@@ -202,13 +191,13 @@ export async function run(opts: SocketBenchOptions = {}): Promise<void> {
   const ms = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '-');
   process.stdout.write(
     `\n## socket: vpane_write round trips, ${ids.length} feed panes streaming, ${seconds} s per phase\n\n` +
-      `| phase | requests/s asked | achieved | p50 ms | p99 ms | max ms | errors | renders/s (cap ${FRAME_CAP}) | flushes/s | bytes to screens/s |\n` +
-      '|---|---|---|---|---|---|---|---|---|---|\n',
+      `| phase | requests/s asked | achieved | p50 ms | p99 ms | max ms | errors | flushes/s (cap ${FLUSH_CAP}) | bytes to screens/s |\n` +
+      '|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const r of results) {
     process.stdout.write(
       `| ${r.name} | ${Number.isNaN(r.target) ? 'max' : r.target} | ${r.achieved.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ` +
-        `${r.framesPerSecond.toFixed(1)} | ${r.flushesPerSecond.toFixed(1)} | ${r.bytesPerSecond.toFixed(0)} |\n`,
+        `${r.flushesPerSecond.toFixed(1)} | ${r.bytesPerSecond.toFixed(0)} |\n`,
     );
   }
   for (const r of results) if (r.errors > 0) process.stdout.write(`\n${r.name}: first failure: ${r.firstError}\n`);

@@ -1,6 +1,6 @@
 /** Helpers for tests that run real agent fixtures under a real board. */
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBoard } from '../../store/board.js';
@@ -97,4 +97,12 @@ export function pidLive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Writes a shell script that exits 0 (a fake program on PATH) into `dir`, with `mode`; returns its path. */
+export function fakeProgram(dir: string, name: string, mode = 0o755): string {
+  const path = join(dir, name);
+  writeFileSync(path, '#!/bin/sh\nexit 0\n');
+  chmodSync(path, mode);
+  return path;
 }

@@ -13,7 +13,7 @@
  */
 import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
 
-/** The kinds of agent an entry can name; each has a runner in src/io/agents/runners. */
+/** The one list of agent kinds: what an entry can name and `tai spawn --kind` takes; each has a runner (src/io/agents/runners/table.ts). */
 export const AGENT_KINDS = ['acp', 'claude', 'codex', 'cap', 'command'] as const;
 
 /** A kind of agent. */

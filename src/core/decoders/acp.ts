@@ -9,10 +9,16 @@
  * plan -> Plan ("[status] content"); usage_update -> Usage (tokens used);
  * notice -> Note (Error when its severity is error); the rest (the user's own
  * chunks, commands, modes, config, session info, compaction) is not shown.
+ *
+ * Failures, for the one classifier (acpFailure): a turn fails by a JSON-RPC
+ * error `{code, message, data}` thrown by the SDK's client, read by
+ * src/core/decoders/rpc-error.ts.
  */
 import type { AgentEvent } from '../events.js';
+import type { FailureInput } from '../outage/classify.js';
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
+import { rpcErrorFailure } from './rpc-error.js';
 
 /** What one update produced: events for the panel and text for the result. */
 export interface AcpOut {
@@ -144,4 +150,16 @@ function toolResult(update: Json): string {
   });
   const text = parts.filter(Boolean).join('\n');
   return text !== '' ? text : argsText(update['rawOutput']);
+}
+
+/**
+ * What a failed turn's thrown value says: a JSON-RPC error (a numeric `code`
+ * or a `data` object, or a response carrying one in `error`) read as ACP's; anything else (a Node error, the SDK's
+ * "ACP connection closed") is a thrown error for the classifier to read.
+ */
+export function acpFailure(thrown: unknown): FailureInput {
+  if (isObject(thrown) && (typeof thrown['code'] === 'number' || isObject(thrown['data']) || isObject(thrown['error']))) {
+    return { agent: rpcErrorFailure(thrown) };
+  }
+  return { error: thrown };
 }

@@ -19,9 +19,13 @@
  * (text, channel, id, name, input, output, is_error, entries, input_tokens,
  * output_tokens, code, message, stop_reason) are tai's, documented in
  * docs/agents.md.
+ *
+ * Failures, for the one classifier (capFailure): each `cap.error`, by its
+ * words; code 429 names a rate limit.
  */
 import type { AgentEvent } from '../events.js';
-import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import type { AgentFailure } from '../outage/classify.js';
+import { keepFailure, type Decoded, type MessageDecoder, type TurnEnd } from './json-lines.js';
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -29,15 +33,22 @@ import { RecentIds } from './recent-ids.js';
 export class CapDecoder implements MessageDecoder {
   readonly #tools = new RecentIds();
   #end: TurnEnd | undefined;
+  readonly #failures: AgentFailure[] = [];
 
   /** Set once cap.turn.end arrived. */
   get end(): TurnEnd | undefined {
     return this.#end;
   }
 
+  /** The failures reported so far (the last few). */
+  get failures(): readonly AgentFailure[] {
+    return this.#failures;
+  }
+
   /** Maps one parsed line. */
   message(msg: unknown): Decoded {
     if (!isObject(msg)) return none();
+    keepFailure(this.#failures, capFailure(msg));
     switch (str(msg, 'type')) {
       case 'cap.text_chunk': {
         const t = withNewline(str(msg, 'text') ?? '');
@@ -85,6 +96,13 @@ export class CapDecoder implements MessageDecoder {
     this.#end = { state: failed ? 'failed' : 'done', summary: `stop reason ${reason}` };
     return none();
   }
+}
+
+/** What a CAP message says of a failure, if it is a `cap.error`. */
+export function capFailure(msg: unknown): AgentFailure | undefined {
+  if (!isObject(msg) || str(msg, 'type') !== 'cap.error') return undefined;
+  const message = str(msg, 'message') ?? '';
+  return msg['code'] === 429 ? { kind: 'rate_limit', named: 'code 429', message } : { message };
 }
 
 function none(): Decoded {

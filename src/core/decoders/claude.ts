@@ -16,9 +16,16 @@
  * - rate_limit_event -> Note; control_response -> nothing (the interrupt's ack).
  * - result -> the end: done unless `is_error`; its `result` is the answer,
  *   `api_error_status` (429 ...) goes into the summary; usage -> Usage.
+ *
+ * Failures, for the one classifier (claudeFailure): a failed `result` (its
+ * `api_error_status` and text), an `assistant` message's `error`, a
+ * `system/api_retry` (its `error_status` and error) and a rejected
+ * `rate_limit_event` (its `resetsAt`, epoch seconds).
  */
 import type { AgentEvent } from '../events.js';
-import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import type { AgentFailure } from '../outage/classify.js';
+import { epochFrom, numeric } from '../outage/reset-time.js';
+import { keepFailure, type Decoded, type MessageDecoder, type TurnEnd } from './json-lines.js';
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -30,15 +37,22 @@ export class ClaudeDecoder implements MessageDecoder {
   /** The kind of the last streamed delta, so a switch between thought and text starts a new line. */
   #stream: 'text' | 'thought' | undefined;
   #end: TurnEnd | undefined;
+  readonly #failures: AgentFailure[] = [];
 
   /** Set once the `result` line arrived. */
   get end(): TurnEnd | undefined {
     return this.#end;
   }
 
+  /** The failures reported so far (the last few). */
+  get failures(): readonly AgentFailure[] {
+    return this.#failures;
+  }
+
   /** Maps one parsed line. */
   message(msg: unknown): Decoded {
     if (!isObject(msg)) return none();
+    keepFailure(this.#failures, claudeFailure(msg));
     switch (str(msg, 'type')) {
       case 'system':
         return this.#system(msg);
@@ -167,6 +181,45 @@ export class ClaudeDecoder implements MessageDecoder {
     if (usage) events.push({ type: 'usage', tokens: (num(usage, 'input_tokens') ?? 0) + (num(usage, 'output_tokens') ?? 0) });
     if (failed) events.push({ type: 'error', text: summary });
     return { events, text: '' };
+  }
+}
+
+/** What a stream-json message says of a failure, if it reports one (see the module's comment). */
+export function claudeFailure(msg: unknown): AgentFailure | undefined {
+  if (!isObject(msg)) return undefined;
+  switch (str(msg, 'type')) {
+    case 'result': {
+      const subtype = str(msg, 'subtype') ?? 'success';
+      if (msg['is_error'] !== true && subtype === 'success') return undefined;
+      const message = str(msg, 'result') ?? JSON.stringify(msg['errors'] ?? '');
+      const status = numeric(msg['api_error_status']);
+      if (status !== undefined) return { message, status };
+      // A turn that ended short (error_max_turns, error_during_execution) is not a failure of the service.
+      return msg['is_error'] === true ? { message } : { kind: 'other', named: `result ${subtype}`, message: '' };
+    }
+    case 'assistant': {
+      const error = str(msg, 'error');
+      if (error === undefined) return undefined;
+      const kind = error === 'rate_limit' ? 'rate_limit' : error === 'server_error' ? 'model' : 'other';
+      return { kind, named: 'assistant error', message: error };
+    }
+    case 'system': {
+      if (str(msg, 'subtype') !== 'api_retry') return undefined;
+      const status = numeric(msg['error_status']);
+      const message = str(msg, 'error') ?? '';
+      return status === undefined ? { message } : { message, status };
+    }
+    case 'rate_limit_event': {
+      const info = isObject(msg['rate_limit_info']) ? msg['rate_limit_info'] : {};
+      // Only a rejected request is a limit; allowed and allowed_warning are news.
+      if (str(info, 'status') !== 'rejected') return undefined;
+      const type = str(info, 'rateLimitType');
+      const resetAt = epochFrom(numeric(info['resetsAt']));
+      const named = `rate limit rejected${type === undefined ? '' : ` (${type})`}`;
+      return { kind: 'rate_limit', named, message: '', ...(resetAt === undefined ? {} : { resetAt }) };
+    }
+    default:
+      return undefined;
   }
 }
 

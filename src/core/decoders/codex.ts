@@ -16,11 +16,16 @@
  * - turn.completed -> Usage (input plus output tokens, summed over turns)
  *   and the end (done); turn.failed -> Error and the end (failed);
  *   error -> Error.
+ *
+ * Failures, for the one classifier (codexFailure): `turn.failed` (its
+ * `error` object) and `error` events, JSON-RPC-shaped (rpc-error.ts).
  */
 import type { AgentEvent } from '../events.js';
-import type { Decoded, MessageDecoder, TurnEnd } from './json-lines.js';
+import type { AgentFailure } from '../outage/classify.js';
+import { keepFailure, type Decoded, type MessageDecoder, type TurnEnd } from './json-lines.js';
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
+import { rpcErrorFailure } from './rpc-error.js';
 
 /** Maps Codex `exec --json` messages. */
 export class CodexDecoder implements MessageDecoder {
@@ -28,15 +33,22 @@ export class CodexDecoder implements MessageDecoder {
   #tokens = 0;
   #messages = 0;
   #end: TurnEnd | undefined;
+  readonly #failures: AgentFailure[] = [];
 
   /** Set once a turn completed or failed. */
   get end(): TurnEnd | undefined {
     return this.#end;
   }
 
+  /** The failures reported so far (the last few). */
+  get failures(): readonly AgentFailure[] {
+    return this.#failures;
+  }
+
   /** Maps one parsed line. */
   message(msg: unknown): Decoded {
     if (!isObject(msg)) return none();
+    keepFailure(this.#failures, codexFailure(msg));
     switch (str(msg, 'type')) {
       case 'thread.started':
         return { events: [{ type: 'note', text: `codex thread ${str(msg, 'thread_id') ?? '?'}` }], text: '' };
@@ -121,6 +133,19 @@ export class CodexDecoder implements MessageDecoder {
       events.push({ type: 'tool_end', name, result, failed, id });
     }
     return { events, text: '' };
+  }
+}
+
+/** What an `exec --json` message says of a failure, if it reports one: `turn.failed` or `error`. */
+export function codexFailure(msg: unknown): AgentFailure | undefined {
+  if (!isObject(msg)) return undefined;
+  switch (str(msg, 'type')) {
+    case 'turn.failed':
+      return isObject(msg['error']) ? rpcErrorFailure(msg['error']) : { message: str(msg, 'error') ?? 'turn failed' };
+    case 'error':
+      return rpcErrorFailure(msg);
+    default:
+      return undefined;
   }
 }
 

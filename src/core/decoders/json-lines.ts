@@ -5,7 +5,8 @@
  * shown as a Note (agents print warnings); an over-long line is an Error.
  */
 import type { AgentEvent } from '../events.js';
-import { LINE_MAX, LineDecoder } from './lines.js';
+import type { AgentFailure } from '../outage/classify.js';
+import { AGENT_LINE_MAX, LineDecoder, type Line } from './lines.js';
 
 /** What a decoder made of some input: events for the panel, text for the result. */
 export interface Decoded {
@@ -26,6 +27,18 @@ export interface MessageDecoder {
   message(msg: unknown): Decoded;
   /** Set once the agent reported the end of its turn. */
   readonly end: TurnEnd | undefined;
+  /** The failures the agent reported, read in the protocol's own terms: the last FAILURES_KEEP, oldest first. */
+  readonly failures: readonly AgentFailure[];
+}
+
+/** A decoder keeps this many of the failures an agent reported (the last ones decide). */
+export const FAILURES_KEEP = 4;
+
+/** Keeps `failure`, if there is one, among the last FAILURES_KEEP in `kept`. */
+export function keepFailure(kept: AgentFailure[], failure: AgentFailure | undefined): void {
+  if (failure === undefined) return;
+  kept.push(failure);
+  if (kept.length > FAILURES_KEEP) kept.shift();
 }
 
 /** Non-JSON lines are shown clipped to this many characters. */
@@ -35,7 +48,7 @@ const NOTE_LINE_MAX = 300;
 export class JsonLines {
   readonly #lines: LineDecoder;
 
-  constructor(readonly decoder: MessageDecoder, max: number = LINE_MAX) {
+  constructor(readonly decoder: MessageDecoder, max: number = AGENT_LINE_MAX) {
     this.#lines = new LineDecoder(max);
   }
 
@@ -49,10 +62,15 @@ export class JsonLines {
     return this.#map(this.#lines.end());
   }
 
-  #map(out: { lines: string[]; overflow: number }): Decoded {
+  #map(lines: readonly Line[]): Decoded {
     const events: AgentEvent[] = [];
     let text = '';
-    for (const line of out.lines) {
+    for (const piece of lines) {
+      if (!piece.ok) {
+        events.push({ type: 'error', text: `skipped a message over the ${piece.max}-byte limit` });
+        continue;
+      }
+      const line = piece.text;
       if (line.trim() === '') continue;
       let msg: unknown;
       try {
@@ -65,7 +83,6 @@ export class JsonLines {
       events.push(...d.events);
       text += d.text;
     }
-    if (out.overflow > 0) events.push({ type: 'error', text: `skipped a message of ${out.overflow} characters: over the ${this.#lines.max} limit` });
     return { events, text };
   }
 }

@@ -1,73 +1,99 @@
 /**
- * Splits a byte stream into lines (STYLE 6: incremental and bounded): push a
- * chunk, get back the complete lines; a line longer than its cap is never
- * buffered without limit, it is reported as an overflow and skipped.
+ * The one line splitter (STYLE 6: incremental and bounded), for the control
+ * socket (its requests and replies, src/core/protocol/request-lines.ts) and
+ * for agents (their JSON lines and their stderr): push a chunk, get back its
+ * complete lines in order. A line is split on bytes, so a multi-byte
+ * character cut between two chunks is decoded whole, and bounded in bytes: a
+ * line that crosses its cap is reported at once, as it crosses, and its rest
+ * is skipped up to the next newline without being kept.
  */
-/** A JSON line may hold at most this many characters (a tool result can be large). */
-export const LINE_MAX = 4 * 1024 * 1024;
 
-/** What one push produced: complete lines and how many characters were skipped as too long. */
-export interface LinesOut {
-  readonly lines: string[];
-  /** Characters of over-long lines dropped during this push. */
-  readonly overflow: number;
-}
+/**
+ * An agent's line may hold at most this many bytes: 4 MiB (a tool result in
+ * one JSON line can be large). Smaller than the socket's REQUEST_LINE_MAX,
+ * which is set by the largest request the spec allows (8 MiB): an agent's
+ * line has no such bound, its cap only bounds what each running agent may
+ * hold of an unfinished line.
+ */
+export const AGENT_LINE_MAX = 4 * 1_048_576;
 
-/** An incremental, bounded line splitter for UTF-8 input. */
+/** One piece of the stream: a complete line (without its newline, a trailing CR dropped), or a line over the cap. */
+export type Line = { readonly ok: true; readonly text: string } | { readonly ok: false; /** The cap it crossed, in bytes. */ readonly max: number };
+
+const NEWLINE = 0x0a;
+const UTF8_IN = new TextEncoder();
+
+/** An incremental line splitter holding at most `max` bytes of an unfinished line. */
 export class LineDecoder {
   readonly #utf8 = new TextDecoder('utf-8');
-  #partial = '';
-  /** The current line already overflowed: drop until its newline. */
+  #parts: Uint8Array[] = [];
+  #size = 0;
+  /** True while skipping the rest of a line that was too long. */
   #skipping = false;
 
-  constructor(readonly max: number = LINE_MAX) {}
+  constructor(readonly max: number) {}
 
-  /** Decodes a chunk and returns the lines it completed (without their newline, CR stripped). */
-  push(chunk: string | Uint8Array): LinesOut {
-    const text = typeof chunk === 'string' ? chunk : this.#utf8.decode(chunk, { stream: true });
-    return this.#split(text);
+  /** Bytes of an unfinished line held right now (never more than max). */
+  get buffered(): number {
+    return this.#size;
   }
 
-  /** Returns the last unterminated line, if any. */
-  end(): LinesOut {
-    const rest = this.#split(this.#utf8.decode());
-    const lines = [...rest.lines];
-    if (this.#partial !== '' && !this.#skipping) lines.push(stripCr(this.#partial));
-    this.#partial = '';
-    this.#skipping = false;
-    return { lines, overflow: rest.overflow };
-  }
-
-  #split(text: string): LinesOut {
-    const lines: string[] = [];
-    let overflow = 0;
+  /** Feeds a chunk; returns the lines it completed and the lines it found too long, in order. */
+  push(chunk: string | Uint8Array): Line[] {
+    const bytes = typeof chunk === 'string' ? UTF8_IN.encode(chunk) : chunk;
+    const out: Line[] = [];
     let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      const piece = text.slice(start, nl);
+    while (start < bytes.length) {
+      const nl = bytes.indexOf(NEWLINE, start);
+      const end = nl === -1 ? bytes.length : nl;
       if (this.#skipping) {
-        overflow += piece.length;
-        this.#skipping = false;
-      } else if (this.#partial.length + piece.length > this.max) {
-        overflow += this.#partial.length + piece.length;
+        if (nl !== -1) this.#skipping = false;
+      } else if (this.#size + (end - start) > this.max) {
+        this.#parts = [];
+        this.#size = 0;
+        this.#skipping = nl === -1;
+        out.push({ ok: false, max: this.max });
+      } else if (nl !== -1) {
+        if (end > start) this.#keep(bytes.subarray(start, end));
+        out.push({ ok: true, text: this.#take() });
       } else {
-        lines.push(stripCr(this.#partial + piece));
+        // A copy: the caller may reuse its chunk's memory.
+        this.#keep(new Uint8Array(bytes.subarray(start, end)));
       }
-      this.#partial = '';
+      if (nl === -1) break;
       start = nl + 1;
     }
-    const rest = text.slice(start);
-    if (this.#skipping) overflow += rest.length;
-    else if (this.#partial.length + rest.length > this.max) {
-      overflow += this.#partial.length + rest.length;
-      this.#partial = '';
-      this.#skipping = true;
-    } else this.#partial += rest;
-    return { lines, overflow };
+    return out;
   }
-}
 
-function stripCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
+  /** The stream ended: a last line without a newline still counts (unless it was too long). */
+  end(): Line[] {
+    if (this.#skipping) {
+      this.#skipping = false;
+      return [];
+    }
+    return this.#size === 0 ? [] : [{ ok: true, text: this.#take() }];
+  }
+
+  #keep(part: Uint8Array): void {
+    this.#parts.push(part);
+    this.#size += part.length;
+  }
+
+  #take(): string {
+    const parts = this.#parts;
+    let whole = parts[0] ?? new Uint8Array(0);
+    if (parts.length > 1) {
+      whole = new Uint8Array(this.#size);
+      let at = 0;
+      for (const part of parts) {
+        whole.set(part, at);
+        at += part.length;
+      }
+    }
+    this.#parts = [];
+    this.#size = 0;
+    const text = this.#utf8.decode(whole);
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  }
 }

@@ -8,11 +8,15 @@
  * first and always wins: it is reported as it is, never waited out as an outage
  * (seed 003, "A usage limit is not an outage").
  *
- * The patterns come from measured failures (LIBRARY-NOTES "Errors from a lost
- * network", the ACP notes and the Claude and Codex stream formats); when a
- * limit resets is read by src/core/outage/reset-time.ts.
+ * The classifier knows no agent's format: each decoder reads the failures of
+ * its own protocol into an AgentFailure (src/core/decoders/claude.ts,
+ * codex.ts, cap.ts, acp.ts), and this file sorts those, thrown errors, HTTP
+ * statuses, a tool's stderr and plain text. The patterns come from measured
+ * failures (LIBRARY-NOTES "Errors from a lost network", the ACP notes and the
+ * Claude and Codex stream formats); when a limit resets is read by
+ * src/core/outage/reset-time.ts.
  */
-import { epochFrom, numeric, resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
+import { resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
 
 /** What kind of failure happened; only `network` and `model` are outages. */
 export type FailureKind = 'network' | 'model' | 'rate_limit' | 'other';
@@ -30,6 +34,24 @@ export interface Classification {
 }
 
 /**
+ * A failure an agent reported, in no agent's format: what its decoder read
+ * from the protocol's own fields. Without `kind` or `status` it is sorted by
+ * its words alone.
+ */
+export interface AgentFailure {
+  /** The agent's words (an error's message, a result's text); may be empty. */
+  readonly message: string;
+  /** The kind the protocol named itself (ACP's errorKind, Codex's codexErrorInfo, Claude's assistant error, a rejected rate limit). */
+  readonly kind?: FailureKind;
+  /** How the protocol named it, said first in the detail ("errorKind rate_limit", "usageLimitExceeded", "code 429"). */
+  readonly named?: string;
+  /** The model service's HTTP status the agent passed on. */
+  readonly status?: number;
+  /** When a limit resets (epoch ms), when the protocol gives it in a field. */
+  readonly resetAt?: number;
+}
+
+/**
  * One failure, described by where it came from:
  * - `error`: a thrown value; its `.cause` chain (and an AggregateError's
  *   `errors`) is walked, and each link is read for a Node or undici error
@@ -39,15 +61,15 @@ export interface Classification {
  * - `stderr`: what a tool (git, ssh, gh, curl, wget) printed, with its exit code
  *   and, for exit codes that only mean something for one program, the program's
  *   name or path in `command`;
- * - `agentError`: what an agent reported: an ACP / JSON-RPC error object, a
- *   Claude stream-json event (`result`, `assistant`, `system/api_retry`,
- *   `rate_limit_event`), a Codex event (`turn.failed`, `error`), or plain text.
+ * - `agent`: what an agent reported, as its decoder read it (AgentFailure);
+ * - `text`: plain words of an agent, or an attempt's one-line summary.
  */
 export type FailureInput =
   | { readonly error: unknown }
   | { readonly status: number; readonly body?: string; readonly headers?: Readonly<Record<string, string>> }
   | { readonly stderr: string; readonly exitCode?: number; readonly command?: string }
-  | { readonly agentError: unknown };
+  | { readonly agent: AgentFailure }
+  | { readonly text: string };
 
 /**
  * Sorts one failure into network, model, rate limit or other; `now` (epoch ms)
@@ -58,7 +80,8 @@ export function classify(input: FailureInput, now?: number): Classification {
   if ('error' in input) return classifyThrown(input.error, now);
   if ('status' in input) return classifyStatus(input.status, input.body ?? '', headerReader(input.headers), now);
   if ('stderr' in input) return classifyToolOutput(input.stderr, input.exitCode, input.command, now);
-  return classifyAgentError(input.agentError, now);
+  if ('agent' in input) return classifyAgent(input.agent, now);
+  return classifyText(input.text, 'agent', now);
 }
 
 /**
@@ -256,83 +279,25 @@ function classifyLink(link: unknown, now: number | undefined): Classification {
   if (typeof status === 'number' && status >= 400 && status <= 599) {
     return classifyStatus(status, message, headerReader(link['headers']), now);
   }
-  if (typeof code === 'number' || isRecord(link['data'])) return classifyRpcError(link, now);
   return classifyText(message === '' ? String(link) : message, 'agent', now);
 }
 
-function classifyAgentError(value: unknown, now: number | undefined): Classification {
-  if (typeof value === 'string') return classifyText(value, 'agent', now);
-  if (value instanceof Error || !isRecord(value)) return classifyThrown(value, now);
-  const type = value['type'];
-  if (type === 'rate_limit_event') return classifyRateLimitEvent(value['rate_limit_info']);
-  if (type === 'result') {
-    const text = typeof value['result'] === 'string' ? value['result'] : JSON.stringify(value['errors'] ?? '');
-    const status = numeric(value['api_error_status']);
-    if (status !== undefined) return classifyStatus(status, text, headerReader(undefined), now);
-    return value['is_error'] === true ? classifyText(text, 'agent', now) : { kind: 'other', detail: 'the result is not an error' };
+/** A decoded agent failure: the kind it named, else its HTTP status, else its words. */
+function classifyAgent(failure: AgentFailure, now: number | undefined): Classification {
+  const { message, named } = failure;
+  if (failure.kind !== undefined) {
+    const detail = clip(`${named ?? failure.kind}${message === '' ? '' : `: ${message}`}`);
+    // A limit named by its kind still says when it resets only in its words (claude-agent-acp, codex-acp).
+    if (failure.kind === 'rate_limit') return withReset({ kind: 'rate_limit', detail }, failure.resetAt ?? resetFromText(message, now));
+    return { kind: failure.kind, detail };
   }
-  if (type === 'system' && value['subtype'] === 'api_retry') {
-    const text = typeof value['error'] === 'string' ? value['error'] : '';
-    const status = numeric(value['error_status']);
-    return status !== undefined ? classifyStatus(status, text, headerReader(undefined), now) : classifyText(text, 'agent', now);
+  if (failure.status !== undefined) {
+    const verdict = classifyStatus(failure.status, message, headerReader(undefined), now);
+    const said = named === undefined ? verdict : { ...verdict, detail: clip(`${named} ${verdict.detail}`) };
+    if (said.kind !== 'rate_limit' || said.resetAt !== undefined) return said;
+    return withReset(said, failure.resetAt ?? resetFromText(message, now));
   }
-  if (type === 'assistant' && typeof value['error'] === 'string') {
-    const error = value['error'];
-    if (error === 'rate_limit') return { kind: 'rate_limit', detail: 'assistant error: rate_limit' };
-    if (error === 'server_error') return { kind: 'model', detail: 'assistant error: server_error' };
-    return { kind: 'other', detail: clip(`assistant error: ${error}`) };
-  }
-  if (type === 'turn.failed' && isRecord(value['error'])) return classifyAgentError(value['error'], now);
-  if (isRecord(value['error']) && value['code'] === undefined) return classifyAgentError(value['error'], now);
-  return classifyRpcError(value, now);
-}
-
-/** An ACP / JSON-RPC error: `{code, message, data}` with `data.errorKind` or `data.codexErrorInfo`. */
-function classifyRpcError(error: Readonly<Record<string, unknown>>, now: number | undefined): Classification {
-  // An Anthropic error body names its kind in `type` ("overloaded_error"); Codex's `type: "error"` says nothing.
-  const type = typeof error['type'] === 'string' && error['type'] !== 'error' ? `${error['type']}: ` : '';
-  const message = typeof error['message'] === 'string' ? `${type}${error['message']}` : '';
-  const data = isRecord(error['data']) ? error['data'] : {};
-  const errorKind = data['errorKind'];
-  const said = (what: string): string => clip(`${what}${message === '' ? '' : `: ${message}`}`);
-  // A limit named by its kind still says when it resets only in its words (claude-agent-acp, codex-acp).
-  if (errorKind === 'rate_limit') return withReset({ kind: 'rate_limit', detail: said('errorKind rate_limit') }, resetFromText(message, now));
-  if (errorKind === 'overloaded') return { kind: 'model', detail: said('errorKind overloaded') };
-  if (errorKind === 'transport_lost') return { kind: 'network', detail: said('errorKind transport_lost') };
-  const codex = classifyCodexErrorInfo(data['codexErrorInfo'], now);
-  if (codex !== undefined) {
-    const verdict = { ...codex, detail: said(codex.detail) };
-    return verdict.kind === 'rate_limit' && verdict.resetAt === undefined ? withReset(verdict, resetFromText(message, now)) : verdict;
-  }
-  if (error['code'] === 429) return withReset({ kind: 'rate_limit', detail: said('code 429') }, resetFromText(message, now));
-  return classifyText(message === '' ? JSON.stringify(error) : message, 'agent', now);
-}
-
-/** Codex's `codexErrorInfo`: a name, or a one-key object such as `{httpConnectionFailed: {httpStatusCode}}`. */
-function classifyCodexErrorInfo(info: unknown, now: number | undefined): Classification | undefined {
-  if (typeof info === 'string') {
-    if (info === 'usageLimitExceeded' || info === 'rateLimitExceeded') return { kind: 'rate_limit', detail: info };
-    if (info === 'serverOverloaded' || info === 'internalServerError') return { kind: 'model', detail: info };
-    return undefined;
-  }
-  if (!isRecord(info)) return undefined;
-  const [name, payload] = Object.entries(info)[0] ?? [];
-  const transport = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'];
-  if (name === undefined || !transport.includes(name)) return undefined;
-  const status = isRecord(payload) ? numeric(payload['httpStatusCode']) : undefined;
-  if (status === undefined) return { kind: 'network', detail: name };
-  const verdict = classifyStatus(status, '', headerReader(undefined), now);
-  return { ...verdict, detail: `${name} ${verdict.detail}` };
-}
-
-/** Claude's `rate_limit_event`: only `status: "rejected"` is a limit; `resetsAt` is epoch seconds. */
-function classifyRateLimitEvent(info: unknown): Classification {
-  if (!isRecord(info) || info['status'] !== 'rejected') {
-    const status = isRecord(info) ? String(info['status']) : 'unknown';
-    return { kind: 'other', detail: `rate limit status ${status}, not a failure` };
-  }
-  const type = typeof info['rateLimitType'] === 'string' ? ` (${info['rateLimitType']})` : '';
-  return withReset({ kind: 'rate_limit', detail: `rate limit rejected${type}` }, epochFrom(numeric(info['resetsAt'])));
+  return withReset(classifyText(message, 'agent', now), failure.resetAt);
 }
 
 /** " overloaded_error: Overloaded" from an API error body, or its first line. */

@@ -1,16 +1,16 @@
 /**
  * The agent registry on disk: `$XDG_CONFIG_HOME/tai/agents.json` (or
- * `~/.config/tai/agents.json`), merged over the built-in entries, and the
- * PATH lookup that decides whether an entry can be started here. Validation
+ * `~/.config/tai/agents.json`), merged over the built-in entries, and whether
+ * an entry can be started here (its program on PATH, src/io/path-lookup.ts). Validation
  * is src/core/agents/agent-registry.ts; this file only reads, expands `~` and looks
  * at the file system. The schema is documented in docs/agents-registry.md.
  */
-import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { BUILTIN_AGENTS, mergeRegistry, parseRegistry, RegistryError, type AgentEntry } from '../../core/agents/agent-registry.js';
 import { messageOf } from '../../core/errors.js';
+import { which } from '../path-lookup.js';
 
 /** What to tell a user whose file cannot be used. */
 const MOVE_AWAY = 'fix it, or move it away to use only the built-in agents';
@@ -55,38 +55,9 @@ export async function loadRegistry(path?: string, env: NodeJS.ProcessEnv = proce
   return { path: file, found: true, user, entries: mergeRegistry(BUILTIN_AGENTS, user) };
 }
 
-/**
- * The full path of `program` when it is an executable file: looked up in the
- * absolute directories of `PATH`, or taken as a path when it holds a `/`.
- * Empty and relative PATH entries (the current directory) are never searched.
- */
-export function which(program: string, PATH: string | undefined, cwd: string = process.cwd()): string | undefined {
-  if (program === '') return undefined;
-  if (program.includes('/')) {
-    const full = resolve(cwd, program);
-    return isExecutableFile(full) ? full : undefined;
-  }
-  for (const dir of (PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, program);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 /** Where an entry's program is on this machine, or undefined when it cannot be started (its program is not found). */
 export function locateAgent(entry: AgentEntry, env: NodeJS.ProcessEnv = process.env): string | undefined {
   return which(entry.command[0] ?? '', env['PATH']);
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Expands a leading `~` in the program and the working directory (the file is JSON, no shell does it). */

@@ -18,8 +18,9 @@
  *   pipe that asked is drained; reading restarts, and what the kernel kept
  *   comes in one read. A tick comes PACE_MS after the first request, so the
  *   pacer sleeps while no agent writes (the idle cockpit costs nothing).
- * - flood: a read that came back half full or more; the pipe is then read at
- *   once, as it fills, until a read comes back small (FLOOD_END_BYTES).
+ * - flood: a read that came back half full or more (FLOOD_START_BYTES); the
+ *   pipe is then read at once, as it fills, until a read comes back small
+ *   (FLOOD_END_BYTES).
  * The main pane's pty and the control socket are never paced: keys and
  * programs talking to tai are answered at once.
  */
@@ -34,7 +35,7 @@ export const PACE_MS = 100;
  * at once instead of at the pacer's ticks. Without it a flooding agent would
  * be held to 64 KiB per tick.
  */
-export const FLOOD_BYTES = 32 * 1024;
+export const FLOOD_START_BYTES = 32 * 1024;
 
 /** A flood is over when a read comes back smaller than this (the agent writes slower than tai reads). */
 export const FLOOD_END_BYTES = 4 * 1024;
@@ -95,7 +96,7 @@ export function pacedData<C extends Buffer | string>(stream: Readable, onData: (
       size += chunk.length;
       onData(chunk);
     }
-    flooding = size >= (flooding ? FLOOD_END_BYTES : FLOOD_BYTES);
+    flooding = size >= (flooding ? FLOOD_END_BYTES : FLOOD_START_BYTES);
   };
   // A flood is read as fast as it comes (as before pacing): holding it would only stall the agent.
   stream.on('readable', () => (flooding ? setImmediate(drain) : ask(drain)));

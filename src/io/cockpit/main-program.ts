@@ -6,7 +6,7 @@
  * read them (issue 13, bug 1).
  */
 import type { Terminal } from '@xterm/headless';
-import { which } from '../agents/agent-config.js';
+import { which } from '../path-lookup.js';
 
 /** The exit code of a program that cannot be started (the shell's). */
 export const NOT_FOUND_EXIT = 127;

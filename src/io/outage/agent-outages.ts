@@ -75,7 +75,7 @@ export function judgeAttempt(outcome: RunOutcome, result: string, now: number): 
  * ones, a protocol error before stderr); without evidence, the summary.
  */
 export function classifyAttempt(outcome: RunOutcome, now: number): Classification {
-  const summary: FailureInput = { agentError: outcome.summary };
+  const summary: FailureInput = { text: outcome.summary };
   const evidence = outcome.failure !== undefined && outcome.failure.length > 0 ? outcome.failure : [summary];
   return classifyEvidence(evidence, now) ?? { kind: 'other', detail: outcome.summary };
 }

@@ -11,11 +11,10 @@
  * `TAI_NOTIFY_HOOK` (run by `/bin/sh -c`, the message in `TAI_NOTIFY_MESSAGE`).
  * Each channel's outcome is written to the run log as one `notify-sent` row.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { claimNotification, formatDuration, log, type Outage } from './outage-store.js';
 import { runProbe } from './probes.js';
+import { which } from '../path-lookup.js';
 import type { StateDb } from '../storage/state-db.js';
 
 /** A channel command (notify-send, the hook) gets this long before it is killed. */
@@ -61,7 +60,7 @@ export async function notifyGiveUp(db: StateDb, outage: Outage, options: NotifyO
     options.terminal(`\x07\x1b]9;${sanitizeLine(message).replace(/[\x07\x1b]/g, '')}\x07`);
     channels.push('terminal: bell and OSC 9');
   }
-  const notifySend = findOnPath('notify-send', env);
+  const notifySend = which('notify-send', env['PATH']);
   if (notifySend !== undefined) {
     const outcome = await runProbe(
       { argv: [notifySend, '--urgency=critical', '--app-name=tai', 'tai: outage', message] },
@@ -94,19 +93,4 @@ export async function notifyGiveUp(db: StateDb, outage: Outage, options: NotifyO
     detail: channels.length === 0 ? 'no channel available' : channels.join('; '),
   });
   return { sent: true, channels };
-}
-
-/** The full path of `name` on `PATH`, if an executable one is there. */
-function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here; try the next folder.
-    }
-  }
-  return undefined;
 }

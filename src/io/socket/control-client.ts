@@ -8,7 +8,8 @@
 import { connect, type Socket } from 'node:net';
 import type { Command } from '../../core/protocol/commands.js';
 import { messageOf } from '../../core/errors.js';
-import { LineDecoder, type DecodedLine } from '../../core/protocol/line-decoder.js';
+import { LineDecoder } from '../../core/decoders/lines.js';
+import { jsonLines, type DecodedLine } from '../../core/protocol/request-lines.js';
 import { ORCH_CALL_TIMEOUT_MS } from '../../core/policy.js';
 import type { Reply, ReplyData } from '../../../store/dispatch.js';
 import { liveSockets } from './socket-path.js';
@@ -60,7 +61,7 @@ export class ControlConnection {
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
-      for (const line of this.decoder.push(chunk)) this.deliver(line);
+      for (const line of jsonLines(this.decoder.push(chunk))) this.deliver(line);
     });
     const hungUp = (): void => {
       if (this.waiting.length > 0 || !this.failure) this.fail(new CallFailedError('the cockpit closed the connection without a reply'));

@@ -20,7 +20,8 @@ import { dirname } from 'node:path';
 import type { AgentService } from '../../core/agents/agent-service.js';
 import { parseCommand } from '../../core/protocol/command-json.js';
 import { RequestError, messageOf } from '../../core/errors.js';
-import { LINE_MAX_BYTES, LineDecoder, type DecodedLine } from '../../core/protocol/line-decoder.js';
+import { LineDecoder } from '../../core/decoders/lines.js';
+import { jsonLines, REQUEST_LINE_MAX, type DecodedLine } from '../../core/protocol/request-lines.js';
 import type { Board } from '../../../store/board.js';
 import { dispatch, type Reply } from '../../../store/dispatch.js';
 import { clearStaleSocket, ensureSocketDir, socketDir, socketPath, sweepDeadSockets } from './socket-path.js';
@@ -84,7 +85,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const idleMs = options.idleTimeoutMs ?? CONTROL_IDLE_TIMEOUT_MS;
-  const lineMax = options.lineMaxBytes ?? LINE_MAX_BYTES;
+  const lineMax = options.lineMaxBytes ?? REQUEST_LINE_MAX;
   const counters: ControlCounters = { connections: 0, requests: 0, errorReplies: 0, writeFailures: 0, idleClosed: 0, tooLong: 0 };
   const sockets = new Set<Socket>();
 
@@ -175,7 +176,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     });
     socket.on('data', (chunk: Buffer) => {
       if (closing) return;
-      for (const line of decoder.push(chunk)) {
+      for (const line of jsonLines(decoder.push(chunk))) {
         if (line.ok || !line.tooLong) {
           handle(line);
           continue;
@@ -191,7 +192,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
     });
     socket.on('end', () => {
-      if (!closing) for (const line of decoder.end()) handle(line);
+      if (!closing) for (const line of jsonLines(decoder.end())) handle(line);
       ended = true;
       finishIfDone();
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AcpDecoder } from '../../../src/core/decoders/acp.js';
+import { acpFailure, AcpDecoder } from '../../../src/core/decoders/acp.js';
+import { classify, type Classification } from '../../../src/core/outage/classify.js';
 
 describe('the ACP session/update decoder', () => {
   it('maps chunks, tool calls, plans, usage and notices', () => {
@@ -26,5 +27,69 @@ describe('the ACP session/update decoder', () => {
       { type: 'tool_start', name: 'grep', args: '{"p":1}', id: 'q' },
       { type: 'tool_end', name: 'grep', result: '{"n":0}', failed: false, id: 'q' },
     ]);
+  });
+});
+
+describe('the failure of an ACP turn, as the one classifier sorts it', () => {
+  const NOW = Date.UTC(2026, 9, 9, 23, 0, 0);
+  const table: readonly [string, unknown, Classification][] = [
+    ['an ACP rate_limit', { code: -32603, message: 'Internal error', data: { errorKind: 'rate_limit' } },
+      { kind: 'rate_limit', detail: 'errorKind rate_limit: Internal error' }],
+    ['an ACP overloaded', { code: -32603, message: 'Internal error', data: { errorKind: 'overloaded' } },
+      { kind: 'model', detail: 'errorKind overloaded: Internal error' }],
+    ['an ACP transport_lost', { code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } },
+      { kind: 'network', detail: 'errorKind transport_lost: Internal error' }],
+    ['an ACP error thrown by the client', Object.assign(new Error('Internal error'), { code: -32603, data: { errorKind: 'transport_lost' } }),
+      { kind: 'network', detail: 'errorKind transport_lost: Internal error' }],
+    ['Gemini\'s JSON-RPC 429', { code: 429, message: 'Resource has been exhausted (e.g. check quota).' },
+      { kind: 'rate_limit', detail: 'code 429: Resource has been exhausted (e.g. check quota).' }],
+    ['a JSON-RPC response carrying the error', { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error', data: { errorKind: 'overloaded' } } },
+      { kind: 'model', detail: 'errorKind overloaded: Internal error' }],
+    ['codex-acp over its usage limit',
+      { code: -32603, message: "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes.", data: { codexErrorInfo: 'usageLimitExceeded' } },
+      { kind: 'rate_limit', detail: "usageLimitExceeded: You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes.", resetAt: NOW + 125 * 60_000 }],
+    ['codex-acp unable to connect', { code: -32603, message: 'stream error', data: { codexErrorInfo: { httpConnectionFailed: { httpStatusCode: null } } } },
+      { kind: 'network', detail: 'httpConnectionFailed: stream error' }],
+    ['codex-acp disconnected with a 503', { code: -32603, message: 'stream error', data: { codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 503 } } } },
+      { kind: 'model', detail: 'responseStreamDisconnected HTTP 503: stream error' }],
+    ['codex-acp overloaded', { code: -32603, message: 'server overloaded', data: { codexErrorInfo: 'serverOverloaded' } },
+      { kind: 'model', detail: 'serverOverloaded: server overloaded' }],
+    ['an Anthropic error body, its type said first', { type: 'overloaded_error', message: 'Overloaded', code: -32603 },
+      { kind: 'model', detail: 'overloaded_error: Overloaded' }],
+    ['an agent error nobody knows', { code: -32602, message: 'Invalid params' }, { kind: 'other', detail: 'Invalid params' }],
+    ['the SDK\'s closed connection, a thrown error like any', new Error('ACP connection closed'), { kind: 'other', detail: 'ACP connection closed' }],
+    ['a lost connection thrown by Node', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), { kind: 'network', detail: 'read ECONNRESET' }],
+  ];
+
+  it.each(table)('classifies %s', (_name, thrown, expected) => {
+    expect(classify(acpFailure(thrown), NOW)).toEqual(expected);
+  });
+
+  it('reads the reset time in the words of an ACP error that names errorKind rate_limit', () => {
+    const thrown = { code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } };
+    expect(classify(acpFailure(thrown), NOW)).toEqual({
+      kind: 'rate_limit',
+      detail: 'errorKind rate_limit: Claude AI usage limit reached|1791601200',
+      resetAt: 1_791_601_200_000,
+    });
+  });
+
+  it('reads the reset time of an ACP rate_limit thrown by the client, as the acp runner sees it', () => {
+    const error = Object.assign(new Error("You've hit your limit · resets 2pm (Asia/Shanghai)"), { code: -32603, data: { errorKind: 'rate_limit' } });
+    expect(classify(acpFailure(error), NOW)).toEqual({
+      kind: 'rate_limit',
+      detail: "errorKind rate_limit: You've hit your limit · resets 2pm (Asia/Shanghai)",
+      resetAt: Date.UTC(2026, 9, 10, 6, 0),
+    });
+  });
+
+  it('keeps an ACP rate_limit without a reset time in its words as it is', () => {
+    const thrown = { code: -32603, message: 'Internal error', data: { errorKind: 'rate_limit' } };
+    expect(classify(acpFailure(thrown), NOW)).toEqual({ kind: 'rate_limit', detail: 'errorKind rate_limit: Internal error' });
+  });
+
+  it('turns Gemini\'s retryDelay into a reset time', () => {
+    const thrown = { code: 429, message: 'RESOURCE_EXHAUSTED {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"17s"}' };
+    expect(classify(acpFailure(thrown), NOW).resetAt).toBe(NOW + 17_000);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CapDecoder } from '../../../src/core/decoders/cap.js';
+import { capFailure, CapDecoder } from '../../../src/core/decoders/cap.js';
+import { classify } from '../../../src/core/outage/classify.js';
 import { TOOL_IDS_MAX } from '../../../src/core/decoders/recent-ids.js';
 
 describe('the CAP decoder (seed 001, section 4.4)', () => {
@@ -28,5 +29,17 @@ describe('the CAP decoder (seed 001, section 4.4)', () => {
     for (let i = 0; i <= TOOL_IDS_MAX; i++) d.message({ type: 'cap.tool_call.start', id: `c${i}`, name: `tool${i}` });
     expect(d.message({ type: 'cap.tool_call.end', id: 'c0' }).events[0]).toMatchObject({ name: 'tool' });
     expect(d.message({ type: 'cap.tool_call.end', id: 'c1' }).events[0]).toMatchObject({ name: 'tool1' });
+  });
+});
+
+describe('the failures a CAP stream reports', () => {
+  it('reads each cap.error by its words, and code 429 as a rate limit', () => {
+    const d = new CapDecoder();
+    d.message({ type: 'cap.error', code: 'E1', message: 'connection refused' });
+    d.message({ type: 'cap.error', code: 429, message: 'slow down' });
+    d.message({ type: 'cap.text_chunk', text: 'rate limit' });
+    expect(d.failures).toEqual([{ message: 'connection refused' }, { kind: 'rate_limit', named: 'code 429', message: 'slow down' }]);
+    expect(d.failures.map((agent) => classify({ agent }).kind)).toEqual(['network', 'rate_limit']);
+    expect(capFailure({ type: 'cap.turn.end', stop_reason: 'error' })).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ClaudeDecoder } from '../../../src/core/decoders/claude.js';
+import { claudeFailure, ClaudeDecoder } from '../../../src/core/decoders/claude.js';
+import { classify, classifyEvidence, type Classification } from '../../../src/core/outage/classify.js';
 import { JsonLines } from '../../../src/core/decoders/json-lines.js';
 
 const recorded = readFileSync(new URL('../../fixtures/claude-session.jsonl', import.meta.url), 'utf8');
@@ -54,6 +55,59 @@ describe('the Claude stream-json decoder', () => {
     const lines = new JsonLines(new ClaudeDecoder(), 50);
     expect(lines.push('warning: something\n').events).toEqual([{ type: 'note', text: 'warning: something' }]);
     const long = `{"type":"assistant","message":{"content":[{"type":"text","text":"${'x'.repeat(100)}"}]}}`;
-    expect(lines.push(`${long}\n`).events).toEqual([{ type: 'error', text: `skipped a message of ${long.length} characters: over the 50 limit` }]);
+    expect(lines.push(`${long}\n`).events).toEqual([{ type: 'error', text: 'skipped a message over the 50-byte limit' }]);
+  });
+});
+
+describe('the failures a Claude stream reports, as the one classifier sorts them', () => {
+  const NOW = Date.UTC(2026, 9, 9, 23, 0, 0);
+  const table: readonly [string, unknown, Classification][] = [
+    ['the result with a 429',
+      { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your rate limit"}}' },
+      { kind: 'rate_limit', detail: 'HTTP 429: rate_limit_error: This request would exceed your rate limit' }],
+    ['the result with a 529',
+      { type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+      { kind: 'model', detail: 'HTTP 529: overloaded_error: Overloaded' }],
+    ['the result after losing the connection',
+      { type: 'result', subtype: 'success', is_error: true, api_error_status: null, result: 'API Error: Connection error.' },
+      { kind: 'network', detail: 'API Error: Connection error.' }],
+    ['a turn that ran out of turns', { type: 'result', subtype: 'error_max_turns', is_error: false, num_turns: 3 },
+      { kind: 'other', detail: 'result error_max_turns' }],
+    ['a retry of a 529', { type: 'system', subtype: 'api_retry', attempt: 2, error_status: 529, error: 'overloaded_error' },
+      { kind: 'model', detail: 'HTTP 529: overloaded_error' }],
+    ['a retry after a connection error', { type: 'system', subtype: 'api_retry', attempt: 1, error_status: null, error: 'Connection error.' },
+      { kind: 'network', detail: 'Connection error.' }],
+    ['a rejected rate_limit_event',
+      { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1778565600, rateLimitType: 'five_hour' } },
+      { kind: 'rate_limit', detail: 'rate limit rejected (five_hour)', resetAt: 1_778_565_600_000 }],
+    ['an assistant message with error rate_limit', { type: 'assistant', message: { content: [] }, error: 'rate_limit' },
+      { kind: 'rate_limit', detail: 'assistant error: rate_limit' }],
+    ['an assistant message with error server_error', { type: 'assistant', message: { content: [] }, error: 'server_error' },
+      { kind: 'model', detail: 'assistant error: server_error' }],
+    ['an assistant message with another error', { type: 'assistant', message: { content: [] }, error: 'authentication_failed' },
+      { kind: 'other', detail: 'assistant error: authentication_failed' }],
+  ];
+
+  it.each(table)('classifies %s', (_name, msg, expected) => {
+    const failure = claudeFailure(msg);
+    if (failure === undefined) throw new Error('no failure read');
+    expect(classify({ agent: failure }, NOW)).toEqual(expected);
+  });
+
+  it('reads no failure in a successful result, an allowed rate_limit_event or plain output', () => {
+    expect(claudeFailure({ type: 'result', subtype: 'success', is_error: false, result: 'done' })).toBeUndefined();
+    expect(claudeFailure({ type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning' } })).toBeUndefined();
+    expect(claudeFailure({ type: 'assistant', message: { content: [{ type: 'text', text: 'rate limit' }] } })).toBeUndefined();
+    expect(claudeFailure({ type: 'system', subtype: 'init' })).toBeUndefined();
+  });
+
+  it('keeps the last four failures it decoded, so the 429 result takes the reset time of the rejected event before it', () => {
+    const d = new ClaudeDecoder();
+    for (let attempt = 1; attempt <= 4; attempt++) d.message({ type: 'system', subtype: 'api_retry', attempt, error_status: 429, error: 'rate_limit_error' });
+    d.message({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200 } });
+    d.message({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' });
+    expect(d.failures).toHaveLength(4);
+    const evidence = [...d.failures].reverse().map((agent) => ({ agent }));
+    expect(classifyEvidence(evidence, NOW)).toEqual({ kind: 'rate_limit', detail: 'HTTP 429: API Error: 429 rate_limit_error', resetAt: 1_791_601_200_000 });
   });
 });

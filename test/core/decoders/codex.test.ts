@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CodexDecoder } from '../../../src/core/decoders/codex.js';
+import { codexFailure, CodexDecoder } from '../../../src/core/decoders/codex.js';
+import { classify, type Classification } from '../../../src/core/outage/classify.js';
 
 describe('the Codex exec --json decoder', () => {
   it('maps items to tool calls, thoughts, plans and text, and turn.completed to usage and the end', () => {
@@ -32,5 +33,37 @@ describe('the Codex exec --json decoder', () => {
     expect(d.message({ type: 'error', message: 'reconnecting' }).events).toEqual([{ type: 'error', text: 'reconnecting' }]);
     d.message({ type: 'turn.failed', error: { message: 'usage limit reached' } });
     expect(d.end).toEqual({ state: 'failed', summary: 'usage limit reached' });
+  });
+});
+
+describe('the failures a Codex stream reports, as the one classifier sorts them', () => {
+  const NOW = Date.UTC(2026, 9, 9, 23, 0, 0);
+  const table: readonly [string, unknown, Classification][] = [
+    ['a turn failed on a lost stream',
+      { type: 'turn.failed', error: { message: 'stream disconnected before completion: error sending request for url (https://chatgpt.com/backend-api/codex/responses)' } },
+      { kind: 'network', detail: 'stream disconnected before completion: error sending request for url (https://chatgpt.com/backend-api/codex/responses)' }],
+    ['an error event out of retries on 429', { type: 'error', message: 'exceeded retry limit, last status: 429 Too Many Requests' },
+      { kind: 'rate_limit', detail: 'exceeded retry limit, last status: 429 Too Many Requests' }],
+    ['an error event over the usage limit, with when it resets',
+      { type: 'error', message: "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes." },
+      { kind: 'rate_limit', detail: "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes.", resetAt: NOW + 125 * 60_000 }],
+  ];
+
+  it.each(table)('classifies %s', (_name, msg, expected) => {
+    const failure = codexFailure(msg);
+    if (failure === undefined) throw new Error('no failure read');
+    expect(classify({ agent: failure }, NOW)).toEqual(expected);
+  });
+
+  it('reads no failure in a completed turn or an item', () => {
+    expect(codexFailure({ type: 'turn.completed', usage: {} })).toBeUndefined();
+    expect(codexFailure({ type: 'item.completed', item: { type: 'error', message: 'a tool failed' } })).toBeUndefined();
+  });
+
+  it('keeps the failures it decoded for the runner', () => {
+    const d = new CodexDecoder();
+    d.message({ type: 'error', message: 'reconnecting' });
+    d.message({ type: 'turn.failed', error: { message: 'usage limit reached' } });
+    expect(d.failures).toEqual([{ message: 'reconnecting' }, { message: 'usage limit reached' }]);
   });
 });

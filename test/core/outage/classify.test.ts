@@ -78,8 +78,9 @@ describe('classifying thrown errors', () => {
       { kind: 'network', detail: 'read ECONNRESET' }],
     ['an ACP agent that died', new Error('ACP connection closed'), { kind: 'other', detail: 'ACP connection closed' }],
     ['a plain bug', new RangeError('Invalid array length'), { kind: 'other', detail: 'Invalid array length' }],
-    ['an ACP error thrown by the client', Object.assign(new Error('Internal error'), { code: -32603, data: { errorKind: 'transport_lost' } }),
-      { kind: 'network', detail: 'errorKind transport_lost: Internal error' }],
+    ['an error with a JSON-RPC code, which only its decoder reads (src/core/decoders/acp.ts)',
+      Object.assign(new Error('Internal error'), { code: -32603, data: { errorKind: 'transport_lost' } }),
+      { kind: 'other', detail: 'Internal error' }],
     ['a thrown string', 'socket hang up', { kind: 'other', detail: 'socket hang up' }],
   ];
 
@@ -213,104 +214,39 @@ describe('classifying what a tool printed', () => {
   });
 });
 
-describe('classifying agent protocol errors', () => {
-  const table: readonly [string, unknown, Classification][] = [
-    ['an ACP rate_limit', { code: -32603, message: 'Internal error', data: { errorKind: 'rate_limit' } },
-      { kind: 'rate_limit', detail: 'errorKind rate_limit: Internal error' }],
-    ['an ACP overloaded', { code: -32603, message: 'Internal error', data: { errorKind: 'overloaded' } },
+describe('classifying what an agent reported, as its decoder read it', () => {
+  const table: readonly [string, FailureInput, Classification][] = [
+    ['a kind the protocol named, said by its name and words', { agent: { kind: 'model', named: 'errorKind overloaded', message: 'Internal error' } },
       { kind: 'model', detail: 'errorKind overloaded: Internal error' }],
-    ['an ACP transport_lost', { code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } },
-      { kind: 'network', detail: 'errorKind transport_lost: Internal error' }],
-    ['Gemini\'s JSON-RPC 429', { code: 429, message: 'Resource has been exhausted (e.g. check quota).' },
-      { kind: 'rate_limit', detail: 'code 429: Resource has been exhausted (e.g. check quota).' }],
-    ['a JSON-RPC response carrying the error', { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error', data: { errorKind: 'overloaded' } } },
-      { kind: 'model', detail: 'errorKind overloaded: Internal error' }],
-    ['codex-acp over its usage limit',
-      { code: -32603, message: "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes.", data: { codexErrorInfo: 'usageLimitExceeded' } },
-      { kind: 'rate_limit', detail: "usageLimitExceeded: You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes." }],
-    ['codex-acp unable to connect', { code: -32603, message: 'stream error', data: { codexErrorInfo: { httpConnectionFailed: { httpStatusCode: null } } } },
-      { kind: 'network', detail: 'httpConnectionFailed: stream error' }],
-    ['codex-acp disconnected with a 503', { code: -32603, message: 'stream error', data: { codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 503 } } } },
-      { kind: 'model', detail: 'responseStreamDisconnected HTTP 503: stream error' }],
-    ['codex-acp overloaded', { code: -32603, message: 'server overloaded', data: { codexErrorInfo: 'serverOverloaded' } },
-      { kind: 'model', detail: 'serverOverloaded: server overloaded' }],
-    ['Claude\'s result with a 429',
-      { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your rate limit"}}' },
-      { kind: 'rate_limit', detail: 'HTTP 429: rate_limit_error: This request would exceed your rate limit' }],
-    ['Claude\'s result with a 529',
-      { type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+    ['a named kind without words', { agent: { kind: 'rate_limit', named: 'rate limit rejected', message: '', resetAt: 1_791_601_200_000 } },
+      { kind: 'rate_limit', detail: 'rate limit rejected', resetAt: 1_791_601_200_000 }],
+    ['a named rate limit whose words say when it resets', { agent: { kind: 'rate_limit', named: 'code 429', message: 'Claude AI usage limit reached|1791601200' } },
+      { kind: 'rate_limit', detail: 'code 429: Claude AI usage limit reached|1791601200', resetAt: 1_791_601_200_000 }],
+    ['a kind named as none of the outages', { agent: { kind: 'other', named: 'assistant error', message: 'rate_limit_like words' } },
+      { kind: 'other', detail: 'assistant error: rate_limit_like words' }],
+    ['an HTTP status passed on, with the body in its words', { agent: { status: 529, message: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' } },
       { kind: 'model', detail: 'HTTP 529: overloaded_error: Overloaded' }],
-    ['Claude\'s result after losing the connection',
-      { type: 'result', subtype: 'success', is_error: true, api_error_status: null, result: 'API Error: Connection error.' },
-      { kind: 'network', detail: 'API Error: Connection error.' }],
-    ['Claude\'s successful result', { type: 'result', subtype: 'success', is_error: false, result: 'done' },
-      { kind: 'other', detail: 'the result is not an error' }],
-    ['Claude retrying a 529', { type: 'system', subtype: 'api_retry', attempt: 2, error_status: 529, error: 'overloaded_error' },
-      { kind: 'model', detail: 'HTTP 529: overloaded_error' }],
-    ['Claude retrying after a connection error', { type: 'system', subtype: 'api_retry', attempt: 1, error_status: null, error: 'Connection error.' },
-      { kind: 'network', detail: 'Connection error.' }],
-    ['Claude\'s rejected rate_limit_event',
-      { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1778565600, rateLimitType: 'five_hour' } },
-      { kind: 'rate_limit', detail: 'rate limit rejected (five_hour)', resetAt: 1_778_565_600_000 }],
-    ['Claude\'s allowed_warning rate_limit_event', { type: 'rate_limit_event', rate_limit_info: { status: 'allowed_warning' } },
-      { kind: 'other', detail: 'rate limit status allowed_warning, not a failure' }],
-    ['Claude\'s assistant message with error rate_limit', { type: 'assistant', message: { content: [] }, error: 'rate_limit' },
-      { kind: 'rate_limit', detail: 'assistant error: rate_limit' }],
-    ['Claude\'s assistant message with error server_error', { type: 'assistant', message: { content: [] }, error: 'server_error' },
-      { kind: 'model', detail: 'assistant error: server_error' }],
-    ['Claude\'s limit text', 'You\'ve hit your limit · resets 2pm (Asia/Shanghai)',
-      { kind: 'rate_limit', detail: 'You\'ve hit your limit · resets 2pm (Asia/Shanghai)' }],
-    ['Claude\'s older limit text with its reset epoch', 'Claude AI usage limit reached|1791601200',
+    ['an HTTP status under a protocol name', { agent: { status: 503, named: 'responseStreamDisconnected', message: 'stream error' } },
+      { kind: 'model', detail: 'responseStreamDisconnected HTTP 503: stream error' }],
+    ['a 429 whose words say when it resets', { agent: { status: 429, named: 'responseTooManyFailedAttempts', message: 'try again in 2 hours 5 minutes' } },
+      { kind: 'rate_limit', detail: 'responseTooManyFailedAttempts HTTP 429: try again in 2 hours 5 minutes', resetAt: NOW + 125 * 60_000 }],
+    ['words only', { agent: { message: 'stream disconnected before completion: error sending request' } },
+      { kind: 'network', detail: 'stream disconnected before completion: error sending request' }],
+    ['words nobody knows', { agent: { message: 'Invalid params' } }, { kind: 'other', detail: 'Invalid params' }],
+    ['Claude\'s limit text', { text: 'You\'ve hit your limit · resets 2pm (Asia/Shanghai)' },
+      { kind: 'rate_limit', detail: 'You\'ve hit your limit · resets 2pm (Asia/Shanghai)', resetAt: Date.UTC(2026, 9, 10, 6, 0) }],
+    ['Claude\'s older limit text with its reset epoch', { text: 'Claude AI usage limit reached|1791601200' },
       { kind: 'rate_limit', detail: 'Claude AI usage limit reached|1791601200', resetAt: 1_791_601_200_000 }],
-    ['codex exec failing its turn on a lost stream',
-      { type: 'turn.failed', error: { message: 'stream disconnected before completion: error sending request for url (https://chatgpt.com/backend-api/codex/responses)' } },
-      { kind: 'network', detail: 'stream disconnected before completion: error sending request for url (https://chatgpt.com/backend-api/codex/responses)' }],
-    ['codex exec out of retries on 429', { type: 'error', message: 'exceeded retry limit, last status: 429 Too Many Requests' },
-      { kind: 'rate_limit', detail: 'exceeded retry limit, last status: 429 Too Many Requests' }],
-    ['an agent saying it is overloaded', 'Overloaded', { kind: 'model', detail: 'Overloaded' }],
-    ['an agent error nobody knows', { code: -32602, message: 'Invalid params' }, { kind: 'other', detail: 'Invalid params' }],
+    ['an agent saying it is overloaded', { text: 'Overloaded' }, { kind: 'model', detail: 'Overloaded' }],
   ];
 
-  it.each(table)('classifies %s', (_name, agentError, expected) => {
-    expect(classify({ agentError })).toEqual(expected);
+  it.each(table)('classifies %s', (_name, input, expected) => {
+    expect(classify(input, NOW)).toEqual(expected);
   });
 
   it('turns codex\'s "try again in 2 hours 5 minutes" into a reset time', () => {
-    const agentError = { type: 'error', message: "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes." };
-    expect(classify({ agentError }, NOW).resetAt).toBe(NOW + (2 * 60 + 5) * 60_000);
-  });
-
-  it('reads the reset time in the words of an ACP error that names errorKind rate_limit', () => {
-    const agentError = { code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } };
-    expect(classify({ agentError }, NOW)).toEqual({
-      kind: 'rate_limit',
-      detail: 'errorKind rate_limit: Claude AI usage limit reached|1791601200',
-      resetAt: 1_791_601_200_000,
-    });
-  });
-
-  it('reads the reset time of an ACP rate_limit thrown by the client, as the acp runner sees it', () => {
-    const error = Object.assign(new Error("You've hit your limit · resets 2pm (Asia/Shanghai)"), { code: -32603, data: { errorKind: 'rate_limit' } });
-    expect(classify({ error }, NOW)).toEqual({
-      kind: 'rate_limit',
-      detail: "errorKind rate_limit: You've hit your limit · resets 2pm (Asia/Shanghai)",
-      resetAt: Date.UTC(2026, 9, 10, 6, 0),
-    });
-  });
-
-  it('reads the reset time in the words of codex-acp\'s usageLimitExceeded', () => {
-    const agentError = { code: -32603, message: "You've hit your usage limit. Try again in 2 hours 5 minutes.", data: { codexErrorInfo: 'usageLimitExceeded' } };
-    expect(classify({ agentError }, NOW).resetAt).toBe(NOW + 125 * 60_000);
-  });
-
-  it('keeps an ACP rate_limit without a reset time in its words as it is', () => {
-    const agentError = { code: -32603, message: 'Internal error', data: { errorKind: 'rate_limit' } };
-    expect(classify({ agentError }, NOW)).toEqual({ kind: 'rate_limit', detail: 'errorKind rate_limit: Internal error' });
-  });
-
-  it('turns Gemini\'s retryDelay into a reset time', () => {
-    const agentError = { code: 429, message: 'RESOURCE_EXHAUSTED {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"17s"}' };
-    expect(classify({ agentError }, NOW).resetAt).toBe(NOW + 17_000);
+    const text = "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 2 hours 5 minutes.";
+    expect(classify({ text }, NOW).resetAt).toBe(NOW + (2 * 60 + 5) * 60_000);
   });
 });
 
@@ -336,7 +272,7 @@ describe('saying a failure in one line', () => {
 describe('classifying one failure from several pieces of evidence', () => {
   it('lets the first piece that names a kind decide', () => {
     const evidence: FailureInput[] = [
-      { agentError: new Error('ACP connection closed') },
+      { error: new Error('ACP connection closed') },
       { stderr: 'Error: connect ENETUNREACH 160.79.104.10:443', exitCode: 1 },
     ];
     expect(classifyEvidence(evidence, NOW)).toEqual({ kind: 'network', detail: 'Error: connect ENETUNREACH 160.79.104.10:443' });
@@ -344,8 +280,8 @@ describe('classifying one failure from several pieces of evidence', () => {
 
   it('gives a rate limit the reset time another piece names', () => {
     const evidence: FailureInput[] = [
-      { agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' } },
-      { agentError: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200 } } },
+      { agent: { status: 429, message: 'API Error: 429 rate_limit_error' } },
+      { agent: { kind: 'rate_limit', named: 'rate limit rejected', message: '', resetAt: 1_791_601_200_000 } },
     ];
     expect(classifyEvidence(evidence, NOW)).toEqual({ kind: 'rate_limit', detail: 'HTTP 429: API Error: 429 rate_limit_error', resetAt: 1_791_601_200_000 });
   });

@@ -4,19 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../../src/cli/agents.js';
 import { BUILTIN_AGENTS, parseRegistry, RegistryError } from '../../../src/core/agents/agent-registry.js';
-import { configPath, loadRegistry, locateAgent, which } from '../../../src/io/agents/agent-config.js';
+import { configPath, loadRegistry, locateAgent } from '../../../src/io/agents/agent-config.js';
+import { fakeProgram } from '../../helpers/agents.js';
 
 let root: string;
 let bin: string;
 let xdg: string;
-
-/** Writes an executable shell script (a fake agent program) into `dir`. */
-function fakeProgram(dir: string, name: string, mode = 0o755): string {
-  const path = join(dir, name);
-  writeFileSync(path, '#!/bin/sh\nexit 0\n');
-  chmodSync(path, mode);
-  return path;
-}
 
 /** Writes the user's agents.json under the temp XDG_CONFIG_HOME. */
 function writeConfig(text: string): string {
@@ -123,38 +116,7 @@ describe('loadRegistry', () => {
   });
 });
 
-describe('which', () => {
-  it('finds an executable file in PATH, the first directory first', () => {
-    const other = join(root, 'other');
-    mkdirSync(other);
-    const first = fakeProgram(bin, 'gemini');
-    fakeProgram(other, 'gemini');
-    expect(which('gemini', `${join(root, 'missing')}:${bin}:${other}`)).toBe(first);
-  });
-
-  it('does not find a missing program, a file that is not executable or a directory', () => {
-    fakeProgram(bin, 'plain', 0o644);
-    mkdirSync(join(bin, 'adir'));
-    expect(which('gemini', bin)).toBeUndefined();
-    expect(which('adir', bin)).toBeUndefined();
-    expect(which('gemini', undefined)).toBeUndefined();
-    expect(which('', bin)).toBeUndefined();
-    // Even for root: access(X_OK) fails on a file with no execute bit at all.
-    expect(which('plain', bin)).toBeUndefined();
-  });
-
-  it('never searches empty or relative PATH entries', () => {
-    fakeProgram(bin, 'tool');
-    expect(which('tool', `:bin:.`, root)).toBeUndefined();
-  });
-
-  it('checks a program given as a path directly', () => {
-    const tool = fakeProgram(bin, 'tool');
-    expect(which(tool, '')).toBe(tool);
-    expect(which('bin/tool', '', root)).toBe(tool);
-    expect(which(join(bin, 'nope'), bin)).toBeUndefined();
-  });
-
+describe('locateAgent', () => {
   it('makes an npx entry available exactly when npx is on PATH', () => {
     const claudeAcp = BUILTIN_AGENTS.find((e) => e.name === 'claude-acp');
     if (!claudeAcp) throw new Error('claude-acp is a built-in');

@@ -112,17 +112,17 @@ describe('the pacer', () => {
     const stream = fed();
     const sizes: number[] = [];
     paced.pacedData<Buffer>(stream, (c) => sizes.push(c.length));
-    stream.push(Buffer.alloc(paced.FLOOD_BYTES));
+    stream.push(Buffer.alloc(paced.FLOOD_START_BYTES));
     await turn();
     vi.advanceTimersByTime(paced.PACE_MS);
-    expect([sizes, paced.pacerTicks()]).toEqual([[paced.FLOOD_BYTES], 1]);
+    expect([sizes, paced.pacerTicks()]).toEqual([[paced.FLOOD_START_BYTES], 1]);
     // Flooding: each read follows the last at once, while one comes back large enough.
     for (const size of [64 * 1024, 64 * 1024, paced.FLOOD_END_BYTES]) {
       stream.push(Buffer.alloc(size));
       await turn();
       await turn();
     }
-    expect([sizes, paced.pacerTicks()]).toEqual([[paced.FLOOD_BYTES, 64 * 1024, 64 * 1024, paced.FLOOD_END_BYTES], 1]);
+    expect([sizes, paced.pacerTicks()]).toEqual([[paced.FLOOD_START_BYTES, 64 * 1024, 64 * 1024, paced.FLOOD_END_BYTES], 1]);
     // The read that comes back small is still handed over at once, and ends the flood:
     // the next data waits for the next tick.
     stream.push(Buffer.alloc(paced.FLOOD_END_BYTES - 1));

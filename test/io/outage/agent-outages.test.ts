@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { dispatch } from '../../../store/dispatch.js';
+import { acpFailure } from '../../../src/core/decoders/acp.js';
+import { claudeFailure } from '../../../src/core/decoders/claude.js';
+import { codexFailure } from '../../../src/core/decoders/codex.js';
+import type { AgentFailure, FailureInput } from '../../../src/core/outage/classify.js';
 import { judgeAttempt, laneWorktree } from '../../../src/io/outage/agent-outages.js';
 import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
 import { openAgentService } from '../../../src/io/agents/open-agent-service.js';
@@ -353,20 +357,25 @@ describe('tai cancel on a retried job', () => {
 
 describe('judging an attempt that ended on its own', () => {
   const now = T0;
+  /** A protocol message's failure, as the runner hands it over: read by the kind's decoder. */
+  const read = (failure: AgentFailure | undefined): FailureInput => {
+    if (failure === undefined) throw new Error('the decoder read no failure');
+    return { agent: failure };
+  };
   it.each([
     ['a hand-back ending in NETWORK: <cmd>', { state: 'done', summary: 'exit 0' }, 'pushed nothing\nNETWORK: gh pr create\n', { kind: 'yielded', step: 'gh pr create' }],
     ['a clean end', { state: 'done', summary: 'exit 0' }, 'done', { kind: 'final', summary: 'exit 0' }],
     ['git losing the network', { state: 'failed', summary: 'exit 128', failure: [{ stderr: LOST, exitCode: 128, command: 'git' }] }, '', { kind: 'outage', service: 'network' }],
-    ['ACP transport_lost', { state: 'failed', summary: 'x', failure: [{ agentError: { code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } } }] }, '', { kind: 'outage', service: 'network' }],
-    ['Claude overloaded (529)', { state: 'failed', summary: 'x', failure: [{ agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 overloaded_error' } }] }, '', { kind: 'outage', service: 'model' }],
-    ['a Codex usage limit', { state: 'failed', summary: "You've hit your usage limit. Try again in 2 hours.", failure: [{ agentError: { type: 'turn.failed', error: { message: "You've hit your usage limit. Try again in 2 hours." } } }] }, '', { kind: 'final', summary: `rate limited: You've hit your usage limit. Try again in 2 hours. (resets at ${new Date(T0 + 2 * 3_600_000).toISOString()})` }],
+    ['ACP transport_lost', { state: 'failed', summary: 'x', failure: [acpFailure({ code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } })] }, '', { kind: 'outage', service: 'network' }],
+    ['Claude overloaded (529)', { state: 'failed', summary: 'x', failure: [read(claudeFailure({ type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 overloaded_error' }))] }, '', { kind: 'outage', service: 'model' }],
+    ['a Codex usage limit', { state: 'failed', summary: "You've hit your usage limit. Try again in 2 hours.", failure: [read(codexFailure({ type: 'turn.failed', error: { message: "You've hit your usage limit. Try again in 2 hours." } }))] }, '', { kind: 'final', summary: `rate limited: You've hit your usage limit. Try again in 2 hours. (resets at ${new Date(T0 + 2 * 3_600_000).toISOString()})` }],
     ['an ACP rate_limit whose words say when it resets',
-      { state: 'failed', summary: 'rate limited: Claude AI usage limit reached|1791601200', failure: [{ agentError: { code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } } }] }, '',
+      { state: 'failed', summary: 'rate limited: Claude AI usage limit reached|1791601200', failure: [acpFailure({ code: -32603, message: 'Claude AI usage limit reached|1791601200', data: { errorKind: 'rate_limit' } })] }, '',
       { kind: 'final', summary: 'rate limited: Claude AI usage limit reached|1791601200 (resets at 2026-10-10T03:00:00.000Z)' }],
     ['a Claude 429 result after a rejected rate_limit_event that carries the reset',
       { state: 'failed', summary: 'HTTP 429', failure: [
-        { agentError: { type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' } },
-        { agentError: { type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200, rateLimitType: 'five_hour' } } },
+        read(claudeFailure({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: 429 rate_limit_error' })),
+        read(claudeFailure({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: 1791601200, rateLimitType: 'five_hour' } })),
       ] }, '',
       { kind: 'final', summary: 'rate limited: HTTP 429 (resets at 2026-10-10T03:00:00.000Z)' }],
     ['a plain exit', { state: 'failed', summary: 'exit 3', failure: [{ stderr: '', exitCode: 3, command: 'node' }] }, '', { kind: 'final', summary: 'exit 3' }],

@@ -65,6 +65,15 @@ describe('the give-up notification', () => {
     ]);
   });
 
+  it('finds notify-send only as an executable file in an absolute PATH folder', async () => {
+    const db = connect();
+    const outage = gaveUp(db);
+    const bin = join(dir, 'bin');
+    mkdirSync(join(bin, 'notify-send'), { recursive: true });
+    const result = await notifyGiveUp(db, outage, { now: T0, env: { PATH: `${bin}:bin:.` } });
+    expect(result).toEqual({ sent: true, channels: [] });
+  });
+
   it('notifies nobody for an outage that ended before the schedule gave up', async () => {
     const db = connect();
     reportFailure(db, 'network', 'Network is unreachable', T0);

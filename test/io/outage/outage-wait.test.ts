@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
+import { acpFailure } from '../../../src/core/decoders/acp.js';
 import { classify } from '../../../src/core/outage/classify.js';
 import { notifyGiveUp } from '../../../src/io/outage/notify.js';
 import { createOutageWatch } from '../../../src/io/outage/outage-watch.js';
@@ -230,7 +231,7 @@ describe('the outage watch for agents', () => {
     const board = createBoard();
     const id = board.getState().open({ label: 'lane-1', task: 'fix the parser' }, T0);
     const watch = createOutageWatch({ ...waiter(91, scripted([false, true])), board, scale: 1 });
-    const failure = classify({ agentError: { code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } } });
+    const failure = classify(acpFailure({ code: -32603, message: 'Internal error', data: { errorKind: 'transport_lost' } }));
     const verdict = watch.onAgentFailure(failure, id, 'lane-1');
     await new Promise((resolve) => setImmediate(resolve));
     const held = board.getState().panels.find((panel) => panel.id === id);

@@ -23,7 +23,7 @@ import { Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../../core/outage/classify.js';
 import { messageOf } from '../../../core/errors.js';
-import { AcpDecoder } from '../../../core/decoders/acp.js';
+import { acpFailure, AcpDecoder } from '../../../core/decoders/acp.js';
 import { LineDecoder } from '../../../core/decoders/lines.js';
 import { pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
@@ -111,8 +111,9 @@ export class AcpSession {
     });
     const stderr = new LineDecoder(2_000);
     this.#group.stderr.on('data', (chunk: Buffer) => {
-      for (const line of stderr.push(chunk).lines) {
-        this.#lastErr.push(line);
+      for (const line of stderr.push(chunk)) {
+        if (!line.ok) continue;
+        this.#lastErr.push(line.text);
         if (this.#lastErr.length > STDERR_KEEP) this.#lastErr.shift();
       }
     });
@@ -235,7 +236,7 @@ export class AcpSession {
     const detail = exit !== null && lastErr.length > 0 ? ` (${lastErr.join(' | ')})` : '';
     current.emit({ type: 'error', text: `${why}${detail}` });
     const stderr = lastErr.length > 0 ? [{ stderr: lastErr.join('\n'), ...(typeof exit === 'number' ? { exitCode: exit } : {}) }] : [];
-    return { state: 'failed', summary: why, failure: [{ agentError: err }, ...stderr] };
+    return { state: 'failed', summary: why, failure: [acpFailure(err), ...stderr] };
   }
 
   #cancel(sessionId: string): void {
@@ -268,5 +269,5 @@ function answerPermission(current: Current | undefined, params: acp.RequestPermi
 export function describeError(err: unknown, now?: number): string {
   const message = messageOf(err);
   if (message === ACP_CLOSED) return 'the agent exited mid-turn (ACP connection closed)';
-  return sayFailure(classify({ error: err }, now), message);
+  return sayFailure(classify(acpFailure(err), now), message);
 }

@@ -39,9 +39,7 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
     emit({ type: 'text', text });
   });
   group.stderr.on('data', (chunk: Buffer) => {
-    const { lines, overflow } = err.push(chunk);
-    for (const line of lines) stderrLine(line);
-    if (overflow > 0) stderrLine(`[${overflow} characters of an over-long line skipped]`);
+    for (const line of err.push(chunk)) stderrLine(line.ok ? line.text : `[an over-long line skipped: over the ${line.max}-byte limit]`);
   });
   if (spec.prompt !== undefined) group.stdin.end(spec.prompt);
   else group.stdin.end();
@@ -61,7 +59,7 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
       result.append(rest);
       emit({ type: 'text', text: rest });
     }
-    for (const line of err.end().lines) stderrLine(line);
+    for (const line of err.end()) if (line.ok) stderrLine(line.text);
     const code = exitCodeOf(exit);
     if (code === 0) return { state: 'done', summary: 'exit 0' };
     const failure = [{ stderr: lastErr.join('\n'), exitCode: code, ...(spec.argv[0] === undefined ? {} : { command: spec.argv[0] }) }];

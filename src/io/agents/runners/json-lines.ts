@@ -8,7 +8,6 @@
  */
 import type { Writable } from 'node:stream';
 import type { FailureInput } from '../../../core/outage/classify.js';
-import { isObject } from '../../../core/decoders/json.js';
 import { JsonLines, type MessageDecoder } from '../../../core/decoders/json-lines.js';
 import { LineDecoder } from '../../../core/decoders/lines.js';
 import { pacedData } from '../paced-read.js';
@@ -22,9 +21,6 @@ export const END_GRACE_MS = 2_000;
 /** The last stderr lines kept to explain a failure. */
 const STDERR_KEEP = 5;
 
-/** The last failure messages kept for the classifier. */
-const ERRORS_KEEP = 4;
-
 /** What one JSON-lines kind adds to the shared body. */
 export interface JsonLinesProtocol {
   readonly decoder: MessageDecoder;
@@ -37,20 +33,7 @@ export interface JsonLinesProtocol {
 /** Starts a JSON-lines agent. */
 export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLinesProtocol): RunningAgent {
   const group = spawnGroup(spec.argv, { ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}) });
-  // Errors the agent reported are kept (the last few) for the classifier, as the agent sent them.
-  const reported: unknown[] = [];
-  const frames = new JsonLines({
-    message(msg: unknown) {
-      if (isFailureMessage(msg)) {
-        reported.push(msg);
-        if (reported.length > ERRORS_KEEP) reported.shift();
-      }
-      return protocol.decoder.message(msg);
-    },
-    get end() {
-      return protocol.decoder.end;
-    },
-  });
+  const frames = new JsonLines(protocol.decoder);
   const result = new ResultText();
   const stderr = new LineDecoder(2_000);
   const lastErr: string[] = [];
@@ -68,8 +51,10 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
   };
   pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
   group.stderr.on('data', (chunk: Buffer) => {
-    for (const line of stderr.push(chunk).lines) {
-      lastErr.push(line);
+    // An over-long stderr line explains nothing: only whole lines are kept.
+    for (const line of stderr.push(chunk)) {
+      if (!line.ok) continue;
+      lastErr.push(line.text);
       if (lastErr.length > STDERR_KEEP) lastErr.shift();
     }
   });
@@ -85,8 +70,8 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     onDecoded(frames.end());
     const end = protocol.decoder.end;
     const code = exitCodeOf(exit);
-    // The newest report first: the message that ended the turn decides before earlier retries.
-    const failure: FailureInput[] = [...reported].reverse().map((agentError) => ({ agentError }));
+    // The failures the decoder read, newest first: the message that ended the turn decides before earlier retries.
+    const failure: FailureInput[] = [...protocol.decoder.failures].reverse().map((agent) => ({ agent }));
     if (lastErr.length > 0) failure.push({ stderr: lastErr.join('\n'), exitCode: code });
     if (end) return end.state === 'failed' ? { state: end.state, summary: end.summary, failure } : { state: end.state, summary: end.summary };
     const why = exit.signal ? `killed by ${exit.signal}` : `exit ${code}`;
@@ -102,31 +87,6 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     soft: () => protocol.soft(group.stdin, group),
     hard: () => group.kill(),
   };
-}
-
-/**
- * True for a message in which the agent reports a failure: Claude's error
- * `result`, `assistant` error, `api_retry` and rejected `rate_limit_event`;
- * Codex's `turn.failed` and `error`; CAP's `cap.error`.
- */
-export function isFailureMessage(msg: unknown): boolean {
-  if (!isObject(msg)) return false;
-  switch (msg['type']) {
-    case 'result':
-      return msg['is_error'] === true || (typeof msg['subtype'] === 'string' && msg['subtype'] !== 'success');
-    case 'assistant':
-      return typeof msg['error'] === 'string';
-    case 'system':
-      return msg['subtype'] === 'api_retry';
-    case 'rate_limit_event':
-      return isObject(msg['rate_limit_info']) && msg['rate_limit_info']['status'] === 'rejected';
-    case 'turn.failed':
-    case 'error':
-    case 'cap.error':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** Writes one JSON message as a line, ignoring a closed pipe (the agent may be gone). */

@@ -80,14 +80,3 @@ export type EmitEvent = (event: AgentEvent) => void;
 
 /** Starts one kind of agent. */
 export type Runner = (spec: RunSpec, emit: EmitEvent) => RunningAgent;
-
-/** The kinds `tai spawn --kind` accepts. */
-export const RUNNER_KINDS = ['command', 'acp', 'claude', 'codex', 'cap'] as const;
-
-/** A kind of agent started from a program. */
-export type RunnerKind = (typeof RUNNER_KINDS)[number];
-
-/** True when `kind` names a runner. */
-export function isRunnerKind(kind: string): kind is RunnerKind {
-  return (RUNNER_KINDS as readonly string[]).includes(kind);
-}

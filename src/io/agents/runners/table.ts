@@ -1,14 +1,15 @@
-/** The runner of every kind `tai spawn --kind` accepts. */
+/** The runner of every kind `tai spawn --kind` accepts (AGENT_KINDS, src/core/agents/agent-registry.ts). */
+import type { AgentKind } from '../../../core/agents/agent-registry.js';
 import { acpRunner, runAcp } from './acp.js';
 import type { AcpSessionPool } from './acp-pool.js';
 import { runCap } from './cap.js';
 import { runClaude } from './claude.js';
 import { runCodex } from './codex.js';
 import { runCommand } from './command.js';
-import type { Runner, RunnerKind } from './runner.js';
+import type { Runner } from './runner.js';
 
 /** Each kind's runner; without a session pool, `acp` ends its agent after every turn. */
-export const DEFAULT_RUNNERS: Readonly<Record<RunnerKind, Runner>> = {
+export const DEFAULT_RUNNERS: Readonly<Record<AgentKind, Runner>> = {
   command: runCommand,
   acp: runAcp,
   claude: runClaude,
@@ -17,6 +18,6 @@ export const DEFAULT_RUNNERS: Readonly<Record<RunnerKind, Runner>> = {
 };
 
 /** The default runners with `acp` keeping sessions in `pool` for spawns that name a session key. */
-export function runnersWithSessions(pool: AcpSessionPool): Readonly<Record<RunnerKind, Runner>> {
+export function runnersWithSessions(pool: AcpSessionPool): Readonly<Record<AgentKind, Runner>> {
   return { ...DEFAULT_RUNNERS, acp: acpRunner(pool) };
 }

@@ -1,0 +1,55 @@
+/**
+ * A JSON-RPC error object `{code, message, data}` as an agent failure: how
+ * ACP agents fail a turn, and the shape of Codex's `error` events. Its kind
+ * is named in `data.errorKind` (claude-agent-acp: rate_limit, overloaded,
+ * transport_lost) or `data.codexErrorInfo` (codex-acp: a name, or a one-key
+ * object such as `{httpConnectionFailed: {httpStatusCode}}`), or by code 429
+ * (Gemini CLI); otherwise only its words tell (LIBRARY-NOTES, "ACP").
+ */
+import type { AgentFailure } from '../outage/classify.js';
+import { numeric } from '../outage/reset-time.js';
+import { isObject, str, type Json } from './json.js';
+
+/** Codex's names of a rate limit and of the model service failing (codex-acp's `codexErrorInfo`). */
+const CODEX_RATE_LIMIT = ['usageLimitExceeded', 'rateLimitExceeded'];
+const CODEX_MODEL_DOWN = ['serverOverloaded', 'internalServerError'];
+/** codexErrorInfo's transport failures; their `httpStatusCode` decides, and without one the connection was lost. */
+const CODEX_TRANSPORT = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'];
+
+/** A JSON-RPC error object (or a response carrying one in `error`) as an agent failure. */
+export function rpcErrorFailure(error: Json): AgentFailure {
+  if (isObject(error['error']) && error['code'] === undefined) return rpcErrorFailure(error['error']);
+  // An Anthropic error body names its kind in `type` ("overloaded_error"); Codex's `type: "error"` says nothing.
+  const type = typeof error['type'] === 'string' && error['type'] !== 'error' ? `${error['type']}: ` : '';
+  const words = str(error, 'message');
+  const message = words === undefined ? JSON.stringify(error) : `${type}${words}`;
+  const data = isObject(error['data']) ? error['data'] : {};
+  switch (data['errorKind']) {
+    case 'rate_limit':
+      return { kind: 'rate_limit', named: 'errorKind rate_limit', message };
+    case 'overloaded':
+      return { kind: 'model', named: 'errorKind overloaded', message };
+    case 'transport_lost':
+      return { kind: 'network', named: 'errorKind transport_lost', message };
+    default:
+      break;
+  }
+  const codex = codexErrorInfo(data['codexErrorInfo']);
+  if (codex !== undefined) return { ...codex, message };
+  if (error['code'] === 429) return { kind: 'rate_limit', named: 'code 429', message };
+  return { message };
+}
+
+/** codexErrorInfo: a name, or a one-key object naming a transport failure. */
+function codexErrorInfo(info: unknown): Omit<AgentFailure, 'message'> | undefined {
+  if (typeof info === 'string') {
+    if (CODEX_RATE_LIMIT.includes(info)) return { kind: 'rate_limit', named: info };
+    if (CODEX_MODEL_DOWN.includes(info)) return { kind: 'model', named: info };
+    return undefined;
+  }
+  if (!isObject(info)) return undefined;
+  const [name, payload] = Object.entries(info)[0] ?? [];
+  if (name === undefined || !CODEX_TRANSPORT.includes(name)) return undefined;
+  const status = isObject(payload) ? numeric(payload['httpStatusCode']) : undefined;
+  return status === undefined ? { kind: 'network', named: name } : { named: name, status };
+}
