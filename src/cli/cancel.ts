@@ -5,7 +5,7 @@
  * was asked, 1 on an error reply (no such agent, already finished), 2 when no
  * cockpit is reachable, 64 for a bad command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
@@ -19,9 +19,10 @@ export async function run(args: readonly string[]): Promise<number> {
     process.stderr.write(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${[idText, ...extra].join(' ')}`}\n${USAGE}`);
     return USAGE_EXIT;
   }
-  const socket = resolveSocket(parsed.values.socket);
-  if (!socket) {
-    process.stderr.write(`tai cancel: ${NO_COCKPIT_HINT}\n`);
+  const found = resolveSocket(parsed.values.socket);
+  const socket = found.path;
+  if (socket === undefined) {
+    process.stderr.write(`tai cancel: ${found.why}\n`);
     return 2;
   }
   let reply;

@@ -6,7 +6,7 @@
  * stderr. 1 for an error reply, 2 when no cockpit is reachable, 64 for a bad
  * command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { printResult, processIo, type CliIo } from './spawn.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 
@@ -22,9 +22,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     io.err(USAGE);
     return USAGE_EXIT;
   }
-  const socket = resolveSocket(parsed.values.socket, io.env);
-  if (!socket) {
-    io.err(`tai poll: ${NO_COCKPIT_HINT}\n`);
+  const found = resolveSocket(parsed.values.socket, io.env);
+  const socket = found.path;
+  if (socket === undefined) {
+    io.err(`tai poll: ${found.why}\n`);
     return 2;
   }
   try {
