@@ -17,20 +17,22 @@
  *
  * What one connection can cost is bounded (docs/protocol.md, "Limits"): a
  * reply waits until the one before it has drained to the client (so at most
- * one reply is buffered), a reply over CONTROL_REPLY_MAX_BYTES is replaced by
- * an error, requests waiting to be answered are capped by count and bytes,
- * each request has a deadline, and connections past the cap are refused.
+ * one reply is buffered; the transport is control-connection.ts), a reply
+ * over CONTROL_REPLY_MAX_BYTES is replaced by an error, requests waiting to
+ * be answered are capped by count and bytes, each request has a deadline,
+ * and connections past the cap are refused.
  */
 import { chmodSync, rmdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { AgentService } from '../../core/agents/agent-service.js';
 import { parseCommand } from '../../core/protocol/command-json.js';
-import { RequestError, messageOf } from '../../core/errors.js';
-import { LINE_MAX_BYTES, LineDecoder, type DecodedLine } from '../../core/protocol/line-decoder.js';
+import { RequestError } from '../../core/errors.js';
+import { LINE_MAX_BYTES, type DecodedLine } from '../../core/protocol/line-decoder.js';
 import type { Board } from '../../../store/board.js';
 import { dispatch, type Reply } from '../../../store/dispatch.js';
 import { POLL_WAIT_MAX } from '../../core/policy.js';
+import { serveConnection, type ConnectionContext, type ControlCounters } from './control-connection.js';
 import { fileLimit } from './file-limit.js';
 import { claimSocketPlace, clearStaleSocket, socketDir, socketPath, sweepDeadSockets } from './socket-path.js';
 
@@ -48,11 +50,6 @@ export const CONTROL_REPLY_MAX_BYTES = 8 * 1_048_576;
 
 /** A request not answered this long after its turn came (plus a poll's wait) gets `request not answered within N ms`. */
 export const CONTROL_REQUEST_DEADLINE_MS = 30_000;
-
-/** A connection with this many requests (or bytes of requests) waiting is not read from until they drop to PENDING_LOW. */
-const PENDING_MAX = 256;
-const PENDING_LOW = 16;
-const PENDING_MAX_BYTES = 16 * 1_048_576;
 
 /** How to start the control server. */
 export interface ControlServerOptions {
@@ -80,24 +77,7 @@ export interface ControlServerOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Counters for status, tests and the benchmark. */
-export interface ControlCounters {
-  connections: number;
-  requests: number;
-  errorReplies: number;
-  /** Replies that could not be written (client gone, socket error). */
-  writeFailures: number;
-  idleClosed: number;
-  tooLong: number;
-  /** Connections refused past the cap. */
-  refused: number;
-  /** Times a reply waited for the client to read the one before it. */
-  drainWaits: number;
-  /** Replies replaced because they were over the cap. */
-  tooLarge: number;
-  /** Requests answered with the deadline's error. */
-  deadlines: number;
-}
+export type { ControlCounters } from './control-connection.js';
 
 /** A listening control server. */
 export interface ControlServer {
@@ -163,7 +143,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     }
     counters.connections++;
     sockets.add(socket);
-    serve(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(socket, ctx);
   });
 
   /** The reply line, or the cap's error in its place. */
@@ -177,153 +158,33 @@ export async function startControlServer(options: ControlServerOptions): Promise
     return `${JSON.stringify({ ok: false, error: `reply too large (${bytes} bytes, limit ${replyMax} bytes); ask for less (record_read limit)` })}\n`;
   };
 
-  function serve(socket: Socket): void {
-    const decoder = new LineDecoder(lineMax);
-    /** Requests are answered one after another, so replies keep request order. */
-    let chain: Promise<void> = Promise.resolve();
-    let pending = 0;
-    let ended = false;
-    let closing = false;
-
-    const finishIfDone = (): void => {
-      if (!ended || pending > 0 || socket.destroyed) return;
-      // After a refused line the rest of the client's bytes are never read: hang up fully.
-      if (closing) socket.end(() => socket.destroy());
-      else socket.end();
-    };
-
-    const send = (reply: Reply): void => {
-      if (!reply.ok) counters.errorReplies++;
-      if (socket.destroyed || !socket.writable) {
-        counters.writeFailures++;
-        return;
-      }
-      try {
-        if (!socket.write(replyLine(reply))) throttle();
-      } catch (err) {
-        counters.writeFailures++;
-        log(`control socket: reply not written: ${messageOf(err)}`);
-      }
-    };
-
-    /**
-     * Backpressure: a client that sends requests faster than it reads replies
-     * is not read from until its replies drain and its queue shrinks, and the
-     * next reply is not made until the last one has drained, so neither the
-     * reply buffer nor the request queue grows without bound. A client that
-     * reads nothing for idleMs while a reply waits is closed.
-     */
-    let throttled = false;
-    let pendingBytes = 0;
-    const throttle = (): void => {
-      if (throttled || closing) return;
-      throttled = true;
-      socket.pause();
-    };
-    const unthrottle = (): void => {
-      if (!throttled || closing || pending > PENDING_LOW || pendingBytes > PENDING_MAX_BYTES / 16 || socket.writableNeedDrain) return;
-      throttled = false;
-      socket.resume();
-    };
-    socket.on('drain', unthrottle);
-    const drained = (): Promise<void> => {
-      if (!socket.writableNeedDrain || socket.destroyed) return Promise.resolve();
-      counters.drainWaits++;
-      socket.setTimeout(idleMs);
-      return new Promise<void>((resolve) => {
-        const done = (): void => {
-          socket.off('drain', done);
-          socket.off('close', done);
-          socket.setTimeout(0);
-          resolve();
-        };
-        socket.on('drain', done);
-        socket.on('close', done);
-      });
-    };
-
-    const handle = (line: DecodedLine): void => {
-      counters.requests++;
-      pending++;
-      const size = line.ok ? line.text.length : 0;
-      pendingBytes += size;
-      if (pending >= PENDING_MAX || pendingBytes >= PENDING_MAX_BYTES) throttle();
-      socket.setTimeout(0);
-      chain = chain
-        .then(async () => {
-          await drained();
-          if (socket.destroyed) return;
-          send(await withDeadline(line));
-        })
-        .catch((err: unknown) => log(`control socket: request failed: ${messageOf(err)}`))
-        .finally(() => {
-          pending--;
-          pendingBytes -= size;
-          if (pending === 0 && !closing) socket.setTimeout(idleMs);
-          unthrottle();
-          finishIfDone();
-        });
-    };
-
-    /** The answer, or the deadline's error when it takes longer than the deadline (plus a poll's wait). */
-    const withDeadline = async (line: DecodedLine): Promise<Reply> => {
-      const wait = line.ok ? pollWaitMs(line.value) : 0;
-      const limit = deadlineMs + wait;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<Reply>((resolve) => {
-        timer = setTimeout(() => {
-          counters.deadlines++;
-          resolve({ ok: false, error: `request not answered within ${limit} ms` });
-        }, limit);
-      });
-      try {
-        return await Promise.race([answer(line), late]);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-
-    const answer = async (line: DecodedLine): Promise<Reply> => {
-      if (!line.ok) return { ok: false, error: line.error };
-      const command = parseCommand(line.value);
-      if (command instanceof RequestError) return { ok: false, error: command.message };
-      const [board, agents] = await Promise.all([options.board, options.agents]);
-      return dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
-    };
-
-    socket.setTimeout(idleMs);
-    socket.on('timeout', () => {
-      counters.idleClosed++;
-      socket.destroy();
+  /** The answer, or the deadline's error when it takes longer than the deadline (plus a poll's wait). */
+  const answerInTime = async (line: DecodedLine): Promise<Reply> => {
+    const wait = line.ok ? pollWaitMs(line.value) : 0;
+    const limit = deadlineMs + wait;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Reply>((resolve) => {
+      timer = setTimeout(() => {
+        counters.deadlines++;
+        resolve({ ok: false, error: `request not answered within ${limit} ms` });
+      }, limit);
     });
-    socket.on('data', (chunk: Buffer) => {
-      if (closing) return;
-      for (const line of decoder.push(chunk)) {
-        if (line.ok || !line.tooLong) {
-          handle(line);
-          continue;
-        }
-        // Refused without buffering more: answer, then hang up.
-        counters.tooLong++;
-        handle(line);
-        closing = true;
-        ended = true;
-        socket.pause();
-        finishIfDone();
-        break;
-      }
-    });
-    socket.on('end', () => {
-      if (!closing) for (const line of decoder.end()) handle(line);
-      ended = true;
-      finishIfDone();
-    });
-    socket.on('error', (err) => {
-      counters.writeFailures++;
-      log(`control socket: connection error: ${err.message}`);
-    });
-    socket.on('close', () => sockets.delete(socket));
-  }
+    try {
+      return await Promise.race([answer(line), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const answer = async (line: DecodedLine): Promise<Reply> => {
+    if (!line.ok) return { ok: false, error: line.error };
+    const command = parseCommand(line.value);
+    if (command instanceof RequestError) return { ok: false, error: command.message };
+    const [board, agents] = await Promise.all([options.board, options.agents]);
+    return dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
+  };
+
+  const ctx: ConnectionContext = { counters, idleMs, lineMax, log, replyLine, answer: answerInTime };
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
