@@ -89,6 +89,17 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
    */
   let throttled = false;
   let pendingBytes = 0;
+  /** True while a reply waits for the client to take the last one. */
+  let draining = false;
+  /**
+   * The idle clock runs while nothing is asked (a silent client) and while a
+   * reply waits for the client to read (a stalled client); it stops while a
+   * request is being answered (a long poll is not idleness).
+   */
+  const armIdle = (): void => {
+    // After a refused line the connection is only finishing its last reply.
+    socket.setTimeout(draining || (pending === 0 && !closing) ? idleMs : 0);
+  };
   const throttle = (): void => {
     if (throttled || closing) return;
     throttled = true;
@@ -103,12 +114,14 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
   const drained = (): Promise<void> => {
     if (!socket.writableNeedDrain || socket.destroyed) return Promise.resolve();
     counters.drainWaits++;
-    socket.setTimeout(idleMs);
+    draining = true;
+    armIdle();
     return new Promise<void>((resolve) => {
       const done = (): void => {
         socket.off('drain', done);
         socket.off('close', done);
-        socket.setTimeout(0);
+        draining = false;
+        armIdle();
         resolve();
       };
       socket.on('drain', done);
@@ -122,7 +135,7 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
     const size = line.ok ? line.text.length : 0;
     pendingBytes += size;
     if (pending >= PENDING_MAX || pendingBytes >= PENDING_MAX_BYTES) throttle();
-    socket.setTimeout(0);
+    armIdle();
     chain = chain
       .then(async () => {
         await drained();
@@ -133,7 +146,7 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
       .finally(() => {
         pending--;
         pendingBytes -= size;
-        if (pending === 0 && !closing) socket.setTimeout(idleMs);
+        armIdle();
         unthrottle();
         finishIfDone();
       });
