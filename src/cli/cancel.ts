@@ -5,7 +5,7 @@
  * was asked, 1 on an error reply (no such agent, already finished), 2 when no
  * cockpit is reachable, 64 for a bad command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field, processOutput } from './output.js';
 
@@ -20,9 +20,10 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${field([idText, ...extra].join(' '))}`}\n${USAGE}`);
     return USAGE_EXIT;
   }
-  const socket = resolveSocket(parsed.values.socket);
-  if (!socket) {
-    out.warn(`tai cancel: ${NO_COCKPIT_HINT}\n`);
+  const found = resolveSocket(parsed.values.socket);
+  const socket = found.path;
+  if (socket === undefined) {
+    out.warn(`tai cancel: ${field(found.why)}\n`);
     return 2;
   }
   let reply;

@@ -7,7 +7,7 @@
  * with its state on stderr. 1 for an error reply, 2 when no cockpit is
  * reachable, 64 for a bad command line.
  */
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { printResult, printText, processIo, type CliIo } from './spawn.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
@@ -35,9 +35,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     return USAGE_EXIT;
   }
   const shape = parsed.values.json ? 'json' : parsed.values.raw ? 'raw' : 'text';
-  const socket = resolveSocket(parsed.values.socket, io.env);
-  if (!socket) {
-    out.warn(`tai poll: ${NO_COCKPIT_HINT}\n`);
+  const found = resolveSocket(parsed.values.socket, io.env);
+  const socket = found.path;
+  if (socket === undefined) {
+    out.warn(`tai poll: ${field(found.why)}\n`);
     return 2;
   }
   try {

@@ -9,7 +9,7 @@
  * with secrets masked (src/cli/output.ts); --json escapes every control.
  */
 import { parseArgs } from 'node:util';
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
@@ -26,8 +26,9 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn(`tai status: ${field(messageOf(err))}\nusage: tai status [--json] [--socket PATH]\n`);
     return USAGE_EXIT;
   }
-  const socket = resolveSocket(o.socket);
-  if (!socket) return stored(NO_COCKPIT_HINT, 2, o.json === true, out);
+  const found = resolveSocket(o.socket);
+  const socket = found.path;
+  if (socket === undefined) return stored(found.why, 2, o.json === true, out);
   let reply;
   try {
     reply = await call(socket, { cmd: 'status' });

@@ -18,7 +18,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { FEED_STATES } from '../core/protocol/command-json.js';
 import type { Command, CommandOf, FeedState, VpaneOp } from '../core/protocol/commands.js';
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
-import { call, describeCallError, NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { field, processOutput } from './output.js';
 
@@ -105,9 +105,10 @@ export async function run(args: readonly string[]): Promise<number> {
 
 /** Sends the commands one per connection; stops at the first error or closed pane. */
 async function send(socketFlag: string | undefined, commands: AsyncIterable<Command> | Command[]): Promise<number> {
-  const socket = resolveSocket(socketFlag);
-  if (!socket) {
-    processOutput.warn(`tai vpane: ${NO_COCKPIT_HINT}\n`);
+  const found = resolveSocket(socketFlag);
+  const socket = found.path;
+  if (socket === undefined) {
+    processOutput.warn(`tai vpane: ${field(found.why)}\n`);
     return 2;
   }
   let last: unknown;

@@ -73,6 +73,13 @@ export const CAP_TURN_TIMEOUT = 600_000;
 
 /** A result longer than this many characters is stored as a record (section 7). */
 export const SPILL_LIMIT = 6_000;
+/** A record page holds at most this many characters; a larger record_read limit is clamped to it. */
+export const RECORD_PAGE_MAX = 1_000_000;
+/**
+ * The longest a poll may wait (ms): no agent runs longer than FORK_TIMEOUT_MAX,
+ * and a longer wait would overflow Node's timers (2^31 - 1 ms); clamped to it.
+ */
+export const POLL_WAIT_MAX = FORK_TIMEOUT_MAX;
 
 /** A word held back by the word wrap is released after the text pauses this long (section 4.2). */
 export const ORCH_WORD_RELEASE = 100;

@@ -5,7 +5,8 @@
  * built CLI (`npm test` builds first).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -224,5 +225,72 @@ describe('tai cancel', () => {
     expect(await cancel([String(first), '--socket', h.path])).toBe(0);
     expect(out).toBe(`cancel requested for agent ${first} (its current attempt, #${second})\n`);
     expect(reasons).toEqual(['cancelled by request (tai cancel)']);
+  });
+});
+
+describe('a socket folder someone else prepared', () => {
+  test('tai vpane write, status and cancel refuse it (exit 2), naming the folder, its mode and what to do, and send it nothing', async () => {
+    const runtime = mkdtempSync(join(tmpdir(), 'tai-runtime-'));
+    const dir = join(runtime, 'tai');
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    let reached = 0;
+    const attacker: Server = createServer((s) => {
+      reached++;
+      s.end('{"ok":true,"data":{"closed":[],"cols":{}}}\n');
+    });
+    // pid 1 is always alive, so the socket looks like a live cockpit's.
+    await new Promise<void>((resolve) => attacker.listen(join(dir, 'tai-1.sock'), () => resolve()));
+    vi.stubEnv('TAI_PLEXER_SOCKET', '');
+    vi.stubEnv('XDG_RUNTIME_DIR', runtime);
+    vi.stubEnv('XDG_STATE_HOME', mkdtempSync(join(tmpdir(), 'tai-state-')));
+    try {
+      const refusal = `the socket folder ${dir} is open to others (mode 777); refusing to use it: run chmod 700 ${dir} (and remove any socket in it you did not make).`;
+      expect(await vpane(['write', '1', 'the secret'])).toBe(2);
+      expect(await status([])).toBe(2);
+      expect(await cancel(['1'])).toBe(2);
+      expect(err.split('\n').filter((l) => l !== '')).toEqual(
+        ['tai vpane', 'tai status', 'tai cancel'].map((who) => `${who}: ${refusal} no cockpit reachable: start one by running \`tai\` (then use tai inside it, or pass --socket PATH / set TAI_PLEXER_SOCKET)`),
+      );
+      expect(out).toBe('');
+      expect(reached).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => attacker.close(() => resolve()));
+    }
+  });
+});
+
+describe('a reply that is not what the command answers with', () => {
+  test.each([
+    ['{"ok":true,"data":null}', 'data must be {id, cancelled: true}; got {"ok":true,"data":null}'],
+    ['{"ok":true}', 'data must be {id, cancelled: true}; got {"ok":true}'],
+    ['{"ok":true,"data":{"id":"1","cancelled":true}}', 'data must be {id, cancelled: true}; got {"ok":true,"data":{"id":"1","cancelled":true}}'],
+  ])('tai cancel given %s says the reply is malformed and exits 1', async (line, problem) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-odd-'));
+    const odd: Server = createServer((s) => s.resume().end(`${line}\n`));
+    await new Promise<void>((resolve) => odd.listen(join(dir, 'odd.sock'), () => resolve()));
+    try {
+      expect(await cancel(['1', '--socket', join(dir, 'odd.sock')])).toBe(1);
+      expect(err).toBe(`tai cancel: malformed reply to cancel: ${problem}; is that a tai cockpit of this version?\n`);
+      expect(out).toBe('');
+    } finally {
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+
+  test('tai status and tai vpane list given data: null say so too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-odd-'));
+    const odd: Server = createServer((s) => s.resume().end('{"ok":true,"data":null}\n'));
+    await new Promise<void>((resolve) => odd.listen(join(dir, 'odd.sock'), () => resolve()));
+    try {
+      expect(await status(['--socket', join(dir, 'odd.sock')])).toBe(1);
+      expect(await vpane(['list', '--socket', join(dir, 'odd.sock')])).toBe(1);
+      expect(err).toBe(
+        'tai status: malformed reply to status: data must be {totals, agents}; got {"ok":true,"data":null}; is that a tai cockpit of this version?\n' +
+          'tai vpane: malformed reply to vpane_list: data must be a list of panes; got {"ok":true,"data":null}; is that a tai cockpit of this version?\n',
+      );
+    } finally {
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
   });
 });

@@ -14,6 +14,8 @@ import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp }
 import { RequestError, VPANE_ERRORS } from '../errors.js';
 import { assertNever } from '../never.js';
 import {
+  POLL_WAIT_MAX,
+  RECORD_PAGE_MAX,
   MPLEX_VPANE_HEADER_MAX,
   MPLEX_VPANE_LINGER_MAX,
   MPLEX_VPANE_OPS_MAX,
@@ -90,12 +92,12 @@ function parseNamed(cmd: CommandName, v: Json): Command {
     case 'status':
       return { cmd };
     case 'poll': {
-      const wait = optional(v, 'wait', 'poll wait', nonNegative);
+      const wait = optional(v, 'wait', 'poll wait', pollWait);
       return { cmd, id: required(v, 'id', 'poll id', integer), ...(wait === undefined ? {} : { wait }) };
     }
     case 'record_read': {
       const offset = optional(v, 'offset', 'record_read offset', integer);
-      const limit = optional(v, 'limit', 'record_read limit', positiveInteger);
+      const limit = optional(v, 'limit', 'record_read limit', pageLimit);
       return {
         cmd,
         id: required(v, 'id', 'record_read id', nonEmptyString),
@@ -171,10 +173,13 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   if (argv !== undefined && !(Array.isArray(argv) && argv.every((a) => typeof a === 'string'))) {
     throw new RequestError('spawn argv must be a list of strings');
   }
+  // A NUL cannot reach exec (C strings end there): refuse it here, before a panel opens.
+  const nul = Array.isArray(argv) ? argv.findIndex((a) => typeof a === 'string' && a.includes('\0')) : -1;
+  if (nul !== -1) throw new RequestError(`spawn argv[${nul}] must not contain a NUL byte`);
   const label = optional(v, 'label', 'spawn label', string);
   const prompt = optional(v, 'prompt', 'spawn prompt', string);
   const timeout = optional(v, 'timeout', 'spawn timeout', positive);
-  const cwd = optional(v, 'cwd', 'spawn cwd', nonEmptyString);
+  const cwd = optional(v, 'cwd', 'spawn cwd', withoutNul(nonEmptyString));
   const retries = optional(v, 'retries', 'spawn retries', integer);
   const allow = optional(v, 'allow', 'spawn allow', boolean);
   const session = optional(v, 'session', 'spawn session', nonEmptyString);
@@ -259,6 +264,21 @@ const positiveInteger: Reader<number> = (value, name) => {
   if (signedInteger(value, name) <= 0) throw new RequestError(`${name} must be greater than 0`);
   return value as number;
 };
+
+/** Poll wait seconds, clamped to POLL_WAIT_MAX (a longer timer would overflow and fire at once). */
+const pollWait: Reader<number> = (value, name) => Math.min(nonNegative(value, name), POLL_WAIT_MAX / 1000);
+
+/** A record page's size in characters, clamped to RECORD_PAGE_MAX. */
+const pageLimit: Reader<number> = (value, name) => Math.min(positiveInteger(value, name), RECORD_PAGE_MAX);
+
+/** A string the system will hand to the kernel as a C string: no NUL inside. */
+function withoutNul(read: Reader<string>): Reader<string> {
+  return (value, name) => {
+    const text = read(value, name);
+    if (text.includes('\0')) throw new RequestError(`${name} must not contain a NUL byte`);
+    return text;
+  };
+}
 
 /** Linger seconds, clamped to [0, MPLEX_VPANE_LINGER_MAX] (section 3.1). */
 const lingerSeconds: Reader<number> = (value, name) =>

@@ -188,8 +188,10 @@ export class LocalAgentService implements AgentService {
     try {
       agent = startAgent(job, this.#board, id, this.#now);
     } catch (err) {
+      // A request the runner refused leaves no panel behind (a failed one would hold a place for ORCH_LINGER).
       board.finish(id, 'failed', messageOf(err), now);
-      throw err;
+      board.close(id, now);
+      throw err instanceof RequestError ? err : new RequestError(`cannot start ${job.label}: ${messageOf(err)}`);
     }
     const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running' };
     job.attempts.push(attempt);

@@ -10,9 +10,10 @@ import type { Command } from '../../core/protocol/commands.js';
 import { messageOf } from '../../core/errors.js';
 import { LineDecoder } from '../../core/decoders/lines.js';
 import { jsonLines, type DecodedLine } from '../../core/protocol/request-lines.js';
-import { ORCH_CALL_TIMEOUT_MS } from '../../core/policy.js';
+import { ORCH_CALL_TIMEOUT_MS, POLL_WAIT_MAX } from '../../core/policy.js';
 import type { Reply, ReplyData } from '../../../store/dispatch.js';
-import { liveSockets } from './socket-path.js';
+import { replyShapeProblem } from './reply-shape.js';
+import { findLiveSockets } from './socket-path.js';
 
 /** No cockpit answers at the path (none given, no file, nobody listening). */
 export class CockpitUnreachableError extends Error {
@@ -22,6 +23,11 @@ export class CockpitUnreachableError extends Error {
 /** The cockpit did not answer in time, or answered something that is not a reply. */
 export class CallFailedError extends Error {
   override readonly name = 'CallFailedError';
+}
+
+/** The cockpit answered, but its reply's data is not what the command answers with. */
+export class MalformedReplyError extends Error {
+  override readonly name = 'MalformedReplyError';
 }
 
 /** How long to wait. */
@@ -40,7 +46,7 @@ export type ReplyTo<C extends Command> = Reply<ReplyData<C['cmd']>>;
 /** Sends one command on a fresh connection and returns its reply. */
 export async function call<C extends Command>(path: string, command: C, options: CallOptions = {}): Promise<ReplyTo<C>> {
   const line = await callRaw(path, JSON.stringify(command), { timeoutMs: timeoutFor(command, options) });
-  return toReply(line) as ReplyTo<C>;
+  return checkedReply(command, line);
 }
 
 /** Sends one raw line (a newline is added if missing) and returns the first reply line, unparsed. */
@@ -92,7 +98,7 @@ export class ControlConnection {
 
   /** Sends a command and returns its typed reply. */
   async request<C extends Command>(command: C, options: CallOptions = {}): Promise<ReplyTo<C>> {
-    return toReply(await this.raw(JSON.stringify(command), { timeoutMs: timeoutFor(command, options) })) as ReplyTo<C>;
+    return checkedReply(command, await this.raw(JSON.stringify(command), { timeoutMs: timeoutFor(command, options) }));
   }
 
   /** Sends one raw line and returns the reply line it gets, unparsed. */
@@ -160,15 +166,25 @@ function connectOnce(path: string, waitMs: number, timeoutMs: number): Promise<S
   });
 }
 
+/** The socket to talk to, or why there is none (a message for the user). */
+export type SocketChoice = { readonly path: string } | { readonly path?: undefined; readonly why: string };
+
 /**
  * The socket to talk to: `--socket PATH`, else TAI_PLEXER_SOCKET, else the
- * only live cockpit of this user; undefined when there is none (or several).
+ * only live cockpit of this user in a socket folder that passes the
+ * cockpit's own check (checkSocketDir); none, or several, is a refusal that
+ * says why. A folder another user made, or one open to others, is never
+ * trusted: its refusal names the folder, its owner or mode, and what to do.
  */
-export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (flag) return flag;
-  if (env['TAI_PLEXER_SOCKET']) return env['TAI_PLEXER_SOCKET'];
-  const live = liveSockets();
-  return live.length === 1 ? live[0] : undefined;
+export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SocketChoice {
+  if (flag) return { path: flag };
+  if (env['TAI_PLEXER_SOCKET']) return { path: env['TAI_PLEXER_SOCKET'] };
+  const { live, refused } = findLiveSockets(env);
+  const [only] = live;
+  if (live.length === 1 && only !== undefined) return { path: only };
+  if (live.length > 1) return { why: `${live.length} cockpits are running (${live.join(', ')}); choose one with --socket PATH` };
+  const unsafe = refused.map((e) => `${e.message}.`).join(' ');
+  return { why: unsafe === '' ? NO_COCKPIT_HINT : `${unsafe} ${NO_COCKPIT_HINT}` };
 }
 
 /** Parses a reply line; anything that is not `{ok, data}` / `{ok, error}` is a CallFailedError. */
@@ -187,9 +203,18 @@ export function toReply(line: string): Reply {
   throw new CallFailedError(`unreadable reply: ${line.slice(0, 200)}`);
 }
 
+/** A reply parsed and, when ok, its data checked against what the command answers with. */
+function checkedReply<C extends Command>(command: C, line: string): ReplyTo<C> {
+  const reply = toReply(line);
+  const problem = reply.ok ? replyShapeProblem(command.cmd, reply.data) : null;
+  if (problem !== null) throw new MalformedReplyError(`malformed reply to ${command.cmd}: ${problem}; got ${line.slice(0, 200)}`);
+  return reply as ReplyTo<C>;
+}
+
 function timeoutFor(command: Command, options: CallOptions): number {
   const base = options.timeoutMs ?? ORCH_CALL_TIMEOUT_MS;
-  return command.cmd === 'poll' && command.wait !== undefined ? base + command.wait * 1000 : base;
+  // The cockpit clamps the wait the same way; an unclamped one would overflow the timer.
+  return command.cmd === 'poll' && command.wait !== undefined ? base + Math.min(command.wait * 1000, POLL_WAIT_MAX) : base;
 }
 
 /** What the CLI says when no cockpit can be reached: how to start one. */
@@ -200,5 +225,6 @@ export const NO_COCKPIT_HINT =
 export function describeCallError(err: unknown): { readonly exitCode: 1 | 2; readonly message: string } {
   if (err instanceof CockpitUnreachableError) return { exitCode: 2, message: `${err.message}; ${NO_COCKPIT_HINT}` };
   if (err instanceof CallFailedError) return { exitCode: 2, message: `${err.message}; is the cockpit still running? ${NO_COCKPIT_HINT}` };
+  if (err instanceof MalformedReplyError) return { exitCode: 1, message: `${err.message}; is that a tai cockpit of this version?` };
   return { exitCode: 1, message: messageOf(err) };
 }

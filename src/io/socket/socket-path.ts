@@ -4,13 +4,17 @@
  * XDG_RUNTIME_DIR is unset. The folder must be a real directory (not a
  * symlink), owned by the user and closed to everyone else (0700), the way
  * tmux checks its socket folder; anything else is refused, never repaired,
- * because another user could have made it. Sockets of processes that are
- * gone are removed so the folder does not fill up.
+ * because another user could have made it. A cockpit refused its folder
+ * listens in the fallback folder (`stateDir()/sockets`) instead and says so;
+ * the client checks every folder it looks in with the same check. Sockets of
+ * processes that are gone are removed so the folder does not fill up.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { messageOf } from '../../core/errors.js';
+import { stateDir } from '../storage/state-db.js';
 
 /** Why a socket folder or path cannot be used; the message says what to do. */
 export class SocketPathError extends Error {
@@ -43,15 +47,83 @@ export function ensureSocketDir(dir: string): void {
   } catch (err) {
     if (!isCode(err, 'EEXIST')) throw new SocketPathError(`cannot create the socket folder ${dir}: ${messageOf(err)}`);
   }
+  checkSocketDir(dir);
+}
+
+/**
+ * The one check of a socket folder, made by the cockpit before it listens
+ * and by the client before it trusts a socket it found: a real directory
+ * (lstat: a symlink is refused), owned by this user, closed to everyone else.
+ * Another user who made the folder could listen in it and read what the
+ * client sends (docs/security.md, "Who can reach the socket").
+ */
+export function checkSocketDir(dir: string): void {
   const st = lstatSync(dir);
   if (!st.isDirectory()) throw new SocketPathError(`the socket folder ${dir} is not a directory; remove it and start tai again`);
   if (st.uid !== uid()) {
-    throw new SocketPathError(`the socket folder ${dir} belongs to user ${st.uid}, not to you (${uid()}); refusing to use it`);
+    throw new SocketPathError(
+      `the socket folder ${dir} belongs to user ${st.uid}, not to you (${uid()}); refusing to use it: ` +
+        'another user may be listening there. Have it removed (it is not yours to remove), or set XDG_RUNTIME_DIR to a folder of your own',
+    );
   }
   if ((st.mode & 0o077) !== 0) {
     throw new SocketPathError(
-      `the socket folder ${dir} is open to others (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${dir}`,
+      `the socket folder ${dir} is open to others (mode ${(st.mode & 0o777).toString(8)}); refusing to use it: ` +
+        `run chmod 700 ${dir} (and remove any socket in it you did not make)`,
     );
+  }
+}
+
+/**
+ * Where a cockpit puts its socket when the usual folder is refused:
+ * `stateDir()/sockets` (tai's state folder is the user's own), where the
+ * client looks too.
+ */
+export function fallbackSocketDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'sockets');
+}
+
+/** The longest socket path the kernel takes (sun_path is 108 bytes with its NUL). */
+const SOCKET_PATH_MAX_BYTES = 107;
+
+/** A socket path the cockpit may listen on, and what it had to say about getting it. */
+export interface SocketPlace {
+  readonly path: string;
+  /** Set when the requested folder was refused and another was used: show it to the user. */
+  readonly warning?: string;
+  /** A folder made just for this socket (mkdtemp), removed with it. */
+  readonly ownDir?: string;
+}
+
+/**
+ * The requested path when its folder is safe; else the same name in the
+ * fallback folder (or, when that path is too long for a socket, in a fresh
+ * mkdtemp folder under the system's temp folder), with a warning that says
+ * why and where. Nothing refused is repaired or removed.
+ */
+export function claimSocketPlace(requested: string, env: NodeJS.ProcessEnv = process.env): SocketPlace {
+  try {
+    ensureSocketDir(dirname(requested));
+    return { path: requested };
+  } catch (err) {
+    if (!(err instanceof SocketPathError)) throw err;
+    const name = basename(requested);
+    let place: SocketPlace;
+    try {
+      const dir = fallbackSocketDir(env);
+      mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
+      ensureSocketDir(dir);
+      const path = join(dir, name);
+      if (Buffer.byteLength(path) <= SOCKET_PATH_MAX_BYTES) place = { path };
+      else {
+        const own = mkdtempSync(join(tmpdir(), `tai-${uid()}-`));
+        place = { path: join(own, name), ownDir: own };
+      }
+    } catch (fallbackErr) {
+      throw new SocketPathError(`${err.message}; no other place either: ${messageOf(fallbackErr)}`);
+    }
+    const found = place.ownDir === undefined ? 'tai finds it there' : 'only the main pane (TAI_PLEXER_SOCKET) and --socket reach it';
+    return { ...place, warning: `${err.message}. The control socket is at ${place.path} instead (${found})` };
   }
 }
 
@@ -121,7 +193,11 @@ export function sweepDeadSockets(dir: string): number {
   return removed;
 }
 
-/** The sockets in `dir` whose cockpit process is alive, newest process id last. */
+/**
+ * The sockets in `dir` whose cockpit process is alive, newest process id
+ * last; only socket files of this user count (a folder that was open to
+ * others may hold someone else's). The caller checks the folder first.
+ */
 export function liveSockets(dir: string = socketDir()): string[] {
   let names: string[];
   try {
@@ -131,9 +207,45 @@ export function liveSockets(dir: string = socketDir()): string[] {
   }
   return names
     .map((name) => ({ name, m: SOCKET_NAME.exec(name) }))
-    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null && processAlive(Number(e.m[1])))
+    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null && processAlive(Number(e.m[1])) && ownSocket(join(dir, e.name)))
     .sort((a, b) => Number(a.m[1]) - Number(b.m[1]))
     .map((e) => join(dir, e.name));
+}
+
+/** What the client found: the live sockets in safe folders, and the folders it refused. */
+export interface FoundSockets {
+  readonly live: readonly string[];
+  readonly refused: readonly SocketPathError[];
+}
+
+/**
+ * The live cockpits of this user, in the usual folder and the fallback
+ * folder, each folder checked the way the cockpit checks it (checkSocketDir);
+ * a folder that does not exist is skipped, one that fails is refused whole.
+ */
+export function findLiveSockets(env: NodeJS.ProcessEnv = process.env): FoundSockets {
+  const live: string[] = [];
+  const refused: SocketPathError[] = [];
+  for (const dir of new Set([socketDir(env), fallbackSocketDir(env)])) {
+    try {
+      checkSocketDir(dir);
+    } catch (err) {
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) continue;
+      refused.push(err instanceof SocketPathError ? err : new SocketPathError(`the socket folder ${dir} cannot be checked: ${messageOf(err)}`));
+      continue;
+    }
+    live.push(...liveSockets(dir));
+  }
+  return { live, refused };
+}
+
+function ownSocket(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isSocket() && st.uid === uid();
+  } catch {
+    return false;
+  }
 }
 
 function isCode(err: unknown, code: string): boolean {

@@ -11,27 +11,45 @@
  * Bad input harms nobody: a malformed or unknown request gets an error reply
  * and the connection stays usable; a line over the cap gets an error reply and
  * the connection is closed without buffering more; a silent client is closed
- * after `idleTimeoutMs`; a client gone mid-request only loses its reply. A
- * failing socket write is logged and counted, never thrown.
+ * after `idleTimeoutMs`, and so is one that stops reading its replies; a
+ * client gone mid-request only loses its reply. A failing socket write is
+ * logged and counted, never thrown.
+ *
+ * What one connection can cost is bounded (docs/protocol.md, "Limits"): a
+ * reply waits until the one before it has drained to the client (so at most
+ * one reply is buffered; the transport is control-connection.ts), a reply
+ * over CONTROL_REPLY_MAX_BYTES is replaced by an error, requests waiting to
+ * be answered are capped by count and bytes, each request has a deadline,
+ * and connections past the cap are refused.
  */
-import { chmodSync, unlinkSync } from 'node:fs';
+import { chmodSync, rmdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { AgentService } from '../../core/agents/agent-service.js';
 import { parseCommand } from '../../core/protocol/command-json.js';
-import { RequestError, messageOf } from '../../core/errors.js';
-import { LineDecoder } from '../../core/decoders/lines.js';
-import { jsonLines, REQUEST_LINE_MAX, type DecodedLine } from '../../core/protocol/request-lines.js';
+import { RequestError } from '../../core/errors.js';
+import { REQUEST_LINE_MAX, type DecodedLine } from '../../core/protocol/request-lines.js';
 import type { Board } from '../../../store/board.js';
 import { dispatch, type Reply } from '../../../store/dispatch.js';
-import { clearStaleSocket, ensureSocketDir, socketDir, socketPath, sweepDeadSockets } from './socket-path.js';
+import { POLL_WAIT_MAX } from '../../core/policy.js';
+import { serveConnection, type ConnectionContext, type ControlCounters } from './control-connection.js';
+import { fileLimit } from './file-limit.js';
+import { claimSocketPlace, clearStaleSocket, socketDir, socketPath, sweepDeadSockets } from './socket-path.js';
 
-/** A connection that sends nothing for this long is closed. */
+/** A connection that sends nothing for this long is closed; so is one that reads no reply for this long. */
 export const CONTROL_IDLE_TIMEOUT_MS = 10_000;
 
-/** A connection with this many requests waiting is not read from until they drop to PENDING_LOW. */
-const PENDING_MAX = 256;
-const PENDING_LOW = 16;
+/** Connections open at once; the next one gets `too many connections (limit N)` and is closed. */
+export const CONTROL_CONNECTIONS_MAX = 4_096;
+
+/** Open files kept for everything but connections (ptys, agents' pipes, the database, logs). */
+const FILES_RESERVED = 256;
+
+/** The largest reply line, in bytes; a larger one is replaced by `reply too large (...)`. */
+export const CONTROL_REPLY_MAX_BYTES = 8 * 1_048_576;
+
+/** A request not answered this long after its turn came (plus a poll's wait) gets `request not answered within N ms`. */
+export const CONTROL_REQUEST_DEADLINE_MS = 30_000;
 
 /** How to start the control server. */
 export interface ControlServerOptions {
@@ -49,20 +67,17 @@ export interface ControlServerOptions {
   readonly now?: () => number;
   readonly idleTimeoutMs?: number;
   readonly lineMaxBytes?: number;
+  /** Connections open at once; default CONTROL_CONNECTIONS_MAX, lowered to fit the open-file limit. */
+  readonly connectionsMax?: number;
+  readonly replyMaxBytes?: number;
+  readonly requestDeadlineMs?: number;
+  /** Where the fallback socket folder is (XDG_STATE_HOME); default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
   /** Where failures that cannot be replied are reported. */
   readonly log?: (line: string) => void;
 }
 
-/** Counters for status, tests and the benchmark. */
-export interface ControlCounters {
-  connections: number;
-  requests: number;
-  errorReplies: number;
-  /** Replies that could not be written (client gone, socket error). */
-  writeFailures: number;
-  idleClosed: number;
-  tooLong: number;
-}
+export type { ControlCounters } from './control-connection.js';
 
 /** A listening control server. */
 export interface ControlServer {
@@ -70,15 +85,26 @@ export interface ControlServer {
   readonly counters: ControlCounters;
   /** Connections open right now. */
   readonly open: number;
+  /** How many connections may be open at once. */
+  readonly connectionsMax: number;
+  /** Bytes of replies written but not yet taken by clients, over every connection. */
+  readonly buffered: number;
+  /**
+   * Set when the cockpit could not have its socket where it asked (an unsafe
+   * folder): it listens in a safe one instead, and this line says why and
+   * where; for the user's screen, not only the log.
+   */
+  readonly warning?: string;
   /** Stops listening, drops every connection and removes the socket file. */
   close(): Promise<void>;
 }
 
 /** Listens on the control socket; resolves once it accepts connections. */
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
-  const path = options.path ?? socketPath(process.pid, socketDir());
+  const env = options.env ?? process.env;
+  const place = claimSocketPlace(options.path ?? socketPath(process.pid, socketDir(env)), env);
+  const path = place.path;
   const dir = dirname(path);
-  ensureSocketDir(dir);
   sweepDeadSockets(dir);
   await clearStaleSocket(path);
 
@@ -86,126 +112,83 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const log = options.log ?? (() => {});
   const idleMs = options.idleTimeoutMs ?? CONTROL_IDLE_TIMEOUT_MS;
   const lineMax = options.lineMaxBytes ?? REQUEST_LINE_MAX;
-  const counters: ControlCounters = { connections: 0, requests: 0, errorReplies: 0, writeFailures: 0, idleClosed: 0, tooLong: 0 };
+  const replyMax = options.replyMaxBytes ?? CONTROL_REPLY_MAX_BYTES;
+  const deadlineMs = options.requestDeadlineMs ?? CONTROL_REQUEST_DEADLINE_MS;
+  // Node has already raised the soft limit to the hard one; what is left must also serve ptys, pipes and files.
+  const files = fileLimit();
+  const connectionsMax = options.connectionsMax ?? Math.max(16, Math.min(CONTROL_CONNECTIONS_MAX, (files?.soft ?? Infinity) - FILES_RESERVED));
+  if (connectionsMax < CONTROL_CONNECTIONS_MAX) log(`control socket: at most ${connectionsMax} connections (open-file limit ${files?.soft ?? '?'})`);
+  const warning = place.warning;
+  if (warning !== undefined) log(`control socket: ${warning}`);
+  const counters: ControlCounters = {
+    connections: 0,
+    requests: 0,
+    errorReplies: 0,
+    writeFailures: 0,
+    idleClosed: 0,
+    tooLong: 0,
+    refused: 0,
+    drainWaits: 0,
+    tooLarge: 0,
+    deadlines: 0,
+  };
   const sockets = new Set<Socket>();
 
   const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
+    if (sockets.size >= connectionsMax) {
+      counters.refused++;
+      socket.on('error', () => {});
+      socket.end(`${JSON.stringify({ ok: false, error: `too many connections (limit ${connectionsMax})` })}\n`, () => socket.destroy());
+      return;
+    }
     counters.connections++;
     sockets.add(socket);
-    serve(socket);
-  });
-  server.maxConnections = 16_384;
-
-  function serve(socket: Socket): void {
-    const decoder = new LineDecoder(lineMax);
-    /** Requests are answered one after another, so replies keep request order. */
-    let chain: Promise<void> = Promise.resolve();
-    let pending = 0;
-    let ended = false;
-    let closing = false;
-
-    const finishIfDone = (): void => {
-      if (!ended || pending > 0 || socket.destroyed) return;
-      // After a refused line the rest of the client's bytes are never read: hang up fully.
-      if (closing) socket.end(() => socket.destroy());
-      else socket.end();
-    };
-
-    const send = (reply: Reply): void => {
-      if (!reply.ok) counters.errorReplies++;
-      if (socket.destroyed || !socket.writable) {
-        counters.writeFailures++;
-        return;
-      }
-      try {
-        if (!socket.write(`${JSON.stringify(reply)}\n`)) throttle();
-      } catch (err) {
-        counters.writeFailures++;
-        log(`control socket: reply not written: ${messageOf(err)}`);
-      }
-    };
-
-    /**
-     * Backpressure: a client that sends requests faster than it reads replies
-     * is not read from until its replies drain and its queue shrinks, so
-     * neither the reply buffer nor the request queue grows without bound.
-     */
-    let throttled = false;
-    const throttle = (): void => {
-      if (throttled || closing) return;
-      throttled = true;
-      socket.pause();
-    };
-    const unthrottle = (): void => {
-      if (!throttled || closing || pending > PENDING_LOW || socket.writableNeedDrain) return;
-      throttled = false;
-      socket.resume();
-    };
-    socket.on('drain', unthrottle);
-
-    const handle = (line: DecodedLine): void => {
-      counters.requests++;
-      pending++;
-      if (pending >= PENDING_MAX) throttle();
-      socket.setTimeout(0);
-      chain = chain
-        .then(async () => {
-          send(await answer(line));
-        })
-        .catch((err: unknown) => log(`control socket: request failed: ${messageOf(err)}`))
-        .finally(() => {
-          pending--;
-          if (pending === 0 && !closing) socket.setTimeout(idleMs);
-          unthrottle();
-          finishIfDone();
-        });
-    };
-
-    const answer = async (line: DecodedLine): Promise<Reply> => {
-      if (!line.ok) return { ok: false, error: line.error };
-      const command = parseCommand(line.value);
-      if (command instanceof RequestError) return { ok: false, error: command.message };
-      const [board, agents] = await Promise.all([options.board, options.agents]);
-      return dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
-    };
-
-    socket.setTimeout(idleMs);
-    socket.on('timeout', () => {
-      counters.idleClosed++;
-      socket.destroy();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (closing) return;
-      for (const line of jsonLines(decoder.push(chunk))) {
-        if (line.ok || !line.tooLong) {
-          handle(line);
-          continue;
-        }
-        // Refused without buffering more: answer, then hang up.
-        counters.tooLong++;
-        handle(line);
-        closing = true;
-        ended = true;
-        socket.pause();
-        finishIfDone();
-        break;
-      }
-    });
-    socket.on('end', () => {
-      if (!closing) for (const line of jsonLines(decoder.end())) handle(line);
-      ended = true;
-      finishIfDone();
-    });
-    socket.on('error', (err) => {
-      counters.writeFailures++;
-      log(`control socket: connection error: ${err.message}`);
-    });
     socket.on('close', () => sockets.delete(socket));
-  }
+    serveConnection(socket, ctx);
+  });
+
+  /** The reply line, or the cap's error in its place. */
+  const replyLine = (reply: Reply): string => {
+    const line = JSON.stringify(reply);
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only long lines need counting.
+    const bytes = line.length * 3 <= replyMax ? 0 : Buffer.byteLength(line);
+    if (bytes <= replyMax) return `${line}\n`;
+    counters.tooLarge++;
+    counters.errorReplies++;
+    return `${JSON.stringify({ ok: false, error: `reply too large (${bytes} bytes, limit ${replyMax} bytes); ask for less (record_read limit)` })}\n`;
+  };
+
+  /** The answer, or the deadline's error when it takes longer than the deadline (plus a poll's wait). */
+  const answerInTime = async (line: DecodedLine): Promise<Reply> => {
+    const wait = line.ok ? pollWaitMs(line.value) : 0;
+    const limit = deadlineMs + wait;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Reply>((resolve) => {
+      timer = setTimeout(() => {
+        counters.deadlines++;
+        resolve({ ok: false, error: `request not answered within ${limit} ms` });
+      }, limit);
+    });
+    try {
+      return await Promise.race([answer(line), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const answer = async (line: DecodedLine): Promise<Reply> => {
+    if (!line.ok) return { ok: false, error: line.error };
+    const command = parseCommand(line.value);
+    if (command instanceof RequestError) return { ok: false, error: command.message };
+    const [board, agents] = await Promise.all([options.board, options.agents]);
+    return dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
+  };
+
+  const ctx: ConnectionContext = { counters, idleMs, lineMax, log, replyLine, answer: answerInTime };
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ path, backlog: 4096 }, () => {
+    server.listen({ path, backlog: 4_096 }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -216,6 +199,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const removeOnExit = (): void => {
     try {
       unlinkSync(path);
+      if (place.ownDir !== undefined) rmdirSync(place.ownDir);
     } catch {
       // Already gone.
     }
@@ -226,8 +210,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
   return {
     path,
     counters,
+    connectionsMax,
+    ...(warning === undefined ? {} : { warning }),
     get open() {
       return sockets.size;
+    },
+    get buffered() {
+      let bytes = 0;
+      for (const s of sockets) bytes += s.writableLength;
+      return bytes;
     },
     close() {
       closed ??= new Promise<void>((resolve) => {
@@ -241,4 +232,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return closed;
     },
   };
+}
+
+/** A poll's wait in ms as the dispatcher will use it (clamped like command-json does), else 0. */
+function pollWaitMs(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const v = value as { cmd?: unknown; wait?: unknown };
+  return v.cmd === 'poll' && typeof v.wait === 'number' && v.wait > 0 ? Math.min(v.wait * 1000, POLL_WAIT_MAX) : 0;
 }

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordPage } from '../../core/agents/agent-service.js';
 import { codePoints } from '../../core/agents/claim-check.js';
-import { SPILL_LIMIT } from '../../core/policy.js';
+import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
 
 /** Records older than this many days are deleted by gc. */
@@ -21,8 +21,8 @@ export const RECORDS_MAX_AGE_DAYS = 30;
 export const RECORDS_MAX_CHARS = 100_000_000;
 /** A page holds this many characters unless the reader asks otherwise. */
 export const RECORD_PAGE_DEFAULT = SPILL_LIMIT;
-/** A page holds at most this many characters. */
-export const RECORD_PAGE_MAX = 1_000_000;
+/** A page holds at most this many characters (the control socket clamps record_read's limit to it). */
+export { RECORD_PAGE_MAX };
 
 const DAY_MS = 86_400_000;
 

@@ -85,6 +85,9 @@ describe('refusals name the field', () => {
     [{ cmd: 'spawn', argv: [] }, 'missing field: spawn kind'],
     [{ cmd: 'spawn', kind: 'command', argv: 'ls' }, 'spawn argv must be a list of strings'],
     [{ cmd: 'spawn', kind: 'command', timeout: 0 }, 'spawn timeout must be greater than 0'],
+    [{ cmd: 'spawn', kind: 'command', argv: ['sh', 'a\u0000b'] }, 'spawn argv[1] must not contain a NUL byte'],
+    [{ cmd: 'spawn', kind: 'command', argv: ['sh'], cwd: '/tmp\u0000' }, 'spawn cwd must not contain a NUL byte'],
+    [{ cmd: 'spawn', kind: 'command', argv: ['sh'], cwd: 7 }, 'spawn cwd must be a string'],
     [{ cmd: 'spawn', kind: 'acp', session: '' }, 'spawn session must not be empty'],
     [{ cmd: 'spawn', kind: 'acp', session: ['gemini'] }, 'spawn session must be a string'],
     [{ cmd: 'cancel', id: '3' }, 'cancel id must be an integer'],
@@ -122,6 +125,22 @@ describe('the limits of section 3.1', () => {
       return c instanceof RequestError || c.cmd !== 'vpane_write' ? c : c.ops[0]?.linger;
     };
     expect([linger(20), linger(300), linger(301), linger(1e9), linger(-5)]).toEqual([20, 300, 300, 300, 0]);
+  });
+
+  test('a poll waits at most an hour: a longer wait (past what a timer holds, 2^31 ms) is clamped to 3600 s', () => {
+    const wait = (w: number): unknown => {
+      const c = parseCommand({ cmd: 'poll', id: 1, wait: w });
+      return c instanceof RequestError || c.cmd !== 'poll' ? c : c.wait;
+    };
+    expect([wait(0), wait(30), wait(3_600), wait(3_601), wait(2 ** 31), wait(1e300)]).toEqual([0, 30, 3_600, 3_600, 3_600, 3_600]);
+  });
+
+  test("record_read's limit is clamped to 1,000,000 characters", () => {
+    const limit = (l: number): unknown => {
+      const c = parseCommand({ cmd: 'record_read', id: 'r-1', limit: l });
+      return c instanceof RequestError || c.cmd !== 'record_read' ? c : c.limit;
+    };
+    expect([limit(6_000), limit(1_000_000), limit(1_000_001), limit(2 ** 53 - 1)]).toEqual([6_000, 1_000_000, 1_000_000, 1_000_000]);
   });
 
   test('a header is clipped to 200 characters, counted in code points', () => {

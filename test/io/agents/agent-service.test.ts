@@ -100,6 +100,17 @@ describe('the agent service with command agents', () => {
     expect(result?.reason).toBe('no event for 300s');
   });
 
+  it('leaves no panel for an agent that cannot start: twenty refusals later a real agent still gets a panel on screen', async () => {
+    h = harness();
+    for (let i = 0; i < 20; i++) {
+      await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, 'a\u0000b'] }, h.clock.t)).rejects.toThrow(/^cannot start command .*: /);
+    }
+    expect(h.board.getState().panels).toEqual([]);
+    const { id, shown } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--say', 'still here') }, h.clock.t);
+    expect({ shown, panels: h.board.getState().panels.map((p) => p.id) }).toEqual({ shown: true, panels: [id] });
+    expect(await h.service.poll(id, 10_000)).toMatchObject({ state: 'done', text: 'still here\n' });
+  });
+
   it('refuses a timeout outside 30..3600 s and the ninth live agent', async () => {
     h = harness({ maxLive: 1 });
     await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent(), timeout: 29 }, h.clock.t)).rejects.toThrow('timeout must be from 30 to 3600 seconds');

@@ -31,7 +31,17 @@ export interface Harness {
 
 /** Starts a board and a server; the board is `cols` x `rows`. */
 export async function startHarness(
-  options: { cols?: number; rows?: number; agents?: AgentService; idleTimeoutMs?: number; lineMaxBytes?: number; maxLive?: number } = {},
+  options: {
+    cols?: number;
+    rows?: number;
+    agents?: AgentService;
+    idleTimeoutMs?: number;
+    lineMaxBytes?: number;
+    maxLive?: number;
+    connectionsMax?: number;
+    replyMaxBytes?: number;
+    requestDeadlineMs?: number;
+  } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-sock-'));
   const path = join(dir, 'control.sock');
@@ -49,6 +59,9 @@ export async function startHarness(
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.lineMaxBytes === undefined ? {} : { lineMaxBytes: options.lineMaxBytes }),
+    ...(options.connectionsMax === undefined ? {} : { connectionsMax: options.connectionsMax }),
+    ...(options.replyMaxBytes === undefined ? {} : { replyMaxBytes: options.replyMaxBytes }),
+    ...(options.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: options.requestDeadlineMs }),
   });
   return {
     dir,

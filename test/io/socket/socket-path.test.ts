@@ -4,11 +4,13 @@
  * file removed when the server closes.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
+import { call, resolveSocket } from '../../../src/io/socket/control-client.js';
 import { ensureSocketDir, socketDir, socketPath, SocketPathError, sweepDeadSockets } from '../../../src/io/socket/socket-path.js';
 import { startControlServer } from '../../../src/io/socket/socket-server.js';
 import { createBoard } from '../../../store/board.js';
@@ -45,7 +47,11 @@ describe('the folder', () => {
     const dir = join(fresh(), 'tai');
     mkdirSync(dir);
     chmodSync(dir, 0o755);
-    expect(() => ensureSocketDir(dir)).toThrow(new SocketPathError(`the socket folder ${dir} is open to others (mode 755); run: chmod 700 ${dir}`));
+    expect(() => ensureSocketDir(dir)).toThrow(
+      new SocketPathError(
+        `the socket folder ${dir} is open to others (mode 755); refusing to use it: run chmod 700 ${dir} (and remove any socket in it you did not make)`,
+      ),
+    );
   });
 
   test('is refused when it is a symlink or a file', () => {
@@ -61,7 +67,12 @@ describe('the folder', () => {
     const dir = join(fresh(), 'tai');
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, 1234, 1234);
-    expect(() => ensureSocketDir(dir)).toThrow(/belongs to user 1234, not to you \(0\); refusing to use it/);
+    expect(() => ensureSocketDir(dir)).toThrow(
+      new SocketPathError(
+        `the socket folder ${dir} belongs to user 1234, not to you (0); refusing to use it: another user may be listening there. ` +
+          'Have it removed (it is not yours to remove), or set XDG_RUNTIME_DIR to a folder of your own',
+      ),
+    );
   });
 });
 
@@ -116,5 +127,79 @@ describe('the socket', () => {
     await staleSocket(join(dir, 'tai-4194305.sock'));
     expect(sweepDeadSockets(dir)).toBe(1);
     expect(existsSync(join(dir, 'tai-4194305.sock'))).toBe(false);
+  });
+});
+
+/**
+ * Another local user pre-creates the socket folder (XDG_RUNTIME_DIR here
+ * stands for /tmp, so the test never touches the real /tmp/tai-<uid>) and
+ * listens in it as a cockpit with a live pid would (pid 1 is always alive).
+ */
+describe('a socket folder someone else prepared', () => {
+  let attacker: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve()));
+    attacker = undefined;
+  });
+
+  /** The env of a user whose socket folder is `<base>/tai`, with an attacker's socket `tai-1.sock` in it; returns how often it was reached. */
+  async function prepared(how: 'other owner' | 'open to all'): Promise<{ env: NodeJS.ProcessEnv; dir: string; reached: { n: number } }> {
+    const env = { XDG_RUNTIME_DIR: fresh(), XDG_STATE_HOME: join(base, 'state') };
+    const dir = socketDir(env);
+    mkdirSync(dir, { mode: 0o700 });
+    const reached = { n: 0 };
+    attacker = createServer((s) => {
+      reached.n++;
+      s.end('{"ok":true,"data":{"id":1,"cancelled":true}}\n');
+    });
+    await new Promise<void>((resolve) => attacker?.listen(join(dir, 'tai-1.sock'), () => resolve()));
+    if (how === 'other owner') {
+      chownSync(join(dir, 'tai-1.sock'), 65_534, 65_534);
+      chownSync(dir, 65_534, 65_534);
+    } else chmodSync(dir, 0o777);
+    return { env, dir, reached };
+  }
+
+  test.runIf(process.getuid?.() === 0)('is refused by the client when another user owns it, naming the folder, its owner and what to do', async () => {
+    const { env, dir, reached } = await prepared('other owner');
+    expect(resolveSocket(undefined, env)).toEqual({
+      why:
+        `the socket folder ${dir} belongs to user 65534, not to you (0); refusing to use it: another user may be listening there. ` +
+        'Have it removed (it is not yours to remove), or set XDG_RUNTIME_DIR to a folder of your own. ' +
+        'no cockpit reachable: start one by running `tai` (then use tai inside it, or pass --socket PATH / set TAI_PLEXER_SOCKET)',
+    });
+    expect(reached.n).toBe(0);
+  });
+
+  test('is refused by the client when it is open to everyone (0777)', async () => {
+    const { env, dir, reached } = await prepared('open to all');
+    const found = resolveSocket(undefined, env);
+    expect(found.path).toBeUndefined();
+    expect(found.path === undefined && found.why).toContain(
+      `the socket folder ${dir} is open to others (mode 777); refusing to use it: run chmod 700 ${dir} (and remove any socket in it you did not make).`,
+    );
+    expect(reached.n).toBe(0);
+  });
+
+  test.runIf(process.getuid?.() === 0)('makes the cockpit listen in a private folder of the state folder, say so, and the client finds it there', async () => {
+    const { env, dir, reached } = await prepared('other owner');
+    const server = await startControlServer({ board: createBoard(), path: socketPath(process.pid, socketDir(env)), env });
+    try {
+      const safe = join(base, 'state', 'tai', 'sockets');
+      expect(server.path).toBe(join(safe, `tai-${process.pid}.sock`));
+      expect(lstatSync(safe).mode & 0o777).toBe(0o700);
+      expect(statSync(server.path).mode & 0o777).toBe(0o600);
+      expect(server.warning).toBe(
+        `the socket folder ${dir} belongs to user 65534, not to you (0); refusing to use it: another user may be listening there. ` +
+          `Have it removed (it is not yours to remove), or set XDG_RUNTIME_DIR to a folder of your own. ` +
+          `The control socket is at ${server.path} instead (tai finds it there)`,
+      );
+      const found = resolveSocket(undefined, env);
+      expect(found).toEqual({ path: server.path });
+      expect(await call(server.path, { cmd: 'vpane_list' })).toEqual({ ok: true, data: [] });
+      expect(reached.n).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });
