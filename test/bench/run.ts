@@ -9,6 +9,7 @@ type Bench = (quick: boolean) => Promise<void>;
 const BENCHES: Record<string, Bench> = {
   board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
   cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
+  idle: async (quick) => (await import('./idle.js')).run({ quick }),
 };
 
 const args = process.argv.slice(2);
