@@ -101,6 +101,12 @@ export interface BoardActions {
   /** True while any record needs the watchdog: live, lingering, closed but still running, or a feed pane's lease. */
   active(): boolean;
   /**
+   * When the watchdog next has work, as of `now`: `now` while an agent is
+   * live (every tick), else the earliest removal or lease, or undefined for
+   * nothing due. The clock sleeps until then; the board wakes it when work appears.
+   */
+  nextDue(now: number): number | undefined;
+  /**
    * Calls `listener` when work appears for the clock: output became pending
    * (once per flush, not per token) or a panel opened. Returns the unsubscribe.
    */

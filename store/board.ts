@@ -26,7 +26,7 @@ import { createStore } from 'zustand/vanilla';
 import { AgentsFullError, messageOf, NoSuchPanelError, RequestError } from '../src/core/errors.js';
 import { layout as computeLayout } from '../src/core/panel/layout.js';
 import { assertNever } from '../src/core/never.js';
-import { isLive, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
+import { isLive, watchDueAt, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT, ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import {
   focusKept,
@@ -45,7 +45,7 @@ import { layoutKeyOf, layoutOf, panelsOf } from './board-snapshot.js';
 import { EventTaps } from './board-events.js';
 import { createWakes } from './board-wake.js';
 import type { Board, BoardCounters, BoardOptions, BoardState } from './board-types.js';
-import { feedChange, feedRefusal, leaseOf, mainPercentOf } from './feed-panes.js';
+import { feedChange, feedRefusal, leaseDueAt, leaseOf, mainPercentOf } from './feed-panes.js';
 import { drain, dropScreen, fitScreens, openScreen, waiting } from './panel-output.js';
 import { rowOf, type PanelRecord } from './panel-record.js';
 import { statusOf, type AgentRow } from './status.js';
@@ -311,6 +311,15 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       active() {
         return records.size > 0;
+      },
+
+      nextDue(now) {
+        let due: number | undefined;
+        for (const rec of records.values()) {
+          const at = rec.kind === 'agent' ? watchDueAt(rec, now) : leaseDueAt(rec);
+          if (at !== undefined && (due === undefined || at < due)) due = at;
+        }
+        return due;
       },
 
       onWake(listener) {

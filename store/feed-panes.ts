@@ -76,3 +76,8 @@ export function leaseOf(rec: Pick<PanelRecord, 'closeAt' | 'lastEventAt' | 'head
     change: { header: clipHeader(`owner gone: ${rec.header.trim()}`), state: 'failed', closeAt: now + MPLEX_VPANE_ORPHAN_LINGER },
   };
 }
+
+/** When the lease of a feed pane is next due (its removal, or its owner's silence running out): `leaseOf` decides then. */
+export function leaseDueAt(rec: Pick<PanelRecord, 'closeAt' | 'lastEventAt'>): number {
+  return rec.closeAt ?? rec.lastEventAt + MPLEX_VPANE_LEASE;
+}

@@ -4,7 +4,7 @@
  * - stream: 8 agents x 500 tokens/s (tai: `tai demo`; tmux: 8 panes running
  *   the same fixture agent, as text): CPU of tai vs tmux server + client, and
  *   bytes written to the terminal;
- * - idle: the same 8 panels, silent: CPU as a share of one core;
+ * - idle: no agents, and 8 silent ones: CPU, wake-ups and RSS (idle.ts);
  * - seq: `seq 1 2000000` in the main pane: wall time;
  * - latency: a key typed into `cat` until its echo reaches the terminal;
  * - soak: see soak.ts (in-process, heap and RSS).
@@ -32,7 +32,7 @@ export interface CockpitBenchOptions {
 }
 
 /** CPU seconds (user + system) of a process so far; 0 once it is gone. */
-function cpuOf(pid: number): number {
+export function cpuOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -42,10 +42,11 @@ function cpuOf(pid: number): number {
   }
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms`. */
+export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A terminal: a pty running `file args`, counting what it receives. */
-function terminal(file: string, args: string[], env: Record<string, string> = {}) {
+export function terminal(file: string, args: string[], env: Record<string, string> = {}) {
   const p = pty.spawn(file, args, {
     name: 'xterm-256color',
     cols: COLS,
@@ -63,7 +64,8 @@ function terminal(file: string, args: string[], env: Record<string, string> = {}
   return t;
 }
 
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<boolean> {
+/** True once `check` holds, false after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 30_000): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (check()) return true;
@@ -73,7 +75,7 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<boolean>
 }
 
 /** A private tmux server with a main pane and `panes` agent panes in main-vertical. */
-async function tmuxSession(name: string, main: string, panes: string[]) {
+export async function tmuxSession(name: string, main: string, panes: string[]) {
   const tm = (...a: string[]) => execFileSync('tmux', ['-L', name, '-f', '/dev/null', ...a], { encoding: 'utf8' });
   const client = terminal('tmux', ['-L', name, '-f', '/dev/null', 'new-session', '-s', 'b', main]);
   await until(() => spawnSync('tmux', ['-L', name, 'has-session', '-t', 'b']).status === 0);
@@ -87,6 +89,7 @@ async function tmuxSession(name: string, main: string, panes: string[]) {
   const server = Number(tm('display-message', '-p', '-t', 'b', '#{pid}').trim());
   return {
     client,
+    server,
     cpu: () => cpuOf(server) + cpuOf(client.pty.pid),
     kill: () => spawnSync('tmux', ['-L', name, 'kill-server']),
   };
@@ -234,11 +237,7 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
       say(`| same: bytes to the terminal | ${tai.bytes} | ${tmux.bytes} | ${f(tai.bytes / tmux.bytes)} |`);
     });
   }
-  if (only.includes('idle')) {
-    const idleS = quick ? 5 : 15;
-    const [tai, tmux] = await agents('silent', idleS, 3).then((i) => [i.tai[0]!, i.tmux[0]!]);
-    say(`| idle, 8 open panels: % of a core | ${f((100 * tai.cpu) / tai.seconds)} | ${f((100 * tmux.cpu) / tmux.seconds)} | |`);
-  }
+  if (only.includes('idle')) for (const row of await (await import('./idle.js')).idleRows(quick)) say(row);
   if (only.includes('seq')) {
     // Noisy on a shared machine: alternate the two, three rounds, medians.
     const rounds = [await seq(2_000_000), await seq(2_000_000), await seq(2_000_000)];

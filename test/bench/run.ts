@@ -11,6 +11,7 @@ const BENCHES: Record<string, Bench> = {
   cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
   reaper: async () => (await import('./reaper.js')).run(),
   paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
+  idle: async (quick) => (await import('./idle.js')).run({ quick }),
 };
 
 const args = process.argv.slice(2);

@@ -4,9 +4,15 @@
  * this adapter is the one place that does, through an injectable `now`.
  *
  * The clock sleeps when there is nothing to do (issue 3: idle under 1 % of a
- * core): the flush timer is armed only while the board has pending output
- * (the board wakes it, once per flush, not per token), and the watchdog runs
- * only while some record needs it (live, lingering, or a feed pane's lease).
+ * core; docs/performance.md, "idle"): the flush timer is armed only while the
+ * board has pending output (the board wakes it, once per flush, not per
+ * token), and the watchdog sleeps until the board's next due time
+ * (`nextDue`: every tick while an agent is live, else a lingering panel's
+ * removal or a feed pane's lease). Ticks stay on the grid of one second from
+ * when the board got its first record, as the interval they replace did, so
+ * every decision happens at the same tick; any wake-up from the board (a
+ * panel opened, output or a feed op arrived) and every flush look at the due
+ * time again, so new work is never slept through.
  */
 import { ORCH_FLUSH_INTERVAL, ORCH_MONITOR_INTERVAL } from '../../core/policy.js';
 import type { Board } from '../../../store/board.js';
@@ -20,9 +26,15 @@ export interface BoardClock {
 /** Starts ticking and flushing `board`; `now` defaults to Date.now. */
 export function startBoardClock(board: Board, now: () => number = Date.now): BoardClock {
   let flushTimer: Cancel | undefined;
-  let tickTimer: NodeJS.Timeout | undefined;
   let lastFlush = -Infinity;
   let stopped = false;
+  /** The grid's origin: ticks fall at origin + n seconds, n >= 1; undefined while the board is empty. */
+  let origin: number | undefined;
+  /** The n of the last tick run on this grid (0: none yet). */
+  let ticked = 0;
+  let tickTimer: NodeJS.Timeout | undefined;
+  /** The n the tick timer is armed for. */
+  let armedFor = 0;
 
   const flush = (): void => {
     flushTimer = undefined;
@@ -30,6 +42,7 @@ export function startBoardClock(board: Board, now: () => number = Date.now): Boa
     lastFlush = t;
     board.getState().flush(t);
     armFlush();
+    armTick(); // a feed op may have brought a removal closer
   };
 
   /** Arms the flush timer if output waits, at the next slot after the last flush. */
@@ -40,28 +53,49 @@ export function startBoardClock(board: Board, now: () => number = Date.now): Boa
   };
 
   const tick = (): void => {
+    tickTimer = undefined;
+    ticked = armedFor;
     board.getState().tick(now());
-    if (!board.getState().active()) stopTick();
+    armTick();
     armFlush(); // a finished agent's footer, a feed pane's new state
   };
 
-  const startTick = (): void => {
-    if (stopped || tickTimer !== undefined || !board.getState().active()) return;
-    tickTimer = setInterval(tick, ORCH_MONITOR_INTERVAL);
-    tickTimer.unref();
+  const stopTick = (): void => {
+    if (tickTimer !== undefined) clearTimeout(tickTimer);
+    tickTimer = undefined;
   };
 
-  const stopTick = (): void => {
-    if (tickTimer !== undefined) clearInterval(tickTimer);
-    tickTimer = undefined;
+  /** Arms the tick at the first grid point at or after the board's next due time (never one already ticked). */
+  const armTick = (): void => {
+    if (stopped) return;
+    const state = board.getState();
+    if (!state.active()) {
+      stopTick();
+      origin = undefined;
+      ticked = 0;
+      return;
+    }
+    const t = now();
+    origin ??= t;
+    const due = state.nextDue(t);
+    if (due === undefined) {
+      stopTick();
+      return;
+    }
+    const n = Math.max(ticked + 1, Math.ceil((due - origin) / ORCH_MONITOR_INTERVAL));
+    if (tickTimer !== undefined && armedFor === n) return;
+    stopTick();
+    armedFor = n;
+    tickTimer = setTimeout(tick, Math.max(0, origin + n * ORCH_MONITOR_INTERVAL - t));
+    tickTimer.unref();
   };
 
   const unsubscribe = board.getState().onWake(() => {
     armFlush();
-    startTick();
+    armTick();
   });
   armFlush();
-  startTick();
+  armTick();
 
   return {
     stop() {

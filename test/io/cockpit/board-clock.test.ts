@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { startBoardClock, type BoardClock } from '../../../src/io/cockpit/board-clock.js';
-import { ORCH_CANCEL_GRACE, ORCH_FLUSH_INTERVAL, ORCH_IDLE_KILL, ORCH_IDLE_WARN, ORCH_LINGER } from '../../../src/core/policy.js';
+import {
+  MPLEX_VPANE_LEASE,
+  MPLEX_VPANE_ORPHAN_LINGER,
+  ORCH_CANCEL_GRACE,
+  ORCH_FLUSH_INTERVAL,
+  ORCH_IDLE_KILL,
+  ORCH_IDLE_WARN,
+  ORCH_LINGER,
+} from '../../../src/core/policy.js';
 import type { Screen } from '../../../src/core/screen.js';
 
 describe('the board clock', () => {
@@ -82,5 +90,71 @@ describe('the board clock', () => {
     vi.advanceTimersByTime(ORCH_LINGER + 1000);
     expect(board.getState().panels).toHaveLength(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('sleeps through a lingering panel until its removal, which happens at the same tick as when ticking every second', () => {
+    const board = createBoard();
+    const t0 = Date.now();
+    const id = board.getState().open({ label: 'a' }, t0);
+    clock = startBoardClock(board);
+    vi.advanceTimersByTime(2500);
+    board.getState().finish(id, 'done', 'ok', Date.now()); // closes at t0 + 2500 + ORCH_LINGER
+    vi.advanceTimersByTime(500); // the tick at t0 + 3 s sees nothing live
+    let ticks = 0;
+    const unsubscribe = board.subscribe(() => ticks++);
+    vi.advanceTimersToNextTimer();
+    // One wake-up, at the first tick of the one-second grid after the linger ends.
+    expect(Date.now() - t0).toBe(3000 + ORCH_LINGER);
+    expect(ticks).toBe(1);
+    expect(board.getState().panels).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+    unsubscribe();
+  });
+
+  it('wakes at once when a panel opens while it sleeps, and supervises the new agent on the same grid', () => {
+    const board = createBoard();
+    const t0 = Date.now();
+    const first = board.getState().open({ label: 'a' }, t0);
+    clock = startBoardClock(board);
+    vi.advanceTimersByTime(1000);
+    board.getState().finish(first, 'done', 'ok', Date.now());
+    vi.advanceTimersByTime(1000); // asleep until t0 + 1 s + ORCH_LINGER
+    vi.advanceTimersByTime(300);
+    const second = board.getState().open({ label: 'b' }, Date.now()); // at t0 + 2.3 s
+    const state = () => board.getState().status(Date.now()).agents.find((a) => a.id === second)?.state;
+    vi.advanceTimersToNextTimer();
+    expect(Date.now() - t0).toBe(3000); // the next tick of the grid, not the removal
+    // Idle at the first tick at or after ORCH_IDLE_WARN of silence: t0 + 3 s + ORCH_IDLE_WARN.
+    vi.advanceTimersByTime(ORCH_IDLE_WARN - 1);
+    expect(state()).toBe('running');
+    vi.advanceTimersByTime(1);
+    expect(state()).toBe('idle');
+  });
+
+  it("sleeps until a feed pane's lease runs out, later when its owner writes, and orphans it on time", () => {
+    const board = createBoard({ cols: 160, rows: 60, createScreen: () => ({ write: () => {}, resize: () => {}, dispose: () => {} }) });
+    const t0 = Date.now();
+    const id = board.getState().open({ kind: 'feed', label: 'ext', header: ' ● ext · running' }, t0);
+    clock = startBoardClock(board);
+    vi.advanceTimersByTime(10_000);
+    board.getState().feed(id, { header: ' ● ext · running · 10s' }, Date.now());
+    vi.advanceTimersByTime(ORCH_FLUSH_INTERVAL); // the feed op is published
+    vi.advanceTimersToNextTimer();
+    expect(Date.now() - t0).toBe(10_000 + MPLEX_VPANE_LEASE);
+    expect(board.getState().panels[0]).toMatchObject({ state: 'failed' });
+    vi.advanceTimersToNextTimer();
+    expect(Date.now() - t0).toBe(10_000 + MPLEX_VPANE_LEASE + MPLEX_VPANE_ORPHAN_LINGER);
+    expect(board.getState().panels).toHaveLength(0);
+  });
+
+  it('ticks every second while an agent is live, so that its elapsed time is redrawn', () => {
+    const board = createBoard();
+    board.getState().open({ label: 'a' }, Date.now());
+    clock = startBoardClock(board);
+    let publishes = 0;
+    const unsubscribe = board.subscribe(() => publishes++);
+    vi.advanceTimersByTime(10_000);
+    expect(publishes).toBe(10);
+    unsubscribe();
   });
 });

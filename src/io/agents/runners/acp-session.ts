@@ -20,7 +20,7 @@
  *   the reaper has exited, so no process of the session is left.
  */
 import { Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../../core/outage/classify.js';
 import { messageOf } from '../../../core/errors.js';
 import { acpFailure, AcpDecoder } from '../../../core/decoders/acp.js';
@@ -86,10 +86,25 @@ interface Current {
 
 type PermissionAnswer = acp.RequestPermissionResponse;
 
+/** The SDK and one connection made with it. */
+interface Connected {
+  readonly sdk: typeof acp;
+  readonly connection: acp.ClientConnection;
+}
+
+/**
+ * The SDK, loaded on the first ACP session: with zod it is 14 MB of heap
+ * that a cockpit with no ACP agent never needs (docs/performance.md, idle).
+ */
+const loadSdk = (): Promise<typeof acp> => import('@agentclientprotocol/sdk');
+
 /** One agent process with one ACP session, taking turns one at a time. */
 export class AcpSession {
   readonly #group: GroupChild;
-  readonly #connection: acp.ClientConnection;
+  /** Settles once the SDK is loaded and connected to the agent's pipes. */
+  readonly #ready: Promise<Connected>;
+  /** The connection once made, for `live`. */
+  #connection: acp.ClientConnection | undefined;
   readonly #lastErr: string[] = [];
   #current: Current | undefined;
   #opened: Promise<string> | undefined;
@@ -117,17 +132,22 @@ export class AcpSession {
         if (this.#lastErr.length > STDERR_KEEP) this.#lastErr.shift();
       }
     });
-    this.#connection = acp
-      .client({ name: 'tai' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => {
-        const current = this.#current;
-        if (!current) return;
-        const out = current.decoder.update(params.update);
-        current.result.append(out.text);
-        for (const event of out.events) current.emit(event);
-      })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params))
-      .connect(acp.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
+    // What the agent writes before the SDK is loaded waits in its pipe (paced reading).
+    this.#ready = loadSdk().then((sdk) => {
+      const connection = sdk
+        .client({ name: 'tai' })
+        .onNotification(sdk.methods.client.session.update, ({ params }) => {
+          const current = this.#current;
+          if (!current) return;
+          const out = current.decoder.update(params.update);
+          current.result.append(out.text);
+          for (const event of out.events) current.emit(event);
+        })
+        .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params))
+        .connect(sdk.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
+      this.#connection = connection;
+      return { sdk, connection };
+    });
     this.#cwd = spec.cwd ?? process.cwd();
   }
 
@@ -139,7 +159,7 @@ export class AcpSession {
   /** True while the session can take another turn: not broken, not closed, its process and connection up. */
   get live(): boolean {
     const reaper = this.#group.reaper;
-    return this.#broken === undefined && reaper.exitCode === null && reaper.signalCode === null && !this.#connection.signal.aborted;
+    return this.#broken === undefined && reaper.exitCode === null && reaper.signalCode === null && !(this.#connection?.signal.aborted ?? false);
   }
 
   /** Starts a turn; throws when one is already under way (the pool hands out idle sessions only). */
@@ -180,7 +200,7 @@ export class AcpSession {
     this.#closing ??= (async () => {
       this.#ended ??= 'the session was closed';
       this.#broken ??= this.#ended;
-      this.#connection.close();
+      (await this.#ready).connection.close();
       this.#group.stdin.end();
       // A reaper that has exited took its group with it; never signal a pgid that may be reused.
       if (this.#group.reaper.exitCode === null && this.#group.reaper.signalCode === null) this.#group.kill();
@@ -197,7 +217,8 @@ export class AcpSession {
         current.emit({ type: 'note', text: n === 1 ? `new session ${id}` : `continues session ${id} (turn ${n})` });
       }
       if (current.stopping) return { outcome: { state: 'failed', summary: 'stopped before the prompt' }, reusable: true };
-      const response = await this.#connection.agent.request(acp.methods.agent.session.prompt, {
+      const { sdk, connection } = await this.#ready;
+      const response = await connection.agent.request(sdk.methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: 'text', text: request.prompt }],
       });
@@ -213,12 +234,13 @@ export class AcpSession {
   /** initialize and session/new, once: every later turn continues the same session. */
   #open(): Promise<string> {
     this.#opened ??= (async () => {
-      await this.#connection.agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
+      const { sdk, connection } = await this.#ready;
+      await connection.agent.request(sdk.methods.agent.initialize, {
+        protocolVersion: sdk.PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: 'tai', version: '0.1.0' },
       });
-      const session = await this.#connection.agent.request(acp.methods.agent.session.new, { cwd: this.#cwd, mcpServers: [] });
+      const session = await connection.agent.request(sdk.methods.agent.session.new, { cwd: this.#cwd, mcpServers: [] });
       this.#sessionId = session.sessionId;
       return session.sessionId;
     })();
@@ -240,7 +262,7 @@ export class AcpSession {
   }
 
   #cancel(sessionId: string): void {
-    void this.#connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
+    void this.#ready.then(({ sdk, connection }) => connection.agent.notify(sdk.methods.agent.session.cancel, { sessionId })).catch(() => {});
   }
 }
 

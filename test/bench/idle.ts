@@ -1,0 +1,157 @@
+/**
+ * The cockpit at rest against tmux, side by side in one run: four sessions
+ * at once, each in a pty of the same size that this benchmark reads as the
+ * terminal would (idle processes do not compete, so running them together
+ * keeps the run short):
+ * - tai with no agent (`tai -- sleep`) and tmux with one pane (`sleep`);
+ * - tai with 8 silent agents (`tai demo --agents silent*8`) and tmux with a
+ *   main pane and 8 panes running the same example agent as text.
+ * After `warm` seconds (start-up, V8's compiling and its memory reducer's
+ * first collections), one window of `seconds`: CPU as a share of one core
+ * (run time of every thread from /proc/PID/task/N/schedstat, in ns, so that
+ * 0.01 % is seen), wake-ups (context switches of every thread) per second,
+ * then RSS. tmux counts its server plus its attached client; the agents are
+ * counted on neither side. A benchmark reports; it never fails.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { delay, terminal, tmuxSession, until } from './cockpit.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const CLI = join(ROOT, 'dist/src/cli.js');
+const AGENT = join(ROOT, 'dist/src/demo-agent.js');
+
+/** Options of the idle benchmark. */
+export interface IdleBenchOptions {
+  readonly quick?: boolean;
+}
+
+/** One process's counters so far. */
+interface Sample {
+  /** Run time of all its threads, seconds. */
+  readonly cpu: number;
+  /** Context switches of all its threads (each sleep and wake-up is one). */
+  readonly switches: number;
+}
+
+function sampleOf(pid: number): Sample {
+  let cpu = 0;
+  let switches = 0;
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return { cpu, switches };
+  }
+  for (const task of tasks) {
+    try {
+      cpu += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) switches += Number(m[1]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return { cpu, switches };
+}
+
+const sum = (pids: readonly number[]): Sample =>
+  pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
+
+/** Resident set size of `pid` in MB; 0 once it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** What one side did over the window. */
+export interface IdleMeasure {
+  /** Percent of one core. */
+  readonly cpuPct: number;
+  readonly wakeupsPerS: number;
+  /** RSS MB at the end of the window. */
+  readonly rss: number;
+}
+
+/** The four sessions' measures. */
+export interface IdleResult {
+  readonly taiNone: IdleMeasure;
+  readonly tmuxNone: IdleMeasure;
+  readonly tai8: IdleMeasure;
+  readonly tmux8: IdleMeasure;
+}
+
+/** Starts the four sessions, waits `warm` s, measures `seconds` s, ends them. */
+export async function measureIdle(warm: number, seconds: number): Promise<IdleResult> {
+  const total = String(warm + seconds + 60);
+  const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total]);
+  const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
+  const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
+  const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
+  const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
+  await until(() => tai8.text.includes('demo silent #8'));
+  await delay(warm * 1000);
+  const sides: Record<keyof IdleResult, readonly number[]> = {
+    taiNone: [taiNone.pty.pid],
+    tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
+    tai8: [tai8.pty.pid],
+    tmux8: [tmux8.server, tmux8.client.pty.pid],
+  };
+  const keys = Object.keys(sides) as (keyof IdleResult)[];
+  const before = keys.map((k) => sum(sides[k]));
+  const t0 = performance.now();
+  await delay(seconds * 1000);
+  const dt = (performance.now() - t0) / 1000;
+  const after = keys.map((k) => sum(sides[k]));
+  const result = Object.fromEntries(
+    keys.map((k, i) => [
+      k,
+      {
+        cpuPct: (100 * (after[i]!.cpu - before[i]!.cpu)) / dt,
+        wakeupsPerS: (after[i]!.switches - before[i]!.switches) / dt,
+        rss: sides[k].reduce((a, pid) => a + rssOf(pid), 0),
+      },
+    ]),
+  ) as unknown as IdleResult;
+  taiNone.pty.kill('SIGTERM');
+  tai8.pty.kill('SIGTERM');
+  tmuxNone.kill();
+  tmux8.kill();
+  await until(() => taiNone.exited && tai8.exited, 15_000);
+  return result;
+}
+
+const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
+/** The idle rows of the cockpit table (measure | tai | tmux | tai / tmux). */
+export async function idleRows(quick: boolean): Promise<string[]> {
+  const warm = quick ? 10 : 25;
+  const seconds = quick ? 10 : 30;
+  const r = await measureIdle(warm, seconds);
+  const when = `${seconds} s from ${warm} s after the start`;
+  return [
+    `| idle, no agents, ${when}: % of a core | ${f(r.taiNone.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} | |`,
+    `| idle, 8 silent agents, same: % of a core | ${f(r.tai8.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} | |`,
+    `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
+    `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,
+    `| RSS MB with 8 panels | ${f(r.tai8.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8.rss / r.tmux8.rss, 1)} |`,
+  ];
+}
+
+/** `npm run bench -- idle`: the idle rows alone, as a table. */
+export async function run(options: IdleBenchOptions = {}): Promise<void> {
+  if (spawnSync('tmux', ['-V']).status !== 0) {
+    process.stdout.write('idle bench: tmux is not installed; skipped\n');
+    return;
+  }
+  const quick = options.quick ?? false;
+  process.stdout.write(`\n## idle: cockpit vs tmux (160x60${quick ? ', --quick' : ''})\n\n`);
+  process.stdout.write('| measure | tai | tmux (server + client) | tai / tmux |\n|---|---|---|---|\n');
+  for (const row of await idleRows(quick)) process.stdout.write(`${row}\n`);
+}
