@@ -10,6 +10,7 @@
 import type { Command } from '../../core/protocol/commands.js';
 import { DEFAULT_PREFIX, KeyScanner, parsePrefix } from '../../core/input/keys.js';
 import type { SpawnResult } from '../../core/agents/agent-service.js';
+import { sanitizeLine } from '../../core/text/sanitize.js';
 import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../store/dispatch.js';
 import { createMentionPrompt } from '../../../store/mention-prompt.js';
 import { loadRegistry, locateAgent } from '../agents/agent-config.js';
@@ -39,6 +40,8 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
 
   const clock = startBoardClock(board, now);
+  // What the user must see before anything else, in the main pane where the eye is (tmux's display-message).
+  for (const line of options.notices ?? []) screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,

@@ -36,19 +36,23 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log });
   const { board } = made;
+  const notices: string[] = [];
   let opened: OpenedAgentService | undefined;
   try {
     opened = openAgentService(board, env, now, { terminal: (bytes) => void process.stdout.write(bytes) });
   } catch (err) {
-    log(`agents cannot be started in this cockpit: ${messageOf(err)}`);
+    notices.push(`agents cannot be started in this cockpit: ${messageOf(err)}`);
+    log(notices[notices.length - 1] ?? '');
   }
   const agents = opened?.service;
 
   let server: ControlServer | undefined;
   try {
     server = await startControlServer({ board, ...(agents === undefined ? {} : { agents }), path: socketPath(process.pid, socketDir(env)), log });
+    if (server.warning !== undefined) notices.push(server.warning);
   } catch (err) {
-    log(`control socket not started, panels can only be opened from inside: ${messageOf(err)}`);
+    notices.push(`no control socket, so tai spawn and tai status cannot reach this cockpit: ${messageOf(err)}`);
+    log(notices[notices.length - 1] ?? '');
   }
 
   // The main program finds this very tai on its PATH.
@@ -59,6 +63,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     log,
     now,
     board: made,
+    notices,
     ...(server === undefined ? {} : { socketPath: server.path }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, ...(agents === undefined ? {} : { agents }) }),
   });

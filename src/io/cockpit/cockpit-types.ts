@@ -14,6 +14,8 @@ import type { CockpitBoard } from './cockpit-board.js';
 export interface CockpitOptions {
   /** The main program and its arguments; empty runs `$SHELL`. */
   readonly argv: readonly string[];
+  /** Lines the user must see at start (a socket in a fallback place, agents that cannot start): shown on the main pane before its program's output, or on stderr when nothing is drawn. */
+  readonly notices?: readonly string[];
   /** The board, made beforehand with `createCockpitBoard` for the same stdout; default one made at start. */
   readonly board?: CockpitBoard;
   /** The control socket's path, given to the main program as TAI_PLEXER_SOCKET. */

@@ -4,6 +4,7 @@
  * hidden panels exactly as shown ones, and the exit is the same.
  */
 import { spawn } from 'node:child_process';
+import { sanitizeLine } from '../../core/text/sanitize.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
@@ -17,6 +18,7 @@ export function startUndrawn(options: CockpitOptions, made: CockpitBoard): Runni
   const { board } = made;
   const reason = made.drawingOff ?? 'nothing is drawn';
   const clock = startBoardClock(board, now);
+  for (const line of options.notices ?? []) process.stderr.write(`tai: ${sanitizeLine(line)}\n`);
   const [file, ...args] = options.argv.length > 0 ? options.argv : [env.SHELL || '/bin/sh'];
   const child = spawn(file, args, { stdio: 'inherit', env: mainEnv(env, options.socketPath) });
   const { end, done } = endOnce(board, now, () => clock.stop());
