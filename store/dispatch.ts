@@ -121,7 +121,7 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
       const row = s.status(now).agents.find((a) => a.id === id);
       if (!row) throw new NoSuchPanelError(command.id);
       if (row.kind === 'feed') throw new RequestError(`pane ${command.id} is a feed pane; close it with vpane_close`);
-      if (!s.cancel(id, 'cancelled by request (tai cancel)', now, 'user')) {
+      if (!s.cancel(id, command.reason ?? 'cancelled by request (tai cancel)', now, 'user')) {
         throw new RequestError(`agent ${id} is not running (${row.state})`);
       }
       return { id, cancelled: true };

@@ -131,9 +131,12 @@ export function requestStop(sup: Supervisor, rec: PanelRecord, cause: StopCause,
 /** Ends a record: final state, footer, linger and history; a record closed by the user leaves at once. */
 export function endRecord(sup: Supervisor, rec: PanelRecord, state: FinalState, summary: string, now: number): FinalState {
   const final = rec.kind === 'agent' ? finalState(state, rec.stop) : state;
+  // Stopped by supervision: the footer leads with why it was stopped, not with how the agent took it (`exit 130`).
+  const stopped = rec.kind === 'agent' && rec.stop !== undefined && final !== 'done' && !summary.startsWith(rec.stop.reason);
   rec.state = final;
   rec.finishedAt = now;
-  rec.summary = summary;
+  rec.summary = stopped && rec.stop ? (summary === '' ? rec.stop.reason : `${rec.stop.reason} (${summary})`) : summary;
+  summary = rec.summary;
   if (rec.formatter) {
     sup.queue(rec, rec.formatter.release());
     sup.queue(rec, rec.formatter.footer(final, now - rec.startedAt, summary));

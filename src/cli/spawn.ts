@@ -181,7 +181,7 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
     interrupts++;
     if (interrupts === 1) {
       out.warn(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
-      void call(socket, { cmd: 'cancel', id }).catch(() => {});
+      void call(socket, { cmd: 'cancel', id, reason: 'interrupted (Ctrl-C)' }).catch(() => {});
     }
   });
   try {

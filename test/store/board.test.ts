@@ -67,6 +67,27 @@ describe('supervision', () => {
     expect(board.getState().finish(id, 'failed', 'stopped', T0 + ORCH_IDLE_KILL + 2500)).toBe('cancelled');
   });
 
+  it('says in the footer and the status why supervision stopped an agent, not only how the agent took it', async () => {
+    const { board, screens } = drawnBoard();
+    const id = board.getState().open({ label: 'agent #1' }, T0);
+    board.getState().setCancel(id, () => {}, () => {});
+    board.getState().tick(T0 + ORCH_IDLE_KILL);
+    board.getState().finish(id, 'failed', 'exit 130', T0 + ORCH_IDLE_KILL + 500);
+    board.getState().flush(T0 + ORCH_IDLE_KILL + 600);
+    expect(board.getState().status(T0 + ORCH_IDLE_KILL + 600).agents[0]?.reason).toBe('no event for 300s');
+    await screens[0]?.parsed();
+    expect(screens[0]?.text().join('\n')).toMatch(/⊘ cancelled · 5m00s · no event for 300s \(exit 130\)/);
+  });
+
+  it('keeps the reason a cancel was asked with', () => {
+    const board = createBoard();
+    const id = board.getState().open({ label: 'agent #1' }, T0);
+    board.getState().setCancel(id, () => {});
+    board.getState().cancel(id, 'interrupted (Ctrl-C)', T0 + 10, 'user');
+    board.getState().finish(id, 'failed', 'exit 130', T0 + 20);
+    expect(board.getState().status(T0 + 20).agents[0]).toMatchObject({ state: 'cancelled', reason: 'interrupted (Ctrl-C)' });
+  });
+
   it('stops an agent at its wall clock and finishes it as a timeout', () => {
     const board = createBoard();
     const id = board.getState().open({ label: 'w', timeoutMs: 30_000 }, T0);

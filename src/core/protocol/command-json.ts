@@ -87,8 +87,10 @@ function parseNamed(cmd: CommandName, v: Json): Command {
       return { cmd };
     case 'spawn':
       return parseSpawn(v);
-    case 'cancel':
-      return { cmd, id: required(v, 'id', 'cancel id', integer) };
+    case 'cancel': {
+      const reason = optional(v, 'reason', 'cancel reason', headerText);
+      return { cmd, id: required(v, 'id', 'cancel id', integer), ...(reason === undefined ? {} : { reason }) };
+    }
     case 'status':
       return { cmd };
     case 'poll': {

@@ -55,7 +55,7 @@ export type Command =
       /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
       readonly session?: string;
     }
-  | { readonly cmd: 'cancel'; readonly id: number }
+  | { readonly cmd: 'cancel'; readonly id: number; /** Why, as the footer says it (at most a header's length); default `cancelled by request (tai cancel)`. */ readonly reason?: string }
   | { readonly cmd: 'status' }
   /** The result so far; `wait` (seconds) long-polls until the agent finishes. */
   | { readonly cmd: 'poll'; readonly id: number; readonly wait?: number }

@@ -33,7 +33,7 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
     { cmd: 'spawn', kind: 'claude', argv: [], label: 'fix tests', prompt: 'fix the tests', timeout: 600, cwd: '/tmp', retries: 2, allow: true },
     { cmd: 'spawn', kind: 'acp', argv: ['gemini', '--acp'], prompt: 'and now?', session: '["gemini","","/repo"]' },
   ],
-  cancel: [{ cmd: 'cancel', id: 7 }],
+  cancel: [{ cmd: 'cancel', id: 7 }, { cmd: 'cancel', id: 7, reason: 'interrupted (Ctrl-C)' }],
   status: [{ cmd: 'status' }],
   poll: [{ cmd: 'poll', id: 7 }, { cmd: 'poll', id: 7, wait: 30 }],
   record_read: [{ cmd: 'record_read', id: 'r-1' }, { cmd: 'record_read', id: 'r-1', offset: 100, limit: 50 }],
