@@ -67,7 +67,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     }
   };
   pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
-  group.stderr.on('data', (chunk: Buffer) => {
+  pacedData<Buffer>(group.stderr, (chunk) => {
     for (const line of stderr.push(chunk).lines) {
       lastErr.push(line);
       if (lastErr.length > STDERR_KEEP) lastErr.shift();
