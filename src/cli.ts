@@ -75,8 +75,10 @@ if (invoked === fileURLToPath(import.meta.url)) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`tai: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exitCode = 1;
+      // A storage fault says what to do (docs/security.md, "Storage faults"); a stack trace would bury it.
+      const fault = err instanceof Error && (err.name.startsWith('StateDb') || err.name === 'SqliteError');
+      process.stderr.write(`tai: ${err instanceof Error ? (fault ? err.message : (err.stack ?? err.message)) : String(err)}\n`);
+      process.exitCode = fault ? 74 : 1;
     },
   );
 }
