@@ -36,6 +36,8 @@ const SCHEMA = [
      PRIMARY KEY (run, slot))`,
 ];
 
+let instances = 0;
+
 /** How a supervisor's slots are kept. */
 export interface AgentSlotsOptions {
   /** The supervisor's run key (src/io/storage/agents-store.ts, currentRun). */
@@ -61,7 +63,8 @@ export class AgentSlots {
 
   constructor(db: StateDb, options: AgentSlotsOptions) {
     this.db = db;
-    this.#run = options.run;
+    // Per instance: two services in one process (a host's, a test's) must not take or drop each other's slots.
+    this.#run = `${options.run}/${++instances}`;
     this.#pid = options.pid ?? process.pid;
     this.limit = options.limit ?? AGENTS_MAX_PARALLEL;
     this.#leaseMs = options.leaseMs ?? SLOT_LEASE_MS;
