@@ -21,6 +21,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   net: () => import('./cli/net.js'),
   report: () => import('./cli/report.js'),
   agents: () => import('./cli/agents.js'),
+  doctor: () => import('./cli/doctor.js'),
 };
 
 /** The usage text. */
@@ -36,6 +37,7 @@ usage:
   tai record read|search|gc
   tai vpane open|write|close|list
   tai outage status|wait|probe | tai net -- CMD... | tai report
+  tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
 `;
 
