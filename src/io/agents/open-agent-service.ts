@@ -35,6 +35,8 @@ export interface OpenAgentServiceOptions {
   readonly onProgress?: (outage: Outage) => void;
   /** Told a held agent's hold, restart and give-up, for a supervisor without panels (AgentOutages.tell). */
   readonly tell?: (panelId: number, line: string) => void;
+  /** How long opening waits for a locked database (ms); omitted, as long as any write (src/io/agents/open-when-ready.ts opens with a short one). */
+  readonly openBusyMs?: number;
 }
 
 /** An agent service on the user's state database, and how to close it. */
@@ -61,15 +63,22 @@ export function openAgentService(
 ): OpenedAgentService {
   const dir = stateDir(env);
   const waitMs = stateDbWaitMs(env);
-  const db = openStateDb(join(dir, STATE_DB_FILE), { busyTimeoutMs: Math.min(STATE_DB_BUSY_TIMEOUT_MS, waitMs) });
+  const busyTimeoutMs = Math.min(STATE_DB_BUSY_TIMEOUT_MS, waitMs);
+  const db = openStateDb(join(dir, STATE_DB_FILE), { busyTimeoutMs: options.openBusyMs ?? busyTimeoutMs });
   try {
     const records = new RecordStore(db);
     const agents = new AgentsStore(db);
     const run = currentRun();
     const slots = new AgentSlots(db, { run });
     // What an earlier process could not store first: its rows end in their real state, not as "supervisor gone".
-    importUnsaved(dir, records, agents, now());
+    try {
+      importUnsaved(dir, records, agents, now());
+    } catch {
+      // Not writable now: the upkeep tries again.
+    }
     agents.settleDead(now());
+    // Opened with a short wait (a cockpit starting must not stall); from now on writes wait as usual.
+    if (options.openBusyMs !== undefined) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const watch =
       options.watch ??
       createOutageWatch({
