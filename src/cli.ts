@@ -22,6 +22,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   net: () => import('./cli/net.js'),
   report: () => import('./cli/report.js'),
   agents: () => import('./cli/agents.js'),
+  doctor: () => import('./cli/doctor.js'),
 };
 
 /** The usage text. */
@@ -37,6 +38,7 @@ usage:
   tai record read|search|gc
   tai vpane open|write|close|list
   tai outage status|wait|probe | tai net -- CMD... | tai report
+  tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
 `;
 
@@ -76,8 +78,10 @@ if (invoked === fileURLToPath(import.meta.url)) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      processOutput.warn(`tai: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exitCode = 1;
+      // A storage fault says what to do (docs/security.md, "Storage faults"); a stack trace would bury it.
+      const fault = err instanceof Error && (err.name.startsWith('StateDb') || err.name === 'SqliteError');
+      processOutput.warn(`tai: ${err instanceof Error ? (fault ? err.message : (err.stack ?? err.message)) : String(err)}\n`);
+      process.exitCode = fault ? 74 : 1;
     },
   );
 }

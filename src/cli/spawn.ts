@@ -7,7 +7,10 @@
  * outside one it supervises the agent in this process on a board with drawing
  * off (the same clocks, no panel). Without --detach it prints the result (the
  * claim-check view when long) and exits 0 done, 1 failed, 124 timeout,
- * 130 cancelled, 75 refused at the cap; 64 for a bad command line, 2 when the
+ * 130 cancelled, 75 refused at the cap (counted over every tai process of the
+ * user, src/io/storage/agent-slots.ts); 74 when the state database could not
+ * be used or the result not stored in it (the whole result is then in the file
+ * the message names, or on stdout); 64 for a bad command line, 2 when the
  * named cockpit cannot be reached. Ctrl-C asks the agent to stop softly and
  * still prints its partial result; a second Ctrl-C stops waiting. Outside a
  * cockpit, an agent held for a lost network (docs/outages.md) is told on
@@ -28,8 +31,9 @@ import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEnt
 import { AgentsFullError, RequestError } from '../core/errors.js';
 import { isLive } from '../core/panel/panel-state.js';
 import { createBoard } from '../../store/board.js';
-import { EXIT_CODES, EXIT_REFUSED } from '../io/agents/agent-results.js';
-import { openAgentService } from '../io/agents/open-agent-service.js';
+import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
+import { openAgentService, type OpenedAgentService } from '../io/agents/open-agent-service.js';
+import { StateDbError } from '../io/storage/state-db.js';
 import { loadRegistry } from '../io/agents/agent-config.js';
 import { startBoardClock } from '../io/cockpit/board-clock.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
@@ -162,7 +166,7 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
     const reply = await call(socket, request);
     if (!reply.ok) {
       out.warn(`tai spawn: ${field(reply.error)}\n`);
-      return reply.error.startsWith('too many agents') ? EXIT_REFUSED : 1;
+      return reply.error.startsWith('too many agents') ? EXIT_REFUSED : reply.error.includes('the state database ') ? EXIT_STORAGE : 1;
     }
     id = reply.data.id;
     if (detach) {
@@ -208,10 +212,18 @@ async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: Cl
   const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
   const clock = startBoardClock(board);
   // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
-  const opened = openAgentService(board, io.env, Date.now, {
-    onProgress: (outage) => out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`),
-    tell: (panelId, line) => out.warn(`tai: agent #${panelId} ${field(line)}\n`),
-  });
+  let opened: OpenedAgentService;
+  try {
+    opened = openAgentService(board, io.env, Date.now, {
+      onProgress: (outage) => out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`),
+      tell: (panelId, line) => out.warn(`tai: agent #${panelId} ${field(line)}\n`),
+    });
+  } catch (err) {
+    clock.stop();
+    if (!(err instanceof StateDbError)) throw err;
+    out.warn(`tai spawn: ${field(err.message)}\n`);
+    return EXIT_STORAGE;
+  }
   const { service } = opened;
   let off = (): void => {};
   try {
@@ -226,6 +238,10 @@ async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: Cl
       if (err instanceof RequestError) {
         out.warn(`tai spawn: ${field(err.message)}\n`);
         return USAGE_EXIT;
+      }
+      if (err instanceof StateDbError) {
+        out.warn(`tai spawn: the agent was not started: ${field(err.message)}\n`);
+        return EXIT_STORAGE;
       }
       throw err;
     }
@@ -264,7 +280,11 @@ export function printResult(result: AgentResult, shape: ResultShape, out: CliOut
   if (shape === 'json') out.json(result);
   else {
     printText(result.text, shape, out);
-    const record = result.recordId ? ` · whole result: tai record read ${field(result.recordId)}` : '';
+    const record = result.recordId
+      ? ` · whole result: tai record read ${field(result.recordId)}`
+      : result.storageError === undefined
+        ? ''
+        : ` · the result could not be stored (${field(result.storageError)}); ${result.resultFile === undefined ? 'the whole of it is on stdout' : `the whole of it is in ${field(result.resultFile)}`}`;
     out.warn(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${field(result.reason)})` : ''}${record}\n`);
   }
   return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);

@@ -189,7 +189,7 @@ describe('tai spawn inside a cockpit (over the control socket)', () => {
     await until(() => existsSync(ready));
     io.interrupt();
     expect(await code).toBe(130);
-    expect(io.stdout).toBe('[cancelled (cancelled by request (tai cancel)); partial result]\nwaiting\ninterrupted\n');
+    expect(io.stdout).toBe('[cancelled (interrupted (Ctrl-C)); partial result]\nwaiting\ninterrupted\n');
   });
 
   it("continues an ACP agent's session on the next tai spawn @name, never on a plain --kind acp spawn", async () => {

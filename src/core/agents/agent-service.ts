@@ -34,7 +34,11 @@ export interface AgentResult {
   readonly recordId?: string;
   /** Why it stopped (time limit, idle, closed by the user, ...), or its summary. */
   readonly reason: string;
-  /** The shell exit code that matches the final state (0 done, 1 failed, 124 timeout, 130 cancelled). */
+  /** The file that holds the whole result when the state database could not store it (docs/security.md, "Storage faults"). */
+  readonly resultFile?: string;
+  /** Why the result could not be stored, when it could not. */
+  readonly storageError?: string;
+  /** The shell exit code that matches the final state (0 done, 1 failed, 124 timeout, 130 cancelled; 74 when the result could not be stored). */
   readonly exitCode?: number;
 }
 

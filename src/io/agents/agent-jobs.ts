@@ -41,6 +41,8 @@ export interface Attempt {
   silenceChecked: boolean;
   /** Fresh agents started in this panel after outages. */
   restarts: number;
+  /** The machine-wide slot this attempt holds while it lives (src/io/storage/agent-slots.ts). */
+  slot?: number;
   /** The live state last written to the agent's row (so status shows a hold after a restart of the cockpit). */
   stored?: PanelState;
   state?: FinalState;

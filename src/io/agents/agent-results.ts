@@ -13,19 +13,25 @@
  *   that status and poll still answer after this process is gone.
  */
 import type { AgentResult } from '../../core/agents/agent-service.js';
-import { CLAIM_HEAD, CLAIM_TAIL, claimCheckView, codePoints, headOf, needsRecord, tailOf } from '../../core/agents/claim-check.js';
-import { messageOf } from '../../core/errors.js';
+import { CLAIM_HEAD, CLAIM_TAIL, claimCheckView, codePoints, headOf, tailOf } from '../../core/agents/claim-check.js';
+import { assertNever } from '../../core/never.js';
 import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
 import { SPILL_LIMIT } from '../../core/policy.js';
 import type { AgentRow } from '../../../store/status.js';
 import type { Job } from './agent-jobs.js';
 import type { StoredAgent } from '../storage/agents-store.js';
-import { newRecordId, type RecordStore } from '../storage/records.js';
+import { placeSuffix, type ResultPlace } from './result-store.js';
 
 /** The shell exit code of each final state; 75 (EX_TEMPFAIL) is a refusal at the cap. */
 export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, failed: 1, timeout: 124, cancelled: 130 };
 /** `tai spawn` exits with this when the agent cap refused the spawn. */
 export const EXIT_REFUSED = 75;
+/**
+ * `tai spawn` exits with this (EX_IOERR) when the state database could not be
+ * used (locked past the wait, full, damaged) or the result could not be
+ * stored in it: the whole result is then in the file the message names, or on stdout.
+ */
+export const EXIT_STORAGE = 74;
 
 /** A finished attempt's raw result and where the claim check put it. */
 export interface ClaimedResult {
@@ -34,7 +40,9 @@ export interface ClaimedResult {
   readonly chars: number;
   /** The record holding the whole result; undefined when it is short or could not be stored. */
   readonly recordId: string | undefined;
-  /** What the panel's summary ends with: ` · N chars`, and the record id it was given (even if storing it failed). */
+  /** Where a long result went; undefined for a short one (handed back whole). */
+  readonly place: ResultPlace | undefined;
+  /** What the panel's summary ends with: ` · N chars`, and the record or the file that holds the whole result. */
   readonly suffix: string;
 }
 
@@ -46,31 +54,15 @@ export interface AttemptEnd {
   readonly text: string;
 }
 
-/**
- * Stores a long raw result as a record, before its id can be handed out; a
- * result that could not be stored adds a line to `notes` and is handed back
- * without a record.
- */
-export function claimResult(records: RecordStore, raw: string, label: string, now: number, notes: string[]): ClaimedResult {
-  const chars = codePoints(raw);
-  const recordId = needsRecord(raw) ? newRecordId(now) : undefined;
-  const suffix = ` · ${chars} chars${recordId ? ` · record ${recordId}` : ''}`;
-  let stored = recordId;
-  if (recordId) {
-    try {
-      records.put(raw, { label, id: recordId }, now);
-    } catch (err) {
-      stored = undefined;
-      notes.push(`the result could not be stored: ${messageOf(err)}`);
-    }
-  }
-  return { raw, chars, recordId: stored, suffix };
+/** A raw result and where it was put (src/io/agents/result-store.ts): what the panel and the answer say of it. */
+export function claimedOf(raw: string, place: ResultPlace | undefined): ClaimedResult {
+  return { raw, chars: codePoints(raw), recordId: place?.kind === 'record' ? place.id : undefined, place, suffix: placeSuffix(raw, place) };
 }
 
 /** A concluded job's answer under the id of its first attempt: the view, marked partial after a stop, the job's notes first. */
 export function finalResult(id: number, final: FinalState, claimed: ClaimedResult, reason: string, notes: readonly string[]): AgentResult {
-  const { raw, chars, recordId } = claimed;
-  let text = recordId ? claimCheckView(raw, recordId) : needsRecord(raw) ? truncatedView(raw) : raw;
+  const { raw, chars, recordId, place } = claimed;
+  let text = viewOf(raw, place);
   if (final === 'timeout' || final === 'cancelled') text = `[${final} (${reason}); partial result]\n${text}`;
   if (notes.length > 0) text = `${notes.join('\n')}\n${text}`;
   return {
@@ -81,7 +73,10 @@ export function finalResult(id: number, final: FinalState, claimed: ClaimedResul
     chars,
     ...(recordId === undefined ? {} : { recordId }),
     reason,
-    exitCode: EXIT_CODES[final],
+    ...(place?.kind === 'file' ? { resultFile: place.path } : {}),
+    ...(place !== undefined && place.kind !== 'record' ? { storageError: place.why } : {}),
+    // Not stored is said loudly: the caller must look where the text says (docs/security.md, "Storage faults").
+    exitCode: place !== undefined && place.kind !== 'record' ? EXIT_STORAGE : EXIT_CODES[final],
   };
 }
 
@@ -128,8 +123,18 @@ export function agentRowOf(run: string, job: Job, id: number, state: PanelState,
   };
 }
 
-/** A long result that could not be stored: head and tail with a note (never the whole text). */
-function truncatedView(raw: string): string {
+/** What the caller is handed of a raw result in its place: whole when short or nowhere else, the claim check or the kept file's view when long. */
+function viewOf(raw: string, place: ResultPlace | undefined): string {
+  if (!place) return raw;
   const total = codePoints(raw);
-  return `${headOf(raw, CLAIM_HEAD)}\n[... the result (${total} characters) could not be stored; only its head and tail are shown ...]\n${tailOf(raw, CLAIM_TAIL)}`;
+  switch (place.kind) {
+    case 'record':
+      return claimCheckView(raw, place.id);
+    case 'file':
+      return `${headOf(raw, CLAIM_HEAD)}\n[... the result (${total} characters) could not be stored in the state database (${place.why}); the whole of it is in ${place.path} ...]\n${tailOf(raw, CLAIM_TAIL)}`;
+    case 'inline':
+      return `[the result (${total} characters) could not be stored (${place.why}); all of it follows]\n${raw}`;
+    default:
+      return assertNever(place);
+  }
 }

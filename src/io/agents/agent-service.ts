@@ -32,7 +32,13 @@ import type { Board } from '../../../store/board.js';
 import { checkSilence, followAttempt, type HoldSteps } from './agent-holds.js';
 import { newJob, startAgent, waitForResult, wakeWaiters, type Attempt, type Job, type JobRequest } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
-import { agentRowOf, claimResult, finalResult, liveResult, storedResult, type AttemptEnd, type ClaimedResult } from './agent-results.js';
+import { agentRowOf, claimedOf, finalResult, liveResult, storedResult, type AttemptEnd, type ClaimedResult } from './agent-results.js';
+import { storeNow, waitOut, type StoreResultOptions } from './result-store.js';
+import { needsRecord, codePoints } from '../../core/agents/claim-check.js';
+import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
+import { newRecordId } from '../storage/records.js';
+import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
+import { importUnsaved, keepRow } from '../storage/unsaved.js';
 import { AgentsStore, currentRun } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
@@ -54,6 +60,12 @@ export interface AgentServiceOptions {
   readonly run?: string;
   /** Waits outages out with the agents; omitted, an outage fails the agent like any failure. */
   readonly outages?: AgentOutages;
+  /** The machine-wide agent cap on the state database; omitted, only the board's own cap holds (a board without a database). */
+  readonly slots?: AgentSlots;
+  /** The state folder, where what the database refuses is kept (src/io/storage/unsaved.ts); omitted, a refused result is handed back whole. */
+  readonly stateDir?: string;
+  /** How long a result waits in all for a locked database (STATE_DB_WAIT_MS). */
+  readonly storeWaitMs?: number;
 }
 
 /** What a library user gives to start an in-process worker. */
@@ -78,6 +90,10 @@ export class LocalAgentService implements AgentService {
   /** What settling and holding an attempt call back into. */
   readonly #steps: HoldSteps;
   readonly #unsubscribe: () => void;
+  readonly #slots: AgentSlots | undefined;
+  readonly #stateDir: string | undefined;
+  readonly #store: StoreResultOptions;
+  readonly #upkeep: NodeJS.Timeout | undefined;
 
   constructor(options: AgentServiceOptions) {
     this.#board = options.board;
@@ -94,8 +110,31 @@ export class LocalAgentService implements AgentService {
       finish: (job, attempt, outcome) => this.#finishAttempt(job, attempt, outcome),
       save: (job, attempt, state, now) => this.#save(job, attempt, state, now),
     };
+    this.#slots = options.slots;
+    this.#stateDir = options.stateDir;
+    this.#store = { records: this.#records, stateDir: this.#stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now: this.#now };
     // The board may finish a panel itself (an agent that survived its hard stop).
     this.#unsubscribe = this.#board.subscribe(() => this.#sweep());
+    // The slots' leases, and what the database refused earlier once it takes writes again.
+    if (this.#slots || this.#stateDir !== undefined) {
+      this.#upkeep = setInterval(() => this.upkeep(this.#now()), SLOT_RENEW_MS);
+      this.#upkeep.unref();
+    }
+  }
+
+  /** Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the next round. */
+  upkeep(now: number): void {
+    try {
+      this.#slots?.renew(now);
+    } catch {
+      // Locked or full now: the lease outlasts several rounds (SLOT_LEASE_MS).
+    }
+    if (this.#stateDir === undefined || !this.#agents) return;
+    try {
+      importUnsaved(this.#stateDir, this.#records, this.#agents, now);
+    } catch {
+      // Still not writable: the files stay for the next round or the next tai process.
+    }
   }
 
   /** Starts an agent of `request.kind`; throws AgentsFullError past the cap, RequestError on a bad request. */
@@ -163,6 +202,7 @@ export class LocalAgentService implements AgentService {
   /** Stops listening to the board and ends every outage wait (their panels finish as stopped). */
   dispose(): void {
     this.#unsubscribe();
+    clearInterval(this.#upkeep);
     for (const job of new Set(this.#jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
 
@@ -183,17 +223,26 @@ export class LocalAgentService implements AgentService {
     const n = job.attempts.length + 1;
     const label = n === 1 ? job.label : `${job.label} (attempt ${n})`;
     const board = this.#board.getState();
-    const id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs }, now);
+    // The machine's cap first (every tai process of this user counts the same slots), then the board's own.
+    const slot = this.#slots?.claim(label, now);
+    let id: number;
+    try {
+      id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs }, now);
+    } catch (err) {
+      this.#release(slot);
+      throw err;
+    }
     let agent: RunningAgent;
     try {
       agent = startAgent(job, this.#board, id, this.#now);
     } catch (err) {
       // A request the runner refused leaves no panel behind (a failed one would hold a place for ORCH_LINGER).
+      this.#release(slot);
       board.finish(id, 'failed', messageOf(err), now);
       board.close(id, now);
       throw err instanceof RequestError ? err : new RequestError(`cannot start ${job.label}: ${messageOf(err)}`);
     }
-    const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running' };
+    const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running', ...(slot === undefined ? {} : { slot }) };
     job.attempts.push(attempt);
     this.#jobs.set(id, job);
     // The hooks reach whichever agent runs in the panel now, and end an outage wait.
@@ -222,15 +271,39 @@ export class LocalAgentService implements AgentService {
   #finishAttempt(job: Job, attempt: Attempt, outcome?: RunOutcome): void {
     if (attempt.settled) return;
     attempt.settled = true;
-    const now = this.#now();
+    const raw = attempt.agent.result();
+    if (!needsRecord(raw)) return this.#finishClaimed(job, attempt, outcome, claimedOf(raw, undefined));
     // Write before the reference can be handed out (the footer shows it only after the next flush).
-    const claimed = claimResult(this.#records, attempt.agent.result(), job.label, now, job.notes);
+    const id = newRecordId(this.#now());
+    const first = storeNow(this.#store, raw, job.label, id);
+    if (first !== 'locked') return this.#finishClaimed(job, attempt, outcome, claimedOf(raw, first));
+    // Locked by another process: wait it out without blocking the loop; the panel stays live and says why.
+    const since = this.#now();
+    this.#board.getState().emit(attempt.id, { type: 'note', text: `the state database is locked; the result (${codePoints(raw)} characters) is stored as soon as it is free (waiting up to ${Math.round(this.#store.waitMs / 1000)} s)` }, since);
+    void waitOut(this.#store, raw, job.label, id, since).then((place) => this.#finishClaimed(job, attempt, outcome, claimedOf(raw, place)));
+  }
+
+  /** A settled attempt's result is in its place: finish the panel, give back the slot, retry or answer. */
+  #finishClaimed(job: Job, attempt: Attempt, outcome: RunOutcome | undefined, claimed: ClaimedResult): void {
+    const now = this.#now();
     const summary = `${outcome?.summary ?? 'stopped'}${claimed.suffix}`;
     const final = outcome
       ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)
       : (this.#rowState(attempt.id, now) ?? 'cancelled');
     attempt.agent.finished?.(final);
+    this.#release(attempt.slot);
+    attempt.slot = undefined;
     this.#conclude(job, attempt, final, claimed, now);
+  }
+
+  /** Gives a slot back; a failed delete is retried by the upkeep, or reclaimed once this process is gone. */
+  #release(slot: number | undefined): void {
+    if (slot === undefined) return;
+    try {
+      this.#slots?.release(slot);
+    } catch {
+      // See above: the slot is no longer held here, and renew deletes it.
+    }
   }
 
   #conclude(job: Job, attempt: Attempt, final: FinalState, claimed: ClaimedResult, now: number): void {
@@ -308,10 +381,18 @@ export class LocalAgentService implements AgentService {
   #save(job: Job, attempt: Attempt, state: PanelState, now: number, end?: AttemptEnd): void {
     if (!this.#agents) return;
     const row = this.#board.getState().status(now).agents.find((r) => r.id === attempt.id);
+    const stored = agentRowOf(this.#run, job, attempt.id, state, now, row, end);
     try {
-      this.#agents.save(agentRowOf(this.#run, job, attempt.id, state, now, row, end));
+      this.#agents.save(stored);
     } catch {
-      // The row is for status after a restart; supervision goes on without it.
+      // A live row is for status after a restart; supervision goes on without it. A final
+      // row is kept in a file and written by the upkeep or the next tai process (src/io/storage/unsaved.ts).
+      if (end === undefined || isLive(state) || this.#stateDir === undefined) return;
+      try {
+        keepRow(this.#stateDir, stored);
+      } catch {
+        // Nowhere to keep it: the row reads as its supervisor's end (cancelled) later.
+      }
     }
   }
 }

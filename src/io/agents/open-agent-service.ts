@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import type { Board } from '../../../store/board.js';
 import { LocalAgentService } from './agent-service.js';
-import { AgentsStore } from '../storage/agents-store.js';
+import { AgentsStore, currentRun } from '../storage/agents-store.js';
+import { AgentSlots } from '../storage/agent-slots.js';
+import { importUnsaved } from '../storage/unsaved.js';
 import { outageTimeScale, type Outage } from '../outage/outage-store.js';
 import { createOutageWatch, type OutageWatch } from '../outage/outage-watch.js';
 import type { Sleep } from '../outage/outage-wait.js';
@@ -15,7 +17,7 @@ import { defaultProbes, type ProbeSource } from '../outage/probes.js';
 import { RecordStore } from '../storage/records.js';
 import { AcpSessionPool } from './runners/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
-import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
+import { openStateDb, STATE_DB_BUSY_TIMEOUT_MS, stateDbWaitMs, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
 
 /** What `openAgentService` may be given instead of its defaults (tests inject the watch, the probes and the clock). */
 export interface OpenAgentServiceOptions {
@@ -33,6 +35,8 @@ export interface OpenAgentServiceOptions {
   readonly onProgress?: (outage: Outage) => void;
   /** Told a held agent's hold, restart and give-up, for a supervisor without panels (AgentOutages.tell). */
   readonly tell?: (panelId: number, line: string) => void;
+  /** How long opening waits for a locked database (ms); omitted, as long as any write (src/io/agents/open-when-ready.ts opens with a short one). */
+  readonly openBusyMs?: number;
 }
 
 /** An agent service on the user's state database, and how to close it. */
@@ -58,11 +62,23 @@ export function openAgentService(
   options: OpenAgentServiceOptions = {},
 ): OpenedAgentService {
   const dir = stateDir(env);
-  const db = openStateDb(join(dir, STATE_DB_FILE));
+  const waitMs = stateDbWaitMs(env);
+  const busyTimeoutMs = Math.min(STATE_DB_BUSY_TIMEOUT_MS, waitMs);
+  const db = openStateDb(join(dir, STATE_DB_FILE), { busyTimeoutMs: options.openBusyMs ?? busyTimeoutMs });
   try {
     const records = new RecordStore(db);
     const agents = new AgentsStore(db);
+    const run = currentRun();
+    const slots = new AgentSlots(db, { run });
+    // What an earlier process could not store first: its rows end in their real state, not as "supervisor gone".
+    try {
+      importUnsaved(dir, records, agents, now());
+    } catch {
+      // Not writable now: the upkeep tries again.
+    }
     agents.settleDead(now());
+    // Opened with a short wait (a cockpit starting must not stall); from now on writes wait as usual.
+    if (options.openBusyMs !== undefined) db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const watch =
       options.watch ??
       createOutageWatch({
@@ -76,8 +92,19 @@ export function openAgentService(
         notify: { env, ...(options.terminal === undefined ? {} : { terminal: options.terminal }) },
       });
     const sessions = new AcpSessionPool({ now });
-    const service = new LocalAgentService({ board, records, agents, now, runners: runnersWithSessions(sessions), outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
-    return { service, records, agents, watch, close: closer(service, sessions, db) };
+    const service = new LocalAgentService({
+      board,
+      records,
+      agents,
+      now,
+      run,
+      slots,
+      stateDir: dir,
+      storeWaitMs: waitMs,
+      runners: runnersWithSessions(sessions),
+      outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
+    });
+    return { service, records, agents, watch, close: closer(service, sessions, db, slots) };
   } catch (err) {
     db.close();
     throw err;
@@ -85,10 +112,16 @@ export function openAgentService(
 }
 
 /** How a service on a database ends: it stops listening to the board, its kept ACP sessions end, the database closes. */
-export function closer(service: LocalAgentService, sessions: AcpSessionPool, db: StateDb): () => void {
+export function closer(service: LocalAgentService, sessions: AcpSessionPool, db: StateDb, slots?: AgentSlots): () => void {
   return () => {
     service.dispose();
     void sessions.close();
+    try {
+      // Its agents end with it (their reapers stop them); a slot left behind is reclaimed as its pid is gone.
+      slots?.releaseAll();
+    } catch {
+      // Locked: reclaimed by the next claim once this process has exited.
+    }
     db.close();
   };
 }

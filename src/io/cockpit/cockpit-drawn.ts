@@ -41,7 +41,8 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
 
   const clock = startBoardClock(board, now);
   // What the user must see before anything else, in the main pane where the eye is (tmux's display-message).
-  for (const line of options.notices ?? []) screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
+  const notice = (line: string): void => screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
+  for (const line of options.notices ?? []) notice(line);
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
@@ -147,6 +148,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     now,
     done,
     stats: drawing.stats,
+    notice,
     stop: (code) => {
       mainPane.pty.kill('SIGHUP');
       end(code);

@@ -7,7 +7,7 @@
  */
 import { dispatch } from '../../../store/dispatch.js';
 import { messageOf } from '../../core/errors.js';
-import { openAgentService, type OpenedAgentService } from '../agents/open-agent-service.js';
+import { openAgentServiceWhenReady } from '../agents/open-when-ready.js';
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
 import { checkMainProgram } from './main-program.js';
@@ -37,18 +37,21 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const made = createCockpitBoard({ env, now, log });
   const { board } = made;
   const notices: string[] = [];
-  let opened: OpenedAgentService | undefined;
-  try {
-    opened = openAgentService(board, env, now, { terminal: (bytes) => void process.stdout.write(bytes) });
-  } catch (err) {
-    notices.push(`agents cannot be started in this cockpit: ${messageOf(err)}`);
-    log(notices[notices.length - 1] ?? '');
-  }
-  const agents = opened?.service;
+  // The agents open now, or, while the database is locked or unusable, in the background with a line on screen each change.
+  let cockpit: RunningCockpit | undefined;
+  const pending = openAgentServiceWhenReady(board, env, now, {
+    terminal: (bytes) => void process.stdout.write(bytes),
+    onStatus: (line) => {
+      log(line);
+      if (cockpit === undefined) notices.push(line);
+      else cockpit.notice(line);
+    },
+  });
+  const agents = pending.agents;
 
   let server: ControlServer | undefined;
   try {
-    server = await startControlServer({ board, ...(agents === undefined ? {} : { agents }), path: socketPath(process.pid, socketDir(env)), log });
+    server = await startControlServer({ board, agents, path: socketPath(process.pid, socketDir(env)), log });
     if (server.warning !== undefined) notices.push(server.warning);
   } catch (err) {
     notices.push(`no control socket, so tai spawn and tai status cannot reach this cockpit: ${messageOf(err)}`);
@@ -57,7 +60,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
 
   // The main program finds this very tai on its PATH.
   const onPath = putTaiOnPath(env);
-  const cockpit = startCockpit({
+  cockpit = startCockpit({
     argv: options.argv,
     env: onPath.env,
     log,
@@ -65,16 +68,18 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     board: made,
     notices,
     ...(server === undefined ? {} : { socketPath: server.path }),
-    dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, ...(agents === undefined ? {} : { agents }) }),
+    dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
   });
-  const wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`));
-  options.started?.(cockpit);
+  let wake: { stop(): void } | undefined;
+  void pending.ready.then((opened) => (wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`))));
+  const running = cockpit;
+  options.started?.(running);
   try {
-    return await cockpit.done;
+    return await running.done;
   } finally {
     wake?.stop();
     onPath.remove();
     await server?.close();
-    opened?.close();
+    pending.close();
   }
 }

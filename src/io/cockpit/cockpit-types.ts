@@ -54,6 +54,8 @@ export interface RunningCockpit {
   readonly done: Promise<number>;
   /** Bytes and frames written to the terminal (zero when nothing is drawn). */
   readonly stats: TermOutputStats;
+  /** Tells the user a line now (on the main pane, or on stderr when nothing is drawn). */
+  notice(line: string): void;
   /** Ends the cockpit as if the main program had exited with `code`. */
   stop(code: number): void;
 }

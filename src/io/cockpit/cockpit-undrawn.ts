@@ -18,7 +18,8 @@ export function startUndrawn(options: CockpitOptions, made: CockpitBoard): Runni
   const { board } = made;
   const reason = made.drawingOff ?? 'nothing is drawn';
   const clock = startBoardClock(board, now);
-  for (const line of options.notices ?? []) process.stderr.write(`tai: ${sanitizeLine(line)}\n`);
+  const notice = (line: string): void => void process.stderr.write(`tai: ${sanitizeLine(line)}\n`);
+  for (const line of options.notices ?? []) notice(line);
   const [file, ...args] = options.argv.length > 0 ? options.argv : [env.SHELL || '/bin/sh'];
   const child = spawn(file, args, { stdio: 'inherit', env: mainEnv(env, options.socketPath) });
   const { end, done } = endOnce(board, now, () => clock.stop());
@@ -39,6 +40,7 @@ export function startUndrawn(options: CockpitOptions, made: CockpitBoard): Runni
     now,
     done,
     stats: { frames: 0, writes: 0, bytes: 0 },
+    notice,
     stop: (code) => {
       child.kill('SIGHUP');
       end(code);

@@ -1,7 +1,7 @@
 /**
  * Agents for a library user (issue 7): the same LocalAgentService the
  * cockpit uses (supervision on the board's clock, the claim check, the cap of
- * eight), on a state database of the host's choosing, without the cockpit's
+ * eight, counted machine-wide on the state database), on a state database of the host's choosing, without the cockpit's
  * outage watch. Start programs with `service.spawn({cmd: 'spawn', kind, argv,
  * prompt})` or in-process workers with `service.spawnWorker(request, fn, now)`.
  * With the default runners, an acp spawn that names a `session` key keeps
@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import type { Board } from '../../../store/board.js';
 import { LocalAgentService } from '../agents/agent-service.js';
-import { AgentsStore } from '../storage/agents-store.js';
+import { AgentsStore, currentRun } from '../storage/agents-store.js';
+import { AgentSlots } from '../storage/agent-slots.js';
 import { closer } from '../agents/open-agent-service.js';
 import { RecordStore } from '../storage/records.js';
 import { AcpSessionPool } from '../agents/runners/acp-pool.js';
@@ -40,14 +41,19 @@ export function startAgentService(board: Board, options: AgentServiceStartOption
   const db = openStateDb(options.dbPath ?? join(stateDir(), STATE_DB_FILE));
   try {
     const sessions = new AcpSessionPool(options.now === undefined ? {} : { now: options.now });
+    const run = currentRun();
+    // The machine's cap: a host's agents count the same slots as the cockpits' and tai spawn's.
+    const slots = new AgentSlots(db, { run });
     const service = new LocalAgentService({
       board,
+      run,
+      slots,
       records: new RecordStore(db),
       agents: new AgentsStore(db),
       ...(options.now === undefined ? {} : { now: options.now }),
       runners: options.runners ?? runnersWithSessions(sessions),
     });
-    return { service, close: closer(service, sessions, db) };
+    return { service, close: closer(service, sessions, db, slots) };
   } catch (err) {
     db.close();
     throw err;

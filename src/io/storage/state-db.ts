@@ -21,20 +21,41 @@ export type StateDb = Database.Database;
 /** A writer waits this long for another process's transaction before giving up. */
 export const STATE_DB_BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * A write that finds the database locked is retried, without blocking, until
+ * it has waited this long in all; then tai says so and keeps what it could not
+ * store in a file (src/io/agents/result-store.ts). `TAI_STATE_DB_WAIT_MS` sets it.
+ */
+export const STATE_DB_WAIT_MS = 60_000;
+
+/** The total wait for a locked database: `TAI_STATE_DB_WAIT_MS` when it is a positive number, else STATE_DB_WAIT_MS. */
+export function stateDbWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const ms = Number(env['TAI_STATE_DB_WAIT_MS']);
+  return Number.isFinite(ms) && ms > 0 ? ms : STATE_DB_WAIT_MS;
+}
+
 /** The database's file name inside the state folder. */
 export const STATE_DB_FILE = 'tai.db';
 
-/** Refusal to go on because another process has held the database's write lock past the busy timeout. */
-export class StateDbLockedError extends Error {
-  override readonly name = 'StateDbLockedError';
-
+/** A fault of the state database, with a message that names the file and says what to do (docs/security.md, "Storage faults"). */
+export class StateDbError extends Error {
   constructor(
-    /** The database file that is locked. */
+    /** The database file. */
     readonly path: string,
-    waitedMs: number,
+    message: string,
     options?: { cause?: unknown },
   ) {
+    super(message, options);
+  }
+}
+
+/** Refusal to go on because another process has held the database's write lock past the busy timeout. */
+export class StateDbLockedError extends StateDbError {
+  override readonly name = 'StateDbLockedError';
+
+  constructor(path: string, waitedMs: number, options?: { cause?: unknown }) {
     super(
+      path,
       `the state database ${path} is locked: another process has held it for more than ${waitedMs} ms. ` +
         `Wait for that process to finish, or find it with \`fuser ${path}\` and stop it, then run the command again.`,
       options,
@@ -42,12 +63,45 @@ export class StateDbLockedError extends Error {
   }
 }
 
+/** Refusal to write because the filesystem of the database is full (SQLITE_FULL, ENOSPC). */
+export class StateDbFullError extends StateDbError {
+  override readonly name = 'StateDbFullError';
+
+  constructor(path: string, detail: string, options?: { cause?: unknown }) {
+    super(path, `the state database ${path} cannot be written: its filesystem is full (${detail}). Free space there, then run the command again.`, options);
+  }
+}
+
+/** Refusal to use a file that is not a database or is damaged (SQLITE_NOTADB, SQLITE_CORRUPT). */
+export class StateDbCorruptError extends StateDbError {
+  override readonly name = 'StateDbCorruptError';
+
+  constructor(path: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      path,
+      `the state database ${path} is damaged or not a database (${detail}). ` +
+        `Run \`tai doctor --reset-db\` to move it aside (it is kept as ${path}.corrupt-<time>) and start a fresh one, or restore it from a backup.`,
+      options,
+    );
+  }
+}
+
+/** Refusal to use a database that cannot be read or written (SQLITE_IOERR, READONLY, CANTOPEN, PERM). */
+export class StateDbIoError extends StateDbError {
+  override readonly name = 'StateDbIoError';
+
+  constructor(path: string, detail: string, options?: { cause?: unknown }) {
+    super(path, `the state database ${path} cannot be used (${detail}). Check that its folder is on a local, writable filesystem with space, then run the command again.`, options);
+  }
+}
+
 /** Refusal to use a database whose folder cannot hold a WAL (a network filesystem). */
-export class StateDbWalError extends Error {
+export class StateDbWalError extends StateDbError {
   override readonly name = 'StateDbWalError';
 
-  constructor(readonly path: string, mode: string) {
+  constructor(path: string, mode: string) {
     super(
+      path,
       `the state database ${path} could not switch to WAL (journal mode stayed "${mode}"); ` +
         'put it on a local filesystem (set XDG_STATE_HOME to a local folder), since WAL needs every process on one machine.',
     );
@@ -77,7 +131,12 @@ export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), opti
   const busyTimeoutMs = options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   createPrivate(path);
-  const db = new Database(path, { timeout: busyTimeoutMs });
+  let db: StateDb;
+  try {
+    db = new Database(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw faultOf(error, path, busyTimeoutMs) ?? error;
+  }
   try {
     guardBusy(db, () => {
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
@@ -114,22 +173,41 @@ export function migrate(db: StateDb, name: string, statements: readonly string[]
 }
 
 /**
- * Runs `fn` against `db` and turns SQLite's busy and locked errors into a
- * `StateDbLockedError` that says what to do; every store wraps its work in it.
+ * Runs `fn` against `db` and turns SQLite's faults (busy or locked, full,
+ * damaged, unreadable) into a StateDbError that names the file and says what
+ * to do; every store wraps its work in it.
  */
 export function guardBusy<T>(db: StateDb, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (isBusy(error)) throw new StateDbLockedError(db.name, busyTimeoutOf(db), { cause: error });
-    throw error;
+    throw faultOf(error, db.name, undefined, db) ?? error;
   }
 }
 
-/** True for SQLite's SQLITE_BUSY and SQLITE_LOCKED errors and their extended codes. */
-function isBusy(error: unknown): boolean {
-  if (!(error instanceof Database.SqliteError)) return false;
-  return error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED');
+/** Runs `fn` with the database's busy timeout set to `ms` (a retry that must not block the loop long), then restores it. */
+export function withBusyTimeout<T>(db: StateDb, ms: number, fn: () => T): T {
+  const saved = busyTimeoutOf(db);
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`busy_timeout = ${saved}`);
+  }
+}
+
+/** The one classifier of storage faults: SQLite's (and the filesystem's) errors as a StateDbError, or undefined for any other error. */
+export function faultOf(error: unknown, path: string, waitedMs?: number, db?: StateDb): StateDbError | undefined {
+  if (error instanceof StateDbError) return error;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
+  const detail = `${code}: ${error instanceof Error ? error.message : String(error)}`;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StateDbLockedError(path, waitedMs ?? (db ? busyTimeoutOf(db) : STATE_DB_BUSY_TIMEOUT_MS), { cause: error });
+  }
+  if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC' || code === 'EDQUOT') return new StateDbFullError(path, detail, { cause: error });
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) return new StateDbCorruptError(path, detail, { cause: error });
+  if (/^SQLITE_(IOERR|READONLY|CANTOPEN|PERM|AUTH)/.test(code) || /^E(ACCES|PERM|ROFS|IO)$/.test(code)) return new StateDbIoError(path, detail, { cause: error });
+  return undefined;
 }
 
 function busyTimeoutOf(db: StateDb): number {

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { statusOf, type BoardStatus } from '../../../store/status.js';
 import { AgentsStore, statusRow } from './agents-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from './state-db.js';
+import { RecordStore } from './records.js';
+import { importUnsaved } from './unsaved.js';
 
 /** At most this many stored agents are shown, the newest. */
 export const STORED_STATUS_MAX = 50;
@@ -29,6 +31,12 @@ export function storedStatus(env: NodeJS.ProcessEnv, now: number): StoredStatus 
   const db = openStateDb(path);
   try {
     const agents = new AgentsStore(db);
+    try {
+      // What an earlier process could not store (src/io/storage/unsaved.ts): its rows end in their real state.
+      importUnsaved(stateDir(env), new RecordStore(db), agents, now);
+    } catch {
+      // Still not writable: shown as stored, fixed by the next command that can write.
+    }
     agents.settleDead(now);
     const stored = agents.list(STORED_STATUS_MAX).reverse();
     // Ids restart in every process: the newest run's rows are plain, older runs' say which run.

@@ -25,7 +25,7 @@ import { classify, sayFailure } from '../../../core/outage/classify.js';
 import { messageOf } from '../../../core/errors.js';
 import { acpFailure, AcpDecoder } from '../../../core/decoders/acp.js';
 import { LineDecoder } from '../../../core/decoders/lines.js';
-import { pacedWebStream } from '../paced-read.js';
+import { pacedData, pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
 import type { EmitEvent, RunOutcome } from './runner.js';
@@ -125,7 +125,7 @@ export class AcpSession {
       this.#broken ??= 'the agent exited';
     });
     const stderr = new LineDecoder(2_000);
-    this.#group.stderr.on('data', (chunk: Buffer) => {
+    pacedData<Buffer>(this.#group.stderr, (chunk) => {
       for (const line of stderr.push(chunk)) {
         if (!line.ok) continue;
         this.#lastErr.push(line.text);

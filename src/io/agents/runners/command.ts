@@ -27,10 +27,14 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
   const out = new StringDecoder('utf8');
   const err = new LineDecoder(8_192);
   const lastErr: string[] = [];
-  const stderrLine = (line: string): void => {
-    lastErr.push(line);
-    if (lastErr.length > STDERR_KEEP) lastErr.shift();
-    emit({ type: 'text', text: `${STDERR_MARK}${line}\n` });
+  // One text event per read, not per line: a flood of short lines is millions of them.
+  const stderrLines = (lines: readonly string[]): void => {
+    if (lines.length === 0) return;
+    for (const line of lines.slice(-STDERR_KEEP)) {
+      lastErr.push(line);
+      if (lastErr.length > STDERR_KEEP) lastErr.shift();
+    }
+    emit({ type: 'text', text: lines.map((line) => `${STDERR_MARK}${line}\n`).join('') });
   };
   pacedData<Buffer>(group.stdout, (chunk) => {
     const text = out.write(chunk);
@@ -38,8 +42,9 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
     result.append(text);
     emit({ type: 'text', text });
   });
-  group.stderr.on('data', (chunk: Buffer) => {
-    for (const line of err.push(chunk)) stderrLine(line.ok ? line.text : `[an over-long line skipped: over the ${line.max}-byte limit]`);
+  // stderr is paced like stdout: a flood on it must not wake the loop per write (docs/performance.md).
+  pacedData<Buffer>(group.stderr, (chunk) => {
+    stderrLines(err.push(chunk).map((line) => (line.ok ? line.text : `[an over-long line skipped: over the ${line.max}-byte limit]`)));
   });
   if (spec.prompt !== undefined) group.stdin.end(spec.prompt);
   else group.stdin.end();
@@ -59,7 +64,7 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
       result.append(rest);
       emit({ type: 'text', text: rest });
     }
-    for (const line of err.end()) if (line.ok) stderrLine(line.text);
+    stderrLines(err.end().flatMap((line) => (line.ok ? [line.text] : [])));
     const code = exitCodeOf(exit);
     if (code === 0) return { state: 'done', summary: 'exit 0' };
     const failure = [{ stderr: lastErr.join('\n'), exitCode: code, ...(spec.argv[0] === undefined ? {} : { command: spec.argv[0] }) }];

@@ -50,7 +50,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     }
   };
   pacedData<Buffer>(group.stdout, (chunk) => onDecoded(frames.push(chunk)));
-  group.stderr.on('data', (chunk: Buffer) => {
+  pacedData<Buffer>(group.stderr, (chunk) => {
     // An over-long stderr line explains nothing: only whole lines are kept.
     for (const line of stderr.push(chunk)) {
       if (!line.ok) continue;

@@ -1,0 +1,54 @@
+/**
+ * `tai doctor [--reset-db]`: checks the state database (opens it, runs
+ * SQLite's quick check) and says what it found. With --reset-db a damaged
+ * database is moved aside as `tai.db.corrupt-<time>` (kept, never deleted)
+ * and a fresh one started; a healthy or locked one is left alone. Exit 0 when
+ * healthy, missing or reset; 74 when it is not usable; 64 for a bad command line.
+ */
+import { join } from 'node:path';
+import { assertNever } from '../core/never.js';
+import { checkStateDb, moveAside } from '../io/storage/db-doctor.js';
+import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
+import { EXIT_STORAGE } from '../io/agents/agent-results.js';
+import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { CliOutput, field } from './output.js';
+import { processIo, type CliIo } from './spawn.js';
+
+const USAGE = 'usage: tai doctor [--reset-db]\n';
+
+/** Runs `tai doctor ARGS`; returns the exit code. */
+export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  const out = new CliOutput(io);
+  const parsed = parseCommandLine('doctor', args, { 'reset-db': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE, (text) => out.warn(text));
+  if (!parsed) return USAGE_EXIT;
+  if (parsed.values.help) {
+    out.say(USAGE);
+    return 0;
+  }
+  const path = join(stateDir(io.env), STATE_DB_FILE);
+  const health = checkStateDb(path);
+  switch (health.kind) {
+    case 'missing':
+      out.say(`the state database ${field(path)} does not exist yet; tai makes it when it first needs it\n`);
+      return 0;
+    case 'healthy':
+      out.say(`the state database ${field(path)} is healthy${parsed.values['reset-db'] ? '; nothing to reset' : ''}\n`);
+      return 0;
+    case 'faulty': {
+      if (!parsed.values['reset-db']) {
+        out.warn(`tai doctor: ${field(health.fault.message)}\n`);
+        return EXIT_STORAGE;
+      }
+      const aside = moveAside(path, health, Date.now());
+      if (aside === undefined) {
+        out.warn(`tai doctor: not reset, since the file is not damaged: ${field(health.fault.message)}\n`);
+        return EXIT_STORAGE;
+      }
+      openStateDb(path).close();
+      out.say(`moved the damaged state database to ${field(aside)} (kept) and started a fresh one at ${field(path)}\n`);
+      return 0;
+    }
+    default:
+      return assertNever(health);
+  }
+}

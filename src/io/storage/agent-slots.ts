@@ -1,0 +1,147 @@
+/**
+ * The machine's agent cap (seed 000; seed 001 sections 5.1 and 6,
+ * AGENTS_MAX_PARALLEL): every live agent of this user holds a slot, a row on
+ * the state database claimed in one IMMEDIATE transaction before the agent
+ * starts, so the ninth is refused wherever it starts: in a cockpit or in a
+ * plain `tai spawn`, which count the same slots (LIBRARY-NOTES "SQLite as
+ * the machine-wide shared state").
+ *
+ * Vocabulary:
+ * - slot: one live agent's row: its supervisor's run and pid, a number local
+ *   to that supervisor, and a lease.
+ * - lease: until when the slot holds without its supervisor renewing it;
+ *   the supervisor renews its slots every SLOT_RENEW_MS.
+ * - stale: a slot whose supervisor's pid is gone (`process.kill(pid, 0)`) or
+ *   whose lease expired (a pid reused by another program); the next claim
+ *   deletes it before counting.
+ */
+import { AgentsFullError } from '../../core/errors.js';
+import { AGENTS_MAX_PARALLEL } from '../../core/policy.js';
+import { pidAlive } from './agents-store.js';
+import { guardBusy, migrate, type StateDb } from './state-db.js';
+
+/** A slot holds this long without its supervisor renewing it. */
+export const SLOT_LEASE_MS = 60_000;
+/** A supervisor renews its slots' leases this often (a quarter of the lease: a locked database may miss some). */
+export const SLOT_RENEW_MS = 15_000;
+
+const SCHEMA = [
+  `CREATE TABLE slots (
+     run TEXT NOT NULL,
+     slot INTEGER NOT NULL,
+     pid INTEGER NOT NULL,
+     label TEXT NOT NULL,
+     claimed_at INTEGER NOT NULL,
+     lease_until INTEGER NOT NULL,
+     PRIMARY KEY (run, slot))`,
+];
+
+let instances = 0;
+
+/** How a supervisor's slots are kept. */
+export interface AgentSlotsOptions {
+  /** The supervisor's run key (src/io/storage/agents-store.ts, currentRun). */
+  readonly run: string;
+  readonly pid?: number;
+  /** Live agents on the machine at once; AGENTS_MAX_PARALLEL unless a test says otherwise. */
+  readonly limit?: number;
+  readonly leaseMs?: number;
+  /** Whether a supervisor's pid is alive; `process.kill(pid, 0)` by default. */
+  readonly isAlive?: (pid: number) => boolean;
+}
+
+/** One supervisor's slots on the machine-wide table. */
+export class AgentSlots {
+  readonly db: StateDb;
+  readonly limit: number;
+  readonly #run: string;
+  readonly #pid: number;
+  readonly #leaseMs: number;
+  readonly #isAlive: (pid: number) => boolean;
+  readonly #held = new Set<number>();
+  #next = 1;
+
+  constructor(db: StateDb, options: AgentSlotsOptions) {
+    this.db = db;
+    // Per instance: two services in one process (a host's, a test's) must not take or drop each other's slots.
+    this.#run = `${options.run}/${++instances}`;
+    this.#pid = options.pid ?? process.pid;
+    this.limit = options.limit ?? AGENTS_MAX_PARALLEL;
+    this.#leaseMs = options.leaseMs ?? SLOT_LEASE_MS;
+    this.#isAlive = options.isAlive ?? pidAlive;
+    migrate(db, 'slots/1', SCHEMA);
+  }
+
+  /** The slots this supervisor holds. */
+  get held(): number {
+    return this.#held.size;
+  }
+
+  /**
+   * Claims a slot for an agent about to start: stale slots are deleted, the
+   * rest counted, and a new one inserted in the same IMMEDIATE transaction;
+   * throws AgentsFullError when the machine already runs `limit` agents.
+   */
+  claim(label: string, now: number): number {
+    const slot = this.#next++;
+    guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          const live = this.#reclaim(now);
+          if (live >= this.limit) throw new AgentsFullError(live, this.limit);
+          this.db
+            .prepare('INSERT INTO slots (run, slot, pid, label, claimed_at, lease_until) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(this.#run, slot, this.#pid, label, now, now + this.#leaseMs);
+        })
+        .immediate(),
+    );
+    this.#held.add(slot);
+    return slot;
+  }
+
+  /** Gives a slot back when its agent has ended; a failed delete is retried by `renew` (or reclaimed when this process is gone). */
+  release(slot: number): void {
+    this.#held.delete(slot);
+    guardBusy(this.db, () => this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?').run(this.#run, slot));
+  }
+
+  /** Renews the leases of the slots held and deletes this run's slots no longer held (a release that failed). */
+  renew(now: number): void {
+    const held = [...this.#held];
+    guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          this.db.prepare('UPDATE slots SET lease_until = ? WHERE run = ?').run(now + this.#leaseMs, this.#run);
+          const mine = this.db.prepare<[string], { slot: number }>('SELECT slot FROM slots WHERE run = ?').all(this.#run);
+          const drop = this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?');
+          for (const { slot } of mine) if (!held.includes(slot)) drop.run(this.#run, slot);
+        })
+        .immediate(),
+    );
+  }
+
+  /** Gives back every slot of this supervisor (it closes). */
+  releaseAll(): void {
+    this.#held.clear();
+    guardBusy(this.db, () => this.db.prepare('DELETE FROM slots WHERE run = ?').run(this.#run));
+  }
+
+  /** The live slots on the machine now (stale ones not counted). */
+  count(now: number): number {
+    return guardBusy(this.db, () => this.db.transaction(() => this.#reclaim(now)).immediate());
+  }
+
+  /** Deletes stale slots (inside the caller's transaction); returns how many live ones remain. */
+  #reclaim(now: number): number {
+    const rows = this.db.prepare<[], { run: string; slot: number; pid: number; lease_until: number }>('SELECT run, slot, pid, lease_until FROM slots').all();
+    const drop = this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?');
+    let live = 0;
+    for (const row of rows) {
+      // This supervisor's own slots are never stale to itself: renew fixes a lease it missed.
+      const own = row.run === this.#run;
+      if (!own && (row.lease_until <= now || !this.#isAlive(row.pid))) drop.run(row.run, row.slot);
+      else live++;
+    }
+    return live;
+  }
+}
