@@ -16,6 +16,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { classify, type OutageService } from '../../core/outage/classify.js';
+import { isNetworkRemote } from '../../core/outage/remote-url.js';
 
 /** A probe gets this long before its process group is killed and it counts as failed. */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -126,10 +127,18 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** The remote the default probe reads: `origin` when present, else the first one. */
+/**
+ * The remote the default probe reads: `origin` when present, else the first
+ * one, among the remotes that reach the network: a path or `file://` remote
+ * answers without it, so it never counts as a probe of it.
+ */
 function defaultRemote(cwd: string): string | undefined {
-  const listed = spawnSync('git', ['remote'], { cwd, encoding: 'utf8', timeout: 5_000 });
+  const listed = spawnSync('git', ['remote', '-v'], { cwd, encoding: 'utf8', timeout: 5_000 });
   if (listed.status !== 0) return undefined;
-  const remotes = listed.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '');
-  return remotes.includes('origin') ? 'origin' : remotes[0];
+  const remotes = new Set<string>();
+  for (const line of listed.stdout.split('\n')) {
+    const [name, url, use] = line.trim().split(/\s+/);
+    if (name !== undefined && url !== undefined && use === '(fetch)' && isNetworkRemote(url)) remotes.add(name);
+  }
+  return remotes.has('origin') ? 'origin' : [...remotes][0];
 }

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,20 @@ function repoWithOrigin(remote: string): string {
   git(work, 'commit', '-q', '--allow-empty', '-m', 'first');
   git(work, 'remote', 'add', 'origin', remote);
   return work;
+}
+
+/** A real `git daemon` serving `base` on a free loopback port, for a remote that crosses the network stack. */
+async function gitDaemon(base: string): Promise<{ port: number; stop(): void }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+  const child = spawn('git', ['daemon', '--reuseaddr', `--base-path=${base}`, '--export-all', '--listen=127.0.0.1', `--port=${port}`], { stdio: 'ignore' });
+  const refused = (): boolean => /refused/i.test(spawnSync('git', ['ls-remote', `git://127.0.0.1:${port}/none.git`], { encoding: 'utf8', timeout: 2_000 }).stderr);
+  await until(() => !refused(), { timeout: 10_000, what: 'git daemon to listen' });
+  return { port, stop: () => void child.kill('SIGKILL') };
 }
 
 function alive(pid: number): boolean {
@@ -60,10 +75,15 @@ describe('running a probe', () => {
 
 describe('the configured probes', () => {
   it('probes the network with git ls-remote of the current repository\'s origin by default', async () => {
-    const work = repoWithOrigin(join(dir, 'remote.git'));
-    expect(networkProbeCommand({ cwd: work, env: {} })).toEqual({ argv: ['git', 'ls-remote', '--quiet', 'origin', 'HEAD'], answerIsOk: true });
-    const probe = defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network');
-    expect(await probe?.()).toEqual({ ok: true, detail: 'exit 0' });
+    const daemon = await gitDaemon(dir);
+    try {
+      const work = repoWithOrigin(`git://127.0.0.1:${daemon.port}/remote.git`);
+      expect(networkProbeCommand({ cwd: work, env: {} })).toEqual({ argv: ['git', 'ls-remote', '--quiet', 'origin', 'HEAD'], answerIsOk: true });
+      const probe = defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network');
+      expect(await probe?.()).toEqual({ ok: true, detail: 'exit 0' });
+    } finally {
+      daemon.stop();
+    }
   });
 
   it('fails the default probe when the remote cannot be reached', async () => {
@@ -75,10 +95,25 @@ describe('the configured probes', () => {
   });
 
   it('counts a remote that answers with a refusal as the network being back', async () => {
-    const work = repoWithOrigin(join(dir, 'gone.git'));
-    const outcome = await defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network')?.();
-    expect(outcome?.ok).toBe(true);
-    expect(outcome?.detail).toMatch(/^the remote answered \(exit 128: /);
+    const daemon = await gitDaemon(dir);
+    try {
+      const work = repoWithOrigin(`git://127.0.0.1:${daemon.port}/gone.git`);
+      const outcome = await defaultProbes({ cwd: work, env: { PATH: process.env['PATH'] } })('network')?.();
+      expect(outcome?.ok).toBe(true);
+      expect(outcome?.detail).toMatch(/^the remote answered \(exit 128: /);
+    } finally {
+      daemon.stop();
+    }
+  });
+
+  it('never counts a remote that is a path on this disk, or file://, as a probe of the network', () => {
+    expect(networkProbeCommand({ cwd: repoWithOrigin(join(dir, 'remote.git')), env: {} })).toBeUndefined();
+    const work = join(dir, 'work');
+    git(work, 'remote', 'set-url', 'origin', `file://${join(dir, 'remote.git')}`);
+    expect(networkProbeCommand({ cwd: work, env: {} })).toBeUndefined();
+    // Another remote that does reach the network is used instead.
+    git(work, 'remote', 'add', 'upstream', 'https://127.0.0.1:1/r.git');
+    expect(networkProbeCommand({ cwd: work, env: {} })).toEqual({ argv: ['git', 'ls-remote', '--quiet', 'upstream', 'HEAD'], answerIsOk: true });
   });
 
   it('takes the network probe from TAI_NETWORK_PROBE and the model canary from TAI_MODEL_PROBE', () => {
