@@ -15,6 +15,7 @@ import { formatOutageStatus, outageReport, reportJson } from '../io/outage/outag
 import { formatDuration, log, openOutage, outageTimeScale, recordProbe, reportFailure, type Outage } from '../io/outage/outage-store.js';
 import { waitOutOutage } from '../io/outage/outage-wait.js';
 import { defaultProbes } from '../io/outage/probes.js';
+import { processAlive } from '../io/socket/socket-path.js';
 import { openStateDb, type StateDb } from '../io/storage/state-db.js';
 import { USAGE_EXIT } from './command-line.js';
 import { field, processOutput } from './output.js';
@@ -81,7 +82,7 @@ function status(db: StateDb, args: readonly string[]): number {
   const { values } = parse(args, { json: { type: 'boolean' } });
   const entries = outageReport(db, Date.now());
   if (values['json'] === true) processOutput.json(reportJson(entries));
-  else processOutput.say(formatOutageStatus(entries, Date.now()));
+  else processOutput.say(formatOutageStatus(entries, Date.now(), processAlive));
   return 0;
 }
 

@@ -66,8 +66,24 @@ export function outageReport(db: StateDb, now: number): OutageReportEntry[] {
   });
 }
 
-/** The status: one line per outage, the open ones with their next probe and their waiters. */
-export function formatOutageStatus(entries: readonly OutageReportEntry[], now: number): string {
+/**
+ * Who still waits on an outage: a waiter that joined and has not left, been
+ * done or ended (a `tai net` step interrupted with Ctrl-C logs `net-left`),
+ * and whose process still lives.
+ */
+export function stillWaiting(entry: OutageReportEntry, alive: (pid: number) => boolean): RunLogEntry[] {
+  const over = [...entry.done, ...entry.left];
+  return entry.waited.filter((row) => alive(row.pid) && !over.some((o) => o.pid === row.pid && o.at >= row.at && sameWaiter(row.detail, o.detail)));
+}
+
+/** Whether two run-log details name the same waiter: a step (`STEP`, `STEP (interrupted)`) or an agent or lane (`WHO: ...`). */
+function sameWaiter(joined: string, later: string): boolean {
+  const who = (detail: string): string => detail.split(': ')[0] ?? detail;
+  return later.startsWith(joined) || who(joined) === who(later);
+}
+
+/** The status: one line per outage, the open ones with their next probe and who still waits (`alive` tells a live waiter's pid). */
+export function formatOutageStatus(entries: readonly OutageReportEntry[], now: number, alive: (pid: number) => boolean = () => true): string {
   if (entries.length === 0) return 'no outages recorded\n';
   const open = entries.filter((entry) => entry.state === 'open');
   const lines = [open.length === 0 ? 'no outage open' : `${open.length} outage${open.length === 1 ? '' : 's'} open`];
@@ -89,8 +105,12 @@ export function formatOutageStatus(entries: readonly OutageReportEntry[], now: n
         ? 'no probe pending'
         : `next probe ${outage.attempts + 1} (${outage.stage}) at ${clock(outage.nextProbeAt)}` +
           (outage.nextProbeAt <= now ? ' (due now)' : ` (in ${duration(outage.nextProbeAt - now)})`);
+    const waiting = stillWaiting(entry, alive);
+    // A probe is made by a waiter (or a cockpit's standing wake-up): due with none waiting, say who will make it.
+    const nobody = waiting.length === 0 && outage.proberPid === null && outage.nextProbeAt !== null && outage.nextProbeAt <= now;
     lines.push(`  ${next}${outage.proberPid === null ? '' : `; being probed by pid ${outage.proberPid}`}`);
-    for (const row of entry.waited) lines.push(`  waiting: ${describe(row)}`);
+    if (nobody) lines.push('  nobody is waiting: the probe is made by the next waiter (tai outage wait, tai net) or a cockpit\'s 20-minute wake-up');
+    for (const row of waiting) lines.push(`  waiting: ${describe(row)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -92,5 +92,19 @@ describe('the outage report', () => {
     );
     expect(formatOutageStatus([], T0)).toBe('no outages recorded\n');
   });
+
+  it('stops listing a waiter that left (a tai net step interrupted with Ctrl-C) or whose process is gone, and says who makes a due probe', () => {
+    const { outage } = reportFailure(db, 'network', 'Network is unreachable', T0, 1, 5120);
+    log(db, { at: T0, pid: 5120, kind: 'net-wait', service: 'network', outageId: outage.id, detail: 'git push' });
+    log(db, { at: T0 + 5_000, pid: 5120, kind: 'net-left', service: 'network', outageId: outage.id, detail: 'git push (interrupted)' });
+    log(db, { at: T0, pid: 6000, kind: 'net-wait', service: 'network', outageId: outage.id, detail: 'gh pr create' });
+    const at = T0 + 2 * MINUTE;
+    const status = formatOutageStatus(outageReport(db, at), at, (pid) => pid !== 6000);
+    expect(status).not.toMatch(/^  waiting: /m);
+    expect(status).toContain('(due now)');
+    expect(status).toContain('nobody is waiting: the probe is made by the next waiter (tai outage wait, tai net) or a cockpit\'s 20-minute wake-up');
+    log(db, { at, pid: 7000, kind: 'net-wait', service: 'network', outageId: outage.id, detail: 'git fetch' });
+    expect(formatOutageStatus(outageReport(db, at), at, () => true)).toContain('waiting: tai net step git fetch');
+  });
 });
 
