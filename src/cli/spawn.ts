@@ -29,6 +29,7 @@ import type { AgentResult } from '../core/agents/agent-service.js';
 import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { AgentsFullError, RequestError } from '../core/errors.js';
+import { CANNOT_START_EXIT, CannotStartError } from '../io/agents/startable.js';
 import { isLive } from '../core/panel/panel-state.js';
 import { createBoard } from '../../store/board.js';
 import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
@@ -166,6 +167,7 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
     const reply = await call(socket, request);
     if (!reply.ok) {
       out.warn(`tai spawn: ${field(reply.error)}\n`);
+      if (reply.error.startsWith('cannot start ')) return CANNOT_START_EXIT;
       return reply.error.startsWith('too many agents') ? EXIT_REFUSED : reply.error.includes('the state database ') ? EXIT_STORAGE : 1;
     }
     id = reply.data.id;
@@ -237,7 +239,7 @@ async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: Cl
       }
       if (err instanceof RequestError) {
         out.warn(`tai spawn: ${field(err.message)}\n`);
-        return USAGE_EXIT;
+        return err instanceof CannotStartError ? CANNOT_START_EXIT : USAGE_EXIT;
       }
       if (err instanceof StateDbError) {
         out.warn(`tai spawn: the agent was not started: ${field(err.message)}\n`);

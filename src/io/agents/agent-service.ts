@@ -43,6 +43,7 @@ import { AgentsStore, currentRun } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
+import { checkStartable } from './startable.js';
 import { runSpecOf, type Runner, type RunningAgent, type RunOutcome, type RunSpec } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 
@@ -145,6 +146,7 @@ export class LocalAgentService implements AgentService {
     }
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
     const spec = runSpecOf(request);
+    checkStartable(spec.argv, spec.cwd);
     const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
     const task = request.prompt ?? request.argv.join(' ');
     return this.#start(request.kind, runner, spec, { label, task, timeout: request.timeout, retries: request.retries }, now);

@@ -1,0 +1,36 @@
+/**
+ * Whether an agent can start, asked before a panel opens (issue 13, bug 2):
+ * a program that is not on PATH or a folder that does not exist would end as
+ * a bare `exit 127` in a panel that leaves after 20 s, and an ACP agent as
+ * `ACP connection closed`. Refused at once instead, with the reason, in the
+ * spawn's reply, as a shell says it (exit 127).
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RequestError } from '../../core/errors.js';
+import { which } from '../path-lookup.js';
+
+/** The exit code `tai spawn` gives an agent that cannot be started (the shell's). */
+export const CANNOT_START_EXIT = 127;
+
+/** An agent that cannot be started: its program or its folder is missing. */
+export class CannotStartError extends RequestError {
+  readonly cannotStart = true;
+}
+
+/** Throws a CannotStartError when `argv[0]` is not an executable file (on PATH, or at its path) or `cwd` is not a folder. */
+export function checkStartable(argv: readonly string[], cwd: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  const dir = resolve(cwd ?? process.cwd());
+  if (cwd !== undefined && !isDirectory(dir)) throw new CannotStartError(`cannot start in ${cwd}: no such folder`);
+  const [file] = argv;
+  if (file === undefined || which(file, env.PATH, dir) !== undefined) return;
+  throw new CannotStartError(`cannot start ${file}: ${file.includes('/') ? 'no such executable file' : 'not found on PATH'}`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
