@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import type { Board } from '../../../store/board.js';
 import { LocalAgentService } from './agent-service.js';
-import { AgentsStore } from '../storage/agents-store.js';
+import { AgentsStore, currentRun } from '../storage/agents-store.js';
+import { LaneWatch } from '../lanes/lane-watch.js';
 import { outageTimeScale, type Outage } from '../outage/outage-store.js';
 import { createOutageWatch, type OutageWatch } from '../outage/outage-watch.js';
 import type { Sleep } from '../outage/outage-wait.js';
@@ -76,7 +77,7 @@ export function openAgentService(
         notify: { env, ...(options.terminal === undefined ? {} : { terminal: options.terminal }) },
       });
     const sessions = new AcpSessionPool({ now });
-    const service = new LocalAgentService({ board, records, agents, now, runners: runnersWithSessions(sessions), outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) } });
+    const service = new LocalAgentService({ board, records, agents, now, runners: runnersWithSessions(sessions), outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) }, lanes: new LaneWatch({ db, board, run: currentRun(), now }) });
     return { service, records, agents, watch, close: closer(service, sessions, db) };
   } catch (err) {
     db.close();
