@@ -23,6 +23,7 @@ const WHAT: Readonly<Record<string, string>> = {
   'scroll-1': 'scroll back a page (PageUp/PageDown go on, any other key returns)',
   scroll1: 'scroll forward a page',
   help: 'this help',
+  lane_diff: "open the focused lane's diff, zoomed (q closes it)",
 };
 
 /** The help text as rows (exported for tests). */

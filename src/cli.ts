@@ -23,6 +23,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   report: () => import('./cli/report.js'),
   agents: () => import('./cli/agents.js'),
   doctor: () => import('./cli/doctor.js'),
+  lane: () => import('./cli/lane.js'),
 };
 
 /** The usage text. */
@@ -34,6 +35,7 @@ usage:
   tai spawn [options] -- ARGV...   start a supervised agent
   tai status [--json]      agents and their states
   tai agents               the agent registry: names, kinds, available or not
+  tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
   tai poll ID | tai cancel ID
   tai record read|search|gc
   tai vpane open|write|close|list

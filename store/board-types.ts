@@ -82,6 +82,8 @@ export interface BoardActions {
   hold(id: number, service: string, now: number): void;
   /** Ends a hold: running again, the wall clock extended by the time held. */
   resume(id: number, now: number): void;
+  /** Sets an agent panel's tag, shown in its header after the elapsed time (a lane: `⎇ NAME · 3 files +10 −2`, docs/lanes.md). */
+  tag(id: number, text: string, now: number): void;
   /** Registers the owner's soft stop and, optionally, its hard stop. */
   setCancel(id: number, soft: StopHook, hard?: StopHook): void;
   /** Asks a live agent to stop softly; hard after the grace. False if not live. */

@@ -215,6 +215,13 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         if (rec && resumeRecord(rec, now)) publish(now);
       },
 
+      tag(id, text, now) {
+        const rec = records.get(id);
+        if (!rec || rec.kind === 'feed' || rec.tag === text) return;
+        rec.tag = text;
+        publish(now);
+      },
+
       finish(id, state, summary, now) {
         const rec = records.get(id);
         if (!rec || !isLive(rec.state)) return rec?.state as FinalState | undefined;

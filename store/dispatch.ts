@@ -43,6 +43,8 @@ export interface ReplyDataMap {
   zoom: null;
   scroll: null;
   help: null;
+  lane_diff: { readonly view: number };
+  view_close: { readonly closed: boolean };
 }
 
 /** The `data` of a successful reply to command N. */
@@ -61,7 +63,13 @@ export interface DispatchContext {
    * embedding). With `currentAttempt`, a job's id maps to the panel of its
    * attempt now running (a retried job answers to the id of its first).
    */
-  readonly agents?: AgentService & { currentAttempt?(id: number): number | undefined };
+  readonly agents?: AgentService & {
+    currentAttempt?(id: number): number | undefined;
+    /** Opens a lane panel's diff in a read-only view (src/io/lanes/lane-watch.ts); resolves to the view's pane. */
+    openLaneDiff?(pane: number): Promise<number>;
+    /** Closes a read-only view; false for any other pane. */
+    closeView?(pane: number): boolean;
+  };
   /** Where unexpected failures are reported. */
   readonly log?: (line: string) => void;
 }
@@ -156,6 +164,16 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
     case 'help':
       s.helpToggle();
       return null;
+    case 'lane_diff': {
+      const pane = command.pane ?? s.focus;
+      if (pane === 'main') throw new RequestError('prefix + d opens the diff of a focused lane panel: focus one first (prefix + n)');
+      if (!ctx.agents?.openLaneDiff) throw new RequestError(NO_AGENTS);
+      return { view: await ctx.agents.openLaneDiff(pane) };
+    }
+    case 'view_close': {
+      const pane = command.pane ?? s.focus;
+      return { closed: pane !== 'main' && (ctx.agents?.closeView?.(pane) ?? false) };
+    }
     default:
       return assertNever(command);
   }

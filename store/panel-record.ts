@@ -34,6 +34,8 @@ export interface PanelRecord {
   tokens: number;
   /** Feed panes: the owner's header. */
   header: string;
+  /** Agent panels: the owner's tag in the header (a lane and its diff stat). */
+  tag?: string;
   /** Closed by the user: off the board, still supervised until it finishes. */
   closed: boolean;
   screen?: Screen;
@@ -110,7 +112,7 @@ export function headerOf(rec: PanelRecord, now: number): string {
   if (rec.kind === 'feed') return rec.header;
   const elapsedMs = (rec.finishedAt ?? now) - rec.startedAt;
   // The header shows whole seconds at most: the same second and counters make the same text.
-  const key = `${rec.state}|${Math.floor(elapsedMs / 1000)}|${rec.tools}|${rec.tokens}|${rec.stop ? 1 : 0}|${rec.held?.service ?? ''}`;
+  const key = `${rec.state}|${Math.floor(elapsedMs / 1000)}|${rec.tools}|${rec.tokens}|${rec.stop ? 1 : 0}|${rec.held?.service ?? ''}|${rec.tag ?? ''}`;
   if (rec.headerMemo?.key === key) return rec.headerMemo.text;
   const text = headerText({
     label: rec.label,
@@ -119,6 +121,7 @@ export function headerOf(rec: PanelRecord, now: number): string {
     tools: rec.tools,
     tokens: rec.tokens,
     ...(rec.held ? { waitingFor: rec.held.service } : {}),
+    ...(rec.tag ? { tag: rec.tag } : {}),
   });
   const full = rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
   rec.headerMemo = { key, text: full };

@@ -9,13 +9,15 @@ import { call, describeCallError, resolveSocket } from '../io/socket/control-cli
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field, processOutput } from './output.js';
 
-const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
+const USAGE = 'usage: tai cancel ID [--socket PATH] | tai cancel qN (a queued spawn)\n';
 
 /** Runs `tai cancel ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
   const parsed = parseCommandLine('cancel', args, { socket: { type: 'string' } }, USAGE, (t) => out.warn(t));
   if (!parsed) return USAGE_EXIT;
   const [idText, ...extra] = parsed.positionals;
+  // A queued spawn's ticket (tai spawn --queue): no cockpit needed, its waiting process sees the ticket gone.
+  if (idText !== undefined && /^q\d+$/.test(idText) && extra.length === 0) return cancelTicket(Number(idText.slice(1)), out);
   if (idText === undefined || !/^\d+$/.test(idText) || extra.length > 0) {
     out.warn(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${field([idText, ...extra].join(' '))}`}\n${USAGE}`);
     return USAGE_EXIT;
@@ -43,4 +45,22 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const which = reply.data.id === asked ? `agent ${asked}` : `agent ${asked} (its current attempt, #${reply.data.id})`;
   out.say(`cancel requested for ${which}\n`);
   return 0;
+}
+
+/** Removes a queued spawn's ticket; 1 when there is no such ticket. */
+async function cancelTicket(id: number, out: CliOutput): Promise<number> {
+  const { join } = await import('node:path');
+  const { openStateDb, stateDir, STATE_DB_FILE } = await import('../io/storage/state-db.js');
+  const { SpawnQueue } = await import('../io/agents/spawn-queue.js');
+  const db = openStateDb(join(stateDir(), STATE_DB_FILE));
+  try {
+    if (!new SpawnQueue(db).remove(id)) {
+      out.warn(`tai cancel: no queued spawn q${id} (tai status lists the queue)\n`);
+      return 1;
+    }
+    out.say(`q${id} left the queue\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
 }

@@ -25,7 +25,7 @@
  */
 import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
-import type { AgentResult } from '../core/agents/agent-service.js';
+import type { AgentResult, SpawnResult } from '../core/agents/agent-service.js';
 import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { AgentsFullError, RequestError } from '../core/errors.js';
@@ -41,10 +41,16 @@ import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field, processSinks, type CliSinks } from './output.js';
+import { takeLaneFlag } from '../core/lanes/lane-args.js';
+import { LaneError, repoOf } from '../io/lanes/lanes.js';
+import { spawnQueued } from './spawn-queued.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
-  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH] -- ARGV...\n' +
+  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH]\n' +
+  '                 [--lane [NAME]] [--queue] -- ARGV...\n' +
+  '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
+  '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
@@ -85,9 +91,12 @@ export const processIo: CliIo = {
 };
 
 /** Runs `tai spawn ARGS`; returns the exit code. */
-export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function run(allArgs: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
+  const { args, lane: laneFlag } = takeLaneFlag(allArgs);
   const parsed = parseCommandLine('spawn', args, {
+    queue: { type: 'boolean' },
+    'in-lane': { type: 'string' },
     kind: { type: 'string' },
     label: { type: 'string' },
     timeout: { type: 'string' },
@@ -148,9 +157,20 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     ...(o.allow ? { allow: true } : {}),
   };
   // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
-  const request: CommandOf<'spawn'> = named
-    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true })
-    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd };
+  const made: CommandOf<'spawn'> = named
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
+    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
+  const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
+  if (request.lane !== undefined) {
+    // Outside a repository a lane is a bad command line (64), said before any cockpit is asked.
+    try {
+      await repoOf(request.cwd ?? cwd);
+    } catch (err) {
+      if (!(err instanceof LaneError)) throw err;
+      out.warn(`tai spawn: ${field(err.message)}\n`);
+      return USAGE_EXIT;
+    }
+  }
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
@@ -161,10 +181,19 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
 }
 
 /** Asks the cockpit to start the agent, then long-polls its result. */
-async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: boolean, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
+async function viaCockpit(socket: string, queued: QueuedSpawn, detach: boolean, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
   let id: number;
+  const { queue, ...request } = queued;
   try {
-    const reply = await call(socket, request);
+    let reply = await call(socket, request);
+    if (!reply.ok && queue && reply.error.startsWith('too many agents')) {
+      const again = await spawnQueued(request.label ?? request.argv.join(' '), request.prompt ?? '', async () => {
+        const r = await call(socket, request);
+        return !r.ok && r.error.startsWith('too many agents') ? undefined : r;
+      }, io, out);
+      if (again === null) return EXIT_CODES.cancelled;
+      reply = again;
+    }
     if (!reply.ok) {
       out.warn(`tai spawn: ${field(reply.error)}\n`);
       if (reply.error.startsWith('cannot start ')) return CANNOT_START_EXIT;
@@ -177,6 +206,7 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
       return 0;
     }
     out.warn(`tai: agent #${id} started${reply.data.shown ? '' : ` (no panel: ${field(reply.data.reason ?? 'hidden')})`}\n`);
+    laneLines(reply.data, out);
   } catch (err) {
     const { exitCode, message } = describeCallError(err);
     out.warn(`tai spawn: ${field(message)}\n`);
@@ -210,7 +240,8 @@ async function viaCockpit(socket: string, request: CommandOf<'spawn'>, detach: b
 }
 
 /** Supervises the agent here: a board without drawing, its clock, the state DB. */
-async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
+async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
+  const { queue, ...request } = queued;
   const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
   const clock = startBoardClock(board);
   // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
@@ -231,7 +262,16 @@ async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: Cl
   try {
     let id: number;
     try {
-      id = (await service.spawn(request, Date.now())).id;
+      const started = await service.spawn(request, Date.now()).catch(async (err: unknown) => {
+        if (!(queue && err instanceof AgentsFullError)) throw err;
+        return spawnQueued(request.label ?? request.argv.join(' '), request.prompt ?? '', () => service.spawn(request, Date.now()).catch((e: unknown) => {
+          if (e instanceof AgentsFullError) return undefined;
+          throw e;
+        }), io, out);
+      });
+      if (started === null) return EXIT_CODES.cancelled;
+      id = started.id;
+      laneLines(started, out);
     } catch (err) {
       if (err instanceof AgentsFullError) {
         out.warn(`tai spawn: ${field(err.message)}\n`);
@@ -264,6 +304,16 @@ async function inProcess(request: CommandOf<'spawn'>, shape: ResultShape, io: Cl
     clock.stop();
     opened.close();
   }
+}
+
+/** A spawn and whether it waits in the queue when refused at the cap. */
+type QueuedSpawn = CommandOf<'spawn'> & { readonly queue?: boolean };
+
+/** Says where a lane agent runs and what its maker should know (a dirty main checkout). */
+function laneLines(started: SpawnResult, out: CliOutput): void {
+  if (started.lane === undefined) return;
+  out.warn(`tai: agent #${started.id} runs in lane ${field(started.lane)} (${field(started.cwd ?? '')}); when it ends: tai lane diff ${field(started.lane)}\n`);
+  for (const note of started.notes ?? []) out.warn(`tai: ${field(note)}\n`);
 }
 
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */

@@ -15,6 +15,9 @@ import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { USAGE_EXIT } from './command-line.js';
+import { join } from 'node:path';
+import { SpawnQueue } from '../io/agents/spawn-queue.js';
+import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
 import { CliOutput, field, processOutput } from './output.js';
 
 /** Runs `tai status ARGS`; returns the exit code. */
@@ -43,8 +46,26 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     return 1;
   }
   if (o.json) out.json(reply.data);
-  else out.say(formatStatus(reply.data));
+  else out.say(formatStatus(reply.data) + queuedLines());
   return 0;
+}
+
+/** The spawns waiting in the queue (tai spawn --queue), one line each; '' when none or unreadable. */
+function queuedLines(): string {
+  try {
+    const db = openStateDb(join(stateDir(), STATE_DB_FILE));
+    try {
+      const now = Date.now();
+      return new SpawnQueue(db)
+        .list()
+        .map((t) => `${`q${t.id}`.padEnd(5)} ${'queued'.padEnd(9)} ${`${Math.round((now - t.queuedAt) / 1000)}s`.padStart(6)}  ${field(t.label)}\n`)
+        .join('');
+    } finally {
+      db.close();
+    }
+  } catch {
+    return '';
+  }
 }
 
 /** No cockpit answered: the stored rows when there are any, else the error and `exitCode`. */
@@ -59,7 +80,7 @@ function stored(why: string, exitCode: number, json: boolean, out: CliOutput): n
   out.warn(`tai status: ${field(why)}\n`);
   if (status === undefined) return exitCode;
   if (json) out.json(status);
-  else out.say(formatStoredStatus(status));
+  else out.say(formatStoredStatus(status) + queuedLines());
   return 0;
 }
 

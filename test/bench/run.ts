@@ -12,6 +12,7 @@ const BENCHES: Record<string, Bench> = {
   reaper: async () => (await import('./reaper.js')).run(),
   paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
   idle: async (quick) => (await import('./idle.js')).run({ quick }),
+  lanes: async (quick) => (await import('./lanes.js')).run({ runs: quick ? 1 : 3 }),
 };
 
 const args = process.argv.slice(2);

@@ -48,6 +48,8 @@ export interface AgentEntry {
   readonly permissions?: AgentPermissions;
   readonly model?: string;
   readonly description?: string;
+  /** Every spawn of this agent runs in a new lane (a git worktree; docs/lanes.md), by `tai spawn @name` and the mention line. */
+  readonly lane?: boolean;
 }
 
 /** A validated registry file. */
@@ -85,7 +87,7 @@ export class UnknownAgentError extends Error {
   }
 }
 
-const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'model', 'description'] as const;
+const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'model', 'description', 'lane'] as const;
 const FILE_FIELDS = ['agents'] as const;
 
 /** Validates the parsed JSON of a registry file; `source` names the file in every error. */
@@ -148,6 +150,11 @@ function parseEntry(name: string, raw: unknown, fail: Fail): AgentEntry {
       return fail(`${at}.permissions`, `must be one of ${AGENT_PERMISSIONS.join(', ')} (got ${describe(permissions)})`);
     }
     entry.permissions = permissions;
+  }
+  const lane = raw['lane'];
+  if (lane !== undefined) {
+    if (typeof lane !== 'boolean') return fail(`${at}.lane`, `must be true or false (got ${describe(lane)})`);
+    entry.lane = lane;
   }
   for (const field of ['model', 'description'] as const) {
     const value = raw[field];

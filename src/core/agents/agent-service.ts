@@ -16,6 +16,10 @@ export interface SpawnResult {
   readonly shown: boolean;
   /** Why the panel is hidden, when it is. */
   readonly reason?: string;
+  /** The lane the agent runs in (docs/lanes.md), its worktree, and what its maker should know (a dirty main checkout). */
+  readonly lane?: string;
+  readonly cwd?: string;
+  readonly notes?: readonly string[];
 }
 
 /**

@@ -24,6 +24,8 @@ export interface EntrySpawnOptions {
   readonly allow?: boolean;
   /** Keep the agent's session for later turns, under sessionKey (opt-in: plain spawns never continue one). */
   readonly session?: boolean;
+  /** Run in a new lane (docs/lanes.md): its name, or '' for one from the label; the entry's `lane: true` asks for '' too. */
+  readonly lane?: string;
 }
 
 /** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
@@ -38,6 +40,7 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
   const label = options.label ?? `@${entry.name}`;
   const wall = options.timeout ?? entry.timeout;
   const cwd = options.cwdOverride ? options.cwd : (entry.cwd ?? options.cwd);
+  const lane = options.lane ?? (entry.lane ? '' : undefined);
   return {
     cmd: 'spawn',
     kind: options.kind ?? entry.kind,
@@ -48,7 +51,9 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
     cwd,
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),
-    ...(options.session ? { session: sessionKey(entry, cwd) } : {}),
+    // A lane runs in a new worktree: a kept session belongs to another folder, so a lane turn never continues one.
+    ...(options.session && lane === undefined ? { session: sessionKey(entry, cwd) } : {}),
+    ...(lane === undefined ? {} : { lane }),
   };
 }
 

@@ -64,6 +64,7 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
   { keys: [PAGE_UP, '['], label: 'PageUp / [', command: { cmd: 'scroll', pages: -1 } },
   { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
   { keys: ['?'], label: '?', command: { cmd: 'help' } },
+  { keys: ['d'], label: 'd', command: { cmd: 'lane_diff' } },
 ];
 
 const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));

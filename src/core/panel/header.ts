@@ -17,6 +17,8 @@ export interface HeaderInfo {
   readonly tokens: number;
   /** What a `waiting` agent waits for; the header says `network` when absent. */
   readonly waitingFor?: string;
+  /** The owner's tag after the elapsed time (a lane: `⎇ NAME · 3 files +10 −2`). */
+  readonly tag?: string;
 }
 
 /** The colour names a header can take; the renderer maps each to SGR. */
@@ -79,6 +81,7 @@ export function headerText(h: HeaderInfo): string {
   const state =
     h.state === 'waiting' ? `waiting for ${sanitizeLine(h.waitingFor ?? '') || 'network'}` : h.state;
   let text = ` ${STATE_ICON[h.state]} ${label} · ${state} · ${formatElapsed(h.elapsedMs)}`;
+  if (h.tag) text += ` · ${sanitizeLine(h.tag)}`;
   if (h.tools > 0) text += ` · ${h.tools} ${h.tools === 1 ? 'tool' : 'tools'}`;
   if (h.tokens > 0) text += ` · ${formatTokens(h.tokens)} tok`;
   return clip(text, Number.POSITIVE_INFINITY, MPLEX_VPANE_HEADER_MAX);

@@ -38,6 +38,8 @@ export const COMMAND_NAMES = [
   'zoom',
   'scroll',
   'help',
+  'lane_diff',
+  'view_close',
 ] as const satisfies readonly CommandName[];
 
 /** Fails to compile when a member of the Command union is missing from COMMAND_NAMES. */
@@ -119,6 +121,11 @@ function parseNamed(cmd: CommandName, v: Json): Command {
       return { cmd, pages: required(v, 'pages', 'scroll pages', signedInteger) };
     case 'help':
       return { cmd };
+    case 'lane_diff':
+    case 'view_close': {
+      const pane = v['pane'] === undefined ? undefined : paneId(v, 'pane', `${cmd} pane`);
+      return pane === undefined ? { cmd } : { cmd, pane };
+    }
     default:
       return assertNever(cmd);
   }
@@ -185,6 +192,8 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const retries = optional(v, 'retries', 'spawn retries', integer);
   const allow = optional(v, 'allow', 'spawn allow', boolean);
   const session = optional(v, 'session', 'spawn session', nonEmptyString);
+  const lane = optional(v, 'lane', 'spawn lane', withoutNul(string));
+  const inLane = optional(v, 'in_lane', 'spawn in_lane', withoutNul(nonEmptyString));
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -196,6 +205,8 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(retries === undefined ? {} : { retries }),
     ...(allow === undefined ? {} : { allow }),
     ...(session === undefined ? {} : { session }),
+    ...(lane === undefined ? {} : { lane }),
+    ...(inLane === undefined ? {} : { in_lane: inLane }),
   };
 }
 

@@ -54,6 +54,10 @@ export type Command =
       readonly allow?: boolean;
       /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
       readonly session?: string;
+      /** Run the agent in a new lane of the git repository at `cwd` (docs/lanes.md): its name, or '' for one made from the label. */
+      readonly lane?: string;
+      /** Run the agent in the existing lane of this name (a restart; `tai lane restart`). */
+      readonly in_lane?: string;
     }
   | { readonly cmd: 'cancel'; readonly id: number; /** Why, as the footer says it (at most a header's length); default `cancelled by request (tai cancel)`. */ readonly reason?: string }
   | { readonly cmd: 'status' }
@@ -66,7 +70,11 @@ export type Command =
   | { readonly cmd: 'close'; readonly pane?: number }
   | { readonly cmd: 'zoom' }
   | { readonly cmd: 'scroll'; readonly pages: number }
-  | { readonly cmd: 'help' };
+  | { readonly cmd: 'help' }
+  /** Open the diff of a lane's panel in a read-only view, zoomed (prefix + d); no pane: the focused one (docs/lanes.md). */
+  | { readonly cmd: 'lane_diff'; readonly pane?: number }
+  /** Close a read-only view (`q` in it); no pane: the focused one. Any other pane is left alone. */
+  | { readonly cmd: 'view_close'; readonly pane?: number };
 
 /** The name of a command. */
 export type CommandName = Command['cmd'];

@@ -46,6 +46,8 @@ import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './startable.js';
 import { runSpecOf, type Runner, type RunningAgent, type RunOutcome, type RunSpec } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
+import { laneFailure, NO_LANES, type LaneWatch } from '../lanes/lane-watch.js';
+import type { StoredLane } from '../lanes/lane-store.js';
 
 /** How to build the service. */
 export interface AgentServiceOptions {
@@ -67,6 +69,8 @@ export interface AgentServiceOptions {
   readonly stateDir?: string;
   /** How long a result waits in all for a locked database (STATE_DB_WAIT_MS). */
   readonly storeWaitMs?: number;
+  /** Makes and follows lanes (spawn's `lane`, `in_lane`; docs/lanes.md); omitted, a lane spawn is refused. */
+  readonly lanes?: LaneWatch;
 }
 
 /** What a library user gives to start an in-process worker. */
@@ -88,6 +92,9 @@ export class LocalAgentService implements AgentService {
   readonly #run: string;
   readonly #jobs = new Map<number, Job>();
   readonly #outages: AgentOutages | undefined;
+  readonly #lanes: LaneWatch | undefined;
+  /** The lane each lane job runs in. */
+  readonly #laneOf = new WeakMap<Job, StoredLane>();
   /** What settling and holding an attempt call back into. */
   readonly #steps: HoldSteps;
   readonly #unsubscribe: () => void;
@@ -104,6 +111,7 @@ export class LocalAgentService implements AgentService {
     this.#runners = options.runners ?? DEFAULT_RUNNERS;
     this.#run = options.run ?? currentRun();
     this.#outages = options.outages;
+    this.#lanes = options.lanes;
     this.#steps = {
       board: this.#board,
       now: this.#now,
@@ -145,11 +153,35 @@ export class LocalAgentService implements AgentService {
       throw new RequestError(`unknown kind '${request.kind}': use one of ${Object.keys(this.#runners).join(', ')}`);
     }
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
-    const spec = runSpecOf(request);
-    checkStartable(spec.argv, spec.cwd);
+    checkStartable(request.argv, request.cwd); // a lane's folder is made below; its program is checked first
     const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
     const task = request.prompt ?? request.argv.join(' ');
-    return this.#start(request.kind, runner, spec, { label, task, timeout: request.timeout, retries: request.retries }, now);
+    if (request.lane === undefined && request.in_lane === undefined) {
+      return this.#start(request.kind, runner, runSpecOf(request), { label, task, timeout: request.timeout, retries: request.retries }, now);
+    }
+    // A lane: its worktree is made first and the agent runs there; one that then does not start leaves no lane behind.
+    if (!this.#lanes) throw new RequestError(NO_LANES);
+    const prepared = await this.#lanes.prepare(request, label, task, now).catch((err: unknown) => {
+      throw laneFailure(err);
+    });
+    try {
+      const started = this.#start(request.kind, runner, runSpecOf(prepared.request), { label, task, timeout: request.timeout, retries: request.retries }, now, prepared.lane);
+      return { ...started, lane: prepared.lane.name, cwd: prepared.lane.worktree, ...(prepared.notes.length > 0 ? { notes: prepared.notes } : {}) };
+    } catch (err) {
+      await prepared.undo();
+      throw err;
+    }
+  }
+
+  /** Opens the diff of the focused lane panel `id` in a view pane (prefix + d); RequestError when it is not a lane's. */
+  async openLaneDiff(id: number): Promise<number> {
+    if (!this.#lanes) throw new RequestError(NO_LANES);
+    return this.#lanes.openDiff(id, process.cwd());
+  }
+
+  /** Closes a lane's diff view (`q`); false when `id` is not one. */
+  closeView(id: number): boolean {
+    return this.#lanes?.closeView(id) ?? false;
   }
 
   /** Starts an in-process worker (for library users) under the same supervision. */
@@ -205,11 +237,13 @@ export class LocalAgentService implements AgentService {
   dispose(): void {
     this.#unsubscribe();
     clearInterval(this.#upkeep);
+    this.#lanes?.dispose();
     for (const job of new Set(this.#jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
 
-  #start(kind: string, runner: Runner, spec: RunSpec, request: JobRequest, now: number): SpawnResult {
+  #start(kind: string, runner: Runner, spec: RunSpec, request: JobRequest, now: number, lane?: StoredLane): SpawnResult {
     const job = newJob(kind, runner, spec, request, now);
+    if (lane) this.#laneOf.set(job, lane);
     const id = this.#attempt(job, now);
     const view = this.#board.getState().panels.find((p) => p.id === id);
     return {
@@ -262,6 +296,8 @@ export class LocalAgentService implements AgentService {
       },
     );
     this.#save(job, attempt, 'running', now);
+    const lane = this.#laneOf.get(job);
+    if (lane) this.#lanes?.follow(id, lane);
     followAttempt(this.#steps, job, attempt);
     return id;
   }
@@ -289,6 +325,7 @@ export class LocalAgentService implements AgentService {
   #finishClaimed(job: Job, attempt: Attempt, outcome: RunOutcome | undefined, claimed: ClaimedResult): void {
     const now = this.#now();
     const summary = `${outcome?.summary ?? 'stopped'}${claimed.suffix}`;
+    if (this.#laneOf.has(job)) this.#lanes?.ending(attempt.id);
     const final = outcome
       ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)
       : (this.#rowState(attempt.id, now) ?? 'cancelled');

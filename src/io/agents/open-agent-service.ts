@@ -10,6 +10,7 @@ import { LocalAgentService } from './agent-service.js';
 import { AgentsStore, currentRun } from '../storage/agents-store.js';
 import { AgentSlots } from '../storage/agent-slots.js';
 import { importUnsaved } from '../storage/unsaved.js';
+import { LaneWatch } from '../lanes/lane-watch.js';
 import { outageTimeScale, type Outage } from '../outage/outage-store.js';
 import { createOutageWatch, type OutageWatch } from '../outage/outage-watch.js';
 import type { Sleep } from '../outage/outage-wait.js';
@@ -102,6 +103,7 @@ export function openAgentService(
       stateDir: dir,
       storeWaitMs: waitMs,
       runners: runnersWithSessions(sessions),
+      lanes: new LaneWatch({ db, board, run, now }),
       outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
     });
     return { service, records, agents, watch, close: closer(service, sessions, db, slots) };

@@ -45,7 +45,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             route.dispatch({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
-          if (s.focus !== 'main') continue; // keys typed into a panel are dropped (steering is later work)
+          if (s.focus !== 'main') { if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view (docs/lanes.md)
           route.toMain(action.data);
         }
       }

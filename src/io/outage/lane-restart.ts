@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { OutageService } from '../../core/outage/classify.js';
+import { assertNever } from '../../core/never.js';
 import { log, outageTimeScale, reportFailure, type Outage } from './outage-store.js';
 import { waitOutOutage, type OutageWaitOptions } from './outage-wait.js';
 import type { StateDb } from '../storage/state-db.js';
@@ -30,7 +31,9 @@ const GIT_TIMEOUT_MS = 60_000;
 /** Why a lane restarts. */
 export type LaneRestartReason =
   | { readonly kind: 'died' }
-  | { readonly kind: 'yielded'; readonly step: string };
+  | { readonly kind: 'yielded'; readonly step: string }
+  /** `tai lane restart NAME`: the same restart, asked for by hand (docs/lanes.md). */
+  | { readonly kind: 'asked' };
 
 /** The lane to restart. */
 export interface LaneRestartRequest {
@@ -89,7 +92,7 @@ export function restartLane(db: StateDb, request: LaneRestartRequest): LaneResta
     mkdirSync(savedTo, { recursive: true, mode: 0o700 });
     writeFileSync(join(savedTo, 'changes.patch'), patch);
     for (const file of untracked) copyAside(join(request.worktree, file), join(savedTo, 'untracked', file));
-    const why = request.reason.kind === 'yielded' ? `handed back with NETWORK: ${request.reason.step}` : 'its agent died to the outage';
+    const why = savedWhy(request.reason);
     writeFileSync(
       join(savedTo, 'lane.json'),
       `${JSON.stringify({ lane: request.lane, worktree: request.worktree, head, task: request.task, why, savedAt: new Date(request.now).toISOString(), tracked, untracked }, null, 2)}\n`,
@@ -97,7 +100,7 @@ export function restartLane(db: StateDb, request: LaneRestartRequest): LaneResta
   }
   git(['reset', '--hard', '--quiet', 'HEAD']);
   git(['clean', '-fd', '--quiet']);
-  const why = request.reason.kind === 'yielded' ? `yielded "NETWORK: ${request.reason.step}"` : 'died';
+  const why = request.reason.kind === 'yielded' ? `yielded "NETWORK: ${request.reason.step}"` : request.reason.kind === 'asked' ? 'restarted by hand' : 'died';
   const saved = savedTo === null ? 'no uncommitted edits' : `${files.length} file${files.length === 1 ? '' : 's'} saved aside to ${savedTo}`;
   log(db, {
     at: request.now,
@@ -127,7 +130,7 @@ export async function restartLaneWhenBack(
 ): Promise<LaneWaitEnd> {
   const now = wait.now ?? Date.now;
   const service = request.service ?? 'network';
-  const why = request.reason.kind === 'yielded' ? `handed back with NETWORK: ${request.reason.step}` : 'its agent died to the outage';
+  const why = savedWhy(request.reason);
   const { outage } = reportFailure(wait.db, service, `${request.lane}: ${why}`, now(), wait.scale ?? outageTimeScale(), request.pid);
   const entry = { service, outageId: outage.id, ...(request.pid === undefined ? {} : { pid: request.pid }) };
   log(wait.db, { ...entry, at: now(), kind: 'lane-wait', detail: `${request.lane}: ${why}` });
@@ -140,6 +143,20 @@ export async function restartLaneWhenBack(
     log(wait.db, { ...entry, at: now(), kind: 'lane-left', detail: `${request.lane}: ${request.task}` });
   }
   return end;
+}
+
+/** Why the edits were saved aside, for lane.json and the run log. */
+function savedWhy(reason: LaneRestartReason): string {
+  switch (reason.kind) {
+    case 'yielded':
+      return `handed back with NETWORK: ${reason.step}`;
+    case 'died':
+      return 'its agent died to the outage';
+    case 'asked':
+      return 'restarted by hand (tai lane restart)';
+    default:
+      return assertNever(reason);
+  }
 }
 
 /** Copies one untracked file (or symlink) aside, creating its folders. */

@@ -62,6 +62,10 @@ function expected(cmd: CommandName): { readonly check: Check; readonly what: str
     case 'scroll':
     case 'help':
       return { check: isNull, what: 'null' };
+    case 'lane_diff':
+      return { check: shape({ view: isInt }), what: '{view}' };
+    case 'view_close':
+      return { check: shape({ closed: isBool }), what: '{closed}' };
     default:
       return assertNever(cmd);
   }

@@ -32,6 +32,9 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
     { cmd: 'spawn', kind: 'command', argv: ['ls', '-la'] },
     { cmd: 'spawn', kind: 'claude', argv: [], label: 'fix tests', prompt: 'fix the tests', timeout: 600, cwd: '/tmp', retries: 2, allow: true },
     { cmd: 'spawn', kind: 'acp', argv: ['gemini', '--acp'], prompt: 'and now?', session: '["gemini","","/repo"]' },
+    { cmd: 'spawn', kind: 'command', argv: ['sh'], cwd: '/repo', lane: '' },
+    { cmd: 'spawn', kind: 'command', argv: ['sh'], cwd: '/repo', lane: 'fix-tests' },
+    { cmd: 'spawn', kind: 'command', argv: ['sh'], in_lane: 'fix-tests' },
   ],
   cancel: [{ cmd: 'cancel', id: 7 }, { cmd: 'cancel', id: 7, reason: 'interrupted (Ctrl-C)' }],
   status: [{ cmd: 'status' }],
@@ -42,6 +45,8 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
   zoom: [{ cmd: 'zoom' }],
   scroll: [{ cmd: 'scroll', pages: -2 }, { cmd: 'scroll', pages: 0 }],
   help: [{ cmd: 'help' }],
+  lane_diff: [{ cmd: 'lane_diff' }, { cmd: 'lane_diff', pane: 3 }],
+  view_close: [{ cmd: 'view_close' }, { cmd: 'view_close', pane: 4 }],
 };
 
 const refusal = (value: unknown): string => {

@@ -1,0 +1,72 @@
+/**
+ * The two ways a lane's work ends without a merge: `tai lane drop NAME`
+ * (worktree and branch removed; refused while the lane holds unmerged
+ * commits or uncommitted edits unless `--force`, and always while its agent
+ * runs) and `tai lane restart NAME` (seed 003's dead-lane restart by hand:
+ * the edits saved aside as a patch, the worktree reset to the lane's last
+ * commit, for a fresh agent; src/io/outage/lane-restart.ts does the saving).
+ */
+import { existsSync } from 'node:fs';
+import { restartLane, type LaneRestart } from '../outage/lane-restart.js';
+import { git } from './lane-git.js';
+import { LaneError, refuseMissing, refuseWhileLive } from './lanes.js';
+import { LaneStore, type StoredLane } from './lane-store.js';
+import type { StateDb } from '../storage/state-db.js';
+
+/** What a drop removed. */
+export interface LaneDrop {
+  readonly worktree: 'removed' | 'already gone';
+  readonly branch: 'deleted' | 'already gone';
+}
+
+/** Removes the lane's worktree, branch and row; throws LaneError (nothing removed) when that would lose work and `force` is not set. */
+export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): Promise<LaneDrop> {
+  refuseWhileLive(db, lane, 'drop');
+  const present = existsSync(lane.worktree);
+  const hasBranch = (await git(lane.top, ['show-ref', '--verify', '--quiet', `refs/heads/${lane.branch}`])).code === 0;
+  if (!force) {
+    const losses: string[] = [];
+    if (hasBranch) {
+      // Unmerged: commits on the lane that its base branch (or, with that branch gone, its base commit) does not have.
+      const into = (await git(lane.top, ['rev-parse', '--verify', '--quiet', `refs/heads/${lane.baseBranch}`])).code === 0 ? `refs/heads/${lane.baseBranch}` : lane.base;
+      const count = await git(lane.top, ['rev-list', '--count', `${into}..refs/heads/${lane.branch}`]);
+      const n = Number(count.stdout.trim()) || 0;
+      if (n > 0) losses.push(`${n} commit${n === 1 ? '' : 's'} not merged into ${lane.baseBranch}`);
+    }
+    if (present) {
+      const status = await git(lane.worktree, ['status', '--porcelain']);
+      const n = status.stdout.split('\n').filter((l) => l.trim() !== '').length;
+      if (n > 0) losses.push(`uncommitted edits in ${n} file${n === 1 ? '' : 's'}`);
+    }
+    if (losses.length > 0) {
+      throw new LaneError(
+        `the lane ${lane.name} has ${losses.join(' and ')}: nothing was removed. ` +
+          `Merge it (tai lane merge ${lane.name}), or drop it with --force to lose that work`,
+      );
+    }
+  }
+  let worktree: LaneDrop['worktree'] = 'already gone';
+  if (present) {
+    const run = await git(lane.top, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), lane.worktree]);
+    if (run.code !== 0) throw new LaneError(`cannot remove the worktree ${lane.worktree}: ${run.stderr.trim()}`);
+    worktree = 'removed';
+  } else {
+    // A folder removed by hand leaves git's record of it behind.
+    await git(lane.top, ['worktree', 'prune']);
+  }
+  let branch: LaneDrop['branch'] = 'already gone';
+  if (hasBranch) {
+    const run = await git(lane.top, ['branch', '-D', lane.branch]);
+    if (run.code !== 0) throw new LaneError(`the worktree is removed but the branch ${lane.branch} is not: ${run.stderr.trim()}`);
+    branch = 'deleted';
+  }
+  new LaneStore(db).remove(lane.repo, lane.name);
+  return { worktree, branch };
+}
+
+/** Saves the lane's uncommitted edits aside and resets its worktree to its last commit, for a fresh agent (refused while its agent runs). */
+export function restartLaneByHand(db: StateDb, lane: StoredLane, stateDir: string, now: number): LaneRestart {
+  refuseWhileLive(db, lane, 'restart');
+  refuseMissing(lane);
+  return restartLane(db, { lane: lane.name, worktree: lane.worktree, task: lane.task, reason: { kind: 'asked' }, stateDir, now });
+}

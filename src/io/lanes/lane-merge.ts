@@ -1,0 +1,145 @@
+/**
+ * `tai lane merge NAME`: the lane's uncommitted edits committed on its branch
+ * (the agent's task as the message), then the branch merged into the branch
+ * the lane was made from: a fast-forward when possible, else a merge commit
+ * made without touching any checkout (`git merge-tree --write-tree`, git >=
+ * 2.38, then `git commit-tree`). Only then is the target branch moved: by
+ * `git merge --ff-only` in the checkout that has it (refused first when that
+ * checkout has uncommitted changes to a file the merge touches), or by
+ * `git update-ref` when none has it. A conflict therefore stops with the files
+ * named and every checkout untouched: no checkout is ever left mid-merge.
+ *
+ * Merges into one branch run one at a time, under a lock file made with
+ * O_EXCL beside the lanes (a lock whose process is gone is taken over).
+ */
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseMergeTree, parsePorcelainZ, parseWorktreeList } from '../../core/lanes/git-output.js';
+import { pidAlive } from '../storage/agents-store.js';
+import { git, gitOk } from './lane-git.js';
+import { LANES_DIR, LaneError, refuseMissing, refuseWhileLive } from './lanes.js';
+import { LaneStore, type StoredLane } from './lane-store.js';
+import type { StateDb } from '../storage/state-db.js';
+
+/** How long a merge waits for another merge into the same branch. */
+export const MERGE_LOCK_WAIT_MS = 30_000;
+
+/** How a merge ended. */
+export interface LaneMerge {
+  readonly kind: 'fast-forward' | 'merge commit' | 'nothing to merge';
+  /** The target branch's new head. */
+  readonly head: string;
+  readonly into: string;
+  /** The commit made of uncommitted edits first, if any. */
+  readonly committed: string | null;
+}
+
+/** Merges the lane into the branch it was made from; throws LaneError on a conflict or a refusal, with nothing changed but the lane's own commit. */
+export async function mergeLane(db: StateDb, lane: StoredLane, now: number): Promise<LaneMerge> {
+  refuseWhileLive(db, lane, 'merge');
+  refuseMissing(lane);
+  const release = await takeLock(join(lane.repo, LANES_DIR, `.merge-${lane.baseBranch.replace(/[^A-Za-z0-9._-]/g, '%')}.lock`), lane.baseBranch);
+  try {
+    const committed = await commitEdits(lane);
+    const laneHead = (await gitOk(lane.top, ['rev-parse', `refs/heads/${lane.branch}`])).trim();
+    const target = await git(lane.top, ['rev-parse', '--verify', '--quiet', `refs/heads/${lane.baseBranch}`]);
+    if (target.code !== 0) throw new LaneError(`the branch ${lane.baseBranch} that the lane ${lane.name} was made from is gone: nothing to merge into`);
+    const old = target.stdout.trim();
+    if ((await git(lane.top, ['merge-base', '--is-ancestor', laneHead, old])).code === 0) {
+      new LaneStore(db).setMerged(lane.repo, lane.name, now);
+      return { kind: 'nothing to merge', head: old, into: lane.baseBranch, committed };
+    }
+    let head = laneHead;
+    let kind: LaneMerge['kind'] = 'fast-forward';
+    if ((await git(lane.top, ['merge-base', '--is-ancestor', old, laneHead])).code !== 0) {
+      const run = await git(lane.top, ['merge-tree', '--write-tree', '--name-only', '--no-messages', old, laneHead]);
+      if (run.code > 1) throw new LaneError(`cannot merge the lane ${lane.name}: git merge-tree --write-tree failed (it needs git 2.38 or newer): ${run.stderr.trim()}`);
+      const tree = parseMergeTree(run.stdout, run.code);
+      if (tree.kind === 'conflict') {
+        throw new LaneError(
+          `the lane ${lane.name} conflicts with ${lane.baseBranch} in ${tree.files.length} file${tree.files.length === 1 ? '' : 's'}: ${tree.files.join(', ')}; ` +
+            `nothing was merged and the main checkout is untouched. Resolve it in the lane (cd ${lane.worktree} && git merge ${lane.baseBranch}), then merge again`,
+        );
+      }
+      const message = `Merge lane ${lane.name} into ${lane.baseBranch}\n\n${lane.task || lane.name}\n`;
+      head = (await gitOk(lane.top, ['commit-tree', tree.tree, '-p', old, '-p', laneHead, '-m', message])).trim();
+      kind = 'merge commit';
+    }
+    await moveBranch(lane, old, head);
+    new LaneStore(db).setMerged(lane.repo, lane.name, now);
+    return { kind, head, into: lane.baseBranch, committed };
+  } finally {
+    release();
+  }
+}
+
+/** Commits the worktree's uncommitted edits (new files too) with the agent's task as the message; returns the commit, or null when clean. */
+async function commitEdits(lane: StoredLane): Promise<string | null> {
+  const status = await gitOk(lane.worktree, ['status', '--porcelain']);
+  if (status.trim() === '') return null;
+  await gitOk(lane.worktree, ['add', '--all']);
+  const commit = await git(lane.worktree, ['commit', '--quiet', '--no-verify', '-m', lane.task.trim() || `lane ${lane.name}`]);
+  if (commit.code !== 0) throw new LaneError(`cannot commit the lane ${lane.name}'s edits: ${commit.stderr.trim() || commit.stdout.trim()}`);
+  return (await gitOk(lane.worktree, ['rev-parse', 'HEAD'])).trim();
+}
+
+/** Moves the target branch from `old` to `head` (a descendant): in the checkout that has it, or the ref alone. */
+async function moveBranch(lane: StoredLane, old: string, head: string): Promise<void> {
+  const ref = `refs/heads/${lane.baseBranch}`;
+  const holder = parseWorktreeList(await gitOk(lane.top, ['worktree', 'list', '--porcelain'])).find((w) => w.branch === ref);
+  if (!holder) {
+    await gitOk(lane.top, ['update-ref', '-m', `tai lane merge ${lane.name}`, ref, head, old]);
+    return;
+  }
+  const touched = new Set((await gitOk(lane.top, ['diff', '--name-only', '-z', old, head])).split('\0').filter((f) => f !== ''));
+  const dirty = parsePorcelainZ(await gitOk(holder.path, ['status', '--porcelain', '-z'])).filter((f) => touched.has(f));
+  if (dirty.length > 0) {
+    throw new LaneError(
+      `the checkout ${holder.path} has uncommitted changes to ${dirty.length === 1 ? 'a file' : 'files'} the merge touches: ${dirty.join(', ')}; ` +
+        `commit or stash them, then merge again (the lane ${lane.name} is committed and unchanged)`,
+    );
+  }
+  const ff = await git(holder.path, ['merge', '--ff-only', '--quiet', head]);
+  if (ff.code !== 0) throw new LaneError(`cannot move ${lane.baseBranch} in ${holder.path}: ${ff.stderr.trim() || ff.stdout.trim()}`);
+}
+
+/** Takes the merge lock of one branch, waiting up to MERGE_LOCK_WAIT_MS; returns its release. */
+async function takeLock(path: string, branch: string): Promise<() => void> {
+  const deadline = Date.now() + MERGE_LOCK_WAIT_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return () => {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+    } catch (err) {
+      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) throw err;
+    }
+    const holder = Number(readFileSafe(path).trim());
+    if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) {
+      // Its merge died with its process: the lock is stale.
+      try {
+        unlinkSync(path);
+      } catch {
+        // Another waiter took it over first.
+      }
+      continue;
+    }
+    if (Date.now() > deadline) throw new LaneError(`another merge into ${branch} has held ${path} for ${MERGE_LOCK_WAIT_MS / 1000} s (process ${holder}): try again when it ends`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}

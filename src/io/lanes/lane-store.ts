@@ -1,0 +1,146 @@
+/**
+ * The lanes' rows on the state database (a `lanes` table, migration
+ * `lanes/1`), so that a lane outlives the cockpit that made it: `tai lane`
+ * works without a cockpit and a new cockpit lists the lanes it finds. A row
+ * is keyed by its repository (git's common folder, one per clone) and its
+ * name; it is written before the worktree is made, so two processes making
+ * the same lane at once cannot both win (the primary key decides).
+ */
+import { guardBusy, migrate, type StateDb } from '../storage/state-db.js';
+
+/** How the lane's agent was started, so `tai lane restart` starts the same one. */
+export interface LaneAgentSpec {
+  readonly kind: string;
+  readonly argv: readonly string[];
+  readonly label: string;
+  readonly prompt?: string;
+  readonly timeout?: number;
+  readonly allow?: boolean;
+}
+
+/** One lane as stored. */
+export interface StoredLane {
+  /** The repository's common git folder (`git rev-parse --git-common-dir`, absolute). */
+  readonly repo: string;
+  readonly name: string;
+  /** The main checkout the lane was made from (its top folder). */
+  readonly top: string;
+  /** `tai/NAME`. */
+  readonly branch: string;
+  /** The lane's worktree, `<repo>/tai-lanes/NAME`. */
+  readonly worktree: string;
+  /** The commit the lane was made from. */
+  readonly base: string;
+  /** The branch the lane was made from and merges into. */
+  readonly baseBranch: string;
+  /** The agent's task: the merge's commit message for uncommitted edits. */
+  readonly task: string;
+  readonly agent: LaneAgentSpec;
+  /** The run and panel id of the lane's latest agent, once one started. */
+  readonly agentRun: string | null;
+  readonly agentId: number | null;
+  readonly createdAt: number;
+  readonly mergedAt: number | null;
+}
+
+const SCHEMA = [
+  `CREATE TABLE lanes (
+     repo TEXT NOT NULL,
+     name TEXT NOT NULL,
+     top TEXT NOT NULL,
+     branch TEXT NOT NULL,
+     worktree TEXT NOT NULL,
+     base TEXT NOT NULL,
+     base_branch TEXT NOT NULL,
+     task TEXT NOT NULL,
+     agent TEXT NOT NULL,
+     agent_run TEXT,
+     agent_id INTEGER,
+     created_at INTEGER NOT NULL,
+     merged_at INTEGER,
+     PRIMARY KEY (repo, name))`,
+];
+
+interface Row {
+  repo: string;
+  name: string;
+  top: string;
+  branch: string;
+  worktree: string;
+  base: string;
+  base_branch: string;
+  task: string;
+  agent: string;
+  agent_run: string | null;
+  agent_id: number | null;
+  created_at: number;
+  merged_at: number | null;
+}
+
+/** The `lanes` table. */
+export class LaneStore {
+  constructor(readonly db: StateDb) {
+    migrate(db, 'lanes/1', SCHEMA);
+  }
+
+  /** Inserts a new lane; false when the repository already has a lane of that name. */
+  insert(lane: StoredLane): boolean {
+    return guardBusy(this.db, () => {
+      const info = this.db
+        .prepare(
+          `INSERT OR IGNORE INTO lanes (repo, name, top, branch, worktree, base, base_branch, task, agent, agent_run, agent_id, created_at, merged_at)
+           VALUES (@repo, @name, @top, @branch, @worktree, @base, @baseBranch, @task, @agent, @agentRun, @agentId, @createdAt, @mergedAt)`,
+        )
+        .run({ ...lane, agent: JSON.stringify(lane.agent) });
+      return info.changes === 1;
+    });
+  }
+
+  /** One lane, or undefined. */
+  get(repo: string, name: string): StoredLane | undefined {
+    const row = this.db.prepare<[string, string], Row>('SELECT * FROM lanes WHERE repo = ? AND name = ?').get(repo, name);
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Every lane of a repository (all repositories when `repo` is omitted), oldest first. */
+  list(repo?: string): StoredLane[] {
+    const rows =
+      repo === undefined
+        ? this.db.prepare<[], Row>('SELECT * FROM lanes ORDER BY created_at, name').all()
+        : this.db.prepare<[string], Row>('SELECT * FROM lanes WHERE repo = ? ORDER BY created_at, name').all(repo);
+    return rows.map(fromRow);
+  }
+
+  /** Records the agent now running in the lane. */
+  setAgent(repo: string, name: string, run: string, id: number): void {
+    guardBusy(this.db, () => this.db.prepare('UPDATE lanes SET agent_run = ?, agent_id = ? WHERE repo = ? AND name = ?').run(run, id, repo, name));
+  }
+
+  /** Records a merge (and the commit the lane now counts from). */
+  setMerged(repo: string, name: string, at: number): void {
+    guardBusy(this.db, () => this.db.prepare('UPDATE lanes SET merged_at = ? WHERE repo = ? AND name = ?').run(at, repo, name));
+  }
+
+  /** Removes a lane's row. */
+  remove(repo: string, name: string): void {
+    guardBusy(this.db, () => this.db.prepare('DELETE FROM lanes WHERE repo = ? AND name = ?').run(repo, name));
+  }
+}
+
+function fromRow(row: Row): StoredLane {
+  return {
+    repo: row.repo,
+    name: row.name,
+    top: row.top,
+    branch: row.branch,
+    worktree: row.worktree,
+    base: row.base,
+    baseBranch: row.base_branch,
+    task: row.task,
+    agent: JSON.parse(row.agent) as LaneAgentSpec,
+    agentRun: row.agent_run,
+    agentId: row.agent_id,
+    createdAt: row.created_at,
+    mergedAt: row.merged_at,
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * A lane's panel (docs/lanes.md): the agent service asks it to make or find
+ * the lane a spawn names (`lane`, `in_lane`), then to follow the panel the
+ * agent runs in: the header's tag `⎇ NAME`, and its diff stat against the
+ * base, refreshed by one `git diff --shortstat` per lane at most every
+ * LANE_STAT_EVERY_MS while the agent is live (never on the board's hot path:
+ * its own timer, git in a child process, one call in flight per lane), once
+ * more with new files counted when it ends, and the footer's next steps.
+ * Prefix + `d` opens the lane's coloured diff in a read-only view pane,
+ * zoomed and focused; `q` (or prefix + `x`) closes it.
+ */
+import { laneNextSteps, laneTag } from '../../core/lanes/lane-lines.js';
+import { isLive } from '../../core/panel/panel-state.js';
+import { RequestError, messageOf } from '../../core/errors.js';
+import type { CommandOf } from '../../core/protocol/commands.js';
+import type { Board } from '../../../store/board.js';
+import { findLane, LaneError, makeLane, refuseMissing, refuseWhileLive } from './lanes.js';
+import { fullStat, laneDiff, trackedStat } from './lane-status.js';
+import { LaneStore, type StoredLane } from './lane-store.js';
+import { dropLane } from './lane-end.js';
+import type { StateDb } from '../storage/state-db.js';
+
+/** A live lane's diff stat is refreshed at most this often. */
+export const LANE_STAT_EVERY_MS = 5_000;
+
+/** A spawn made ready to run in its lane. */
+export interface PreparedLane {
+  readonly request: CommandOf<'spawn'>;
+  readonly lane: StoredLane;
+  /** Said to the asker once (a dirty main checkout). */
+  readonly notes: readonly string[];
+  /** Removes a lane made for a spawn that then did not start. */
+  undo(): Promise<void>;
+}
+
+interface Followed {
+  readonly lane: StoredLane;
+  busy: boolean;
+  ended: boolean;
+}
+
+/** The lanes of one agent service: made on spawn, followed in their panels. */
+export class LaneWatch {
+  readonly #db: StateDb;
+  readonly #board: Board;
+  readonly #run: string;
+  readonly #now: () => number;
+  readonly #followed = new Map<number, Followed>();
+  /** Open diff views: pane id -> the lane shown. */
+  readonly #views = new Map<number, string>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: { db: StateDb; board: Board; run: string; now?: () => number }) {
+    this.#db = options.db;
+    this.#board = options.board;
+    this.#run = options.run;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Makes the lane `request.lane` asks for (or finds `request.in_lane`) and points the request's cwd at its worktree. */
+  async prepare(request: CommandOf<'spawn'>, label: string, task: string, now: number): Promise<PreparedLane> {
+    const cwd = request.cwd ?? process.cwd();
+    if (request.in_lane !== undefined) {
+      const lane = await findLane(this.#db, request.in_lane, cwd);
+      refuseWhileLive(this.#db, lane, 'start an agent in');
+      refuseMissing(lane);
+      return { request: { ...request, cwd: lane.worktree }, lane, notes: [], undo: async () => {} };
+    }
+    const agent = {
+      kind: request.kind,
+      argv: request.argv,
+      label,
+      ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
+      ...(request.timeout === undefined ? {} : { timeout: request.timeout }),
+      ...(request.allow ? { allow: true } : {}),
+    };
+    const made = await makeLane(this.#db, { cwd, ...(request.lane ? { name: request.lane } : {}), task, agent, now });
+    const lane = made.lane;
+    return {
+      request: { ...request, cwd: lane.worktree },
+      lane,
+      notes: made.notes,
+      undo: async () => {
+        await dropLane(this.#db, lane, false).catch(() => {});
+      },
+    };
+  }
+
+  /** Follows the panel `id` an agent of `lane` runs in: its row, its header tag, its diff stat. */
+  follow(id: number, lane: StoredLane): void {
+    new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
+    this.#board.getState().tag(id, laneTag(lane.name), this.#now());
+    this.#followed.set(id, { lane, busy: false, ended: false });
+    this.#timer ??= setInterval(() => this.#refresh(), LANE_STAT_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  /** The panel's agent is ending: its next steps go above the footer, its last stat counts new files. */
+  ending(id: number): void {
+    const followed = this.#followed.get(id);
+    if (!followed || followed.ended) return;
+    followed.ended = true;
+    this.#board.getState().emit(id, { type: 'note', text: laneNextSteps(followed.lane.name) }, this.#now());
+    void fullStat(followed.lane).then(
+      (stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()),
+      () => {},
+    );
+    this.#followed.delete(id);
+    this.#ended.set(id, followed.lane.name);
+    // Only lingering panels need it: keep the newest few.
+    for (const old of this.#ended.keys()) if (this.#ended.size > 64) this.#ended.delete(old);
+    this.#settle();
+  }
+
+  /** The lane of a panel (followed now, or whose view it is), if any. */
+  laneOf(id: number): string | undefined {
+    return this.#followed.get(id)?.lane.name ?? this.#views.get(id) ?? this.#ended.get(id);
+  }
+
+  /** Lanes of panels that ended, so `d` still opens their diff while they linger. */
+  readonly #ended = new Map<number, string>();
+
+  /** Opens the lane's coloured diff (committed and uncommitted, against its base) in a view pane, zoomed and focused. */
+  async openDiff(id: number, cwd: string): Promise<number> {
+    const name = this.laneOf(id);
+    if (name === undefined) throw new RequestError(`pane ${id} is not a lane's panel: prefix + d opens the diff of a focused lane`);
+    const lane = await findLane(this.#db, name, this.#followed.get(id)?.lane.top ?? cwd);
+    refuseMissing(lane);
+    const diff = await laneDiff(lane, true);
+    const s = this.#board.getState();
+    const now = this.#now();
+    const view = s.open({ kind: 'feed', label: `diff ⎇ ${lane.name}`, header: ` ⎇ ${lane.name} · diff against ${lane.base.slice(0, 7)} · q closes`, state: 'idle' }, now);
+    s.write(view, (diff === '' ? 'no changes\n' : diff).replace(/\r?\n/g, '\r\n'), now);
+    this.#views.set(view, lane.name);
+    s.focusSet(view);
+    if (s.zoom !== view) s.zoomToggle();
+    this.#timer ??= setInterval(() => this.#refresh(), LANE_STAT_EVERY_MS);
+    this.#timer.unref();
+    return view;
+  }
+
+  /** Closes a diff view (`q`); false when `id` is not one. */
+  closeView(id: number): boolean {
+    if (!this.#views.delete(id)) return false;
+    this.#board.getState().close(id, this.#now());
+    this.#settle();
+    return true;
+  }
+
+  /** Stops the timer (the service is disposed). */
+  dispose(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#followed.clear();
+  }
+
+  /** Every LANE_STAT_EVERY_MS: one shortstat per live lane not already being read; views keep their lease. */
+  #refresh(): void {
+    const s = this.#board.getState();
+    const now = this.#now();
+    for (const [id, followed] of this.#followed) {
+      const view = s.panels.find((p) => p.id === id);
+      if (!view || !isLive(view.state)) {
+        // Ended without the service saying so (closed, or finished by the board): the last stat, once.
+        this.ending(id);
+        continue;
+      }
+      if (followed.busy) continue;
+      followed.busy = true;
+      void trackedStat(followed.lane)
+        .then((stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()))
+        .catch(() => {})
+        .finally(() => (followed.busy = false));
+    }
+    for (const id of this.#views.keys()) {
+      if (s.panels.some((p) => p.id === id)) s.feed(id, {}, now);
+      else this.#views.delete(id);
+    }
+    this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#followed.size === 0 && this.#views.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+/** Why a lane spawn is refused where no state database is open. */
+export const NO_LANES = 'lanes need the state database: this agent service was built without one';
+
+/** LaneError and RequestError pass as they are; anything else becomes a LaneError naming the lane step. */
+export function laneFailure(err: unknown): Error {
+  return err instanceof RequestError ? err : new LaneError(`cannot make the lane: ${messageOf(err)}`);
+}

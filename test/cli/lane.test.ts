@@ -1,0 +1,56 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as laneCli } from '../../src/cli/lane.js';
+import { tempRepo, type TempRepo } from '../helpers/git-repo.js';
+
+let repo: TempRepo;
+afterEach(() => repo?.cleanup());
+
+function testIo(stateHome: string) {
+  const io = {
+    stdout: '',
+    stderr: '',
+    out(text: string) {
+      io.stdout += text;
+    },
+    err(text: string) {
+      io.stderr += text;
+    },
+    readStdin: async () => undefined,
+    env: { ...process.env, XDG_STATE_HOME: stateHome } as NodeJS.ProcessEnv,
+    onInterrupt: () => () => {},
+  } satisfies CliIo & Record<string, unknown>;
+  return io;
+}
+
+describe('tai spawn --lane and tai lane', () => {
+  it('runs an agent in a new lane, lists it from a new process, prints its diff and merges it', async () => {
+    repo = tempRepo();
+    const io = testIo(repo.stateDir);
+    expect(await spawnCli(['--lane', 'cli', '--label', 'writer', '--prompt', 'write n', '--cwd', repo.dir, '--', 'sh', '-c', 'echo hi > n.txt'], io)).toBe(0);
+    expect(io.stderr).toContain('runs in lane cli');
+    const list = testIo(repo.stateDir);
+    expect(await laneCli(['list', '-C', repo.dir], list)).toBe(0);
+    expect(list.stdout).toMatch(/^LANE\s+AGENT\s+BRANCH/);
+    expect(list.stdout).toMatch(/cli\s+writer done\s+tai\/cli\s+main@\w{7}\s+\+0\/-0\s+1 file \+1 −0\s+uncommitted/);
+    const diff = testIo(repo.stateDir);
+    expect(await laneCli(['diff', 'cli', '-C', repo.dir], diff)).toBe(0);
+    expect(diff.stdout).toContain('+hi');
+    expect(diff.stdout).not.toContain('\x1b[');
+    const drop = testIo(repo.stateDir);
+    expect(await laneCli(['drop', 'cli', '-C', repo.dir], drop)).toBe(1);
+    expect(drop.stderr).toContain('uncommitted edits in 1 file: nothing was removed');
+    const merge = testIo(repo.stateDir);
+    expect(await laneCli(['merge', 'cli', '-C', repo.dir], merge)).toBe(0);
+    expect(merge.stdout).toContain('merged the lane cli into main (fast-forward');
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe('write n');
+    expect(await laneCli(['drop', 'cli', '-C', repo.dir], testIo(repo.stateDir))).toBe(0);
+  });
+
+  it('refuses --lane outside a git repository with exit 64', async () => {
+    repo = tempRepo();
+    const io = testIo(repo.stateDir);
+    expect(await spawnCli(['--lane', '--cwd', repo.stateDir, '--', 'true'], io)).toBe(64);
+    expect(io.stderr).toContain('lanes need a git repository');
+  });
+});

@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBoard } from '../../../store/board.js';
+import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
+import { LaneWatch } from '../../../src/io/lanes/lane-watch.js';
+import { LaneStore } from '../../../src/io/lanes/lane-store.js';
+import { RecordStore } from '../../../src/io/storage/records.js';
+import { AgentsStore } from '../../../src/io/storage/agents-store.js';
+import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
+import { AgentsFullError } from '../../../src/core/errors.js';
+import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn-queue.js';
+import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+
+let repo: TempRepo;
+let service: LocalAgentService | undefined;
+afterEach(() => {
+  service?.dispose();
+  service = undefined;
+  repo?.cleanup();
+});
+
+function setup(maxLive?: number) {
+  repo = tempRepo();
+  const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48, ...(maxLive ? { maxLive } : {}) });
+  const lanes = new LaneWatch({ db: repo.db, board, run: 'test-run' });
+  service = new LocalAgentService({ board, records: new RecordStore(repo.db), agents: new AgentsStore(repo.db), run: 'test-run', lanes });
+  return { board, service };
+}
+
+async function screenText(board: ReturnType<typeof createBoard>, id: number): Promise<string> {
+  while (board.getState().flush(Date.now() + 1_000_000));
+  const s = board.getState().screenOf(id) as XtermScreen | undefined;
+  if (!s) return '';
+  await s.parsed();
+  return s.text().join('\n');
+}
+
+describe('an agent in a lane', () => {
+  it('runs in the worktree, shows the lane and its diff stat in the header and the next steps above the footer', async () => {
+    const { board, service } = setup();
+    const started = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'echo four >> src/a.txt; pwd'], label: 'edit it', cwd: repo.dir, lane: '' }, Date.now());
+    expect(started.lane).toBe('edit-it');
+    const result = await service.poll(started.id, 10_000);
+    expect(result?.state).toBe('done');
+    expect(result?.text.trim()).toBe(started.cwd);
+    expect(readFileSync(join(started.cwd ?? '', 'src/a.txt'), 'utf8')).toBe('one\ntwo\nthree\nfour\n');
+    expect(readFileSync(join(repo.dir, 'src/a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    await vi.waitFor(() => expect(board.getState().panels.find((p) => p.id === started.id)?.header).toContain('⎇ edit-it · 1 file +1 −0'));
+    const text = (await screenText(board, started.id)).replace(/\s+/g, ' ');
+    expect(text).toContain('review: tai lane diff edit-it · merge: tai lane merge edit-it · drop: tai lane drop edit-it');
+    expect(new LaneStore(repo.db).list()[0]?.agentId).toBe(started.id);
+  });
+
+  it('opens the lane diff in a zoomed view pane that closes on q, and leaves other panes alone', async () => {
+    const { board, service } = setup();
+    const started = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'echo new > n.txt'], label: 'v', cwd: repo.dir, lane: 'view' }, Date.now());
+    await service.poll(started.id, 10_000);
+    const view = await service.openLaneDiff(started.id);
+    expect(board.getState().zoom).toBe(view);
+    expect(board.getState().focus).toBe(view);
+    expect(await screenText(board, view)).toContain('+new');
+    expect(service.closeView(started.id)).toBe(false);
+    expect(service.closeView(view)).toBe(true);
+    expect(board.getState().panels.some((p) => p.id === view)).toBe(false);
+    await expect(service.openLaneDiff(999)).rejects.toThrow('is not a lane');
+  });
+
+  it('refuses a lane outside a git repository and leaves no lane when the agent is refused at the cap', async () => {
+    const { board, service } = setup(1);
+    await expect(service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh'], cwd: repo.stateDir, lane: '' }, Date.now())).rejects.toThrow('lanes need a git repository');
+    const long = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'sleep 30'] }, Date.now());
+    await expect(service.spawn({ cmd: 'spawn', kind: 'command', argv: ['true'], cwd: repo.dir, lane: 'nope' }, Date.now())).rejects.toThrow(AgentsFullError);
+    board.getState().cancel(long.id, 'done with it', Date.now(), 'user');
+    expect(new LaneStore(repo.db).list()).toEqual([]);
+    expect(repo.git('branch', '--list', 'tai/*')).toBe('');
+  });
+});
+
+describe('the spawn queue', () => {
+  it('starts a spawn refused at the cap once a slot is free, oldest ticket first', async () => {
+    const { board, service } = setup(1);
+    const first = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'sleep 30'], label: 'long' }, Date.now());
+    await expect(service.spawn({ cmd: 'spawn', kind: 'command', argv: ['true'] }, Date.now())).rejects.toThrow(AgentsFullError);
+    const queue = new SpawnQueue(repo.db);
+    const older = queue.enqueue('older', '', 1);
+    const mine = queue.enqueue('mine', '', 2);
+    expect(queue.ahead(mine.id)).toBe(1);
+    let tries = 0;
+    const waiting = waitInQueue({
+      queue,
+      ticket: mine,
+      attempt: () => {
+        tries++;
+        return service.spawn({ cmd: 'spawn', kind: 'command', argv: ['true'], label: 'queued' }, Date.now()).catch((e: unknown) => {
+          if (e instanceof AgentsFullError) return undefined;
+          throw e;
+        });
+      },
+      // Each pause moves the world on: the older ticket leaves, then the long agent is cancelled.
+      pause: async () => {
+        if (queue.has(older.id)) queue.remove(older.id);
+        else board.getState().cancel(first.id, 'make room', Date.now(), 'user');
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      interrupted: () => false,
+    });
+    const end = await waiting;
+    expect(end.kind).toBe('started');
+    expect(tries).toBeGreaterThanOrEqual(1);
+    expect(queue.list()).toEqual([]);
+  });
+
+  it('ends a queued spawn whose ticket was cancelled', async () => {
+    repo = tempRepo();
+    const queue = new SpawnQueue(repo.db);
+    const ticket = queue.enqueue('x', '', 1);
+    queue.remove(ticket.id);
+    const end = await waitInQueue({ queue, ticket, attempt: async () => 1, pause: async () => {}, interrupted: () => false });
+    expect(end.kind).toBe('cancelled');
+  });
+});
