@@ -53,6 +53,21 @@ export type ReplyData<N extends CommandName> = ReplyDataMap[N];
 /** A reply line: `{"ok": true, "data": ...}` or `{"ok": false, "error": "..."}`. */
 export type Reply<D = unknown> = { readonly ok: true; readonly data: D } | { readonly ok: false; readonly error: string };
 
+/**
+ * What the dispatcher asks of the agents, beyond the core contract: with
+ * `currentAttempt`, a job's id maps to the panel of its attempt now running
+ * (a retried job answers to the id of its first); lanes open and close diff
+ * views. Anything that stands in for the service (the cockpit's service that
+ * opens once the database lets it) forwards every one of these.
+ */
+export interface DispatchAgents extends AgentService {
+  currentAttempt?(id: number): number | undefined;
+  /** Opens a lane panel's diff in a read-only view (src/io/lanes/lane-watch.ts); resolves to the view's pane. */
+  openLaneDiff?(pane: number): Promise<number>;
+  /** Closes a read-only view; false for any other pane. */
+  closeView?(pane: number): boolean;
+}
+
 /** What a command is carried out against. */
 export interface DispatchContext {
   readonly board: Board;
@@ -63,13 +78,7 @@ export interface DispatchContext {
    * embedding). With `currentAttempt`, a job's id maps to the panel of its
    * attempt now running (a retried job answers to the id of its first).
    */
-  readonly agents?: AgentService & {
-    currentAttempt?(id: number): number | undefined;
-    /** Opens a lane panel's diff in a read-only view (src/io/lanes/lane-watch.ts); resolves to the view's pane. */
-    openLaneDiff?(pane: number): Promise<number>;
-    /** Closes a read-only view; false for any other pane. */
-    closeView?(pane: number): boolean;
-  };
+  readonly agents?: DispatchAgents;
   /** Where unexpected failures are reported. */
   readonly log?: (line: string) => void;
 }

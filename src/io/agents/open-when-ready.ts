@@ -9,12 +9,13 @@
  * A damaged database is retried too: the user may run `tai doctor --reset-db`
  * in the main pane.
  */
-import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
+import type { AgentResult, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
 import { messageOf, RequestError } from '../../core/errors.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
 import type { Board } from '../../../store/board.js';
 import { StateDbError } from '../storage/state-db.js';
 import { openAgentService, type OpenAgentServiceOptions, type OpenedAgentService } from './open-agent-service.js';
+import type { DispatchAgents } from '../../../store/dispatch.js';
 
 /** An unavailable database is tried again this often. */
 export const OPEN_RETRY_MS = 5_000;
@@ -32,7 +33,7 @@ export interface WhenReadyOptions extends OpenAgentServiceOptions {
 /** The agents of a cockpit whose service opens as soon as the database lets it. */
 export interface PendingAgentService {
   /** The service for the dispatcher and the socket: refuses while unavailable, then the opened service's answers. */
-  readonly agents: AgentService & { currentAttempt(id: number): number | undefined };
+  readonly agents: Required<DispatchAgents>;
   /** The opened service (with its outage watch: arm its wake-up here); undefined when closed before it opened. */
   readonly ready: Promise<OpenedAgentService | undefined>;
   /** Why agents cannot start now, or undefined once they can. */
@@ -80,6 +81,8 @@ export function openAgentServiceWhenReady(board: Board, env: NodeJS.ProcessEnv, 
     poll: async (id: number, waitMs?: number): Promise<AgentResult | undefined> => (opened ? opened.service.poll(id, waitMs) : undefined),
     readRecord: async (id: string, offset?: number, limit?: number): Promise<RecordPage | undefined> => service().readRecord(id, offset, limit),
     currentAttempt: (id: number) => opened?.service.currentAttempt(id),
+    openLaneDiff: async (pane: number): Promise<number> => service().openLaneDiff(pane),
+    closeView: (pane: number): boolean => opened?.service.closeView(pane) ?? false,
   };
   return {
     agents,

@@ -3,16 +3,14 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { openAgentServiceWhenReady, type PendingAgentService } from '../../../src/io/agents/open-when-ready.js';
 import { openStateDb } from '../../../src/io/storage/state-db.js';
 import { fixture } from '../../helpers/agents.js';
+import { until as untilHolds } from '../../helpers/until.js';
 
-const until = (cond: () => boolean, timeout = 20_000): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 10 });
+const until = (cond: () => boolean, timeout = 20_000): Promise<void> => untilHolds(cond, { timeout });
 
 let locker: ChildProcess | undefined;
 let pending: PendingAgentService | undefined;
@@ -51,5 +49,15 @@ describe('the agent service opened when the database is ready', () => {
     expect(pending.unavailable()).toBeUndefined();
     const { id } = await pending.agents.spawn({ cmd: 'spawn', kind: 'command', argv: [process.execPath, '-e', 'console.log("opened late")'] }, Date.now());
     expect((await pending.agents.poll(id, 10_000))?.text).toBe('opened late\n');
+  });
+
+  it('forwards every request the dispatcher may make of the service, the lanes diff views included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-ready-'));
+    pending = openAgentServiceWhenReady(createBoard(), { ...process.env, XDG_STATE_HOME: dir }, Date.now);
+    const opened = await pending.ready;
+    expect(opened).toBeDefined();
+    // A panel that is no lane's: the service's own refusal comes back, not the wrapper's silence.
+    await expect(pending.agents.openLaneDiff(999)).rejects.toThrow(/lane/);
+    expect(pending.agents.closeView(999)).toBe(false);
   });
 });
