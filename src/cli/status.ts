@@ -8,24 +8,24 @@
  * agent's or a socket client's text: each is printed as one sanitized line
  * with secrets masked (src/cli/output.ts); --json escapes every control.
  */
-import { parseArgs } from 'node:util';
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
-import { USAGE_EXIT } from './command-line.js';
+import { readCommandLine, usageError } from './command-line.js';
 import { CliOutput, field, processOutput } from './output.js';
+
+const USAGE = 'usage: tai status [--json] [--socket PATH]\n';
+
+const SPEC = { name: 'status', usage: USAGE, options: { json: { type: 'boolean' }, socket: { type: 'string' } } } as const;
 
 /** Runs `tai status ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
-  let o;
-  try {
-    ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, socket: { type: 'string' } } }));
-  } catch (err) {
-    out.warn(`tai status: ${field(messageOf(err))}\nusage: tai status [--json] [--socket PATH]\n`);
-    return USAGE_EXIT;
-  }
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length > 0) return usageError(SPEC, out, `unexpected argument '${parsed.positionals[0]}'`);
+  const o = parsed.values;
   const found = resolveSocket(o.socket);
   const socket = found.path;
   if (socket === undefined) return stored(found.why, 2, o.json === true, out);
