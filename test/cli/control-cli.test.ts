@@ -17,6 +17,7 @@ import { run as vpane } from '../../src/cli/vpane.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb } from '../../src/io/storage/state-db.js';
 import { startHarness, type Harness } from '../io/socket/socket-harness.js';
+import { runTai } from '../helpers/tai-cli.js';
 
 let h: Harness;
 let out: string;
@@ -35,9 +36,25 @@ afterEach(async () => {
 });
 
 describe('tai vpane', () => {
-  test('open, write, list and close print the replies and exit 0', async () => {
+  test('open, write, list and close print for a person: the id, nothing, a table, a line', async () => {
     h = await startHarness();
     const s = ['--socket', h.path];
+    expect(await vpane(['open', '--label', 'job', '--header', ' ● job \u001b]0;t\u0007', '--state', 'running', ...s])).toBe(0);
+    expect(out).toBe('1\n');
+    out = '';
+    expect(await vpane(['write', '1', 'hello', ...s])).toBe(0);
+    expect(out).toBe('');
+    expect(await vpane(['list', ...s])).toBe(0);
+    expect(out).toBe('PANE  STATE      SIZE     LEASE    HEADER\n1     running    53x38    open      ● job \n'); // the OSC title is gone
+    out = '';
+    expect(await vpane(['close', '1', ...s])).toBe(0);
+    expect(out).toBe('closed pane 1\n');
+    expect(err).toBe('');
+  });
+
+  test('with --json, open, write, list and close print the replies and exit 0', async () => {
+    h = await startHarness();
+    const s = ['--socket', h.path, '--json'];
     expect(await vpane(['open', '--label', 'job', '--header', ' ● job', '--state', 'running', ...s])).toBe(0);
     expect(out).toBe('{"ok":true,"data":{"id":1,"cols":53,"rows":38}}\n');
     out = '';
@@ -57,22 +74,30 @@ describe('tai vpane', () => {
     h = await startHarness();
     await vpane(['open', '--label', 'big', '--socket', h.path]);
     out = '';
-    expect(await vpane(['write', '1', 'x'.repeat(17 * 65_536 + 5), '--raw', '--socket', h.path])).toBe(0);
+    expect(await vpane(['write', '1', 'x'.repeat(17 * 65_536 + 5), '--raw', '--json', '--socket', h.path])).toBe(0);
     expect(out).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
     expect(h.server.counters.requests).toBe(3);
   });
 
-  test('an error reply is printed and exits 1', async () => {
+  test('an error reply goes to stderr and exits 1 (the reply on stdout with --json)', async () => {
     h = await startHarness();
     expect(await vpane(['close', '7', '--socket', h.path])).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('tai vpane: no such pane: 7\n');
+    err = '';
+    expect(await vpane(['close', '7', '--json', '--socket', h.path])).toBe(1);
     expect(out).toBe('{"ok":false,"error":"no such pane: 7"}\n');
   });
 
-  test('writing to a pane that is gone exits 1 and says so', async () => {
+  test('writing to a pane that is not there is an error: no such pane, exit 1 (with --json, the reply too)', async () => {
     h = await startHarness();
     expect(await vpane(['write', '3', 'x', '--socket', h.path])).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('tai vpane: no such pane 3 (it may have closed)\n');
+    err = '';
+    expect(await vpane(['write', '3', 'x', '--json', '--socket', h.path])).toBe(1);
     expect(out).toBe('{"ok":true,"data":{"closed":[3],"cols":{}}}\n');
-    expect(err).toBe('tai vpane: pane 3 no longer exists\n');
+    expect(err).toBe('tai vpane: no such pane 3 (it may have closed)\n');
   });
 
   test('no cockpit reachable exits 2 and says how to start one', async () => {
@@ -90,7 +115,7 @@ describe('tai vpane', () => {
     h = await startHarness();
     vi.stubEnv('TAI_PLEXER_SOCKET', h.path);
     expect(await vpane(['list'])).toBe(0);
-    expect(out).toBe('{"ok":true,"data":[]}\n');
+    expect(out).toBe('no feed panes\n');
   });
 
   test('a command line that makes no sense exits 64 with the usage', async () => {
@@ -103,7 +128,7 @@ describe('tai vpane', () => {
   test.runIf(existsSync(cli))('the built CLI streams standard input into a pane', async () => {
     h = await startHarness();
     await vpane(['open', '--label', 'stream', '--socket', h.path]);
-    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--socket', h.path]);
+    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--json', '--socket', h.path]);
     let childOut = '';
     child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
     child.stdin.write('line one\n');
@@ -115,6 +140,17 @@ describe('tai vpane', () => {
     expect((await h.screenText(1)).slice(0, 2)).toEqual(['line one', 'line two ✓']);
     h.advance(1_000);
     expect(h.board.getState().panels).toEqual([]);
+  });
+
+  test.runIf(existsSync(cli))('the built CLI: a write to a pane that never existed says so on stderr and exits 1; --main-percent 200 is refused', async () => {
+    h = await startHarness();
+    expect(await runTai(['vpane', 'write', '999', 'hi', '--socket', h.path])).toEqual({ code: 1, out: '', err: 'tai vpane: no such pane 999 (it may have closed)\n' });
+    const refused = await runTai(['vpane', 'open', '--main-percent', '200', '--socket', h.path]);
+    expect(refused.code).toBe(64);
+    expect(refused.err.split('\n')[0]).toBe("tai vpane: --main-percent takes a whole number from 1 to 99, got '200'");
+    expect(h.server.counters.requests).toBe(1);
+    const opened = await runTai(['vpane', 'open', '--main-percent', '60', '--socket', h.path]);
+    expect(opened).toEqual({ code: 0, out: '1\n', err: '' });
   });
 });
 
