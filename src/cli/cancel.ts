@@ -7,7 +7,7 @@
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
-import { CliOutput, field, processOutput } from './output.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH]\n';
 
@@ -23,7 +23,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const found = resolveSocket(parsed.values.socket);
   const socket = found.path;
   if (socket === undefined) {
-    out.warn(`tai cancel: ${field(found.why)}\n`);
+    out.warn(`tai cancel: ${fieldLines(found.why)}\n`);
     return 2;
   }
   let reply;

@@ -10,7 +10,7 @@
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { printResult, printText, processIo, type CliIo } from './spawn.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
-import { CliOutput, field } from './output.js';
+import { CliOutput, field, fieldLines } from './output.js';
 
 const USAGE =
   'usage: tai poll ID [--wait SECONDS] [--json | --raw] [--socket PATH]\n' +
@@ -39,7 +39,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   const found = resolveSocket(parsed.values.socket, io.env);
   const socket = found.path;
   if (socket === undefined) {
-    out.warn(`tai poll: ${field(found.why)}\n`);
+    out.warn(`tai poll: ${fieldLines(found.why)}\n`);
     return 2;
   }
   try {

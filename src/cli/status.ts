@@ -14,7 +14,7 @@ import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { readCommandLine, usageError } from './command-line.js';
-import { CliOutput, field, processOutput } from './output.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
 const USAGE = 'usage: tai status [--json] [--socket PATH]\n';
 
@@ -53,10 +53,10 @@ function stored(why: string, exitCode: number, json: boolean, out: CliOutput): n
   try {
     status = storedStatus(process.env, Date.now());
   } catch (err) {
-    out.warn(`tai status: ${field(why)}\ntai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
+    out.warn(`tai status: ${fieldLines(why)}\ntai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
     return exitCode;
   }
-  out.warn(`tai status: ${field(why)}\n`);
+  out.warn(`tai status: ${fieldLines(why)}\n`);
   if (status === undefined) return exitCode;
   if (json) out.json(status);
   else out.say(formatStoredStatus(status));

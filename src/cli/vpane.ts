@@ -26,7 +26,7 @@ import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { Reply } from '../../store/dispatch.js';
 import { readCommandLine, usageError } from './command-line.js';
-import { CliOutput, field, processOutput } from './output.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
 /** The usage of `tai vpane`. */
 export const VPANE_USAGE = `usage:
@@ -123,7 +123,7 @@ async function send(socketFlag: string | undefined, commands: AsyncIterable<Comm
   const found = resolveSocket(socketFlag);
   const socket = found.path;
   if (socket === undefined) {
-    out.warn(`tai vpane: ${field(found.why)}\n`);
+    out.warn(`tai vpane: ${fieldLines(found.why)}\n`);
     return 2;
   }
   let last: { command: Command; reply: Reply; data: unknown } | undefined;

@@ -17,7 +17,7 @@ import { run as vpane } from '../../src/cli/vpane.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb } from '../../src/io/storage/state-db.js';
 import { startHarness, type Harness } from '../io/socket/socket-harness.js';
-import { runTai } from '../helpers/tai-cli.js';
+import { runTai, TAI_CLI as cli } from '../helpers/tai-cli.js';
 
 let h: Harness;
 let out: string;
@@ -124,7 +124,6 @@ describe('tai vpane', () => {
     expect(await vpane(['open', '--state', 'happy'])).toBe(64);
   });
 
-  const cli = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
   test.runIf(existsSync(cli))('the built CLI streams standard input into a pane', async () => {
     h = await startHarness();
     await vpane(['open', '--label', 'stream', '--socket', h.path]);
@@ -327,6 +326,36 @@ describe('a reply that is not what the command answers with', () => {
       );
     } finally {
       await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+});
+
+describe('several cockpits running', () => {
+  test.runIf(existsSync(cli))('tai cancel, poll and vpane say how many run, with each pid and socket, and how to choose', async () => {
+    const run = mkdtempSync(join(tmpdir(), 'tai-two-'));
+    const dir = join(run, 'tai');
+    mkdirSync(dir, { mode: 0o700 });
+    chmodSync(dir, 0o700);
+    // Two live processes (this one and its parent) with a socket each, as two cockpits have.
+    const pids = [process.pid, process.ppid].sort((a, b) => a - b);
+    const servers: Server[] = [];
+    for (const pid of pids) {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(join(dir, `tai-${pid}.sock`), resolve));
+      servers.push(server);
+    }
+    try {
+      const env = { XDG_RUNTIME_DIR: run, TAI_PLEXER_SOCKET: '', XDG_STATE_HOME: join(run, 'state') };
+      for (const args of [['cancel', '31'], ['poll', '31'], ['vpane', 'list']]) {
+        const ran = await runTai(args, env);
+        expect(ran.code, args.join(' ')).toBe(2);
+        expect(ran.err).toBe(
+          `tai ${args[0]}: 2 cockpits are running; choose one with --socket PATH (inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n` +
+            pids.map((pid) => `  pid ${pid}: --socket ${join(dir, `tai-${pid}.sock`)}\n`).join(''),
+        );
+      }
+    } finally {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
     }
   });
 });
