@@ -9,7 +9,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { run as cancel } from '../../src/cli/cancel.js';
 import { run as status } from '../../src/cli/status.js';
@@ -194,7 +193,7 @@ describe('tai status', () => {
     db.close();
     out = '';
     expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(out.split('\n')[2]).toMatch(/^ {2}#1 {4}failed +\d+s {2}stored {2}· 0 tools · 0 tokens {2}· turn failed$/);
+    expect(out.split('\n')[2]).toMatch(new RegExp(`^ {2}${process.pid}/1 +failed +\\d+s {2}stored {2}· 0 tools · 0 tokens {2}· turn failed$`));
     expect(out + err).not.toMatch(/[\x1b\x07\x80-\x9f]/);
   });
 
@@ -205,27 +204,34 @@ describe('tai status', () => {
     expect(out).toBe('');
   });
 
-  test('no cockpit reachable falls back to the agents stored in the state database, labelled as stored', async () => {
+  test.runIf(existsSync(cli))('no cockpit reachable: the last run stored, labelled as stored; --all every run, each id PID/ID', async () => {
     h = await startHarness();
     const state = mkdtempSync(join(tmpdir(), 'tai-state-'));
-    vi.stubEnv('XDG_STATE_HOME', state);
     const db = openStateDb(join(state, 'tai', 'tai.db'));
     const store = new AgentsStore(db);
     const row = { kind: 'command', task: 'fix it', startedAt: Date.now() - 5_000, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 2, tokens: 30 };
-    // A run whose supervisor is gone (its rows are settled) and this process's live run.
+    // A run whose supervisor is gone (its rows are settled) and this process's live run: both have an agent #1.
     store.save({ ...row, run: '999999999-1', id: 1, label: 'old job', state: 'running', startedAt: Date.now() - 60_000, finishedAt: null });
     store.save({ ...row, run: `${process.pid}-2`, id: 1, label: 'fixer', state: 'running', finishedAt: null });
     db.close();
-    expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(err).toContain('tai status: no cockpit at ');
-    const lines = out.split('\n');
-    expect(lines[0]).toBe(`no cockpit reachable: agents as stored in ${join(state, 'tai', 'tai.db')} (not live)`);
+    const env = { XDG_STATE_HOME: state, TAI_PLEXER_SOCKET: '' };
+    const none = ['--socket', join(h.dir, 'none.sock')];
+    const last = await runTai(['status', ...none], env);
+    expect(last.code).toBe(0);
+    expect(last.err).toContain('tai status: no cockpit at ');
+    const db0 = join(state, 'tai', 'tai.db');
+    expect(last.out.split('\n')[0]).toBe(`agents of the last run (tai status --all: every run) as stored in ${db0} (not live)`);
+    expect(last.out.split('\n').slice(1)).toEqual(['1 panel: 1 running', expect.stringMatching(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`)), '']);
+
+    const all = await runTai(['status', '--all'], env);
+    expect(all.code).toBe(0);
+    const lines = all.out.split('\n');
+    expect(lines[0]).toBe(`agents of every run as stored in ${db0} (not live)`);
     expect(lines[1]).toBe('2 panels: 1 running, 1 cancelled');
-    expect(lines[2]).toMatch(/^ {2}#1 {4}cancelled +\d+s {2}old job \(run 999999999-1\) {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
-    expect(lines[3]).toMatch(/^ {2}#1 {4}running +\d+s {2}fixer {2}· 2 tools · 30 tokens$/);
-    out = '';
-    expect(await status(['--json', '--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ source: 'state-db', totals: { total: 2, running: 1, cancelled: 1 }, agents: [{ label: 'old job (run 999999999-1)' }, { label: 'fixer' }] });
+    expect(lines[2]).toMatch(/^ {2}999999999\/1 +cancelled +\d+s {2}old job {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
+    expect(lines[3]).toMatch(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`));
+    const json = await runTai(['status', '--all', '--json'], env);
+    expect(JSON.parse(json.out)).toMatchObject({ source: 'state-db', all: true, keys: ['999999999/1', `${process.pid}/1`], agents: [{ label: 'old job' }, { label: 'fixer' }] });
   });
 });
 
