@@ -5,7 +5,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { field, processOutput } from './cli/output.js';
+import { readCommandLine, usageError } from './cli/command-line.js';
+import { processOutput } from './cli/output.js';
 
 /** A subcommand: receives the arguments after its name, returns the exit code. */
 export type Subcommand = (args: readonly string[]) => Promise<number>;
@@ -31,8 +32,8 @@ export const USAGE = `tai: a terminal cockpit for supervising AI coding sub-agen
 
 usage:
   tai [-- CMD ARGS...]     the cockpit: $SHELL (or CMD) on the left, agent panels on the right
-  tai demo                 the cockpit with example agents (no model needed)
-  tai spawn [options] -- ARGV...   start a supervised agent
+  tai demo [options]       the cockpit with example agents (no model needed)
+  tai spawn [options] -- ARGV...   start a supervised agent (or: tai spawn @NAME PROMPT)
   tai status [--json]      agents and their states
   tai agents               the agent registry: names, kinds, available or not
   tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
@@ -42,29 +43,29 @@ usage:
   tai outage status|wait|probe | tai net -- CMD... | tai report
   tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
+Every command answers --help (or -h) with its own usage.
 `;
+
+const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' } }, command: true } as const;
 
 /** Runs tai with `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === '--help' || first === '-h' || first === 'help') {
-    processOutput.say(USAGE);
-    return 0;
+  if (first !== undefined && first !== '--' && !first.startsWith('-')) {
+    if (first === 'help') return main(['--help']);
+    const load = SUBCOMMANDS[first];
+    if (!load) return usageError(SPEC, processOutput, `unknown command '${first}'`);
+    return (await load()).run(rest);
   }
-  if (first === '--version' || first === '-V') {
+  // No command: options of tai itself, then the cockpit's main program after --.
+  const line = readCommandLine(SPEC, argv, processOutput);
+  if (typeof line === 'number') return line;
+  if (line.values.version === true) {
     processOutput.say(`${await version()}\n`);
     return 0;
   }
-  if (first === undefined || first === '--') {
-    const { run } = await import('./cli/cockpit.js');
-    return run(first === '--' ? rest : []);
-  }
-  const load = SUBCOMMANDS[first];
-  if (!load) {
-    processOutput.warn(`tai: unknown command '${field(first)}'\n\n${USAGE}`);
-    return 2;
-  }
-  return (await load()).run(rest);
+  const { run } = await import('./cli/cockpit.js');
+  return run(line.command);
 }
 
 async function version(): Promise<string> {

@@ -4,11 +4,9 @@
  * Exit 0 on a listing, 2 when the registry file is unusable, 64 for a bad
  * command line. The schema: docs/agents-registry.md.
  */
-import { parseArgs } from 'node:util';
 import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
-import { messageOf } from '../core/errors.js';
 import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/agent-config.js';
-import { USAGE_EXIT } from './command-line.js';
+import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput } from './output.js';
 
 const USAGE = 'usage: tai agents [--json]\n';
@@ -22,19 +20,14 @@ export interface AgentListing {
   readonly program: string | undefined;
 }
 
+const SPEC = { name: 'agents', usage: USAGE, options: { json: { type: 'boolean' } } } as const;
+
 /** Runs `tai agents ARGS`; returns the exit code. */
 export async function run(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let o;
-  try {
-    ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (err) {
-    processOutput.warn(`tai agents: ${field(messageOf(err))}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
-  if (o.help) {
-    processOutput.say(USAGE);
-    return 0;
-  }
+  const parsed = readCommandLine(SPEC, args, processOutput);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length > 0) return usageError(SPEC, processOutput, `unexpected argument '${parsed.positionals[0]}'`);
+  const o = parsed.values;
   let registry: LoadedRegistry;
   try {
     registry = await loadRegistry(undefined, env);

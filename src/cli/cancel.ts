@@ -6,26 +6,26 @@
  * cockpit is reachable, 64 for a bad command line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
-import { CliOutput, field, processOutput } from './output.js';
+import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
 const USAGE = 'usage: tai cancel ID [--socket PATH] | tai cancel qN (a queued spawn)\n';
 
+const SPEC = { name: 'cancel', usage: USAGE, options: { socket: { type: 'string' } } } as const;
+
 /** Runs `tai cancel ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
-  const parsed = parseCommandLine('cancel', args, { socket: { type: 'string' } }, USAGE, (t) => out.warn(t));
-  if (!parsed) return USAGE_EXIT;
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
   const [idText, ...extra] = parsed.positionals;
   // A queued spawn's ticket (tai spawn --queue): no cockpit needed, its waiting process sees the ticket gone.
   if (idText !== undefined && /^q\d+$/.test(idText) && extra.length === 0) return cancelTicket(Number(idText.slice(1)), out);
-  if (idText === undefined || !/^\d+$/.test(idText) || extra.length > 0) {
-    out.warn(`tai cancel: ${idText === undefined ? 'missing agent id' : `not one agent id: ${field([idText, ...extra].join(' '))}`}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const bad = agentIdProblem(idText, extra);
+  if (bad !== undefined) return usageError(SPEC, out, bad);
   const found = resolveSocket(parsed.values.socket);
   const socket = found.path;
   if (socket === undefined) {
-    out.warn(`tai cancel: ${field(found.why)}\n`);
+    out.warn(`tai cancel: ${fieldLines(found.why)}\n`);
     return 2;
   }
   let reply;

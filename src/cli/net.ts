@@ -22,7 +22,7 @@ import { waitOutOutage } from '../io/outage/outage-wait.js';
 import { defaultProbes } from '../io/outage/probes.js';
 import { openStateDb, type StateDb } from '../io/storage/state-db.js';
 import { OUTAGE_GAVE_UP_EXIT, noProbeHint, progressLine } from './outage.js';
-import { USAGE_EXIT } from './command-line.js';
+import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput } from './output.js';
 
 /** The end of CMD's stderr kept for the classifier (the deciding line is near the end). */
@@ -40,14 +40,23 @@ interface StepRun {
   readonly stderr: string;
 }
 
+const SPEC = {
+  name: 'net',
+  usage:
+    'usage: tai net [--] CMD ARGS...\n' +
+    'Runs CMD; when it fails for a lost network, waits the outage out (docs/outages.md) and runs it again.\n' +
+    "Options of tai net come before CMD; everything from CMD on (or after --) is CMD's own.\n",
+  options: {},
+  command: true,
+} as const;
+
 /** Runs `tai net ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
-  const argv = args[0] === '--' ? args.slice(1) : [...args];
+  const parsed = readCommandLine(SPEC, args, processOutput);
+  if (typeof parsed === 'number') return parsed;
+  const argv = parsed.command;
   const [program] = argv;
-  if (program === undefined) {
-    processOutput.warn('tai net: a command to run is needed\nusage: tai net -- CMD ARGS...\n');
-    return USAGE_EXIT;
-  }
+  if (program === undefined) return usageError(SPEC, processOutput, 'a command to run is needed');
   const step = argv.join(' ');
   let db: StateDb | undefined;
   try {

@@ -7,7 +7,6 @@
  * open); 69 the schedule gave up (EX_UNAVAILABLE, shared with `tai net`);
  * 64 a bad command line; 1 anything else (a locked state database).
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { OutageService } from '../core/outage/classify.js';
 import { messageOf } from '../core/errors.js';
 import { notifyGiveUp } from '../io/outage/notify.js';
@@ -17,7 +16,8 @@ import { waitOutOutage } from '../io/outage/outage-wait.js';
 import { defaultProbes } from '../io/outage/probes.js';
 import { processAlive } from '../io/socket/socket-path.js';
 import { openStateDb, type StateDb } from '../io/storage/state-db.js';
-import { USAGE_EXIT } from './command-line.js';
+import { readCommandLine, usageError } from './command-line.js';
+import { assertNever } from '../core/never.js';
 import { field, processOutput } from './output.js';
 
 /** `tai outage wait` and `tai net` exit with this when the schedule gave up (EX_UNAVAILABLE). */
@@ -29,26 +29,40 @@ const USAGE = `usage:
   tai outage probe [--network ok|fail] [--model ok|fail]
 `;
 
+const SPEC = {
+  name: 'outage',
+  usage: USAGE,
+  options: { json: { type: 'boolean' }, service: { type: 'string' }, network: { type: 'string' }, model: { type: 'string' } },
+} as const;
+
+/** The options each verb takes (of SPEC's). */
+const VERB_OPTIONS: Record<'status' | 'wait' | 'probe', readonly string[]> = { status: ['json'], wait: ['service'], probe: ['network', 'model'] };
+
 /** Runs `tai outage ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
-  const [verb, ...rest] = args;
+  const parsed = readCommandLine(SPEC, args, processOutput);
+  if (typeof parsed === 'number') return parsed;
+  const [verb, ...extra] = parsed.positionals;
   try {
+    if (verb !== 'status' && verb !== 'wait' && verb !== 'probe') {
+      throw new UsageError(verb === undefined ? 'a subcommand is needed: status, wait or probe' : `unknown subcommand '${verb}' (status, wait or probe)`);
+    }
+    if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+    const values: OptionValues = parsed.values;
+    const stray = Object.keys(values).find((k) => values[k] !== undefined && !VERB_OPTIONS[verb].includes(k));
+    if (stray !== undefined) throw new UsageError(`--${stray} is not an option of tai outage ${verb}`);
     switch (verb) {
       case 'status':
-        return withDb((db) => status(db, rest));
+        return withDb((db) => status(db, values));
       case 'wait':
-        return await withDbAsync((db) => wait(db, rest));
+        return await withDbAsync((db) => wait(db, values));
       case 'probe':
-        return await withDbAsync((db) => probeByHand(db, rest));
+        return await withDbAsync((db) => probeByHand(db, values));
       default:
-        processOutput.warn(`tai outage: ${verb === undefined ? 'a subcommand is needed' : `unknown subcommand '${field(verb)}'`}\n${USAGE}`);
-        return USAGE_EXIT;
+        return assertNever(verb);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      processOutput.warn(`tai outage: ${field(error.message)}\n${USAGE}`);
-      return USAGE_EXIT;
-    }
+    if (error instanceof UsageError) return usageError(SPEC, processOutput, error.message);
     processOutput.warn(`tai outage: ${field(messageOf(error))}\n`);
     return 1;
   }
@@ -78,16 +92,14 @@ class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-function status(db: StateDb, args: readonly string[]): number {
-  const { values } = parse(args, { json: { type: 'boolean' } });
+function status(db: StateDb, values: OptionValues): number {
   const entries = outageReport(db, Date.now());
   if (values['json'] === true) processOutput.json(reportJson(entries));
   else processOutput.say(formatOutageStatus(entries, Date.now(), processAlive));
   return 0;
 }
 
-async function wait(db: StateDb, args: readonly string[]): Promise<number> {
-  const { values } = parse(args, { service: { type: 'string' } });
+async function wait(db: StateDb, values: OptionValues): Promise<number> {
   const service = serviceOf(String(values['service'] ?? 'network'), '--service');
   const outage = openOutage(db, service);
   if (outage === undefined) {
@@ -113,8 +125,7 @@ async function wait(db: StateDb, args: readonly string[]): Promise<number> {
   return OUTAGE_GAVE_UP_EXIT;
 }
 
-async function probeByHand(db: StateDb, args: readonly string[]): Promise<number> {
-  const { values } = parse(args, { network: { type: 'string' }, model: { type: 'string' } });
+async function probeByHand(db: StateDb, values: OptionValues): Promise<number> {
   const given = (['network', 'model'] as const).flatMap((service) => {
     const word = values[service];
     if (word === undefined) return [];
@@ -149,19 +160,8 @@ async function probeByHand(db: StateDb, args: readonly string[]): Promise<number
   return code;
 }
 
-/** The option values of a parsed command line (no positionals, no repeated options). */
+/** The option values of a parsed command line. */
 type OptionValues = Readonly<Record<string, string | boolean | undefined>>;
-
-function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): { values: OptionValues } {
-  try {
-    const { values } = parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
-    const flat: Record<string, string | boolean | undefined> = {};
-    for (const [key, value] of Object.entries(values)) flat[key] = Array.isArray(value) ? value.at(-1) : value;
-    return { values: flat };
-  } catch (error) {
-    throw new UsageError(messageOf(error));
-  }
-}
 
 function serviceOf(word: string, flag: string): OutageService {
   if (word === 'network' || word === 'model') return word;

@@ -50,6 +50,11 @@ export function field(text: string): string {
   return maskSecrets(sanitizeLine(text));
 }
 
+/** Text of several lines, each line a `field` (tai's own lines that name paths or values from outside, such as the cockpits found). */
+export function fieldLines(text: string): string {
+  return text.split('\n').map(field).join('\n');
+}
+
 /** JSON text with DEL and the C1 controls escaped too, so that it is safe on a terminal and parses to the same value. */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -9,36 +9,37 @@
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { printResult, printText, processIo, type CliIo } from './spawn.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
-import { CliOutput, field } from './output.js';
+import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
+import { CliOutput, field, fieldLines } from './output.js';
 
 const USAGE =
   'usage: tai poll ID [--wait SECONDS] [--json | --raw] [--socket PATH]\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes, --json the result as escaped JSON.\n';
 
+const SPEC = {
+  name: 'poll',
+  usage: USAGE,
+  options: { wait: { type: 'string' }, json: { type: 'boolean' }, raw: { type: 'boolean' }, socket: { type: 'string' } },
+} as const;
+
 /** Runs `tai poll ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
-  const parsed = parseCommandLine(
-    'poll',
-    args,
-    { wait: { type: 'string' }, json: { type: 'boolean' }, raw: { type: 'boolean' }, socket: { type: 'string' } },
-    USAGE,
-    (t) => out.warn(t),
-  );
-  if (!parsed) return USAGE_EXIT;
-  const id = Number(parsed.positionals[0]);
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
+  const [idText, ...extra] = parsed.positionals;
+  const bad = agentIdProblem(idText, extra);
+  if (bad !== undefined) return usageError(SPEC, out, bad);
+  const id = Number(idText);
   const wait = parsed.values.wait === undefined ? undefined : Number(parsed.values.wait);
-  if (parsed.positionals.length !== 1 || !Number.isInteger(id) || id < 1 || (wait !== undefined && !(wait >= 0)) || (parsed.values.json && parsed.values.raw)) {
-    out.warn(USAGE);
-    return USAGE_EXIT;
-  }
+  if (wait !== undefined && !(wait >= 0)) return usageError(SPEC, out, `--wait takes a number of seconds, 0 or more, got '${parsed.values.wait}'`);
+  if (parsed.values.json && parsed.values.raw) return usageError(SPEC, out, '--json and --raw are two forms of the result: give one');
   const shape = parsed.values.json ? 'json' : parsed.values.raw ? 'raw' : 'text';
   const found = resolveSocket(parsed.values.socket, io.env);
   const socket = found.path;
   if (socket === undefined) {
-    out.warn(`tai poll: ${field(found.why)}\n`);
+    out.warn(`tai poll: ${fieldLines(found.why)}\n`);
     return 2;
   }
   try {

@@ -3,22 +3,19 @@
  * read from the state database (issue 6; the format is in docs/outages.md).
  * Exit 0, or 64 for a bad command line.
  */
-import { parseArgs } from 'node:util';
 import { formatReport, outageReport, reportJson } from '../io/outage/outage-report.js';
 import { openStateDb } from '../io/storage/state-db.js';
-import { USAGE_EXIT } from './command-line.js';
-import { field, processOutput } from './output.js';
-import { messageOf } from '../core/errors.js';
+import { readCommandLine, usageError } from './command-line.js';
+import { processOutput } from './output.js';
+
+const SPEC = { name: 'report', usage: 'usage: tai report [--json]\n', options: { json: { type: 'boolean' } } } as const;
 
 /** Runs `tai report ARGS`; returns the exit code. */
 export async function run(args: readonly string[]): Promise<number> {
-  let json: boolean;
-  try {
-    json = parseArgs({ args: [...args], options: { json: { type: 'boolean' } } }).values.json === true;
-  } catch (error) {
-    processOutput.warn(`tai report: ${field(messageOf(error))}\nusage: tai report [--json]\n`);
-    return USAGE_EXIT;
-  }
+  const parsed = readCommandLine(SPEC, args, processOutput);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length > 0) return usageError(SPEC, processOutput, `unexpected argument '${parsed.positionals[0]}'`);
+  const json = parsed.values.json === true;
   const db = openStateDb();
   try {
     const entries = outageReport(db, Date.now());

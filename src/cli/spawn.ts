@@ -39,7 +39,7 @@ import { loadRegistry } from '../io/agents/agent-config.js';
 import { startBoardClock } from '../io/cockpit/board-clock.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { readCommandLine, usageError, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
@@ -90,11 +90,10 @@ export const processIo: CliIo = {
   },
 };
 
-/** Runs `tai spawn ARGS`; returns the exit code. */
-export async function run(allArgs: readonly string[], io: CliIo = processIo): Promise<number> {
-  const out = new CliOutput(io);
-  const { args, lane: laneFlag } = takeLaneFlag(allArgs);
-  const parsed = parseCommandLine('spawn', args, {
+const SPEC = {
+  name: 'spawn',
+  usage: USAGE,
+  options: {
     queue: { type: 'boolean' },
     'in-lane': { type: 'string' },
     kind: { type: 'string' },
@@ -108,18 +107,17 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
     socket: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  }, USAGE, (t) => out.warn(t));
-  if (!parsed) return USAGE_EXIT;
+  },
+} as const;
+
+/** Runs `tai spawn ARGS`; returns the exit code. */
+export async function run(allArgs: readonly string[], io: CliIo = processIo): Promise<number> {
+  const out = new CliOutput(io);
+  const { args, lane: laneFlag } = takeLaneFlag(allArgs);
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
   const o = parsed.values;
-  if (o.help) {
-    out.say(USAGE);
-    return 0;
-  }
-  if (o.json && o.raw) {
-    out.warn(`tai spawn: --json and --raw are two forms of the result: give one\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  if (o.json && o.raw) return usageError(SPEC, out, '--json and --raw are two forms of the result: give one');
   const shape: ResultShape = o.json ? 'json' : o.raw ? 'raw' : 'text';
   let argv = parsed.positionals;
   let named: AgentEntry | undefined;
@@ -135,16 +133,11 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     words = argv.slice(1);
     argv = withModel(named);
   }
-  if (argv.length === 0) {
-    out.warn(`tai spawn: nothing to run: give the agent's command after --\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
-  if ((timeout !== undefined && !Number.isFinite(timeout)) || (retries !== undefined && !Number.isInteger(retries))) {
-    out.warn(`tai spawn: --timeout takes seconds and --retries a whole number\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) return usageError(SPEC, out, `--retries takes a whole number, 0 or more, got '${o.retries}'`);
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
   const cwd = resolve(o.cwd ?? '.');
@@ -333,7 +326,7 @@ export function printResult(result: AgentResult, shape: ResultShape, out: CliOut
   else {
     printText(result.text, shape, out);
     const record = result.recordId
-      ? ` · whole result: tai record read ${field(result.recordId)}`
+      ? ` · whole result: tai record read ${field(result.recordId)} --all`
       : result.storageError === undefined
         ? ''
         : ` · the result could not be stored (${field(result.storageError)}); ${result.resultFile === undefined ? 'the whole of it is on stdout' : `the whole of it is in ${field(result.resultFile)}`}`;

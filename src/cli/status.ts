@@ -8,27 +8,32 @@
  * agent's or a socket client's text: each is printed as one sanitized line
  * with secrets masked (src/cli/output.ts); --json escapes every control.
  */
-import { parseArgs } from 'node:util';
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { messageOf } from '../core/errors.js';
 import { PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
-import { USAGE_EXIT } from './command-line.js';
 import { join } from 'node:path';
 import { SpawnQueue } from '../io/agents/spawn-queue.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
-import { CliOutput, field, processOutput } from './output.js';
+import { readCommandLine, usageError } from './command-line.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
+
+const USAGE =
+  'usage: tai status [--all] [--json] [--socket PATH]\n' +
+  "The agents of this cockpit (the one --socket, TAI_PLEXER_SOCKET or the only one running names), live;\n" +
+  'with no cockpit reachable, the last run stored in the state database.\n' +
+  '--all: every run stored on this machine (the newest 50 agents), each as PID/ID: its cockpit\'s process id and its id there.\n';
+
+const SPEC = { name: 'status', usage: USAGE, options: { all: { type: 'boolean' }, json: { type: 'boolean' }, socket: { type: 'string' } } } as const;
 
 /** Runs `tai status ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
-  let o;
-  try {
-    ({ values: o } = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, socket: { type: 'string' } } }));
-  } catch (err) {
-    out.warn(`tai status: ${field(messageOf(err))}\nusage: tai status [--json] [--socket PATH]\n`);
-    return USAGE_EXIT;
-  }
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.length > 0) return usageError(SPEC, out, `unexpected argument '${parsed.positionals[0]}'`);
+  const o = parsed.values;
+  if (o.all) return history(o.json === true, out);
   const found = resolveSocket(o.socket);
   const socket = found.path;
   if (socket === undefined) return stored(found.why, 2, o.json === true, out);
@@ -68,37 +73,57 @@ function queuedLines(): string {
   }
 }
 
+/** `--all`: every run's stored rows, ids PID/ID; 0, or 2 when nothing is stored yet. */
+function history(json: boolean, out: CliOutput): number {
+  let status: StoredStatus | undefined;
+  try {
+    status = storedStatus(process.env, Date.now(), true);
+  } catch (err) {
+    out.warn(`tai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
+    return 1;
+  }
+  if (status === undefined) {
+    out.warn('tai status: no agent has run on this machine yet (no state database)\n');
+    return 2;
+  }
+  if (json) out.json(status);
+  else out.say(formatStoredStatus(status));
+  return 0;
+}
+
 /** No cockpit answered: the stored rows when there are any, else the error and `exitCode`. */
 function stored(why: string, exitCode: number, json: boolean, out: CliOutput): number {
   let status: StoredStatus | undefined;
   try {
     status = storedStatus(process.env, Date.now());
   } catch (err) {
-    out.warn(`tai status: ${field(why)}\ntai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
+    out.warn(`tai status: ${fieldLines(why)}\ntai status: the stored agents could not be read: ${field(messageOf(err))}\n`);
     return exitCode;
   }
-  out.warn(`tai status: ${field(why)}\n`);
+  out.warn(`tai status: ${fieldLines(why)}\n`);
   if (status === undefined) return exitCode;
   if (json) out.json(status);
   else out.say(formatStoredStatus(status) + queuedLines());
   return 0;
 }
 
-/** The human form of the stored rows: a line saying they are stored, not live, then the usual form. */
+/** The human form of the stored rows: a line saying they are stored, not live, then the usual form with PID/ID ids. */
 export function formatStoredStatus(status: StoredStatus): string {
-  return `no cockpit reachable: agents as stored in ${status.db} (not live)\n${formatStatus(status)}`;
+  const what = status.all ? 'every run' : 'the last run (tai status --all: every run)';
+  return `agents of ${what} as stored in ${status.db} (not live)\n${formatStatus(status, status.keys)}`;
 }
 
-/** The human form: a totals line, then one line per agent or feed pane (labels and reasons one sanitized line each). */
-export function formatStatus(status: BoardStatus): string {
+/** The human form: a totals line, then one line per agent or feed pane (labels and reasons one sanitized line each); `keys` replace the ids (PID/ID). */
+export function formatStatus(status: BoardStatus, keys?: readonly string[]): string {
   const totals = PANEL_STATES.filter((s) => status.totals[s] > 0).map((s) => `${status.totals[s]} ${s}`);
   const lines = [`${status.totals.total} panel${status.totals.total === 1 ? '' : 's'}${totals.length ? `: ${totals.join(', ')}` : ''}`];
-  for (const row of status.agents) lines.push(formatRow(row));
+  const width = Math.max(5, ...(keys ?? []).map((k) => k.length + 2));
+  status.agents.forEach((row, i) => lines.push(formatRow(row, keys?.[i] ?? `#${row.id}`, width)));
   return `${lines.join('\n')}\n`;
 }
 
-function formatRow(row: AgentRow): string {
-  const parts = [`#${row.id}`.padEnd(5), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
+function formatRow(row: AgentRow, id: string, width: number): string {
+  const parts = [id.padEnd(width), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
   if (row.kind === 'agent') parts.push(` · ${row.tools} tools · ${row.tokens} tokens`);
   else parts.push(' · feed pane');
   if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);

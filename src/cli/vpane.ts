@@ -1,7 +1,12 @@
 /**
  * `tai vpane open|write|close|list`: the feed-pane protocol (seed 001,
- * section 3.1) for shell scripts. Prints each reply line as the cockpit sent
- * it; exit 0 on ok, 1 on an error reply, 2 when no cockpit is reachable.
+ * section 3.1) for shell scripts. By default it prints for a person and a
+ * script alike: `open` the new pane's id on stdout (PANE=$(tai vpane open)),
+ * `write` nothing, `close` a line, `list` a table; `--json` prints the reply
+ * instead, as JSON with every control character escaped (src/cli/output.ts:
+ * a header or label another client set cannot reach this terminal raw).
+ * Errors go to stderr: exit 1 on an error reply or a pane that is not there,
+ * 2 when no cockpit is reachable, 64 for a bad command line.
  *
  * `write PANE [DATA]` sends DATA, or streams standard input when DATA is
  * `-`, or absent while standard input is not a terminal (pass '' to send only
@@ -9,31 +14,33 @@
  * limit, at most 16 ops a request), header/state go with the first write,
  * done/linger with the last. Lone "\n" become "\r\n" (a terminal needs the
  * carriage return) unless --raw. A write whose reply lists the pane in
- * `closed` stops the stream with exit 1: the pane is gone. A command line
- * that makes no sense exits 64. Replies are printed as JSON with every
- * control character escaped (src/cli/output.ts): a header or label another
- * client set cannot reach this terminal raw.
+ * `closed` stops with exit 1: the protocol does not tell a pane that closed
+ * from one that never existed, so it says `no such pane N (it may have
+ * closed)`. `--main-percent` is the main pane's share of the width, a whole
+ * number 1..99 (docs/protocol.md: the board uses main_percent only in 1..99).
  */
 import { StringDecoder } from 'node:string_decoder';
 import { FEED_STATES } from '../core/protocol/command-json.js';
 import type { Command, CommandOf, FeedState, VpaneOp } from '../core/protocol/commands.js';
 import { MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../core/policy.js';
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
-import { field, processOutput } from './output.js';
+import type { Reply } from '../../store/dispatch.js';
+import { readCommandLine, usageError } from './command-line.js';
+import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
 /** The usage of `tai vpane`. */
 export const VPANE_USAGE = `usage:
-  tai vpane open [--label L] [--header H] [--state S] [--main-percent N] [--pane P]
+  tai vpane open [--label L] [--header H] [--state S] [--main-percent 1..99] [--pane P]   prints the new pane's id
   tai vpane write PANE [DATA | -] [--header H] [--state S] [--done] [--linger SECONDS] [--raw]
   tai vpane close PANE
   tai vpane list
-options: --socket PATH (default: $TAI_PLEXER_SOCKET); states: ${FEED_STATES.join(', ')}
+options: --json (print the cockpit's reply), --socket PATH (default: $TAI_PLEXER_SOCKET); states: ${FEED_STATES.join(', ')}
 `;
 
-/** Runs `tai vpane ARGS`; returns the exit code. */
-export async function run(args: readonly string[]): Promise<number> {
-  const parsed = parseCommandLine('vpane', args, {
+const SPEC = {
+  name: 'vpane',
+  usage: VPANE_USAGE,
+  options: {
     socket: { type: 'string' },
     label: { type: 'string' },
     header: { type: 'string' },
@@ -43,23 +50,31 @@ export async function run(args: readonly string[]): Promise<number> {
     done: { type: 'boolean' },
     linger: { type: 'string' },
     raw: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  }, VPANE_USAGE, (t) => processOutput.warn(t));
-  if (!parsed) return USAGE_EXIT;
+    json: { type: 'boolean' },
+  },
+} as const;
+
+/** The main pane's share of the width `--main-percent` takes (the board's main_percent range). */
+const MAIN_PERCENT_MIN = 1;
+const MAIN_PERCENT_MAX = 99;
+
+/** Runs `tai vpane ARGS`; returns the exit code. */
+export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
+  const parsed = readCommandLine(SPEC, args, out);
+  if (typeof parsed === 'number') return parsed;
   const { values: o, positionals } = parsed;
   const [sub, ...rest] = positionals;
-  if (o.help) {
-    processOutput.say(VPANE_USAGE);
-    return 0;
-  }
+  const usage = (problem: string): number => usageError(SPEC, out, problem);
   const state = o.state as FeedState | undefined;
-  if (state !== undefined && !(FEED_STATES as readonly string[]).includes(state)) return usage(`unknown state '${state}'`);
+  if (state !== undefined && !(FEED_STATES as readonly string[]).includes(state)) return usage(`unknown state '${state}' (${FEED_STATES.join(', ')})`);
 
   let commands: AsyncIterable<Command> | Command[];
   switch (sub) {
     case 'open': {
       const percent = o['main-percent'] === undefined ? undefined : Number(o['main-percent']);
-      if (percent !== undefined && !Number.isFinite(percent)) return usage('--main-percent must be a number');
+      if (percent !== undefined && !(Number.isInteger(percent) && percent >= MAIN_PERCENT_MIN && percent <= MAIN_PERCENT_MAX)) {
+        return usage(`--main-percent takes a whole number from ${MAIN_PERCENT_MIN} to ${MAIN_PERCENT_MAX}, got '${o['main-percent']}'`);
+      }
       commands = [
         {
           cmd: 'vpane_open',
@@ -74,7 +89,7 @@ export async function run(args: readonly string[]): Promise<number> {
     }
     case 'write': {
       const pane = paneArg(rest[0]);
-      if (pane === undefined) return usage('write needs a pane id');
+      if (pane === undefined) return usage(rest[0] === undefined ? 'write needs a pane id (the number tai vpane open printed)' : `not a pane id: '${rest[0]}'`);
       const linger = o.linger === undefined ? undefined : Number(o.linger);
       if (linger !== undefined && !Number.isFinite(linger)) return usage('--linger must be a number of seconds');
       const last: Partial<VpaneOp> = { ...(o.done ? { done: true } : {}), ...(linger === undefined ? {} : { linger }) };
@@ -90,7 +105,7 @@ export async function run(args: readonly string[]): Promise<number> {
     }
     case 'close': {
       const pane = paneArg(rest[0]);
-      if (pane === undefined) return usage('close needs a pane id');
+      if (pane === undefined) return usage(rest[0] === undefined ? 'close needs a pane id (the number tai vpane open printed)' : `not a pane id: '${rest[0]}'`);
       commands = [{ cmd: 'vpane_close', pane }];
       break;
     }
@@ -98,43 +113,65 @@ export async function run(args: readonly string[]): Promise<number> {
       commands = [{ cmd: 'vpane_list' }];
       break;
     default:
-      return usage(sub === undefined ? 'missing subcommand' : `unknown subcommand '${sub}'`);
+      return usage(sub === undefined ? 'missing subcommand: open, write, close or list' : `unknown subcommand '${sub}' (open, write, close or list)`);
   }
-  return send(o.socket, commands);
+  return send(o.socket, commands, o.json === true, out);
 }
 
 /** Sends the commands one per connection; stops at the first error or closed pane. */
-async function send(socketFlag: string | undefined, commands: AsyncIterable<Command> | Command[]): Promise<number> {
+async function send(socketFlag: string | undefined, commands: AsyncIterable<Command> | Command[], json: boolean, out: CliOutput): Promise<number> {
   const found = resolveSocket(socketFlag);
   const socket = found.path;
   if (socket === undefined) {
-    processOutput.warn(`tai vpane: ${field(found.why)}\n`);
+    out.warn(`tai vpane: ${fieldLines(found.why)}\n`);
     return 2;
   }
-  let last: unknown;
+  let last: { command: Command; reply: Reply; data: unknown } | undefined;
   for await (const command of commands) {
     let reply;
     try {
       reply = await call(socket, command);
     } catch (err) {
       const { exitCode, message } = describeCallError(err);
-      processOutput.warn(`tai vpane: ${field(message)}\n`);
+      out.warn(`tai vpane: ${field(message)}\n`);
       return exitCode;
     }
-    last = reply;
     if (!reply.ok) {
-      processOutput.json(reply);
+      if (json) out.json(reply);
+      out.warn(`tai vpane: ${field(reply.error)}\n`);
       return 1;
     }
     const closed = command.cmd === 'vpane_write' ? ((reply.data as { closed?: number[] }).closed ?? []) : [];
     if (closed.length > 0) {
-      processOutput.json(reply);
-      processOutput.warn(`tai vpane: pane ${closed.join(', ')} no longer exists\n`);
+      if (json) out.json(reply);
+      // The reply cannot tell a pane that closed from one that never was (docs/protocol.md, vpane_write).
+      out.warn(`tai vpane: ${closed.map((id) => `no such pane ${id}`).join(', ')} (it may have closed)\n`);
       return 1;
     }
+    last = { command, reply, data: reply.data };
   }
-  if (last !== undefined) processOutput.json(last);
+  if (last === undefined) return 0;
+  if (json) out.json(last.reply);
+  else out.say(humanReply(last.command, last.data));
   return 0;
+}
+
+/** The reply to a person: the new id, nothing for a write, a line for a close, a table for the list. */
+function humanReply(command: Command, data: unknown): string {
+  switch (command.cmd) {
+    case 'vpane_open':
+      return `${(data as { id: number }).id}\n`;
+    case 'vpane_close':
+      return `closed pane ${command.pane}\n`;
+    case 'vpane_list': {
+      const panes = data as readonly { id: number; state: string; header: string; cols: number; rows: number; closing: boolean }[];
+      if (panes.length === 0) return 'no feed panes\n';
+      const rows = panes.map((p) => `${String(p.id).padEnd(4)}  ${p.state.padEnd(9)}  ${`${p.cols}x${p.rows}`.padEnd(7)}  ${p.closing ? 'closing' : 'open   '}  ${field(p.header)}`);
+      return `${['PANE  STATE      SIZE     LEASE    HEADER', ...rows].join('\n')}\n`;
+    }
+    default:
+      return '';
+  }
 }
 
 /** One vpane_write for `texts`, each split into ops of at most MPLEX_VPANE_WRITE_MAX bytes. */
@@ -203,7 +240,3 @@ function paneArg(text: string | undefined): number | undefined {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
-function usage(problem: string): number {
-  processOutput.warn(`tai vpane: ${field(problem)}\n${VPANE_USAGE}`);
-  return USAGE_EXIT;
-}

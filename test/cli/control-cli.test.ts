@@ -9,7 +9,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { run as cancel } from '../../src/cli/cancel.js';
 import { run as status } from '../../src/cli/status.js';
@@ -17,6 +16,7 @@ import { run as vpane } from '../../src/cli/vpane.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb } from '../../src/io/storage/state-db.js';
 import { startHarness, type Harness } from '../io/socket/socket-harness.js';
+import { runTai, TAI_CLI as cli } from '../helpers/tai-cli.js';
 
 let h: Harness;
 let out: string;
@@ -35,9 +35,25 @@ afterEach(async () => {
 });
 
 describe('tai vpane', () => {
-  test('open, write, list and close print the replies and exit 0', async () => {
+  test('open, write, list and close print for a person: the id, nothing, a table, a line', async () => {
     h = await startHarness();
     const s = ['--socket', h.path];
+    expect(await vpane(['open', '--label', 'job', '--header', ' ● job \u001b]0;t\u0007', '--state', 'running', ...s])).toBe(0);
+    expect(out).toBe('1\n');
+    out = '';
+    expect(await vpane(['write', '1', 'hello', ...s])).toBe(0);
+    expect(out).toBe('');
+    expect(await vpane(['list', ...s])).toBe(0);
+    expect(out).toBe('PANE  STATE      SIZE     LEASE    HEADER\n1     running    53x38    open      ● job \n'); // the OSC title is gone
+    out = '';
+    expect(await vpane(['close', '1', ...s])).toBe(0);
+    expect(out).toBe('closed pane 1\n');
+    expect(err).toBe('');
+  });
+
+  test('with --json, open, write, list and close print the replies and exit 0', async () => {
+    h = await startHarness();
+    const s = ['--socket', h.path, '--json'];
     expect(await vpane(['open', '--label', 'job', '--header', ' ● job', '--state', 'running', ...s])).toBe(0);
     expect(out).toBe('{"ok":true,"data":{"id":1,"cols":53,"rows":38}}\n');
     out = '';
@@ -57,22 +73,30 @@ describe('tai vpane', () => {
     h = await startHarness();
     await vpane(['open', '--label', 'big', '--socket', h.path]);
     out = '';
-    expect(await vpane(['write', '1', 'x'.repeat(17 * 65_536 + 5), '--raw', '--socket', h.path])).toBe(0);
+    expect(await vpane(['write', '1', 'x'.repeat(17 * 65_536 + 5), '--raw', '--json', '--socket', h.path])).toBe(0);
     expect(out).toBe('{"ok":true,"data":{"closed":[],"cols":{"1":53}}}\n');
     expect(h.server.counters.requests).toBe(3);
   });
 
-  test('an error reply is printed and exits 1', async () => {
+  test('an error reply goes to stderr and exits 1 (the reply on stdout with --json)', async () => {
     h = await startHarness();
     expect(await vpane(['close', '7', '--socket', h.path])).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('tai vpane: no such pane: 7\n');
+    err = '';
+    expect(await vpane(['close', '7', '--json', '--socket', h.path])).toBe(1);
     expect(out).toBe('{"ok":false,"error":"no such pane: 7"}\n');
   });
 
-  test('writing to a pane that is gone exits 1 and says so', async () => {
+  test('writing to a pane that is not there is an error: no such pane, exit 1 (with --json, the reply too)', async () => {
     h = await startHarness();
     expect(await vpane(['write', '3', 'x', '--socket', h.path])).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('tai vpane: no such pane 3 (it may have closed)\n');
+    err = '';
+    expect(await vpane(['write', '3', 'x', '--json', '--socket', h.path])).toBe(1);
     expect(out).toBe('{"ok":true,"data":{"closed":[3],"cols":{}}}\n');
-    expect(err).toBe('tai vpane: pane 3 no longer exists\n');
+    expect(err).toBe('tai vpane: no such pane 3 (it may have closed)\n');
   });
 
   test('no cockpit reachable exits 2 and says how to start one', async () => {
@@ -90,7 +114,7 @@ describe('tai vpane', () => {
     h = await startHarness();
     vi.stubEnv('TAI_PLEXER_SOCKET', h.path);
     expect(await vpane(['list'])).toBe(0);
-    expect(out).toBe('{"ok":true,"data":[]}\n');
+    expect(out).toBe('no feed panes\n');
   });
 
   test('a command line that makes no sense exits 64 with the usage', async () => {
@@ -99,11 +123,10 @@ describe('tai vpane', () => {
     expect(await vpane(['open', '--state', 'happy'])).toBe(64);
   });
 
-  const cli = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
   test.runIf(existsSync(cli))('the built CLI streams standard input into a pane', async () => {
     h = await startHarness();
     await vpane(['open', '--label', 'stream', '--socket', h.path]);
-    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--socket', h.path]);
+    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--json', '--socket', h.path]);
     let childOut = '';
     child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
     child.stdin.write('line one\n');
@@ -115,6 +138,17 @@ describe('tai vpane', () => {
     expect((await h.screenText(1)).slice(0, 2)).toEqual(['line one', 'line two ✓']);
     h.advance(1_000);
     expect(h.board.getState().panels).toEqual([]);
+  });
+
+  test.runIf(existsSync(cli))('the built CLI: a write to a pane that never existed says so on stderr and exits 1; --main-percent 200 is refused', async () => {
+    h = await startHarness();
+    expect(await runTai(['vpane', 'write', '999', 'hi', '--socket', h.path])).toEqual({ code: 1, out: '', err: 'tai vpane: no such pane 999 (it may have closed)\n' });
+    const refused = await runTai(['vpane', 'open', '--main-percent', '200', '--socket', h.path]);
+    expect(refused.code).toBe(64);
+    expect(refused.err.split('\n')[0]).toBe("tai vpane: --main-percent takes a whole number from 1 to 99, got '200'");
+    expect(h.server.counters.requests).toBe(1);
+    const opened = await runTai(['vpane', 'open', '--main-percent', '60', '--socket', h.path]);
+    expect(opened).toEqual({ code: 0, out: '1\n', err: '' });
   });
 });
 
@@ -159,7 +193,7 @@ describe('tai status', () => {
     db.close();
     out = '';
     expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(out.split('\n')[2]).toMatch(/^ {2}#1 {4}failed +\d+s {2}stored {2}· 0 tools · 0 tokens {2}· turn failed$/);
+    expect(out.split('\n')[2]).toMatch(new RegExp(`^ {2}${process.pid}/1 +failed +\\d+s {2}stored {2}· 0 tools · 0 tokens {2}· turn failed$`));
     expect(out + err).not.toMatch(/[\x1b\x07\x80-\x9f]/);
   });
 
@@ -170,27 +204,34 @@ describe('tai status', () => {
     expect(out).toBe('');
   });
 
-  test('no cockpit reachable falls back to the agents stored in the state database, labelled as stored', async () => {
+  test.runIf(existsSync(cli))('no cockpit reachable: the last run stored, labelled as stored; --all every run, each id PID/ID', async () => {
     h = await startHarness();
     const state = mkdtempSync(join(tmpdir(), 'tai-state-'));
-    vi.stubEnv('XDG_STATE_HOME', state);
     const db = openStateDb(join(state, 'tai', 'tai.db'));
     const store = new AgentsStore(db);
     const row = { kind: 'command', task: 'fix it', startedAt: Date.now() - 5_000, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 2, tokens: 30 };
-    // A run whose supervisor is gone (its rows are settled) and this process's live run.
+    // A run whose supervisor is gone (its rows are settled) and this process's live run: both have an agent #1.
     store.save({ ...row, run: '999999999-1', id: 1, label: 'old job', state: 'running', startedAt: Date.now() - 60_000, finishedAt: null });
     store.save({ ...row, run: `${process.pid}-2`, id: 1, label: 'fixer', state: 'running', finishedAt: null });
     db.close();
-    expect(await status(['--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(err).toContain('tai status: no cockpit at ');
-    const lines = out.split('\n');
-    expect(lines[0]).toBe(`no cockpit reachable: agents as stored in ${join(state, 'tai', 'tai.db')} (not live)`);
+    const env = { XDG_STATE_HOME: state, TAI_PLEXER_SOCKET: '' };
+    const none = ['--socket', join(h.dir, 'none.sock')];
+    const last = await runTai(['status', ...none], env);
+    expect(last.code).toBe(0);
+    expect(last.err).toContain('tai status: no cockpit at ');
+    const db0 = join(state, 'tai', 'tai.db');
+    expect(last.out.split('\n')[0]).toBe(`agents of the last run (tai status --all: every run) as stored in ${db0} (not live)`);
+    expect(last.out.split('\n').slice(1)).toEqual(['1 panel: 1 running', expect.stringMatching(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`)), '']);
+
+    const all = await runTai(['status', '--all'], env);
+    expect(all.code).toBe(0);
+    const lines = all.out.split('\n');
+    expect(lines[0]).toBe(`agents of every run as stored in ${db0} (not live)`);
     expect(lines[1]).toBe('2 panels: 1 running, 1 cancelled');
-    expect(lines[2]).toMatch(/^ {2}#1 {4}cancelled +\d+s {2}old job \(run 999999999-1\) {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
-    expect(lines[3]).toMatch(/^ {2}#1 {4}running +\d+s {2}fixer {2}· 2 tools · 30 tokens$/);
-    out = '';
-    expect(await status(['--json', '--socket', join(h.dir, 'none.sock')])).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ source: 'state-db', totals: { total: 2, running: 1, cancelled: 1 }, agents: [{ label: 'old job (run 999999999-1)' }, { label: 'fixer' }] });
+    expect(lines[2]).toMatch(/^ {2}999999999\/1 +cancelled +\d+s {2}old job {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
+    expect(lines[3]).toMatch(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`));
+    const json = await runTai(['status', '--all', '--json'], env);
+    expect(JSON.parse(json.out)).toMatchObject({ source: 'state-db', all: true, keys: ['999999999/1', `${process.pid}/1`], agents: [{ label: 'old job' }, { label: 'fixer' }] });
   });
 });
 
@@ -291,6 +332,36 @@ describe('a reply that is not what the command answers with', () => {
       );
     } finally {
       await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+});
+
+describe('several cockpits running', () => {
+  test.runIf(existsSync(cli))('tai cancel, poll and vpane say how many run, with each pid and socket, and how to choose', async () => {
+    const run = mkdtempSync(join(tmpdir(), 'tai-two-'));
+    const dir = join(run, 'tai');
+    mkdirSync(dir, { mode: 0o700 });
+    chmodSync(dir, 0o700);
+    // Two live processes (this one and its parent) with a socket each, as two cockpits have.
+    const pids = [process.pid, process.ppid].sort((a, b) => a - b);
+    const servers: Server[] = [];
+    for (const pid of pids) {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(join(dir, `tai-${pid}.sock`), resolve));
+      servers.push(server);
+    }
+    try {
+      const env = { XDG_RUNTIME_DIR: run, TAI_PLEXER_SOCKET: '', XDG_STATE_HOME: join(run, 'state') };
+      for (const args of [['cancel', '31'], ['poll', '31'], ['vpane', 'list']]) {
+        const ran = await runTai(args, env);
+        expect(ran.code, args.join(' ')).toBe(2);
+        expect(ran.err).toBe(
+          `tai ${args[0]}: 2 cockpits are running; choose one with --socket PATH (inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n` +
+            pids.map((pid) => `  pid ${pid}: --socket ${join(dir, `tai-${pid}.sock`)}\n`).join(''),
+        );
+      }
+    } finally {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
     }
   });
 });

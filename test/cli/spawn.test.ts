@@ -129,9 +129,11 @@ describe('tai spawn outside a cockpit (in-process supervision)', () => {
     const n = 20_000;
     expect(await spawnCli(['--label', 'flood', '--', node, fixture('flooder.mjs'), String(n)], io)).toBe(0);
     const whole = flood(n) as string;
-    const rid = /whole result: tai record read (r[0-9a-z]+)/.exec(io.stderr)?.[1] as string;
+    const rid = /whole result: tai record read (r[0-9a-z]+) --all/.exec(io.stderr)?.[1] as string;
     expect(rid).toBeDefined();
-    expect(io.stdout.startsWith(whole.slice(0, CLAIM_HEAD))).toBe(true);
+    // The head ends at the last line end before CLAIM_HEAD (lines of 64 characters: 2496).
+    expect(io.stdout.startsWith(`${whole.slice(0, 2496)}\n\n[... `)).toBe(true);
+    expect(CLAIM_HEAD - 2496).toBeLessThan(64);
 
     const read = testIo({ XDG_STATE_HOME: io.state });
     expect(await recordCli(['read', rid, '--offset', '6400', '--limit', '128'], read)).toBe(0);

@@ -47,21 +47,50 @@ export function needsRecord(text: string, limit: number = SPILL_LIMIT): boolean 
   return text.length > limit && codePoints(text) > limit;
 }
 
-/** The caller's view of a stored result: head, a line naming the record, tail. */
+/**
+ * How far before its cut the head may end (and after its cut the tail may
+ * start) to end at a line end: a fifth of the cut, so a head or tail is cut
+ * mid-line only when no line ends near the cut.
+ */
+export const CLAIM_LINE_SLACK = 0.2;
+
+/**
+ * The caller's view of a stored result: head, a line naming the record, tail.
+ * The head ends at the last line end within CLAIM_LINE_SLACK of CLAIM_HEAD
+ * and the tail starts after the first one within it of CLAIM_TAIL, so a line
+ * is seen whole or not at all (unless none ends near the cut).
+ */
 export function claimCheckView(text: string, recordId: string): string {
   const total = codePoints(text);
-  const head = headOf(text, CLAIM_HEAD);
-  const tail = tailOf(text, CLAIM_TAIL);
-  const omitted = total - CLAIM_HEAD - CLAIM_TAIL;
-  return `${head}\n\n${claimLine(recordId, total, omitted)}\n\n${tail}`;
+  const head = lineHead(headOf(text, CLAIM_HEAD));
+  const tail = lineTail(text, tailOf(text, CLAIM_TAIL));
+  const headChars = codePoints(head);
+  const omitted = total - headChars - codePoints(tail);
+  return `${head}\n\n${claimLine(recordId, total, headChars, omitted)}\n\n${tail}`;
 }
 
-/** The line between head and tail: what was left out and how to read it. */
-export function claimLine(recordId: string, total: number, omitted: number): string {
+/**
+ * The line between head and tail: what was left out and how to read it (the
+ * whole record with --all, the omitted part alone with --offset and --limit).
+ */
+export function claimLine(recordId: string, total: number, headChars: number, omitted: number): string {
   return (
     `[... ${omitted} characters omitted; the whole result (${total} characters) is record ${recordId}: ` +
-    `tai record read ${recordId} --offset ${CLAIM_HEAD} --limit ${omitted} ...]`
+    `tai record read ${recordId} --all (the omitted part: --offset ${headChars} --limit ${omitted}) ...]`
   );
+}
+
+/** `head` up to and with its last newline, when that is within the slack of its end. */
+function lineHead(head: string): string {
+  const cut = head.lastIndexOf('\n');
+  return cut >= 0 && cut + 1 >= head.length * (1 - CLAIM_LINE_SLACK) ? head.slice(0, cut + 1) : head;
+}
+
+/** `tail` (the end of `text`) from just after its first newline, when that is within the slack of its start and it does not start a line already. */
+function lineTail(text: string, tail: string): string {
+  if (text.length === tail.length || text[text.length - tail.length - 1] === '\n') return tail;
+  const cut = tail.indexOf('\n');
+  return cut >= 0 && cut + 1 <= tail.length * CLAIM_LINE_SLACK && cut + 1 < tail.length ? tail.slice(cut + 1) : tail;
 }
 
 function isPairAt(text: string, i: number): boolean {

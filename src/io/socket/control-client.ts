@@ -182,9 +182,19 @@ export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv =
   const { live, refused } = findLiveSockets(env);
   const [only] = live;
   if (live.length === 1 && only !== undefined) return { path: only };
-  if (live.length > 1) return { why: `${live.length} cockpits are running (${live.join(', ')}); choose one with --socket PATH` };
+  if (live.length > 1) return { why: severalCockpits(live) };
   const unsafe = refused.map((e) => `${e.message}.`).join(' ');
   return { why: unsafe === '' ? NO_COCKPIT_HINT : `${unsafe} ${NO_COCKPIT_HINT}` };
+}
+
+/**
+ * Why no cockpit was chosen when several run: how many, each one's process
+ * id and socket, and how to choose (inside a cockpit TAI_PLEXER_SOCKET
+ * chooses for you). The socket's name holds its cockpit's pid (socket-path.ts).
+ */
+export function severalCockpits(live: readonly string[]): string {
+  const each = live.map((path) => `  pid ${/tai-(\d+)\.sock$/.exec(path)?.[1] ?? '?'}: --socket ${path}`);
+  return `${live.length} cockpits are running; choose one with --socket PATH (inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n${each.join('\n')}`;
 }
 
 /** Parses a reply line; anything that is not `{ok, data}` / `{ok, error}` is a CallFailedError. */

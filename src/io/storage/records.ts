@@ -123,21 +123,47 @@ export class RecordStore {
     return row ? toMeta(row) : undefined;
   }
 
-  /** Records whose text or label holds every word of `query`, best first. */
+  /**
+   * Records whose text or label holds every word of `query`, as a search box
+   * finds them: first by full text, each word a word or a word's start (FTS5
+   * prefix queries, best first), then, while fewer than `limit` were found,
+   * records holding each word anywhere, inside a word too (instr, ignoring
+   * ASCII case; a scan, newest first). The user's text is never FTS syntax.
+   */
   search(query: string, limit: number = 20): RecordHit[] {
     const match = ftsQuery(query);
     if (match === '') return [];
-    return guardBusy(this.db, () =>
-      this.db
+    const max = Math.max(1, limit);
+    return guardBusy(this.db, () => {
+      const hits = this.db
         .prepare<[string, number], MetaRow & { snippet: string }>(
           `SELECT r.id, r.created_at, r.label, r.tag, r.chars,
                   snippet(records_fts, 0, '»', '«', '…', 12) AS snippet
              FROM records_fts JOIN records r ON r.seq = records_fts.rowid
             WHERE records_fts MATCH ? ORDER BY rank LIMIT ?`,
         )
-        .all(match, Math.max(1, limit))
-        .map((row) => ({ ...toMeta(row), snippet: row.snippet })),
-    );
+        .all(match, max)
+        .map((row) => ({ ...toMeta(row), snippet: row.snippet }));
+      return hits.length < max ? [...hits, ...this.substringHits(query, max - hits.length, new Set(hits.map((h) => h.id)))] : hits;
+    });
+  }
+
+  /** Records holding every word of `query` anywhere (ASCII case ignored), newest first, but those in `seen`. */
+  private substringHits(query: string, limit: number, seen: ReadonlySet<string>): RecordHit[] {
+    const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+    const holds = words.map(() => '(instr(lower(text), ?) > 0 OR instr(lower(label), ?) > 0)').join(' AND ');
+    const [first = ''] = words;
+    const rows = this.db
+      .prepare<unknown[], MetaRow & { around: string; at: number }>(
+        `SELECT id, created_at, label, tag, chars, instr(lower(text), ?) AS at,
+                substr(text, max(1, instr(lower(text), ?) - ${SNIPPET_BEFORE}), ${SNIPPET_SPAN}) AS around
+           FROM records WHERE ${holds} ORDER BY created_at DESC, seq DESC LIMIT ?`,
+      )
+      .all(first, first, ...words.flatMap((w) => [w, w]), limit + seen.size);
+    return rows
+      .filter((row) => !seen.has(row.id))
+      .slice(0, limit)
+      .map((row) => ({ ...toMeta(row), snippet: substringSnippet(row.around, row.at, first) }));
   }
 
   /** Applies the retention policy: by age, then by total size, oldest first. */
@@ -176,13 +202,30 @@ export function newRecordId(now: number): string {
   return `r${Math.max(0, Math.floor(now)).toString(36)}${randomBytes(4).toString('hex')}`;
 }
 
-/** Turns free text into an FTS5 query that matches every word literally. */
+/**
+ * Turns free text into an FTS5 query that matches every word literally, as a
+ * word or a word's start: each word a quoted phrase (so no FTS syntax of the
+ * user's is obeyed) with a prefix star (`"bigline-1-ab"*` finds bigline-1-abc).
+ */
 export function ftsQuery(text: string): string {
   return text
     .split(/\s+/)
     .filter((w) => w !== '')
-    .map((w) => `"${w.replaceAll('"', '""')}"`)
+    .map((w) => `"${w.replaceAll('"', '""')}"*`)
     .join(' ');
+}
+
+/** Characters of context shown before a substring match. */
+const SNIPPET_BEFORE = 40;
+/** Characters a substring match's snippet spans. */
+const SNIPPET_SPAN = 100;
+
+/** The snippet of a substring match (its first word marked as FTS marks one), from the text around it. */
+function substringSnippet(around: string, at: number, word: string): string {
+  if (at === 0) return around.slice(0, SNIPPET_SPAN); // only the label holds it
+  const start = at - 1 - Math.max(0, at - 1 - SNIPPET_BEFORE);
+  const end = start + word.length;
+  return `${at - 1 > SNIPPET_BEFORE ? '…' : ''}${around.slice(0, start)}»${around.slice(start, end)}«${around.slice(end)}…`;
 }
 
 function toMeta(row: MetaRow): RecordMeta {

@@ -22,10 +22,23 @@ export interface StoredStatus extends BoardStatus {
   readonly source: 'state-db';
   /** The state database read. */
   readonly db: string;
+  /** Each row's machine-wide id, `<supervisor pid>/<id>` (ids restart in every process), in the order of `agents`. */
+  readonly keys: readonly string[];
+  /** True when every run's rows are here (`tai status --all`), false for the newest run's only. */
+  readonly all: boolean;
 }
 
-/** The agents stored in the state database under `env`'s state folder; undefined when there is no database yet. */
-export function storedStatus(env: NodeJS.ProcessEnv, now: number): StoredStatus | undefined {
+/** The machine-wide id of a stored agent: its supervisor's pid and its id in that run (`4242/3`). */
+export function storedKey(run: string, id: number): string {
+  return `${run.split('-')[0] ?? run}/${id}`;
+}
+
+/**
+ * The agents stored in the state database under `env`'s state folder: the
+ * newest run's (the cockpit or `tai spawn` that ran last), or with `all`
+ * every run's, newest STORED_STATUS_MAX; undefined when there is no database yet.
+ */
+export function storedStatus(env: NodeJS.ProcessEnv, now: number, all = false): StoredStatus | undefined {
   const path = join(stateDir(env), STATE_DB_FILE);
   if (!existsSync(path)) return undefined;
   const db = openStateDb(path);
@@ -38,11 +51,12 @@ export function storedStatus(env: NodeJS.ProcessEnv, now: number): StoredStatus 
       // Still not writable: shown as stored, fixed by the next command that can write.
     }
     agents.settleDead(now);
-    const stored = agents.list(STORED_STATUS_MAX).reverse();
-    // Ids restart in every process: the newest run's rows are plain, older runs' say which run.
-    const run = stored.at(-1)?.run;
-    const rows = stored.map((agent) => statusRow(agent, now, run));
-    return { source: 'state-db', db: path, totals: statusOf(rows, [], new Map()).totals, agents: rows };
+    const listed = agents.list(STORED_STATUS_MAX).reverse();
+    const newest = listed.at(-1)?.run;
+    const stored = all ? listed : listed.filter((agent) => agent.run === newest);
+    const rows = stored.map((agent) => statusRow(agent, now, agent.run));
+    const keys = stored.map((agent) => storedKey(agent.run, agent.id));
+    return { source: 'state-db', db: path, totals: statusOf(rows, [], new Map()).totals, agents: rows, keys, all };
   } finally {
     db.close();
   }

@@ -14,8 +14,28 @@ describe('the claim check view', () => {
     const text = Array.from({ length: 10_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
     const view = claimCheckView(text, 'rabc');
     expect(view).toBe(
-      `${text.slice(0, CLAIM_HEAD)}\n\n[... 5000 characters omitted; the whole result (10000 characters) is record rabc: tai record read rabc --offset ${CLAIM_HEAD} --limit 5000 ...]\n\n${text.slice(10_000 - CLAIM_TAIL)}`,
+      `${text.slice(0, CLAIM_HEAD)}\n\n[... 5000 characters omitted; the whole result (10000 characters) is record rabc: tai record read rabc --all (the omitted part: --offset ${CLAIM_HEAD} --limit 5000) ...]\n\n${text.slice(10_000 - CLAIM_TAIL)}`,
     );
+  });
+
+  it('cuts the head and the tail at a line end when one is within a fifth of the cut', () => {
+    // Lines of 100 characters (99 and a newline) between 'abc' and 'de\n': the plain cuts fall 97 into line 24 and 3 into line 75.
+    const lines = Array.from({ length: 100 }, (_, i) => `${String(i).padStart(3, '0')} `.padEnd(99, 'x'));
+    const text = `${lines.join('\n')}\n`;
+    const shifted = `abc${text}de\n`;
+    const view = claimCheckView(shifted, 'rl');
+    const [head, tail] = view.split(/\n\n\[\.\.\. .*\.\.\.\]\n\n/);
+    expect(head).toBe(`abc${lines.slice(0, 24).join('\n')}\n`);
+    expect(tail).toBe(`${lines.slice(76).join('\n')}\nde\n`);
+    expect(view).toContain(`[... ${shifted.length - head!.length - tail!.length} characters omitted;`);
+    expect(view).toContain(`--offset ${head!.length} --limit ${shifted.length - head!.length - tail!.length})`);
+  });
+
+  it('cuts mid-line when no line ends near the cut', () => {
+    const text = `${'y'.repeat(1000)}\n${'z'.repeat(9000)}\n`;
+    const view = claimCheckView(text, 'rm');
+    expect(view.startsWith(`${'y'.repeat(1000)}\n${'z'.repeat(CLAIM_HEAD - 1001)}\n\n[... `)).toBe(true);
+    expect(view.endsWith(`...]\n\n${'z'.repeat(CLAIM_TAIL - 1)}\n`)).toBe(true);
   });
 
   it('never splits a surrogate pair', () => {

@@ -259,7 +259,7 @@ describe('tai agents', () => {
     const { code, out, err } = await agents('--all');
     expect(code).toBe(64);
     expect(out).toBe('');
-    expect(err.startsWith("tai agents: Unknown option '--all'")).toBe(true);
+    expect(err.startsWith("tai agents: unknown option '--all'\n")).toBe(true);
     expect(err.endsWith('\nusage: tai agents [--json]\n')).toBe(true);
   });
 });

@@ -131,9 +131,11 @@ describe('the agent service with command agents', () => {
     const rid = result?.recordId as string;
     expect(rid).toMatch(/^r[0-9a-z]+$/);
     const text = result?.text as string;
-    expect(text.startsWith(whole.slice(0, CLAIM_HEAD) + '\n\n[... ')).toBe(true);
-    expect(text.endsWith(']\n\n' + whole.slice(n - CLAIM_TAIL))).toBe(true);
-    expect(text).toContain(`is record ${rid}: tai record read ${rid} --offset ${CLAIM_HEAD}`);
+    // Lines of 64 characters: the head ends at the line end before CLAIM_HEAD (2496), the tail starts at the line after n - CLAIM_TAIL (97536).
+    expect(CLAIM_HEAD - 2496 + (97_536 - (n - CLAIM_TAIL))).toBeLessThan(100);
+    expect(text.startsWith(whole.slice(0, 2496) + '\n\n[... ')).toBe(true);
+    expect(text.endsWith(']\n\n' + whole.slice(97_536))).toBe(true);
+    expect(text).toContain(`is record ${rid}: tai record read ${rid} --all (the omitted part: --offset 2496 --limit ${97_536 - 2496})`);
     const page = await h.service.readRecord(rid, 64_000, 640);
     expect(page).toEqual({ id: rid, offset: 64_000, text: whole.slice(64_000, 64_640), total: n, next: 64_640 });
     const last = await h.service.readRecord(rid, n - 10, 100);
@@ -153,7 +155,9 @@ describe('the agent service with command agents', () => {
     expect(page?.text).toBe(whole.slice(0, 100));
     const stored = (await h.service.readRecord(result?.recordId as string, RESULT_MAX / 2, 200))?.text ?? '';
     expect(stored).toContain('[... 1000000 characters dropped: the result was longer than 4000000 ...]');
-    expect(result?.text.endsWith(whole.slice(n - CLAIM_TAIL))).toBe(true);
+    // The tail starts at the first line start after n - CLAIM_TAIL (lines of 64 characters).
+    expect(result?.text.endsWith(`]\n\n${whole.slice(4_997_504)}`)).toBe(true);
+    expect(4_997_504 - (n - CLAIM_TAIL)).toBeLessThan(64);
     expect(h.board.getState().status(h.clock.t).agents[0]?.droppedBytes).toBeGreaterThan(0);
   });
 

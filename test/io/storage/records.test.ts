@@ -59,7 +59,7 @@ describe('the record store', () => {
     expect(hits[0]?.snippet).toContain('»failed«');
     expect(store.search('tester').map((h) => h.id)).toEqual([b]);
     expect(store.search('"quoted" AND (weird')).toEqual([]);
-    expect(ftsQuery('a "b"')).toBe('"a" """b"""');
+    expect(ftsQuery('a "b"')).toBe('"a"* """b"""*');
   });
 
   it('collects by age, then by total size, oldest first', () => {
@@ -73,7 +73,8 @@ describe('the record store', () => {
     expect(store.gc(now, { maxChars: 50 })).toEqual({ deleted: 1, kept: 1, keptChars: 40 });
     expect(store.read(mid)).toBeUndefined();
     expect(store.read(young)?.text).toBe('z'.repeat(40));
-    expect(store.search('zzzz')).toEqual([]);
+    expect(store.search('yyyy')).toEqual([]);
+    expect(store.search('zzzz').map((h) => h.id)).toEqual([young]);
   });
 });
 
