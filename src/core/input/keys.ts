@@ -24,8 +24,12 @@
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
  *   until the cockpit says it closed).
+ * - mouse: a mouse report (SGR, or X10 from a terminal without 1006) is cut
+ *   out in every mode but paste and handed on as an event; it changes no
+ *   mode, so a click after the prefix leaves the prefix waiting for its key.
  */
 import type { Command } from '../protocol/commands.js';
+import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
@@ -34,7 +38,9 @@ export type KeyAction =
   /** The prefix and a mention key: open the mention prompt. */
   | { readonly kind: 'mention' }
   /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
-  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean };
+  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean }
+  /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
+  | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
 /** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
 export const MENTION_KEYS: readonly string[] = ['@', 'a'];
@@ -193,6 +199,12 @@ export class KeyScanner {
           continue;
         }
         const len = keyLength(s, i);
+        const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
+        if (mouse < 0) break;
+        if (mouse > 0) {
+          i += mouse;
+          continue;
+        }
         if (len === 0) {
           // A lone ESC at the end of a chunk is a real Escape key: pass it now.
           if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
@@ -209,6 +221,12 @@ export class KeyScanner {
         continue;
       }
       const len = keyLength(s, i);
+      const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
+      if (mouse < 0) break;
+      if (mouse > 0) {
+        i += mouse;
+        continue;
+      }
       if (len === 0) {
         if (s.length - i === 1) {
           // A lone ESC: a complete key in prefix mode, nothing to wait for.
@@ -224,6 +242,27 @@ export class KeyScanner {
     }
     if (input !== '') out.push({ kind: 'input', data: input });
     return out;
+  }
+
+  /**
+   * A mouse report at `i` (whose CSI is `len` long): its length once handed
+   * on, 0 when it is no report, -1 when an X10 report waits for its bytes.
+   */
+  private mouse(s: string, i: number, len: number, action: (a: KeyAction) => void): number {
+    const key = s.slice(i, i + len);
+    if (isSgrReport(key)) {
+      const event = parseSgrMouse(key);
+      if (event) action({ kind: 'mouse', event });
+      return len; // a malformed report is dropped: it must not reach a pane as garbage
+    }
+    if (key !== '\x1b[M') return 0;
+    if (s.length - i < 6) {
+      this.carry = s.slice(i);
+      return -1;
+    }
+    const event = parseX10Mouse(s.slice(i, i + 6));
+    if (event) action({ kind: 'mouse', event });
+    return 6;
   }
 
   /** One key in prefix, scroll, help or prompt mode. */
