@@ -31,7 +31,7 @@ export function helpLines(prefix: string): string[] {
   const lines = [` tai keys: press ${p}, then`, ''];
   for (const entry of PREFIX_KEYS) {
     const c = entry.command;
-    const key = c.cmd === 'focus' ? c.to : c.cmd === 'scroll' ? `scroll${c.pages}` : c.cmd;
+    const key = c.cmd === 'focus' ? c.to : c.cmd === 'scroll' ? `scroll${'pages' in c ? c.pages : 0}` : c.cmd;
     lines.push(`   ${entry.label.padEnd(16)} ${WHAT[key] ?? key}`);
   }
   lines.push(`   ${MENTION_KEYS.join(' / ').padEnd(16)} start an agent by name: @name prompt, Tab completes, Enter starts, Esc cancels`);

@@ -37,10 +37,10 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
   status: [{ cmd: 'status' }],
   poll: [{ cmd: 'poll', id: 7 }, { cmd: 'poll', id: 7, wait: 30 }],
   record_read: [{ cmd: 'record_read', id: 'r-1' }, { cmd: 'record_read', id: 'r-1', offset: 100, limit: 50 }],
-  focus: [{ cmd: 'focus', to: 'next' }, { cmd: 'focus', to: 'left' }],
+  focus: [{ cmd: 'focus', to: 'next' }, { cmd: 'focus', to: 'left' }, { cmd: 'focus', to: 'main' }, { cmd: 'focus', to: 3 }],
   close: [{ cmd: 'close' }, { cmd: 'close', pane: 2 }],
   zoom: [{ cmd: 'zoom' }],
-  scroll: [{ cmd: 'scroll', pages: -2 }, { cmd: 'scroll', pages: 0 }],
+  scroll: [{ cmd: 'scroll', pages: -2 }, { cmd: 'scroll', pages: 0 }, { cmd: 'scroll', lines: -3 }],
   help: [{ cmd: 'help' }],
 };
 
@@ -94,7 +94,10 @@ describe('refusals name the field', () => {
     [{ cmd: 'poll', id: 1, wait: -1 }, 'poll wait must not be negative'],
     [{ cmd: 'record_read', id: '' }, 'record_read id must not be empty'],
     [{ cmd: 'record_read', id: 'r', limit: 0 }, 'record_read limit must be greater than 0'],
-    [{ cmd: 'focus', to: 'sideways' }, 'focus to must be one of next, prev, left, right, up, down (got "sideways")'],
+    [{ cmd: 'focus', to: 'sideways' }, 'focus to must be one of next, prev, left, right, up, down, main or a pane id (got "sideways")'],
+    [{ cmd: 'focus', to: -1 }, 'focus to must not be negative'],
+    [{ cmd: 'scroll', lines: 1.5 }, 'scroll lines must be an integer'],
+    [{ cmd: 'scroll', lines: 1, pages: 1 }, 'scroll takes pages or lines, not both'],
     [{ cmd: 'scroll' }, 'missing field: scroll pages'],
     [{ cmd: 'scroll', pages: 0.5 }, 'scroll pages must be an integer'],
   ])('%j is refused: %s', (value, message) => {
