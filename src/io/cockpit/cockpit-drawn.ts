@@ -67,7 +67,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
-  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log });
+  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, mouse: env.TAI_MOUSE !== '0' });
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),
@@ -78,6 +78,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
       source.expedite();
       mainPane.type(data);
     },
+    mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },
   });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');

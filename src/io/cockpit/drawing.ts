@@ -15,7 +15,7 @@ import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
-import { ENTER, LEAVE, writeNow } from '../terminal/terminal-modes.js';
+import { ENTER, LEAVE, MOUSE_ON, writeNow } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
 
 /** What the cockpit draws and where. */
@@ -28,6 +28,8 @@ export interface DrawingOptions {
   /** Where the terminal's cursor goes after a frame, or null to hide it. */
   readonly cursor: () => CursorPlace;
   readonly log: (line: string) => void;
+  /** Whether the terminal reports the mouse to tai (default true; TAI_MOUSE=0 turns it off). */
+  readonly mouse?: boolean;
 }
 
 /** The cockpit being drawn. */
@@ -62,7 +64,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   });
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
-  stdout.write(ENTER);
+  stdout.write(options.mouse === false ? ENTER : ENTER + MOUSE_ON);
   const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn,

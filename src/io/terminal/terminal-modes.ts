@@ -9,6 +9,15 @@ import { writeSync } from 'node:fs';
 export const ENTER = '\x1b[?1049h\x1b[?2004h\x1b[0m\x1b[H\x1b[2J';
 
 /**
+ * Mouse reporting as tmux asks for it with `mouse on`: presses and releases
+ * (1000), motion while a button is held (1002), in SGR form (1006). While it
+ * is on, the terminal selects text only with Shift held (xterm, iTerm2,
+ * GNOME Terminal, kitty, WezTerm; Option on Terminal.app); TAI_MOUSE=0 leaves
+ * the mouse to the terminal.
+ */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1002h\x1b[?1006h';
+
+/**
  * Leaves everything the cockpit or a program in a pane may have switched on:
  * a half-written synchronized update, colours, mouse reporting, application
  * cursor keys and keypad, bracketed paste, a hidden cursor, the alternate screen.
