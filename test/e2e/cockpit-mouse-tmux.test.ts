@@ -3,7 +3,9 @@
  * killed): the built `tai` with a main program that asks for the mouse, SGR
  * reports sent as raw bytes the way a terminal sends them. The program gets
  * clicks over its pane in its own coordinates through the real pty; a click
- * over a panel focuses it and never reaches the program.
+ * over a panel focuses it and never reaches the program. And the main
+ * program's title becomes the terminal's, made safe, and the terminal's own
+ * title is back after exit.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -70,5 +72,22 @@ describe.skipIf(!hasTmux)('the mouse in tmux', () => {
     bytes('q');
     await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
     expect(tmux('display-message', '-p', '-t', 'm', '#{mouse_any_flag}').trim()).toBe('0');
+  }, 60_000);
+
+  it('sets the terminal\'s title from the main program\'s, bounded, and gives the old one back at exit', async () => {
+    const title = (): string => tmux('display-message', '-p', '-t', 'm', '#{pane_title}').trim();
+    const type = (line: string): void => void tmux('send-keys', '-t', 'm', '-l', line);
+    type("printf '\\033]2;OUTER-TITLE\\033\\\\'; clear\r");
+    await untilPasses(() => expect(title()).toBe('OUTER-TITLE'), TMUX);
+    type(`node ${CLI} demo --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?\r`);
+    await untilPasses(() => expect(screen()[0]).toContain('demo silent #1'), TMUX);
+    type("printf '\\033]2;vim notes.md\\033\\\\'\r");
+    await untilPasses(() => expect(title()).toBe('vim notes.md'), TMUX);
+    // A title past TITLE_MAX is cut (the controls inside one are dropped by the screen's parser already).
+    type("printf '\\033]2;%s\\033\\\\' $(printf 'y%.0s' {1..300})\r");
+    await untilPasses(() => expect(title()).toBe(`${'y'.repeat(127)}…`), TMUX);
+    type('exit\r');
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
+    expect(title()).toBe('OUTER-TITLE');
   }, 60_000);
 });

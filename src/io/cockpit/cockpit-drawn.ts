@@ -68,6 +68,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     return { x: r.x + c.x, y: r.y + c.y };
   };
   const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, mouse: env.TAI_MOUSE !== '0' });
+  main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),

@@ -15,7 +15,8 @@ import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
-import { ENTER, LEAVE, MOUSE_ON, writeNow } from '../terminal/terminal-modes.js';
+import { terminalTitle } from '../../core/text/title.js';
+import { ENTER, LEAVE, MOUSE_ON, setTitle, writeNow } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
 
 /** What the cockpit draws and where. */
@@ -37,6 +38,8 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
+  /** The main program set its title: the terminal's title follows it, made safe (tmux's set-titles). */
+  title(raw: string): void;
   /** Stops drawing for good (the terminal is gone) without touching it. */
   pause(): void;
   /** Stops drawing, unmounts Ink and leaves the alternate screen; idempotent. */
@@ -79,8 +82,15 @@ export function startDrawing(options: DrawingOptions): Drawing {
   });
 
   let stopped = false;
+  let title: string | null = null;
   return {
     stats: out.stats,
+    title(raw) {
+      const safe = terminalTitle(raw);
+      if (!drawing || safe === title) return;
+      title = safe;
+      stdout.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
+    },
     resize(c, r) {
       out.resize(c, r);
       inkOut.resize(c, r);
@@ -98,7 +108,8 @@ export function startDrawing(options: DrawingOptions): Drawing {
       } catch {
         // Unmounting a broken tree must not keep the terminal in the alternate screen.
       }
-      writeNow(fdOf(stdout), LEAVE);
+      // Cleared first where the terminal keeps no title stack, then popped where it does.
+      writeNow(fdOf(stdout), (title === null ? '' : setTitle('')) + LEAVE);
     },
   };
 }
