@@ -61,6 +61,11 @@ const PAGE_UP = ['\x1b[5~', '\x02'];
 const PAGE_DOWN = ['\x1b[6~', '\x06'];
 const ENTER = ['\r', '\n'];
 
+/** Ctrl-Y: the view a line back (vi); the wheel up in copy mode. */
+export const SCROLL_UP = '\x19';
+/** Ctrl-E: the view a line on (vi); the wheel down in copy mode. */
+export const SCROLL_DOWN = '\x05';
+
 /** Copy mode entered on a pane scrolled back `scrollback` lines, the cursor at `at` (default: the view's last line). */
 export function copyStart(buf: CopyBuffer, scrollback: number, at?: CopyPoint): CopyState {
   const bottom = Math.max(0, buf.length - buf.rows);
@@ -88,6 +93,11 @@ export function copyKey(s0: CopyState, key: string, buf: CopyBuffer): CopyStep {
     const page = (PAGE_UP.includes(key) ? -1 : 1) * Math.max(1, buf.rows - 1);
     const top = clampTop(buf, s.top + page);
     return { state: { ...s, top, cursor: clampPoint(buf, { x, y: y + (top - s.top) }) } };
+  }
+  if (key === SCROLL_UP || key === SCROLL_DOWN) {
+    // vi's C-y / C-e (and the wheel): the view moves a line, the cursor stays in it.
+    const top = clampTop(buf, s.top + (key === SCROLL_UP ? -1 : 1));
+    return { state: { ...s, top, cursor: clampPoint(buf, { x, y: Math.min(Math.max(y, top), top + buf.rows - 1) }) } };
   }
   if (key === 'g') return move(0, 0);
   if (key === 'G') return move(0, buf.length - 1);
@@ -154,10 +164,14 @@ function ordered(p: CopyPoint, q: CopyPoint): [CopyPoint, CopyPoint] {
   return p.y < q.y || (p.y === q.y && p.x <= q.x) ? [p, q] : [q, p];
 }
 
-/** The view follows the cursor: it scrolls just enough to show it. */
+/**
+ * The view follows the cursor: it scrolls just enough to show it, keeping a
+ * line above it (the top row of a scrolled-back main pane says so and hides
+ * that line; a match is seen with a line of its context).
+ */
 function follow(s: CopyState, buf: CopyBuffer): CopyState {
   const { y } = s.cursor;
-  const top = y < s.top ? y : y >= s.top + buf.rows ? y - buf.rows + 1 : s.top;
+  const top = y <= s.top ? y - 1 : y >= s.top + buf.rows ? y - buf.rows + 1 : s.top;
   return top === s.top ? s : { ...s, top: clampTop(buf, top) };
 }
 

@@ -23,7 +23,8 @@
  *   bottom and is consumed), help (any key closes the overlay), paste (inside
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
- *   until the cockpit says it closed).
+ *   until the cockpit says it closed), copy (copy mode on the focused pane:
+ *   every key goes to it until the cockpit says it ended).
  * - mouse: a mouse report (SGR, or X10 from a terminal without 1006) is cut
  *   out in every mode but paste and handed on as an event; it changes no
  *   mode, so a click after the prefix leaves the prefix waiting for its key.
@@ -39,11 +40,18 @@ export type KeyAction =
   | { readonly kind: 'mention' }
   /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
   | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean }
+  /** The prefix and a copy key: copy mode starts on the focused pane (src/core/input/copy-mode.ts). */
+  | { readonly kind: 'copy' }
+  /** A key for copy mode, until the cockpit says it ended. */
+  | { readonly kind: 'copy-key'; readonly key: string }
   /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
   | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
 /** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
 export const MENTION_KEYS: readonly string[] = ['@', 'a'];
+
+/** The keys after the prefix that start copy mode (tmux's `[`). */
+export const COPY_KEYS: readonly string[] = ['['];
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -67,14 +75,14 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
   { keys: ['\x1b[C', '\x1bOC', 'l'], label: '→ / l', command: { cmd: 'focus', to: 'right' } },
   { keys: ['x'], label: 'x', command: { cmd: 'close' } },
   { keys: ['z'], label: 'z', command: { cmd: 'zoom' } },
-  { keys: [PAGE_UP, '['], label: 'PageUp / [', command: { cmd: 'scroll', pages: -1 } },
+  { keys: [PAGE_UP], label: 'PageUp', command: { cmd: 'scroll', pages: -1 } },
   { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
   { keys: ['?'], label: '?', command: { cmd: 'help' } },
 ];
 
 const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
 
-type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste';
+type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste' | 'copy';
 
 /**
  * Parses a prefix name: a literal single character, `C-x` / `^x` for
@@ -145,6 +153,16 @@ export class KeyScanner {
   /** The mention prompt closed (Enter started the agent, Esc, or by other means): keys pass again. */
   promptClosed(): void {
     if (this.prompting) this.mode = 'normal';
+  }
+
+  /** True while copy mode has the keyboard. */
+  get copying(): boolean {
+    return this.mode === 'copy';
+  }
+
+  /** Copy mode ended (q, Esc, a copy, or it could not start): keys pass again. */
+  copyClosed(): void {
+    if (this.mode === 'copy') this.mode = 'normal';
   }
 
   /** Scans one chunk of raw stdin. */
@@ -280,6 +298,11 @@ export class KeyScanner {
           action({ kind: 'mention' });
           return;
         }
+        if (COPY_KEYS.includes(key)) {
+          this.mode = 'copy';
+          action({ kind: 'copy' });
+          return;
+        }
         const c = BY_KEY.get(key);
         if (!c) return; // an unbound key after the prefix is dropped, as in tmux
         if (c.cmd === 'scroll') this.mode = 'scroll';
@@ -302,6 +325,9 @@ export class KeyScanner {
       case 'prompt':
         if (key === PASTE_START) this.mode = 'prompt-paste';
         else action({ kind: 'prompt', key });
+        return;
+      case 'copy':
+        action({ kind: 'copy-key', key });
         return;
       case 'normal':
       case 'paste':

@@ -31,6 +31,8 @@ export interface DrawingOptions {
   readonly log: (line: string) => void;
   /** Whether the terminal reports the mouse to tai (default true; TAI_MOUSE=0 turns it off). */
   readonly mouse?: boolean;
+  /** Changes the panes' overlays before they are drawn (copy mode's selection and status). */
+  readonly decorate?: (overlays: readonly Overlay[]) => readonly Overlay[];
 }
 
 /** The cockpit being drawn. */
@@ -38,6 +40,8 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
+  /** Puts text on the terminal's clipboard (OSC 52): only for the user's own copy, never an agent's. */
+  clipboard(text: string): void;
   /** The main program set its title: the terminal's title follows it, made safe (tmux's set-titles). */
   title(raw: string): void;
   /** Stops drawing for good (the terminal is gone) without touching it. */
@@ -59,7 +63,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   source.onFrame(() => {
     if (!drawing) return;
     try {
-      const overlays = source.overlays();
+      const overlays = options.decorate ? options.decorate(source.overlays()) : source.overlays();
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
@@ -85,6 +89,9 @@ export function startDrawing(options: DrawingOptions): Drawing {
   let title: string | null = null;
   return {
     stats: out.stats,
+    clipboard(text) {
+      if (drawing) stdout.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
+    },
     title(raw) {
       const safe = terminalTitle(raw);
       if (!drawing || safe === title) return;

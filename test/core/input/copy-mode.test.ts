@@ -35,14 +35,16 @@ describe('copy mode', () => {
   });
 
   it.each<[string, string[], { x: number; y: number }, number]>([
-    ['up twice', ['k', '\x1b[A'], { x: 0, y: 3 }, 3],
-    ['up past the view scrolls it', ['k', 'k', 'k'], { x: 0, y: 2 }, 2],
+    ['up twice, to the view\'s top: it scrolls a line', ['k', '\x1b[A'], { x: 0, y: 3 }, 2],
+    ['up to the view\'s top scrolls it, a line kept above', ['k', 'k', 'k'], { x: 0, y: 2 }, 1],
     ['down at the bottom stays', ['j'], { x: 0, y: 5 }, 3],
     ['right and left', ['l', 'l', '\x1b[C', 'h'], { x: 2, y: 5 }, 3],
     ['g to the oldest line', ['g'], { x: 0, y: 0 }, 0],
     ['G back to the newest', ['g', 'G'], { x: 0, y: 5 }, 3],
     ['$ to the line end', ['$'], { x: 7, y: 5 }, 3],
     ['PageUp a page (rows - 1)', ['\x1b[5~'], { x: 0, y: 3 }, 1],
+    ['C-y moves the view a line, the cursor kept in it', ['\x19', '\x19'], { x: 0, y: 3 }, 1],
+    ['C-e back down', ['\x19', '\x05'], { x: 0, y: 4 }, 3],
     ['PageUp then PageDown', ['\x1b[5~', '\x1b[6~'], { x: 0, y: 5 }, 3],
   ])('moves: %s', (_name, keys, cursor, top) => {
     const { state } = play(buffer(LINES), keys);
@@ -71,8 +73,8 @@ describe('copy mode', () => {
 
   it('scrolls the view to a match far back', () => {
     const { state } = play(buffer(LINES), ['/', 'b', 'e', 't', 'a', '\r']);
-    expect(state?.top).toBe(1);
-    expect(copyScrollback(state!, buffer(LINES))).toBe(2);
+    expect(state?.top).toBe(0);
+    expect(copyScrollback(state!, buffer(LINES))).toBe(3);
   });
 
   it('copies the selection from the mark to the cursor, both included, across lines, on Enter or y', () => {
