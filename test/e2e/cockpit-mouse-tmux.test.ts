@@ -5,7 +5,9 @@
  * clicks over its pane in its own coordinates through the real pty; a click
  * over a panel focuses it and never reaches the program. And the main
  * program's title becomes the terminal's, made safe, and the terminal's own
- * title is back after exit.
+ * title is back after exit. And copy mode: a search back through the main
+ * pane's scrollback and a selection that lands in tmux's paste buffer by
+ * OSC 52.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -89,5 +91,24 @@ describe.skipIf(!hasTmux)('the mouse in tmux', () => {
     type('exit\r');
     await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
     expect(title()).toBe('OUTER-TITLE');
+  }, 60_000);
+
+  it('finds text back in the main pane with copy mode and copies a selection to the clipboard (OSC 52)', async () => {
+    tmux('set-option', '-s', 'set-clipboard', 'on');
+    const type = (line: string): void => void tmux('send-keys', '-t', 'm', '-l', line);
+    type(`clear; node ${CLI} demo --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?\r`);
+    await untilPasses(() => expect(screen()[0]).toContain('demo silent #1'), TMUX);
+    type("PS1='$ '; for i in $(seq 1 200); do echo \"row $i $([ $i = 37 ] && echo MARKER-FOUND)\"; done\r");
+    await untilPasses(() => expect(mainText()).toContain('row 200'), TMUX);
+    bytes('\x1d[');
+    type('/marker-found\r');
+    // The match is scrolled into view, just under the top row (which says the pane is scrolled back).
+    await untilPasses(() => expect(screen()[1]).toMatch(/^row 37 MARKER-FOUND/), TMUX);
+    expect(screen()[0]).toMatch(/\[\d+\/\d+\] +│/);
+    type('0v$y');
+    await untilPasses(() => expect(tmux('show-buffer').trim()).toBe('row 37 MARKER-FOUND'), TMUX);
+    await untilPasses(() => expect(mainText()).toContain('row 200'), TMUX); // back at the bottom
+    type('exit\r');
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
   }, 60_000);
 });
