@@ -76,6 +76,17 @@ describe.skipIf(!hasTmux)('the mouse in tmux', () => {
     expect(tmux('display-message', '-p', '-t', 'm', '#{mouse_any_flag}').trim()).toBe('0');
   }, 60_000);
 
+  it('asks the terminal for every motion while the main program does (DECSET 1003), and hands it the motion', async () => {
+    tmux('send-keys', '-t', 'm', `clear; node ${CLI} demo --agents silent -- node ${ECHO} any sgr; echo TAI-EXIT=$?`, 'Enter');
+    await untilPasses(() => expect(mainText()).toContain('READY'), TMUX);
+    await untilPasses(() => expect(tmux('display-message', '-p', '-t', 'm', '#{mouse_all_flag} #{mouse_sgr_flag}').trim()).toBe('1 1'), TMUX);
+    bytes('\x1b[<35;12;6M');
+    await untilPasses(() => expect(mainText()).toContain('GOT ^[[<35;12;6M'), TMUX);
+    bytes('q');
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
+    expect(tmux('display-message', '-p', '-t', 'm', '#{mouse_all_flag} #{mouse_any_flag}').trim()).toBe('0 0');
+  }, 60_000);
+
   it('sets the terminal\'s title from the main program\'s, bounded, and gives the old one back at exit', async () => {
     const title = (): string => tmux('display-message', '-p', '-t', 'm', '#{pane_title}').trim();
     const type = (line: string): void => void tmux('send-keys', '-t', 'm', '-l', line);

@@ -83,6 +83,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   };
   const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o) });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
+  main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),

@@ -40,6 +40,11 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
+  /**
+   * The main program wants every motion (DECSET 1003, not only drags): the
+   * terminal is asked for it too while it does, as tmux does.
+   */
+  anyMotion(on: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52): only for the user's own copy, never an agent's. */
   clipboard(text: string): void;
   /** The main program set its title: the terminal's title follows it, made safe (tmux's set-titles). */
@@ -87,8 +92,14 @@ export function startDrawing(options: DrawingOptions): Drawing {
 
   let stopped = false;
   let title: string | null = null;
+  let motion = false;
   return {
     stats: out.stats,
+    anyMotion(on) {
+      if (!drawing || options.mouse === false || on === motion) return;
+      motion = on;
+      stdout.write(on ? '\x1b[?1003h' : '\x1b[?1003l');
+    },
     clipboard(text) {
       if (drawing) stdout.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
     },
