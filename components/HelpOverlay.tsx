@@ -1,6 +1,6 @@
 /** The help overlay: the prefix key and what each key after it does, over the whole window. */
 import React from 'react';
-import { MENTION_KEYS, PREFIX_KEYS, prefixName } from '../src/core/input/keys.js';
+import { COPY_KEYS, MENTION_KEYS, PREFIX_KEYS, prefixName } from '../src/core/input/keys.js';
 import { fit, styled } from '../src/core/text/fit.js';
 import { RawRows } from './RawRows.js';
 
@@ -32,9 +32,10 @@ export function helpLines(prefix: string): string[] {
   const lines = [` tai keys: press ${p}, then`, ''];
   for (const entry of PREFIX_KEYS) {
     const c = entry.command;
-    const key = c.cmd === 'focus' ? c.to : c.cmd === 'scroll' ? `scroll${c.pages}` : c.cmd;
+    const key = c.cmd === 'focus' ? c.to : c.cmd === 'scroll' ? `scroll${'pages' in c ? c.pages : 0}` : c.cmd;
     lines.push(`   ${entry.label.padEnd(16)} ${WHAT[key] ?? key}`);
   }
+  lines.push(`   ${COPY_KEYS.join(' / ').padEnd(16)} copy mode: arrows/PageUp move, / searches back, n again, v selects, Enter copies, q leaves`);
   lines.push(`   ${MENTION_KEYS.join(' / ').padEnd(16)} start an agent by name: @name prompt, Tab completes, Enter starts, Esc cancels`);
   lines.push(`   ${`${p} ${p}`.padEnd(16)} send ${p} itself`);
   lines.push('', ' Every other key goes to the focused pane; keys typed into a panel are dropped.', ' Press any key to close this help.');

@@ -131,6 +131,8 @@ export interface BoardActions {
   helpToggle(): void;
   /** Scrolls the focused pane by whole pages (negative: back); 0 returns to the bottom. */
   scroll(pages: number): void;
+  /** Scrolls the focused pane by lines (the wheel; negative: back), as far as its screen keeps. */
+  scrollLines(lines: number): void;
 }
 
 /** The store: snapshot plus actions. */

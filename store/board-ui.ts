@@ -74,6 +74,12 @@ export function scrolled(s: UiSnapshot, pages: number, history: number = Infinit
   return scrollback === s.scrollback ? null : { scrollback };
 }
 
+/** Scrolls the focused pane by `lines` (the wheel; negative is back), never past the `history` lines its screen keeps. */
+export function scrolledLines(s: UiSnapshot, lines: number, history: number = Infinity): UiChange | null {
+  const scrollback = Math.min(Math.max(0, history), Math.max(0, s.scrollback - lines));
+  return scrollback === s.scrollback ? null : { scrollback };
+}
+
 /** The window's new size, in whole cells, at least one each way. */
 export function resized(cols: number, rows: number): UiChange {
   return { cols: Math.max(1, Math.floor(cols)), rows: Math.max(1, Math.floor(rows)) };

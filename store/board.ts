@@ -35,6 +35,7 @@ import {
   helpToggled,
   resized,
   scrolled,
+  scrolledLines,
   UI_START,
   unzoomed,
   zoomKept,
@@ -142,6 +143,11 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
     /** Sets a UI change, if there is one. */
     const setUi = (change: UiChange | null): void => {
       if (change) set(change);
+    };
+    /** How far the focused pane's screen can scroll back. */
+    const focusedHistory = (): number => {
+      const focus = get().focus;
+      return (focus === 'main' ? options.mainHistory?.() : records.get(focus)?.screen?.history?.()) ?? Infinity;
     };
 
     return {
@@ -368,9 +374,11 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       },
 
       scroll(pages) {
-        const focus = get().focus;
-        const history = focus === 'main' ? options.mainHistory?.() : records.get(focus)?.screen?.history?.();
-        setUi(scrolled(get(), pages, history ?? Infinity));
+        setUi(scrolled(get(), pages, focusedHistory()));
+      },
+
+      scrollLines(lines) {
+        setUi(scrolledLines(get(), lines, focusedHistory()));
       },
     };
   });

@@ -155,9 +155,16 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
       if (!page) throw new RequestError(`no such record: ${command.id}`);
       return page;
     }
-    case 'focus':
-      s.focusMove(command.to);
+    case 'focus': {
+      const to = command.to;
+      if (to !== 'main' && typeof to !== 'number') {
+        s.focusMove(to);
+        return null;
+      }
+      if (to !== 'main' && !s.layout.panels.some((p) => p.id === to)) throw new NoSuchPanelError(to);
+      s.focusSet(to);
       return null;
+    }
     case 'close': {
       const pane = command.pane ?? s.focus;
       if (pane === 'main') throw new RequestError('the main pane cannot be closed from here');
@@ -168,7 +175,8 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
       s.zoomToggle();
       return null;
     case 'scroll':
-      s.scroll(command.pages);
+      if ('lines' in command) s.scrollLines(command.lines);
+      else s.scroll(command.pages);
       return null;
     case 'help':
       s.helpToggle();

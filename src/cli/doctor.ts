@@ -10,7 +10,7 @@ import { assertNever } from '../core/never.js';
 import { checkStateDb, moveAside } from '../io/storage/db-doctor.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
 import { EXIT_STORAGE } from '../io/agents/agent-results.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { readCommandLine } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './spawn.js';
 
@@ -19,12 +19,8 @@ const USAGE = 'usage: tai doctor [--reset-db]\n';
 /** Runs `tai doctor ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
-  const parsed = parseCommandLine('doctor', args, { 'reset-db': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, USAGE, (text) => out.warn(text));
-  if (!parsed) return USAGE_EXIT;
-  if (parsed.values.help) {
-    out.say(USAGE);
-    return 0;
-  }
+  const parsed = readCommandLine({ name: 'doctor', usage: USAGE, options: { 'reset-db': { type: 'boolean' } } }, args, out);
+  if (typeof parsed === 'number') return parsed;
   const path = join(stateDir(io.env), STATE_DB_FILE);
   const health = checkStateDb(path);
   switch (health.kind) {

@@ -18,7 +18,7 @@ import { mergeLane } from '../io/lanes/lane-merge.js';
 import { dropLane, restartLaneByHand } from '../io/lanes/lane-end.js';
 import { LaneStore } from '../io/lanes/lane-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../io/storage/state-db.js';
-import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { readCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, run as spawn, type CliIo } from './spawn.js';
 
@@ -34,12 +34,12 @@ const USAGE =
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
   const [verb, ...rest] = args;
-  const parsed = parseCommandLine(`lane ${verb ?? ''}`.trim(), rest, { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, help: { type: 'boolean', short: 'h' } }, USAGE, (t) => out.warn(t));
-  if (!parsed) return USAGE_EXIT;
-  if (verb === undefined || verb === 'help' || parsed.values.help) {
+  if (verb === undefined || verb === 'help' || verb === '--help' || verb === '-h') {
     out.say(USAGE);
     return verb === undefined ? USAGE_EXIT : 0;
   }
+  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' } } }, rest, out);
+  if (typeof parsed === 'number') return parsed;
   const name = parsed.positionals[0];
   if (verb !== 'list' && (name === undefined || parsed.positionals.length > 1)) {
     out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);

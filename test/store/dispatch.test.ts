@@ -165,6 +165,34 @@ describe("tai's own commands", () => {
 });
 
 describe('the keyboard commands call the board', () => {
+  test('focus goes to a pane by id, and an unknown pane is refused', async () => {
+    const b = board();
+    const ctx = { board: b, now: T0 };
+    const a = b.getState().open({ label: 'a' }, T0);
+    expect(await dispatch({ cmd: 'focus', to: a }, ctx)).toEqual({ ok: true, data: null });
+    expect(b.getState().focus).toBe(a);
+    expect(await dispatch({ cmd: 'focus', to: 99 }, ctx)).toEqual({ ok: false, error: 'no such pane: 99' });
+    expect(await dispatch({ cmd: 'focus', to: 'main' }, ctx)).toEqual({ ok: true, data: null });
+    expect(b.getState().focus).toBe('main');
+  });
+
+  test('scroll by lines goes back as far as the pane keeps, and forward to the bottom', async () => {
+    const b = board();
+    const ctx = { board: b, now: T0 };
+    const a = b.getState().open({ label: 'a' }, T0);
+    b.getState().focusSet(a);
+    b.getState().write(a, Array.from({ length: 50 }, (_, i) => `line ${i}\r\n`).join(''), T0);
+    b.getState().flush(T0 + 25);
+    const history = () => b.getState().screenOf(a)?.history?.() ?? 0;
+    await vi.waitFor(() => expect(history()).toBeGreaterThan(0));
+    await dispatch({ cmd: 'scroll', lines: -3 }, ctx);
+    expect(b.getState().scrollback).toBe(3);
+    await dispatch({ cmd: 'scroll', lines: -1000 }, ctx);
+    expect(b.getState().scrollback).toBe(history());
+    await dispatch({ cmd: 'scroll', lines: 1000 }, ctx);
+    expect(b.getState().scrollback).toBe(0);
+  });
+
   test('focus, zoom, scroll, help and close', async () => {
     const b = board();
     const ctx = { board: b, now: T0 };

@@ -23,9 +23,14 @@
  *   bottom and is consumed), help (any key closes the overlay), paste (inside
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
- *   until the cockpit says it closed).
+ *   until the cockpit says it closed), copy (copy mode on the focused pane:
+ *   every key goes to it until the cockpit says it ended).
+ * - mouse: a mouse report (SGR, or X10 from a terminal without 1006) is cut
+ *   out in every mode but paste and handed on as an event; it changes no
+ *   mode, so a click after the prefix leaves the prefix waiting for its key.
  */
 import type { Command } from '../protocol/commands.js';
+import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
@@ -34,10 +39,19 @@ export type KeyAction =
   /** The prefix and a mention key: open the mention prompt. */
   | { readonly kind: 'mention' }
   /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
-  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean };
+  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean }
+  /** The prefix and a copy key: copy mode starts on the focused pane (src/core/input/copy-mode.ts). */
+  | { readonly kind: 'copy' }
+  /** A key for copy mode, until the cockpit says it ended. */
+  | { readonly kind: 'copy-key'; readonly key: string }
+  /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
+  | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
 /** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
 export const MENTION_KEYS: readonly string[] = ['@', 'a'];
+
+/** The keys after the prefix that start copy mode (tmux's `[`). */
+export const COPY_KEYS: readonly string[] = ['['];
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -61,7 +75,7 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
   { keys: ['\x1b[C', '\x1bOC', 'l'], label: '→ / l', command: { cmd: 'focus', to: 'right' } },
   { keys: ['x'], label: 'x', command: { cmd: 'close' } },
   { keys: ['z'], label: 'z', command: { cmd: 'zoom' } },
-  { keys: [PAGE_UP, '['], label: 'PageUp / [', command: { cmd: 'scroll', pages: -1 } },
+  { keys: [PAGE_UP], label: 'PageUp', command: { cmd: 'scroll', pages: -1 } },
   { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
   { keys: ['?'], label: '?', command: { cmd: 'help' } },
   { keys: ['d'], label: 'd', command: { cmd: 'lane_diff' } },
@@ -69,7 +83,7 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
 
 const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
 
-type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste';
+type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste' | 'copy';
 
 /**
  * Parses a prefix name: a literal single character, `C-x` / `^x` for
@@ -142,6 +156,16 @@ export class KeyScanner {
     if (this.prompting) this.mode = 'normal';
   }
 
+  /** True while copy mode has the keyboard. */
+  get copying(): boolean {
+    return this.mode === 'copy';
+  }
+
+  /** Copy mode ended (q, Esc, a copy, or it could not start): keys pass again. */
+  copyClosed(): void {
+    if (this.mode === 'copy') this.mode = 'normal';
+  }
+
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
     const s = this.carry + chunk;
@@ -194,6 +218,12 @@ export class KeyScanner {
           continue;
         }
         const len = keyLength(s, i);
+        const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
+        if (mouse < 0) break;
+        if (mouse > 0) {
+          i += mouse;
+          continue;
+        }
         if (len === 0) {
           // A lone ESC at the end of a chunk is a real Escape key: pass it now.
           if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
@@ -210,6 +240,12 @@ export class KeyScanner {
         continue;
       }
       const len = keyLength(s, i);
+      const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
+      if (mouse < 0) break;
+      if (mouse > 0) {
+        i += mouse;
+        continue;
+      }
       if (len === 0) {
         if (s.length - i === 1) {
           // A lone ESC: a complete key in prefix mode, nothing to wait for.
@@ -227,6 +263,27 @@ export class KeyScanner {
     return out;
   }
 
+  /**
+   * A mouse report at `i` (whose CSI is `len` long): its length once handed
+   * on, 0 when it is no report, -1 when an X10 report waits for its bytes.
+   */
+  private mouse(s: string, i: number, len: number, action: (a: KeyAction) => void): number {
+    const key = s.slice(i, i + len);
+    if (isSgrReport(key)) {
+      const event = parseSgrMouse(key);
+      if (event) action({ kind: 'mouse', event });
+      return len; // a malformed report is dropped: it must not reach a pane as garbage
+    }
+    if (key !== '\x1b[M') return 0;
+    if (s.length - i < 6) {
+      this.carry = s.slice(i);
+      return -1;
+    }
+    const event = parseX10Mouse(s.slice(i, i + 6));
+    if (event) action({ kind: 'mouse', event });
+    return 6;
+  }
+
   /** One key in prefix, scroll, help or prompt mode. */
   private key(key: string, action: (a: KeyAction) => void, pass: (data: string) => void): void {
     const command = (c: Command): void => action({ kind: 'command', command: c });
@@ -240,6 +297,11 @@ export class KeyScanner {
         if (MENTION_KEYS.includes(key)) {
           this.mode = 'prompt';
           action({ kind: 'mention' });
+          return;
+        }
+        if (COPY_KEYS.includes(key)) {
+          this.mode = 'copy';
+          action({ kind: 'copy' });
           return;
         }
         const c = BY_KEY.get(key);
@@ -264,6 +326,9 @@ export class KeyScanner {
       case 'prompt':
         if (key === PASTE_START) this.mode = 'prompt-paste';
         else action({ kind: 'prompt', key });
+        return;
+      case 'copy':
+        action({ kind: 'copy-key', key });
         return;
       case 'normal':
       case 'paste':

@@ -231,3 +231,17 @@ export function neighbour(l: Layout, from: PaneId, direction: Direction): PaneId
   }
   return best;
 }
+
+/**
+ * The drawn pane under the cell (`x`, `y`) and where its screen starts (a
+ * panel's row 0 is its header, so its screen starts a row lower); undefined
+ * over a separator or past the window.
+ */
+export function paneAt(l: Layout, x: number, y: number): { readonly id: PaneId; readonly rect: Rect; readonly screenTop: number } | undefined {
+  for (const { id, rect } of drawn(l).panes) {
+    if (x >= rect.x && x < rect.x + rect.cols && y >= rect.y && y < rect.y + rect.rows) {
+      return { id, rect, screenTop: id === 'main' ? rect.y : rect.y + 1 };
+    }
+  }
+  return undefined;
+}

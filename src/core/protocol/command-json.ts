@@ -11,6 +11,7 @@
  * because the seed lists no error for either. Unknown fields are ignored.
  */
 import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp } from './commands.js';
+import type { PaneId } from '../panel/layout.js';
 import { RequestError, VPANE_ERRORS } from '../errors.js';
 import { assertNever } from '../never.js';
 import {
@@ -110,15 +111,18 @@ function parseNamed(cmd: CommandName, v: Json): Command {
       };
     }
     case 'focus':
-      return { cmd, to: required(v, 'to', 'focus to', oneOf(FOCUS_TARGETS)) };
+      return { cmd, to: required(v, 'to', 'focus to', focusTo) };
     case 'close': {
       const pane = v['pane'] === undefined ? undefined : paneId(v, 'pane', 'close pane');
       return pane === undefined ? { cmd } : { cmd, pane };
     }
     case 'zoom':
       return { cmd };
-    case 'scroll':
+    case 'scroll': {
+      if (v['lines'] !== undefined && v['pages'] !== undefined) throw new RequestError('scroll takes pages or lines, not both');
+      if (v['lines'] !== undefined) return { cmd, lines: required(v, 'lines', 'scroll lines', signedInteger) };
       return { cmd, pages: required(v, 'pages', 'scroll pages', signedInteger) };
+    }
     case 'help':
       return { cmd };
     case 'lane_diff':
@@ -301,6 +305,15 @@ const lingerSeconds: Reader<number> = (value, name) =>
 const headerText: Reader<string> = (value, name) => {
   const chars = [...string(value, name)];
   return chars.length <= MPLEX_VPANE_HEADER_MAX ? (value as string) : chars.slice(0, MPLEX_VPANE_HEADER_MAX - 1).join('') + '…';
+};
+
+/** A focus target: a direction, 'main', or a panel's id (a number, or a string of digits). */
+const focusTo: Reader<FocusTarget | PaneId> = (value, name) => {
+  if (value === 'main') return 'main';
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d{1,15}$/.test(value))) return integer(Number(value), name);
+  if (typeof value === 'string' && (FOCUS_TARGETS as readonly string[]).includes(value)) return value as FocusTarget;
+  const got = typeof value === 'string' ? clipForError(value) : JSON.stringify(value);
+  throw new RequestError(`${name} must be one of ${FOCUS_TARGETS.join(', ')}, main or a pane id (got ${got})`);
 };
 
 function oneOf<T extends string>(allowed: readonly T[]): Reader<T> {

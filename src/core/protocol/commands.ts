@@ -7,6 +7,7 @@
  * The vpane_* commands are the original's protocol word for word (seed 001,
  * section 3.1); the rest are tai's own. Field names are the wire names.
  */
+import type { PaneId } from '../panel/layout.js';
 import type { PanelState } from '../panel/panel-state.js';
 
 /** States a feed pane's owner may set (section 3.1). */
@@ -65,11 +66,14 @@ export type Command =
   | { readonly cmd: 'poll'; readonly id: number; readonly wait?: number }
   | { readonly cmd: 'record_read'; readonly id: string; readonly offset?: number; readonly limit?: number }
   // the keyboard's, also accepted on the socket
-  | { readonly cmd: 'focus'; readonly to: FocusTarget }
+  /** Focus moves in a direction, or to a pane by id ('main' or a shown panel; a click). */
+  | { readonly cmd: 'focus'; readonly to: FocusTarget | PaneId }
   /** Close a pane as the user would (cancels its agent); no pane: the focused one. */
   | { readonly cmd: 'close'; readonly pane?: number }
   | { readonly cmd: 'zoom' }
+  /** Scrolls the focused pane by pages (0: back to the bottom) or, for the wheel, by lines; negative is back. */
   | { readonly cmd: 'scroll'; readonly pages: number }
+  | { readonly cmd: 'scroll'; readonly lines: number }
   | { readonly cmd: 'help' }
   /** Open the diff of a lane's panel in a read-only view, zoomed (prefix + d); no pane: the focused one (docs/lanes.md). */
   | { readonly cmd: 'lane_diff'; readonly pane?: number }

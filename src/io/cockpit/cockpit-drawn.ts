@@ -19,6 +19,7 @@ import type { CursorPlace } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
+import { CopyView } from './copy-view.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { mainRect, startMainPane } from './main-pane.js';
@@ -62,8 +63,21 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     },
   });
 
+  const copy = new CopyView({
+    board,
+    main,
+    dispatch: (command) => void dispatch(command, cockpit),
+    clipboard: (text) => drawing.clipboard(text),
+    changed: () => {
+      source.expedite();
+      source.dirty();
+    },
+  });
+
   // The terminal's cursor stands where the main program's is, while the main pane is what the user types into.
   const cursor = (): CursorPlace => {
+    const inCopy = copy.cursor();
+    if (inCopy !== undefined) return inCopy; // copy mode's cursor, wherever its pane is
     const s = board.getState();
     if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null) return null;
     if (s.layout.zoomed && s.layout.zoomed.id !== 'main') return null;
@@ -71,7 +85,9 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
-  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log });
+  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o) });
+  main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
+  main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),
@@ -82,6 +98,8 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
       source.expedite();
       mainPane.type(data);
     },
+    mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },
+    copy,
   });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');

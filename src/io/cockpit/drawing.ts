@@ -15,7 +15,8 @@ import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
-import { ENTER, LEAVE, writeNow } from '../terminal/terminal-modes.js';
+import { terminalTitle } from '../../core/text/title.js';
+import { ENTER, LEAVE, MOUSE_ON, setTitle, writeNow } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
 
 /** What the cockpit draws and where. */
@@ -28,6 +29,10 @@ export interface DrawingOptions {
   /** Where the terminal's cursor goes after a frame, or null to hide it. */
   readonly cursor: () => CursorPlace;
   readonly log: (line: string) => void;
+  /** Whether the terminal reports the mouse to tai (default true; TAI_MOUSE=0 turns it off). */
+  readonly mouse?: boolean;
+  /** Changes the panes' overlays before they are drawn (copy mode's selection and status). */
+  readonly decorate?: (overlays: readonly Overlay[]) => readonly Overlay[];
 }
 
 /** The cockpit being drawn. */
@@ -35,6 +40,15 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
+  /**
+   * The main program wants every motion (DECSET 1003, not only drags): the
+   * terminal is asked for it too while it does, as tmux does.
+   */
+  anyMotion(on: boolean): void;
+  /** Puts text on the terminal's clipboard (OSC 52): only for the user's own copy, never an agent's. */
+  clipboard(text: string): void;
+  /** The main program set its title: the terminal's title follows it, made safe (tmux's set-titles). */
+  title(raw: string): void;
   /** Stops drawing for good (the terminal is gone) without touching it. */
   pause(): void;
   /** Stops drawing, unmounts Ink and leaves the alternate screen; idempotent. */
@@ -54,7 +68,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   source.onFrame(() => {
     if (!drawing) return;
     try {
-      const overlays = source.overlays();
+      const overlays = options.decorate ? options.decorate(source.overlays()) : source.overlays();
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
@@ -62,7 +76,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   });
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
-  stdout.write(ENTER);
+  stdout.write(options.mouse === false ? ENTER : ENTER + MOUSE_ON);
   const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn,
@@ -77,8 +91,24 @@ export function startDrawing(options: DrawingOptions): Drawing {
   });
 
   let stopped = false;
+  let title: string | null = null;
+  let motion = false;
   return {
     stats: out.stats,
+    anyMotion(on) {
+      if (!drawing || options.mouse === false || on === motion) return;
+      motion = on;
+      stdout.write(on ? '\x1b[?1003h' : '\x1b[?1003l');
+    },
+    clipboard(text) {
+      if (drawing) stdout.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
+    },
+    title(raw) {
+      const safe = terminalTitle(raw);
+      if (!drawing || safe === title) return;
+      title = safe;
+      stdout.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
+    },
     resize(c, r) {
       out.resize(c, r);
       inkOut.resize(c, r);
@@ -96,7 +126,8 @@ export function startDrawing(options: DrawingOptions): Drawing {
       } catch {
         // Unmounting a broken tree must not keep the terminal in the alternate screen.
       }
-      writeNow(fdOf(stdout), LEAVE);
+      // Cleared first where the terminal keeps no title stack, then popped where it does.
+      writeNow(fdOf(stdout), (title === null ? '' : setTitle('')) + LEAVE);
     },
   };
 }

@@ -6,6 +6,8 @@
  */
 import { rectOf, type Rect } from '../../core/panel/layout.js';
 import { toPane } from '../../core/input/pane-input.js';
+import type { MouseEncoding, MouseTracking } from '../../core/input/mouse.js';
+import { trackMouseEncoding } from '../terminal/mouse-encoding.js';
 import type { Board } from '../../../store/board.js';
 import type { CockpitScreens } from './cockpit-board.js';
 import { spawnMain, type MainPty } from './pty.js';
@@ -21,6 +23,10 @@ export interface MainPane {
   readonly pty: MainPty;
   /** Sends typed keys to the main program, encoded for the modes its terminal is in. */
   type(data: string): void;
+  /** What the main program asked for of the mouse (tracking 'none': nothing). */
+  mouse(): { readonly tracking: MouseTracking; readonly encoding: MouseEncoding };
+  /** Sends mouse reports, already encoded for the program, as they are. */
+  sendMouse(data: string): void;
 }
 
 /** What the main program is and where it finds the control socket. */
@@ -44,6 +50,7 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
   });
   pty.onData((data) => screens.writeMain(data));
   main.term.onData((reply) => pty.write(reply));
+  const encoding = trackMouseEncoding(main.term);
   board.subscribe(() => {
     const r = mainRect(board);
     if (r.cols !== main.term.cols || r.rows !== main.term.rows) {
@@ -57,5 +64,7 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
       const modes = main.term.modes;
       pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
     },
+    mouse: () => ({ tracking: main.term.modes.mouseTrackingMode, encoding: encoding.encoding() }),
+    sendMouse: (data) => pty.write(data),
   };
 }

@@ -5,6 +5,7 @@ import {
   focusOrder,
   layout,
   neighbour,
+  paneAt,
   REASON_NO_SPACE,
   REASON_TOO_MANY,
   REASON_TOO_NARROW,
@@ -372,5 +373,28 @@ describe('focus', () => {
     expect(rectOf(three, 7)).toEqual({ x: 67, y: 28, cols: 53, rows: 12 });
     expect(rectOf(three, 'main')).toEqual(three.main);
     expect(rectOf(three, 8)).toBeUndefined();
+  });
+});
+
+describe('paneAt', () => {
+  const l = layout({ cols: 120, rows: 40, panels: [1, 2] });
+  it.each([
+    [0, 0, 'main', 0],
+    [65, 39, 'main', 0],
+    [66, 10, undefined, undefined], // the vertical separator
+    [67, 0, 1, 1], // a panel's header: its screen starts a row lower
+    [119, 19, 1, 1],
+    [80, 20, undefined, undefined], // the separator row between the two panels
+    [80, 21, 2, 22],
+    [120, 0, undefined, undefined],
+  ])('at (%i, %i) is %s', (x, y, id, screenTop) => {
+    const at = paneAt(l, x, y);
+    expect(at?.id).toBe(id);
+    expect(at?.screenTop).toBe(screenTop);
+  });
+
+  it('finds only the zoomed pane, over the whole window', () => {
+    const z = layout({ cols: 120, rows: 40, panels: [1], zoom: 1 });
+    expect(paneAt(z, 5, 5)).toEqual({ id: 1, rect: { x: 0, y: 0, cols: 120, rows: 40 }, screenTop: 1 });
   });
 });

@@ -58,8 +58,9 @@ const BROKEN: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['{"cmd":"cancel","id":%}', ['"1"', '-1', '1.5', 'null']],
   ['{"cmd":"poll","id":1,"wait":%}', ['-1', '"1"']],
   ['{"cmd":"record_read","id":%}', ['""', '1', 'null']],
-  ['{"cmd":"focus","to":%}', ['"sideways"', '1', 'null']],
+  ['{"cmd":"focus","to":%}', ['"sideways"', '-1', '1.5', 'null']],
   ['{"cmd":"scroll","pages":%}', ['1.5', '"1"', 'null']],
+  ['{"cmd":"scroll","lines":%}', ['1.5', '"1"', '[]']],
   ['{"cmd":"close","pane":%}', ['"x"', '-1']],
   ['{"cmd":%}', ['"vpane_opne"', '1', 'null', '"__proto__"', '"toString"', '"VPANE_OPEN"']],
 ];
