@@ -162,6 +162,9 @@ const MODEL_TEXT: readonly RegExp[] = [
   /service unavailable/i,
   /bad gateway/i,
   /internalServerError|serverOverloaded/,
+  // Codex's words for a 500 (the body's message is dropped), opencode's for OpenAI's 500.
+  /currently experiencing high demand/i,
+  /server had an error while processing your request/i,
   /\b(?:HTTP|status|error|code)\b[^\n\d]{0,12}5(?:00|02|03|04|29)\b/i,
 ];
 
@@ -299,7 +302,8 @@ function classifyRpcError(error: Readonly<Record<string, unknown>>, now: number 
   if (errorKind === 'rate_limit') return withReset({ kind: 'rate_limit', detail: said('errorKind rate_limit') }, resetFromText(message, now));
   if (errorKind === 'overloaded') return { kind: 'model', detail: said('errorKind overloaded') };
   if (errorKind === 'transport_lost') return { kind: 'network', detail: said('errorKind transport_lost') };
-  const codex = classifyCodexErrorInfo(data['codexErrorInfo'], now);
+  // codex-acp 0.16 sends it snake case (`codex_error_info: "internal_server_error"`).
+  const codex = classifyCodexErrorInfo(camelCase(data['codexErrorInfo'] ?? data['codex_error_info']), now);
   if (codex !== undefined) {
     const verdict = { ...codex, detail: said(codex.detail) };
     return verdict.kind === 'rate_limit' && verdict.resetAt === undefined ? withReset(verdict, resetFromText(message, now)) : verdict;
@@ -323,6 +327,14 @@ function classifyCodexErrorInfo(info: unknown, now: number | undefined): Classif
   if (status === undefined) return { kind: 'network', detail: name };
   const verdict = classifyStatus(status, '', headerReader(undefined), now);
   return { ...verdict, detail: `${name} ${verdict.detail}` };
+}
+
+/** A Codex error info with snake-case names (`response_too_many_failed_attempts: {http_status_code}`) in camel case. */
+function camelCase(value: unknown): unknown {
+  const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (typeof value === 'string') return camel(value);
+  if (!isRecord(value) || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), camelCase(v)]));
 }
 
 /** Claude's `rate_limit_event`: only `status: "rejected"` is a limit; `resetsAt` is epoch seconds. */
