@@ -26,6 +26,7 @@
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
+import { defaultLabel } from '../../core/agents/agent-spawn.js';
 import { RequestError, messageOf } from '../../core/errors.js';
 import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
@@ -106,7 +107,7 @@ export class LocalAgentService implements AgentService {
     }
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
     const spec = runSpecOf(request);
-    const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
+    const label = request.label ?? defaultLabel(request.kind, request.argv);
     const task = request.prompt ?? request.argv.join(' ');
     return this.#start(request.kind, runner, spec, { label, task, timeout: request.timeout, retries: request.retries }, now);
   }
