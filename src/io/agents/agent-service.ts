@@ -224,7 +224,8 @@ export class LocalAgentService implements AgentService {
     const now = this.#now();
     // Write before the reference can be handed out (the footer shows it only after the next flush).
     const claimed = claimResult(this.#records, attempt.agent.result(), job.label, now, job.notes);
-    const summary = `${outcome?.summary ?? 'stopped'}${claimed.suffix}`;
+    // The footer and the reason are one line, whatever the agent's message held (Gemini's 429 has two).
+    const summary = `${(outcome?.summary ?? 'stopped').replace(/\s*[\r\n]+\s*/g, ' ')}${claimed.suffix}`;
     const final = outcome
       ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)
       : (this.#rowState(attempt.id, now) ?? 'cancelled');

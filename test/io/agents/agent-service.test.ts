@@ -64,6 +64,13 @@ describe('the agent service with command agents', () => {
     expect(await h.service.poll(timed.id, 10_000)).toMatchObject({ state: 'timeout', exitCode: 124, reason: expect.stringContaining('time limit reached (30s)') });
   });
 
+  it('keeps a failure summary on one line, whatever newlines the agent put in it', async () => {
+    const twoLines = () => ({ pgid: undefined, ended: Promise.resolve({ state: 'failed' as const, summary: '[API Error: quota]\nPlease wait and try again later.' }), result: () => '', soft() {}, hard() {} });
+    h = harness({ runners: { acp: twoLines } });
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: ['agent'] }, h.clock.t);
+    expect((await h.service.poll(id, 10_000))?.reason).toBe('[API Error: quota] Please wait and try again later. · 0 chars');
+  });
+
   it('stops hard after the grace when the agent ignores the soft stop, and its whole process group is gone', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--child', '--ignore-int') }, h.clock.t);
