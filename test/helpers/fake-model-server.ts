@@ -63,8 +63,10 @@ export interface FakeModelServer {
   readonly port: number;
   readonly requests: RecordedRequest[];
   setMode(mode: NonNullable<FakeModelOptions['mode']>): void;
-  /** Requests that carried a tool result back: one per round trip. */
+  /** Requests that carried a tool result back (an agent may resend its history, so at least one per call). */
   toolRoundTrips(): number;
+  /** Replies that asked for a tool call: one per tool the agent ran. */
+  toolCalls(): number;
   /** Stops listening (connections are refused) and drops every open connection. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -112,6 +114,7 @@ export async function startFakeModelServer(opts: FakeModelOptions = {}): Promise
     requests,
     setMode: (m) => void (mode = m),
     toolRoundTrips: () => requests.filter((r) => r.step === 'final').length,
+    toolCalls: () => requests.filter((r) => r.step === 'tool').length,
     stop,
     start: () => listen(port),
     close: () => (server.listening ? stop() : Promise.resolve()),

@@ -214,12 +214,14 @@ export const BUILTIN_AGENTS: readonly AgentEntry[] = [
 
 /**
  * ACP agents that never send a permission request before they write or run
- * a command (measured: opencode 1.18 with its default config, codex-acp 0.16):
+ * a command (measured: opencode 1.18 with its default config, claude-agent-acp
+ * 0.101 in its initial mode auto, codex-acp 0.16):
  * tai's `reject` policy answers requests, so it cannot stop them. Keyed by a
  * word of the command; `tai agents` and docs/agents.md say so.
  */
 const NEVER_ASK: readonly (readonly [RegExp, string])[] = [
   [/(^|\/)opencode$/, 'opencode runs its tools without asking (default config): the reject policy does not stop it; set "permission" in its opencode.json'],
+  [/claude-agent-acp/, 'claude-agent-acp starts in mode auto and runs commands without asking: the reject policy does not stop it'],
   [/codex-acp/, 'codex-acp never asks before writing: its sandbox_mode decides, not the reject policy'],
 ];
 
