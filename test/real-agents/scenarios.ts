@@ -6,7 +6,7 @@
  * a permission request. Each CLI's test file says which apply to it and why
  * the others do not (`skip` below, shown in the test's name).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FINAL_TEXT, startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
@@ -101,6 +101,8 @@ class Run {
   async close(): Promise<void> {
     this.tai?.signal('SIGKILL');
     await this.server?.close();
+    // The CLIs cache hundreds of MB in their homes (opencode, Gemini): nothing of a run is kept.
+    rmSync(this.place.dir, { recursive: true, force: true });
   }
 }
 
