@@ -4,7 +4,7 @@
  * Exit 0 on a listing, 2 when the registry file is unusable, 64 for a bad
  * command line. The schema: docs/agents-registry.md.
  */
-import { BUILTIN_AGENTS, RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
+import { BUILTIN_AGENTS, permissionNote, RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/agent-config.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput } from './output.js';
@@ -47,7 +47,7 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
   return 0;
 }
 
-/** The human form: a table (name, kind, available or not found, origin, command), then where the config is. */
+/** The human form: a table (name, kind, available or not found, origin, command), the agents the permission policy cannot hold back, then where the config is. */
 export function formatAgents(registry: LoadedRegistry, listing: readonly AgentListing[]): string {
   const rows = [
     ['NAME', 'KIND', 'STATUS', 'FROM', 'COMMAND'],
@@ -55,6 +55,11 @@ export function formatAgents(registry: LoadedRegistry, listing: readonly AgentLi
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const lines = rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i] ?? 0) : cell)).join('  '));
+  const notes = listing.flatMap((a) => {
+    const note = permissionNote(a.entry);
+    return note === undefined ? [] : [`note: ${a.entry.name}: ${note}`];
+  });
+  if (notes.length > 0) lines.push('', ...notes);
   lines.push('', `config: ${registry.path} (${describeConfig(registry)})`);
   return `${lines.join('\n')}\n`;
 }

@@ -120,11 +120,11 @@ describe('supervision', () => {
     expect(h.calls.hard).toHaveLength(1);
   });
 
-  it('keeps a clean finish during the grace as done', () => {
+  it('calls a clean finish during the grace cancelled: the stop was asked for (seed 001, 5.1)', () => {
     const board = createBoard();
     const id = board.getState().open({ label: 'quick' }, T0);
     board.getState().cancel(id, 'enough', T0);
-    expect(board.getState().finish(id, 'done', 'finished anyway', T0 + 100)).toBe('done');
+    expect(board.getState().finish(id, 'done', 'finished anyway', T0 + 100)).toBe('cancelled');
   });
 
   it('cancels the agent of a panel the user closes and takes the panel off the board at once', () => {

@@ -134,7 +134,7 @@ describe("tai's own commands", () => {
     expect(reasons).toEqual(['cancelled by request (tai cancel)']);
     expect(await dispatch({ cmd: 'cancel', id }, ctx)).toEqual({ ok: false, error: `agent ${id} is not running (running)` });
     b.getState().finish(id, 'done', 'ok', T0 + 1);
-    expect(await dispatch({ cmd: 'cancel', id }, ctx)).toEqual({ ok: false, error: `agent ${id} is not running (done)` });
+    expect(await dispatch({ cmd: 'cancel', id }, ctx)).toEqual({ ok: false, error: `agent ${id} is not running (cancelled)` });
     expect(await dispatch({ cmd: 'cancel', id: 99 }, ctx)).toEqual({ ok: false, error: 'no such pane: 99' });
     const feed = (await dispatch({ cmd: 'vpane_open', label: 'f' }, ctx)) as { data: { id: number } };
     expect(await dispatch({ cmd: 'cancel', id: feed.data.id }, ctx)).toEqual({

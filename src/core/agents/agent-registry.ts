@@ -215,8 +215,28 @@ export const BUILTIN_AGENTS: readonly AgentEntry[] = [
     command: ['claude', '-p', '--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'],
     description: 'Claude Code, stream-json',
   },
-  { name: 'codex', kind: 'codex', command: ['codex', 'exec', '--json'], description: 'Codex, exec --json' },
+  // Outside a git repository codex exec refuses to run without --skip-git-repo-check.
+  { name: 'codex', kind: 'codex', command: ['codex', 'exec', '--json', '--skip-git-repo-check'], description: 'Codex, exec --json' },
 ];
+
+/**
+ * ACP agents that never send a permission request before they write or run
+ * a command (measured: opencode 1.18 with its default config, claude-agent-acp
+ * 0.101 in its initial mode auto, codex-acp 0.16):
+ * tai's `reject` policy answers requests, so it cannot stop them. Keyed by a
+ * word of the command; `tai agents` and docs/agents.md say so.
+ */
+const NEVER_ASK: readonly (readonly [RegExp, string])[] = [
+  [/(^|\/)opencode$/, 'opencode runs its tools without asking (default config): the reject policy does not stop it; set "permission" in its opencode.json'],
+  [/claude-agent-acp/, 'claude-agent-acp starts in mode auto and runs commands without asking: the reject policy does not stop it'],
+  [/codex-acp/, 'codex-acp never asks before writing: its sandbox_mode decides, not the reject policy'],
+];
+
+/** Why the permission policy does not hold an entry's agent back, or undefined when its requests are what the policy answers. */
+export function permissionNote(entry: AgentEntry): string | undefined {
+  if (entry.kind !== 'acp') return undefined;
+  return NEVER_ASK.find(([word]) => entry.command.some((arg) => word.test(arg)))?.[1];
+}
 
 /** The registry in effect: built-ins in their order (a user entry of the same name replaces one whole), then the user's new names. */
 export function mergeRegistry(builtins: readonly AgentEntry[], user: readonly AgentEntry[]): AgentEntry[] {

@@ -65,3 +65,28 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
 export function sessionKey(entry: AgentEntry, dir: string): string {
   return JSON.stringify([entry.name, entry.model ?? '', dir]);
 }
+
+/** Programs that run the script after them: a label names the script instead (`acp claude-agent-acp`, not `acp /path/to/node`). */
+const INTERPRETERS: ReadonlySet<string> = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'npx']);
+
+/**
+ * A spawn's label when none is given: the kind and the program's file name,
+ * the script's for an interpreter (a package's `dist/index.js` is named by
+ * its package folder), the kind alone when the program is named for it
+ * (`claude`, not `claude claude`).
+ */
+export function defaultLabel(kind: string, argv: readonly string[]): string {
+  const base = (path: string): string => path.split('/').filter(Boolean).at(-1) ?? path;
+  let program = base(argv[0] ?? '');
+  if (INTERPRETERS.has(program.replace(/[\d.]+$/, ''))) {
+    const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
+    if (script !== undefined) {
+      const parts = script.split('/').filter(Boolean);
+      const file = parts.at(-1) ?? script;
+      const folder = parts.at(-2);
+      // .../claude-agent-acp/dist/index.js names its package, not `index.js`.
+      program = /^(index|main|cli)\.[cm]?js$/.test(file) && folder === 'dist' && parts.length >= 3 ? (parts.at(-3) ?? file) : file;
+    }
+  }
+  return program === '' || program === kind ? kind : `${kind} ${program}`;
+}

@@ -3,12 +3,19 @@
  * "ACP"). Pure: the runner parses the JSON-RPC, this maps one update at a
  * time and remembers tool names by call id.
  *
- * Mapping: agent_message_chunk -> Text (also the result); agent_thought_chunk
- * -> Thought; tool_call -> ToolStart (title, raw input), and ToolEnd when it
- * arrives already finished; tool_call_update completed/failed -> ToolEnd;
- * plan -> Plan ("[status] content"); usage_update -> Usage (tokens used);
- * notice -> Note (Error when its severity is error); the rest (the user's own
- * chunks, commands, modes, config, session info, compaction) is not shown.
+ * Mapping: agent_message_chunk -> Text (also the result; after a tool call
+ * it starts a new paragraph, so the text before and after it is not glued);
+ * agent_thought_chunk -> Thought; tool_call -> ToolStart (title, raw input),
+ * and ToolEnd when it arrives already finished; a second tool_call with a
+ * known id (claude-code-acp sends two) and tool_call_update are updates: a
+ * new title or input is shown as a Note (opencode names the command only
+ * there), completed/failed -> ToolEnd; plan -> Plan ("[status] content");
+ * usage_update -> Usage (its `used`, the context in use, stands until the
+ * turn's own usage in the prompt response replaces it, `promptUsage`);
+ * notice -> Note (Error when its severity is error); session_info_update
+ * with a Codex error (`_meta.codex.error`, codex-acp) -> Error, kept as the
+ * turn's failure; the rest (the user's own chunks, commands, modes, config,
+ * compaction) is not shown.
  *
  * Failures, for the one classifier (acpFailure): a turn fails by a JSON-RPC
  * error `{code, message, data}` thrown by the SDK's client, read by
@@ -30,16 +37,29 @@ export interface AcpOut {
 /** Maps the updates of one session. */
 export class AcpDecoder {
   readonly #tools = new RecentIds();
+  /** What each tool call showed last (title and input), so an update shows only what it adds. */
+  readonly #shown = new RecentIds();
   /** The kind of the last streamed chunk, so a switch between thought and text starts a new line. */
-  #stream: 'text' | 'thought' | undefined;
+  #stream: 'text' | 'thought' | 'tool' | undefined;
+  /** Message text was sent this turn (a tool call after it starts a new paragraph). */
+  #texted = false;
+  #failure: Json | undefined;
+
+  /** The failure the agent reported in an update while its turn went on (codex-acp's session_info_update). */
+  get failure(): Json | undefined {
+    return this.#failure;
+  }
 
   /** Maps one `update` object of a session/update notification. */
   update(update: unknown): AcpOut {
     if (!isObject(update)) return { events: [], text: '' };
     switch (str(update, 'sessionUpdate')) {
       case 'agent_message_chunk': {
-        const text = contentText(update['content']);
-        return { events: text ? [{ type: 'text', text: this.#switch('text', text) }] : [], text };
+        const chunk = contentText(update['content']);
+        if (!chunk) return { events: [], text: '' };
+        const text = this.#stream === 'tool' && this.#texted ? `\n\n${chunk}` : chunk;
+        this.#texted = true;
+        return { events: [{ type: 'text', text: this.#switch('text', text) }], text };
       }
       case 'agent_thought_chunk': {
         const text = contentText(update['content']);
@@ -57,6 +77,8 @@ export class AcpDecoder {
         const used = num(update, 'used');
         return { events: used === undefined ? [] : [{ type: 'usage', tokens: used }], text: '' };
       }
+      case 'session_info_update':
+        return { events: this.#sessionInfo(update), text: '' };
       case 'notice': {
         const title = str(update, 'title') ?? 'notice';
         const description = str(update, 'description');
@@ -70,9 +92,20 @@ export class AcpDecoder {
 
   /** The chunk's text, on a new line when the stream switches between thought and text. */
   #switch(kind: 'text' | 'thought', text: string): string {
-    const switched = this.#stream !== undefined && this.#stream !== kind;
+    const switched = this.#stream !== undefined && this.#stream !== kind && this.#stream !== 'tool';
     this.#stream = kind;
     return switched ? `\n${text}` : text;
+  }
+
+  /** codex-acp may end a failed turn end_turn and say the failure only here (`threadStatus: systemError`). */
+  #sessionInfo(update: Json): AgentEvent[] {
+    const meta = isObject(update['_meta']) ? update['_meta'] : {};
+    const codex = isObject(meta['codex']) ? meta['codex'] : {};
+    const error = codex['error'];
+    if (!isObject(error)) return [];
+    // Kept in the shape of a JSON-RPC error, so the one classifier reads its codexErrorInfo as codex-acp's others.
+    this.#failure = { code: -32603, message: str(error, 'message') ?? 'codex error', data: error };
+    return [{ type: 'error', text: str(error, 'message') ?? argsText(error) }];
   }
 
   /** The name remembered for a tool call id. */
@@ -82,9 +115,14 @@ export class AcpDecoder {
 
   #toolCall(update: Json): AgentEvent[] {
     const id = str(update, 'toolCallId') ?? '';
+    // A tool_call for an id already started is an update (claude-code-acp sends the real title so).
+    if (this.#tools.get(id) !== undefined) return this.#toolUpdate(update);
     const name = str(update, 'title') ?? str(update, 'name') ?? str(update, 'kind') ?? 'tool';
+    const args = toolArgs(update);
     this.#tools.set(id, name);
-    const events: AgentEvent[] = [{ type: 'tool_start', name, args: toolArgs(update), id }];
+    this.#shown.set(id, `${name}\u0000${args}`);
+    this.#stream = 'tool';
+    const events: AgentEvent[] = [{ type: 'tool_start', name, args, id }];
     const end = this.#end(update, id);
     if (end) events.push(end);
     return events;
@@ -92,10 +130,23 @@ export class AcpDecoder {
 
   #toolUpdate(update: Json): AgentEvent[] {
     const id = str(update, 'toolCallId') ?? '';
+    const events: AgentEvent[] = [];
+    const known = this.#tools.get(id);
     const title = str(update, 'title');
-    if (title && !this.#tools.get(id)) this.#tools.set(id, title);
+    const args = update['rawInput'] !== undefined ? toolArgs(update) : undefined;
+    if (known !== undefined && (title !== undefined || args !== undefined)) {
+      const [shownName = known, shownArgs = ''] = (this.#shown.get(id) ?? '').split('\u0000');
+      const name = title ?? shownName;
+      const input = args ?? shownArgs;
+      if (name !== shownName || input !== shownArgs) {
+        this.#shown.set(id, `${name}\u0000${input}`);
+        this.#tools.set(id, name);
+        events.push({ type: 'note', text: `⎿ ${shownName} is ${name}${input !== '' && input !== '{}' ? ` ${input}` : ''}` });
+      }
+    } else if (title && known === undefined) this.#tools.set(id, title);
     const end = this.#end(update, id);
-    return end ? [end] : [];
+    if (end) events.push(end);
+    return events;
   }
 
   #end(update: Json, id: string): AgentEvent | undefined {
@@ -103,8 +154,29 @@ export class AcpDecoder {
     if (status !== 'completed' && status !== 'failed') return undefined;
     const name = this.#tools.get(id) ?? str(update, 'title') ?? 'tool';
     this.#tools.delete(id);
+    this.#shown.delete(id);
     return { type: 'tool_end', name, result: toolResult(update), failed: status === 'failed', id };
   }
+}
+
+/**
+ * The tokens a turn consumed, from its session/prompt response: `usage`
+ * (claude-agent-acp, opencode: input plus output, or the total) or
+ * `_meta.quota.token_count` (Gemini CLI); undefined when it says none (the
+ * usage_update figure then stands).
+ */
+export function promptUsage(response: unknown): number | undefined {
+  if (!isObject(response)) return undefined;
+  const usage = response['usage'];
+  if (isObject(usage)) {
+    const sum = (num(usage, 'inputTokens') ?? 0) + (num(usage, 'outputTokens') ?? 0);
+    return sum > 0 ? sum : num(usage, 'totalTokens');
+  }
+  const meta = isObject(response['_meta']) ? response['_meta'] : {};
+  const quota = isObject(meta['quota']) ? meta['quota'] : {};
+  const count = isObject(quota['token_count']) ? quota['token_count'] : undefined;
+  if (count === undefined) return undefined;
+  return (num(count, 'input_tokens') ?? 0) + (num(count, 'output_tokens') ?? 0);
 }
 
 /** The text of a content block (text as is, other kinds named). */

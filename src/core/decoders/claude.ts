@@ -15,7 +15,9 @@
  *   and thinking blocks that repeat them are skipped.
  * - rate_limit_event -> Note; control_response -> nothing (the interrupt's ack).
  * - result -> the end: done unless `is_error`; its `result` is the answer,
- *   `api_error_status` (429 ...) goes into the summary; usage -> Usage.
+ *   `api_error_status` (429 ...) goes into the summary (never the subtype
+ *   `success` a failed 2.1 result carries); usage -> Usage. After tai asked
+ *   for the stop, `error_during_execution` is the interrupt: a Note.
  *
  * Failures, for the one classifier (claudeFailure): a failed `result` (its
  * `api_error_status` and text), an `assistant` message's `error`, a
@@ -38,6 +40,7 @@ export class ClaudeDecoder implements MessageDecoder {
   #stream: 'text' | 'thought' | undefined;
   #end: TurnEnd | undefined;
   readonly #failures: AgentFailure[] = [];
+  #stopAsked = false;
 
   /** Set once the `result` line arrived. */
   get end(): TurnEnd | undefined {
@@ -169,17 +172,25 @@ export class ClaudeDecoder implements MessageDecoder {
     return switched ? `\n${text}` : text;
   }
 
+  /** Told by the runner when it asked for the stop (the interrupt, or SIGINT). */
+  stopAsked(): void {
+    this.#stopAsked = true;
+  }
+
   #result(msg: Json): Decoded {
     const failed = msg['is_error'] === true || (str(msg, 'subtype') ?? 'success') !== 'success';
     const status = num(msg, 'api_error_status');
     const answer = str(msg, 'result');
-    const subtype = str(msg, 'subtype') ?? (failed ? 'error' : 'success');
-    const summary = failed ? `${subtype}${status ? ` (HTTP ${status})` : ''}${answer ? `: ${firstLine(answer)}` : ''}` : `${num(msg, 'num_turns') ?? '?'} turns`;
+    const subtype = str(msg, 'subtype');
+    // The interrupt tai asked for ends the turn `error_during_execution`: the stop, not an error.
+    const interrupted = failed && this.#stopAsked && subtype === 'error_during_execution';
+    const summary = interrupted ? 'interrupted' : failed ? failureSummary(subtype, status, answer) : `${num(msg, 'num_turns') ?? '?'} turns`;
     this.#end = { state: failed ? 'failed' : 'done', summary, ...(answer === undefined || failed ? {} : { text: answer }) };
     const events: AgentEvent[] = [];
     const usage = isObject(msg['usage']) ? msg['usage'] : undefined;
     if (usage) events.push({ type: 'usage', tokens: (num(usage, 'input_tokens') ?? 0) + (num(usage, 'output_tokens') ?? 0) });
-    if (failed) events.push({ type: 'error', text: summary });
+    if (interrupted) events.push({ type: 'note', text: 'interrupted' });
+    else if (failed) events.push({ type: 'error', text: summary });
     return { events, text: '' };
   }
 }
@@ -233,6 +244,18 @@ function note(text: string): Decoded {
 
 function firstLine(text: string): string {
   return text.split('\n', 1)[0] ?? '';
+}
+
+/**
+ * A failed result in one line. Claude Code 2.1 marks API failures `subtype:
+ * "success"` with `is_error` set, so that subtype is never said (it would read
+ * "success (HTTP 429)"); a real error subtype (error_max_turns ...) is.
+ */
+function failureSummary(subtype: string | undefined, status: number | undefined, answer: string | undefined): string {
+  const what = [subtype !== undefined && subtype !== 'success' ? subtype : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(' ');
+  const said = answer ? firstLine(answer) : '';
+  if (what === '') return said === '' ? 'error' : said;
+  return said === '' ? what : `${what}: ${said}`;
 }
 
 /** A tool_result's content: a string, or text blocks. */

@@ -34,7 +34,8 @@ export function rpcErrorFailure(error: Json): AgentFailure {
     default:
       break;
   }
-  const codex = codexErrorInfo(data['codexErrorInfo']);
+  // codex-acp 0.16 writes it snake case (`codex_error_info: "internal_server_error"`).
+  const codex = codexErrorInfo(camelCase(data['codexErrorInfo'] ?? data['codex_error_info']));
   if (codex !== undefined) return { ...codex, message };
   if (error['code'] === 429) return { kind: 'rate_limit', named: 'code 429', message };
   return { message };
@@ -52,4 +53,12 @@ function codexErrorInfo(info: unknown): Omit<AgentFailure, 'message'> | undefine
   if (name === undefined || !CODEX_TRANSPORT.includes(name)) return undefined;
   const status = isObject(payload) ? numeric(payload['httpStatusCode']) : undefined;
   return status === undefined ? { kind: 'network', named: name } : { named: name, status };
+}
+
+/** A Codex error info with snake-case names (`response_too_many_failed_attempts: {http_status_code}`) in camel case. */
+function camelCase(value: unknown): unknown {
+  const camel = (name: string): string => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (typeof value === 'string') return camel(value);
+  if (!isObject(value) || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), camelCase(v)]));
 }

@@ -185,6 +185,9 @@ const MODEL_TEXT: readonly RegExp[] = [
   /service unavailable/i,
   /bad gateway/i,
   /internalServerError|serverOverloaded/,
+  // Codex's words for a 500 (the body's message is dropped), opencode's for OpenAI's 500.
+  /currently experiencing high demand/i,
+  /server had an error while processing your request/i,
   /\b(?:HTTP|status|error|code)\b[^\n\d]{0,12}5(?:00|02|03|04|29)\b/i,
 ];
 

@@ -127,12 +127,13 @@ export function afterEvent(state: PanelState): PanelState {
 
 /**
  * The final state when the owner reports `reported` after supervision asked
- * for a stop: an agent that finished cleanly keeps `done`, anything else takes
- * the stop's state (a timed-out worker that exits with an error is a timeout).
+ * for a stop: the stop's state, whatever the agent reported (section 5.1: the
+ * time limit is Timeout, a raised cancel flag is Cancelled). An agent that
+ * answers SIGINT by exiting 0 (Claude Code `-p`, a shell's `trap 'exit 0'
+ * INT`) was still stopped, not done.
  */
 export function finalState(reported: FinalState, stop: Supervised['stop']): FinalState {
-  if (!stop || reported === 'done') return reported;
-  return stopState(stop.cause);
+  return stop ? stopState(stop.cause) : reported;
 }
 
 /**

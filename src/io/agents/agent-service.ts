@@ -26,6 +26,7 @@
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
+import { defaultLabel } from '../../core/agents/agent-spawn.js';
 import { RequestError, messageOf } from '../../core/errors.js';
 import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
@@ -154,7 +155,7 @@ export class LocalAgentService implements AgentService {
     }
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
     checkStartable(request.argv, request.cwd); // a lane's folder is made below; its program is checked first
-    const label = request.label ?? `${request.kind} ${request.argv[0] ?? ''}`.trim();
+    const label = request.label ?? defaultLabel(request.kind, request.argv);
     const task = request.prompt ?? request.argv.join(' ');
     if (request.lane === undefined && request.in_lane === undefined) {
       return this.#start(request.kind, runner, runSpecOf(request), { label, task, timeout: request.timeout, retries: request.retries }, now);
@@ -324,7 +325,8 @@ export class LocalAgentService implements AgentService {
   /** A settled attempt's result is in its place: finish the panel, give back the slot, retry or answer. */
   #finishClaimed(job: Job, attempt: Attempt, outcome: RunOutcome | undefined, claimed: ClaimedResult): void {
     const now = this.#now();
-    const summary = `${outcome?.summary ?? 'stopped'}${claimed.suffix}`;
+    // The footer and the reason are one line, whatever the agent's message held (Gemini's 429 has two).
+    const summary = `${(outcome?.summary ?? 'stopped').replace(/\s*[\r\n]+\s*/g, ' ')}${claimed.suffix}`;
     if (this.#laneOf.has(job)) this.#lanes?.ending(attempt.id);
     const final = outcome
       ? (this.#board.getState().finish(attempt.id, outcome.state, summary, now) ?? this.#rowState(attempt.id, now) ?? outcome.state)

@@ -203,7 +203,9 @@ export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, 
   const held = told(outages, panel);
   let verdict;
   try {
-    verdict = await outages.watch.onAgentSilent(held.panelId, held.label, signal);
+    // Named where a panel-less supervisor tells it (tai spawn outside a cockpit), as a failure's hold is.
+    const onHold = (c: Classification): void => outages.tell?.(held.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
+    verdict = await outages.watch.onAgentSilent(held.panelId, held.label, signal, onHold);
   } catch (err) {
     held.note(`the silence could not be checked against the network: ${messageOf(err)}`);
     const ended = held.takeEnded();
@@ -217,13 +219,14 @@ export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, 
       if (ended !== undefined) held.settle(ended);
       return;
     case 'back': {
-      if (ended === undefined) return held.note(`the network is back (outage ${verdict.outage.id}); the agent carries on`);
+      const back = verdict.outage.service === 'network' ? 'network' : 'model service';
+      if (ended === undefined) return held.note(`the ${back} is back (outage ${verdict.outage.id}); the agent carries on`);
       const judged = judgeAttempt(ended, held.result(), now());
       if (judged.kind === 'final') return held.settle(ended);
       try {
         const worktree = laneWorktree(held.cwd);
         const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;
-        return held.restart(`the network is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
+        return held.restart(`the ${back} is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
       } catch (err) {
         return held.finish({ ...ended, summary: `${ended.summary}; the lane could not be reset: ${messageOf(err)}` });
       }

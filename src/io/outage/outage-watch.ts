@@ -22,7 +22,8 @@
  * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
  * mid-answer raises nothing, so an agent silent past its idle limit is
  * confirmed by the probe (issue 6, "caught by the idle clock and confirmed by
- * the probe") before it is held.
+ * the probe") before it is held: the network probe, then, with the network
+ * fine, the model probe (an agent may retry a failing model silently).
  */
 import { outageServiceOf, type Classification, type OutageService } from '../../core/outage/classify.js';
 import { restartLaneWhenBack, type LaneRestart, type LaneRestartRequest } from './lane-restart.js';
@@ -80,9 +81,11 @@ export interface OutageWatch {
   /**
    * An agent silent past its idle limit (a silent cut raises nothing): joins
    * the open network outage, or runs the network probe once to confirm one and
-   * holds the panel if it fails; a working network hands the silence back.
+   * holds the panel if it fails; with the network fine, the same with the
+   * model outage and the model probe; both fine hands the silence back.
+   * `onHold` is told the verdict just before the panel is held.
    */
-  onAgentSilent(panelId: number, label?: string, signal?: AbortSignal): Promise<AgentFailureVerdict>;
+  onAgentSilent(panelId: number, label?: string, signal?: AbortSignal, onHold?: (classification: Classification) => void): Promise<AgentFailureVerdict>;
   /**
    * A lane that handed back with `NETWORK: <cmd>` (seed 003, Q1): holds panel
    * `panelId`, waits through `restartLaneWhenBack` (which saves the lane's
@@ -108,23 +111,36 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
   };
   // Several agents falling silent together share one confirming probe.
   let confirming: Promise<ProbeOutcome> | undefined;
+  let confirmingModel: Promise<ProbeOutcome> | undefined;
   const watch: OutageWatch = {
-    async onAgentSilent(panelId, label, signal) {
+    async onAgentSilent(panelId, label, signal, onHold) {
       const silent = 'silent past the idle limit';
-      if (openOutage(options.db, 'network') !== undefined) {
-        return watch.onAgentFailure({ kind: 'network', detail: `${silent} during the outage` }, panelId, label, signal);
-      }
+      const held = (classification: Classification): Promise<AgentFailureVerdict> => {
+        onHold?.(classification);
+        return watch.onAgentFailure(classification, panelId, label, signal);
+      };
+      if (openOutage(options.db, 'network') !== undefined) return held({ kind: 'network', detail: `${silent} during the outage` });
       const probe = options.probes('network');
-      if (probe === undefined) {
-        return { kind: 'not-outage', classification: { kind: 'other', detail: `${silent}; no network probe to confirm an outage` } };
+      let network = 'no network probe to confirm an outage';
+      if (probe !== undefined) {
+        confirming ??= probe().finally(() => {
+          confirming = undefined;
+        });
+        const outcome = await confirming;
+        if (!outcome.ok) return held({ kind: 'network', detail: `${silent}; the network probe failed: ${outcome.detail}` });
+        network = 'the network probe succeeded';
       }
-      confirming ??= probe().finally(() => {
-        confirming = undefined;
+      // The network is fine: an agent that retries a failing model silently (Gemini CLI over ACP
+      // retries a 429 or a 500 for minutes) is checked against the model probe too.
+      if (openOutage(options.db, 'model') !== undefined) return held({ kind: 'model', detail: `${silent} during the model outage; ${network}` });
+      const model = options.probes('model');
+      if (model === undefined) return { kind: 'not-outage', classification: { kind: 'other', detail: `${silent}; ${network}` } };
+      confirmingModel ??= model().finally(() => {
+        confirmingModel = undefined;
       });
-      const outcome = await confirming;
-      if (outcome.ok) return { kind: 'not-outage', classification: { kind: 'other', detail: `${silent}; the network probe succeeded` } };
-      const detail = `${silent}; the network probe failed: ${outcome.detail}`;
-      return watch.onAgentFailure({ kind: 'network', detail }, panelId, label, signal);
+      const outcome = await confirmingModel;
+      if (outcome.ok) return { kind: 'not-outage', classification: { kind: 'other', detail: `${silent}; ${network}; the model probe succeeded` } };
+      return held({ kind: 'model', detail: `${silent}; ${network}; the model probe failed: ${outcome.detail}` });
     },
 
     armWakeUp(everyMs, onError) {

@@ -213,7 +213,7 @@ describe('BUILTIN_AGENTS', () => {
       ['claude-acp', 'acp', 'npx -y @agentclientprotocol/claude-agent-acp'],
       ['codex-acp', 'acp', 'npx -y @agentclientprotocol/codex-acp'],
       ['claude', 'claude', 'claude -p --output-format stream-json --verbose --input-format stream-json'],
-      ['codex', 'codex', 'codex exec --json'],
+      ['codex', 'codex', 'codex exec --json --skip-git-repo-check'],
     ]);
   });
 

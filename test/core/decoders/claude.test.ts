@@ -42,6 +42,26 @@ describe('the Claude stream-json decoder', () => {
     expect(out.events).toEqual([{ type: 'error', text: 'error_max_turns' }]);
   });
 
+  it('never says the subtype success of a failed result (Claude Code 2.1 marks API errors so)', () => {
+    const d = new ClaudeDecoder();
+    const out = d.message({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: Request rejected (429) · Too many\nsecond line' });
+    expect(d.end).toEqual({ state: 'failed', summary: 'HTTP 429: API Error: Request rejected (429) · Too many' });
+    expect(out.events).toEqual([{ type: 'error', text: 'HTTP 429: API Error: Request rejected (429) · Too many' }]);
+    const e = new ClaudeDecoder();
+    e.message({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: Unable to connect to API (ConnectionRefused)' });
+    expect(e.end?.summary).toBe('API Error: Unable to connect to API (ConnectionRefused)');
+  });
+
+  it('tells the interrupt tai asked for as a note, not an error', () => {
+    const d = new ClaudeDecoder();
+    d.stopAsked();
+    const out = d.message({ type: 'result', subtype: 'error_during_execution', is_error: true, num_turns: 1 });
+    expect(d.end).toEqual({ state: 'failed', summary: 'interrupted' });
+    expect(out.events).toEqual([{ type: 'note', text: 'interrupted' }]);
+    const unasked = new ClaudeDecoder();
+    expect(unasked.message({ type: 'result', subtype: 'error_during_execution', is_error: true }).events).toEqual([{ type: 'error', text: 'error_during_execution' }]);
+  });
+
   it('streams partial messages and then skips the text they repeat', () => {
     const d = new ClaudeDecoder();
     const delta = (type: string, key: string, value: string) => ({ type: 'stream_event', event: { type: 'content_block_delta', index: 0, delta: { type, [key]: value } } });

@@ -45,12 +45,14 @@ describe('state machine', () => {
     expect(afterEvent('cancelled')).toBe('cancelled');
   });
 
-  it('lets a requested stop decide the final state unless the agent finished cleanly', () => {
+  it('lets a requested stop decide the final state, even when the agent reports done', () => {
     const at = { reason: 'r', at: 0 };
     expect(finalState('failed', { cause: 'wall_clock', ...at })).toBe('timeout');
     expect(finalState('failed', { cause: 'user', ...at })).toBe('cancelled');
     expect(finalState('failed', { cause: 'idle', ...at })).toBe('cancelled');
-    expect(finalState('done', { cause: 'user', ...at })).toBe('done');
+    expect(finalState('done', { cause: 'user', ...at })).toBe('cancelled');
+    expect(finalState('done', { cause: 'wall_clock', ...at })).toBe('timeout');
+    expect(finalState('done', undefined)).toBe('done');
     expect(finalState('failed', undefined)).toBe('failed');
   });
 

@@ -51,6 +51,25 @@ describe('the agent service with command agents', () => {
     expect(result?.text).toBe('[cancelled (cancelled by the caller); partial result]\nwaiting\ninterrupted\n');
   });
 
+  it('calls an agent that answers the soft stop by exiting 0 cancelled (130), and one stopped by its wall clock timeout (124)', async () => {
+    h = harness();
+    const trap = ['/bin/bash', '-c', 'trap "exit 0" INT; echo waiting; while :; do sleep 0.05; done'];
+    const cancelled = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: trap }, h.clock.t);
+    const timed = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: trap, timeout: 30 }, h.clock.t);
+    await until(() => String(resultText(h, cancelled.id)).includes('waiting') && String(resultText(h, timed.id)).includes('waiting'));
+    h.board.getState().cancel(cancelled.id, 'interrupted (Ctrl-C)', h.clock.t, 'user');
+    h.tick(30_000);
+    expect(await h.service.poll(cancelled.id, 10_000)).toMatchObject({ state: 'cancelled', exitCode: 130, reason: expect.stringContaining('interrupted (Ctrl-C)') });
+    expect(await h.service.poll(timed.id, 10_000)).toMatchObject({ state: 'timeout', exitCode: 124, reason: expect.stringContaining('time limit reached (30s)') });
+  });
+
+  it('keeps a failure summary on one line, whatever newlines the agent put in it', async () => {
+    const twoLines = () => ({ pgid: undefined, ended: Promise.resolve({ state: 'failed' as const, summary: '[API Error: quota]\nPlease wait and try again later.' }), result: () => '', soft() {}, hard() {} });
+    h = harness({ runners: { acp: twoLines } });
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: [process.execPath] }, h.clock.t);
+    expect((await h.service.poll(id, 10_000))?.reason).toBe('[API Error: quota] Please wait and try again later. · 0 chars');
+  });
+
   it('stops hard after the grace when the agent ignores the soft stop, and its whole process group is gone', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent('--child', '--ignore-int') }, h.clock.t);

@@ -44,6 +44,8 @@ interface Setup {
   readonly service: LocalAgentService;
   /** The fake network: what the probe answers, and how often it ran. */
   readonly network: { up: boolean; runs: number };
+  /** The fake model service's probe (TAI_MODEL_PROBE): up unless a test says otherwise. */
+  readonly model: { up: boolean; runs: number };
   /** The give-up hook's output file. */
   readonly hook: string;
   /** What the outage flows told a panel-less supervisor (`AgentOutages.tell`), as `#id line`. */
@@ -68,13 +70,17 @@ function setup(): Setup {
   const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48 });
   const db = openStateDb(join(dir, 'state', 'tai.db'));
   const network = { up: false, runs: 0 };
+  const model = { up: true, runs: 0 };
   const probes: ProbeSource = (service) =>
     service === 'network'
       ? async () => {
           network.runs += 1;
           return network.up ? { ok: true, detail: 'exit 0' } : { ok: false, detail: 'exit 128: fatal: unable to access: Network is unreachable' };
         }
-      : undefined;
+      : async () => {
+          model.runs += 1;
+          return model.up ? { ok: true, detail: 'exit 0' } : { ok: false, detail: 'exit 1: HTTP 500' };
+        };
   const hook = join(dir, 'hook');
   const told: string[] = [];
   const watch = createOutageWatch({
@@ -104,7 +110,7 @@ function setup(): Setup {
   };
   const state = (id: number): string | undefined => board.getState().status(time.t).agents.find((row) => row.id === id)?.state;
   const wait: Wait = { timeout: 15_000, between: time.wake };
-  const made = { dir, time, wait, board, db, watch, service, network, hook, told, screen, state };
+  const made = { dir, time, wait, board, db, watch, service, network, model, hook, told, screen, state };
   setups.push(made);
   return made;
 }
@@ -228,6 +234,28 @@ describe('an agent silent past the idle limit', () => {
     s.network.up = true;
     await until(() => s.state(id) === 'running', s.wait);
     expect(await s.screen(id)).toContain('the network is back (outage 1); the agent carries on');
+    s.board.getState().cancel(id, 'enough', s.time.t);
+    expect((await s.service.poll(id, 10_000))?.state).toBe('cancelled');
+  });
+});
+
+describe('an agent silent past the idle limit while the model fails', () => {
+  it('is checked against the model probe when the network is fine, held for the model service, named where no panel shows it, and carries on when it is back', async () => {
+    const s = setup();
+    s.network.up = true;
+    s.model.up = false;
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: [node, fixture('command-agent.mjs'), '--linger'], label: 'retrying' }, s.time.t);
+    await untilPasses(() => expect(s.service.peek(id)?.text).toBe('waiting\n'));
+    s.time.t += 60_000;
+    s.board.getState().tick(s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    expect([s.network.runs, s.model.runs]).toEqual([1, 1]);
+    const why = 'silent past the idle limit; the network probe succeeded; the model probe failed: exit 1: HTTP 500';
+    expect(readLog(s.db, { kind: 'agent-hold' })[0]?.detail).toBe(`panel #${id} retrying: ${why}`);
+    expect(s.told[0]).toBe(`#${id} held: waiting for the model service (${why})`);
+    s.model.up = true;
+    await until(() => s.state(id) === 'running', s.wait);
+    expect(await s.screen(id)).toContain('the model service is back (outage 1); the agent carries on');
     s.board.getState().cancel(id, 'enough', s.time.t);
     expect((await s.service.poll(id, 10_000))?.state).toBe('cancelled');
   });

@@ -23,7 +23,7 @@ import { Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../../core/outage/classify.js';
 import { messageOf } from '../../../core/errors.js';
-import { acpFailure, AcpDecoder } from '../../../core/decoders/acp.js';
+import { acpFailure, AcpDecoder, promptUsage } from '../../../core/decoders/acp.js';
 import { LineDecoder } from '../../../core/decoders/lines.js';
 import { pacedData, pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
@@ -222,6 +222,17 @@ export class AcpSession {
         sessionId,
         prompt: [{ type: 'text', text: request.prompt }],
       });
+      // Gemini CLI and opencode tell the turn's tokens only here.
+      const tokens = promptUsage(response);
+      if (tokens !== undefined) current.emit({ type: 'usage', tokens });
+      const reported = current.decoder.failure;
+      if (response.stopReason === 'end_turn' && reported !== undefined && !current.stopping) {
+        // codex-acp can end a failed turn end_turn and say the failure only in a session_info_update.
+        this.#broken ??= 'the turn failed';
+        const said = typeof reported === 'object' && reported !== null ? (reported as { message?: unknown }).message : undefined;
+        const why = oneLine(sayFailure(classify(acpFailure(reported), Date.now()), typeof said === 'string' ? said : 'the turn failed'));
+        return { outcome: { state: 'failed', summary: why, failure: [acpFailure(reported)] }, reusable: false };
+      }
       if (response.stopReason === 'end_turn') return { outcome: { state: 'done', summary: 'end_turn' }, reusable: true };
       const honoured = response.stopReason === 'cancelled' && current.stopping;
       if (!honoured) this.#broken ??= `stop reason ${response.stopReason}`;
@@ -291,5 +302,24 @@ function answerPermission(current: Current | undefined, params: acp.RequestPermi
 export function describeError(err: unknown, now?: number): string {
   const message = messageOf(err);
   if (message === ACP_CLOSED) return 'the agent exited mid-turn (ACP connection closed)';
-  return sayFailure(classify(acpFailure(err), now), message);
+  return oneLine(sayFailure(classify(acpFailure(err), now), withData(err, message)));
+}
+
+/**
+ * A JSON-RPC error's message with what its `data` says besides (codex-acp
+ * puts the real reason in `data.message`, others in `data.details`): "Internal
+ * error" alone explains nothing.
+ */
+function withData(err: unknown, message: string): string {
+  const data = typeof err === 'object' && err !== null ? (err as { data?: unknown }).data : undefined;
+  if (typeof data !== 'object' || data === null) return message;
+  const said = [(data as Record<string, unknown>)['message'], (data as Record<string, unknown>)['details']].filter(
+    (part): part is string => typeof part === 'string' && part !== '' && !message.includes(part),
+  );
+  return said.length === 0 ? message : `${message}: ${said.join(': ')}`;
+}
+
+/** A summary is one line: the newlines of a message (Gemini's 429 has one) become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }

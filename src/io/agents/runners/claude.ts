@@ -20,8 +20,9 @@ export function streamJsonInput(argv: readonly string[]): boolean {
 /** Starts Claude Code in stream-json mode. */
 export const runClaude: Runner = (spec, emit) => {
   const structured = streamJsonInput(spec.argv);
+  const decoder = new ClaudeDecoder();
   return runJsonLines(spec, emit, {
-    decoder: new ClaudeDecoder(),
+    decoder,
     start(stdin) {
       if (!structured) {
         stdin.end(spec.prompt ?? '');
@@ -31,6 +32,7 @@ export const runClaude: Runner = (spec, emit) => {
       writeLine(stdin, { type: 'user', message: { role: 'user', content: [{ type: 'text', text: spec.prompt ?? '' }] } });
     },
     soft(stdin, group) {
+      decoder.stopAsked();
       if (structured && !stdin.writableEnded) writeLine(stdin, CLAUDE_INTERRUPT);
       else group.signal('SIGINT');
     },

@@ -38,6 +38,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
   const stderr = new LineDecoder(2_000);
   const lastErr: string[] = [];
   let ended = false;
+  let stopAsked = false;
   let endTimer: NodeJS.Timeout | undefined;
   const onDecoded = (d: { events: readonly Parameters<EmitEvent>[0][]; text: string }): void => {
     result.append(d.text);
@@ -76,6 +77,8 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     if (end) return end.state === 'failed' ? { state: end.state, summary: end.summary, failure } : { state: end.state, summary: end.summary };
     const why = exit.signal ? `killed by ${exit.signal}` : `exit ${code}`;
     if (code === 0) return { state: 'done', summary: `${why} without the end of its turn` };
+    // Stopped on request, what it printed on its way out (Codex: "Reading prompt from stdin...") is no reason.
+    if (stopAsked) return { state: 'failed', summary: `stopped (${why})`, failure };
     return { state: 'failed', summary: lastErr.length > 0 ? `${why}: ${lastErr.join(' | ')}` : why, failure };
   })();
   return {
@@ -84,7 +87,10 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     },
     ended: finished,
     result: () => protocol.decoder.end?.text ?? result.toString(),
-    soft: () => protocol.soft(group.stdin, group),
+    soft: () => {
+      stopAsked = true;
+      protocol.soft(group.stdin, group);
+    },
     hard: () => group.kill(),
   };
 }

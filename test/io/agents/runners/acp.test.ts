@@ -14,7 +14,7 @@ describe('the acp runner against an agent built on the real SDK', () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('script'), prompt: 'summarise the readme', label: 'acp' }, h.clock.t);
     const result = await h.service.poll(id, 15_000);
-    expect(result).toMatchObject({ state: 'done', exitCode: 0, text: 'You asked: summarise the readme. Permission: no. Done.' });
+    expect(result).toMatchObject({ state: 'done', exitCode: 0, text: 'You asked: summarise the readme. \n\nPermission: no. Done.' });
     const screen = await h.screen(id);
     expect(screen).toContain('Thinking about it.\nYou asked: summarise the readme.');
     expect(screen).toContain('⏺ read_file');
@@ -31,7 +31,7 @@ describe('the acp runner against an agent built on the real SDK', () => {
   it('accepts permission requests with allow', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('script'), prompt: 'go', allow: true }, h.clock.t);
-    expect((await h.service.poll(id, 15_000))?.text).toBe('You asked: go. Permission: yes. Done.');
+    expect((await h.service.poll(id, 15_000))?.text).toBe('You asked: go. \n\nPermission: yes. Done.');
     expect(await h.screen(id)).toContain('permission asked for write_file: allowed (Allow)');
   });
 
@@ -77,6 +77,48 @@ describe('the acp runner against an agent built on the real SDK', () => {
     const result = await h.service.poll(id, 15_000);
     expect(result).toMatchObject({ state: 'failed', text: 'half an answer' });
     expect(result?.reason).toContain('the agent exited mid-turn (ACP connection closed)');
+  });
+
+  it('counts one tool for a tool_call sent twice with one id, shows its real title, parts the text around it and takes the tokens of the prompt response', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('twice'), prompt: 'x' }, h.clock.t);
+    const result = await h.service.poll(id, 15_000);
+    expect(result).toMatchObject({ state: 'done', text: 'I will run a command.\n\nThe tool printed tai-tool-ok.' });
+    const row = h.board.getState().status(h.clock.t).agents[0];
+    expect(row).toMatchObject({ tools: 1, tokens: 2580 });
+    const screen = await h.screen(id);
+    expect(screen).toContain('⎿ Terminal is `echo tai-tool-ok` {"command":"echo tai-tool-ok"}');
+  });
+
+  it('shows the title and command a tool_call_update adds, once', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('update-title'), prompt: 'x' }, h.clock.t);
+    await h.service.poll(id, 15_000);
+    const screen = await h.screen(id);
+    expect(screen.match(/⎿ bash is ls \{"command":"ls"\}/g)).toHaveLength(1);
+    expect(h.board.getState().status(h.clock.t).agents[0]?.tools).toBe(1);
+  });
+
+  it("takes the tokens of Gemini's prompt response (_meta.quota.token_count)", async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('quota'), prompt: 'x' }, h.clock.t);
+    await h.service.poll(id, 15_000);
+    expect(h.board.getState().status(h.clock.t).agents[0]?.tokens).toBe(2580);
+  });
+
+  it('fails a turn that ends end_turn after a session_info_update said it failed (codex-acp), as the model service', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('info-error'), prompt: 'x' }, h.clock.t);
+    const result = await h.service.poll(id, 15_000);
+    expect(result?.state).toBe('failed');
+    expect(result?.reason).toContain('model service down: We’re currently experiencing high demand');
+  });
+
+  it("says what a JSON-RPC error's data says, not only 'Internal error'", async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'acp', argv: acpAgent('rpc-data'), prompt: 'x' }, h.clock.t);
+    const result = await h.service.poll(id, 15_000);
+    expect(result?.reason).toContain('rate limited: Internal error: exceeded retry limit, last status: 429 Too Many Requests');
   });
 
   it('cancels a silent agent after 300 s without an event', async () => {

@@ -67,7 +67,8 @@ describe('the claude runner replaying recorded stream-json', () => {
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'claude', argv: claude('rate-limit'), prompt: 'x' }, h.clock.t);
     const result = await h.service.poll(id, 10_000);
     expect(result?.state).toBe('failed');
-    expect(result?.reason).toContain('success (HTTP 429): API Error: 429 rate_limit_error');
+    expect(result?.reason).toContain('rate limited: HTTP 429: API Error: 429 rate_limit_error');
+    expect(result?.reason).not.toContain('success');
     expect(await h.screen(id)).toContain('API retry 2/2 after HTTP 429');
   });
 });

@@ -38,6 +38,18 @@ describe('the codex runner', () => {
     expect(await h.screen(id)).toContain('✗ interrupted');
   });
 
+  it('names a stop that codex answers without a final line by the stop, not by what it printed on stderr', async () => {
+    h = harness();
+    const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'codex', argv: codex('hang-quiet'), prompt: 'x' }, h.clock.t);
+    await until(() => h.board.counters.events >= 4);
+    h.board.getState().cancel(id, 'interrupted (Ctrl-C)', h.clock.t, 'user');
+    const result = await h.service.poll(id, 10_000);
+    expect(result).toMatchObject({ state: 'cancelled', exitCode: 130 });
+    const screen = await h.screen(id);
+    expect(screen).toContain('stopped (exit 1)');
+    expect(screen).not.toContain('Reading prompt');
+  });
+
   it('reports a failed turn', async () => {
     h = harness();
     const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'codex', argv: codex('fail'), prompt: 'x' }, h.clock.t);

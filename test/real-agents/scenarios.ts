@@ -1,0 +1,238 @@
+/**
+ * The scenarios every real agent CLI goes through tai with (the built CLI,
+ * `tai spawn --kind K --json -- ARGV`, outside a cockpit), against the fake
+ * model server: a turn with a tool call, a long answer, a stall under
+ * --timeout, Ctrl-C, a 429, connection refused, a 500, and for ACP agents
+ * a permission request. Each CLI's test file says which apply to it and why
+ * the others do not (`skip` below, shown in the test's name).
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FINAL_TEXT, startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
+import { notInstalled, probeEnv, runTai, scratch, setupCli, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
+
+/** The scenarios of the suite. */
+export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'rate-limit' | 'refused' | 'server-error' | 'permission';
+
+/**
+ * A scenario that does not apply to a CLI, with why. For `permission`,
+ * `never-asks` instead runs the scenario's other half: the agent writes
+ * under the default reject policy, since it sends no request to reject.
+ */
+export type NotApplicable = Partial<Readonly<Record<Scenario | 'tokens', string>>>;
+
+/** The `permission` entry of an agent that never asks before it writes. */
+export const NEVER_ASKS = 'never-asks';
+
+/** The wall clock of the stall scenario: the shortest tai allows (FORK_TIMEOUT_MIN). */
+const STALL_TIMEOUT_S = 30;
+
+/** One run's result as `tai spawn --json` printed it. */
+interface SpawnJson {
+  readonly state: string;
+  readonly text: string;
+  readonly reason: string;
+  readonly exitCode: number;
+  readonly recordId?: string;
+}
+
+/** The stored row of the run's agent, as `tai status --json` shows it. */
+interface StatusRow {
+  readonly tools: number;
+  readonly tokens: number;
+  readonly state: string;
+}
+
+const until = (cond: () => boolean, timeout: number): Promise<void> =>
+  vi.waitFor(() => {
+    if (!cond()) throw new Error('not yet');
+  }, { timeout, interval: 50 });
+
+/** Pids of processes that carry the run's marker in their environment (the agent and its children). */
+function leftovers(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(`TAI_REAL_AGENT_RUN=${marker}`)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+/** One run of a CLI under tai against a fake model server. */
+class Run {
+  server!: FakeModelServer;
+  tai!: TaiProcess;
+  readonly place = scratch();
+  env: Record<string, string> = {};
+
+  async start(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string, extraEnv: Record<string, string> = {}): Promise<void> {
+    this.server = await startFakeModelServer(model);
+    const setup = setupCli(cli, this.server.url, this.place.home);
+    this.env = {
+      HOME: this.place.home,
+      XDG_STATE_HOME: join(this.place.dir, 'state'),
+      TAI_REAL_AGENT_RUN: this.place.dir,
+      ...probeEnv(this.server.url),
+      ...setup.env,
+      ...extraEnv,
+    };
+    this.tai = runTai(['spawn', '--kind', setup.kind, '--json', '--prompt', prompt, ...args, '--', ...setup.argv], this.env, this.place.project);
+  }
+
+  async finish(): Promise<{ run: TaiRun; result: SpawnJson; row: StatusRow | undefined }> {
+    const run = await this.tai.done;
+    const line = run.stdout.trim().split('\n').at(-1) ?? '';
+    let result: SpawnJson;
+    try {
+      result = JSON.parse(line) as SpawnJson;
+    } catch {
+      throw new Error(`tai spawn printed no result (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+    }
+    const status = runTai(['status', '--json', '--socket', join(this.place.dir, 'no-cockpit.sock')], this.env, this.place.project);
+    const stored = JSON.parse((await status.done).stdout) as { agents: StatusRow[] };
+    return { run, result, row: stored.agents.at(-1) };
+  }
+
+  async close(): Promise<void> {
+    this.tai?.signal('SIGKILL');
+    await this.server?.close();
+    // The CLIs cache hundreds of MB in their homes (opencode, Gemini): nothing of a run is kept.
+    rmSync(this.place.dir, { recursive: true, force: true });
+  }
+}
+
+/** The suite of one CLI: every scenario, those in `na` skipped with their reason. */
+export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
+  const missing = notInstalled();
+  const runs: Run[] = [];
+  const fresh = (): Run => {
+    const run = new Run();
+    runs.push(run);
+    return run;
+  };
+  afterEach(async () => {
+    for (const run of runs.splice(0)) await run.close();
+  });
+  const scenario = (name: Scenario, title: string, timeout: number, body: () => Promise<void>): void => {
+    const why = na[name];
+    if (why !== undefined) it.skip(`${title}: not applicable, ${why}`, () => {});
+    else it(title, body, timeout);
+  };
+
+  describe.skipIf(missing !== undefined)(`${cli} under tai${missing ? ` (skipped: ${missing})` : ''}`, () => {
+    const tokens = na.tokens === undefined ? 'tokens' : `no tokens (${na.tokens})`;
+    scenario('tool', `a turn with a tool call ends done with the answer, a tool per round trip, ${tokens} and no process left`, 120_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'ok' }, ['--timeout', '120'], 'run echo tai-tool-ok');
+      const { run: tai, result, row } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(0);
+      expect(result.state).toBe('done');
+      expect(result.text).toContain(FINAL_TEXT);
+      expect(run.server.toolRoundTrips()).toBeGreaterThanOrEqual(1);
+      // One tool per call the server asked for (claude-agent-acp resends the history, so results come back more often).
+      expect(row?.tools, JSON.stringify(row)).toBe(run.server.toolCalls());
+      if (na.tokens === undefined) expect(row?.tokens).toBeGreaterThan(0);
+      else expect(row?.tokens).toBe(0);
+      expect(leftovers(run.place.dir)).toEqual([]);
+    });
+
+    scenario('long', 'a long answer is handed back by the claim check, its record id in the output', 120_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'long' }, ['--timeout', '120'], 'write a long answer');
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(0);
+      expect(result.recordId).toBeDefined();
+      expect(result.text).toContain(result.recordId ?? 'no record');
+      expect(result.text).toContain('line number 1.');
+    });
+
+    scenario('stall', `a model that never answers is stopped by --timeout ${STALL_TIMEOUT_S} as a timeout (124)`, 120_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'hang' }, ['--timeout', String(STALL_TIMEOUT_S)], 'run echo tai-tool-ok');
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(124);
+      expect(result.state).toBe('timeout');
+      expect(result.reason).toContain(`time limit reached (${STALL_TIMEOUT_S}s)`);
+      await until(() => leftovers(run.place.dir).length === 0, 10_000);
+    });
+
+    scenario('interrupt', 'Ctrl-C during the answer stops the agent softly: cancelled (130) within the grace', 120_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'slow', slowMs: 500 }, ['--timeout', '120'], 'run echo tai-tool-ok');
+      await until(() => run.server.requests.some((r) => r.step !== undefined), 60_000);
+      const asked = Date.now();
+      run.tai.signal('SIGINT');
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(130);
+      expect(result.state).toBe('cancelled');
+      expect(result.reason).toContain('interrupted (Ctrl-C)');
+      // The soft stop, or the hard one after ORCH_CANCEL_GRACE (5 s): never the board's own finish.
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(result.reason).not.toContain('did not stop');
+      expect(result.reason).not.toMatch(/✗|error_during_execution|Reading prompt/);
+    });
+
+    scenario('rate-limit', 'a 429 is reported rate limited, never waited out as an outage', 120_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'rate-limit' }, ['--timeout', '120'], 'run echo tai-tool-ok', { TAI_OUTAGE_TIME_SCALE: '0.05' });
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(1);
+      expect(result.state).toBe('failed');
+      expect(result.reason).toMatch(/^rate limited/);
+      expect(result.reason).not.toContain('\n');
+      expect(result.reason).not.toMatch(/success/);
+      expect(tai.stderr).not.toContain('held: waiting');
+    });
+
+    scenario('refused', 'connection refused holds the agent for the network; it is done once the server is back', 180_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'ok' }, ['--timeout', '180'], 'run echo tai-tool-ok', { TAI_OUTAGE_TIME_SCALE: '0.05' });
+      await run.server.stop();
+      await until(() => run.tai.stderr().includes('held: waiting for the network'), 150_000);
+      await run.server.start();
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(0);
+      expect(result.state).toBe('done');
+      expect(tai.stderr).toMatch(/restarted: the network is back|the network is back/);
+    });
+
+    scenario('server-error', 'a 500 holds the agent for the model service; the model probe proves it back and it is done', 320_000, async () => {
+      const run = fresh();
+      await run.start(cli, { mode: 'server-error' }, ['--timeout', '300'], 'run echo tai-tool-ok', { TAI_OUTAGE_TIME_SCALE: '0.05' });
+      await until(() => run.tai.stderr().includes('held: waiting for the model service'), 200_000);
+      run.server.setMode('ok');
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(0);
+      expect(result.state).toBe('done');
+      expect(tai.stderr).toContain('the model service is back');
+    });
+
+    const touched = (run: Run): boolean => existsSync(join(run.place.project, 'tai-touched.txt'));
+    if (na.permission === NEVER_ASKS) {
+      it('never asks before it writes: the default reject policy does not stop it (tai agents says so)', async () => {
+        const run = fresh();
+        await run.start(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120'], 'touch a file');
+        const { result } = await run.finish();
+        expect(result.state).toBe('done');
+        expect(touched(run)).toBe(true);
+      }, 180_000);
+      return;
+    }
+    scenario('permission', 'a permission request is rejected by default and accepted with --allow', 180_000, async () => {
+      const rejected = fresh();
+      await rejected.start(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120'], 'touch a file');
+      const first = await rejected.finish();
+      expect(touched(rejected), first.run.stderr).toBe(false);
+      const allowed = fresh();
+      await allowed.start(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120', '--allow'], 'touch a file');
+      const second = await allowed.finish();
+      expect(second.result.state, second.run.stderr).toBe('done');
+      expect(touched(allowed)).toBe(true);
+    });
+  });
+}
