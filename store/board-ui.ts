@@ -84,7 +84,13 @@ export function zoomKept(zoom: PaneId | null, exists: (id: number) => boolean): 
   return typeof zoom === 'number' && !exists(zoom) ? null : zoom;
 }
 
-/** The focus kept by a publish: a panel without a rectangle in `layout` gives it back to the main pane. */
+/** The focus kept by a publish: a panel neither placed nor zoomed in `layout` gives it back to the main pane. */
 export function focusKept(focus: PaneId, layout: Layout): PaneId {
-  return typeof focus === 'number' && !layout.panels.some((p) => p.id === focus) ? 'main' : focus;
+  if (typeof focus !== 'number' || layout.zoomed?.id === focus) return focus;
+  return layout.panels.some((p) => p.id === focus) ? focus : 'main';
+}
+
+/** The agent list opened a pane: focused and zoomed over the window, at the bottom of its output. */
+export function revealed(pane: PaneId): UiChange {
+  return { focus: pane, zoom: pane, scrollback: 0, help: false };
 }

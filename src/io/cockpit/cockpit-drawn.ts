@@ -8,10 +8,13 @@
  * terminal restored, the main program's exit code returned.
  */
 import type { Command } from '../../core/protocol/commands.js';
-import { DEFAULT_PREFIX, KeyScanner, parsePrefix } from '../../core/input/keys.js';
+import { KeyScanner } from '../../core/input/keys.js';
+import { choosePrefix } from '../../core/input/prefix-choice.js';
 import type { SpawnResult } from '../../core/agents/agent-service.js';
 import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../store/dispatch.js';
 import { createMentionPrompt } from '../../../store/mention-prompt.js';
+import { createAgentList } from '../../../store/agent-list.js';
+import { createPrefixSign } from '../../../store/prefix-sign.js';
 import { loadRegistry, locateAgent } from '../agents/agent-config.js';
 import { cursorOf } from '../terminal/screen-rows.js';
 import type { CursorPlace } from '../terminal/term-output.js';
@@ -21,7 +24,7 @@ import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { mainRect, startMainPane } from './main-pane.js';
-import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
+import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 
@@ -33,7 +36,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const stdin = options.stdin ?? process.stdin;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const prefix = options.prefix ?? parsePrefix(env.TAI_PREFIX ?? '') ?? DEFAULT_PREFIX;
+  const prefix = options.prefix === undefined ? choosePrefix(env.TAI_PREFIX) : choosePrefix(options.prefix, 'prefix');
   // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
   const dispatch =
     options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
@@ -61,18 +64,29 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   // The terminal's cursor stands where the main program's is, while the main pane is what the user types into.
   const cursor = (): CursorPlace => {
     const s = board.getState();
-    if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null) return null;
+    if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null || list.getState().open) return null;
     if (s.layout.zoomed && s.layout.zoomed.id !== 'main') return null;
     const r = mainRect(board);
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
-  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log });
+  const keys = new KeyScanner(prefix);
+  const list = createAgentList();
+  const sign = createPrefixSign();
+  const name = cockpitName(process.pid, mainArgv(options.argv, env));
+  const drawing = startDrawing({ stdout, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log });
 
   const onKeys = routeKeys({
-    keys: new KeyScanner(prefix),
+    keys,
     board,
     mentions,
+    list,
+    sign,
+    now,
+    changed: () => {
+      source.expedite();
+      source.dirty();
+    },
     dispatch: (command) => void dispatch(command, cockpit),
     toMain: (data) => {
       source.expedite();
