@@ -29,6 +29,7 @@ import { assertNever } from '../src/core/never.js';
 import { isLive, watchDueAt, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT, ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import {
+  focusAfterClose,
   focusKept,
   focusMoved,
   focusSetTo,
@@ -269,6 +270,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       closeByUser(id, now) {
         const rec = records.get(id);
         if (!rec || rec.closed) return false;
+        setUi(focusAfterClose(get(), id));
         if (rec.kind === 'agent' && isLive(rec.state)) {
           requestStop(sup, rec, 'user', 'closed by the user', now);
           detach(rec);

@@ -15,6 +15,7 @@ import { KeyScanner } from '../../src/core/input/keys.js';
 import { routeKeys } from '../../src/io/cockpit/key-router.js';
 import { MentionController } from '../../src/io/cockpit/mentions.js';
 import type { AgentEntry } from '../../src/core/agents/agent-registry.js';
+import { locateAgent } from '../../src/io/agents/agent-config.js';
 
 class FrameRecorder extends Writable {
   frames: string[] = [];
@@ -82,7 +83,7 @@ export function mountCockpit(cols: number, rows: number, options: MountOptions =
   const mentions = new MentionController(prompt, {
     board,
     loadEntries: async () => options.entries ?? [],
-    locate: (e) => e.command[0],
+    locate: (e) => locateAgent(e, process.env),
     cwd: process.cwd(),
     spawn: async () => ({ ok: false, error: 'no agents in this harness' }),
     changed: () => source.dirty(),
