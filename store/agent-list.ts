@@ -34,7 +34,7 @@ export function createAgentList(): AgentList {
     show: (at) => set({ open: true, selected: at, note: undefined }),
     move(move, ids) {
       if (ids.length === 0) return;
-      const at = Math.max(0, ids.indexOf(get().selected ?? -1));
+      const at = selectedIndex(get().selected, ids);
       const to = move === 'first' ? 0 : move === 'last' ? ids.length - 1 : move === 'up' ? Math.max(0, at - 1) : Math.min(ids.length - 1, at + 1);
       set({ selected: ids[to], note: undefined });
     },

@@ -77,6 +77,8 @@ describe('the agent list', () => {
     expect(m.text()[2].trimEnd()).toBe('  ✗ #2  reader · failed · 5s');
     // The last row is selected (inverse) when the main pane has focus.
     expect(m.frame().split('\n')[2]).toContain('\x1b[7m  ✗ #2');
+    m.type('j'); // the last row stays selected: j goes nowhere past it
+    expect(m.list.getState().selected).toBe(b);
     m.type('q');
     await vi.waitFor(() => expect(m!.text()[0]).not.toMatch(/tai agents/));
     expect(m.typed).toEqual([]);

@@ -134,7 +134,8 @@ export class Formatter {
     if (thought && !this.#thought) lead = THOUGHT;
     else if (!thought && this.#thought) lead = RESET;
     // A thought after text that did not end its line starts on a line of its own, and text after a thought too.
-    const fresh = lead === '' ? '' : this.#wrap.release() + this.#wrap.newline();
+    // (Text that begins with its own line end needs none added.)
+    const fresh = lead === '' || /^\r?\n/.test(clean) ? '' : this.#wrap.release() + this.#wrap.newline();
     this.#thought = thought;
     // An agent SGR in plain text stays in effect until our next reset.
     if (!thought) this.#dirty = (this.#dirty && lead === '') || clean.includes('\x1b');

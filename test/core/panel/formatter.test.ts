@@ -65,6 +65,8 @@ describe('Formatter text and thought', () => {
     expect(f.event(text('Done.\n'))).toBe(` big\r\n${R}Done.\r\n`);
     // A thought after a finished line needs no extra line.
     expect(f.event(thought('next '))).toBe('\x1b[0;2;3mnext');
+    // Text that starts with its own line end gets no second one.
+    expect(f.event(text('\nend '))).toBe(` ${R}\r\nend`);
   });
 
   it('puts dim italic back after an SGR inside a thought', () => {
