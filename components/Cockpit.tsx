@@ -1,15 +1,21 @@
 /**
  * The cockpit's root: the main pane, the separators and the agent column at
- * the layout's rectangles, one zoomed pane, or the help overlay. It renders
- * on the PaneSource's cue (coalesced, at most ~30 times a second) and reads
- * the board's snapshot then, so a streaming board never renders React faster
- * than the terminal is drawn.
+ * the layout's rectangles, one zoomed pane, the help overlay or the agent
+ * list, and the status line on the last row. It renders on the PaneSource's
+ * cue (coalesced, at most ~30 times a second) and reads the board's snapshot
+ * then, so a streaming board never renders React faster than the terminal is
+ * drawn.
  */
 import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';
+import { useStore } from 'zustand';
+import { paletteOf } from '../src/core/panel/colors.js';
 import { rectOf } from '../src/core/panel/layout.js';
 import type { Board } from '../store/board.js';
+import { createAgentList, type AgentList as AgentListStore } from '../store/agent-list.js';
+import { createPrefixSign, type PrefixSign } from '../store/prefix-sign.js';
 import { AgentColumn } from './AgentColumn.js';
+import { AgentList, type RowPlace } from './AgentList.js';
 import { AgentPanel } from './AgentPanel.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { MainPane } from './MainPane.js';
@@ -17,6 +23,8 @@ import { MentionPrompt } from './MentionPrompt.js';
 import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
 import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { Separators } from './Separators.js';
+import { StatusLine } from './StatusLine.js';
+import { PaletteContext } from './use-palette.js';
 
 /** Props: the board, the screens, the prefix key (for the help) and the mention prompt's store. */
 export interface CockpitProps {
@@ -25,16 +33,40 @@ export interface CockpitProps {
   readonly prefix: string;
   /** The `@name prompt` line, drawn over the bottom row while open. */
   readonly prompt?: MentionPromptStore;
+  /** The agent list's store (prefix + w). */
+  readonly list?: AgentListStore;
+  /** The cockpit's name on the status line. */
+  readonly name?: string;
+  /** The time, for the status's elapsed times (given by the cockpit; components read no clock). */
+  readonly now?: () => number;
+  /** Whether the prefix waits for its key (the status line lights up). */
+  readonly prefixSign?: PrefixSign;
 }
 
+const CLOSED_LIST = createAgentList();
+const NO_SIGN = createPrefixSign();
+
 /** The whole window. */
-export function Cockpit({ board, source, prefix, prompt }: CockpitProps): React.JSX.Element {
+export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN }: CockpitProps): React.JSX.Element {
   useSyncExternalStore(source.subscribe, source.version);
+  const listOpen = useStore(list, (l) => l.open);
+  const pending = useStore(prefixSign, (p) => p.pending);
   const s = board.getState();
   const { layout, focus, scrollback } = s;
+  const area = layout.status ? s.rows - 1 : s.rows;
+  const status = layout.status || listOpen ? board.getState().status(now()) : undefined;
   let body: React.ReactNode;
   if (s.help) {
-    body = <HelpOverlay cols={s.cols} rows={s.rows} prefix={prefix} />;
+    body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} />;
+  } else if (listOpen && status) {
+    const places = new Map<number, RowPlace>(
+      status.agents.map((a) => {
+        const view = s.panels.find((p) => p.id === a.id);
+        const place: RowPlace = view ? (view.shown ? 'shown' : 'hidden') : s.transcriptKept(a.id) ? 'kept' : 'gone';
+        return [a.id, place];
+      }),
+    );
+    body = <AgentList list={list} rows={status.agents} places={places} cols={s.cols} height={area} />;
   } else if (layout.zoomed) {
     const { id, rect } = layout.zoomed;
     const view = id === 'main' ? undefined : s.panels.find((p) => p.id === id);
@@ -54,10 +86,18 @@ export function Cockpit({ board, source, prefix, prompt }: CockpitProps): React.
       </>
     );
   }
+  const statusRect = layout.status;
   return (
-    <Box width={s.cols} height={s.rows} flexDirection="column">
-      {body}
-      {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}
-    </Box>
+    <PaletteContext.Provider value={paletteOf(s.noColor)}>
+      <Box width={s.cols} height={s.rows} flexDirection="column">
+        {body}
+        {statusRect && status ? (
+          <Box position="absolute" marginLeft={0} marginTop={statusRect.y} width={statusRect.cols} height={1}>
+            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending }} cols={statusRect.cols} />
+          </Box>
+        ) : null}
+        {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}
+      </Box>
+    </PaletteContext.Provider>
   );
 }

@@ -10,6 +10,8 @@ import type { MentionLine } from '../src/core/input/mention-line.js';
 import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
 import { fit, styled } from '../src/core/text/fit.js';
 import { RawRows } from './RawRows.js';
+import { usePalette } from './use-palette.js';
+import { COLOR_PALETTE, type Palette } from '../src/core/panel/colors.js';
 
 /** Props: the prompt's store, the window's width and the row to draw on. */
 export interface MentionPromptProps {
@@ -22,7 +24,7 @@ export interface MentionPromptProps {
 export const PROMPT_LABEL = ' mention ▸ ';
 
 /** The prompt's row: label, line with its cursor, and a note (error, choices or busy), exactly `cols` wide. */
-export function promptRow(line: MentionLine, cols: number, busy = false): string {
+export function promptRow(line: MentionLine, cols: number, busy = false, palette: Palette = COLOR_PALETTE): string {
   const note = line.error ? ` ✗ ${line.error}` : busy ? ' · starting…' : line.choices ? ` · ${line.choices.join('  ')}` : '';
   const room = Math.max(1, cols - PROMPT_LABEL.length - 1);
   // A line longer than the room scrolls so the cursor stays in view.
@@ -33,16 +35,17 @@ export function promptRow(line: MentionLine, cols: number, busy = false): string
   const body = `${shown.slice(0, at)}\x1b[7m${cursorChar}\x1b[27m${shown.slice(at + 1)}`;
   const used = PROMPT_LABEL.length + shown.length + (at >= shown.length ? 1 : 0);
   const noteCols = Math.max(0, cols - used);
-  const noteSgr = line.error ? '31' : '90';
-  return `\x1b[1;36m${PROMPT_LABEL}\x1b[0m${body}${noteCols > 0 ? styled(note, noteCols, noteSgr) : ''}`;
+  const noteSgr = line.error ? palette.error : palette.hint;
+  return `${styled(PROMPT_LABEL, PROMPT_LABEL.length, palette.label)}${body}${noteCols > 0 ? styled(note, noteCols, noteSgr) : ''}`;
 }
 
 /** The prompt row, or nothing while the prompt is closed. */
 export function MentionPrompt({ prompt, cols, y }: MentionPromptProps): React.JSX.Element | null {
   const line = useStore(prompt, (s) => s.line);
   const busy = useStore(prompt, (s) => s.busy);
+  const palette = usePalette();
   if (line === null || cols <= 0) return null;
-  const row = cols > PROMPT_LABEL.length + 2 ? promptRow(line, cols, busy) : fit(line.text, cols);
+  const row = cols > PROMPT_LABEL.length + 2 ? promptRow(line, cols, busy, palette) : fit(line.text, cols);
   return (
     <Box position="absolute" marginLeft={0} marginTop={y} width={cols} height={1}>
       <RawRows rows={[row]} cols={cols} height={1} />

@@ -3,6 +3,7 @@ import React from 'react';
 import type { PanelView } from '../store/board.js';
 import { headerRow } from '../src/core/panel/header-row.js';
 import { RawRows } from './RawRows.js';
+import { usePalette } from './use-palette.js';
 
 /** Props: the panel, its width, whether it has focus, lines scrolled back. */
 export interface PanelHeaderProps {
@@ -16,5 +17,6 @@ export interface PanelHeaderProps {
 
 /** The header row. */
 export function PanelHeader({ view, cols, focused, scrollback = 0, hidden = 0 }: PanelHeaderProps): React.JSX.Element | null {
-  return <RawRows rows={[headerRow(view, cols, focused, scrollback, hidden)]} cols={cols} height={1} />;
+  const palette = usePalette();
+  return <RawRows rows={[headerRow(view, cols, focused, scrollback, hidden, palette)]} cols={cols} height={1} />;
 }

@@ -2,8 +2,9 @@
 import React from 'react';
 import { Box } from 'ink';
 import type { Separators as Lines } from '../src/core/panel/layout.js';
-import { FOCUS_SGR, SEPARATOR_SGR } from '../src/core/panel/colors.js';
+import { styled } from '../src/core/text/fit.js';
 import { RawRows } from './RawRows.js';
+import { usePalette } from './use-palette.js';
 
 /** Props: the lines, and whether the main pane has focus (its separator is lit). */
 export interface SeparatorsProps {
@@ -13,8 +14,9 @@ export interface SeparatorsProps {
 
 /** Every separator at its place. */
 export function Separators({ lines, mainFocused }: SeparatorsProps): React.JSX.Element {
+  const palette = usePalette();
   const v = lines.vertical;
-  const vRow = `\x1b[${mainFocused ? FOCUS_SGR : SEPARATOR_SGR}m│\x1b[0m`;
+  const vRow = styled('│', 1, mainFocused ? palette.focusSeparator : palette.separator);
   return (
     <>
       {v && v.rows > 0 ? (
@@ -24,7 +26,7 @@ export function Separators({ lines, mainFocused }: SeparatorsProps): React.JSX.E
       ) : null}
       {lines.horizontal.map((h) => (
         <Box key={`${h.x},${h.y}`} position="absolute" marginLeft={h.x} marginTop={h.y}>
-          <RawRows rows={[`\x1b[${SEPARATOR_SGR}m${'─'.repeat(h.cols)}\x1b[0m`]} cols={h.cols} height={1} />
+          <RawRows rows={[styled('─'.repeat(h.cols), h.cols, palette.separator)]} cols={h.cols} height={1} />
         </Box>
       ))}
     </>

@@ -26,6 +26,8 @@ export interface LayoutInputs {
   readonly drawingOff: string | null;
   /** The main pane's share of the width, in percent. */
   readonly mainPercent: number;
+  /** The window's last row is the status line. */
+  readonly statusLine: boolean;
 }
 
 /** The records on the board, in the order they opened. */
@@ -40,13 +42,13 @@ function placed(records: ReadonlyMap<number, PanelRecord>, inputs: LayoutInputs)
 
 /** The key of the layout these would give. */
 export function layoutKeyOf(records: ReadonlyMap<number, PanelRecord>, inputs: LayoutInputs): string {
-  return `${inputs.cols}x${inputs.rows}|${String(inputs.zoom)}|${inputs.mainPercent}|${placed(records, inputs).join(',')}`;
+  return `${inputs.cols}x${inputs.rows}|${String(inputs.zoom)}|${inputs.mainPercent}|${inputs.statusLine}|${placed(records, inputs).join(',')}`;
 }
 
 /** The layout of the records on the board. */
 export function layoutOf(records: ReadonlyMap<number, PanelRecord>, inputs: LayoutInputs): Layout {
-  const { cols, rows, zoom, mainPercent } = inputs;
-  return layout({ cols, rows, panels: placed(records, inputs), ...(zoom === null ? {} : { zoom }), mainPercent });
+  const { cols, rows, zoom, mainPercent, statusLine } = inputs;
+  return layout({ cols, rows, panels: placed(records, inputs), ...(zoom === null ? {} : { zoom }), mainPercent, statusLine });
 }
 
 /**

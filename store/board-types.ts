@@ -50,6 +50,10 @@ export interface BoardSnapshot {
   readonly help: boolean;
   /** Lines scrolled back in the focused pane; 0 follows the output. */
   readonly scrollback: number;
+  /** NO_COLOR: tai's own chrome is drawn in bold and inverse only (src/core/panel/colors.ts). */
+  readonly noColor: boolean;
+  /** The window's last row is the status line (the cockpit's; a host's box has none). */
+  readonly statusLine: boolean;
 }
 
 /** How to open a panel. */
@@ -125,6 +129,15 @@ export interface BoardActions {
   status(now: number): BoardStatus;
   /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
   screenOf(id: number): Screen | undefined;
+  /**
+   * The agent list's Enter: focuses and zooms the panel of `id` over the
+   * window, a hidden one too; a finished agent whose panel left comes back
+   * from the kept transcripts and stays until closed. False when there is
+   * nothing to show (its screen was not kept, or drawing is off).
+   */
+  reveal(id: number, now: number): boolean;
+  /** Whether `reveal(id)` would have a screen to show. */
+  transcriptKept(id: number): boolean;
   focusMove(to: FocusTarget): void;
   focusSet(pane: PaneId): void;
   zoomToggle(): void;
@@ -163,7 +176,13 @@ export interface BoardOptions {
   readonly mainHistory?: () => number;
   /** Rows kept for status after a panel is gone. */
   readonly historyMax?: number;
+  /** Finished agents' screens kept for the agent list after their panels left; default KEPT_TRANSCRIPTS_MAX. */
+  readonly keptTranscripts?: number;
   /** Told every event from the start, as if `listen` was called at once. */
   readonly onEvent?: EventListener;
+  /** NO_COLOR: no colour in tai's own chrome. */
+  readonly noColor?: boolean;
+  /** Keep the window's last row for the status line (the cockpit); default false (a host's box). */
+  readonly statusLine?: boolean;
 }
 

@@ -8,7 +8,8 @@
  * - focus: the pane keys go to, 'main' or a shown panel; a panel that loses
  *   its rectangle gives the focus back to the main pane.
  * - zoom: the pane drawn over the whole window, or null; while zoomed it
- *   follows the focus, and opening a panel un-zooms (seed 001, section 3.3).
+ *   follows the focus, and opening a panel un-zooms a zoomed panel (seed 001,
+ *   section 3.3), not a zoomed main pane.
  * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
  *   Moving the focus or the zoom returns to the bottom.
  */
@@ -53,9 +54,22 @@ export function zoomToggled(s: UiSnapshot): UiChange {
   return { zoom: s.zoom === null ? s.focus : null, scrollback: 0 };
 }
 
-/** A panel opened: the window un-zooms (seed 001, section 3.3). */
+/**
+ * A panel opened: a zoomed panel un-zooms (seed 001, section 3.3) so the new
+ * one is seen; a zoomed main pane stays zoomed (a deviation from the seed: a
+ * zoomed shell is the user working, and the status line counts the new agent).
+ */
 export function unzoomed(s: UiSnapshot): UiChange | null {
-  return s.zoom === null ? null : { zoom: null, scrollback: 0 };
+  return s.zoom === null || s.zoom === 'main' ? null : { zoom: null, scrollback: 0 };
+}
+
+/** The user closed panel `id`: its focus goes to the panel below it, else the one above, else the main pane. */
+export function focusAfterClose(s: UiSnapshot, id: number): UiChange | null {
+  if (s.focus !== id) return null;
+  const ids = s.layout.panels.map((p) => p.id);
+  const at = ids.indexOf(id);
+  const next = at < 0 ? undefined : (ids[at + 1] ?? ids[at - 1]);
+  return { focus: next ?? 'main', scrollback: 0 };
 }
 
 /** Shows or hides the key help. */
@@ -90,7 +104,13 @@ export function zoomKept(zoom: PaneId | null, exists: (id: number) => boolean): 
   return typeof zoom === 'number' && !exists(zoom) ? null : zoom;
 }
 
-/** The focus kept by a publish: a panel without a rectangle in `layout` gives it back to the main pane. */
+/** The focus kept by a publish: a panel neither placed nor zoomed in `layout` gives it back to the main pane. */
 export function focusKept(focus: PaneId, layout: Layout): PaneId {
-  return typeof focus === 'number' && !layout.panels.some((p) => p.id === focus) ? 'main' : focus;
+  if (typeof focus !== 'number' || layout.zoomed?.id === focus) return focus;
+  return layout.panels.some((p) => p.id === focus) ? focus : 'main';
+}
+
+/** The agent list opened a pane: focused and zoomed over the window, at the bottom of its output. */
+export function revealed(pane: PaneId): UiChange {
+  return { focus: pane, zoom: pane, scrollback: 0, help: false };
 }

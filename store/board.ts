@@ -24,16 +24,18 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { AgentsFullError, messageOf, NoSuchPanelError, RequestError } from '../src/core/errors.js';
-import { layout as computeLayout } from '../src/core/panel/layout.js';
+import { areaRows, layout as computeLayout } from '../src/core/panel/layout.js';
 import { assertNever } from '../src/core/never.js';
 import { isLive, watchDueAt, watchdog, type FinalState } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT, ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import {
+  focusAfterClose,
   focusKept,
   focusMoved,
   focusSetTo,
   helpToggled,
   resized,
+  revealed,
   scrolled,
   scrolledLines,
   UI_START,
@@ -67,6 +69,13 @@ export type * from './board-types.js';
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
 
+/**
+ * How many finished agents' screens the board keeps after their panels left,
+ * so the agent list (prefix + w) can reopen their transcripts: the newest
+ * eight, each at most its screen's scrollback (src/io/terminal/screen.ts).
+ */
+export const KEPT_TRANSCRIPTS_MAX = 8;
+
 /** The reason shown for every panel when drawing is off and no reason was given. */
 export const NO_DISPLAY = 'panels are not drawn (no display)';
 
@@ -75,6 +84,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
   const records = new Map<number, PanelRecord>();
   const history: AgentRow[] = [];
   const maxLive = options.maxLive ?? AGENTS_MAX_PARALLEL;
+  const keptMax = options.keptTranscripts ?? KEPT_TRANSCRIPTS_MAX;
   const log = options.log ?? (() => {});
   const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0 };
   let nextId = 1;
@@ -98,12 +108,23 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
     rec.pending.append(data);
     wakes.wake();
   };
-  /** Takes a record off the board for good. */
+  /** Finished agents' records off the board whose screens the agent list can reopen, oldest first (at most KEPT_TRANSCRIPTS_MAX). */
+  const kept = new Map<number, PanelRecord>();
+  /** Takes a record off the board; a finished agent's screen is kept for the agent list, the oldest kept one dropped. */
   const remove = (rec: PanelRecord): void => {
     records.delete(rec.id);
+    rec.pending.clear();
+    if (rec.kind === 'agent' && rec.screen && !isLive(rec.state) && keptMax > 0) {
+      kept.set(rec.id, rec);
+      for (const old of kept.values()) {
+        if (kept.size <= keptMax) break;
+        kept.delete(old.id);
+        dropScreen(old);
+      }
+      return;
+    }
     rec.screen?.dispose();
     rec.screen = undefined;
-    rec.pending.clear();
   };
   /** A live agent leaves the screen; it stays supervised until it finishes. */
   const detach = (rec: PanelRecord): void => {
@@ -114,7 +135,8 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
   const disableDrawing = (reason: string): void => {
     drawingOff = reason;
-    for (const rec of records.values()) dropScreen(rec);
+    for (const rec of [...records.values(), ...kept.values()]) dropScreen(rec);
+    kept.clear();
     log(`drawing stopped: ${reason}; supervision goes on`);
   };
 
@@ -130,7 +152,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       seen = Math.max(seen, now);
       const s = get();
       const zoom = zoomKept(s.zoom, (id) => records.has(id));
-      const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff, mainPercent };
+      const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff, mainPercent, statusLine: s.statusLine };
       // The layout is a pure function of its key: reuse the published one (and its identity) while the key is the same.
       const key = layoutKeyOf(records, inputs);
       const lay = key === layoutKey ? s.layout : layoutOf(records, inputs);
@@ -152,10 +174,12 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
     return {
       panels: [],
-      layout: computeLayout({ cols: options.cols ?? DEFAULT_COLS, rows: options.rows ?? DEFAULT_ROWS, panels: [] }),
+      layout: computeLayout({ cols: options.cols ?? DEFAULT_COLS, rows: options.rows ?? DEFAULT_ROWS, panels: [], statusLine: options.statusLine ?? false }),
       cols: options.cols ?? DEFAULT_COLS,
       rows: options.rows ?? DEFAULT_ROWS,
       drawingOff,
+      noColor: options.noColor ?? false,
+      statusLine: options.statusLine ?? false,
       ...UI_START,
 
       open(spec, now) {
@@ -165,7 +189,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
           const live = [...records.values()].filter((r) => r.kind === 'agent' && isLive(r.state)).length;
           if (live >= maxLive) throw new AgentsFullError(live, maxLive);
         } else {
-          const refusal = feedRefusal(records, { cols: s.cols, rows: s.rows, drawingOff });
+          const refusal = feedRefusal(records, { cols: s.cols, rows: areaRows(s.rows, s.statusLine), drawingOff });
           if (refusal !== null) throw new RequestError(refusal);
           mainPercent = mainPercentOf(spec, mainPercent);
         }
@@ -174,7 +198,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         records.set(id, rec);
         if (drawingOff === null && options.createScreen) {
           // Size it where the layout will put it, so the opening line wraps right.
-          const lay = layoutOf(records, { cols: s.cols, rows: s.rows, zoom: null, drawingOff, mainPercent });
+          const lay = layoutOf(records, { cols: s.cols, rows: s.rows, zoom: null, drawingOff, mainPercent, statusLine: s.statusLine });
           const place = lay.panels.find((p) => p.id === id)?.rect ?? { cols: DEFAULT_COLS, rows: DEFAULT_ROWS };
           const failed = openScreen(rec, place, options.createScreen);
           if (failed !== null) disableDrawing(failed);
@@ -259,6 +283,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       closeByUser(id, now) {
         const rec = records.get(id);
         if (!rec || rec.closed) return false;
+        setUi(focusAfterClose(get(), id));
         if (rec.kind === 'agent' && isLive(rec.state)) {
           requestStop(sup, rec, 'user', 'closed by the user', now);
           detach(rec);
@@ -353,7 +378,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       },
 
       screenOf(id) {
-        return records.get(id)?.screen;
+        return records.get(id)?.screen ?? kept.get(id)?.screen;
       },
 
       focusMove(to) {
@@ -362,6 +387,29 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       focusSet(pane) {
         setUi(focusSetTo(get(), pane));
+      },
+
+      reveal(id, now) {
+        const rec = records.get(id);
+        if (rec && !rec.closed && rec.screen) {
+          set(revealed(id));
+          publish(now);
+          return true;
+        }
+        const back = kept.get(id);
+        if (!back) return false;
+        // Back on the board until the user closes it again: no second linger under a reader's eyes.
+        kept.delete(id);
+        back.closeAt = undefined;
+        records.set(id, back);
+        set(revealed(id));
+        publish(now);
+        return true;
+      },
+
+      transcriptKept(id) {
+        const rec = records.get(id);
+        return rec ? !rec.closed && rec.screen !== undefined : kept.has(id);
       },
 
       zoomToggle() {

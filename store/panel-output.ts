@@ -95,6 +95,12 @@ export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>,
 
 /** Fits the screen of every placed record to its rectangle (the window, when zoomed) less the header row. */
 export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): void {
+  const zoomed = lay.zoomed;
+  if (zoomed && typeof zoomed.id === 'number' && !lay.panels.some((p) => p.id === zoomed.id)) {
+    // A hidden panel zoomed over the window (the agent list opened it): its screen takes the window.
+    const rec = records.get(zoomed.id);
+    if (rec) sizeScreen(rec, zoomed.rect.cols, Math.max(1, zoomed.rect.rows - 1));
+  }
   for (const place of lay.panels) {
     const rec = records.get(place.id);
     if (!rec) continue;

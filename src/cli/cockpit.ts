@@ -1,9 +1,11 @@
 /**
  * `tai` and `tai -- CMD ARGS`: the cockpit with `$SHELL` (or CMD) in the main
- * pane; returns the main program's exit code, or 127 with the reason when it
- * cannot be started.
+ * pane; returns the main program's exit code, or the refusal's code with its
+ * reason when it cannot start (127: no main program, 64: a bad TAI_PREFIX,
+ * 1: a dumb terminal).
  */
 import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
+import { StartRefusedError } from '../core/errors.js';
 import { field, processOutput } from './output.js';
 
 /** Runs the cockpit until the main program exits. */
@@ -17,11 +19,11 @@ export async function runCockpitCommand(options: CockpitMainOptions): Promise<nu
   // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
   process.env.NODE_ENV ??= 'production';
   const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
-  const { MainProgramError } = await import('../io/cockpit/main-program.js');
   try {
     return await runCockpit(options);
   } catch (err) {
-    if (!(err instanceof MainProgramError)) throw err;
+    // Refused before the screen was taken over: the main program, the prefix key, the terminal.
+    if (!(err instanceof StartRefusedError)) throw err;
     processOutput.warn(`${field(err.message)}\n`);
     return err.exitCode;
   }

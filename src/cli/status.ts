@@ -122,9 +122,14 @@ export function formatStatus(status: BoardStatus, keys?: readonly string[]): str
   return `${lines.join('\n')}\n`;
 }
 
+/** `1 tool`, `2 tools`: a count with its noun, singular for one. */
+function count(n: number, noun: string): string {
+  return `${n} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 function formatRow(row: AgentRow, id: string, width: number): string {
   const parts = [id.padEnd(width), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
-  if (row.kind === 'agent') parts.push(` · ${row.tools} tools · ${row.tokens} tokens`);
+  if (row.kind === 'agent') parts.push(` · ${count(row.tools, 'tool')} · ${count(row.tokens, 'token')}`);
   else parts.push(' · feed pane');
   if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);
   if (row.reason) parts.push(` · ${field(row.reason)}`);

@@ -42,3 +42,18 @@ export class NoSuchPanelError extends RequestError {
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * The cockpit refuses to start (a main program that cannot run, a prefix key
+ * that would eat the user's typing, a terminal that cannot draw): said before
+ * the screen is taken over, and the process exits with `exitCode`.
+ */
+export class StartRefusedError extends Error {
+  override readonly name = 'StartRefusedError';
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}

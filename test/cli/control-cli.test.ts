@@ -155,11 +155,17 @@ describe('tai vpane', () => {
 describe('tai status', () => {
   test('prints totals and one line per panel, or the JSON with --json', async () => {
     h = await startHarness();
-    h.board.getState().open({ label: 'fixer' }, h.clock.t - 12_000);
+    const fixer = h.board.getState().open({ label: 'fixer' }, h.clock.t - 12_000);
     await vpane(['open', '--label', 'feed', '--socket', h.path]);
     out = '';
     expect(await status(['--socket', h.path])).toBe(0);
     expect(out).toBe(['2 panels: 2 running', '  #1    running      12s  fixer  · 0 tools · 0 tokens', '  #2    running       0s  feed  · feed pane', ''].join('\n'));
+    // One of each is singular.
+    h.board.getState().emit(fixer, { type: 'tool_start', name: 'read', args: '' }, h.clock.t);
+    h.board.getState().emit(fixer, { type: 'usage', tokens: 1 }, h.clock.t);
+    out = '';
+    expect(await status(['--socket', h.path])).toBe(0);
+    expect(out.split('\n')[1]).toBe('  #1    running      12s  fixer  · 1 tool · 1 token');
     out = '';
     expect(await status(['--json', '--socket', h.path])).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ totals: { running: 2, total: 2 }, agents: [{ id: 1 }, { id: 2 }] });

@@ -23,30 +23,32 @@ describe('Cockpit layout', () => {
     m.main.write('hello from the shell');
     await vi.waitFor(() => expect(m!.text()[0]).toContain('hello from the shell'));
     expect(m.text()).toHaveLength(40);
-    expect(m.text().every((r) => !r.includes('│'))).toBe(true);
+    expect(m.text().slice(0, 39).every((r) => !r.includes('│'))).toBe(true);
+    expect(m.text()[39]).toMatch(/^ tai 42 sh │ 0 running +C-\] \? help $/); // the status line's row
   });
 
-  it('gives one agent on 120x40 a 53x40 pane beside a 66-column main pane (section 10)', async () => {
+  // Section 10 measured the whole window; the status line takes the last row, so the panes share 39 (docs/cockpit.md).
+  it('gives one agent on 120x40 a 53x39 pane beside a 66-column main pane (section 10, less the status line)', async () => {
     m = mountCockpit(120, 40);
     m.board.getState().open({ label: 'agent #1' }, T0);
     await vi.waitFor(() => expect(m!.text()[0]).toContain('agent #1'));
     const rows = m.text();
     expect(rows).toHaveLength(40);
-    for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
+    for (const r of rows.slice(0, 39)) expect(columnsOf(r, '│')).toEqual([66]);
     expect(rows[0].slice(67)).toMatch(/^ ● agent #1 · running · 0s/);
     const view = m.board.getState().panels[0];
-    expect([view.cols, view.rows + 1]).toEqual([53, 40]);
+    expect([view.cols, view.rows + 1]).toEqual([53, 39]);
   });
 
-  it('stacks three agents 13, 13 and 12 rows high with a separator between each two', async () => {
+  it('stacks three agents 13, 12 and 12 rows high in the 39 rows above the status line, a separator between each two', async () => {
     m = mountCockpit(120, 40);
     for (const n of [1, 2, 3]) m.board.getState().open({ label: `agent #${n}` }, T0);
-    await vi.waitFor(() => expect(m!.text()[28]).toContain('agent #3'));
+    await vi.waitFor(() => expect(m!.text()[27]).toContain('agent #3'));
     const rows = m.text();
     const headers = rows.flatMap((r, y) => (/agent #\d/.test(r) ? [y] : []));
     const seps = rows.flatMap((r, y) => (r.slice(67).startsWith('─'.repeat(53)) ? [y] : []));
-    expect(headers).toEqual([0, 14, 28]);
-    expect(seps).toEqual([13, 27]);
+    expect(headers).toEqual([0, 14, 27]);
+    expect(seps).toEqual([13, 26]);
   });
 
   it('shows six agents and gives the seventh no panel, with its reason', async () => {
@@ -143,7 +145,7 @@ describe('Cockpit keyboard', () => {
     m.board.getState().open({ label: 'zoomer' }, T0);
     press(m, `${DEFAULT_PREFIX}n${DEFAULT_PREFIX}z`);
     await vi.waitFor(() => expect(m!.text()[0]).toMatch(/^ ● zoomer · running/));
-    expect(m.text().every((r) => !r.includes('│'))).toBe(true);
+    expect(m.text().slice(0, 39).every((r) => !r.includes('│'))).toBe(true);
     expect(m.board.getState().panels[0].cols).toBe(120);
     press(m, `${DEFAULT_PREFIX}z`);
     await vi.waitFor(() => expect(columnsOf(m!.text()[0], '│')).toEqual([66]));
@@ -158,8 +160,9 @@ describe('Cockpit keyboard', () => {
     await vi.waitFor(() => expect(m!.text()[0]).not.toContain('tai keys'));
   });
 
+  // These mount without the status line: the harness does not size the main screen to the main pane (main-pane.ts does).
   it('scrolls the main pane back a page and returns', async () => {
-    m = mountCockpit(60, 10);
+    m = mountCockpit(60, 10, { statusLine: false });
     m.main.write(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\r\n'));
     await m.main.parsed();
     await vi.waitFor(() => expect(m!.text()[9]).toContain('line 39'));
@@ -169,7 +172,7 @@ describe('Cockpit keyboard', () => {
   });
 
   it('never scrolls the main pane back past the lines it keeps, and PageDown moves at once', async () => {
-    m = mountCockpit(60, 10);
+    m = mountCockpit(60, 10, { statusLine: false });
     m.main.write(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\r\n'));
     await m.main.parsed();
     await vi.waitFor(() => expect(m!.text()[9]).toContain('line 39'));

@@ -7,7 +7,15 @@ import { DEFAULT_PREFIX } from '../../src/core/input/keys.js';
 import { createPaneSource } from '../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../src/io/terminal/screen.js';
 import { createBoard } from '../../store/board.js';
-import type { MentionPrompt } from '../../store/mention-prompt.js';
+import { createMentionPrompt, type MentionPrompt } from '../../store/mention-prompt.js';
+import { createAgentList } from '../../store/agent-list.js';
+import { createPrefixSign } from '../../store/prefix-sign.js';
+import { dispatch } from '../../store/dispatch.js';
+import { KeyScanner } from '../../src/core/input/keys.js';
+import { routeKeys } from '../../src/io/cockpit/key-router.js';
+import { MentionController } from '../../src/io/cockpit/mentions.js';
+import type { AgentEntry } from '../../src/core/agents/agent-registry.js';
+import { locateAgent } from '../../src/io/agents/agent-config.js';
 
 class FrameRecorder extends Writable {
   frames: string[] = [];
@@ -23,8 +31,27 @@ class FrameRecorder extends Writable {
   }
 }
 
-/** A mounted cockpit of `cols` x `rows`, with the mention prompt's store when given. */
-export function mountCockpit(cols: number, rows: number, options: { prompt?: MentionPrompt; maxLive?: number } = {}) {
+/** How a test cockpit is mounted. */
+export interface MountOptions {
+  prompt?: MentionPrompt;
+  maxLive?: number;
+  /** NO_COLOR for tai's own chrome. */
+  noColor?: boolean;
+  /** The status line on the last row; default true (the cockpit's). */
+  statusLine?: boolean;
+  /** The registry the mention line of `type` completes from. */
+  entries?: readonly AgentEntry[];
+  /** The time the key path and the status line see; default the real clock. */
+  now?: () => number;
+}
+
+/**
+ * A mounted cockpit of `cols` x `rows`, with the mention prompt's store when
+ * given, and `type` for the real key path (scanner, router, dispatcher), its
+ * prefix lapse on a manual timer (`lapse()` runs it).
+ */
+export function mountCockpit(cols: number, rows: number, options: MountOptions = {}) {
+  const now = options.now ?? Date.now;
   const main = new XtermScreen(cols, rows);
   const source = createPaneSource(main, 0);
   const board = createBoard({
@@ -32,12 +59,17 @@ export function mountCockpit(cols: number, rows: number, options: { prompt?: Men
     mainHistory: () => main.history(),
     cols,
     rows,
+    statusLine: options.statusLine ?? true,
+    noColor: options.noColor ?? false,
     ...(options.maxLive === undefined ? {} : { maxLive: options.maxLive }),
   });
   source.attach(board);
   const out = new FrameRecorder(cols, rows);
   const stdin = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
-  const ink = render(<Cockpit board={board} source={source} prefix={DEFAULT_PREFIX} {...(options.prompt ? { prompt: options.prompt } : {})} />, {
+  const list = createAgentList();
+  const sign = createPrefixSign();
+  const prompt = options.prompt ?? createMentionPrompt();
+  const ink = render(<Cockpit board={board} source={source} prefix={DEFAULT_PREFIX} prompt={prompt} list={list} prefixSign={sign} name="tai 42 sh" now={now} />, {
     stdout: out as unknown as NodeJS.WriteStream,
     stdin,
     debug: true,
@@ -45,8 +77,48 @@ export function mountCockpit(cols: number, rows: number, options: { prompt?: Men
     patchConsole: false,
   });
   const frame = (): string => out.frames.at(-1) ?? '';
+  const keys = new KeyScanner(DEFAULT_PREFIX);
+  const typed: string[] = [];
+  let lapses: (() => void)[] = [];
+  const mentions = new MentionController(prompt, {
+    board,
+    loadEntries: async () => options.entries ?? [],
+    locate: (e) => locateAgent(e, process.env),
+    cwd: process.cwd(),
+    spawn: async () => ({ ok: false, error: 'no agents in this harness' }),
+    changed: () => source.dirty(),
+  });
+  const onKeys = routeKeys({
+    keys,
+    board,
+    mentions,
+    list,
+    sign,
+    now,
+    dispatch: (c) => void dispatch(c, { board, now: now() }),
+    toMain: (d) => typed.push(d),
+    changed: () => source.dirty(),
+    after: (_ms, fn) => {
+      lapses.push(fn);
+      return () => (lapses = lapses.filter((f) => f !== fn));
+    },
+  });
   return {
     board,
+    list,
+    sign,
+    prompt,
+    keys,
+    /** Types a chunk through the real key path. */
+    type: (chunk: string): void => onKeys(chunk),
+    /** What reached the main pane. */
+    typed,
+    /** Runs the prefix's lapse timer as if PREFIX_TIMEOUT_MS passed; false when none was armed. */
+    lapse: (): boolean => {
+      const fn = lapses.shift();
+      fn?.();
+      return fn !== undefined;
+    },
     main,
     source,
     /** The last frame, SGR codes included. */

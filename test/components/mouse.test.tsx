@@ -123,7 +123,8 @@ describe('the mouse in the cockpit', () => {
     r.m.main.write('\x1b[?1002h\x1b[?1006h');
     await r.m.main.parsed();
     r.type(sgr(0, 60, 5) + sgr(32, 100, 50) + sgr(0, 100, 50, true));
-    expect(r.sent).toEqual([sgr(0, 60, 5), sgr(32, 66, 40), sgr(0, 66, 40, true)]);
+    // Clamped to the main pane: 66 columns, 39 rows (the window's last row is the status line).
+    expect(r.sent).toEqual([sgr(0, 60, 5), sgr(32, 66, 39), sgr(0, 66, 39, true)]);
     expect(r.s().focus).toBe('main');
   });
 

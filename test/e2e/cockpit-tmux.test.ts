@@ -61,11 +61,12 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     await untilPasses(() => expect(screen().join('\n')).toContain('NORMAL-SCREEN-MARK'), TMUX);
     keys(`node ${CLI} demo --agents silent*3 -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
 
-    // Three agents: the right column is 53 wide and its panels 13, 13 and 12 rows high.
-    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 14, 28]), TMUX);
+    // Three agents: the right column is 53 wide and its panels share the 39 rows above the status line: 13, 12 and 12 rows.
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 14, 27]), TMUX);
     await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
     let rows = screen();
-    for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
+    for (const r of rows.slice(0, 39)) expect(columnsOf(r, '│')).toEqual([66]);
+    expect(rows[39]).toMatch(/^ tai \d+ bash │ 3 running +C-\] \? help$/); // capture-pane drops the trailing space
     expect([...rows[13]].slice(67).join('')).toBe('─'.repeat(53));
     expect([...rows[0]].slice(67).join('')).toMatch(/^ ● demo silent #1 · running · \d+s/);
     // The header is drawn in the colour of its state: running is blue (SGR 34).
@@ -83,20 +84,20 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     keys('echo after-ctrl-c', 'Enter');
     await untilPasses(() => expect(screen().some((r) => r.startsWith('after-ctrl-c'))).toBe(true), TMUX);
 
-    // Close the first panel: its agent is cancelled and the column rebalances.
+    // Close the first panel: its agent is cancelled, the column rebalances and the focus goes to the panel below.
     keys('C-]', 'n');
     keys('C-]', 'x');
     await untilPasses(() => expect(cancelled()).toBe(1), TMUX);
-    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 21]), TMUX);
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0, 20]), TMUX);
+    expect(screenSgr().split('\n')[0]).toMatch(/\x1b\[[0-9;]*7[0-9;]*m(\x1b\[[0-9;]*m)* ● demo silent #2/); // focused: inverted
 
-    // Close one more: one agent gets the whole column, 53 x 40, beside a 66-column main pane.
-    keys('C-]', 'n');
+    // Close the focused one: one agent gets the whole column, 53 x 39, beside a 66-column main pane.
     keys('C-]', 'x');
     await untilPasses(() => expect(cancelled()).toBe(2), TMUX);
     await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
     rows = screen();
     expect(rows).toHaveLength(40);
-    for (const r of rows) expect(columnsOf(r, '│')).toEqual([66]);
+    for (const r of rows.slice(0, 39)) expect(columnsOf(r, '│')).toEqual([66]);
     expect(rows.every((r) => !r.includes('─'))).toBe(true);
     expect(rows[0]).toContain('demo silent #3');
 
@@ -104,7 +105,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     const sized = (cols: number, rowsN: number, sep: number) => async () => {
       tmux('resize-window', '-t', 'e2e', '-x', String(cols), '-y', String(rowsN));
       await untilPasses(() => {
-        const r = tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, rowsN);
+        const r = tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, rowsN - 1);
         expect(r.every((row) => columnsOf(row, '│').join() === String(sep))).toBe(true);
         expect(r[0]).toContain('demo silent #3');
       }, TMUX);
@@ -156,6 +157,44 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     await untilPasses(() => expect(screen().some((r) => [...r].slice(0, 66).join('').startsWith('typed-42'))).toBe(true), TMUX);
     keys('exit 3', 'Enter');
     await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=3'), TMUX);
+  }, 120_000);
+
+  it('refuses a dumb terminal and a prefix that is no key or Enter before taking the screen', async () => {
+    for (const [env, code, said] of [
+      ['TERM=dumb', 1, 'tai: this terminal (TERM=dumb) cannot show the cockpit; run it in a terminal emulator, or use tai spawn / TAI_ORCH_PANELS=0'],
+      ['TAI_PREFIX=foo', 64, 'tai: TAI_PREFIX="foo" is not a key'],
+      ['TAI_PREFIX=C-m', 64, 'tai: TAI_PREFIX="C-m" is Enter, which the main program needs'],
+    ] as const) {
+      keys('clear', 'Enter');
+      await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
+      keys(`${env} node ${CLI} -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+      await untilPasses(() => expect(screen().join('\n')).toContain(`TAI-EXIT=${code}`), TMUX);
+      expect(screen().join('').replace(/\s+/g, ' ')).toContain(said);
+      expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+    }
+  }, 120_000);
+
+  it('lists every agent with C-] w and opens a hidden one zoomed with Enter; NO_COLOR leaves tai uncoloured', async () => {
+    keys('clear', 'Enter');
+    await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
+    tmux('resize-window', '-t', 'e2e', '-x', '40', '-y', '20'); // too narrow for any panel: every agent is hidden
+    keys(`NO_COLOR=1 node ${CLI} demo --agents silent*2 -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    const rows20 = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 20);
+    await untilPasses(() => expect(rows20()[19]).toMatch(/2 running · \+2 hidden/), TMUX);
+    keys('C-]', 'w');
+    await untilPasses(() => expect(rows20()[0]).toMatch(/^ tai agents/), TMUX);
+    // At 40 columns the rows are cut where ` · hidden (no room)` begins.
+    expect(rows20()[1]).toMatch(/^ {2}● #1 {2}demo silent #1 · running · \d+s /);
+    expect(rows20()[2]).toMatch(/^ {2}● #2 {2}demo silent #2 · running · \d+s /);
+    keys('k', 'Enter');
+    await untilPasses(() => expect(rows20()[0]).toMatch(/^ ● demo silent #1 · running/), TMUX);
+    // NO_COLOR: the focused header is bold and inverse, with no colour.
+    expect(screenSgr().split('\n')[0]).toMatch(/^\x1b\[1;7m ● demo silent #1/);
+    expect(screenSgr()).not.toMatch(/\x1b\[([0-9;]*;)?(3[0-8]|9[0-7])[;m]/); // no foreground colour anywhere (39 is the default)
+    keys('C-]', 'z');
+    keys('exit 5', 'Enter');
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=5'), TMUX);
+    tmux('resize-window', '-t', 'e2e', '-x', '120', '-y', '40');
   }, 120_000);
 
   it('restores the normal screen and stops its agents when killed by SIGTERM or SIGHUP', async () => {

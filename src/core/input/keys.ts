@@ -38,6 +38,8 @@ export type KeyAction =
   | { readonly kind: 'input'; readonly data: string }
   /** The prefix and a mention key: open the mention prompt. */
   | { readonly kind: 'mention' }
+  /** The prefix and the list key: open the agent list. */
+  | { readonly kind: 'list' }
   /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
   | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean }
   /** The prefix and a copy key: copy mode starts on the focused pane (src/core/input/copy-mode.ts). */
@@ -53,8 +55,19 @@ export const MENTION_KEYS: readonly string[] = ['@', 'a'];
 /** The keys after the prefix that start copy mode (tmux's `[`). */
 export const COPY_KEYS: readonly string[] = ['['];
 
+/** The key after the prefix that opens the agent list (tmux's choose-tree). */
+export const LIST_KEYS: readonly string[] = ['w'];
+
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
+
+/**
+ * How long the prefix waits for its key, as tmux's prefix does: after it,
+ * the prefix lapses and the next key goes to the pane (the status line shows
+ * the prefix pending meanwhile). The cockpit keeps the timer; the scanner
+ * only hears that it ran out (prefixTimedOut).
+ */
+export const PREFIX_TIMEOUT_MS = 1_500;
 
 /** Longest escape sequence the scanner waits for before giving up on it. */
 export const KEY_SEQUENCE_MAX = 32;
@@ -139,6 +152,13 @@ export class KeyScanner {
   /** True while the next key would be read as a command. */
   get awaiting(): boolean {
     return this.mode === 'prefix';
+  }
+
+  /** The prefix waited PREFIX_TIMEOUT_MS for its key: it lapses. True when a prefix was pending. */
+  prefixTimedOut(): boolean {
+    if (this.mode !== 'prefix') return false;
+    this.mode = 'normal';
+    return true;
   }
 
   /** The overlay was closed by other means: keys pass again. */
@@ -302,6 +322,10 @@ export class KeyScanner {
         if (COPY_KEYS.includes(key)) {
           this.mode = 'copy';
           action({ kind: 'copy' });
+          return;
+        }
+        if (LIST_KEYS.includes(key)) {
+          action({ kind: 'list' });
           return;
         }
         const c = BY_KEY.get(key);

@@ -46,6 +46,9 @@ const KILL_WORD = '\x17';
 export function editLine(line: MentionLine, key: string, names: readonly string[], paste = false): { line: MentionLine; outcome: LineOutcome } {
   const plain: MentionLine = { text: line.text, cursor: line.cursor };
   const edit = (l: MentionLine): { line: MentionLine; outcome: LineOutcome } => ({ line: l, outcome: 'edit' });
+  // The line opens with its `@`: a typed (or pasted) `@` right after it is the same `@`, not a second one.
+  if (text0(plain) && (key === '@' || (paste && key.startsWith('@')))) key = key.slice(1);
+  if (key === '') return edit(plain);
   if (paste) return edit(insert(plain, key.replace(/\r\n|[\r\n\t]/g, ' ')));
   if (key === '\x1b' || key === '\x03' || key === '\x07') return { line: plain, outcome: 'cancel' };
   if (ENTER.has(key)) return { line: plain, outcome: 'submit' };
@@ -71,6 +74,11 @@ export function editLine(line: MentionLine, key: string, names: readonly string[
   // Other control keys and unknown escape sequences are ignored, never inserted.
   if (key.startsWith('\x1b') || /^[\x00-\x1f\x7f]$/.test(key)) return edit(plain);
   return edit(insert(plain, key));
+}
+
+/** True for the line as it opened: only its `@`, the cursor after it. */
+function text0(line: MentionLine): boolean {
+  return line.text === '@' && line.cursor === 1;
 }
 
 /** The line with an error shown until the next key. */

@@ -133,11 +133,14 @@ export class Formatter {
     let lead = '';
     if (thought && !this.#thought) lead = THOUGHT;
     else if (!thought && this.#thought) lead = RESET;
+    // A thought after text that did not end its line starts on a line of its own, and text after a thought too.
+    // (Text that begins with its own line end needs none added.)
+    const fresh = lead === '' || /^\r?\n/.test(clean) ? '' : this.#wrap.release() + this.#wrap.newline();
     this.#thought = thought;
     // An agent SGR in plain text stays in effect until our next reset.
     if (!thought) this.#dirty = (this.#dirty && lead === '') || clean.includes('\x1b');
     // The SGR goes through the wrap (zero width) so it stays in order with a held word.
-    return this.#wrap.push(lead + clean);
+    return fresh + this.#wrap.push(lead + clean);
   }
 
   /** In a thought, dim italic is put back after every agent SGR, which may have reset it. */

@@ -2,11 +2,11 @@
  * Row 0 of a panel as one SGR-coded string: the header text of seed 001
  * section 4.2 in the colour of the panel's state (running blue, idle and
  * timeout orange, done green, failed red, cancelled grey); the focused
- * panel's header is inverted. Pure text, so the components and the output
+ * panel's header is inverted (NO_COLOR: bold, and inverted when focused).
+ * Pure text, so the components and the output
  * stage draw the same row.
  */
-import { HEADER_SGR, SEPARATOR_SGR } from './colors.js';
-import { stateColor } from './header.js';
+import { COLOR_PALETTE, type Palette } from './colors.js';
 import type { PanelState } from './panel-state.js';
 import { styled } from '../text/fit.js';
 
@@ -17,10 +17,10 @@ export interface HeaderView {
 }
 
 /** The SGR-coded header row of a panel, with `+N hidden` at its right end when agents run with no panel. */
-export function headerRow(view: HeaderView, cols: number, focused: boolean, scrollback = 0, hidden = 0): string {
-  const sgr = `1;${HEADER_SGR[stateColor(view.state)]}${focused ? ';7' : ''}`;
+export function headerRow(view: HeaderView, cols: number, focused: boolean, scrollback = 0, hidden = 0, palette: Palette = COLOR_PALETTE): string {
+  const sgr = palette.header(view.state, focused);
   const text = scrollback > 0 ? `${view.header} · ↑${scrollback}` : view.header;
   const note = hidden > 0 ? ` +${hidden} hidden ` : '';
   if (note === '' || note.length >= cols) return styled(text, cols, sgr);
-  return styled(text, cols - note.length, sgr) + styled(note, note.length, `7;${SEPARATOR_SGR}`);
+  return styled(text, cols - note.length, sgr) + styled(note, note.length, palette.note);
 }

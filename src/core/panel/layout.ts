@@ -14,6 +14,12 @@
  *   seed's exact error text; its agent is still supervised (section 6).
  * - zoom: one shown pane drawn over the whole window. The unzoomed geometry is
  *   still computed so every screen keeps its size while the others are not drawn.
+ * - status line: with `statusLine`, the window's last row is the cockpit's
+ *   status line and the panes share the rows above it (the area); seed 001
+ *   section 10's measures are for an area of the whole window, so with a
+ *   status line 40 rows give the panes 39 (three agents: 13, 12 and 12 rows,
+ *   the first ones still taking the remainder). A window of one row has no
+ *   status line.
  */
 import {
   MPLEX_VPANE_MAIN_PERCENT,
@@ -43,10 +49,12 @@ export interface LayoutInput {
   readonly rows: number;
   /** Panel ids in creation order, only those wanting a place; ids are unique. */
   readonly panels: readonly number[];
-  /** The zoomed pane, if any; ignored unless it is the main pane or a shown panel. */
+  /** The zoomed pane, if any; ignored unless it is the main pane or one of `panels` (a hidden one too). */
   readonly zoom?: PaneId;
   /** The main pane's share of the width (vpane_open's main_percent); default 55. */
   readonly mainPercent?: number;
+  /** Keep the last row for the status line; default false (a host's box has none). */
+  readonly statusLine?: boolean;
 }
 
 /** A shown panel and its rectangle, header row included. */
@@ -78,6 +86,8 @@ export interface Layout {
   readonly hidden: readonly HiddenPanel[];
   readonly separators: Separators;
   readonly zoomed?: { readonly id: PaneId; readonly rect: Rect };
+  /** The status line's row, when the layout keeps one. */
+  readonly status?: Rect;
 }
 
 /** Section 3.1: the window is under MPLEX_VPANE_MIN_WINDOW_COLS columns. */
@@ -125,10 +135,17 @@ function mainWidth(cols: number, percent: number): number {
   return Math.max(1, width);
 }
 
+/** The rows the panes share in a window of `rows`: all of them, or all but the status line's. */
+export function areaRows(rows: number, statusLine: boolean): number {
+  const all = cells(rows);
+  return statusLine && all >= 2 ? all - 1 : all;
+}
+
 /** Computes the whole layout; never throws, whatever the sizes. */
 export function layout(input: LayoutInput): Layout {
+  const withStatus = withStatusLine(input);
   const cols = cells(input.cols);
-  const rows = cells(input.rows);
+  const rows = areaRows(input.rows, input.statusLine ?? false);
   const percent =
     input.mainPercent !== undefined && Number.isFinite(input.mainPercent) ? input.mainPercent : MPLEX_VPANE_MAIN_PERCENT;
 
@@ -141,7 +158,7 @@ export function layout(input: LayoutInput): Layout {
 
   const window: Rect = { x: 0, y: 0, cols, rows };
   if (shown === 0) {
-    return withZoom({ main: window, panels: [], hidden, separators: { horizontal: [] } }, input.zoom, window);
+    return withStatus(withZoom({ main: window, panels: [], hidden, separators: { horizontal: [] } }, input.zoom, window));
   }
 
   const left = mainWidth(cols, percent);
@@ -157,21 +174,36 @@ export function layout(input: LayoutInput): Layout {
     panels.push({ id: input.panels[i], rect: { x: right.x, y, cols: right.cols, rows: height } });
     y += height;
   });
-  return withZoom(
-    {
-      main: { x: 0, y: 0, cols: left, rows },
-      panels,
-      hidden,
-      separators: { vertical: { x: left, y: 0, rows }, horizontal },
-    },
-    input.zoom,
-    window,
+  return withStatus(
+    withZoom(
+      {
+        main: { x: 0, y: 0, cols: left, rows },
+        panels,
+        hidden,
+        separators: { vertical: { x: left, y: 0, rows }, horizontal },
+      },
+      input.zoom,
+      window,
+    ),
   );
 }
 
-/** Adds the zoom when it names a pane that has a place; zooming a hidden or unknown panel is ignored. */
+/** Adds the status line's row below the area when the input keeps one. */
+function withStatusLine(input: LayoutInput): (l: Layout) => Layout {
+  const rows = cells(input.rows);
+  if (!input.statusLine || rows < 2) return (l) => l;
+  const status: Rect = { x: 0, y: rows - 1, cols: cells(input.cols), rows: 1 };
+  return (l) => ({ ...l, status });
+}
+
+/**
+ * Adds the zoom when it names the main pane or a panel of the input, shown or
+ * hidden: zooming is how a hidden panel is seen (the agent list opens it so);
+ * zooming an unknown panel is ignored.
+ */
 function withZoom(base: Layout, zoom: PaneId | undefined, window: Rect): Layout {
-  if (zoom === undefined || rectOf(base, zoom) === undefined) return base;
+  if (zoom === undefined) return base;
+  if (zoom !== 'main' && rectOf(base, zoom) === undefined && !base.hidden.some((h) => h.id === zoom)) return base;
   return { ...base, zoomed: { id: zoom, rect: window } };
 }
 

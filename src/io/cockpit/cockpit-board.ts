@@ -6,7 +6,9 @@
  * them; when it does not (TAI_ORCH_PANELS=0, stdout not a terminal), the
  * board supervises hidden panels and says why nothing is drawn.
  */
+import { StartRefusedError } from '../../core/errors.js';
 import { createBoard, type Board } from '../../../store/board.js';
+import { wantsNoColor } from '../../core/panel/colors.js';
 import { createPaneSource, FRAME_MS, type LivePaneSource } from '../terminal/pane-source.js';
 import { trackCursorVisibility } from '../terminal/screen-rows.js';
 import { MAIN_SCROLLBACK, XtermScreen } from '../terminal/screen.js';
@@ -45,10 +47,18 @@ export interface CockpitBoardOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Why nothing is drawn, or null when the cockpit draws. */
+/** What a dumb terminal is told, before anything is drawn (issue "a new user's first hour", 8). */
+export const DUMB_TERMINAL = 'tai: this terminal (TERM=dumb) cannot show the cockpit; run it in a terminal emulator, or use tai spawn / TAI_ORCH_PANELS=0';
+
+/**
+ * Why nothing is drawn, or null when the cockpit draws. A terminal that says
+ * it is dumb (no cursor addressing, no alternate screen) cannot show the
+ * full-screen cockpit: a StartRefusedError (exit 1) unless panels are off.
+ */
 export function drawingOffReason(env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStream): string | null {
   if (env.TAI_ORCH_PANELS === '0') return 'panels are switched off (TAI_ORCH_PANELS=0)';
   if (!stdout.isTTY) return 'stdout is not a terminal';
+  if (env.TERM === 'dumb') throw new StartRefusedError(DUMB_TERMINAL, 1);
   return null;
 }
 
@@ -62,7 +72,15 @@ export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBo
   const cols = stdout.columns || 80;
   const rows = stdout.rows || 24;
   const screens = createCockpitScreens(cols, rows, options.now ?? Date.now);
-  const board = createBoard({ createScreen: (c, r) => screens.source.createScreen(c, r), mainHistory: () => screens.main.history(), cols, rows, log });
+  const board = createBoard({
+    createScreen: (c, r) => screens.source.createScreen(c, r),
+    mainHistory: () => screens.main.history(),
+    cols,
+    rows,
+    log,
+    statusLine: true,
+    noColor: wantsNoColor(env),
+  });
   screens.source.attach(board);
   return { board, drawingOff: null, screens };
 }

@@ -8,11 +8,14 @@
  * terminal restored, the main program's exit code returned.
  */
 import type { Command } from '../../core/protocol/commands.js';
-import { DEFAULT_PREFIX, KeyScanner, parsePrefix } from '../../core/input/keys.js';
+import { KeyScanner } from '../../core/input/keys.js';
+import { choosePrefix } from '../../core/input/prefix-choice.js';
 import type { SpawnResult } from '../../core/agents/agent-service.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../store/dispatch.js';
 import { createMentionPrompt } from '../../../store/mention-prompt.js';
+import { createAgentList } from '../../../store/agent-list.js';
+import { createPrefixSign } from '../../../store/prefix-sign.js';
 import { loadRegistry, locateAgent } from '../agents/agent-config.js';
 import { cursorOf } from '../terminal/screen-rows.js';
 import type { CursorPlace } from '../terminal/term-output.js';
@@ -23,7 +26,7 @@ import { CopyView } from './copy-view.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { mainRect, startMainPane } from './main-pane.js';
-import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
+import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 
@@ -35,7 +38,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const stdin = options.stdin ?? process.stdin;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const prefix = options.prefix ?? parsePrefix(env.TAI_PREFIX ?? '') ?? DEFAULT_PREFIX;
+  const prefix = options.prefix === undefined ? choosePrefix(env.TAI_PREFIX) : choosePrefix(options.prefix, 'prefix');
   // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
   const dispatch =
     options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
@@ -79,20 +82,31 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     const inCopy = copy.cursor();
     if (inCopy !== undefined) return inCopy; // copy mode's cursor, wherever its pane is
     const s = board.getState();
-    if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null) return null;
+    if (s.focus !== 'main' || s.help || s.scrollback > 0 || screens.cursorHidden() || prompt.getState().line !== null || list.getState().open) return null;
     if (s.layout.zoomed && s.layout.zoomed.id !== 'main') return null;
     const r = mainRect(board);
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
-  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o) });
+  const keys = new KeyScanner(prefix);
+  const list = createAgentList();
+  const sign = createPrefixSign();
+  const name = cockpitName(process.pid, mainArgv(options.argv, env));
+  const drawing = startDrawing({ stdout, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o) });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
 
   const onKeys = routeKeys({
-    keys: new KeyScanner(prefix),
+    keys,
     board,
     mentions,
+    list,
+    sign,
+    now,
+    changed: () => {
+      source.expedite();
+      source.dirty();
+    },
     dispatch: (command) => void dispatch(command, cockpit),
     toMain: (data) => {
       source.expedite();

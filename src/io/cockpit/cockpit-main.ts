@@ -6,6 +6,7 @@
  * Anything that fails to start is logged and the cockpit runs without it.
  */
 import { dispatch } from '../../../store/dispatch.js';
+import { choosePrefix } from '../../core/input/prefix-choice.js';
 import { messageOf } from '../../core/errors.js';
 import { openAgentServiceWhenReady } from '../agents/open-when-ready.js';
 import { createCockpitBoard } from './cockpit-board.js';
@@ -32,7 +33,9 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const { env } = options;
   const log = options.log ?? fileLogger(logPath(env));
   const now = Date.now;
-  checkMainProgram(options.argv, env); // before anything opens or the screen is taken over
+  // Before anything opens or the screen is taken over: the prefix key, the main program (the terminal: createCockpitBoard).
+  const prefix = choosePrefix(env.TAI_PREFIX);
+  checkMainProgram(options.argv, env);
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log });
   const { board } = made;
@@ -67,6 +70,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     now,
     board: made,
     notices,
+    prefix,
     ...(server === undefined ? {} : { socketPath: server.path }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
   });

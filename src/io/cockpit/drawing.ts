@@ -13,6 +13,8 @@ import { Cockpit } from '../../../components/Cockpit.js';
 import { messageOf } from '../../core/errors.js';
 import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
+import type { AgentList } from '../../../store/agent-list.js';
+import type { PrefixSign } from '../../../store/prefix-sign.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
 import { terminalTitle } from '../../core/text/title.js';
@@ -25,7 +27,13 @@ export interface DrawingOptions {
   readonly board: Board;
   readonly source: LivePaneSource;
   readonly prompt: MentionPrompt;
+  readonly list: AgentList;
   readonly prefix: string;
+  /** The cockpit's name on the status line. */
+  readonly name: string;
+  readonly now: () => number;
+  /** Whether the prefix waits for its key. */
+  readonly prefixSign: PrefixSign;
   /** Where the terminal's cursor goes after a frame, or null to hide it. */
   readonly cursor: () => CursorPlace;
   readonly log: (line: string) => void;
@@ -62,22 +70,36 @@ export function startDrawing(options: DrawingOptions): Drawing {
   const rows = stdout.rows || 24;
   const out = new TermOutput((data) => stdout.write(data), cols, rows);
   let drawing = true;
+  /** A chrome frame arrived that no frame has drawn yet. */
+  let chromeUndrawn = false;
   const inkOut = new InkStdout(cols, rows, (frame) => {
-    if (drawing) out.setChrome(frame);
+    if (!drawing) return;
+    out.setChrome(frame);
+    // A render outside the pane source's cue (the mention line's, the agent list's or the prefix sign's own
+    // store changed) is drawn in this loop turn; one inside a cue is drawn by the cue's frame, which runs first.
+    chromeUndrawn = true;
+    setImmediate(() => {
+      if (chromeUndrawn) drawFrame();
+    });
   });
-  source.onFrame(() => {
+  source.onFrame(() => drawFrame());
+  const drawFrame = (): void => {
+    chromeUndrawn = false;
     if (!drawing) return;
     try {
-      const overlays = options.decorate ? options.decorate(source.overlays()) : source.overlays();
+      // The agent list covers the panes: none of their cells are drawn over it.
+      const panes = options.list.getState().open ? [] : source.overlays();
+      const overlays = options.decorate ? options.decorate(panes) : panes;
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
     }
-  });
+  };
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
   stdout.write(options.mouse === false ? ENTER : ENTER + MOUSE_ON);
-  const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt }), {
+  const { list, name, now, prefixSign } = options;
+  const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn,
     debug: true, // every commit is written at once to our output stage, which diffs it; the cue throttles React

@@ -1,16 +1,23 @@
 /**
  * Where each key of the cockpit goes (the real key path, shared by the
  * cockpit and its tests): the KeyScanner splits a raw stdin chunk into
- * commands (to the one dispatcher), mention-prompt keys (to the prompt) and
- * bytes for the main pane. While the prompt is open nothing reaches the
- * pane; while it is closed the prompt takes nothing.
+ * commands (to the one dispatcher), mention-prompt keys (to the prompt),
+ * the agent list's keys (while it is open) and bytes for the main pane.
+ * While the prompt or the list is open nothing reaches the pane; while they
+ * are closed they take nothing. A prefix with no key after it lapses after
+ * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
  */
 import type { Command } from '../../core/protocol/commands.js';
-import type { KeyScanner } from '../../core/input/keys.js';
 import { MouseRouter, type MouseView } from '../../core/input/mouse-route.js';
 import { WHEEL_LINES } from '../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../core/input/copy-mode.js';
+import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../core/input/keys.js';
+import { listMove } from '../../core/input/list-keys.js';
 import type { Board } from '../../../store/board.js';
+import { selectedIndex, type AgentList } from '../../../store/agent-list.js';
+import type { PrefixSign } from '../../../store/prefix-sign.js';
+import { KEPT_TRANSCRIPTS_MAX } from '../../../store/board.js';
+import { after, type Cancel } from '../after.js';
 import type { MentionController } from './mentions.js';
 
 /** What the router hands keys to. */
@@ -18,6 +25,10 @@ export interface KeyRoute {
   readonly keys: KeyScanner;
   readonly board: Board;
   readonly mentions: MentionController;
+  /** The agent list (prefix + w); absent: the list key does nothing. */
+  readonly list?: AgentList;
+  /** The status line's sign while the prefix waits for its key. */
+  readonly sign?: PrefixSign;
   dispatch(command: Command): void;
   /** Bytes typed for the main pane (only while it has focus). */
   toMain(data: string): void;
@@ -30,24 +41,84 @@ export interface KeyRoute {
   readonly mainMouse?: { main(): MouseView['main']; send(data: string): void };
   /** Copy mode (src/io/cockpit/copy-view.ts); without it the copy key does nothing. */
   readonly copy?: { start(): boolean; key(key: string): boolean };
+  /** Something the router shows changed (the prefix's sign, the list): draw soon. */
+  changed?(): void;
+  /** The time, for the list's Enter (the board's reveal takes `now`). */
+  now?(): number;
+  /** Runs `fn` after `ms`; the prefix's lapse. Default a real timer (tests pass their own clock). */
+  after?(ms: number, fn: () => void): Cancel;
 }
 
 
 /** Returns the stdin listener; the scanner leaves prompt mode whenever the prompt closes. */
 export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
-  const { keys, board, mentions } = route;
+  const { keys, board, mentions, list } = route;
   const mouse = new MouseRouter();
   const none: MouseView['main'] = { tracking: 'none', encoding: 'x10' };
+  const changed = route.changed ?? (() => {});
+  const now = route.now ?? Date.now;
+  const later = route.after ?? ((ms: number, fn: () => void) => after(ms, fn, true));
+  let lapse: Cancel | undefined;
   mentions.prompt.subscribe((p) => {
     if (p.line === null) keys.promptClosed();
   });
+
+  /** Arms (or disarms) the prefix's lapse after a chunk, and redraws when its sign changed. */
+  const watchPrefix = (wasPending: boolean): void => {
+    if (keys.awaiting === wasPending) return;
+    lapse?.();
+    lapse = undefined;
+    if (keys.awaiting) {
+      lapse = later(PREFIX_TIMEOUT_MS, () => {
+        lapse = undefined;
+        if (!keys.prefixTimedOut()) return;
+        route.sign?.getState().set(false);
+        changed();
+      });
+    }
+    route.sign?.getState().set(keys.awaiting);
+    changed();
+  };
+
+  /** One key for the open list. */
+  const listKey = (l: AgentList, key: string): void => {
+    const move = listMove(key);
+    if (move === undefined) return;
+    const ids = board.getState().status(now()).agents.map((a) => a.id);
+    switch (move) {
+      case 'close':
+        l.getState().close();
+        break;
+      case 'open': {
+        const id = ids[selectedIndex(l.getState().selected, ids)];
+        if (id === undefined) break;
+        if (board.getState().reveal(id, now())) l.getState().close();
+        else l.getState().fail(`#${id}: its transcript was not kept (the board keeps the last ${KEPT_TRANSCRIPTS_MAX} finished agents' screens)`);
+        break;
+      }
+      default:
+        l.getState().move(move, ids);
+    }
+    changed();
+  };
+
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
+    const wasPending = keys.awaiting;
     for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
       switch (action.kind) {
         case 'mention':
+          list?.getState().close();
           mentions.open();
           continue;
+        case 'list': {
+          if (!list) continue;
+          const s = board.getState();
+          if (list.getState().open) list.getState().close();
+          else list.getState().show(typeof s.focus === 'number' ? s.focus : undefined);
+          changed();
+          continue;
+        }
         case 'prompt':
           void mentions.key(action.key, action.paste);
           continue;
@@ -83,10 +154,19 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             route.dispatch({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
-          if (s.focus !== 'main') { if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view (docs/lanes.md)
+          if (list?.getState().open) {
+            for (let i = 0; i < action.data.length; ) {
+              const len = keyLength(action.data, i) || action.data.length - i;
+              listKey(list, action.data.slice(i, i + len));
+              i += len;
+            }
+            continue;
+          }
+          if (s.focus !== 'main') { if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view
           route.toMain(action.data);
         }
       }
     }
+    watchPrefix(wasPending);
   };
 }

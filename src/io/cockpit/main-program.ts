@@ -6,6 +6,7 @@
  * read them (issue 13, bug 1).
  */
 import type { Terminal } from '@xterm/headless';
+import { StartRefusedError } from '../../core/errors.js';
 import { which } from '../path-lookup.js';
 
 /** The exit code of a program that cannot be started (the shell's). */
@@ -18,13 +19,21 @@ export const FAILS_AT_ONCE_MS = 3_000;
 export const LAST_LINES = 10;
 
 /** The main program cannot be started. */
-export class MainProgramError extends Error {
-  readonly exitCode = NOT_FOUND_EXIT;
+export class MainProgramError extends StartRefusedError {
+  constructor(message: string) {
+    super(message, NOT_FOUND_EXIT);
+  }
 }
 
 /** The program the main pane runs: the command given, or `$SHELL`, or /bin/sh. */
 export function mainArgv(argv: readonly string[], env: NodeJS.ProcessEnv): readonly string[] {
   return argv.length > 0 ? argv : [env.SHELL || '/bin/sh'];
+}
+
+/** The cockpit's name on its status line: `tai`, its pid and the main program's file name. */
+export function cockpitName(pid: number, argv: readonly string[]): string {
+  const program = (argv[0] ?? '').split('/').pop() ?? '';
+  return program === '' ? `tai ${pid}` : `tai ${pid} ${program}`;
 }
 
 /** Throws a MainProgramError naming the program when it is not an executable file (on PATH, or at its path). */

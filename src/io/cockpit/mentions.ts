@@ -49,6 +49,8 @@ export const MENTION_USAGE = 'type @name and a prompt, like @gemini explain this
 /** Drives one mention prompt; one per cockpit. */
 export class MentionController {
   #entries: readonly AgentEntry[] = [];
+  /** The names Tab completes: the entries whose program is found, read when the prompt opens. */
+  #installed: readonly string[] = [];
   /** Keys are applied in order, each after the registry was read (Tab right after opening completes too). */
   #queue: Promise<unknown> = Promise.resolve();
   /** The panel of each session's latest turn, by sessionKey. */
@@ -64,7 +66,11 @@ export class MentionController {
     this.prompt.getState().open();
     this.deps.changed();
     this.#queue = this.deps.loadEntries().then(
-      (entries) => (this.#entries = entries),
+      (entries) => {
+        this.#entries = entries;
+        // Tab offers only agents whose program is here; an uninstalled one is left out, and naming it says why.
+        this.#installed = entries.filter((e) => this.deps.locate(e) !== undefined).map((e) => e.name);
+      },
       (err: unknown) => {
         this.prompt.getState().fail(messageOf(err));
         this.deps.changed();
@@ -87,7 +93,7 @@ export class MentionController {
   async #key(key: string, paste: boolean): Promise<boolean> {
     const state = this.prompt.getState();
     const line = state.line;
-    const outcome = state.key(key, this.#entries.map((e) => e.name), paste);
+    const outcome = state.key(key, this.#installed, paste);
     this.deps.changed();
     if (outcome === 'cancel') return true;
     if (outcome !== 'submit' || line === null) return false;

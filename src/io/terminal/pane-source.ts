@@ -20,6 +20,7 @@ import type { PaneSource } from '../../core/panel/pane-source.js';
 import { drawn, type PaneId } from '../../core/panel/layout.js';
 import type { Board, BoardState } from '../../../store/board.js';
 import { headerRow } from '../../core/panel/header-row.js';
+import { paletteOf } from '../../core/panel/colors.js';
 import { parseRow, type CellRow } from './sgr-cells.js';
 import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
@@ -56,7 +57,8 @@ export interface LivePaneSource extends PaneSource {
 
 /** The structure the chrome shows; React renders again only when this changes (overlay mode). */
 export function chromeKey(s: BoardState): string {
-  const panels = s.panels.map((p) => `${p.id}:${p.shown ? 1 : 0}`).join(' ');
+  // A panel's state is chrome too: the status line counts agents by state.
+  const panels = s.panels.map((p) => `${p.id}:${p.shown ? 1 : 0}:${p.state}`).join(' ');
   const places = s.layout.panels.map((p) => `${p.id}@${p.rect.x},${p.rect.y},${p.rect.cols},${p.rect.rows}`).join(' ');
   return `${s.cols}x${s.rows}|${String(s.focus)}|${String(s.zoom)}|${s.help}|${s.scrollback}|${s.drawingOff}|${places}|${panels}`;
 }
@@ -124,10 +126,11 @@ export function createPaneSource(
 
   /** A panel's header row as cells, made again only when its text, focus or width changed. */
   const header = (view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow => {
-    const key = `${view.state}|${view.header}|${cols}|${focused}|${scrollback}|${hidden}`;
+    const noColor = board?.getState().noColor ?? false;
+    const key = `${view.state}|${view.header}|${cols}|${focused}|${scrollback}|${hidden}|${noColor}`;
     const c = headerCache.get(view.id);
     if (c && c.key === key) return c.row;
-    const row = parseRow(headerRow(view, cols, focused, scrollback, hidden), cols);
+    const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
     headerCache.set(view.id, { key, row });
     return row;
   };

@@ -55,7 +55,18 @@ describe('Formatter text and thought', () => {
     const f = new Formatter(40);
     expect(f.event(thought('thinking hard '))).toBe('\x1b[0;2;3mthinking hard');
     expect(f.event(thought('still '))).toBe(' still');
-    expect(f.event(text('answer '))).toBe(` ${R}answer`);
+    expect(f.event(text('answer '))).toBe(`\r\n${R}answer`); // text after a thought starts a line of its own
+  });
+
+  it('starts a thought after unfinished text on a new line, and text after it too', () => {
+    const f = new Formatter(40);
+    expect(f.event(text('Let me look'))).toBe('Let me');
+    expect(f.event(thought('the file is big'))).toBe(' look\r\n\x1b[0;2;3mthe file is');
+    expect(f.event(text('Done.\n'))).toBe(` big\r\n${R}Done.\r\n`);
+    // A thought after a finished line needs no extra line.
+    expect(f.event(thought('next '))).toBe('\x1b[0;2;3mnext');
+    // Text that starts with its own line end gets no second one.
+    expect(f.event(text('\nend '))).toBe(` ${R}\r\nend`);
   });
 
   it('puts dim italic back after an SGR inside a thought', () => {

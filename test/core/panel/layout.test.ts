@@ -326,9 +326,49 @@ describe('zoom', () => {
     expect(l.zoomed).toEqual({ id: 'main', rect: { x: 0, y: 0, cols: 30, rows: 10 } });
   });
 
-  it('ignores a zoom on a hidden or unknown panel', () => {
-    expect(layout({ cols: 120, rows: 40, panels: [1, 2, 3, 4, 5, 6, 7], zoom: 7 }).zoomed).toBeUndefined();
+  it('zooms a hidden panel over the window (the agent list shows it so) and ignores an unknown one', () => {
+    expect(layout({ cols: 120, rows: 40, panels: [1, 2, 3, 4, 5, 6, 7], zoom: 7 }).zoomed).toEqual({ id: 7, rect: { x: 0, y: 0, cols: 120, rows: 40 } });
+    expect(layout({ cols: 30, rows: 10, panels: [1], zoom: 1, statusLine: true }).zoomed).toEqual({ id: 1, rect: { x: 0, y: 0, cols: 30, rows: 9 } });
     expect(layout({ cols: 120, rows: 40, panels: [1], zoom: 42 }).zoomed).toBeUndefined();
+  });
+});
+
+describe('the status line', () => {
+  it('keeps the last row: the panes share the rows above it', () => {
+    const input = { cols: 50, rows: 13, panels: [1, 2], statusLine: true };
+    expect(draw(input)).toEqual([
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│1111111111111111111111',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│──────────────────────',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│2222222222222222222222',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│2222222222222222222222',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│2222222222222222222222',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│2222222222222222222222',
+      'MMMMMMMMMMMMMMMMMMMMMMMMMMM│2222222222222222222222',
+      '                                                  ',
+    ]);
+    expect(layout(input).status).toEqual({ x: 0, y: 12, cols: 50, rows: 1 });
+  });
+
+  it('stacks three agents in 40 rows 13, 12 and 12 high: section 10 measured 40 rows for the panes, they get 39', () => {
+    const l = layout({ cols: 120, rows: 40, panels: [1, 2, 3], statusLine: true });
+    expect(l.panels.map((p) => [p.rect.y, p.rect.rows])).toEqual([
+      [0, 13],
+      [14, 12],
+      [27, 12],
+    ]);
+    expect(l.main).toEqual({ x: 0, y: 0, cols: 66, rows: 39 });
+    expect(layout({ cols: 120, rows: 40, panels: [1, 2, 3, 4, 5, 6, 7], statusLine: true }).panels).toHaveLength(6);
+  });
+
+  it('has no status line in a window of one row, and none unless asked (a host\'s box)', () => {
+    expect(layout({ cols: 80, rows: 1, panels: [], statusLine: true }).status).toBeUndefined();
+    expect(layout({ cols: 80, rows: 24, panels: [] }).status).toBeUndefined();
+    expect(layout({ cols: 80, rows: 24, panels: [], statusLine: true }).main.rows).toBe(23);
   });
 });
 

@@ -21,4 +21,20 @@ describe('the cockpit with nothing drawn', () => {
     expect(r.stdout).toBe('inside 1\n');
     expect(r.status).toBe(3);
   });
+
+  it.runIf(existsSync(CLI))('refuses a TAI_PREFIX that is Enter or no key with exit 64 before the main program starts', () => {
+    for (const [prefix, said] of [
+      ['C-m', 'tai: TAI_PREFIX="C-m" is Enter, which the main program needs; choose another key, or unset it for the default C-]\n'],
+      ['foo', 'tai: TAI_PREFIX="foo" is not a key: write C-x or ^x for Ctrl+x (a letter or one of @ [ \\ ] ^ _), or one character; unset it for the default C-]\n'],
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, '--', 'sh', '-c', 'echo started'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, TAI_PREFIX: prefix, TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') },
+      });
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(said);
+      expect(r.status).toBe(64);
+    }
+  });
 });
