@@ -8,6 +8,7 @@
  * section 3.1); the rest are tai's own. Field names are the wire names.
  */
 import type { PanelState } from '../panel/panel-state.js';
+import type { DefaultAnswer, PermissionPolicy } from '../agents/questions.js';
 
 /** States a feed pane's owner may set (section 3.1). */
 export type FeedState = Extract<PanelState, 'running' | 'idle' | 'done' | 'failed' | 'timeout' | 'cancelled'>;
@@ -52,6 +53,13 @@ export type Command =
       readonly cwd?: string;
       readonly retries?: number;
       readonly allow?: boolean;
+      /** What the agent's permission requests get (acp, claude); omitted: `allow` decides, else reject. */
+      readonly permissions?: PermissionPolicy;
+      /** Seconds an unanswered question waits before it gets `ask_default`. */
+      readonly ask_timeout?: number;
+      readonly ask_default?: DefaultAnswer;
+      /** Command agents: keep stdin open for lines typed into the panel. */
+      readonly stdin?: boolean;
       /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
       readonly session?: string;
     }
@@ -60,6 +68,12 @@ export type Command =
   /** The result so far; `wait` (seconds) long-polls until the agent finishes. */
   | { readonly cmd: 'poll'; readonly id: number; readonly wait?: number }
   | { readonly cmd: 'record_read'; readonly id: string; readonly offset?: number; readonly limit?: number }
+  /** Every question agents wait on (src/core/agents/questions.ts). */
+  | { readonly cmd: 'ask_list' }
+  /** Answers question `qid` with `option`: its id, its number, `y` or `n`. */
+  | { readonly cmd: 'ask_answer'; readonly qid: string; readonly option: string }
+  /** A follow-up message to a running agent (ACP, Claude) or a line to a command agent's stdin. */
+  | { readonly cmd: 'steer'; readonly id: number; readonly text: string }
   // the keyboard's, also accepted on the socket
   | { readonly cmd: 'focus'; readonly to: FocusTarget }
   /** Close a pane as the user would (cancels its agent); no pane: the focused one. */

@@ -15,26 +15,26 @@
  *   or a timeout (seed 001, 5.2: "a timeout cancels and drops the session")
  *   closes it and kills its process group.
  *
- * Soft stop: session/cancel of the turn (a permission request after it is
- * answered `cancelled`); hard stop: SIGKILL to the agent's process group.
+ * Soft stop: session/cancel of the turn (an open question, and a permission
+ * request after it, answered `cancelled`); hard stop: SIGKILL to the agent's process group.
  */
 import type { AcpSessionPool } from './acp-pool.js';
 import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js';
-import type { EmitEvent, Runner, RunningAgent, RunSpec } from './runner.js';
+import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from './runner.js';
 
 export { describeError } from './acp-session.js';
 
 /** The acp runner; with a pool, spawns that name a session key keep their session between turns. */
 export function acpRunner(pool?: AcpSessionPool): Runner {
-  return (spec, emit) => (spec.session !== undefined && pool ? keptTurn(pool, spec.session, spec, emit) : oneTurn(spec, emit));
+  return (spec, emit, ask) => (spec.session !== undefined && pool ? keptTurn(pool, spec.session, spec, emit, ask) : oneTurn(spec, emit, ask));
 }
 
 /** Starts an ACP agent, sends it the task as one prompt, and ends it with the turn. */
 export const runAcp: Runner = acpRunner();
 
-function oneTurn(spec: RunSpec, emit: EmitEvent): RunningAgent {
+function oneTurn(spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const session = new AcpSession(sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, false);
+  const turn = startTurn(session, spec, emit, false, ask);
   const ended = turn.ended.then(async ({ outcome }) => {
     await session.close();
     return outcome;
@@ -42,9 +42,9 @@ function oneTurn(spec: RunSpec, emit: EmitEvent): RunningAgent {
   return agentOf(session, turn, ended);
 }
 
-function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEvent): RunningAgent {
+function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const { session } = pool.acquire(key, sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, true);
+  const turn = startTurn(session, spec, emit, true, ask);
   let kept = false;
   const ended = turn.ended.then(async ({ outcome, reusable }) => {
     if (reusable) {
@@ -59,8 +59,16 @@ function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEv
   });
 }
 
-function startTurn(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean): AcpTurn {
-  return session.turn({ prompt: spec.prompt ?? '', allow: spec.allow ?? false, emit, announce });
+function startTurn(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): AcpTurn {
+  return session.turn({
+    prompt: spec.prompt ?? '',
+    policy: policyOf(spec),
+    ...(ask ? { ask } : {}),
+    ...(spec.askTimeoutMs === undefined ? {} : { askTimeoutMs: spec.askTimeoutMs }),
+    ...(spec.askDefault === undefined ? {} : { askDefault: spec.askDefault }),
+    emit,
+    announce,
+  });
 }
 
 function agentOf(session: AcpSession, turn: AcpTurn, ended: RunningAgent['ended'], finished?: RunningAgent['finished']): RunningAgent {
