@@ -22,6 +22,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   net: () => import('./cli/net.js'),
   report: () => import('./cli/report.js'),
   agents: () => import('./cli/agents.js'),
+  ask: () => import('./cli/ask.js'),
 };
 
 /** The usage text. */
@@ -34,6 +35,7 @@ usage:
   tai status [--json]      agents and their states
   tai agents               the agent registry: names, kinds, available or not
   tai poll ID | tai cancel ID
+  tai ask | tai ask answer QID OPTION   the questions agents wait on; answer one
   tai record read|search|gc
   tai vpane open|write|close|list
   tai outage status|wait|probe | tai net -- CMD... | tai report

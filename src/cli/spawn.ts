@@ -35,11 +35,13 @@ import { startBoardClock } from '../io/cockpit/board-clock.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
 import { parseCommandLine, USAGE_EXIT } from './command-line.js';
+import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../core/agents/questions.js';
 import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
-  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH] -- ARGV...\n' +
+  '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
+  '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH] -- ARGV...\n' +
   '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
@@ -51,6 +53,8 @@ export const POLL_WAIT_S = 8;
 export interface CliIo extends CliSinks {
   /** The whole of stdin when it is not a terminal, else undefined. */
   readStdin(): Promise<string | undefined>;
+  /** True when stdin is a terminal: someone is there to answer an agent's questions (default policy `ask`). */
+  readonly stdinIsTerminal?: boolean;
   readonly env: NodeJS.ProcessEnv;
   /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
@@ -72,6 +76,9 @@ export const processIo: CliIo = {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
+  get stdinIsTerminal() {
+    return process.stdin.isTTY === true;
+  },
   env: process.env,
   onInterrupt: (handler) => {
     process.on('SIGINT', handler);
@@ -90,6 +97,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     prompt: { type: 'string' },
     retries: { type: 'string' },
     allow: { type: 'boolean' },
+    permissions: { type: 'string' },
+    'ask-timeout': { type: 'string' },
+    'ask-default': { type: 'string' },
+    stdin: { type: 'boolean' },
     detach: { type: 'boolean' },
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
@@ -131,6 +142,20 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     out.warn(`tai spawn: --timeout takes seconds and --retries a whole number\n${USAGE}`);
     return USAGE_EXIT;
   }
+  const permissions = o.permissions;
+  if (permissions !== undefined && !isOneOf(permissions, PERMISSION_POLICIES)) {
+    out.warn(`tai spawn: --permissions takes one of ${PERMISSION_POLICIES.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const askTimeout = o['ask-timeout'] === undefined ? undefined : Number(o['ask-timeout']);
+  const askDefault = o['ask-default'];
+  if ((askTimeout !== undefined && !(Number.isFinite(askTimeout) && askTimeout > 0)) || (askDefault !== undefined && !isOneOf(askDefault, DEFAULT_ANSWERS))) {
+    out.warn(`tai spawn: --ask-timeout takes seconds and --ask-default one of ${DEFAULT_ANSWERS.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const socketGiven = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
+  // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
+  const policy = permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
   const cwd = resolve(o.cwd ?? '.');
@@ -141,11 +166,14 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     ...(timeout === undefined ? {} : { timeout }),
     ...(retries === undefined ? {} : { retries }),
     ...(o.allow ? { allow: true } : {}),
+    ...(askTimeout === undefined ? {} : { ask_timeout: askTimeout }),
+    ...(askDefault === undefined ? {} : { ask_default: askDefault }),
+    ...(o.stdin ? { stdin: true } : {}),
   };
   // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
   const request: CommandOf<'spawn'> = named
-    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true })
-    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd };
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(policy === undefined ? {} : { permissions: policy }) })
+    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), cwd };
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
@@ -268,4 +296,8 @@ export function printResult(result: AgentResult, shape: ResultShape, out: CliOut
     out.warn(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${field(result.reason)})` : ''}${record}\n`);
   }
   return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);
+}
+
+function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
+  return (allowed as readonly string[]).includes(value);
 }

@@ -20,6 +20,7 @@ import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
+import { panelKeys } from './panel-keys.js';
 import { mainRect, startMainPane } from './main-pane.js';
 import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
@@ -78,6 +79,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
       source.expedite();
       mainPane.type(data);
     },
+    toPanel: panelKeys({ board, now, log }),
   });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');

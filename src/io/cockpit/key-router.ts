@@ -18,6 +18,8 @@ export interface KeyRoute {
   dispatch(command: Command): void;
   /** Bytes typed for the main pane (only while it has focus). */
   toMain(data: string): void;
+  /** Bytes typed into a focused panel: answers its question, or steers its agent (panel-keys.ts); omitted, dropped. */
+  toPanel?(id: number, data: string): void;
 }
 
 /** Returns the stdin listener; the scanner leaves prompt mode whenever the prompt closes. */
@@ -45,8 +47,8 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             route.dispatch({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
-          if (s.focus !== 'main') continue; // keys typed into a panel are dropped (steering is later work)
-          route.toMain(action.data);
+          if (s.focus !== 'main') route.toPanel?.(s.focus, action.data);
+          else route.toMain(action.data);
         }
       }
     }
