@@ -14,6 +14,8 @@ import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
 import { routeKeys } from '../../src/io/cockpit/key-router.js';
 import { MentionController } from '../../src/io/cockpit/mentions.js';
 import { panelKeys } from '../../src/io/cockpit/panel-keys.js';
+import { steerKeys, steerRow } from '../../src/io/cockpit/steer-keys.js';
+import { createSteerLine } from '../../store/steer-line.js';
 import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
 import { RecordStore } from '../../src/io/storage/records.js';
 import { dispatch } from '../../store/dispatch.js';
@@ -45,13 +47,14 @@ function mount() {
     changed: () => m.source.dirty(),
   });
   const typed: string[] = [];
+  const steer = createSteerLine();
   const type = routeKeys({
     keys: new KeyScanner(DEFAULT_PREFIX),
     board: m.board,
     mentions,
     dispatch: (c) => void dispatch(c, ctx()),
     toMain: (d) => typed.push(d),
-    toPanel: panelKeys({ board: m.board, now: Date.now }),
+    toPanel: panelKeys({ board: m.board, now: Date.now, steer: steerKeys({ line: steer, send: (id, text) => dispatch({ cmd: 'steer', id, text }, ctx()) }) }),
   });
   const clock = startBoardClock(m.board);
   cleanup = () => {
@@ -62,7 +65,7 @@ function mount() {
     db.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { m, service, type, typed };
+  return { m, service, type, typed, steer };
 }
 
 describe('answering a question with the panel keys', () => {
@@ -94,5 +97,34 @@ describe('answering a question with the panel keys', () => {
     r.m.board.getState().focusSet(spawned.id);
     r.type('y');
     await vi.waitFor(() => expect(r.service.peek(spawned.id)?.text).toBe('Answer: allow-once.'), SLOW);
+  });
+});
+
+describe('steering with the panel keys', () => {
+  it('opens the line on a key, Esc cancels it, Enter sends it to a command agent started with stdin', async () => {
+    const r = mount();
+    const spawned = await r.service.spawn({ cmd: 'spawn', kind: 'command', argv: [process.execPath, '-e', 'process.stdin.pipe(process.stdout)'], stdin: true, label: 'cat' }, Date.now());
+    r.m.board.getState().focusSet(spawned.id);
+    r.type('oops');
+    expect(r.steer.getState()).toMatchObject({ panel: spawned.id, text: 'oops' });
+    r.type('\x1b');
+    expect(r.steer.getState().panel).toBeNull();
+    r.type('h');
+    r.type('ello agent');
+    r.type('\x7f');
+    r.type('t\r');
+    await vi.waitFor(() => expect(r.service.peek(spawned.id)?.text).toBe('hello agent\n'), SLOW);
+    expect(r.steer.getState().panel).toBeNull();
+    expect(r.typed).toEqual([]);
+  });
+
+  it('keeps the text and shows why when the agent takes no messages', async () => {
+    const r = mount();
+    const spawned = await r.service.spawn({ cmd: 'spawn', kind: 'command', argv: [process.execPath, '-e', 'setTimeout(() => {}, 10000)'] }, Date.now());
+    r.m.board.getState().focusSet(spawned.id);
+    r.type('do this\r');
+    await vi.waitFor(() => expect(r.steer.getState().error).toBe(`agent ${spawned.id} takes no messages (kind command: start it with --stdin)`));
+    expect(r.steer.getState().text).toBe('do this');
+    expect(steerRow(spawned.id, 'do this', 60, r.steer.getState().error)).toContain('✗ agent');
   });
 });

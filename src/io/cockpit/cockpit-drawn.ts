@@ -21,6 +21,8 @@ import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { panelKeys } from './panel-keys.js';
+import { steerKeys } from './steer-keys.js';
+import { createSteerLine } from '../../../store/steer-line.js';
 import { mainRect, startMainPane } from './main-pane.js';
 import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
@@ -68,7 +70,9 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
-  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log });
+  const steer = createSteerLine();
+  steer.subscribe(() => source.dirty());
+  const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, steer });
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),
@@ -79,7 +83,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
       source.expedite();
       mainPane.type(data);
     },
-    toPanel: panelKeys({ board, now, log }),
+    toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text }, cockpit)) ?? { ok: false, error: NO_AGENTS } }) }),
   });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');

@@ -13,6 +13,8 @@ import { Cockpit } from '../../../components/Cockpit.js';
 import { messageOf } from '../../core/errors.js';
 import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
+import type { SteerLine } from '../../../store/steer-line.js';
+import { steerOverlay } from './steer-overlay.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
 import { ENTER, LEAVE, writeNow } from '../terminal/terminal-modes.js';
@@ -24,6 +26,8 @@ export interface DrawingOptions {
   readonly board: Board;
   readonly source: LivePaneSource;
   readonly prompt: MentionPrompt;
+  /** The steering line, drawn over its panel's last row while open. */
+  readonly steer?: SteerLine;
   readonly prefix: string;
   /** Where the terminal's cursor goes after a frame, or null to hide it. */
   readonly cursor: () => CursorPlace;
@@ -54,7 +58,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   source.onFrame(() => {
     if (!drawing) return;
     try {
-      const overlays = source.overlays();
+      const overlays = steerOverlay(source.overlays(), board, options.steer);
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);

@@ -15,11 +15,15 @@
  *   or a timeout (seed 001, 5.2: "a timeout cancels and drops the session")
  *   closes it and kills its process group.
  *
+ * A message the user steers in while a turn runs becomes the next prompt of
+ * the same session, in the same panel, once the turn ends (acp-steer.ts).
+ *
  * Soft stop: session/cancel of the turn (an open question, and a permission
  * request after it, answered `cancelled`); hard stop: SIGKILL to the agent's process group.
  */
 import type { AcpSessionPool } from './acp-pool.js';
 import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js';
+import { SteeredTurns } from './acp-steer.js';
 import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from './runner.js';
 
 export { describeError } from './acp-session.js';
@@ -34,7 +38,7 @@ export const runAcp: Runner = acpRunner();
 
 function oneTurn(spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const session = new AcpSession(sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, false, ask);
+  const turn = steered(session, spec, emit, false, ask);
   const ended = turn.ended.then(async ({ outcome }) => {
     await session.close();
     return outcome;
@@ -44,7 +48,7 @@ function oneTurn(spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): Runn
 
 function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const { session } = pool.acquire(key, sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, true, ask);
+  const turn = steered(session, spec, emit, true, ask);
   let kept = false;
   const ended = turn.ended.then(async ({ outcome, reusable }) => {
     if (reusable) {
@@ -59,9 +63,15 @@ function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEv
   });
 }
 
-function startTurn(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): AcpTurn {
+/** The spawn's turns: the task, then each message the user steers in (acp-steer.ts). */
+function steered(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): SteeredTurns {
+  const first = startTurn(session, spec, spec.prompt ?? '', emit, announce, ask);
+  return new SteeredTurns(first, (prompt) => startTurn(session, spec, prompt, emit, false, ask), emit);
+}
+
+function startTurn(session: AcpSession, spec: RunSpec, prompt: string, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): AcpTurn {
   return session.turn({
-    prompt: spec.prompt ?? '',
+    prompt,
     policy: policyOf(spec),
     ...(ask ? { ask } : {}),
     ...(spec.askTimeoutMs === undefined ? {} : { askTimeoutMs: spec.askTimeoutMs }),
@@ -71,7 +81,7 @@ function startTurn(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce
   });
 }
 
-function agentOf(session: AcpSession, turn: AcpTurn, ended: RunningAgent['ended'], finished?: RunningAgent['finished']): RunningAgent {
+function agentOf(session: AcpSession, turn: SteeredTurns, ended: RunningAgent['ended'], finished?: RunningAgent['finished']): RunningAgent {
   return {
     get pgid() {
       return session.pgid;
@@ -80,6 +90,7 @@ function agentOf(session: AcpSession, turn: AcpTurn, ended: RunningAgent['ended'
     result: () => turn.result(),
     soft: () => turn.soft(),
     hard: () => turn.hard(),
+    steer: (text) => turn.steer(text),
     ...(finished === undefined ? {} : { finished }),
   };
 }

@@ -10,6 +10,7 @@
  */
 import { ClaudeDecoder } from '../../../core/decoders/claude.js';
 import type { Writable } from 'node:stream';
+import { RequestError } from '../../../core/errors.js';
 import type { Decoded, MessageDecoder } from '../../../core/decoders/json-lines.js';
 import { runJsonLines, writeLine } from './json-lines.js';
 import { policyOf, type Runner } from './runner.js';
@@ -49,6 +50,16 @@ export const runClaude: Runner = (spec, emit, ask) => {
       // stdin stays open for the interrupt; it is closed when the result arrives.
       writeLine(stdin, { type: 'user', message: { role: 'user', content: [{ type: 'text', text: spec.prompt ?? '' }] } });
     },
+    ...(structured
+      ? {
+          steer(stdin: Writable, text: string) {
+            // The turn's result closes stdin: after it Claude takes no more messages.
+            if (stdin.writableEnded || stdin.destroyed) throw new RequestError('its turn has ended');
+            writeLine(stdin, { type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } });
+            return 'sent' as const;
+          },
+        }
+      : {}),
     soft(stdin, group) {
       if (structured && !stdin.writableEnded) writeLine(stdin, CLAUDE_INTERRUPT);
       else group.signal('SIGINT');

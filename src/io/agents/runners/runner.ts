@@ -36,6 +36,8 @@ export interface RunSpec {
   readonly askDefault?: DefaultAnswer;
   /** Continue the session kept under this key, or start one kept for the next turn (acp only). */
   readonly session?: string;
+  /** Command agents: stdin stays open for steering lines (after the prompt, if any). */
+  readonly stdin?: boolean;
 }
 
 /** The policy of a spec: `permissions`, else `allow` (the old flag), else reject. */
@@ -54,6 +56,7 @@ export function runSpecOf(request: CommandOf<'spawn'>): RunSpec {
     ...(request.ask_timeout === undefined ? {} : { askTimeoutMs: request.ask_timeout * 1000 }),
     ...(request.ask_default === undefined ? {} : { askDefault: request.ask_default }),
     ...(request.session === undefined ? {} : { session: request.session }),
+    ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
   };
 }
 
@@ -87,6 +90,12 @@ export interface RunningAgent {
    * `ended`): a kept ACP session is dropped after a timeout (seed 001, 5.2).
    */
   finished?(state: FinalState): void;
+  /**
+   * A follow-up message from the user (steering): sent now, or queued for
+   * the agent's next turn; throws RequestError when it cannot take one now.
+   * Absent: the kind takes no messages.
+   */
+  steer?(text: string): 'sent' | 'queued';
 }
 
 /** Where a runner sends its events; called synchronously as they decode. */
