@@ -22,6 +22,7 @@ import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
 import { panelKeys } from './panel-keys.js';
 import { steerKeys } from './steer-keys.js';
+import { startNotifier } from './notifier.js';
 import { createSteerLine } from '../../../store/steer-line.js';
 import { mainRect, startMainPane } from './main-pane.js';
 import { FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
@@ -73,6 +74,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const steer = createSteerLine();
   steer.subscribe(() => source.dirty());
   const drawing = startDrawing({ stdout, board, source, prompt, prefix, cursor, log, steer });
+  const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
 
   const onKeys = routeKeys({
     keys: new KeyScanner(prefix),
@@ -100,6 +102,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   stdout.on('resize', onResize);
 
   const restore = (): void => {
+    stopNotifier();
     drawing.stop();
     stdin.off('data', onKeys);
     if (stdin.isTTY) stdin.setRawMode(false);

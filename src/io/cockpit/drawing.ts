@@ -37,6 +37,8 @@ export interface DrawingOptions {
 /** The cockpit being drawn. */
 export interface Drawing {
   readonly stats: TermOutputStats;
+  /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
+  ring(message: string): void;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /** Stops drawing for good (the terminal is gone) without touching it. */
@@ -83,6 +85,9 @@ export function startDrawing(options: DrawingOptions): Drawing {
   let stopped = false;
   return {
     stats: out.stats,
+    ring(message) {
+      if (drawing) out.ring(message);
+    },
     resize(c, r) {
       out.resize(c, r);
       inkOut.resize(c, r);
