@@ -216,7 +216,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       resume(id, now) {
         const rec = records.get(id);
-        if (rec && resumeRecord(rec, now)) publish(now);
+        if (!rec || !resumeRecord(rec, now)) return;
+        if (questions.openOf(id)) rec.state = 'asking'; // held while asking: back to waiting for the user
+        publish(now);
       },
 
       finish(id, state, summary, now) {

@@ -171,9 +171,11 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     ...(o.stdin ? { stdin: true } : {}),
   };
   // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
-  const request: CommandOf<'spawn'> = named
+  const built: CommandOf<'spawn'> = named
     ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(policy === undefined ? {} : { permissions: policy }) })
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), cwd };
+  // An explicit --permissions beats the entry's own policy.
+  const request = permissions === undefined || !named ? built : { ...built, permissions };
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
