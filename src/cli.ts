@@ -25,6 +25,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   agents: () => import('./cli/agents.js'),
   doctor: () => import('./cli/doctor.js'),
   lane: () => import('./cli/lane.js'),
+  ask: () => import('./cli/ask.js'),
 };
 
 /** The usage text. */
@@ -38,6 +39,7 @@ usage:
   tai agents               the agent registry: names, kinds, available or not
   tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
   tai poll ID | tai cancel ID
+  tai ask | tai ask answer QID OPTION   the questions agents wait on; answer one
   tai record read|search|gc
   tai vpane open|write|close|list
   tai outage status|wait|probe | tai net -- CMD... | tai report

@@ -9,6 +9,7 @@ import type { Layout, PaneId } from '../src/core/panel/layout.js';
 import type { FinalState, PanelState, StopCause } from '../src/core/panel/panel-state.js';
 import type { Screen, ScreenFactory } from '../src/core/screen.js';
 import type { BoardStatus } from './status.js';
+import type { AnsweredQuestion, AskedListener, Question, QuestionAnswer, QuestionAsk, QuestionRow } from '../src/core/agents/questions.js';
 
 /** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
 export type PanelKind = 'agent' | 'feed';
@@ -54,6 +55,8 @@ export interface BoardSnapshot {
   readonly noColor: boolean;
   /** The window's last row is the status line (the cockpit's; a host's box has none). */
   readonly statusLine: boolean;
+  /** Agents waiting for the user to answer a question (the status line's count). */
+  readonly asking: number;
 }
 
 /** How to open a panel. */
@@ -98,6 +101,22 @@ export interface BoardActions {
   close(id: number, now: number): boolean;
   /** Cancels every live agent (the cockpit is exiting). */
   shutdown(reason: string, now: number): void;
+  /**
+   * An agent asks the user (store/board-questions.ts): its panel shows the
+   * question and waits (`asking`, heartbeat paused); `reply` is called once,
+   * with the answer, a default after the question's timeout, or `cancelled`
+   * when the agent stops or is gone. Returns the question's id, or undefined
+   * when it was answered at once (no live agent, a flood).
+   */
+  ask(id: number, ask: QuestionAsk, now: number, reply: (answer: QuestionAnswer) => void): string | undefined;
+  /** Answers an open question with the option `key` names (id, number, y, n); throws QuestionError naming why not. */
+  answer(qid: string, key: string, by: string, now: number): AnsweredQuestion;
+  /** Every question waiting, oldest first. */
+  questions(now: number): QuestionRow[];
+  /** The open question of a panel, if any. */
+  questionOf(id: number): Question | undefined;
+  /** Calls `listener` whenever a question opens; returns the unsubscribe. */
+  onAsked(listener: AskedListener): () => void;
   /** The watchdog: runs every ORCH_MONITOR_INTERVAL. */
   tick(now: number): void;
   /** Drains pending output into screens; at most once per ORCH_FLUSH_INTERVAL. True if anything was written. */

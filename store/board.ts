@@ -52,6 +52,7 @@ import { feedChange, feedRefusal, leaseDueAt, leaseOf, mainPercentOf } from './f
 import { drain, dropScreen, fitScreens, openScreen, waiting } from './panel-output.js';
 import { rowOf, type PanelRecord } from './panel-record.js';
 import { statusOf, type AgentRow } from './status.js';
+import { BoardQuestions } from './board-questions.js';
 import {
   applyDecision,
   callHook,
@@ -131,7 +132,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
     rec.closed = true;
     dropScreen(rec);
   };
-  const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove };
+  const questions = new BoardQuestions({ record: (id) => records.get(id), queue, log });
+  const closeQuestions = (rec: PanelRecord, why: string): void => questions.closePanel(rec.id, why);
+  const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions };
 
   const disableDrawing = (reason: string): void => {
     drawingOff = reason;
@@ -159,7 +162,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       layoutKey = key;
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, drawingOff, now, s.panels);
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff });
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff, asking: questions.asking });
     };
 
     /** Sets a UI change, if there is one. */
@@ -180,6 +183,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       drawingOff,
       noColor: options.noColor ?? false,
       statusLine: options.statusLine ?? false,
+      asking: 0,
       ...UI_START,
 
       open(spec, now) {
@@ -242,7 +246,9 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
 
       resume(id, now) {
         const rec = records.get(id);
-        if (rec && resumeRecord(rec, now)) publish(now);
+        if (!rec || !resumeRecord(rec, now)) return;
+        if (questions.openOf(id)) rec.state = 'asking'; // held while asking: back to waiting for the user
+        publish(now);
       },
 
       tag(id, text, now) {
@@ -306,7 +312,32 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
         publish(now);
       },
 
+      ask(id, ask, now, reply) {
+        const qid = questions.ask(id, ask, now, reply);
+        publish(now);
+        return qid;
+      },
+
+      answer(qid, key, by, now) {
+        const answered = questions.answer(qid, key, by, now);
+        publish(now);
+        return answered;
+      },
+
+      questions(now) {
+        return questions.list(now);
+      },
+
+      questionOf(id) {
+        return questions.openOf(id);
+      },
+
+      onAsked(listener) {
+        return questions.onAsked(listener);
+      },
+
       tick(now) {
+        questions.tick(now);
         for (const rec of [...records.values()]) {
           if (rec.kind === 'agent') {
             for (const d of watchdog(rec, now)) applyDecision(sup, rec, d, now);

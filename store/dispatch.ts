@@ -9,7 +9,8 @@
  * the user, or gone after a linger or an orphan close), and `cols` the current
  * width of every pane written to, for the client's word wrap.
  */
-import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../src/core/agents/agent-service.js';
+import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
+import type { AnsweredQuestion, QuestionRow } from '../src/core/agents/questions.js';
 import type { Command, CommandName, CommandOf } from '../src/core/protocol/commands.js';
 import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';
 import { assertNever } from '../src/core/never.js';
@@ -38,6 +39,9 @@ export interface ReplyDataMap {
   status: BoardStatus;
   poll: AgentResult;
   record_read: RecordPage;
+  ask_list: readonly QuestionRow[];
+  ask_answer: AnsweredQuestion;
+  steer: SteerResult;
   focus: null;
   close: null;
   zoom: null;
@@ -154,6 +158,15 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
       const page = await agents(ctx).readRecord(command.id, command.offset, command.limit);
       if (!page) throw new RequestError(`no such record: ${command.id}`);
       return page;
+    }
+    case 'ask_list':
+      return s.questions(now);
+    case 'ask_answer':
+      return s.answer(command.qid, command.option, 'tai ask', now);
+    case 'steer': {
+      const agentService = agents(ctx);
+      if (!agentService.steer) throw new RequestError(`agent ${command.id} cannot be steered here`);
+      return agentService.steer(command.id, command.text);
     }
     case 'focus': {
       const to = command.to;

@@ -39,6 +39,8 @@ export interface Supervisor {
   queue(rec: PanelRecord, data: string): void;
   /** Takes a record off the board for good. */
   remove(rec: PanelRecord): void;
+  /** Closes the record's questions (store/board-questions.ts); `why` completes "question qN ..." for a late answer. */
+  closeQuestions?(rec: PanelRecord, why: string): void;
 }
 
 /** The record of a panel opening at `now`, its screen's size until it gets one. */
@@ -121,6 +123,8 @@ export function callHook(sup: Supervisor, hook: StopHook | undefined, reason: st
 export function requestStop(sup: Supervisor, rec: PanelRecord, cause: StopCause, reason: string, now: number): boolean {
   if (rec.kind !== 'agent' || !isLive(rec.state) || rec.stop) return false;
   rec.stop = { cause, reason, at: now };
+  // A stopped agent's open question is answered `cancelled` (the ACP rule).
+  sup.closeQuestions?.(rec, `was cancelled: its agent was stopped (${reason})`);
   if (rec.soft && !rec.softCalled) {
     rec.softCalled = true;
     callHook(sup, rec.soft, reason, rec.id);
@@ -133,6 +137,7 @@ export function endRecord(sup: Supervisor, rec: PanelRecord, state: FinalState, 
   const final = rec.kind === 'agent' ? finalState(state, rec.stop) : state;
   // Stopped by supervision: the footer leads with why it was stopped, not with how the agent took it (`exit 130`).
   const stopped = rec.kind === 'agent' && rec.stop !== undefined && final !== 'done' && !summary.startsWith(rec.stop.reason);
+  sup.closeQuestions?.(rec, `is gone: its agent ended (${final})`);
   rec.state = final;
   rec.finishedAt = now;
   rec.summary = stopped && rec.stop ? (summary === '' ? rec.stop.reason : `${rec.stop.reason} (${summary})`) : summary;

@@ -40,6 +40,7 @@ import { startBoardClock } from '../io/cockpit/board-clock.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
 import { progressLine } from './outage.js';
 import { readCommandLine, usageError, USAGE_EXIT } from './command-line.js';
+import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../core/agents/questions.js';
 import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
@@ -47,7 +48,8 @@ import { spawnQueued } from './spawn-queued.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
-  '                 [--prompt TEXT | stdin] [--retries N] [--allow] [--detach] [--json | --raw] [--socket PATH]\n' +
+  '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
+  '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] -- ARGV...\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
@@ -62,6 +64,8 @@ export const POLL_WAIT_S = 8;
 export interface CliIo extends CliSinks {
   /** The whole of stdin when it is not a terminal, else undefined. */
   readStdin(): Promise<string | undefined>;
+  /** True when stdin is a terminal: someone is there to answer an agent's questions (default policy `ask`). */
+  readonly stdinIsTerminal?: boolean;
   readonly env: NodeJS.ProcessEnv;
   /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
@@ -83,6 +87,9 @@ export const processIo: CliIo = {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
+  get stdinIsTerminal() {
+    return process.stdin.isTTY === true;
+  },
   env: process.env,
   onInterrupt: (handler) => {
     process.on('SIGINT', handler);
@@ -103,6 +110,10 @@ const SPEC = {
     prompt: { type: 'string' },
     retries: { type: 'string' },
     allow: { type: 'boolean' },
+    permissions: { type: 'string' },
+    'ask-timeout': { type: 'string' },
+    'ask-default': { type: 'string' },
+    stdin: { type: 'boolean' },
     detach: { type: 'boolean' },
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
@@ -138,6 +149,20 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) return usageError(SPEC, out, `--retries takes a whole number, 0 or more, got '${o.retries}'`);
+  const permissions = o.permissions;
+  if (permissions !== undefined && !isOneOf(permissions, PERMISSION_POLICIES)) {
+    out.warn(`tai spawn: --permissions takes one of ${PERMISSION_POLICIES.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const askTimeout = o['ask-timeout'] === undefined ? undefined : Number(o['ask-timeout']);
+  const askDefault = o['ask-default'];
+  if ((askTimeout !== undefined && !(Number.isFinite(askTimeout) && askTimeout > 0)) || (askDefault !== undefined && !isOneOf(askDefault, DEFAULT_ANSWERS))) {
+    out.warn(`tai spawn: --ask-timeout takes seconds and --ask-default one of ${DEFAULT_ANSWERS.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const socketGiven = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
+  // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
+  const policy = permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
   const cwd = resolve(o.cwd ?? '.');
@@ -148,11 +173,16 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     ...(timeout === undefined ? {} : { timeout }),
     ...(retries === undefined ? {} : { retries }),
     ...(o.allow ? { allow: true } : {}),
+    ...(askTimeout === undefined ? {} : { ask_timeout: askTimeout }),
+    ...(askDefault === undefined ? {} : { ask_default: askDefault }),
+    ...(o.stdin ? { stdin: true } : {}),
   };
   // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
-  const made: CommandOf<'spawn'> = named
-    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
-    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, cwd, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
+  const built: CommandOf<'spawn'> = named
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(policy === undefined ? {} : { permissions: policy }), ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
+    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), cwd, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
+  // An explicit --permissions beats the entry's own policy.
+  const made = permissions === undefined || !named ? built : { ...built, permissions };
   const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
   if (request.lane !== undefined) {
     // Outside a repository a lane is a bad command line (64), said before any cockpit is asked.
@@ -333,4 +363,8 @@ export function printResult(result: AgentResult, shape: ResultShape, out: CliOut
     out.warn(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${field(result.reason)})` : ''}${record}\n`);
   }
   return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);
+}
+
+function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
+  return (allowed as readonly string[]).includes(value);
 }

@@ -11,6 +11,7 @@
  *   error points at the exact spot to fix.
  * - mention: a line of the form `@name prompt`.
  */
+import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer } from './questions.js';
 import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
 
 /** The one list of agent kinds: what an entry can name and `tai spawn --kind` takes; each has a runner (src/io/agents/runners/table.ts). */
@@ -19,8 +20,8 @@ export const AGENT_KINDS = ['acp', 'claude', 'codex', 'cap', 'command'] as const
 /** A kind of agent. */
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
-/** What an ACP agent's permission requests get: rejected (the default) or allowed. */
-export const AGENT_PERMISSIONS = ['reject', 'allow'] as const;
+/** What an agent's permission requests get (src/core/agents/questions.ts): asked of the user (the cockpit's default), allowed or rejected. */
+export const AGENT_PERMISSIONS = PERMISSION_POLICIES;
 
 /** A permission policy. */
 export type AgentPermissions = (typeof AGENT_PERMISSIONS)[number];
@@ -46,6 +47,9 @@ export interface AgentEntry {
   /** Wall clock in seconds (AGENT_TIMEOUT_MIN_S..AGENT_TIMEOUT_MAX_S). */
   readonly timeout?: number;
   readonly permissions?: AgentPermissions;
+  /** Seconds an unanswered question waits before it gets `ask_default`. */
+  readonly ask_timeout?: number;
+  readonly ask_default?: DefaultAnswer;
   readonly model?: string;
   readonly description?: string;
   /** Every spawn of this agent runs in a new lane (a git worktree; docs/lanes.md), by `tai spawn @name` and the mention line. */
@@ -87,7 +91,7 @@ export class UnknownAgentError extends Error {
   }
 }
 
-const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'model', 'description', 'lane'] as const;
+const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane'] as const;
 const FILE_FIELDS = ['agents'] as const;
 
 /** Validates the parsed JSON of a registry file; `source` names the file in every error. */
@@ -155,6 +159,18 @@ function parseEntry(name: string, raw: unknown, fail: Fail): AgentEntry {
   if (lane !== undefined) {
     if (typeof lane !== 'boolean') return fail(`${at}.lane`, `must be true or false (got ${describe(lane)})`);
     entry.lane = lane;
+  }
+  const askTimeout = raw['ask_timeout'];
+  if (askTimeout !== undefined) {
+    if (typeof askTimeout !== 'number' || !Number.isInteger(askTimeout) || askTimeout < 1) {
+      return fail(`${at}.ask_timeout`, `must be a whole number of seconds, at least 1 (got ${describe(askTimeout)})`);
+    }
+    entry.ask_timeout = askTimeout;
+  }
+  const askDefault = raw['ask_default'];
+  if (askDefault !== undefined) {
+    if (!isOneOf(askDefault, DEFAULT_ANSWERS)) return fail(`${at}.ask_default`, `must be one of ${DEFAULT_ANSWERS.join(', ')} (got ${describe(askDefault)})`);
+    entry.ask_default = askDefault;
   }
   for (const field of ['model', 'description'] as const) {
     const value = raw[field];

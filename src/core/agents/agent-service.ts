@@ -65,4 +65,12 @@ export interface AgentService {
   poll(id: number, waitMs?: number): Promise<AgentResult | undefined>;
   /** A page of a stored record; undefined when there is no such record. */
   readRecord(id: string, offset?: number, limit?: number): Promise<RecordPage | undefined>;
+  /** A follow-up message to a running agent; throws RequestError when it cannot take one. */
+  steer?(id: number, text: string): SteerResult;
+}
+
+/** What a follow-up message became: sent at once, or queued until the agent's turn ends. */
+export interface SteerResult {
+  readonly id: number;
+  readonly delivery: 'sent' | 'queued';
 }

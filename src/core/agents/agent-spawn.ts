@@ -6,6 +6,7 @@
  */
 import type { AgentEntry } from './agent-registry.js';
 import type { CommandOf } from '../protocol/commands.js';
+import type { PermissionPolicy } from './questions.js';
 
 /** What the caller adds to an entry; each field overrides the entry's own. */
 export interface EntrySpawnOptions {
@@ -22,6 +23,8 @@ export interface EntrySpawnOptions {
   readonly retries?: number;
   /** Accept ACP permission requests even when the entry rejects them. */
   readonly allow?: boolean;
+  /** The policy when neither `allow` nor the entry names one (the cockpit's `@name` line and a terminal's `tai spawn`: ask). */
+  readonly permissions?: PermissionPolicy;
   /** Keep the agent's session for later turns, under sessionKey (opt-in: plain spawns never continue one). */
   readonly session?: boolean;
   /** Run in a new lane (docs/lanes.md): its name, or '' for one from the label; the entry's `lane: true` asks for '' too. */
@@ -51,9 +54,20 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
     cwd,
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),
+    ...policyFields(entry, options),
     // A lane runs in a new worktree: a kept session belongs to another folder, so a lane turn never continues one.
     ...(options.session && lane === undefined ? { session: sessionKey(entry, cwd) } : {}),
     ...(lane === undefined ? {} : { lane }),
+  };
+}
+
+/** The permission fields of the command: the entry's policy (else the caller's default) and its ask timeout. */
+function policyFields(entry: AgentEntry, options: EntrySpawnOptions): Partial<CommandOf<'spawn'>> {
+  const policy = options.allow ? 'allow' : (entry.permissions ?? options.permissions);
+  return {
+    ...(policy === undefined || policy === 'allow' ? {} : { permissions: policy }),
+    ...(entry.ask_timeout === undefined ? {} : { ask_timeout: entry.ask_timeout }),
+    ...(entry.ask_default === undefined ? {} : { ask_default: entry.ask_default }),
   };
 }
 

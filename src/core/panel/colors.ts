@@ -18,6 +18,7 @@ export const HEADER_SGR: Readonly<Record<HeaderColor, string>> = {
   green: '32',
   red: '31',
   grey: '90',
+  magenta: '1;35',
 };
 
 /** The separator lines' colour. */

@@ -114,6 +114,11 @@ export class Formatter {
     }
   }
 
+  /** Rows already fitted to the width (a question's block): each on a line of its own, after a fresh line. */
+  rows(rows: readonly string[]): string {
+    return this.#begin() + rows.map((r) => r + RESET + CRLF).join('');
+  }
+
   /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
   footer(state: FinalState, elapsedMs: number, summary: string): string {
     // Whatever the stream sanitizer still holds is an unfinished sequence or character.

@@ -22,26 +22,28 @@ export interface HeaderInfo {
 }
 
 /** The colour names a header can take; the renderer maps each to SGR. */
-export type HeaderColor = 'blue' | 'orange' | 'green' | 'red' | 'grey';
+export type HeaderColor = 'blue' | 'orange' | 'green' | 'red' | 'grey' | 'magenta';
 
-/** The icon in front of the label, per state (queued and waiting are ours; the seed has no icon for them). */
+/** The icon in front of the label, per state (queued, waiting and asking are ours; the seed has no icon for them). */
 export const STATE_ICON: Readonly<Record<PanelState, string>> = {
   queued: '…',
   running: '●',
   idle: '◌',
   waiting: '⌁',
+  asking: '?',
   done: '✓',
   failed: '✗',
   timeout: '⏱',
   cancelled: '⊘',
 };
 
-/** The header colour per state (section 4.2; queued grey and waiting orange are ours). */
+/** The header colour per state (section 4.2; queued grey, waiting orange and asking magenta are ours). */
 export const STATE_COLOR: Readonly<Record<PanelState, HeaderColor>> = {
   queued: 'grey',
   running: 'blue',
   idle: 'orange',
   waiting: 'orange',
+  asking: 'magenta',
   done: 'green',
   failed: 'red',
   timeout: 'orange',
@@ -79,7 +81,7 @@ export function formatTokens(n: number): string {
 export function headerText(h: HeaderInfo): string {
   const label = clip(sanitizeLine(h.label), Number.POSITIVE_INFINITY, ORCH_LABEL_MAX);
   const state =
-    h.state === 'waiting' ? `waiting for ${sanitizeLine(h.waitingFor ?? '') || 'network'}` : h.state;
+    h.state === 'waiting' ? `waiting for ${sanitizeLine(h.waitingFor ?? '') || 'network'}` : h.state === 'asking' ? 'waiting for you' : h.state;
   let text = ` ${STATE_ICON[h.state]} ${label} · ${state} · ${formatElapsed(h.elapsedMs)}`;
   if (h.tag) text += ` · ${sanitizeLine(h.tag)}`;
   if (h.tools > 0) text += ` · ${h.tools} ${h.tools === 1 ? 'tool' : 'tools'}`;

@@ -7,7 +7,7 @@
  * section 6, as pure functions of (panel, now).
  *
  * Vocabulary:
- * - live: queued, running, idle or waiting; the agent has not finished.
+ * - live: queued, running, idle, waiting or asking; the agent has not finished.
  * - final: done, failed, timeout or cancelled; events after it are ignored.
  * - stop: what supervision asks of a live agent. A stop is soft first (the
  *   owner's cancel hook); if the agent is still live ORCH_CANCEL_GRACE later it
@@ -23,12 +23,17 @@ import {
 } from '../policy.js';
 import { assertNever } from '../never.js';
 
-/** Every state a panel can be in. `waiting` is an agent held for a lost network. */
+/**
+ * Every state a panel can be in. `waiting` is an agent held for a lost
+ * network; `asking` an agent waiting for the user to answer its question
+ * (its header says `waiting for you`; src/core/agents/questions.ts).
+ */
 export const PANEL_STATES = [
   'queued',
   'running',
   'idle',
   'waiting',
+  'asking',
   'done',
   'failed',
   'timeout',
@@ -77,6 +82,7 @@ export function isLive(state: PanelState): boolean {
     case 'running':
     case 'idle':
     case 'waiting':
+    case 'asking':
       return true;
     case 'done':
     case 'failed':
@@ -115,6 +121,8 @@ export function afterEvent(state: PanelState): PanelState {
       return 'running';
     case 'waiting':
       return 'waiting';
+    case 'asking':
+      return 'asking';
     case 'done':
     case 'failed':
     case 'timeout':
@@ -159,6 +167,9 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
     const secs = Math.round((panel.timeoutMs ?? panel.deadline - panel.startedAt) / 1000);
     return [{ type: 'soft_stop', cause: 'wall_clock', reason: `time limit reached (${secs}s)` }];
   }
+  // An agent asking the user is silent on purpose: the heartbeat is paused
+  // until the answer (which restarts it); the wall clock above keeps running.
+  if (panel.state === 'asking') return [];
   const silent = now - panel.lastEventAt;
   if (silent >= ORCH_IDLE_KILL) {
     return [{ type: 'soft_stop', cause: 'idle', reason: `no event for ${Math.floor(silent / 1000)}s` }];

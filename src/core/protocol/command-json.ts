@@ -14,6 +14,7 @@ import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp }
 import type { PaneId } from '../panel/layout.js';
 import { RequestError, VPANE_ERRORS } from '../errors.js';
 import { assertNever } from '../never.js';
+import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../agents/questions.js';
 import {
   POLL_WAIT_MAX,
   RECORD_PAGE_MAX,
@@ -34,6 +35,9 @@ export const COMMAND_NAMES = [
   'status',
   'poll',
   'record_read',
+  'ask_list',
+  'ask_answer',
+  'steer',
   'focus',
   'close',
   'zoom',
@@ -110,6 +114,12 @@ function parseNamed(cmd: CommandName, v: Json): Command {
         ...(limit === undefined ? {} : { limit }),
       };
     }
+    case 'ask_list':
+      return { cmd };
+    case 'ask_answer':
+      return { cmd, qid: required(v, 'qid', 'ask_answer qid', nonEmptyString), option: required(v, 'option', 'ask_answer option', nonEmptyString) };
+    case 'steer':
+      return { cmd, id: required(v, 'id', 'steer id', integer), text: required(v, 'text', 'steer text', nonEmptyString) };
     case 'focus':
       return { cmd, to: required(v, 'to', 'focus to', focusTo) };
     case 'close': {
@@ -198,6 +208,10 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const session = optional(v, 'session', 'spawn session', nonEmptyString);
   const lane = optional(v, 'lane', 'spawn lane', withoutNul(string));
   const inLane = optional(v, 'in_lane', 'spawn in_lane', withoutNul(nonEmptyString));
+  const permissions = optional(v, 'permissions', 'spawn permissions', oneOf(PERMISSION_POLICIES));
+  const askTimeout = optional(v, 'ask_timeout', 'spawn ask_timeout', positive);
+  const askDefault = optional(v, 'ask_default', 'spawn ask_default', oneOf(DEFAULT_ANSWERS));
+  const stdin = optional(v, 'stdin', 'spawn stdin', boolean);
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -208,6 +222,10 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(cwd === undefined ? {} : { cwd }),
     ...(retries === undefined ? {} : { retries }),
     ...(allow === undefined ? {} : { allow }),
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(askTimeout === undefined ? {} : { ask_timeout: askTimeout }),
+    ...(askDefault === undefined ? {} : { ask_default: askDefault }),
+    ...(stdin === undefined ? {} : { stdin }),
     ...(session === undefined ? {} : { session }),
     ...(lane === undefined ? {} : { lane }),
     ...(inLane === undefined ? {} : { in_lane: inLane }),

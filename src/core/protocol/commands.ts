@@ -9,6 +9,7 @@
  */
 import type { PaneId } from '../panel/layout.js';
 import type { PanelState } from '../panel/panel-state.js';
+import type { DefaultAnswer, PermissionPolicy } from '../agents/questions.js';
 
 /** States a feed pane's owner may set (section 3.1). */
 export type FeedState = Extract<PanelState, 'running' | 'idle' | 'done' | 'failed' | 'timeout' | 'cancelled'>;
@@ -53,6 +54,13 @@ export type Command =
       readonly cwd?: string;
       readonly retries?: number;
       readonly allow?: boolean;
+      /** What the agent's permission requests get (acp, claude); omitted: `allow` decides, else reject. */
+      readonly permissions?: PermissionPolicy;
+      /** Seconds an unanswered question waits before it gets `ask_default`. */
+      readonly ask_timeout?: number;
+      readonly ask_default?: DefaultAnswer;
+      /** Command agents: keep stdin open for lines typed into the panel. */
+      readonly stdin?: boolean;
       /** Keep the agent's session under this key and continue it on later spawns with the same key (acp). */
       readonly session?: string;
       /** Run the agent in a new lane of the git repository at `cwd` (docs/lanes.md): its name, or '' for one made from the label. */
@@ -65,6 +73,12 @@ export type Command =
   /** The result so far; `wait` (seconds) long-polls until the agent finishes. */
   | { readonly cmd: 'poll'; readonly id: number; readonly wait?: number }
   | { readonly cmd: 'record_read'; readonly id: string; readonly offset?: number; readonly limit?: number }
+  /** Every question agents wait on (src/core/agents/questions.ts). */
+  | { readonly cmd: 'ask_list' }
+  /** Answers question `qid` with `option`: its id, its number, `y` or `n`. */
+  | { readonly cmd: 'ask_answer'; readonly qid: string; readonly option: string }
+  /** A follow-up message to a running agent (ACP, Claude) or a line to a command agent's stdin. */
+  | { readonly cmd: 'steer'; readonly id: number; readonly text: string }
   // the keyboard's, also accepted on the socket
   /** Focus moves in a direction, or to a pane by id ('main' or a shown panel; a click). */
   | { readonly cmd: 'focus'; readonly to: FocusTarget | PaneId }

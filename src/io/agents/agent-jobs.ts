@@ -98,9 +98,17 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
   };
 }
 
-/** Starts the job's agent for panel `id`: its events reach the panel (and every tap) with secrets masked, stamped by `now`. */
+/**
+ * Starts the job's agent for panel `id`: its events reach the panel (and
+ * every tap) with secrets masked, stamped by `now`; its questions go to the
+ * board's queue (store/board-questions.ts).
+ */
 export function startAgent(job: Job, board: Board, id: number, now: () => number): RunningAgent {
-  return job.runner(job.spec, (event) => board.getState().emit(id, masked(event), now()));
+  return job.runner(
+    job.spec,
+    (event) => board.getState().emit(id, masked(event), now()),
+    (ask, reply) => board.getState().ask(id, ask, now(), reply),
+  );
 }
 
 /** Resolves when the job concludes or after `waitMs`, whichever comes first. */

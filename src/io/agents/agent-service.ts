@@ -24,7 +24,7 @@
  * - sweep: on every publish of the board, what no runner reports: a panel
  *   the board finished itself, a hold to store, an idle spell to check.
  */
-import type { AgentResult, AgentService, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
+import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../../core/agents/agent-service.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
 import { defaultLabel } from '../../core/agents/agent-spawn.js';
 import { RequestError, messageOf } from '../../core/errors.js';
@@ -222,6 +222,30 @@ export class LocalAgentService implements AgentService {
     if (!attempt || attempt.settled) return;
     attempt.hardStopped = true;
     attempt.agent.hard('killed by the user');
+  }
+
+  /**
+   * A follow-up message to the agent running for `id` (steering): the
+   * runner sends it now or queues it for the agent's next turn; the panel
+   * notes it. Refused for an unknown or finished agent and for kinds that
+   * take no messages.
+   */
+  steer(id: number, text: string): SteerResult {
+    const job = this.#jobs.get(id);
+    const attempt = job?.attempts.at(-1);
+    if (!job || !attempt) throw new RequestError(`no such agent: ${id}`);
+    if (attempt.settled) throw new RequestError(`agent ${id} is not running (${attempt.state ?? 'finished'})`);
+    if (!attempt.agent.steer) {
+      throw new RequestError(`agent ${id} takes no messages (kind ${job.kind}${job.kind === 'command' ? ': start it with --stdin' : job.kind === 'claude' ? ': start it with --input-format stream-json' : ''})`);
+    }
+    let delivery: SteerResult['delivery'];
+    try {
+      delivery = attempt.agent.steer(text);
+    } catch (err) {
+      throw new RequestError(`agent ${id} cannot take a message: ${messageOf(err)}`);
+    }
+    if (delivery === 'sent') this.#board.getState().emit(attempt.id, { type: 'note', text: `you: ${text}` }, this.#now());
+    return { id: attempt.id, delivery };
   }
 
   /** The id of the attempt now running for the job that `id` belongs to. */

@@ -83,6 +83,7 @@ export function openAgentServiceWhenReady(board: Board, env: NodeJS.ProcessEnv, 
     currentAttempt: (id: number) => opened?.service.currentAttempt(id),
     openLaneDiff: async (pane: number): Promise<number> => service().openLaneDiff(pane),
     closeView: (pane: number): boolean => opened?.service.closeView(pane) ?? false,
+    steer: (id: number, text: string) => service().steer(id, text),
   };
   return {
     agents,

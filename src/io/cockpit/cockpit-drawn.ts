@@ -25,6 +25,10 @@ import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { CopyView } from './copy-view.js';
 import { startDrawing } from './drawing.js';
 import { routeKeys } from './key-router.js';
+import { panelKeys } from './panel-keys.js';
+import { steerKeys } from './steer-keys.js';
+import { startNotifier } from './notifier.js';
+import { createSteerLine } from '../../../store/steer-line.js';
 import { mainRect, startMainPane } from './main-pane.js';
 import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
@@ -88,13 +92,16 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     const c = cursorOf(main.term);
     return { x: r.x + c.x, y: r.y + c.y };
   };
+  const steer = createSteerLine();
+  steer.subscribe(() => source.dirty());
   const keys = new KeyScanner(prefix);
   const list = createAgentList();
   const sign = createPrefixSign();
   const name = cockpitName(process.pid, mainArgv(options.argv, env));
-  const drawing = startDrawing({ stdout, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o) });
+  const drawing = startDrawing({ stdout, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
+  const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
 
   const onKeys = routeKeys({
     keys,
@@ -114,6 +121,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     },
     mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },
     copy,
+    toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text }, cockpit)) ?? { ok: false, error: NO_AGENTS } }) }),
   });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');
@@ -130,6 +138,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   stdout.on('resize', onResize);
 
   const restore = (): void => {
+    stopNotifier();
     drawing.stop();
     stdin.off('data', onKeys);
     if (stdin.isTTY) stdin.setRawMode(false);

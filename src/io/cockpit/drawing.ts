@@ -15,6 +15,8 @@ import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
 import type { AgentList } from '../../../store/agent-list.js';
 import type { PrefixSign } from '../../../store/prefix-sign.js';
+import type { SteerLine } from '../../../store/steer-line.js';
+import { steerOverlay } from './steer-overlay.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
 import { terminalTitle } from '../../core/text/title.js';
@@ -28,6 +30,8 @@ export interface DrawingOptions {
   readonly source: LivePaneSource;
   readonly prompt: MentionPrompt;
   readonly list: AgentList;
+  /** The steering line, drawn over its panel's last row while open. */
+  readonly steer?: SteerLine;
   readonly prefix: string;
   /** The cockpit's name on the status line. */
   readonly name: string;
@@ -46,6 +50,8 @@ export interface DrawingOptions {
 /** The cockpit being drawn. */
 export interface Drawing {
   readonly stats: TermOutputStats;
+  /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
+  ring(message: string): void;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -88,7 +94,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
     if (!drawing) return;
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
-      const panes = options.list.getState().open ? [] : source.overlays();
+      const panes = options.list.getState().open ? [] : steerOverlay(source.overlays(), board, options.steer);
       const overlays = options.decorate ? options.decorate(panes) : panes;
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
@@ -130,6 +136,9 @@ export function startDrawing(options: DrawingOptions): Drawing {
       if (!drawing || safe === title) return;
       title = safe;
       stdout.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
+    },
+    ring(message) {
+      if (drawing) out.ring(message);
     },
     resize(c, r) {
       out.resize(c, r);

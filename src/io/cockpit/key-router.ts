@@ -47,6 +47,8 @@ export interface KeyRoute {
   now?(): number;
   /** Runs `fn` after `ms`; the prefix's lapse. Default a real timer (tests pass their own clock). */
   after?(ms: number, fn: () => void): Cancel;
+  /** Bytes typed into a focused panel: answers its question, or steers its agent (panel-keys.ts); omitted, dropped. */
+  toPanel?(id: number, data: string): void;
 }
 
 
@@ -162,7 +164,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             }
             continue;
           }
-          if (s.focus !== 'main') { if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view
+          if (s.focus !== 'main') { route.toPanel?.(s.focus, action.data); if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view
           route.toMain(action.data);
         }
       }

@@ -55,6 +55,12 @@ function expected(cmd: CommandName): { readonly check: Check; readonly what: str
         check: shape({ id: isStr, offset: isInt, text: isStr, total: isNum, next: (v) => v === null || isInt(v) }),
         what: '{id, offset, text, total, next}',
       };
+    case 'ask_list':
+      return { check: listOf(shape({ qid: isStr, panel: isInt, label: isStr, tool: isStr, options: listOf(shape({ id: isStr, name: isStr, kind: isStr })), waitedMs: isNum, open: isBool })), what: 'a list of questions' };
+    case 'ask_answer':
+      return { check: shape({ qid: isStr, panel: isInt, option: shape({ id: isStr, name: isStr, kind: isStr }) }), what: '{qid, panel, option}' };
+    case 'steer':
+      return { check: shape({ id: isInt, delivery: isStr }), what: '{id, delivery}' };
     case 'vpane_close':
     case 'focus':
     case 'close':

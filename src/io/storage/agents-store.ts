@@ -116,7 +116,7 @@ export class AgentsStore {
    * reapers killed the agents when the supervisor's lifeline closed); returns how many.
    */
   settleDead(now: number, isAlive: (pid: number) => boolean = pidAlive): number {
-    const live = this.db.prepare<[], Row>("SELECT * FROM agents WHERE state IN ('queued','running','idle','waiting')").all();
+    const live = this.db.prepare<[], Row>("SELECT * FROM agents WHERE state IN ('queued','running','idle','waiting','asking')").all();
     let n = 0;
     for (const row of live) {
       const pid = Number(row.run.split('-')[0]);

@@ -102,6 +102,20 @@ export class TermOutput {
     return this.draw([], cursor);
   }
 
+  /**
+   * Rings the outer terminal once: the bell and an OSC 9 message (iTerm2,
+   * WezTerm, kitty, Windows Terminal show it as a desktop notification).
+   * Between frames, never inside one; the message is one line without
+   * controls, so it cannot end the sequence early (issue: approvals).
+   */
+  ring(message: string): void {
+    const text = [...message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')].slice(0, 200).join('');
+    const data = `\x07\x1b]9;${text}\x07`;
+    this.write(data);
+    this.stats.writes++;
+    this.stats.bytes += Buffer.byteLength(data);
+  }
+
   /** Writes what changed on the terminal: the chrome with `overlays` pasted over it; returns the bytes written. */
   draw(overlays: readonly Overlay[], cursor: CursorPlace): number {
     this.stats.frames++;

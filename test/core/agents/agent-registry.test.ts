@@ -126,7 +126,7 @@ describe('parseRegistry', () => {
       'agents.json: agents.reviewer.Timeout is not a known field (did you mean timeout?)',
     );
     expect(entryError({ kind: 'acp', command: ['x'], env: {} })).toBe(
-      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, permissions, model, description, lane)',
+      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, permissions, ask_timeout, ask_default, model, description, lane)',
     );
   });
 
@@ -166,10 +166,10 @@ describe('parseRegistry', () => {
 
   it('refuses an unknown permission policy', () => {
     expect(entryError({ kind: 'acp', command: ['x'], permissions: 'yes' })).toBe(
-      'agents.json: agents.reviewer.permissions must be one of reject, allow (got "yes")',
+      'agents.json: agents.reviewer.permissions must be one of ask, allow, reject (got "yes")',
     );
     expect(entryError({ kind: 'acp', command: ['x'], permissions: true })).toBe(
-      'agents.json: agents.reviewer.permissions must be one of reject, allow (got true)',
+      'agents.json: agents.reviewer.permissions must be one of ask, allow, reject (got true)',
     );
   });
 

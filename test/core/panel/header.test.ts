@@ -30,6 +30,7 @@ describe('headerText', () => {
       ' … agent #1 · queued · 0s',
       ' ● agent #1 · running · 0s',
       ' ◌ agent #1 · idle · 0s',
+      ' ? agent #1 · waiting for you · 0s',
       ' ✓ agent #1 · done · 0s',
       ' ✗ agent #1 · failed · 0s',
       ' ⏱ agent #1 · timeout · 0s',
@@ -94,6 +95,7 @@ describe('stateColor', () => {
     expect(Object.fromEntries(PANEL_STATES.map((s) => [s, stateColor(s)]))).toEqual({
       queued: 'grey',
       running: 'blue',
+      asking: 'magenta',
       idle: 'orange',
       waiting: 'orange',
       done: 'green',

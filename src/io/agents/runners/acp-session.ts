@@ -5,8 +5,8 @@
  * `session/new` once, on the first turn; then one `session/prompt` per turn,
  * one turn at a time. session/update notifications become events of the turn
  * that is current (src/core/decoders/acp.ts); permission requests are
- * answered by that turn's policy: rejected by default, accepted with `allow`,
- * shown as a Note either way, answered `cancelled` once a stop was asked for.
+ * answered by that turn's policy (acp-permission.ts): asked of the user,
+ * rejected or accepted, answered `cancelled` once a stop was asked for.
  *
  * Vocabulary:
  * - turn: one prompt and its answer. Its events go to its own emit (its
@@ -28,7 +28,9 @@ import { LineDecoder } from '../../../core/decoders/lines.js';
 import { pacedData, pacedWebStream } from '../paced-read.js';
 import { spawnGroup, type GroupChild } from './process-group.js';
 import { ResultText } from './result-text.js';
-import type { EmitEvent, RunOutcome } from './runner.js';
+import type { AskUser, EmitEvent, RunOutcome } from './runner.js';
+import type { PermissionPolicy } from '../../../core/agents/questions.js';
+import { answerPermission, type PermissionTurn, type Remembered } from './acp-permission.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
 const ACP_CLOSED = 'ACP connection closed';
@@ -49,8 +51,11 @@ export interface AcpSessionSpec {
 /** One turn to take. */
 export interface TurnRequest {
   readonly prompt: string;
-  /** Accept permission requests instead of rejecting them. */
-  readonly allow: boolean;
+  /** What permission requests get; `ask` needs `ask`, else they are rejected. */
+  readonly policy: PermissionPolicy;
+  readonly ask?: AskUser;
+  readonly askTimeoutMs?: number;
+  readonly askDefault?: 'allow' | 'reject';
   readonly emit: EmitEvent;
   /** Say `new session ID` or `continues session ID (turn N)` as the turn's first line. */
   readonly announce?: boolean;
@@ -76,15 +81,11 @@ export interface AcpTurn {
 }
 
 /** The current turn's state, for the connection's handlers. */
-interface Current {
-  readonly emit: EmitEvent;
+interface Current extends PermissionTurn {
   readonly decoder: AcpDecoder;
   readonly result: ResultText;
-  readonly allow: boolean;
   stopping: boolean;
 }
-
-type PermissionAnswer = acp.RequestPermissionResponse;
 
 /** The SDK and one connection made with it. */
 interface Connected {
@@ -110,6 +111,8 @@ export class AcpSession {
   #opened: Promise<string> | undefined;
   #sessionId: string | undefined;
   #turns = 0;
+  /** "Always" answers, kept for every turn of the session. */
+  readonly #remembered: Remembered = new Map();
   /** Why the session may not be used again, once it may not. */
   #broken: string | undefined;
   /** Why tai ended the process itself (a hard stop, a close): a pending turn ends with this, not an error. */
@@ -143,7 +146,7 @@ export class AcpSession {
           current.result.append(out.text);
           for (const event of out.events) current.emit(event);
         })
-        .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params))
+        .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params, this.#remembered))
         .connect(sdk.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
       this.#connection = connection;
       return { sdk, connection };
@@ -165,7 +168,18 @@ export class AcpSession {
   /** Starts a turn; throws when one is already under way (the pool hands out idle sessions only). */
   turn(request: TurnRequest): AcpTurn {
     if (this.#current) throw new Error('an ACP session takes one turn at a time');
-    const current: Current = { emit: request.emit, decoder: new AcpDecoder(), result: new ResultText(), allow: request.allow, stopping: false };
+    const decoder = new AcpDecoder();
+    const current: Current = {
+      emit: request.emit,
+      decoder,
+      result: new ResultText(),
+      policy: request.policy,
+      ...(request.ask ? { ask: request.ask } : {}),
+      ...(request.askTimeoutMs === undefined ? {} : { askTimeoutMs: request.askTimeoutMs }),
+      ...(request.askDefault === undefined ? {} : { askDefault: request.askDefault }),
+      stopping: false,
+      toolName: (id) => decoder.toolName(id),
+    };
     this.#current = current;
     const n = ++this.#turns;
     const ended = this.#take(current, request, n).then(async (end) => {
@@ -275,22 +289,6 @@ export class AcpSession {
   #cancel(sessionId: string): void {
     void this.#ready.then(({ sdk, connection }) => connection.agent.notify(sdk.methods.agent.session.cancel, { sessionId })).catch(() => {});
   }
-}
-
-/** A permission request answered by the current turn's policy (none current, or stopping: cancelled). */
-function answerPermission(current: Current | undefined, params: acp.RequestPermissionRequest): PermissionAnswer {
-  if (!current || current.stopping) return { outcome: { outcome: 'cancelled' } };
-  const title = params.toolCall.title ?? current.decoder.toolName(params.toolCall.toolCallId) ?? 'a tool';
-  const wanted = current.allow ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
-  const option = params.options.find((o) => o.kind === wanted[0]) ?? params.options.find((o) => o.kind === wanted[1]);
-  if (!option) {
-    current.emit({ type: 'note', text: `permission asked for ${title}: no ${current.allow ? 'allow' : 'reject'} option, answered cancelled` });
-    return { outcome: { outcome: 'cancelled' } };
-  }
-  current.emit({ type: 'note', text: `permission asked for ${title}: ${current.allow ? 'allowed' : 'rejected'} (${option.name})${current.allow ? '' : '; --allow accepts'}` });
-  // The policy answers at once, so no request stays pending past a stop;
-  // one that arrives after the stop was asked for is answered cancelled above.
-  return { outcome: { outcome: 'selected', optionId: option.optionId } };
 }
 
 /**

@@ -15,26 +15,30 @@
  *   or a timeout (seed 001, 5.2: "a timeout cancels and drops the session")
  *   closes it and kills its process group.
  *
- * Soft stop: session/cancel of the turn (a permission request after it is
- * answered `cancelled`); hard stop: SIGKILL to the agent's process group.
+ * A message the user steers in while a turn runs becomes the next prompt of
+ * the same session, in the same panel, once the turn ends (acp-steer.ts).
+ *
+ * Soft stop: session/cancel of the turn (an open question, and a permission
+ * request after it, answered `cancelled`); hard stop: SIGKILL to the agent's process group.
  */
 import type { AcpSessionPool } from './acp-pool.js';
 import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js';
-import type { EmitEvent, Runner, RunningAgent, RunSpec } from './runner.js';
+import { SteeredTurns } from './acp-steer.js';
+import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from './runner.js';
 
 export { describeError } from './acp-session.js';
 
 /** The acp runner; with a pool, spawns that name a session key keep their session between turns. */
 export function acpRunner(pool?: AcpSessionPool): Runner {
-  return (spec, emit) => (spec.session !== undefined && pool ? keptTurn(pool, spec.session, spec, emit) : oneTurn(spec, emit));
+  return (spec, emit, ask) => (spec.session !== undefined && pool ? keptTurn(pool, spec.session, spec, emit, ask) : oneTurn(spec, emit, ask));
 }
 
 /** Starts an ACP agent, sends it the task as one prompt, and ends it with the turn. */
 export const runAcp: Runner = acpRunner();
 
-function oneTurn(spec: RunSpec, emit: EmitEvent): RunningAgent {
+function oneTurn(spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const session = new AcpSession(sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, false);
+  const turn = steered(session, spec, emit, false, ask);
   const ended = turn.ended.then(async ({ outcome }) => {
     await session.close();
     return outcome;
@@ -42,9 +46,9 @@ function oneTurn(spec: RunSpec, emit: EmitEvent): RunningAgent {
   return agentOf(session, turn, ended);
 }
 
-function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEvent): RunningAgent {
+function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEvent, ask: AskUser | undefined): RunningAgent {
   const { session } = pool.acquire(key, sessionSpecOf(spec));
-  const turn = startTurn(session, spec, emit, true);
+  const turn = steered(session, spec, emit, true, ask);
   let kept = false;
   const ended = turn.ended.then(async ({ outcome, reusable }) => {
     if (reusable) {
@@ -59,11 +63,25 @@ function keptTurn(pool: AcpSessionPool, key: string, spec: RunSpec, emit: EmitEv
   });
 }
 
-function startTurn(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean): AcpTurn {
-  return session.turn({ prompt: spec.prompt ?? '', allow: spec.allow ?? false, emit, announce });
+/** The spawn's turns: the task, then each message the user steers in (acp-steer.ts). */
+function steered(session: AcpSession, spec: RunSpec, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): SteeredTurns {
+  const first = startTurn(session, spec, spec.prompt ?? '', emit, announce, ask);
+  return new SteeredTurns(first, (prompt) => startTurn(session, spec, prompt, emit, false, ask), emit);
 }
 
-function agentOf(session: AcpSession, turn: AcpTurn, ended: RunningAgent['ended'], finished?: RunningAgent['finished']): RunningAgent {
+function startTurn(session: AcpSession, spec: RunSpec, prompt: string, emit: EmitEvent, announce: boolean, ask: AskUser | undefined): AcpTurn {
+  return session.turn({
+    prompt,
+    policy: policyOf(spec),
+    ...(ask ? { ask } : {}),
+    ...(spec.askTimeoutMs === undefined ? {} : { askTimeoutMs: spec.askTimeoutMs }),
+    ...(spec.askDefault === undefined ? {} : { askDefault: spec.askDefault }),
+    emit,
+    announce,
+  });
+}
+
+function agentOf(session: AcpSession, turn: SteeredTurns, ended: RunningAgent['ended'], finished?: RunningAgent['finished']): RunningAgent {
   return {
     get pgid() {
       return session.pgid;
@@ -72,6 +90,7 @@ function agentOf(session: AcpSession, turn: AcpTurn, ended: RunningAgent['ended'
     result: () => turn.result(),
     soft: () => turn.soft(),
     hard: () => turn.hard(),
+    steer: (text) => turn.steer(text),
     ...(finished === undefined ? {} : { finished }),
   };
 }

@@ -3,11 +3,18 @@
  * (`claude -p --output-format stream-json --verbose`, src/core/decoders/claude.ts).
  * With `--input-format stream-json` in the argv the task goes in as a user
  * message and the soft stop is the interrupt control request; without it the
- * task goes in as plain stdin and the soft stop is SIGINT.
+ * task goes in as plain stdin and the soft stop is SIGINT. With stream-json
+ * input and a permission policy, Claude is started with
+ * `--permission-prompt-tool stdio` and its can_use_tool requests are answered
+ * by the policy (claude-permission.ts).
  */
 import { ClaudeDecoder } from '../../../core/decoders/claude.js';
+import type { Writable } from 'node:stream';
+import { RequestError } from '../../../core/errors.js';
+import type { Decoded, MessageDecoder } from '../../../core/decoders/json-lines.js';
 import { runJsonLines, writeLine } from './json-lines.js';
-import type { Runner } from './runner.js';
+import { policyOf, type Runner } from './runner.js';
+import { answerCanUseTool, canUseToolOf, type ClaudeAsking } from './claude-permission.js';
 
 /** The control request that interrupts Claude's turn. */
 export const CLAUDE_INTERRUPT = { type: 'control_request', request_id: 'tai-interrupt', request: { subtype: 'interrupt' } } as const;
@@ -18,12 +25,24 @@ export function streamJsonInput(argv: readonly string[]): boolean {
 }
 
 /** Starts Claude Code in stream-json mode. */
-export const runClaude: Runner = (spec, emit) => {
+export const runClaude: Runner = (spec, emit, ask) => {
   const structured = streamJsonInput(spec.argv);
+  const asks = structured && (spec.permissions !== undefined || spec.allow === true) && !spec.argv.includes('--permission-prompt-tool');
+  let input: Writable | undefined;
+  const run: ClaudeAsking = {
+    policy: policyOf(spec),
+    ...(ask ? { ask } : {}),
+    ...(spec.askTimeoutMs === undefined ? {} : { askTimeoutMs: spec.askTimeoutMs }),
+    ...(spec.askDefault === undefined ? {} : { askDefault: spec.askDefault }),
+    emit,
+    always: new Set(),
+    stdin: () => input,
+  };
   const decoder = new ClaudeDecoder();
-  return runJsonLines(spec, emit, {
-    decoder,
+  return runJsonLines(asks ? { ...spec, argv: [...spec.argv, '--permission-prompt-tool', 'stdio'] } : spec, emit, {
+    decoder: asks ? askingDecoder(decoder, run) : decoder,
     start(stdin) {
+      input = stdin;
       if (!structured) {
         stdin.end(spec.prompt ?? '');
         return;
@@ -31,6 +50,16 @@ export const runClaude: Runner = (spec, emit) => {
       // stdin stays open for the interrupt; it is closed when the result arrives.
       writeLine(stdin, { type: 'user', message: { role: 'user', content: [{ type: 'text', text: spec.prompt ?? '' }] } });
     },
+    ...(structured
+      ? {
+          steer(stdin: Writable, text: string) {
+            // The turn's result closes stdin: after it Claude takes no more messages.
+            if (stdin.writableEnded || stdin.destroyed) throw new RequestError('its turn has ended');
+            writeLine(stdin, { type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } });
+            return 'sent' as const;
+          },
+        }
+      : {}),
     soft(stdin, group) {
       decoder.stopAsked();
       if (structured && !stdin.writableEnded) writeLine(stdin, CLAUDE_INTERRUPT);
@@ -38,3 +67,21 @@ export const runClaude: Runner = (spec, emit) => {
     },
   });
 };
+
+/** The Claude decoder with can_use_tool requests taken out and answered (the rest decoded as before). */
+function askingDecoder(inner: ClaudeDecoder, run: ClaudeAsking): MessageDecoder {
+  return {
+    message(msg: unknown): Decoded {
+      const req = canUseToolOf(msg);
+      if (!req) return inner.message(msg);
+      answerCanUseTool(req, run);
+      return { events: [], text: '' };
+    },
+    get end() {
+      return inner.end;
+    },
+    get failures() {
+      return inner.failures;
+    },
+  };
+}

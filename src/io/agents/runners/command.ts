@@ -1,11 +1,13 @@
 /**
  * The `command` kind: any program. Its stdout is the result and streams into
  * the panel as text; its stderr streams in line by line, marked; the exit code
- * decides done or failed. Soft stop: SIGINT to its group (as Ctrl-C would);
+ * decides done or failed. With `stdin` (opt-in, `--stdin`) its stdin stays
+ * open and steering lines are written to it. Soft stop: SIGINT to its group (as Ctrl-C would);
  * hard stop: SIGKILL to its group.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { LineDecoder } from '../../../core/decoders/lines.js';
+import { RequestError } from '../../../core/errors.js';
 import { pacedData } from '../paced-read.js';
 import { exitCodeOf, spawnGroup } from './process-group.js';
 import { ResultText } from './result-text.js';
@@ -46,7 +48,10 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
   pacedData<Buffer>(group.stderr, (chunk) => {
     stderrLines(err.push(chunk).map((line) => (line.ok ? line.text : `[an over-long line skipped: over the ${line.max}-byte limit]`)));
   });
-  if (spec.prompt !== undefined) group.stdin.end(spec.prompt);
+  // With `stdin`, the pipe stays open for steering lines (opt-in: most programs wait for EOF).
+  if (spec.stdin) {
+    if (spec.prompt !== undefined) group.stdin.write(spec.prompt.endsWith('\n') ? spec.prompt : `${spec.prompt}\n`);
+  } else if (spec.prompt !== undefined) group.stdin.end(spec.prompt);
   else group.stdin.end();
   const drained = (stream: NodeJS.ReadableStream & { readableEnded?: boolean }): Promise<void> =>
     new Promise((resolve) => {
@@ -78,5 +83,14 @@ export const runCommand: Runner = (spec: RunSpec, emit: EmitEvent): RunningAgent
     result: () => result.toString(),
     soft: () => group.signal(COMMAND_SOFT_SIGNAL),
     hard: () => group.kill(),
+    ...(spec.stdin
+      ? {
+          steer: (text: string) => {
+            if (group.stdin.writableEnded || group.stdin.destroyed) throw new RequestError('its stdin is closed');
+            group.stdin.write(`${text}\n`);
+            return 'sent' as const;
+          },
+        }
+      : {}),
   };
 };

@@ -28,6 +28,8 @@ export interface JsonLinesProtocol {
   start(stdin: Writable, spec: RunSpec): void;
   /** Asks the agent to stop at its next step. */
   soft(stdin: Writable, group: GroupChild): void;
+  /** A follow-up message from the user; absent, the kind takes none. */
+  steer?(stdin: Writable, text: string): 'sent' | 'queued';
 }
 
 /** Starts a JSON-lines agent. */
@@ -92,6 +94,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
       protocol.soft(group.stdin, group);
     },
     hard: () => group.kill(),
+    ...(protocol.steer ? { steer: (text: string) => protocol.steer?.(group.stdin, text) ?? 'sent' } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import type { FailureInput } from '../../../core/outage/classify.js';
 import type { CommandOf } from '../../../core/protocol/commands.js';
 import type { AgentEvent } from '../../../core/events.js';
 import type { FinalState } from '../../../core/panel/panel-state.js';
+import type { DefaultAnswer, PermissionPolicy, QuestionAnswer, QuestionAsk } from '../../../core/agents/questions.js';
 
 /** What to start. */
 export interface RunSpec {
@@ -26,10 +27,22 @@ export interface RunSpec {
   /** The task for agents that take a prompt (ACP, Claude, Codex, CAP). */
   readonly prompt?: string;
   readonly env?: Readonly<Record<string, string>>;
-  /** ACP: accept permission requests instead of rejecting them. */
+  /** ACP: accept permission requests instead of rejecting them (the synonym of `permissions: 'allow'`). */
   readonly allow?: boolean;
+  /** What the agent's permission requests get (acp, claude): asked of the user, allowed or rejected. */
+  readonly permissions?: PermissionPolicy;
+  /** An unanswered question gets `askDefault` after this many ms. */
+  readonly askTimeoutMs?: number;
+  readonly askDefault?: DefaultAnswer;
   /** Continue the session kept under this key, or start one kept for the next turn (acp only). */
   readonly session?: string;
+  /** Command agents: stdin stays open for steering lines (after the prompt, if any). */
+  readonly stdin?: boolean;
+}
+
+/** The policy of a spec: `permissions`, else `allow` (the old flag), else reject. */
+export function policyOf(spec: RunSpec): PermissionPolicy {
+  return spec.permissions ?? (spec.allow ? 'allow' : 'reject');
 }
 
 /** What a spawn Command asks a runner to start. */
@@ -39,7 +52,11 @@ export function runSpecOf(request: CommandOf<'spawn'>): RunSpec {
     ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
     ...(request.prompt === undefined ? {} : { prompt: request.prompt }),
     ...(request.allow === undefined ? {} : { allow: request.allow }),
+    ...(request.permissions === undefined ? {} : { permissions: request.permissions }),
+    ...(request.ask_timeout === undefined ? {} : { askTimeoutMs: request.ask_timeout * 1000 }),
+    ...(request.ask_default === undefined ? {} : { askDefault: request.ask_default }),
     ...(request.session === undefined ? {} : { session: request.session }),
+    ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
   };
 }
 
@@ -73,10 +90,23 @@ export interface RunningAgent {
    * `ended`): a kept ACP session is dropped after a timeout (seed 001, 5.2).
    */
   finished?(state: FinalState): void;
+  /**
+   * A follow-up message from the user (steering): sent now, or queued for
+   * the agent's next turn; throws RequestError when it cannot take one now.
+   * Absent: the kind takes no messages.
+   */
+  steer?(text: string): 'sent' | 'queued';
 }
 
 /** Where a runner sends its events; called synchronously as they decode. */
 export type EmitEvent = (event: AgentEvent) => void;
 
-/** Starts one kind of agent. */
-export type Runner = (spec: RunSpec, emit: EmitEvent) => RunningAgent;
+/**
+ * Asks the user through the board's question queue (store/board-questions.ts);
+ * `reply` is called once. Returns the question's id, or undefined when it was
+ * answered at once.
+ */
+export type AskUser = (ask: QuestionAsk, reply: (answer: QuestionAnswer) => void) => string | undefined;
+
+/** Starts one kind of agent; `ask` reaches the user (absent: no one to ask, the policy falls back to reject). */
+export type Runner = (spec: RunSpec, emit: EmitEvent, ask?: AskUser) => RunningAgent;

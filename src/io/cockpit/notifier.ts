@@ -1,0 +1,109 @@
+/**
+ * Telling the user an agent needs them (issue: approvals): when an agent
+ * starts waiting for an answer, and when one finishes or fails while another
+ * pane is zoomed, tai rings once: the outer terminal's bell and OSC 9
+ * (through the output stage, src/io/terminal/term-output.ts), and the hook
+ * command in `TAI_NOTIFY_HOOK`, run by `/bin/sh -c` with the event, the
+ * agent and the message as its arguments and in `TAI_NOTIFY_EVENT`,
+ * `TAI_NOTIFY_AGENT`, `TAI_NOTIFY_PANEL`, `TAI_NOTIFY_QID`,
+ * `TAI_NOTIFY_QUESTION` and `TAI_NOTIFY_MESSAGE`. Never more than one per
+ * question (the board opens each question once) or per agent's end.
+ * `TAI_NOTIFY=0` turns it off.
+ */
+import { spawn } from 'node:child_process';
+import { isLive, type PanelState } from '../../core/panel/panel-state.js';
+import { messageOf } from '../../core/errors.js';
+import { sanitizeLine } from '../../core/text/sanitize.js';
+import type { Board } from '../../../store/board.js';
+
+/** A hook gets this long before it is killed. */
+export const NOTIFY_HOOK_TIMEOUT_MS = 10_000;
+
+/** What a notification is about. */
+export type NotifyEvent = 'asking' | 'done' | 'failed' | 'timeout' | 'cancelled';
+
+/** One notification. */
+export interface Notification {
+  readonly event: NotifyEvent;
+  readonly agent: string;
+  readonly panel: number;
+  readonly message: string;
+  readonly qid?: string;
+  readonly question?: string;
+}
+
+/** How to notify. */
+export interface NotifierOptions {
+  readonly board: Board;
+  /** The terminal channel (the drawing's ring); omitted, only the hook. */
+  readonly ring?: (message: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly log?: (line: string) => void;
+  /** Told every notification sent (tests). */
+  readonly sent?: (n: Notification) => void;
+}
+
+/** True unless TAI_NOTIFY turns notifications off (`0`, `off`, `no`, `false`). */
+export function notifyOn(env: NodeJS.ProcessEnv): boolean {
+  return !['0', 'off', 'no', 'false'].includes((env['TAI_NOTIFY'] ?? '').trim().toLowerCase());
+}
+
+/** Starts notifying; returns the stop. */
+export function startNotifier(options: NotifierOptions): () => void {
+  const env = options.env ?? process.env;
+  if (!notifyOn(env)) return () => {};
+  const { board } = options;
+  const send = (n: Notification): void => {
+    options.sent?.(n);
+    options.ring?.(`tai: ${n.message}`);
+    runHook(env, n, options.log);
+  };
+  const offAsked = board.getState().onAsked((q, label) => {
+    const question = `${q.tool}${q.toolKind ? ` (${q.toolKind})` : ''}: ${q.options.map((o, i) => `${i + 1} ${o.name}`).join(', ')}`;
+    send({ event: 'asking', agent: label, panel: q.panel, qid: q.qid, question, message: `${label} is waiting for you: ${question}` });
+  });
+  // An end is news only while the user looks elsewhere (zoomed on another pane); once per panel.
+  const seen = new Map<number, PanelState>();
+  const told = new Set<number>();
+  const offEnds = board.subscribe((s) => {
+    for (const p of s.panels) {
+      const before = seen.get(p.id);
+      seen.set(p.id, p.state);
+      if (p.kind !== 'agent' || before === undefined || !isLive(before) || isLive(p.state) || told.has(p.id)) continue;
+      if (s.zoom === null || s.zoom === p.id) continue;
+      told.add(p.id);
+      const event = p.state as NotifyEvent;
+      send({ event, agent: p.label, panel: p.id, message: `${p.label} ${event === 'done' ? 'finished' : event}` });
+    }
+  });
+  return () => {
+    offAsked();
+    offEnds();
+  };
+}
+
+function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) => void) | undefined): void {
+  const hook = env['TAI_NOTIFY_HOOK'];
+  if (hook === undefined || hook.trim() === '') return;
+  const message = sanitizeLine(n.message);
+  try {
+    const child = spawn('/bin/sh', ['-c', hook, 'tai-notify', n.event, sanitizeLine(n.agent), message], {
+      env: {
+        ...env,
+        TAI_NOTIFY_EVENT: n.event,
+        TAI_NOTIFY_AGENT: sanitizeLine(n.agent),
+        TAI_NOTIFY_PANEL: String(n.panel),
+        TAI_NOTIFY_MESSAGE: message,
+        ...(n.qid === undefined ? {} : { TAI_NOTIFY_QID: n.qid }),
+        ...(n.question === undefined ? {} : { TAI_NOTIFY_QUESTION: sanitizeLine(n.question) }),
+      },
+      stdio: 'ignore',
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), NOTIFY_HOOK_TIMEOUT_MS);
+    timer.unref();
+    child.on('exit', () => clearTimeout(timer));
+    child.on('error', (err) => log?.(`notify hook failed: ${err.message}`));
+  } catch (err) {
+    log?.(`notify hook failed: ${messageOf(err)}`);
+  }
+}

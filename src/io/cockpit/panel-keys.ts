@@ -1,0 +1,40 @@
+/**
+ * Keys typed into a focused agent panel (issue: approvals): while its agent
+ * asks a question, the option's number (or `y` / `n` for the first allow /
+ * reject option) answers it at once through the board, and the panel notes
+ * the answer; any other key is not the question's and is dropped. Keys for a
+ * panel without a question go to `steer` (the follow-up line), when given.
+ */
+import { QuestionError } from '../../core/agents/questions.js';
+import type { Board } from '../../../store/board.js';
+
+/** What the panel keys act on. */
+export interface PanelKeysOptions {
+  readonly board: Board;
+  readonly now: () => number;
+  /** Keys for a panel with no open question (the steering line); omitted, they are dropped. */
+  readonly steer?: (id: number, data: string) => void;
+  readonly log?: (line: string) => void;
+}
+
+/** The handler for bytes typed while panel `id` has the focus. */
+export function panelKeys(options: PanelKeysOptions): (id: number, data: string) => void {
+  const { board, now } = options;
+  return (id, data) => {
+    const question = board.getState().questionOf(id);
+    if (!question) {
+      options.steer?.(id, data);
+      return;
+    }
+    // One key answers; a paste or a sequence is not an answer.
+    const key = data.length === 1 ? data : '';
+    if (!/^[1-9yn]$/.test(key)) return;
+    try {
+      board.getState().answer(question.qid, key, 'key', now());
+    } catch (err) {
+      // A number the agent did not offer: the question stays open, its options still shown.
+      if (!(err instanceof QuestionError)) throw err;
+      options.log?.(`panel ${id}: ${err.message}`);
+    }
+  };
+}

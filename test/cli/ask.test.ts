@@ -1,0 +1,111 @@
+/**
+ * `tai ask` and `tai ask answer` (the built CLI) and the ask_* socket
+ * commands against a live socket whose board runs a real ACP agent that asks
+ * before an edit (test/fixtures/acp-ask-agent.mjs). `npm test` builds first.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { LocalAgentService } from '../../src/io/agents/agent-service.js';
+import { call } from '../../src/io/socket/control-client.js';
+import { startControlServer, type ControlServer } from '../../src/io/socket/socket-server.js';
+import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
+import { RecordStore } from '../../src/io/storage/records.js';
+import { xtermScreens } from '../../src/io/terminal/screen.js';
+import { createBoard } from '../../store/board.js';
+import { fixture } from '../helpers/agents.js';
+import { until } from '../helpers/until.js';
+
+const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
+const SLOW = { timeout: 15_000 };
+
+interface Rig {
+  path: string;
+  board: ReturnType<typeof createBoard>;
+  service: LocalAgentService;
+  server: ControlServer;
+  db: StateDb;
+  dir: string;
+}
+let rig: Rig | undefined;
+afterEach(async () => {
+  if (!rig) return;
+  rig.service.dispose();
+  await rig.server.close();
+  rig.db.close();
+  rmSync(rig.dir, { recursive: true, force: true });
+  rig = undefined;
+});
+
+async function start(): Promise<Rig> {
+  const dir = mkdtempSync(join(tmpdir(), 'tai-ask-'));
+  const board = createBoard({ createScreen: xtermScreens, cols: 120, rows: 40 });
+  const db = openStateDb(join(dir, 'tai.db'));
+  const service = new LocalAgentService({ board, records: new RecordStore(db) });
+  const path = join(dir, 'control.sock');
+  const server = await startControlServer({ board, path, agents: service });
+  return { path, board, service, server, db, dir };
+}
+
+function tai(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, TAI_PLEXER_SOCKET: '' } }, (error, out, err) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err });
+    });
+  });
+}
+
+describe('tai ask', () => {
+  test('lists the open question and answers it; a second answer is refused naming why, exit 1', async () => {
+    const r = (rig = await start());
+    const spawned = await call(r.path, { cmd: 'spawn', kind: 'acp', argv: [process.execPath, fixture('acp-ask-agent.mjs'), 'edit'], prompt: 'edit', label: 'editor', permissions: 'ask' });
+    if (!spawned.ok) throw new Error(spawned.error);
+    const id = spawned.data.id;
+    await until(() => r.board.getState().questions(Date.now()).length === 1, SLOW);
+    expect(await call(r.path, { cmd: 'ask_list' })).toMatchObject({ ok: true, data: [{ qid: 'q1', tool: 'Edit notes.txt', open: true }] });
+
+    const listed = await tai(['ask', '--socket', r.path]);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(new RegExp(`^q1  panel ${id} editor · Edit notes.txt \\(edit\\) · waiting \\d+s\\n`));
+    expect(listed.out).toContain('1 allow-once (Allow once)  2 allow-always (Allow always)  3 reject-once (Reject)  4 reject-always (Reject always)');
+
+    const wrong = await tai(['ask', 'answer', 'q1', 'maybe', '--socket', r.path]);
+    expect(wrong).toMatchObject({ code: 1 });
+    expect(wrong.err).toContain('question q1 has no option "maybe": its options are 1 allow-once (Allow once)');
+
+    const answered = await tai(['ask', 'answer', 'q1', '1', '--socket', r.path]);
+    expect(answered).toMatchObject({ code: 0, out: `q1 answered: Allow once (allow-once) for panel ${id}\n` });
+    await until(() => r.service.peek(id)?.finished === true, SLOW);
+    expect(r.service.peek(id)?.text).toBe('Editing. Answer: allow-once.');
+
+    const again = await tai(['ask', 'answer', 'q1', '1', '--socket', r.path]);
+    expect(again.code).toBe(1);
+    expect(again.err).toBe('tai ask: question q1 was already answered (Allow once, by tai ask)\n');
+    expect(await tai(['ask', '--socket', r.path])).toMatchObject({ code: 0, out: 'no agent is waiting for you\n' });
+  });
+
+  test('answers through the socket too, and refuses a question whose agent is gone', async () => {
+    const r = (rig = await start());
+    const spawned = await call(r.path, { cmd: 'spawn', kind: 'acp', argv: [process.execPath, fixture('acp-ask-agent.mjs'), 'edit'], prompt: 'edit', permissions: 'ask' });
+    if (!spawned.ok) throw new Error(spawned.error);
+    await until(() => r.board.getState().questions(Date.now()).length === 1, SLOW);
+    expect(await call(r.path, { cmd: 'ask_list' })).toMatchObject({ ok: true, data: [{ qid: 'q1', tool: 'Edit notes.txt', open: true }] });
+    expect(await call(r.path, { cmd: 'cancel', id: spawned.data.id })).toMatchObject({ ok: true });
+    expect(await call(r.path, { cmd: 'ask_answer', qid: 'q1', option: 'y' })).toEqual({
+      ok: false,
+      error: 'question q1 was cancelled: its agent was stopped (cancelled by request (tai cancel))',
+    });
+    expect(await call(r.path, { cmd: 'ask_answer', qid: 'q7', option: 'y' })).toEqual({ ok: false, error: 'no such question: q7' });
+  });
+
+  test('says when no cockpit is reachable, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-ask-none-'));
+    const none = await tai(['ask', '--socket', join(dir, 'nothing.sock')]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('no cockpit reachable');
+  });
+});
