@@ -151,7 +151,7 @@ describe('a spawn that cannot start', () => {
       expect(replies).toHaveLength(20);
       expect(agents.board.getState().panels).toEqual([]);
       const good = await call(server.path, { cmd: 'spawn', kind: 'command', argv: [process.execPath, fixture('command-agent.mjs'), '--say', 'hi'] });
-      expect(good).toEqual({ ok: true, data: { id: 1, label: `command ${process.execPath}`, shown: true } });
+      expect(good).toEqual({ ok: true, data: { id: 1, label: 'command command-agent.mjs', shown: true } });
       expect(await agents.service.poll(1, 10_000)).toMatchObject({ state: 'done', text: 'hi\n' });
     } finally {
       await server.close();
