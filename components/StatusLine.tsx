@@ -26,19 +26,21 @@ export interface StatusFacts {
   readonly pending: boolean;
 }
 
-/** The counts: `2 running · 1 waiting · 3 done · 1 failed · +4 hidden` (zero counts left out but running). */
+/** The counts: `1 asks you · 2 running · 1 waiting · 3 done · 1 stopped · +4 hidden` (zero counts left out but running); an agent that asks comes first. */
 export function statusCounts(status: BoardStatus, hidden: number): string {
   let running = 0;
   let waiting = 0;
+  let asking = 0;
   let done = 0;
   let failed = 0;
   for (const a of status.agents) {
     if (a.state === 'waiting') waiting++;
+    else if (a.state === 'asking') asking++;
     else if (isLive(a.state)) running++;
     else if (a.state === 'done') done++;
     else failed++; // failed, timeout, cancelled: ended without a result
   }
-  const parts = [`${running} running`];
+  const parts = [...(asking > 0 ? [`${asking} ${asking === 1 ? 'asks' : 'ask'} you`] : []), `${running} running`];
   if (waiting > 0) parts.push(`${waiting} waiting`);
   if (done > 0) parts.push(`${done} done`);
   if (failed > 0) parts.push(`${failed} stopped`);

@@ -24,6 +24,15 @@ describe('the status line', () => {
     expect(bottom()).toHaveLength(100);
   });
 
+  it('counts first the agents that wait for the user to answer', async () => {
+    m = mountCockpit(100, 30, { now: () => T0 + 1_000 });
+    const s = m.board.getState;
+    const a = s().open({ label: 'asker' }, T0);
+    s().open({ label: 'worker' }, T0);
+    s().ask(a, { tool: 'Edit README.md', toolKind: 'edit', detail: [], options: [{ id: 'y', name: 'Allow', kind: 'allow_once' }, { id: 'n', name: 'Reject', kind: 'reject_once' }] }, T0, () => {});
+    await vi.waitFor(() => expect(bottom()).toMatch(/^ tai 42 sh │ 1 asks you · 1 running /));
+  });
+
   it('lights a sign while the prefix waits, which lapses after the timeout so the next key goes to the pane', async () => {
     m = mountCockpit(100, 30);
     m.type(P);
