@@ -28,17 +28,11 @@
  *   and the joining marks after it), which REP copies per repetition.
  */
 import { clampCsi, CSI_SEQUENCE_WORK, csiWork, escWork, type HeldCsi, PARAMS_MAX } from './csi-rules.js';
+import { BEL, C1_CSI, C1_ST, CAN, DEL, ESC, SUB } from './control-codes.js';
 
 /** The estimated work one slice may carry, in units of ~50 ns (about 5 ms). */
 export const CLAMP_SLICE_WORK = 100_000;
 
-const ESC = 0x1b;
-const BEL = 0x07;
-const CAN = 0x18;
-const SUB = 0x1a;
-const DEL = 0x7f;
-const C1_CSI = 0x9b;
-const C1_ST = 0x9c;
 
 type Mode = 'text' | 'esc' | 'esc_inter' | 'csi' | 'csi_ignore' | 'osc' | 'str';
 

@@ -21,6 +21,7 @@
  * characters is abandoned (everything it consumed is dropped) and the parser
  * returns to text.
  */
+import { BEL, C1_CSI, C1_ST, CAN, DEL, ESC, SUB } from './control-codes.js';
 
 /** A sequence that has not ended after this many characters is abandoned. */
 export const SANITIZE_SEQUENCE_MAX = 4096;
@@ -33,13 +34,6 @@ export interface Sanitizer {
   end(): string;
 }
 
-const ESC = 0x1b;
-const BEL = 0x07;
-const CAN = 0x18;
-const SUB = 0x1a;
-const DEL = 0x7f;
-const C1_CSI = 0x9b;
-const C1_ST = 0x9c;
 const REPLACEMENT = '\uFFFD';
 
 /** Where the parser is; `text` is the ground state. */
