@@ -28,6 +28,7 @@ const WHAT: Readonly<Record<string, string>> = {
   scroll1: 'scroll forward a page',
   help: 'this help',
   lane_diff: "open the focused lane's diff, zoomed (q closes it)",
+  detach: 'detach this terminal: agents go on (tai attach comes back)',
 };
 
 /** The column descriptions start at (three spaces, the 16-column key, one space). */

@@ -47,6 +47,7 @@ export interface ReplyDataMap {
   zoom: null;
   scroll: null;
   help: null;
+  detach: null;
   lane_diff: { readonly view: number };
   view_close: { readonly closed: boolean };
 }
@@ -194,9 +195,12 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
     case 'help':
       s.helpToggle();
       return null;
+    case 'detach':
+      // The cockpit carries it out before the board sees it (cockpit-drawn.ts): only a terminal can be detached.
+      throw new RequestError('detach is a key: prefix + d detaches the terminal that types it (tai kill NAME ends a cockpit)');
     case 'lane_diff': {
       const pane = command.pane ?? s.focus;
-      if (pane === 'main') throw new RequestError('prefix + d opens the diff of a focused lane panel: focus one first (prefix + n)');
+      if (pane === 'main') throw new RequestError('prefix + D opens the diff of a focused lane panel: focus one first (prefix + n)');
       if (!ctx.agents?.openLaneDiff) throw new RequestError(NO_AGENTS);
       return { view: await ctx.agents.openLaneDiff(pane) };
     }

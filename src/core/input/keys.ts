@@ -91,7 +91,8 @@ export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; read
   { keys: [PAGE_UP], label: 'PageUp', command: { cmd: 'scroll', pages: -1 } },
   { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
   { keys: ['?'], label: '?', command: { cmd: 'help' } },
-  { keys: ['d'], label: 'd', command: { cmd: 'lane_diff' } },
+  { keys: ['D'], label: 'D', command: { cmd: 'lane_diff' } },
+  { keys: ['d'], label: 'd', command: { cmd: 'detach' } },
 ];
 
 const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));

@@ -45,6 +45,7 @@ export const COMMAND_NAMES = [
   'help',
   'lane_diff',
   'view_close',
+  'detach',
 ] as const satisfies readonly CommandName[];
 
 /** Fails to compile when a member of the Command union is missing from COMMAND_NAMES. */
@@ -134,6 +135,7 @@ function parseNamed(cmd: CommandName, v: Json): Command {
       return { cmd, pages: required(v, 'pages', 'scroll pages', signedInteger) };
     }
     case 'help':
+    case 'detach':
       return { cmd };
     case 'lane_diff':
     case 'view_close': {

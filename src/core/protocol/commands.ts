@@ -89,8 +89,10 @@ export type Command =
   | { readonly cmd: 'scroll'; readonly pages: number }
   | { readonly cmd: 'scroll'; readonly lines: number }
   | { readonly cmd: 'help' }
-  /** Open the diff of a lane's panel in a read-only view, zoomed (prefix + d); no pane: the focused one (docs/lanes.md). */
+  /** Open the diff of a lane's panel in a read-only view, zoomed (prefix + D); no pane: the focused one (docs/lanes.md). */
   | { readonly cmd: 'lane_diff'; readonly pane?: number }
+  /** The keyboard's only: detaches the terminal that typed it (the cockpit's server goes on). */
+  | { readonly cmd: 'detach' }
   /** Close a read-only view (`q` in it); no pane: the focused one. Any other pane is left alone. */
   | { readonly cmd: 'view_close'; readonly pane?: number };
 

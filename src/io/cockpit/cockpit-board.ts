@@ -43,6 +43,8 @@ export interface CockpitBoard {
 export interface CockpitBoardOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly stdout?: NodeJS.WriteStream;
+  /** The size of the clients' terminal when the cockpit is a server (it always draws); else `stdout` decides. */
+  readonly size?: { readonly cols: number; readonly rows: number };
   readonly now?: () => number;
   readonly log?: (line: string) => void;
 }
@@ -67,10 +69,10 @@ export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBo
   const env = options.env ?? process.env;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? (() => {});
-  const off = drawingOffReason(env, stdout);
+  const off = options.size === undefined ? drawingOffReason(env, stdout) : null;
   if (off !== null) return { board: createBoard({ drawingOff: off, log }), drawingOff: off, screens: null };
-  const cols = stdout.columns || 80;
-  const rows = stdout.rows || 24;
+  const cols = options.size?.cols ?? (stdout.columns || 80);
+  const rows = options.size?.rows ?? (stdout.rows || 24);
   const screens = createCockpitScreens(cols, rows, options.now ?? Date.now);
   const board = createBoard({
     createScreen: (c, r) => screens.source.createScreen(c, r),

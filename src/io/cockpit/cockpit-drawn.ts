@@ -33,19 +33,26 @@ import { mainRect, startMainPane } from './main-pane.js';
 import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
 import { MentionController } from './mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
+import type { CockpitTerminal } from './cockpit-terminal.js';
 
 /** Starts a cockpit that draws on `stdout`, over a board made with its screens. */
-export function startDrawn(options: CockpitOptions, made: CockpitBoard & { readonly screens: CockpitScreens }, stdout: NodeJS.WriteStream): RunningCockpit {
+export function startDrawn(options: CockpitOptions, made: CockpitBoard & { readonly screens: CockpitScreens }, terminal: CockpitTerminal): RunningCockpit {
   const { board, screens } = made;
   const { main, source } = screens;
   const env = options.env ?? process.env;
-  const stdin = options.stdin ?? process.stdin;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const prefix = options.prefix === undefined ? choosePrefix(env.TAI_PREFIX) : choosePrefix(options.prefix, 'prefix');
   // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
-  const dispatch =
+  const dispatchAny =
     options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
+  // Detaching is the terminal's business, not the board's: the link detaches the client that typed it.
+  const dispatch = (command: Command, c: RunningCockpit): Promise<Reply> | void => {
+    if (command.cmd !== 'detach') return dispatchAny(command, c);
+    const why = terminal.detach();
+    if (why !== undefined) notice(why);
+    return Promise.resolve({ ok: true, data: null });
+  };
 
   const clock = startBoardClock(board, now);
   // What the user must see before anything else, in the main pane where the eye is (tmux's display-message).
@@ -97,8 +104,8 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const keys = new KeyScanner(prefix);
   const list = createAgentList();
   const sign = createPrefixSign();
-  const name = cockpitName(process.pid, mainArgv(options.argv, env));
-  const drawing = startDrawing({ stdout, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer });
+  const name = options.name === undefined ? cockpitName(process.pid, mainArgv(options.argv, env)) : `tai ${options.name}`;
+  const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
   const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
@@ -123,27 +130,19 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     copy,
     toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text }, cockpit)) ?? { ok: false, error: NO_AGENTS } }) }),
   });
-  if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.setEncoding('utf8');
-  stdin.on('data', onKeys);
-  stdin.resume();
-
-  const onResize = (): void => {
-    const cols = stdout.columns || 80;
-    const rows = stdout.rows || 24;
+  terminal.onInput(onKeys);
+  terminal.start();
+  terminal.onResize(() => {
+    const { cols, rows } = terminal;
     drawing.resize(cols, rows);
     board.getState().resize(cols, rows);
     source.dirty();
-  };
-  stdout.on('resize', onResize);
+  });
 
   const restore = (): void => {
     stopNotifier();
     drawing.stop();
-    stdin.off('data', onKeys);
-    if (stdin.isTTY) stdin.setRawMode(false);
-    stdin.pause();
-    stdout.off('resize', onResize);
+    terminal.stop();
   };
 
   // A main program that fails at once leaves its reason on the main screen: show it on the normal screen after.
@@ -153,7 +152,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     clock.stop();
     restore();
     release();
-    if (failedAtOnce.length > 0) process.stderr.write(`${failedAtOnce.join('\n')}\n`);
+    terminal.epilogue(failedAtOnce);
   });
   void mainPane.pty.exited.then(async (e) => {
     if (e.code !== 0 && now() - startedAt < FAILS_AT_ONCE_MS) {

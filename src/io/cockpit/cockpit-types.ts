@@ -9,6 +9,7 @@ import type { Board } from '../../../store/board.js';
 import type { Reply } from '../../../store/dispatch.js';
 import type { TermOutputStats } from '../terminal/term-output.js';
 import type { CockpitBoard } from './cockpit-board.js';
+import type { CockpitTerminal } from './cockpit-terminal.js';
 
 /** How to start the cockpit. */
 export interface CockpitOptions {
@@ -26,6 +27,10 @@ export interface CockpitOptions {
   readonly mentions?: MentionSource;
   /** The prefix key (a byte, or a name like `C-a`); default TAI_PREFIX or Ctrl-]. */
   readonly prefix?: string;
+  /** The cockpit's name (`tai -s NAME`), on its status line; default `PID PROGRAM`. */
+  readonly name?: string;
+  /** Where a drawn cockpit draws: the clients of its link (the server); default this process's stdin and stdout. */
+  readonly terminal?: CockpitTerminal;
   readonly stdin?: NodeJS.ReadStream;
   readonly stdout?: NodeJS.WriteStream;
   readonly env?: NodeJS.ProcessEnv;

@@ -15,6 +15,7 @@
  */
 import { createCockpitBoard } from './cockpit-board.js';
 import { startDrawn } from './cockpit-drawn.js';
+import { processTerminal } from './cockpit-terminal.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startUndrawn } from './cockpit-undrawn.js';
 import { checkMainProgram } from './main-program.js';
@@ -23,14 +24,15 @@ import { checkMainProgram } from './main-program.js';
 export function startCockpit(options: CockpitOptions): RunningCockpit {
   checkMainProgram(options.argv, options.env ?? process.env);
   const stdout = options.stdout ?? process.stdout;
+  const terminal = options.terminal ?? processTerminal(options.stdin ?? process.stdin, stdout);
   const made =
     options.board ??
     createCockpitBoard({
-      stdout,
+      ...(options.terminal === undefined ? { stdout } : { size: options.terminal }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
   const { screens } = made;
-  return screens === null ? startUndrawn(options, made) : startDrawn(options, { ...made, screens }, stdout);
+  return screens === null ? startUndrawn(options, made) : startDrawn(options, { ...made, screens }, terminal);
 }

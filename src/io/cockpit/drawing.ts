@@ -18,14 +18,15 @@ import type { PrefixSign } from '../../../store/prefix-sign.js';
 import type { SteerLine } from '../../../store/steer-line.js';
 import { steerOverlay } from './steer-overlay.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
-import { fdOf, InkStdout } from '../terminal/ink-stdout.js';
+import { InkStdout } from '../terminal/ink-stdout.js';
+import type { CockpitTerminal } from './cockpit-terminal.js';
 import { terminalTitle } from '../../core/text/title.js';
-import { ENTER, LEAVE, MOUSE_ON, setTitle, writeNow } from '../terminal/terminal-modes.js';
+import { ENTER, LEAVE, MOUSE_ON, setTitle } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
 
 /** What the cockpit draws and where. */
 export interface DrawingOptions {
-  readonly stdout: NodeJS.WriteStream;
+  readonly terminal: CockpitTerminal;
   readonly board: Board;
   readonly source: LivePaneSource;
   readonly prompt: MentionPrompt;
@@ -71,13 +72,14 @@ export interface Drawing {
 
 /** Enters the alternate screen and draws every frame the pane source cues. */
 export function startDrawing(options: DrawingOptions): Drawing {
-  const { stdout, board, source, prompt, log } = options;
-  const cols = stdout.columns || 80;
-  const rows = stdout.rows || 24;
-  const out = new TermOutput((data) => stdout.write(data), cols, rows);
+  const { terminal, board, source, prompt, log } = options;
+  const { cols, rows } = terminal;
+  const out = new TermOutput((data) => terminal.write(data), cols, rows);
   let drawing = true;
   /** A chrome frame arrived that no frame has drawn yet. */
   let chromeUndrawn = false;
+  /** A frame was skipped while no client was attached. */
+  let unwatched = false;
   const inkOut = new InkStdout(cols, rows, (frame) => {
     if (!drawing) return;
     out.setChrome(frame);
@@ -92,6 +94,14 @@ export function startDrawing(options: DrawingOptions): Drawing {
   const drawFrame = (): void => {
     chromeUndrawn = false;
     if (!drawing) return;
+    if (!terminal.watched()) {
+      unwatched = true; // nobody attached: the next client gets everything anew
+      return;
+    }
+    if (unwatched) {
+      unwatched = false;
+      out.invalidate();
+    }
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
       const panes = options.list.getState().open ? [] : steerOverlay(source.overlays(), board, options.steer);
@@ -103,7 +113,11 @@ export function startDrawing(options: DrawingOptions): Drawing {
   };
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
-  stdout.write(options.mouse === false ? ENTER : ENTER + MOUSE_ON);
+  /** The terminal modes the cockpit has on, as one string: what a client that attaches is sent first. */
+  const modes = (): string => (options.mouse === false ? ENTER : ENTER + MOUSE_ON + (motion ? '\x1b[?1003h' : '')) + (title === null ? '' : setTitle(title));
+  let title: string | null = null;
+  let motion = false;
+  terminal.write(modes());
   const { list, name, now, prefixSign } = options;
   const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
@@ -113,29 +127,34 @@ export function startDrawing(options: DrawingOptions): Drawing {
     patchConsole: false,
   });
   // A terminal that went away fails writes: stop drawing, supervision goes on.
-  stdout.on('error', (err) => {
+  const offGone = terminal.onGone((why) => {
     drawing = false;
-    log(`terminal write failed: ${err.message}`);
+    log(`terminal write failed: ${why}`);
+  });
+  // A client that attaches gets the modes, then everyone a whole frame.
+  const offAttach = terminal.onAttach((send) => {
+    if (!drawing) return;
+    send(modes());
+    out.invalidate();
+    source.dirty();
   });
 
   let stopped = false;
-  let title: string | null = null;
-  let motion = false;
   return {
     stats: out.stats,
     anyMotion(on) {
       if (!drawing || options.mouse === false || on === motion) return;
       motion = on;
-      stdout.write(on ? '\x1b[?1003h' : '\x1b[?1003l');
+      terminal.write(on ? '\x1b[?1003h' : '\x1b[?1003l');
     },
     clipboard(text) {
-      if (drawing) stdout.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
+      if (drawing) terminal.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
     },
     title(raw) {
       const safe = terminalTitle(raw);
       if (!drawing || safe === title) return;
       title = safe;
-      stdout.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
+      terminal.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
     },
     ring(message) {
       if (drawing) out.ring(message);
@@ -151,6 +170,8 @@ export function startDrawing(options: DrawingOptions): Drawing {
       if (stopped) return;
       stopped = true;
       drawing = false;
+      offGone();
+      offAttach();
       source.stop();
       try {
         instance.unmount();
@@ -158,7 +179,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
         // Unmounting a broken tree must not keep the terminal in the alternate screen.
       }
       // Cleared first where the terminal keeps no title stack, then popped where it does.
-      writeNow(fdOf(stdout), (title === null ? '' : setTitle('')) + LEAVE);
+      terminal.leave((title === null ? '' : setTitle('')) + LEAVE);
     },
   };
 }

@@ -67,6 +67,7 @@ function expected(cmd: CommandName): { readonly check: Check; readonly what: str
     case 'zoom':
     case 'scroll':
     case 'help':
+    case 'detach':
       return { check: isNull, what: 'null' };
     case 'lane_diff':
       return { check: shape({ view: isInt }), what: '{view}' };

@@ -28,6 +28,7 @@ const EXAMPLES: { readonly [N in CommandName]: readonly [CommandOf<N>, ...Comman
   ],
   vpane_close: [{ cmd: 'vpane_close', pane: 3 }],
   vpane_list: [{ cmd: 'vpane_list' }],
+  detach: [{ cmd: 'detach' }],
   spawn: [
     { cmd: 'spawn', kind: 'command', argv: ['ls', '-la'] },
     { cmd: 'spawn', kind: 'claude', argv: [], label: 'fix tests', prompt: 'fix the tests', timeout: 600, cwd: '/tmp', retries: 2, allow: true },

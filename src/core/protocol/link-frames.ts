@@ -1,0 +1,175 @@
+/**
+ * The client link's framing (docs/protocol.md, "The client link"): between a
+ * cockpit's server and the thin clients that show it on a terminal. Every
+ * frame is a one-byte type, a four-byte big-endian payload length and the
+ * payload: raw bytes for a terminal's input and output (relayed untouched,
+ * so a frame never needs escaping), JSON for everything else. A frame longer
+ * than the reader's cap is refused before it is buffered.
+ */
+
+/** The link's version; a client of another version is refused with a message. */
+export const LINK_VERSION = 1;
+
+/** The longest frame a server accepts from a client: input is relayed in chunks of at most LINK_CHUNK. */
+export const LINK_FRAME_MAX = 1_048_576;
+
+/** The largest chunk of input or output one frame carries. */
+export const LINK_CHUNK = 65_536;
+
+/** What each frame type byte means; client to server, then server to client. */
+export const FRAME = {
+  /** client: JSON Hello, the first frame of every connection. */
+  hello: 0x68, // h
+  /** client: bytes typed on the terminal. */
+  input: 0x69, // i
+  /** client: JSON {cols, rows}, the terminal's new size. */
+  resize: 0x72, // r
+  /** client: end the cockpit, as its main program's exit would (tai kill). */
+  kill: 0x6b, // k
+  /** server: bytes for the terminal. */
+  output: 0x6f, // o
+  /** server: JSON Farewell, the last frame: the client restores its terminal and exits with the code. */
+  exit: 0x78, // x
+  /** server: JSON Farewell: this client is detached, the cockpit goes on. */
+  detached: 0x64, // d
+  /** server: JSON CockpitInfo, the answer to a query hello. */
+  info: 0x6e, // n
+} as const;
+
+/** A frame type byte. */
+export type FrameType = (typeof FRAME)[keyof typeof FRAME];
+
+/** The first frame of a connection: what the client wants. */
+export interface Hello {
+  readonly version: number;
+  /** attach: show the cockpit; query: answer with CockpitInfo and close; kill: end it. */
+  readonly mode: 'attach' | 'query' | 'kill';
+  readonly cols?: number;
+  readonly rows?: number;
+  /** Input other than the prefix's detach is ignored. */
+  readonly readOnly?: boolean;
+}
+
+/** The last frame a client gets: why the link ends, with lines to print after the terminal is restored. */
+export interface Farewell {
+  /** The exit code of the client. */
+  readonly code: number;
+  readonly message?: string;
+  readonly lines?: readonly string[];
+}
+
+/** What `tai ls` shows of a running cockpit. */
+export interface CockpitInfo {
+  readonly name: string;
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly clients: number;
+  readonly running: number;
+  readonly asking: number;
+  readonly done: number;
+}
+
+/** One whole frame. */
+export interface Frame {
+  readonly type: number;
+  readonly payload: Uint8Array;
+}
+
+const HEADER = 5;
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+/** The bytes of one frame. */
+export function encodeFrame(type: FrameType, payload: Uint8Array | string = new Uint8Array(0)): Uint8Array {
+  const body = typeof payload === 'string' ? utf8.encode(payload) : payload;
+  const out = new Uint8Array(HEADER + body.length);
+  out[0] = type;
+  new DataView(out.buffer).setUint32(1, body.length);
+  out.set(body, HEADER);
+  return out;
+}
+
+/** The bytes of one frame with a JSON payload. */
+export function encodeJson(type: FrameType, value: unknown): Uint8Array {
+  return encodeFrame(type, JSON.stringify(value));
+}
+
+/** A frame's payload read as JSON; undefined when it is not JSON. */
+export function payloadJson(frame: Frame): unknown {
+  try {
+    return JSON.parse(text.decode(frame.payload)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A frame's payload as text. */
+export function payloadText(frame: Frame): string {
+  return text.decode(frame.payload);
+}
+
+/** Splits a byte stream into frames; a frame announced over `max` is an error, and the reader stops. */
+export class FrameReader {
+  private pending: Uint8Array = new Uint8Array(0);
+  private failed: string | undefined;
+
+  constructor(private readonly max: number = LINK_FRAME_MAX) {}
+
+  /** The frames completed by `chunk`, or the reason the stream cannot be read on. */
+  push(chunk: Uint8Array): { readonly frames: Frame[]; readonly error?: string } {
+    if (this.failed !== undefined) return { frames: [], error: this.failed };
+    const data = this.pending.length === 0 ? chunk : concat(this.pending, chunk);
+    const frames: Frame[] = [];
+    let at = 0;
+    while (data.length - at >= HEADER) {
+      const length = new DataView(data.buffer, data.byteOffset + at + 1, 4).getUint32(0);
+      if (length > this.max) {
+        this.failed = `link frame too long (${length} bytes, limit ${this.max})`;
+        this.pending = new Uint8Array(0);
+        return { frames, error: this.failed };
+      }
+      if (data.length - at - HEADER < length) break;
+      frames.push({ type: data[at] ?? 0, payload: data.slice(at + HEADER, at + HEADER + length) });
+      at += HEADER + length;
+    }
+    this.pending = at === data.length ? new Uint8Array(0) : data.slice(at);
+    return { frames };
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** A valid Hello, or why not (the server answers a bad one with this message). */
+export function readHello(value: unknown): Hello | string {
+  if (typeof value !== 'object' || value === null) return 'the first frame must be a hello object';
+  const v = value as Record<string, unknown>;
+  if (v.version !== LINK_VERSION) return `this cockpit speaks link version ${LINK_VERSION}, the client ${String(v.version)}: use the same tai for both`;
+  if (v.mode !== 'attach' && v.mode !== 'query' && v.mode !== 'kill') return `unknown hello mode ${JSON.stringify(v.mode)}`;
+  if (v.mode === 'attach' && (!isSize(v.cols) || !isSize(v.rows))) return 'an attach hello needs cols and rows (integers 1..10000)';
+  return {
+    version: LINK_VERSION,
+    mode: v.mode,
+    ...(isSize(v.cols) ? { cols: v.cols } : {}),
+    ...(isSize(v.rows) ? { rows: v.rows } : {}),
+    ...(v.readOnly === true ? { readOnly: true } : {}),
+  };
+}
+
+/** A valid {cols, rows}, or undefined. */
+export function readSize(value: unknown): { cols: number; rows: number } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  return isSize(v.cols) && isSize(v.rows) ? { cols: v.cols, rows: v.rows } : undefined;
+}
+
+function isSize(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 10_000;
+}
