@@ -26,13 +26,19 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   doctor: () => import('./cli/doctor.js'),
   lane: () => import('./cli/lane.js'),
   ask: () => import('./cli/ask.js'),
+  attach: () => import('./cli/attach.js'),
+  ls: () => import('./cli/ls.js'),
+  kill: () => import('./cli/kill.js'),
+  __server: () => import('./cli/server.js'),
 };
 
 /** The usage text. */
 export const USAGE = `tai: a terminal cockpit for supervising AI coding sub-agents
 
 usage:
-  tai [-- CMD ARGS...]     the cockpit: $SHELL (or CMD) on the left, agent panels on the right
+  tai [-s NAME] [-- CMD ARGS...]   the cockpit: $SHELL (or CMD) on the left, agent panels on the right
+  tai attach [NAME] [-r]   show a running cockpit here (prefix + d detaches; -r: read-only)
+  tai ls | tai kill NAME   the running cockpits; end one
   tai demo [options]       the cockpit with example agents (no model needed)
   tai spawn [options] -- ARGV...   start a supervised agent (or: tai spawn @NAME PROMPT)
   tai status [--json]      agents and their states
@@ -48,7 +54,7 @@ usage:
 Every command answers --help (or -h) with its own usage.
 `;
 
-const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' } }, command: true } as const;
+const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' } }, command: true } as const;
 
 /** Runs tai with `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -67,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./cli/cockpit.js');
-  return run(line.command);
+  return run(line.command, line.values.session);
 }
 
 async function version(): Promise<string> {

@@ -12,13 +12,14 @@ import { processOutput } from './output.js';
 const SPEC = {
   name: 'demo',
   usage:
-    'usage: tai demo [--agents MODE[*N],...] [--rate T] [--seconds S] [[--] CMD ARGS...]\n' +
+    'usage: tai demo [-s NAME] [--agents MODE[*N],...] [--rate T] [--seconds S] [[--] CMD ARGS...]\n' +
     'The cockpit with $SHELL (or CMD) on the left and example agents on the right: real child processes, no model needed.\n' +
     '  --agents   which example agents, in order (default stream,tools,silent,fail); MODE*N starts N of one:\n' +
     '             stream (streams text), tools (calls tools), silent (goes quiet: the watchdog acts), fail (fails)\n' +
     '  --rate     tokens per second of streamed text (default 40)\n' +
-    '  --seconds  seconds a stream agent streams (default 30)\n',
-  options: { agents: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' } },
+    '  --seconds  seconds a stream agent streams (default 30)\n' +
+    '  -s NAME    the cockpit\'s name (tai attach NAME, tai kill NAME)\n',
+  options: { agents: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, session: { type: 'string', short: 's' } },
   command: true,
 } as const;
 
@@ -44,9 +45,13 @@ export async function run(args: readonly string[]): Promise<number> {
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours
   const { startDemoAgent } = await import('../io/agents/demo-agents.js');
-  return runCockpitCommand({
-    argv: parsed.rest,
-    env,
-    started: (cockpit) => parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1)),
-  });
+  const name = line.values.session;
+  return runCockpitCommand(
+    {
+      argv: parsed.rest,
+      env,
+      started: (cockpit) => parsed.specs.forEach((spec, i) => startDemoAgent(cockpit.board, spec, cockpit.now, i + 1)),
+    },
+    { command: 'demo', args, argv: parsed.rest, ...(name === undefined ? {} : { name }) },
+  );
 }

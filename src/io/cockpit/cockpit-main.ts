@@ -14,6 +14,7 @@ import { startCockpit } from './cockpit.js';
 import { checkMainProgram } from './main-program.js';
 import { putTaiOnPath } from './tai-on-path.js';
 import type { RunningCockpit } from './cockpit-types.js';
+import type { CockpitTerminal } from './cockpit-terminal.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
 import { startControlServer, type ControlServer } from '../socket/socket-server.js';
 import { socketDir, socketPath } from '../socket/socket-path.js';
@@ -23,8 +24,12 @@ export interface CockpitMainOptions {
   readonly argv: readonly string[];
   /** The environment of the main program (the user's, untouched). */
   readonly env: NodeJS.ProcessEnv;
-  /** Called once everything runs, e.g. to start the demo's agents. */
-  readonly started?: (cockpit: RunningCockpit) => void;
+  /** Called once everything runs, e.g. to start the demo's agents; `control` is the control socket's path, when it listens. */
+  readonly started?: (cockpit: RunningCockpit, control: string | undefined) => void;
+  /** The cockpit's name (its status line; the main pane gets it as TAI_COCKPIT). */
+  readonly name?: string;
+  /** Where it draws: the link's clients when it is a server; default this process's terminal. */
+  readonly terminal?: CockpitTerminal;
   readonly log?: Logger;
 }
 
@@ -37,13 +42,13 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const prefix = choosePrefix(env.TAI_PREFIX);
   checkMainProgram(options.argv, env);
   // The board first: the agents and the socket hold it before the main program starts.
-  const made = createCockpitBoard({ env, now, log });
+  const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;
   const notices: string[] = [];
   // The agents open now, or, while the database is locked or unusable, in the background with a line on screen each change.
   let cockpit: RunningCockpit | undefined;
   const pending = openAgentServiceWhenReady(board, env, now, {
-    terminal: (bytes) => void process.stdout.write(bytes),
+    terminal: (bytes) => (options.terminal === undefined ? void process.stdout.write(bytes) : options.terminal.write(bytes)),
     onStatus: (line) => {
       log(line);
       if (cockpit === undefined) notices.push(line);
@@ -62,7 +67,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   }
 
   // The main program finds this very tai on its PATH.
-  const onPath = putTaiOnPath(env);
+  const onPath = putTaiOnPath(options.name === undefined ? env : { ...env, TAI_COCKPIT: options.name });
   cockpit = startCockpit({
     argv: options.argv,
     env: onPath.env,
@@ -71,13 +76,15 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     board: made,
     notices,
     prefix,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(server === undefined ? {} : { socketPath: server.path }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
   });
   let wake: { stop(): void } | undefined;
   void pending.ready.then((opened) => (wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`))));
   const running = cockpit;
-  options.started?.(running);
+  options.started?.(running, server?.path);
   try {
     return await running.done;
   } finally {

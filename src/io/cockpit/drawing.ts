@@ -100,7 +100,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
     }
     if (unwatched) {
       unwatched = false;
-      out.invalidate();
+      out.repaint();
     }
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
@@ -135,7 +135,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   const offAttach = terminal.onAttach((send) => {
     if (!drawing) return;
     send(modes());
-    out.invalidate();
+    out.repaint();
     source.dirty();
   });
 

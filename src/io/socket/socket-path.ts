@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { messageOf } from '../../core/errors.js';
-import { stateDir } from '../storage/state-db.js';
+import { stateDir } from '../storage/state-dir.js';
 
 /** Why a socket folder or path cannot be used; the message says what to do. */
 export class SocketPathError extends Error {

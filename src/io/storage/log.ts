@@ -6,7 +6,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stateDir } from './state-db.js';
+import { stateDir } from './state-dir.js';
 
 /** A log file grows to this size, then starts over (one old file kept). */
 export const LOG_MAX_BYTES = 1_048_576;

@@ -11,9 +11,11 @@
  * creates them through `migrate`.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { stateDir } from './state-dir.js';
+
+export { stateDir } from './state-dir.js';
 
 /** An open state database. */
 export type StateDb = Database.Database;
@@ -106,14 +108,6 @@ export class StateDbWalError extends StateDbError {
         'put it on a local filesystem (set XDG_STATE_HOME to a local folder), since WAL needs every process on one machine.',
     );
   }
-}
-
-/** The folder of tai's state: `$XDG_STATE_HOME/tai`, or `~/.local/state/tai` when that is unset or not absolute. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env['XDG_STATE_HOME'];
-  // The XDG spec says a relative path there is invalid and must be ignored.
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state');
-  return join(base, 'tai');
 }
 
 /** How to open the state database; every field has the machine's default. */

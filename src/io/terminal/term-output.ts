@@ -71,10 +71,15 @@ export class TermOutput {
     this.invalidate();
   }
 
-  /** Forgets what is on the terminal (after it was cleared by someone else). */
+  /** Forgets what is on the terminal and the chrome (a new size: Ink draws a new frame). */
   invalidate(): void {
     this.texts = [];
     this.chrome = [];
+    this.repaint();
+  }
+
+  /** Forgets what is on the terminal only, keeping the chrome: the next frame clears and draws everything (a client attached). */
+  repaint(): void {
     this.cells = [];
     this.sources = [];
     this.cursor = undefined;

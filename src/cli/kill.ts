@@ -1,0 +1,33 @@
+/**
+ * `tai kill NAME`: ends a running cockpit as its main program's exit would:
+ * its agents stopped softly, then hard, its attached clients given back their
+ * terminals. Waits until it has ended. Exit 0 when it ended, 1 when there is
+ * no such cockpit or it did not end, 64 for a bad line.
+ */
+import { messageOf } from '../core/errors.js';
+import { readCommandLine, usageError } from './command-line.js';
+import { fieldLines, processOutput, type CliOutput } from './output.js';
+
+const USAGE = 'usage: tai kill NAME\nEnds a running cockpit (tai ls lists them): its agents are stopped, softly then hard.\n';
+
+const SPEC = { name: 'kill', usage: USAGE, options: {} } as const;
+
+/** Runs `tai kill ARGS`; returns the exit code. */
+export async function run(args: readonly string[], out: CliOutput = processOutput): Promise<number> {
+  const line = readCommandLine(SPEC, args, out);
+  if (typeof line === 'number') return line;
+  const [name, ...extra] = line.positionals;
+  if (name === undefined) return usageError(SPEC, out, 'which cockpit? tai ls lists them');
+  if (extra.length > 0) return usageError(SPEC, out, 'one cockpit at a time');
+  const { findCockpit } = await import('../io/link/link-place.js');
+  const { killCockpit } = await import('../io/link/link-query.js');
+  try {
+    const card = findCockpit(name);
+    await killCockpit(card.link);
+    out.say(`cockpit ${card.name} ended (its agents are stopped)\n`);
+    return 0;
+  } catch (err) {
+    out.warn(`tai kill: ${fieldLines(messageOf(err))}\n`);
+    return 1;
+  }
+}

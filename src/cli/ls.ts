@@ -1,0 +1,51 @@
+/**
+ * `tai ls [--json]`: the user's running cockpits: name, pid, main program,
+ * directory, agents running / waiting for you / done, clients attached and
+ * age. Each cockpit is asked over its link; one that does not answer is
+ * listed with what its card says. Exit 0, also when none runs (the list is
+ * empty, and says so).
+ */
+import { readCommandLine, usageError } from './command-line.js';
+import { field, processOutput, type CliOutput } from './output.js';
+import type { CockpitInfo } from '../core/protocol/link-frames.js';
+
+const USAGE = 'usage: tai ls [--json]\nThe running cockpits of this user (tai attach NAME shows one, tai kill NAME ends one).\n';
+
+const SPEC = { name: 'ls', usage: USAGE, options: { json: { type: 'boolean' } } } as const;
+
+/** Runs `tai ls ARGS`; returns the exit code. */
+export async function run(args: readonly string[], out: CliOutput = processOutput, now: () => number = Date.now): Promise<number> {
+  const line = readCommandLine(SPEC, args, out);
+  if (typeof line === 'number') return line;
+  if (line.positionals.length > 0) return usageError(SPEC, out, `no arguments, got '${line.positionals[0]}'`);
+  const { runningCockpits } = await import('../io/link/link-place.js');
+  const { queryCockpit } = await import('../io/link/link-query.js');
+  const cards = runningCockpits();
+  const rows = await Promise.all(cards.map(async (card) => (await queryCockpit(card.link)) ?? { ...card, clients: -1, running: -1, asking: -1, done: -1 }));
+  if (line.values.json === true) {
+    out.json(rows);
+    return 0;
+  }
+  if (rows.length === 0) {
+    out.say('no cockpit is running (tai starts one)\n');
+    return 0;
+  }
+  const table = [['NAME', 'PID', 'PROGRAM', 'DIRECTORY', 'AGENTS', 'CLIENTS', 'AGE'], ...rows.map((r) => cells(r, now()))];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table) out.say(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
+  return 0;
+}
+
+function cells(r: CockpitInfo, now: number): string[] {
+  const agents = r.running < 0 ? '?' : `${r.running} running, ${r.asking} ask you, ${r.done} done`;
+  return [field(r.name), String(r.pid), field(r.argv.join(' ')), field(r.cwd), agents, r.clients < 0 ? '?' : String(r.clients), age(now - r.startedAt)];
+}
+
+/** A duration as tmux and ps show an age: 42s, 5m, 3h12m, 2d4h. */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(s / 86_400)}d${Math.floor((s % 86_400) / 3600)}h`;
+}

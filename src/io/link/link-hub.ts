@@ -1,0 +1,278 @@
+/**
+ * The server's side of the client link: the link socket, every client
+ * attached to it, and the CockpitTerminal the server's cockpit draws on.
+ * Output is relayed to every attached client at once (each frame is encoded
+ * once); input comes from the client that types. The layout follows the
+ * size of the writing client that was active last (tmux's `latest` rule);
+ * read-only clients never type and never size it, unless nobody else is
+ * attached. A client that falls more than CLIENT_BEHIND_MAX behind (a
+ * stalled ssh) is skipped, not buffered, and redrawn whole when it drains,
+ * so a slow client costs the server no memory. Clients come and go; the
+ * cockpit never notices but for a redraw.
+ */
+import { chmodSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { messageOf } from '../../core/errors.js';
+import { DetachKeyWatch } from '../../core/input/detach-key.js';
+import {
+  encodeFrame,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  payloadJson,
+  readHello,
+  readSize,
+  type CockpitInfo,
+  type Farewell,
+  type Frame,
+} from '../../core/protocol/link-frames.js';
+import type { CockpitTerminal } from '../cockpit/cockpit-terminal.js';
+import { clearStaleSocket } from '../socket/socket-path.js';
+import { removeFile } from './link-place.js';
+
+/** Output bytes a client may have unsent before it is skipped until it drains. */
+export const CLIENT_BEHIND_MAX = 4 * 1_048_576;
+
+/** The most clients attached to one cockpit at once. */
+export const LINK_CLIENTS_MAX = 64;
+
+/** How long the server waits for its clients to take their farewell before it exits. */
+const FAREWELL_WAIT_MS = 2_000;
+
+/** What the hub is made from. */
+export interface LinkHubOptions {
+  /** The link socket's path (its folder already claimed and checked: claimSocketPlace). */
+  readonly path: string;
+  /** The cockpit's name, for the detach message. */
+  readonly name: string;
+  /** The prefix key: a read-only client's prefix + d detaches it. */
+  readonly prefix: string;
+  /** The size until a client says otherwise. */
+  readonly cols: number;
+  readonly rows: number;
+  readonly log: (line: string) => void;
+}
+
+/** The running hub. */
+export interface LinkHub {
+  /** The terminal the cockpit draws on. */
+  readonly terminal: CockpitTerminal;
+  /** How `tai ls` describes the cockpit (set once it runs). */
+  describe(fn: () => Omit<CockpitInfo, 'clients'>): void;
+  /** What `tai kill` does (set once the cockpit runs). */
+  onKill(fn: () => void): void;
+  /** Attached clients now. */
+  clients(): number;
+  /** Says farewell to every client (the cockpit ended), closes the socket; resolves when they have it. */
+  end(farewell: Farewell): Promise<void>;
+}
+
+interface Client {
+  readonly socket: Socket;
+  readonly reader: FrameReader;
+  readonly decoder: StringDecoder;
+  mode: 'new' | 'attach' | 'query' | 'kill';
+  readOnly: boolean;
+  watch?: DetachKeyWatch;
+  cols: number;
+  rows: number;
+  /** When it last typed, resized or attached (a counter): the latest sizes the layout. */
+  active: number;
+  behind: boolean;
+}
+
+/** Listens on the link socket and serves clients until `end`. */
+export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
+  const { log } = options;
+  const clients = new Set<Client>();
+  let cols = options.cols;
+  let rows = options.rows;
+  let clock = 0;
+  let lastTyped: Client | undefined;
+  let ended = false;
+  let epilogue: readonly string[] = [];
+  let describe: () => Omit<CockpitInfo, 'clients'> = () => ({ name: options.name, pid: process.pid, argv: [], cwd: process.cwd(), startedAt: Date.now(), running: 0, asking: 0, done: 0 });
+  let kill: () => void = () => {};
+  const inputs = new Set<(data: string) => void>();
+  const resizes = new Set<() => void>();
+  const attaches = new Set<(send: (data: string) => void) => void>();
+  const attached = (): Client[] => [...clients].filter((c) => c.mode === 'attach');
+
+  /** The layout's size: the latest writing client's, else the latest reader's. */
+  const follow = (): void => {
+    const all = attached();
+    const writers = all.filter((c) => !c.readOnly);
+    const pool = writers.length > 0 ? writers : all;
+    const latest = pool.reduce<Client | undefined>((a, c) => (a === undefined || c.active > a.active ? c : a), undefined);
+    if (latest === undefined || (latest.cols === cols && latest.rows === rows)) return;
+    cols = latest.cols;
+    rows = latest.rows;
+    for (const fn of resizes) fn();
+  };
+
+  const send = (c: Client, frame: Uint8Array): void => {
+    if (c.socket.destroyed) return;
+    if (c.socket.writableLength > CLIENT_BEHIND_MAX) {
+      if (!c.behind) log(`link: a client fell ${c.socket.writableLength} bytes behind; skipping it until it drains`);
+      c.behind = true;
+      return;
+    }
+    c.socket.write(frame);
+  };
+
+  const farewell = (c: Client, type: typeof FRAME.exit | typeof FRAME.detached, words: Farewell): void => {
+    clients.delete(c);
+    if (lastTyped === c) lastTyped = undefined;
+    if (!c.socket.destroyed) c.socket.end(encodeJson(type, words));
+    follow();
+  };
+
+  const onFrame = (c: Client, frame: Frame): void => {
+    if (c.mode === 'new') {
+      if (frame.type !== FRAME.hello) return farewell(c, FRAME.exit, { code: 2, message: 'the first frame must be a hello' });
+      const hello = readHello(payloadJson(frame));
+      if (typeof hello === 'string') return farewell(c, FRAME.exit, { code: 2, message: hello });
+      if (hello.mode === 'query') {
+        c.socket.end(encodeJson(FRAME.info, { ...describe(), clients: attached().length }));
+        clients.delete(c);
+        return;
+      }
+      if (hello.mode === 'kill') {
+        c.mode = 'kill'; // it gets the farewell with everyone else
+        kill();
+        return;
+      }
+      if (attached().length >= LINK_CLIENTS_MAX) return farewell(c, FRAME.exit, { code: 1, message: `too many clients attached (limit ${LINK_CLIENTS_MAX})` });
+      c.mode = 'attach';
+      c.readOnly = hello.readOnly === true;
+      if (c.readOnly) c.watch = new DetachKeyWatch(options.prefix);
+      c.cols = hello.cols ?? cols;
+      c.rows = hello.rows ?? rows;
+      c.active = ++clock;
+      follow(); // a new size redraws everything anyway; the modes go to this client alone
+      for (const fn of attaches) fn((data) => send(c, encodeFrame(FRAME.output, data)));
+      return;
+    }
+    if (c.mode !== 'attach') return;
+    switch (frame.type) {
+      case FRAME.input: {
+        const text = c.decoder.write(Buffer.from(frame.payload));
+        if (text === '') return;
+        if (c.readOnly) {
+          if (c.watch?.push(text)) detachClient(c);
+          return;
+        }
+        c.active = ++clock;
+        lastTyped = c;
+        follow();
+        for (const fn of inputs) fn(text);
+        return;
+      }
+      case FRAME.resize: {
+        const size = readSize(payloadJson(frame));
+        if (size === undefined) return;
+        c.cols = size.cols;
+        c.rows = size.rows;
+        if (!c.readOnly) c.active = ++clock;
+        follow();
+        return;
+      }
+      default:
+        return; // a newer client's frame this server does not know: ignored
+    }
+  };
+
+  const detachClient = (c: Client): void =>
+    farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${options.name}; tai attach ${options.name} comes back (its agents go on)` });
+
+  const server: Server = createServer((socket) => {
+    if (ended) return void socket.destroy();
+    const c: Client = { socket, reader: new FrameReader(), decoder: new StringDecoder('utf8'), mode: 'new', readOnly: false, cols, rows, active: 0, behind: false };
+    clients.add(c);
+    socket.on('data', (chunk: Buffer) => {
+      const { frames, error } = c.reader.push(chunk);
+      for (const frame of frames) onFrame(c, frame);
+      if (error !== undefined) farewell(c, FRAME.exit, { code: 2, message: error });
+    });
+    socket.on('drain', () => {
+      if (!c.behind) return;
+      c.behind = false;
+      for (const fn of attaches) fn((data) => send(c, encodeFrame(FRAME.output, data)));
+    });
+    socket.on('error', () => {}); // a client that vanished: 'close' follows
+    socket.on('close', () => {
+      const was = clients.delete(c);
+      if (lastTyped === c) lastTyped = undefined;
+      if (was) follow();
+    });
+  });
+  await clearStaleSocket(options.path);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  chmodSync(options.path, 0o600);
+  server.on('error', (err) => log(`link: ${messageOf(err)}`));
+
+  const terminal: CockpitTerminal = {
+    get cols() {
+      return cols;
+    },
+    get rows() {
+      return rows;
+    },
+    write(data) {
+      const all = attached();
+      if (all.length === 0) return;
+      const frame = encodeFrame(FRAME.output, data);
+      for (const c of all) send(c, frame);
+    },
+    leave: () => {}, // each client restores its own terminal, whenever and however the server ends
+    epilogue: (lines) => void (epilogue = [...epilogue, ...lines]),
+    onInput: (fn) => subscribe(inputs, fn),
+    onResize: (fn) => subscribe(resizes, fn),
+    onAttach: (fn) => subscribe(attaches, fn),
+    onGone: () => () => {}, // clients come and go; the server is never without its terminal for good
+    detach() {
+      if (lastTyped === undefined || !clients.has(lastTyped)) return 'no client to detach';
+      detachClient(lastTyped);
+      return undefined;
+    },
+    watched: () => attached().length > 0,
+    start: () => {},
+    stop: () => {},
+  };
+
+  return {
+    terminal,
+    describe: (fn) => void (describe = fn),
+    onKill: (fn) => void (kill = fn),
+    clients: () => attached().length,
+    async end(words) {
+      if (ended) return;
+      ended = true;
+      const all = [...clients];
+      const gone = all.map((c) => new Promise<void>((r) => (c.socket.destroyed ? r() : c.socket.once('close', () => r()))));
+      for (const c of all) {
+        if (c.mode === 'attach' || c.mode === 'kill') c.socket.end(encodeJson(FRAME.exit, { ...words, lines: [...(words.lines ?? []), ...epilogue] }));
+        else c.socket.destroy();
+      }
+      clients.clear();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(gone), new Promise<void>((r) => (timer = setTimeout(r, FAREWELL_WAIT_MS)))]);
+      clearTimeout(timer);
+      for (const c of all) c.socket.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+      removeFile(options.path);
+    },
+  };
+}
+
+function subscribe<F>(set: Set<F>, fn: F): () => void {
+  set.add(fn);
+  return () => void set.delete(fn);
+}

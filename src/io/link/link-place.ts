@@ -1,0 +1,180 @@
+/**
+ * The folder `src/io/link/`: a cockpit split into a server that owns
+ * everything (the main pty, the board, the agents, the control socket, the
+ * output stage) and thin clients that own a terminal each, joined by the
+ * client link (docs/protocol.md, "The client link"). This file: where the
+ * cockpits of a user are found, by name.
+ *
+ * Every server has a name (`tai -s NAME`, default the main program's name,
+ * made unique: `bash`, `bash-2`), claimed by creating its card
+ * `cockpit-NAME.json` exclusively (O_EXCL: two cockpits started at once
+ * cannot both get one name) in the private socket folder, beside its link
+ * socket `tai-PID.link` and its control socket `tai-PID.sock`. The folder is
+ * checked the way the control socket's is (checkSocketDir: the user's own,
+ * 0700); a card whose process is gone is removed when found.
+ */
+import { lstatSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { messageOf } from '../../core/errors.js';
+import { checkSocketDir, fallbackSocketDir, processAlive, socketDir } from '../socket/socket-path.js';
+
+/** A name a cockpit may have: it is a file name and a word on the command line. */
+export const COCKPIT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+
+/** What a cockpit's card says. */
+export interface CockpitCard {
+  readonly name: string;
+  readonly pid: number;
+  /** The link socket clients attach to. */
+  readonly link: string;
+  /** The control socket (tai spawn, status, ...), when it has one. */
+  readonly control?: string;
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly startedAt: number;
+}
+
+/** A cockpit name or its card cannot be had; the message says what to do. */
+export class CockpitNameError extends Error {
+  override readonly name = 'CockpitNameError';
+}
+
+const CARD = /^cockpit-(.+)\.json$/;
+
+/** The card's path for a cockpit named `name` in `dir`. */
+export function cardPath(dir: string, name: string): string {
+  return join(dir, `cockpit-${name}.json`);
+}
+
+/** Null when `name` may name a cockpit, else why not. */
+export function badName(name: string): string | null {
+  return COCKPIT_NAME.test(name) ? null : `a cockpit's name is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit; got '${name}'`;
+}
+
+/** The name a cockpit gets when none is given: its program's, made a valid name. */
+export function baseName(argv: readonly string[]): string {
+  const program = basename(argv[0] ?? 'tai').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+  return program.slice(0, 24) || 'tai';
+}
+
+/**
+ * Claims `name` (or, with `unique`, the first of `name`, `name-2`, `name-3`
+ * ... that is free) by writing the card exclusively; returns the card's path.
+ * A card of a cockpit that is gone is replaced; a live one refuses.
+ */
+export function claimCard(dir: string, card: Omit<CockpitCard, 'name'> & { readonly name: string }, unique: boolean): { path: string; name: string } {
+  for (let n = 1; n <= 99; n++) {
+    const name = n === 1 ? card.name : `${card.name.slice(0, 28)}-${n}`;
+    const path = cardPath(dir, name);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(path, `${JSON.stringify({ ...card, name })}\n`, { flag: 'wx', mode: 0o600 });
+        return { path, name };
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'EEXIST') throw new CockpitNameError(`cannot write ${path}: ${messageOf(err)}`);
+        const held = readCard(path);
+        if (held !== undefined && processAlive(held.pid)) break; // taken
+        removeFile(path); // left by a cockpit that is gone
+      }
+    }
+    if (!unique) throw new CockpitNameError(`a cockpit named '${name}' is already running: tai attach ${name} shows it, or choose another name with -s`);
+  }
+  throw new CockpitNameError(`no free name like '${card.name}': end some cockpits (tai ls, tai kill NAME) or choose a name with -s`);
+}
+
+/** Reads a card; undefined when it is missing or not a card. */
+export function readCard(path: string): CockpitCard | undefined {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<CockpitCard>;
+    if (typeof v.name !== 'string' || typeof v.pid !== 'number' || typeof v.link !== 'string') return undefined;
+    return {
+      name: v.name,
+      pid: v.pid,
+      link: v.link,
+      ...(typeof v.control === 'string' ? { control: v.control } : {}),
+      argv: Array.isArray(v.argv) ? v.argv.map(String) : [],
+      cwd: typeof v.cwd === 'string' ? v.cwd : '',
+      startedAt: typeof v.startedAt === 'number' ? v.startedAt : 0,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rewrites a claimed card (the control socket is known only after the card was claimed). */
+export function updateCard(path: string, card: CockpitCard): void {
+  writeFileSync(path, `${JSON.stringify(card)}\n`, { mode: 0o600 });
+}
+
+/** Removes a file, ignoring one that is gone. */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** The folders a user's cockpits may be in: the socket folder, then the fallback. */
+export function cardDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  return [...new Set([socketDir(env), fallbackSocketDir(env)])];
+}
+
+/** The running cockpits of this user, oldest first; cards of cockpits that are gone are removed. */
+export function runningCockpits(env: NodeJS.ProcessEnv = process.env): CockpitCard[] {
+  const cards: CockpitCard[] = [];
+  for (const dir of cardDirs(env)) {
+    try {
+      checkSocketDir(dir);
+    } catch {
+      continue; // missing, or not safe to trust: the control client names a refused folder
+    }
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const file of names) {
+      if (!CARD.test(file)) continue;
+      const path = join(dir, file);
+      if (!ownFile(path)) continue;
+      const card = readCard(path);
+      if (card === undefined) continue;
+      if (processAlive(card.pid)) cards.push(card);
+      else removeFile(path);
+    }
+  }
+  return cards.sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** The running cockpit named `name`, or a CockpitNameError that lists the running ones. */
+export function findCockpit(name: string, env: NodeJS.ProcessEnv = process.env): CockpitCard {
+  const all = runningCockpits(env);
+  const found = all.find((c) => c.name === name);
+  if (found) return found;
+  const names = all.map((c) => c.name);
+  throw new CockpitNameError(names.length === 0 ? `no cockpit named '${name}' is running (none is: start one with tai)` : `no cockpit named '${name}' is running; running: ${names.join(', ')} (tai ls)`);
+}
+
+/**
+ * The cockpit `tai attach` means: the one named, or the only one running;
+ * several and none named is a refusal that lists them.
+ */
+export function chooseCockpit(name: string | undefined, env: NodeJS.ProcessEnv = process.env): CockpitCard {
+  if (name !== undefined) return findCockpit(name, env);
+  const all = runningCockpits(env);
+  const [only] = all;
+  if (all.length === 1 && only) return only;
+  if (all.length === 0) throw new CockpitNameError('no cockpit is running: start one with tai (tai ls lists them)');
+  throw new CockpitNameError(`${all.length} cockpits are running; name one (tai attach NAME):\n${all.map((c) => `  ${c.name}  pid ${c.pid}  ${c.argv.join(' ')}  ${c.cwd}`).join('\n')}`);
+}
+
+function ownFile(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() && st.uid === (typeof process.getuid === 'function' ? process.getuid() : 0);
+  } catch {
+    return false;
+  }
+}
