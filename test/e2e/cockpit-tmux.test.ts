@@ -66,7 +66,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
     let rows = screen();
     for (const r of rows.slice(0, 39)) expect(columnsOf(r, '│')).toEqual([66]);
-    expect(rows[39]).toMatch(/^ tai \d+ bash │ 3 running +C-\] \? help$/); // capture-pane drops the trailing space
+    expect(rows[39]).toMatch(/^ tai bash(-\d+)? │ 3 running +C-\] \? help$/); // the cockpit's name, made from its program's // capture-pane drops the trailing space
     expect([...rows[13]].slice(67).join('')).toBe('─'.repeat(53));
     expect([...rows[0]].slice(67).join('')).toMatch(/^ ● demo silent #1 · running · \d+s/);
     // The header is drawn in the colour of its state: running is blue (SGR 34).
@@ -197,22 +197,32 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     tmux('resize-window', '-t', 'e2e', '-x', '120', '-y', '40');
   }, 120_000);
 
-  it('restores the normal screen and stops its agents when killed by SIGTERM or SIGHUP', async () => {
-    for (const [signal, code] of [['TERM', 143], ['HUP', 129]] as const) {
-      keys('clear', 'Enter');
-      await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
-      const before = cancelled();
-      keys(`node ${CLI} demo --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-      await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
-      await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
-      expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
-      const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
-      const tai = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0];
-      execFileSync('kill', [`-${signal}`, tai]);
-      await untilPasses(() => expect(screen().join('\n')).toContain(`TAI-EXIT=${code}`), TMUX);
-      expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
-      expect(cancelled(), `after SIG${signal}`).toBe(before + 1);
-    }
+  it('SIGTERM to the server stops its agents and gives the client 143 on the normal screen; SIGHUP to the client only detaches it', async () => {
+    keys('clear', 'Enter');
+    await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
+    const before = cancelled();
+    keys(`node ${CLI} demo -s signals --agents silent -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
+    await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
+    expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
+    const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
+    const client = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    const server = execFileSync('pgrep', ['-f', '__server .*"name":"signals"'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    // The terminal goes away: the client detaches, restoring what it can, and the cockpit goes on.
+    execFileSync('kill', ['-HUP', client]);
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);
+    expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+    expect(cancelled()).toBe(before);
+    expect(() => process.kill(Number(server), 0)).not.toThrow();
+    // Back again, then the server is told to stop: its agent is stopped and the client returns 128 + 15.
+    keys('clear', 'Enter');
+    await untilPasses(() => expect(screen().join('\n')).not.toContain('TAI-EXIT'), TMUX);
+    keys(`node ${CLI} attach signals; echo TAI-EXIT=$?`, 'Enter');
+    await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
+    execFileSync('kill', ['-TERM', server]);
+    await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=143'), TMUX);
+    expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('0');
+    expect(cancelled()).toBe(before + 1);
   }, 120_000);
 
   it('restores the normal screen before printing an uncaught exception', async () => {

@@ -40,6 +40,13 @@ export const LINK_CLIENTS_MAX = 64;
 /** How long the server waits for its clients to take their farewell before it exits. */
 const FAREWELL_WAIT_MS = 2_000;
 
+/**
+ * How long a cockpit that ends before any client attached waits for the
+ * first one (the client that started it is on its way): a main program that
+ * fails at once still has its code and last lines delivered.
+ */
+const FIRST_CLIENT_WAIT_MS = 5_000;
+
 /** What the hub is made from. */
 export interface LinkHubOptions {
   /** The link socket's path (its folder already claimed and checked: claimSocketPlace). */
@@ -91,6 +98,9 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
   let clock = 0;
   let lastTyped: Client | undefined;
   let ended = false;
+  let everAttached = false;
+  let firstAttached: () => void = () => {};
+  const first = new Promise<void>((r) => (firstAttached = r));
   let epilogue: readonly string[] = [];
   let describe: () => Omit<CockpitInfo, 'clients'> = () => ({ name: options.name, pid: process.pid, argv: [], cwd: process.cwd(), startedAt: Date.now(), running: 0, asking: 0, done: 0 });
   let kill: () => void = () => {};
@@ -145,6 +155,8 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       }
       if (attached().length >= LINK_CLIENTS_MAX) return farewell(c, FRAME.exit, { code: 1, message: `too many clients attached (limit ${LINK_CLIENTS_MAX})` });
       c.mode = 'attach';
+      everAttached = true;
+      firstAttached();
       c.readOnly = hello.readOnly === true;
       if (c.readOnly) c.watch = new DetachKeyWatch(options.prefix);
       c.cols = hello.cols ?? cols;
@@ -254,6 +266,11 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     clients: () => attached().length,
     async end(words) {
       if (ended) return;
+      if (!everAttached) {
+        let wait: NodeJS.Timeout | undefined;
+        await Promise.race([first, new Promise<void>((r) => (wait = setTimeout(r, FIRST_CLIENT_WAIT_MS)))]);
+        clearTimeout(wait);
+      }
       ended = true;
       const all = [...clients];
       const gone = all.map((c) => new Promise<void>((r) => (c.socket.destroyed ? r() : c.socket.once('close', () => r()))));
