@@ -6,14 +6,14 @@
  * a permission request. Each CLI's test file says which apply to it and why
  * the others do not (`skip` below, shown in the test's name).
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FINAL_TEXT, startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
-import { notInstalled, probeEnv, runTai, scratch, setupCli, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
+import { notInstalled, probeEnv, runTai, scratch, setupCli, type CliTuning, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
 
 /** The scenarios of the suite. */
-export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'rate-limit' | 'refused' | 'server-error' | 'permission';
+export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'cancel' | 'rate-limit' | 'refused' | 'server-error' | 'permission' | 'ask';
 
 /**
  * A scenario that does not apply to a CLI, with why. For `permission`,
@@ -37,6 +37,14 @@ interface SpawnJson {
   readonly recordId?: string;
 }
 
+/** A question as `tai ask --json` lists it. */
+interface QuestionRow {
+  readonly qid: string;
+  readonly tool: string;
+  readonly open: boolean;
+  readonly options: readonly { readonly id: string; readonly name: string }[];
+}
+
 /** The stored row of the run's agent, as `tai status --json` shows it. */
 interface StatusRow {
   readonly tools: number;
@@ -44,7 +52,7 @@ interface StatusRow {
   readonly state: string;
 }
 
-const until = (cond: () => boolean, timeout: number): Promise<void> =>
+export const until = (cond: () => boolean, timeout: number): Promise<void> =>
   vi.waitFor(() => {
     if (!cond()) throw new Error('not yet');
   }, { timeout, interval: 50 });
@@ -63,16 +71,55 @@ function leftovers(marker: string): number[] {
   return pids;
 }
 
+/** True for the cockpit's main program of startInCockpit (`sleep 100000`), which lives as long as the cockpit. */
+function isSleep(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\u0000100000\u0000';
+  } catch {
+    return false;
+  }
+}
+
 /** One run of a CLI under tai against a fake model server. */
-class Run {
+export class Run {
   server!: FakeModelServer;
   tai!: TaiProcess;
+  /** The cockpit of startInCockpit, and its socket. */
+  cockpit: TaiProcess | undefined;
+  socket = '';
   readonly place = scratch();
   env: Record<string, string> = {};
 
-  async start(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string, extraEnv: Record<string, string> = {}): Promise<void> {
+  async start(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string, extraEnv: Record<string, string> = {}, tuning: CliTuning = {}): Promise<void> {
+    const kind = await this.#prepare(cli, model, extraEnv, tuning);
+    this.tai = runTai(['spawn', '--kind', kind, '--json', '--prompt', prompt, ...args, '--', ...this.#argv], this.env, this.place.project);
+  }
+
+  /**
+   * As start, but the agent runs in a cockpit (undrawn: its stdout is a pipe)
+   * that `tai spawn --socket` asks, so `tai cancel` and `tai ask` reach it.
+   */
+  async startInCockpit(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string): Promise<void> {
+    const kind = await this.#prepare(cli, model, {}, {});
+    const runtime = join(this.place.dir, 'run');
+    mkdirSync(runtime, { mode: 0o700 });
+    // The agents run in the cockpit's process, with its environment: the CLI's own variables go there.
+    this.cockpit = runTai(['--', 'sleep', '100000'], { ...this.env, XDG_RUNTIME_DIR: runtime }, this.place.project);
+    this.socket = join(runtime, 'tai', `tai-${this.cockpit.pid}.sock`);
+    await until(() => existsSync(this.socket), 30_000);
+    this.tai = runTai(['spawn', '--socket', this.socket, '--kind', kind, '--json', '--prompt', prompt, ...args, '--', ...this.#argv], this.env, this.place.project);
+  }
+
+  /** Runs `tai ARGS --socket` against this run's cockpit. */
+  async ask(args: readonly string[]): Promise<TaiRun> {
+    return runTai([...args, '--socket', this.socket], this.env, this.place.project).done;
+  }
+
+  #argv: readonly string[] = [];
+
+  async #prepare(cli: RealCli, model: FakeModelOptions, extraEnv: Record<string, string>, tuning: CliTuning): Promise<string> {
     this.server = await startFakeModelServer(model);
-    const setup = setupCli(cli, this.server.url, this.place.home);
+    const setup = setupCli(cli, this.server.url, this.place.home, tuning);
     this.env = {
       HOME: this.place.home,
       XDG_STATE_HOME: join(this.place.dir, 'state'),
@@ -81,7 +128,8 @@ class Run {
       ...setup.env,
       ...extraEnv,
     };
-    this.tai = runTai(['spawn', '--kind', setup.kind, '--json', '--prompt', prompt, ...args, '--', ...setup.argv], this.env, this.place.project);
+    this.#argv = setup.argv;
+    return setup.kind;
   }
 
   async finish(): Promise<{ run: TaiRun; result: SpawnJson; row: StatusRow | undefined }> {
@@ -100,6 +148,12 @@ class Run {
 
   async close(): Promise<void> {
     this.tai?.signal('SIGKILL');
+    if (this.cockpit) {
+      // Its main program ends on SIGTERM, and the cockpit stops its agents on the way out.
+      this.cockpit.signal('SIGTERM');
+      const ended = await Promise.race([this.cockpit.done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+      if (!ended) this.cockpit.signal('SIGKILL');
+    }
     await this.server?.close();
     // The CLIs cache hundreds of MB in their homes (opencode, Gemini): nothing of a run is kept.
     rmSync(this.place.dir, { recursive: true, force: true });
@@ -178,6 +232,27 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
       expect(result.reason).not.toMatch(/✗|error_during_execution|Reading prompt/);
     });
 
+    scenario('cancel', 'tai cancel ID during the answer stops the agent softly: cancelled (130) within the grace, no process left', 120_000, async () => {
+      const run = fresh();
+      await run.startInCockpit(cli, { mode: 'slow', slowMs: 500 }, ['--timeout', '120'], 'run echo tai-tool-ok');
+      await until(() => run.server.requests.some((r) => r.step !== undefined), 60_000);
+      const status = JSON.parse((await run.ask(['status', '--json'])).stdout) as { agents: { id: number; state: string }[] };
+      const id = status.agents.at(-1)?.id;
+      expect(id, JSON.stringify(status)).toBeDefined();
+      const asked = Date.now();
+      const cancel = await run.ask(['cancel', String(id)]);
+      expect(cancel.code, cancel.stderr).toBe(0);
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(130);
+      expect(result.state).toBe('cancelled');
+      expect(result.reason).toContain('tai cancel');
+      // The soft stop, or the hard one after ORCH_CANCEL_GRACE (5 s): never the board's own finish.
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(result.reason).not.toContain('did not stop');
+      expect(result.reason).not.toMatch(/✗|error_during_execution|Reading prompt/);
+      await until(() => leftovers(run.place.dir).filter((pid) => pid !== run.cockpit?.pid && !isSleep(pid)).length === 0, 10_000);
+    });
+
     scenario('rate-limit', 'a 429 is reported rate limited, never waited out as an outage', 120_000, async () => {
       const run = fresh();
       await run.start(cli, { mode: 'rate-limit' }, ['--timeout', '120'], 'run echo tai-tool-ok', { TAI_OUTAGE_TIME_SCALE: '0.05' });
@@ -214,6 +289,34 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
     });
 
     const touched = (run: Run): boolean => existsSync(join(run.place.project, 'tai-touched.txt'));
+    /** Runs a turn that asks under the ask policy, answers its question with `tai ask answer QID ANSWER`, and returns the run. */
+    const answered = async (answer: 'y' | 'n'): Promise<{ run: Run; result: SpawnJson; question: QuestionRow }> => {
+      const run = fresh();
+      await run.startInCockpit(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120', '--permissions', 'ask'], 'touch a file');
+      let question: QuestionRow | undefined;
+      await vi.waitFor(async () => {
+        const listed = await run.ask(['ask', '--json']);
+        question = (JSON.parse(listed.stdout || '[]') as QuestionRow[]).find((q) => q.open);
+        if (question === undefined) throw new Error(`no question yet: ${listed.stdout}${listed.stderr}`);
+      }, { timeout: 90_000, interval: 500 });
+      if (question === undefined) throw new Error('no question');
+      // Asked, nothing ran yet: the tool waits for the answer.
+      expect(touched(run)).toBe(false);
+      const reply = await run.ask(['ask', 'answer', question.qid, answer]);
+      expect(reply.code, reply.stderr).toBe(0);
+      const { result } = await run.finish();
+      return { run, result, question };
+    };
+    scenario('ask', 'under the ask policy the question is listed by tai ask; answered y the tool runs, answered n it does not', 300_000, async () => {
+      const yes = await answered('y');
+      expect(yes.question.options.length).toBeGreaterThanOrEqual(2);
+      expect(yes.result.state, yes.result.reason).toBe('done');
+      expect(touched(yes.run)).toBe(true);
+      const no = await answered('n');
+      expect(no.result.state, no.result.reason).toBe('done');
+      expect(touched(no.run)).toBe(false);
+    });
+
     if (na.permission === NEVER_ASKS) {
       it('never asks before it writes: the default reject policy does not stop it (tai agents says so)', async () => {
         const run = fresh();
