@@ -15,7 +15,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINAL_TEXT } from '../helpers/fake-model-server.js';
 import { notInstalled } from '../helpers/real-agents.js';
-import { Run, until } from './scenarios.js';
+import { Run, until } from './real-run.js';
 
 const missing = notInstalled();
 let run: Run | undefined;

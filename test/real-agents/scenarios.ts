@@ -1,16 +1,19 @@
 /**
  * The scenarios every real agent CLI goes through tai with (the built CLI,
- * `tai spawn --kind K --json -- ARGV`, outside a cockpit), against the fake
- * model server: a turn with a tool call, a long answer, a stall under
- * --timeout, Ctrl-C, a 429, connection refused, a 500, and for ACP agents
- * a permission request. Each CLI's test file says which apply to it and why
- * the others do not (`skip` below, shown in the test's name).
+ * `tai spawn --kind K --json -- ARGV`, outside a cockpit unless said),
+ * against the fake model server: a turn with a tool call, a long answer, a
+ * stall under --timeout, Ctrl-C, `tai cancel ID` (in a cockpit), a 429,
+ * connection refused, a 500, a permission request under the default policy,
+ * and the `ask` policy answered through `tai ask` (in a cockpit). Each CLI's
+ * test file says which apply to it and why the others do not (`skip`
+ * below, shown in the test's name). One run is real-run.ts.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FINAL_TEXT, startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
-import { notInstalled, probeEnv, runTai, scratch, setupCli, type CliTuning, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
+import { FINAL_TEXT } from '../helpers/fake-model-server.js';
+import { notInstalled, type RealCli } from '../helpers/real-agents.js';
+import { isSleep, leftovers, Run, until, type QuestionRow, type SpawnJson } from './real-run.js';
 
 /** The scenarios of the suite. */
 export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'cancel' | 'rate-limit' | 'refused' | 'server-error' | 'permission' | 'ask';
@@ -27,138 +30,6 @@ export const NEVER_ASKS = 'never-asks';
 
 /** The wall clock of the stall scenario: the shortest tai allows (FORK_TIMEOUT_MIN). */
 const STALL_TIMEOUT_S = 30;
-
-/** One run's result as `tai spawn --json` printed it. */
-interface SpawnJson {
-  readonly state: string;
-  readonly text: string;
-  readonly reason: string;
-  readonly exitCode: number;
-  readonly recordId?: string;
-}
-
-/** A question as `tai ask --json` lists it. */
-interface QuestionRow {
-  readonly qid: string;
-  readonly tool: string;
-  readonly open: boolean;
-  readonly options: readonly { readonly id: string; readonly name: string }[];
-}
-
-/** The stored row of the run's agent, as `tai status --json` shows it. */
-interface StatusRow {
-  readonly tools: number;
-  readonly tokens: number;
-  readonly state: string;
-}
-
-export const until = (cond: () => boolean, timeout: number): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 50 });
-
-/** Pids of processes that carry the run's marker in their environment (the agent and its children). */
-function leftovers(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(`TAI_REAL_AGENT_RUN=${marker}`)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return pids;
-}
-
-/** True for the cockpit's main program of startInCockpit (`sleep 100000`), which lives as long as the cockpit. */
-function isSleep(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\u0000100000\u0000';
-  } catch {
-    return false;
-  }
-}
-
-/** One run of a CLI under tai against a fake model server. */
-export class Run {
-  server!: FakeModelServer;
-  tai!: TaiProcess;
-  /** The cockpit of startInCockpit, and its socket. */
-  cockpit: TaiProcess | undefined;
-  socket = '';
-  readonly place = scratch();
-  env: Record<string, string> = {};
-
-  async start(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string, extraEnv: Record<string, string> = {}, tuning: CliTuning = {}): Promise<void> {
-    const kind = await this.#prepare(cli, model, extraEnv, tuning);
-    this.tai = runTai(['spawn', '--kind', kind, '--json', '--prompt', prompt, ...args, '--', ...this.#argv], this.env, this.place.project);
-  }
-
-  /**
-   * As start, but the agent runs in a cockpit (undrawn: its stdout is a pipe)
-   * that `tai spawn --socket` asks, so `tai cancel` and `tai ask` reach it.
-   */
-  async startInCockpit(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string): Promise<void> {
-    const kind = await this.#prepare(cli, model, {}, {});
-    const runtime = join(this.place.dir, 'run');
-    mkdirSync(runtime, { mode: 0o700 });
-    // The agents run in the cockpit's process, with its environment: the CLI's own variables go there.
-    this.cockpit = runTai(['--', 'sleep', '100000'], { ...this.env, XDG_RUNTIME_DIR: runtime }, this.place.project);
-    this.socket = join(runtime, 'tai', `tai-${this.cockpit.pid}.sock`);
-    await until(() => existsSync(this.socket), 30_000);
-    this.tai = runTai(['spawn', '--socket', this.socket, '--kind', kind, '--json', '--prompt', prompt, ...args, '--', ...this.#argv], this.env, this.place.project);
-  }
-
-  /** Runs `tai ARGS --socket` against this run's cockpit. */
-  async ask(args: readonly string[]): Promise<TaiRun> {
-    return runTai([...args, '--socket', this.socket], this.env, this.place.project).done;
-  }
-
-  #argv: readonly string[] = [];
-
-  async #prepare(cli: RealCli, model: FakeModelOptions, extraEnv: Record<string, string>, tuning: CliTuning): Promise<string> {
-    this.server = await startFakeModelServer(model);
-    const setup = setupCli(cli, this.server.url, this.place.home, tuning);
-    this.env = {
-      HOME: this.place.home,
-      XDG_STATE_HOME: join(this.place.dir, 'state'),
-      TAI_REAL_AGENT_RUN: this.place.dir,
-      ...probeEnv(this.server.url),
-      ...setup.env,
-      ...extraEnv,
-    };
-    this.#argv = setup.argv;
-    return setup.kind;
-  }
-
-  async finish(): Promise<{ run: TaiRun; result: SpawnJson; row: StatusRow | undefined }> {
-    const run = await this.tai.done;
-    const line = run.stdout.trim().split('\n').at(-1) ?? '';
-    let result: SpawnJson;
-    try {
-      result = JSON.parse(line) as SpawnJson;
-    } catch {
-      throw new Error(`tai spawn printed no result (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-    }
-    const status = runTai(['status', '--json', '--socket', join(this.place.dir, 'no-cockpit.sock')], this.env, this.place.project);
-    const stored = JSON.parse((await status.done).stdout) as { agents: StatusRow[] };
-    return { run, result, row: stored.agents.at(-1) };
-  }
-
-  async close(): Promise<void> {
-    this.tai?.signal('SIGKILL');
-    if (this.cockpit) {
-      // Its main program ends on SIGTERM, and the cockpit stops its agents on the way out.
-      this.cockpit.signal('SIGTERM');
-      const ended = await Promise.race([this.cockpit.done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
-      if (!ended) this.cockpit.signal('SIGKILL');
-    }
-    await this.server?.close();
-    // The CLIs cache hundreds of MB in their homes (opencode, Gemini): nothing of a run is kept.
-    rmSync(this.place.dir, { recursive: true, force: true });
-  }
-}
 
 /** The suite of one CLI: every scenario, those in `na` skipped with their reason. */
 export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
@@ -236,11 +107,11 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
       const run = fresh();
       await run.startInCockpit(cli, { mode: 'slow', slowMs: 500 }, ['--timeout', '120'], 'run echo tai-tool-ok');
       await until(() => run.server.requests.some((r) => r.step !== undefined), 60_000);
-      const status = JSON.parse((await run.ask(['status', '--json'])).stdout) as { agents: { id: number; state: string }[] };
+      const status = JSON.parse((await run.inCockpit(['status', '--json'])).stdout) as { agents: { id: number; state: string }[] };
       const id = status.agents.at(-1)?.id;
       expect(id, JSON.stringify(status)).toBeDefined();
       const asked = Date.now();
-      const cancel = await run.ask(['cancel', String(id)]);
+      const cancel = await run.inCockpit(['cancel', String(id)]);
       expect(cancel.code, cancel.stderr).toBe(0);
       const { run: tai, result } = await run.finish();
       expect(tai.code, tai.stderr).toBe(130);
@@ -295,14 +166,14 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
       await run.startInCockpit(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120', '--permissions', 'ask'], 'touch a file');
       let question: QuestionRow | undefined;
       await vi.waitFor(async () => {
-        const listed = await run.ask(['ask', '--json']);
+        const listed = await run.inCockpit(['ask', '--json']);
         question = (JSON.parse(listed.stdout || '[]') as QuestionRow[]).find((q) => q.open);
         if (question === undefined) throw new Error(`no question yet: ${listed.stdout}${listed.stderr}`);
       }, { timeout: 90_000, interval: 500 });
       if (question === undefined) throw new Error('no question');
       // Asked, nothing ran yet: the tool waits for the answer.
       expect(touched(run)).toBe(false);
-      const reply = await run.ask(['ask', 'answer', question.qid, answer]);
+      const reply = await run.inCockpit(['ask', 'answer', question.qid, answer]);
       expect(reply.code, reply.stderr).toBe(0);
       const { result } = await run.finish();
       return { run, result, question };
