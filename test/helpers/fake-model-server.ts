@@ -12,7 +12,9 @@
  * `stop()` refuses connections on the same port until `start()`. Every
  * request is recorded, so a test can count the tool round trips.
  * `GET /tai/health` answers 500 while the mode is server-error and 200
- * otherwise: the model probe (TAI_MODEL_PROBE) of the tests asks it.
+ * otherwise: the network and model probes of the tests (TAI_NETWORK_PROBE,
+ * TAI_MODEL_PROBE, `?probe=network|model`) ask it, and each ask is recorded
+ * in `probes` (so a test sees which probe tai ran, and when).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -44,6 +46,16 @@ export interface RecordedRequest {
   step?: 'tool' | 'final' | 'plain';
 }
 
+/** One ask of `/tai/health` by a probe of tai. */
+export interface RecordedProbe {
+  /** Which probe asked (its `?probe=` query), or 'other'. */
+  readonly probe: 'network' | 'model' | 'other';
+  /** Epoch ms it came in. */
+  readonly at: number;
+  /** What it was answered: 500 while the mode is server-error, else 200. */
+  readonly status: number;
+}
+
 /** How to start the server. */
 export interface FakeModelOptions {
   /** A mode, or one chosen per request. Default 'ok'. */
@@ -62,6 +74,10 @@ export interface FakeModelServer {
   readonly url: string;
   readonly port: number;
   readonly requests: RecordedRequest[];
+  /** The probes' asks of `/tai/health`, in order. */
+  readonly probes: RecordedProbe[];
+  /** When the last model request came in (epoch ms), 0 before any. */
+  lastRequestAt(): number;
   setMode(mode: NonNullable<FakeModelOptions['mode']>): void;
   /** Requests that carried a tool result back (an agent may resend its history, so at least one per call). */
   toolRoundTrips(): number;
@@ -85,11 +101,20 @@ const LIST_TOOLS = ['ls', 'list', 'list_directory', 'glob'];
 export async function startFakeModelServer(opts: FakeModelOptions = {}): Promise<FakeModelServer> {
   let mode = opts.mode ?? 'ok';
   const requests: RecordedRequest[] = [];
+  const probes: RecordedProbe[] = [];
+  let lastRequestAt = 0;
   const sockets = new Set<Socket>();
   const modeNow = (): Mode => (typeof mode === 'function' ? 'ok' : mode);
   const server = createServer((req, res) => {
     void readBody(req).then((raw) => {
-      if (req.url === '/tai/health') return void sendJson(res, modeNow() === 'server-error' ? 500 : 200, { mode: modeNow() });
+      const url = new URL(req.url ?? '/', 'http://fake');
+      if (url.pathname === '/tai/health') {
+        const status = modeNow() === 'server-error' ? 500 : 200;
+        const probe = url.searchParams.get('probe');
+        probes.push({ probe: probe === 'network' || probe === 'model' ? probe : 'other', at: Date.now(), status });
+        return void sendJson(res, status, { mode: modeNow() });
+      }
+      lastRequestAt = Date.now();
       const record: RecordedRequest = { n: requests.length + 1, method: req.method ?? 'GET', path: req.url ?? '/', provider: providerOf(req.url ?? '/'), body: parse(raw), mode: 'ok' };
       requests.push(record);
       record.mode = typeof mode === 'function' ? mode(record.n, record) : mode;
@@ -112,6 +137,8 @@ export async function startFakeModelServer(opts: FakeModelOptions = {}): Promise
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    probes,
+    lastRequestAt: () => lastRequestAt,
     setMode: (m) => void (mode = m),
     toolRoundTrips: () => requests.filter((r) => r.step === 'final').length,
     toolCalls: () => requests.filter((r) => r.step === 'tool').length,

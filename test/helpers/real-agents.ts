@@ -65,8 +65,14 @@ export function scratch(): { readonly dir: string; readonly home: string; readon
   return { dir, home, project };
 }
 
+/** What a test may change of a CLI's setup. */
+export interface CliTuning {
+  /** Gemini CLI's `general.maxAttempts` (2 by default here: its retries are silent and slow). */
+  readonly geminiMaxAttempts?: number;
+}
+
 /** Sets up `cli` to use the model server at `url`, its config files under `home`. */
-export function setupCli(cli: RealCli, url: string, home: string): CliSetup {
+export function setupCli(cli: RealCli, url: string, home: string, tuning: CliTuning = {}): CliSetup {
   const claudeEnv = {
     ANTHROPIC_BASE_URL: url,
     ANTHROPIC_API_KEY: 'dummy',
@@ -87,7 +93,7 @@ export function setupCli(cli: RealCli, url: string, home: string): CliSetup {
       return { kind: 'acp', argv: [PROGRAMS['codex-acp']], env: codexEnv(url, home, true) };
     case 'gemini-acp': {
       mkdirSync(join(home, '.gemini'), { recursive: true });
-      const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: 2 }, privacy: { usageStatisticsEnabled: false } };
+      const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: tuning.geminiMaxAttempts ?? 2 }, privacy: { usageStatisticsEnabled: false } };
       writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify(settings));
       return { kind: 'acp', argv: [PROGRAMS['gemini-acp'], '--acp', '-m', 'gemini-2.5-flash'], env: { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'dummy', GEMINI_CLI_TRUST_WORKSPACE: 'true' } };
     }
@@ -186,8 +192,9 @@ export function runTai(args: readonly string[], env: Readonly<Record<string, str
 /** Probes that ask the fake server: the network is up when it answers at all, the model when it answers 200. */
 export function probeEnv(url: string): Record<string, string> {
   const node = process.execPath;
-  const ask = (ok: string): string => `${node} -e "fetch('${url}/tai/health').then((r) => process.exit(${ok}), () => process.exit(1))"`;
-  return { TAI_NETWORK_PROBE: ask('0'), TAI_MODEL_PROBE: ask('r.ok ? 0 : 1') };
+  const ask = (probe: string, ok: string): string =>
+    `${node} -e "fetch('${url}/tai/health?probe=${probe}').then((r) => process.exit(${ok}), () => process.exit(1))"`;
+  return { TAI_NETWORK_PROBE: ask('network', '0'), TAI_MODEL_PROBE: ask('model', 'r.ok ? 0 : 1') };
 }
 
 /** True while a process with this pid exists. */

@@ -9,4 +9,5 @@ realAgentSuite('claude-sigint', {
   refused: same,
   'server-error': same,
   permission: same,
+  ask: same,
 });

@@ -1,6 +1,6 @@
 /** The real claude CLI under tai (test/real-agents/scenarios.ts). */
 import { realAgentSuite } from './scenarios.js';
 
-realAgentSuite('claude', {
-  permission: 'claude -p never asks: it refuses writes outside the allowed directories itself (result.permission_denials); tai has no request to answer',
-});
+// Every scenario applies: with a policy given (--allow, --permissions) tai starts it with
+// --permission-prompt-tool stdio and answers its can_use_tool requests; without one, Claude -p refuses the write itself.
+realAgentSuite('claude');

@@ -1,19 +1,22 @@
 /**
  * The scenarios every real agent CLI goes through tai with (the built CLI,
- * `tai spawn --kind K --json -- ARGV`, outside a cockpit), against the fake
- * model server: a turn with a tool call, a long answer, a stall under
- * --timeout, Ctrl-C, a 429, connection refused, a 500, and for ACP agents
- * a permission request. Each CLI's test file says which apply to it and why
- * the others do not (`skip` below, shown in the test's name).
+ * `tai spawn --kind K --json -- ARGV`, outside a cockpit unless said),
+ * against the fake model server: a turn with a tool call, a long answer, a
+ * stall under --timeout, Ctrl-C, `tai cancel ID` (in a cockpit), a 429,
+ * connection refused, a 500, a permission request under the default policy,
+ * and the `ask` policy answered through `tai ask` (in a cockpit). Each CLI's
+ * test file says which apply to it and why the others do not (`skip`
+ * below, shown in the test's name). One run is real-run.ts.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FINAL_TEXT, startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
-import { notInstalled, probeEnv, runTai, scratch, setupCli, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
+import { FINAL_TEXT } from '../helpers/fake-model-server.js';
+import { notInstalled, type RealCli } from '../helpers/real-agents.js';
+import { isSleep, leftovers, Run, until, type QuestionRow, type SpawnJson } from './real-run.js';
 
 /** The scenarios of the suite. */
-export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'rate-limit' | 'refused' | 'server-error' | 'permission';
+export type Scenario = 'tool' | 'long' | 'stall' | 'interrupt' | 'cancel' | 'rate-limit' | 'refused' | 'server-error' | 'permission' | 'ask';
 
 /**
  * A scenario that does not apply to a CLI, with why. For `permission`,
@@ -27,84 +30,6 @@ export const NEVER_ASKS = 'never-asks';
 
 /** The wall clock of the stall scenario: the shortest tai allows (FORK_TIMEOUT_MIN). */
 const STALL_TIMEOUT_S = 30;
-
-/** One run's result as `tai spawn --json` printed it. */
-interface SpawnJson {
-  readonly state: string;
-  readonly text: string;
-  readonly reason: string;
-  readonly exitCode: number;
-  readonly recordId?: string;
-}
-
-/** The stored row of the run's agent, as `tai status --json` shows it. */
-interface StatusRow {
-  readonly tools: number;
-  readonly tokens: number;
-  readonly state: string;
-}
-
-const until = (cond: () => boolean, timeout: number): Promise<void> =>
-  vi.waitFor(() => {
-    if (!cond()) throw new Error('not yet');
-  }, { timeout, interval: 50 });
-
-/** Pids of processes that carry the run's marker in their environment (the agent and its children). */
-function leftovers(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').includes(`TAI_REAL_AGENT_RUN=${marker}`)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return pids;
-}
-
-/** One run of a CLI under tai against a fake model server. */
-class Run {
-  server!: FakeModelServer;
-  tai!: TaiProcess;
-  readonly place = scratch();
-  env: Record<string, string> = {};
-
-  async start(cli: RealCli, model: FakeModelOptions, args: readonly string[], prompt: string, extraEnv: Record<string, string> = {}): Promise<void> {
-    this.server = await startFakeModelServer(model);
-    const setup = setupCli(cli, this.server.url, this.place.home);
-    this.env = {
-      HOME: this.place.home,
-      XDG_STATE_HOME: join(this.place.dir, 'state'),
-      TAI_REAL_AGENT_RUN: this.place.dir,
-      ...probeEnv(this.server.url),
-      ...setup.env,
-      ...extraEnv,
-    };
-    this.tai = runTai(['spawn', '--kind', setup.kind, '--json', '--prompt', prompt, ...args, '--', ...setup.argv], this.env, this.place.project);
-  }
-
-  async finish(): Promise<{ run: TaiRun; result: SpawnJson; row: StatusRow | undefined }> {
-    const run = await this.tai.done;
-    const line = run.stdout.trim().split('\n').at(-1) ?? '';
-    let result: SpawnJson;
-    try {
-      result = JSON.parse(line) as SpawnJson;
-    } catch {
-      throw new Error(`tai spawn printed no result (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-    }
-    const status = runTai(['status', '--json', '--socket', join(this.place.dir, 'no-cockpit.sock')], this.env, this.place.project);
-    const stored = JSON.parse((await status.done).stdout) as { agents: StatusRow[] };
-    return { run, result, row: stored.agents.at(-1) };
-  }
-
-  async close(): Promise<void> {
-    this.tai?.signal('SIGKILL');
-    await this.server?.close();
-    // The CLIs cache hundreds of MB in their homes (opencode, Gemini): nothing of a run is kept.
-    rmSync(this.place.dir, { recursive: true, force: true });
-  }
-}
 
 /** The suite of one CLI: every scenario, those in `na` skipped with their reason. */
 export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
@@ -178,6 +103,27 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
       expect(result.reason).not.toMatch(/✗|error_during_execution|Reading prompt/);
     });
 
+    scenario('cancel', 'tai cancel ID during the answer stops the agent softly: cancelled (130) within the grace, no process left', 120_000, async () => {
+      const run = fresh();
+      await run.startInCockpit(cli, { mode: 'slow', slowMs: 500 }, ['--timeout', '120'], 'run echo tai-tool-ok');
+      await until(() => run.server.requests.some((r) => r.step !== undefined), 60_000);
+      const status = JSON.parse((await run.inCockpit(['status', '--json'])).stdout) as { agents: { id: number; state: string }[] };
+      const id = status.agents.at(-1)?.id;
+      expect(id, JSON.stringify(status)).toBeDefined();
+      const asked = Date.now();
+      const cancel = await run.inCockpit(['cancel', String(id)]);
+      expect(cancel.code, cancel.stderr).toBe(0);
+      const { run: tai, result } = await run.finish();
+      expect(tai.code, tai.stderr).toBe(130);
+      expect(result.state).toBe('cancelled');
+      expect(result.reason).toContain('tai cancel');
+      // The soft stop, or the hard one after ORCH_CANCEL_GRACE (5 s): never the board's own finish.
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(result.reason).not.toContain('did not stop');
+      expect(result.reason).not.toMatch(/✗|error_during_execution|Reading prompt/);
+      await until(() => leftovers(run.place.dir).filter((pid) => pid !== run.cockpit?.pid && !isSleep(pid)).length === 0, 10_000);
+    });
+
     scenario('rate-limit', 'a 429 is reported rate limited, never waited out as an outage', 120_000, async () => {
       const run = fresh();
       await run.start(cli, { mode: 'rate-limit' }, ['--timeout', '120'], 'run echo tai-tool-ok', { TAI_OUTAGE_TIME_SCALE: '0.05' });
@@ -214,6 +160,34 @@ export function realAgentSuite(cli: RealCli, na: NotApplicable = {}): void {
     });
 
     const touched = (run: Run): boolean => existsSync(join(run.place.project, 'tai-touched.txt'));
+    /** Runs a turn that asks under the ask policy, answers its question with `tai ask answer QID ANSWER`, and returns the run. */
+    const answered = async (answer: 'y' | 'n'): Promise<{ run: Run; result: SpawnJson; question: QuestionRow }> => {
+      const run = fresh();
+      await run.startInCockpit(cli, { mode: 'ok', shellCommand: 'touch tai-touched.txt' }, ['--timeout', '120', '--permissions', 'ask'], 'touch a file');
+      let question: QuestionRow | undefined;
+      await vi.waitFor(async () => {
+        const listed = await run.inCockpit(['ask', '--json']);
+        question = (JSON.parse(listed.stdout || '[]') as QuestionRow[]).find((q) => q.open);
+        if (question === undefined) throw new Error(`no question yet: ${listed.stdout}${listed.stderr}`);
+      }, { timeout: 90_000, interval: 500 });
+      if (question === undefined) throw new Error('no question');
+      // Asked, nothing ran yet: the tool waits for the answer.
+      expect(touched(run)).toBe(false);
+      const reply = await run.inCockpit(['ask', 'answer', question.qid, answer]);
+      expect(reply.code, reply.stderr).toBe(0);
+      const { result } = await run.finish();
+      return { run, result, question };
+    };
+    scenario('ask', 'under the ask policy the question is listed by tai ask; answered y the tool runs, answered n it does not', 300_000, async () => {
+      const yes = await answered('y');
+      expect(yes.question.options.length).toBeGreaterThanOrEqual(2);
+      expect(yes.result.state, yes.result.reason).toBe('done');
+      expect(touched(yes.run)).toBe(true);
+      const no = await answered('n');
+      expect(no.result.state, no.result.reason).toBe('done');
+      expect(touched(no.run)).toBe(false);
+    });
+
     if (na.permission === NEVER_ASKS) {
       it('never asks before it writes: the default reject policy does not stop it (tai agents says so)', async () => {
         const run = fresh();

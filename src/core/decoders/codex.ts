@@ -19,6 +19,15 @@
  *
  * Failures, for the one classifier (codexFailure): `turn.failed` (its
  * `error` object) and `error` events, JSON-RPC-shaped (rpc-error.ts).
+ *
+ * A refused connection never fails a Codex turn: `codex exec` 0.171 prints
+ * `Reconnecting... waiting for network (...)` every few seconds and retries
+ * forever, whatever its retry settings (issue 14). That line is Codex's own
+ * word that the network is gone, so it ends the turn here as a network
+ * failure: the runner stops the agent and tai holds the panel for the network
+ * and restarts it when the probe says it is back, instead of the lines
+ * counting as heartbeats until the wall clock ends it. `Reconnecting... N/M`
+ * lines (a bounded retry) do not: Codex ends those with `turn.failed` itself.
  */
 import type { AgentEvent } from '../events.js';
 import type { AgentFailure } from '../outage/classify.js';
@@ -26,6 +35,9 @@ import { keepFailure, type Decoded, type MessageDecoder, type TurnEnd } from './
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
 import { rpcErrorFailure } from './rpc-error.js';
+
+/** Codex's line for a retry that waits for the network with no end (see the header). */
+const WAITING_FOR_NETWORK = /^Reconnecting\.\.\. waiting for network\b/;
 
 /** Maps Codex `exec --json` messages. */
 export class CodexDecoder implements MessageDecoder {
@@ -67,8 +79,11 @@ export class CodexDecoder implements MessageDecoder {
         this.#end = { state: 'failed', summary: error };
         return { events: [{ type: 'error', text: error }], text: '' };
       }
-      case 'error':
-        return { events: [{ type: 'error', text: str(msg, 'message') ?? 'error' }], text: '' };
+      case 'error': {
+        const text = str(msg, 'message') ?? 'error';
+        if (WAITING_FOR_NETWORK.test(text)) this.#end ??= { state: 'failed', summary: text };
+        return { events: [{ type: 'error', text }], text: '' };
+      }
       default:
         return none();
     }
@@ -142,8 +157,12 @@ export function codexFailure(msg: unknown): AgentFailure | undefined {
   switch (str(msg, 'type')) {
     case 'turn.failed':
       return isObject(msg['error']) ? rpcErrorFailure(msg['error']) : { message: str(msg, 'error') ?? 'turn failed' };
-    case 'error':
+    case 'error': {
+      const message = str(msg, 'message') ?? '';
+      // Codex names the lost network in its own words, not in a field the JSON-RPC reading knows.
+      if (WAITING_FOR_NETWORK.test(message)) return { kind: 'network', named: 'codex waiting for network', message };
       return rpcErrorFailure(msg);
+    }
     default:
       return undefined;
   }

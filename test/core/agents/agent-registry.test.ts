@@ -217,6 +217,12 @@ describe('BUILTIN_AGENTS', () => {
     ]);
   });
 
+  it('offers opencode over ACP only, never `opencode run --format json` (no decoder: docs/agents.md says why)', () => {
+    const opencode = BUILTIN_AGENTS.filter((e) => e.command[0] === 'opencode');
+    expect(opencode.map((e) => [e.kind, e.command.join(' ')])).toEqual([['acp', 'opencode acp']]);
+    expect(BUILTIN_AGENTS.some((e) => e.command.includes('run') && e.command.includes('--format'))).toBe(false);
+  });
+
   it('passes its own validation', () => {
     const agents = Object.fromEntries(BUILTIN_AGENTS.map(({ name, ...rest }) => [name, rest]));
     expect(parseRegistry({ agents }, 'builtins').entries).toEqual(BUILTIN_AGENTS);

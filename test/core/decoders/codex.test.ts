@@ -34,6 +34,17 @@ describe('the Codex exec --json decoder', () => {
     d.message({ type: 'turn.failed', error: { message: 'usage limit reached' } });
     expect(d.end).toEqual({ state: 'failed', summary: 'usage limit reached' });
   });
+
+  it('ends the turn as a lost network on Codex\'s own "waiting for network" retry, which never ends by itself; a bounded retry does not', () => {
+    const d = new CodexDecoder();
+    d.message({ type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion: error sending request)' });
+    expect(d.end).toBeUndefined();
+    const waiting = 'Reconnecting... waiting for network (Connection failed: error sending request)';
+    expect(d.message({ type: 'error', message: waiting }).events).toEqual([{ type: 'error', text: waiting }]);
+    expect(d.end).toEqual({ state: 'failed', summary: waiting });
+    expect(d.failures.at(-1)).toEqual({ kind: 'network', named: 'codex waiting for network', message: waiting });
+    expect(classify({ agent: d.failures.at(-1) ?? { message: '' } })).toEqual({ kind: 'network', detail: `codex waiting for network: ${waiting}` });
+  });
 });
 
 describe('the failures a Codex stream reports, as the one classifier sorts them', () => {

@@ -187,6 +187,21 @@ describe('agents that fail with a lost network', () => {
     expect(new AgentsStore(s.db).get('test-run', id)?.state).toBe('done');
   });
 
+  it('holds a Codex agent that waits for the network by itself ("Reconnecting... waiting for network", never a turn.failed) and restarts it when the network is back', async () => {
+    const s = setup();
+    const marker = join(s.dir, 'mark');
+    const emitter = fixture('codex-emitter.mjs');
+    const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then exec '${node}' '${emitter}' run; else touch '${marker}'; exec '${node}' '${emitter}' offline; fi`];
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'codex', argv, label: 'codex', prompt: 'list the files' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    expect(readLog(s.db, { kind: 'agent-hold' })[0]?.detail).toBe(
+      `panel #${id} codex: codex waiting for network: Reconnecting... waiting for network (Connection failed: error sending request)`,
+    );
+    s.network.up = true;
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
+    expect((await s.service.poll(id))?.state).toBe('done');
+  });
+
   it('fails a rate-limited Claude agent as it is, never holding it', async () => {
     const s = setup();
     const argv = [node, fixture('claude-emitter.mjs'), 'rate-limit', '--input-format', 'stream-json'];
