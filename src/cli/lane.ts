@@ -15,6 +15,7 @@ import { messageOf, RequestError } from '../core/errors.js';
 import { findLane, LaneError, repoOf } from '../io/lanes/lanes.js';
 import { laneDiff, laneInfo } from '../io/lanes/lane-status.js';
 import { mergeLane } from '../io/lanes/lane-merge.js';
+import { MERGE_LOCK_WAIT_MS } from '../io/lanes/merge-lock.js';
 import { dropLane, restartLaneByHand } from '../io/lanes/lane-end.js';
 import { LaneStore } from '../io/lanes/lane-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../io/storage/state-db.js';
@@ -60,7 +61,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       }
       case 'merge': {
         const lane = await findLane(db, name ?? '', here);
-        const merged = await mergeLane(db, lane, Date.now());
+        const merged = await mergeLane(db, lane, Date.now(), {
+          onWait: (holder) =>
+            out.warn(`tai: another merge into ${field(lane.baseBranch)} runs${holder === undefined ? '' : ` (process ${holder})`}: waiting for it (up to ${MERGE_LOCK_WAIT_MS / 1000} s)\n`),
+        });
         if (merged.committed) out.warn(`tai: committed the lane's uncommitted edits as ${merged.committed.slice(0, 7)} (${field(lane.task || lane.name)})\n`);
         out.say(
           merged.kind === 'nothing to merge'
