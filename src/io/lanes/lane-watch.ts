@@ -18,6 +18,7 @@ import { findLane, LaneError, makeLane, refuseMissing, refuseWhileLive } from '.
 import { fullStat, laneDiff, trackedStat } from './lane-status.js';
 import { LaneStore, type StoredLane } from './lane-store.js';
 import { dropLane } from './lane-end.js';
+import { identityOf } from '../process-identity.js';
 import type { StateDb } from '../storage/state-db.js';
 
 /** A live lane's diff stat is refreshed at most this often. */
@@ -35,9 +36,16 @@ export interface PreparedLane {
 
 interface Followed {
   readonly lane: StoredLane;
+  /** The agent's pid now (its reaper reports it soon after the start; an outage restart changes it). */
+  readonly pidOf: () => number | undefined;
+  /** The pid last stored in the lane's row. */
+  stored: number | undefined;
   busy: boolean;
   ended: boolean;
 }
+
+/** After a start, the agent's pid is looked for after 10, 20, 40 ... ms, up to this; later, at each stat refresh. */
+const PID_CHASE_MAX_MS = 2_560;
 
 /** The lanes of one agent service: made on spawn, followed in their panels. */
 export class LaneWatch {
@@ -86,13 +94,40 @@ export class LaneWatch {
     };
   }
 
-  /** Follows the panel `id` an agent of `lane` runs in: its row, its header tag, its diff stat. */
-  follow(id: number, lane: StoredLane): void {
+  /**
+   * Follows the panel `id` an agent of `lane` runs in: its row (with the
+   * agent's process once `pidOf` knows it, so `tai lane drop` in another
+   * process knows the agent still runs), its header tag, its diff stat.
+   */
+  follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
     this.#board.getState().tag(id, laneTag(lane.name), this.#now());
-    this.#followed.set(id, { lane, busy: false, ended: false });
+    const followed: Followed = { lane, pidOf, stored: undefined, busy: false, ended: false };
+    this.#followed.set(id, followed);
+    this.#chasePid(id, followed, 10);
     this.#timer ??= setInterval(() => this.#refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
+  }
+
+  /** Stores the agent's pid and start time once known; false while it is not. */
+  #storePid(id: number, followed: Followed): boolean {
+    const pid = followed.pidOf();
+    if (pid === undefined) return false;
+    if (pid === followed.stored) return true;
+    const identity = identityOf(pid);
+    if (identity === undefined) return false;
+    try {
+      new LaneStore(this.#db).setAgentProcess(followed.lane.repo, followed.lane.name, this.#run, id, identity.pid, identity.start);
+      followed.stored = pid;
+    } catch {
+      // A busy database: the next refresh tries again; meanwhile the supervisor's run key stands for the agent.
+    }
+    return true;
+  }
+
+  #chasePid(id: number, followed: Followed, wait: number): void {
+    if (this.#followed.get(id) !== followed || this.#storePid(id, followed) || wait > PID_CHASE_MAX_MS) return;
+    setTimeout(() => this.#chasePid(id, followed, wait * 2), wait).unref();
   }
 
   /** The panel's agent is ending: its next steps go above the footer, its last stat counts new files. */
@@ -165,6 +200,7 @@ export class LaneWatch {
         this.ending(id);
         continue;
       }
+      this.#storePid(id, followed);
       if (followed.busy) continue;
       followed.busy = true;
       void trackedStat(followed.lane)
