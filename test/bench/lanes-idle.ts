@@ -72,16 +72,21 @@ export async function run(options: { quick?: boolean } = {}): Promise<void> {
   const total = warm + seconds + 60;
   const files = Number(execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean).length);
   const repo = repoOf(files);
+  // Each cockpit its own state folder: the machine-wide cap of 8 agents is counted per state database.
   const state = mkdtempSync(join(tmpdir(), 'tai-bench-lanes-idle-'));
-  const env = { XDG_STATE_HOME: state };
-  const laned = terminal(process.execPath, [CLI, '--', 'sh', '-c', spawnAll(repo, true, total)], env);
-  const plain = terminal(process.execPath, [CLI, '--', 'sh', '-c', spawnAll(repo, false, total)], env);
+  const laned = terminal(process.execPath, [CLI, '--', 'sh', '-c', spawnAll(repo, true, total)], { XDG_STATE_HOME: join(state, 'laned') });
+  const plain = terminal(process.execPath, [CLI, '--', 'sh', '-c', spawnAll(repo, false, total)], { XDG_STATE_HOME: join(state, 'plain') });
   const tmux8 = await tmuxSession(`tai-lanes-idle-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(AGENT));
-  // Both cockpits keep their agents' rows in the one state database: 16 running ones when all have started.
-  const db = openStateDb(join(state, 'tai', STATE_DB_FILE));
-  const agents = new AgentsStore(db);
-  const ready = await until(() => agents.list(50).filter((a) => a.label.startsWith('quiet-') && a.state === 'running').length === 16, 60_000);
-  db.close();
+  // Each cockpit keeps its agents' rows in its state database: 8 running ones when all have started.
+  const running = (side: string): number => {
+    const db = openStateDb(join(state, side, 'tai', STATE_DB_FILE));
+    try {
+      return new AgentsStore(db).list(50).filter((a) => a.label.startsWith('quiet-') && a.state === 'running').length;
+    } finally {
+      db.close();
+    }
+  };
+  const ready = await until(() => running('laned') === 8 && running('plain') === 8, 60_000);
   await delay(warm * 1000);
   const sides = { laned: [laned.pty.pid], plain: [plain.pty.pid], tmux8: [tmux8.server, tmux8.client.pty.pid] };
   const sample = () =>
