@@ -15,19 +15,21 @@ import { messageOf, RequestError } from '../core/errors.js';
 import { findLane, LaneError, repoOf } from '../io/lanes/lanes.js';
 import { laneDiff, laneInfo } from '../io/lanes/lane-status.js';
 import { mergeLane } from '../io/lanes/lane-merge.js';
-import { dropLane, restartLaneByHand } from '../io/lanes/lane-end.js';
+import { MERGE_LOCK_WAIT_MS } from '../io/lanes/merge-lock.js';
+import { dropLane } from '../io/lanes/lane-end.js';
 import { LaneStore } from '../io/lanes/lane-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../io/storage/state-db.js';
 import { readCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
-import { processIo, run as spawn, type CliIo } from './spawn.js';
+import { processIo, type CliIo } from './spawn.js';
+import { restartLaneCli } from './lane-restart.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
   '       tai lane diff NAME\n' +
   '       tai lane merge NAME\n' +
   '       tai lane drop NAME [--force]\n' +
-  '       tai lane restart NAME\n' +
+  '       tai lane restart NAME [--socket PATH]   (the fresh agent runs in the cockpit; with none, here until it ends)\n' +
   'A lane is an agent in its own git worktree on a branch tai/NAME (tai spawn --lane; docs/lanes.md).\n';
 
 /** Runs `tai lane ARGS`; returns the exit code. */
@@ -38,7 +40,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     out.say(USAGE);
     return verb === undefined ? USAGE_EXIT : 0;
   }
-  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' } } }, rest, out);
+  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' } } }, rest, out);
   if (typeof parsed === 'number') return parsed;
   const name = parsed.positionals[0];
   if (verb !== 'list' && (name === undefined || parsed.positionals.length > 1)) {
@@ -60,7 +62,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       }
       case 'merge': {
         const lane = await findLane(db, name ?? '', here);
-        const merged = await mergeLane(db, lane, Date.now());
+        const merged = await mergeLane(db, lane, Date.now(), {
+          onWait: (holder) =>
+            out.warn(`tai: another merge into ${field(lane.baseBranch)} runs${holder === undefined ? '' : ` (process ${holder})`}: waiting for it (up to ${MERGE_LOCK_WAIT_MS / 1000} s)\n`),
+        });
         if (merged.committed) out.warn(`tai: committed the lane's uncommitted edits as ${merged.committed.slice(0, 7)} (${field(lane.task || lane.name)})\n`);
         out.say(
           merged.kind === 'nothing to merge'
@@ -75,26 +80,8 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
         out.say(`dropped the lane ${lane.name}: worktree ${dropped.worktree}, branch ${lane.branch} ${dropped.branch}\n`);
         return 0;
       }
-      case 'restart': {
-        const lane = await findLane(db, name ?? '', here);
-        const restart = restartLaneByHand(db, lane, stateDir(io.env), Date.now());
-        out.warn(
-          restart.savedTo === null
-            ? `tai: the lane ${lane.name} had no uncommitted edits; a fresh agent starts from ${restart.head.slice(0, 7)}\n`
-            : `tai: the lane ${lane.name}'s uncommitted edits (${restart.files.length} file${restart.files.length === 1 ? '' : 's'}) are saved aside: ${restart.savedTo}/changes.patch; a fresh agent starts from ${restart.head.slice(0, 7)}\n`,
-        );
-        db.close();
-        const a = lane.agent;
-        return await spawn(
-          [
-            '--kind', a.kind, '--label', a.label, '--prompt', a.prompt ?? '', '--cwd', lane.worktree, '--in-lane', lane.name,
-            ...(a.timeout === undefined ? [] : ['--timeout', String(a.timeout)]),
-            ...(a.allow ? ['--allow'] : []),
-            '--', ...a.argv,
-          ],
-          io,
-        );
-      }
+      case 'restart':
+        return await restartLaneCli(db, await findLane(db, name ?? '', here), parsed.values.socket, io, out);
       default:
         out.warn(`tai lane: unknown command '${field(verb)}'\n${USAGE}`);
         return USAGE_EXIT;

@@ -12,7 +12,8 @@ import { openStateDb } from '../../src/io/storage/state-db.js';
 
 const ENV = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@b.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@b.invalid' };
 
-function repoOf(files: number): string {
+/** A temporary repository of `files` files of 20 lines, committed on `main`. */
+export function repoOf(files: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'tai-bench-lanes-'));
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd: dir, env: ENV });
   git('init', '--quiet', '--initial-branch=main');

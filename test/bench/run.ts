@@ -13,6 +13,7 @@ const BENCHES: Record<string, Bench> = {
   paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
   idle: async (quick) => (await import('./idle.js')).run({ quick }),
   lanes: async (quick) => (await import('./lanes.js')).run({ runs: quick ? 1 : 3 }),
+  'lanes-idle': async (quick) => (await import('./lanes-idle.js')).run({ quick }),
 };
 
 const args = process.argv.slice(2);

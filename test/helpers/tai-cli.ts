@@ -3,7 +3,7 @@
  * process with its own environment, its exit code and both streams once it
  * has ended ('close', so the last chunk is in).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI's path. */
@@ -31,4 +31,29 @@ export function runTai(args: readonly string[], env: NodeJS.ProcessEnv = {}, inp
       resolve({ code: code ?? -1, out, err });
     }),
   );
+}
+
+/** A run of the CLI still going: its process, its stderr so far, and how it ends. */
+export interface StartedTai {
+  readonly child: ChildProcess;
+  /** What it printed on stderr so far. */
+  err(): string;
+  readonly done: Promise<TaiRun>;
+}
+
+/** Starts `tai ARGS` without waiting for it; `detached` makes it a process group's leader (so a test can kill it with its git children). */
+export function startTai(args: readonly string[], env: NodeJS.ProcessEnv = {}, options: { detached?: boolean } = {}): StartedTai {
+  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached === true });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const deadline = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const done = new Promise<TaiRun>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code: code ?? -1, out, err });
+    }),
+  );
+  return { child, err: () => err, done };
 }

@@ -322,7 +322,7 @@ export class LocalAgentService implements AgentService {
     );
     this.#save(job, attempt, 'running', now);
     const lane = this.#laneOf.get(job);
-    if (lane) this.#lanes?.follow(id, lane);
+    if (lane) this.#lanes?.follow(id, lane, () => attempt.agent.pgid);
     followAttempt(this.#steps, job, attempt);
     return id;
   }

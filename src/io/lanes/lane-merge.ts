@@ -9,20 +9,15 @@
  * `git update-ref` when none has it. A conflict therefore stops with the files
  * named and every checkout untouched: no checkout is ever left mid-merge.
  *
- * Merges into one branch run one at a time, under a lock file made with
- * O_EXCL beside the lanes (a lock whose process is gone is taken over).
+ * Merges into one branch run one at a time, under a lock the kernel frees
+ * when its holder dies (merge-lock.ts).
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseMergeTree, parsePorcelainZ, parseWorktreeList } from '../../core/lanes/git-output.js';
-import { pidAlive } from '../storage/agents-store.js';
 import { git, gitOk } from './lane-git.js';
-import { LANES_DIR, LaneError, refuseMissing, refuseWhileLive } from './lanes.js';
+import { LaneError, refuseMissing, refuseWhileLive } from './lanes.js';
+import { takeMergeLock, type MergeLockWait } from './merge-lock.js';
 import { LaneStore, type StoredLane } from './lane-store.js';
 import type { StateDb } from '../storage/state-db.js';
-
-/** How long a merge waits for another merge into the same branch. */
-export const MERGE_LOCK_WAIT_MS = 30_000;
 
 /** How a merge ended. */
 export interface LaneMerge {
@@ -35,11 +30,13 @@ export interface LaneMerge {
 }
 
 /** Merges the lane into the branch it was made from; throws LaneError on a conflict or a refusal, with nothing changed but the lane's own commit. */
-export async function mergeLane(db: StateDb, lane: StoredLane, now: number): Promise<LaneMerge> {
+export async function mergeLane(db: StateDb, lane: StoredLane, now: number, wait: MergeLockWait = {}): Promise<LaneMerge> {
   refuseWhileLive(db, lane, 'merge');
   refuseMissing(lane);
-  const release = await takeLock(join(lane.repo, LANES_DIR, `.merge-${lane.baseBranch.replace(/[^A-Za-z0-9._-]/g, '%')}.lock`), lane.baseBranch);
+  const release = await takeMergeLock(lane.repo, lane.baseBranch, wait);
   try {
+    // Under the lock, the lane's agent is asked about again: one may have started in it while this merge waited.
+    refuseWhileLive(db, new LaneStore(db).get(lane.repo, lane.name) ?? lane, 'merge');
     const committed = await commitEdits(lane);
     const laneHead = (await gitOk(lane.top, ['rev-parse', `refs/heads/${lane.branch}`])).trim();
     const target = await git(lane.top, ['rev-parse', '--verify', '--quiet', `refs/heads/${lane.baseBranch}`]);
@@ -69,7 +66,7 @@ export async function mergeLane(db: StateDb, lane: StoredLane, now: number): Pro
     new LaneStore(db).setMerged(lane.repo, lane.name, now);
     return { kind, head, into: lane.baseBranch, committed };
   } finally {
-    release();
+    await release();
   }
 }
 
@@ -101,45 +98,4 @@ async function moveBranch(lane: StoredLane, old: string, head: string): Promise<
   }
   const ff = await git(holder.path, ['merge', '--ff-only', '--quiet', head]);
   if (ff.code !== 0) throw new LaneError(`cannot move ${lane.baseBranch} in ${holder.path}: ${ff.stderr.trim() || ff.stdout.trim()}`);
-}
-
-/** Takes the merge lock of one branch, waiting up to MERGE_LOCK_WAIT_MS; returns its release. */
-async function takeLock(path: string, branch: string): Promise<() => void> {
-  const deadline = Date.now() + MERGE_LOCK_WAIT_MS;
-  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(path);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      };
-    } catch (err) {
-      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) throw err;
-    }
-    const holder = Number(readFileSafe(path).trim());
-    if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) {
-      // Its merge died with its process: the lock is stale.
-      try {
-        unlinkSync(path);
-      } catch {
-        // Another waiter took it over first.
-      }
-      continue;
-    }
-    if (Date.now() > deadline) throw new LaneError(`another merge into ${branch} has held ${path} for ${MERGE_LOCK_WAIT_MS / 1000} s (process ${holder}): try again when it ends`);
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
-}
-
-function readFileSafe(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addStats, NO_CHANGE, parseLeftRight, parseShortstat, type AheadBehind, type DiffStat } from '../../core/lanes/git-output.js';
 import { git, gitOk } from './lane-git.js';
-import { laneAgentState } from './lanes.js';
+import { laneAgentState, type LaneAgent } from './lanes.js';
 import type { StoredLane } from './lane-store.js';
 import type { StateDb } from '../storage/state-db.js';
 
@@ -43,7 +43,7 @@ export async function fullStat(lane: StoredLane): Promise<DiffStat> {
 export interface LaneInfo {
   readonly lane: StoredLane;
   /** The latest agent's label and state, or null before one started. */
-  readonly agent: { readonly label: string; readonly state: string; readonly live: boolean } | null;
+  readonly agent: LaneAgent | null;
   /** Commits on the lane not on its base branch, and the other way round; null when the worktree is gone. */
   readonly aheadBehind: AheadBehind | null;
   readonly stat: DiffStat | null;

@@ -1,6 +1,6 @@
 /**
- * The lanes' rows on the state database (a `lanes` table, migration
- * `lanes/1`), so that a lane outlives the cockpit that made it: `tai lane`
+ * The lanes' rows on the state database (a `lanes` table, migrations
+ * `lanes/1` and `lanes/2`: the agent's process identity), so that a lane outlives the cockpit that made it: `tai lane`
  * works without a cockpit and a new cockpit lists the lanes it finds. A row
  * is keyed by its repository (git's common folder, one per clone) and its
  * name; it is written before the worktree is made, so two processes making
@@ -39,6 +39,12 @@ export interface StoredLane {
   /** The run and panel id of the lane's latest agent, once one started. */
   readonly agentRun: string | null;
   readonly agentId: number | null;
+  /**
+   * The latest agent's process (its pid and its start time, src/io/process-identity.ts),
+   * once its reaper reported it: whether the agent still runs, even after its supervisor is gone.
+   */
+  readonly agentPid: number | null;
+  readonly agentStart: string | null;
   readonly createdAt: number;
   readonly mergedAt: number | null;
 }
@@ -61,6 +67,9 @@ const SCHEMA = [
      PRIMARY KEY (repo, name))`,
 ];
 
+/** The agent's process identity, so a recycled pid is not taken for the agent (`tai lane drop` while it runs). */
+const SCHEMA_2 = ['ALTER TABLE lanes ADD COLUMN agent_pid INTEGER', 'ALTER TABLE lanes ADD COLUMN agent_start TEXT'];
+
 interface Row {
   repo: string;
   name: string;
@@ -73,6 +82,8 @@ interface Row {
   agent: string;
   agent_run: string | null;
   agent_id: number | null;
+  agent_pid: number | null;
+  agent_start: string | null;
   created_at: number;
   merged_at: number | null;
 }
@@ -81,6 +92,7 @@ interface Row {
 export class LaneStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'lanes/1', SCHEMA);
+    migrate(db, 'lanes/2', SCHEMA_2);
   }
 
   /** Inserts a new lane; false when the repository already has a lane of that name. */
@@ -88,8 +100,8 @@ export class LaneStore {
     return guardBusy(this.db, () => {
       const info = this.db
         .prepare(
-          `INSERT OR IGNORE INTO lanes (repo, name, top, branch, worktree, base, base_branch, task, agent, agent_run, agent_id, created_at, merged_at)
-           VALUES (@repo, @name, @top, @branch, @worktree, @base, @baseBranch, @task, @agent, @agentRun, @agentId, @createdAt, @mergedAt)`,
+          `INSERT OR IGNORE INTO lanes (repo, name, top, branch, worktree, base, base_branch, task, agent, agent_run, agent_id, agent_pid, agent_start, created_at, merged_at)
+           VALUES (@repo, @name, @top, @branch, @worktree, @base, @baseBranch, @task, @agent, @agentRun, @agentId, @agentPid, @agentStart, @createdAt, @mergedAt)`,
         )
         .run({ ...lane, agent: JSON.stringify(lane.agent) });
       return info.changes === 1;
@@ -111,9 +123,20 @@ export class LaneStore {
     return rows.map(fromRow);
   }
 
-  /** Records the agent now running in the lane. */
+  /** Records the agent now running in the lane (its process is not known yet). */
   setAgent(repo: string, name: string, run: string, id: number): void {
-    guardBusy(this.db, () => this.db.prepare('UPDATE lanes SET agent_run = ?, agent_id = ? WHERE repo = ? AND name = ?').run(run, id, repo, name));
+    guardBusy(this.db, () =>
+      this.db.prepare('UPDATE lanes SET agent_run = ?, agent_id = ?, agent_pid = NULL, agent_start = NULL WHERE repo = ? AND name = ?').run(run, id, repo, name),
+    );
+  }
+
+  /** Records the process of the lane's agent `run`/`id`; a lane whose latest agent is another one is left alone. */
+  setAgentProcess(repo: string, name: string, run: string, id: number, pid: number, start: string | null): void {
+    guardBusy(this.db, () =>
+      this.db
+        .prepare('UPDATE lanes SET agent_pid = ?, agent_start = ? WHERE repo = ? AND name = ? AND agent_run = ? AND agent_id = ?')
+        .run(pid, start, repo, name, run, id),
+    );
   }
 
   /** Records a merge (and the commit the lane now counts from). */
@@ -140,6 +163,8 @@ function fromRow(row: Row): StoredLane {
     agent: JSON.parse(row.agent) as LaneAgentSpec,
     agentRun: row.agent_run,
     agentId: row.agent_id,
+    agentPid: row.agent_pid,
+    agentStart: row.agent_start,
     createdAt: row.created_at,
     mergedAt: row.merged_at,
   };

@@ -10,6 +10,8 @@
  * zoomed and focused; `q` (or prefix + `x`) closes it.
  */
 import { laneNextSteps, laneTag } from '../../core/lanes/lane-lines.js';
+import { LANE_STAT_EVERY_MS, nextStatEvery } from '../../core/lanes/stat-schedule.js';
+import type { DiffStat } from '../../core/lanes/git-output.js';
 import { isLive } from '../../core/panel/panel-state.js';
 import { RequestError, messageOf } from '../../core/errors.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
@@ -18,10 +20,11 @@ import { findLane, LaneError, makeLane, refuseMissing, refuseWhileLive } from '.
 import { fullStat, laneDiff, trackedStat } from './lane-status.js';
 import { LaneStore, type StoredLane } from './lane-store.js';
 import { dropLane } from './lane-end.js';
+import { identityOf } from '../process-identity.js';
 import type { StateDb } from '../storage/state-db.js';
 
-/** A live lane's diff stat is refreshed at most this often. */
-export const LANE_STAT_EVERY_MS = 5_000;
+/** A live lane's diff stat is refreshed at most this often (kept for importers). */
+export { LANE_STAT_EVERY_MS };
 
 /** A spawn made ready to run in its lane. */
 export interface PreparedLane {
@@ -35,9 +38,22 @@ export interface PreparedLane {
 
 interface Followed {
   readonly lane: StoredLane;
+  /** The agent's pid now (its reaper reports it soon after the start; an outage restart changes it). */
+  readonly pidOf: () => number | undefined;
+  /** The pid last stored in the lane's row. */
+  stored: number | undefined;
   busy: boolean;
   ended: boolean;
+  /** The wait before the next stat, and when it is due (stat-schedule.ts). */
+  every: number;
+  dueAt: number;
+  /** Its agent told an event since the last stat. */
+  told: boolean;
+  last: DiffStat | undefined;
 }
+
+/** After a start, the agent's pid is looked for after 10, 20, 40 ... ms, up to this; later, at each stat refresh. */
+const PID_CHASE_MAX_MS = 2_560;
 
 /** The lanes of one agent service: made on spawn, followed in their panels. */
 export class LaneWatch {
@@ -49,6 +65,9 @@ export class LaneWatch {
   /** Open diff views: pane id -> the lane shown. */
   readonly #views = new Map<number, string>();
   #timer: NodeJS.Timeout | undefined;
+  #unlisten: (() => void) | undefined;
+  /** Diff stats started by the timer (for tests and the lanes-idle bench). */
+  readonly counters = { stats: 0, statsDone: 0 };
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number }) {
     this.#db = options.db;
@@ -86,13 +105,46 @@ export class LaneWatch {
     };
   }
 
-  /** Follows the panel `id` an agent of `lane` runs in: its row, its header tag, its diff stat. */
-  follow(id: number, lane: StoredLane): void {
+  /**
+   * Follows the panel `id` an agent of `lane` runs in: its row (with the
+   * agent's process once `pidOf` knows it, so `tai lane drop` in another
+   * process knows the agent still runs), its header tag, its diff stat.
+   */
+  follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
     this.#board.getState().tag(id, laneTag(lane.name), this.#now());
-    this.#followed.set(id, { lane, busy: false, ended: false });
-    this.#timer ??= setInterval(() => this.#refresh(), LANE_STAT_EVERY_MS);
+    // Its agent's events bring its stat back to every 5 s: one map lookup per event, only while lanes are followed.
+    this.#unlisten ??= this.#board.getState().listen((panel) => {
+      const told = this.#followed.get(panel);
+      if (told) told.told = true;
+    });
+    const now = this.#now();
+    const followed: Followed = { lane, pidOf, stored: undefined, busy: false, ended: false, every: LANE_STAT_EVERY_MS, dueAt: now + LANE_STAT_EVERY_MS, told: false, last: undefined };
+    this.#followed.set(id, followed);
+    this.#chasePid(id, followed, 10);
+    this.#timer ??= setInterval(() => this.refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
+  }
+
+  /** Stores the agent's pid and start time once known; false while it is not. */
+  #storePid(id: number, followed: Followed): boolean {
+    const pid = followed.pidOf();
+    if (pid === undefined) return false;
+    if (pid === followed.stored) return true;
+    const identity = identityOf(pid);
+    if (identity === undefined) return false;
+    try {
+      new LaneStore(this.#db).setAgentProcess(followed.lane.repo, followed.lane.name, this.#run, id, identity.pid, identity.start);
+      followed.stored = pid;
+    } catch {
+      // A busy database: the next refresh tries again; meanwhile the supervisor's run key stands for the agent.
+    }
+    return true;
+  }
+
+  #chasePid(id: number, followed: Followed, wait: number): void {
+    if (this.#followed.get(id) !== followed || this.#storePid(id, followed) || wait > PID_CHASE_MAX_MS) return;
+    setTimeout(() => this.#chasePid(id, followed, wait * 2), wait).unref();
   }
 
   /** The panel's agent is ending: its next steps go above the footer, its last stat counts new files. */
@@ -134,7 +186,7 @@ export class LaneWatch {
     this.#views.set(view, lane.name);
     s.focusSet(view);
     if (s.zoom !== view) s.zoomToggle();
-    this.#timer ??= setInterval(() => this.#refresh(), LANE_STAT_EVERY_MS);
+    this.#timer ??= setInterval(() => this.refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
     return view;
   }
@@ -152,10 +204,12 @@ export class LaneWatch {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#followed.clear();
+    this.#unlisten?.();
+    this.#unlisten = undefined;
   }
 
-  /** Every LANE_STAT_EVERY_MS: one shortstat per live lane not already being read; views keep their lease. */
-  #refresh(): void {
+  /** The timer's work, every LANE_STAT_EVERY_MS (public for tests): a shortstat of each live lane that is due and not being read; views keep their lease. */
+  refresh(): void {
     const s = this.#board.getState();
     const now = this.#now();
     for (const [id, followed] of this.#followed) {
@@ -165,12 +219,25 @@ export class LaneWatch {
         this.ending(id);
         continue;
       }
-      if (followed.busy) continue;
+      this.#storePid(id, followed);
+      if (followed.busy || (!followed.told && now < followed.dueAt)) continue;
       followed.busy = true;
+      const told = followed.told;
+      followed.told = false;
+      this.counters.stats++;
       void trackedStat(followed.lane)
-        .then((stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()))
+        .then((stat) => {
+          const same = followed.last !== undefined && sameStat(stat, followed.last);
+          followed.every = nextStatEvery(followed.every, !told && same);
+          followed.dueAt = now + followed.every;
+          followed.last = stat;
+          if (!same) this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now());
+        })
         .catch(() => {})
-        .finally(() => (followed.busy = false));
+        .finally(() => {
+          followed.busy = false;
+          this.counters.statsDone++;
+        });
     }
     for (const id of this.#views.keys()) {
       if (s.panels.some((p) => p.id === id)) s.feed(id, {}, now);
@@ -180,11 +247,19 @@ export class LaneWatch {
   }
 
   #settle(): void {
+    if (this.#followed.size === 0) {
+      this.#unlisten?.();
+      this.#unlisten = undefined;
+    }
     if (this.#followed.size === 0 && this.#views.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
     }
   }
+}
+
+function sameStat(a: DiffStat, b: DiffStat): boolean {
+  return a.files === b.files && a.added === b.added && a.removed === b.removed;
 }
 
 /** Why a lane spawn is refused where no state database is open. */

@@ -16,7 +16,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { checkLaneName, laneBranch, laneNameOf, uniqueLaneName } from '../../core/lanes/lane-name.js';
 import { RequestError } from '../../core/errors.js';
 import { isLive } from '../../core/panel/panel-state.js';
-import { AgentsStore, pidAlive } from '../storage/agents-store.js';
+import { AgentsStore } from '../storage/agents-store.js';
+import { sameProcessAlive, startedNear } from '../process-identity.js';
 import { git, gitOk } from './lane-git.js';
 import { LaneStore, type LaneAgentSpec, type StoredLane } from './lane-store.js';
 import type { StateDb } from '../storage/state-db.js';
@@ -107,6 +108,8 @@ export async function makeLane(db: StateDb, ask: MakeLane): Promise<MadeLane> {
     agent: ask.agent,
     agentRun: null,
     agentId: null,
+    agentPid: null,
+    agentStart: null,
     createdAt: ask.now,
     mergedAt: null,
   };
@@ -144,20 +147,43 @@ export async function findLane(db: StateDb, name: string, cwd: string): Promise<
   throw new LaneError(`no lane named ${name}${here ? ` in ${here.top}` : ''}: tai lane list shows the lanes`);
 }
 
-/** The state of the lane's latest agent, as its row says (a dead supervisor's live row counts as cancelled); null before one started. */
-export function laneAgentState(db: StateDb, lane: StoredLane): { readonly label: string; readonly state: string; readonly live: boolean } | null {
+/** The lane's latest agent as `tai lane` sees it: its label, its state, and whether it really runs. */
+export interface LaneAgent {
+  readonly label: string;
+  readonly state: string;
+  readonly live: boolean;
+  /** The agent's pid, once its reaper reported it. */
+  readonly pid: number | null;
+}
+
+/**
+ * The state of the lane's latest agent (null before one started). It runs
+ * while its own process does (pid and start time, src/io/process-identity.ts:
+ * a recycled pid is another program), or, before that process is known or
+ * while an outage holds it, while its row is live and its supervisor runs
+ * (the run key's pid, started when the key says). A live row of a supervisor
+ * that is gone counts as cancelled: its reaper stopped the agent.
+ */
+export function laneAgentState(db: StateDb, lane: StoredLane): LaneAgent | null {
   if (lane.agentRun === null || lane.agentId === null) return null;
   const row = new AgentsStore(db).get(lane.agentRun, lane.agentId);
-  if (!row) return null;
-  const pid = Number(lane.agentRun.split('-')[0]);
-  const live = isLive(row.state) && Number.isInteger(pid) && pid > 0 && pidAlive(pid);
-  return { label: row.label, state: isLive(row.state) && !live ? 'cancelled' : row.state, live };
+  const agentRuns = lane.agentPid !== null && sameProcessAlive({ pid: lane.agentPid, start: lane.agentStart });
+  const [pid, startedAt] = lane.agentRun.split('-').map(Number);
+  const supervised = row !== undefined && isLive(row.state) && startedNear(pid ?? 0, startedAt ?? Number.NaN);
+  if (!row) return agentRuns ? { label: lane.agent.label, state: 'running', live: true, pid: lane.agentPid } : null;
+  const live = agentRuns || supervised;
+  return { label: row.label, state: isLive(row.state) && !live ? 'cancelled' : row.state, live, pid: lane.agentPid };
 }
 
 /** Throws LaneError while the lane's agent runs: nothing changes a worktree under a live agent. */
 export function refuseWhileLive(db: StateDb, lane: StoredLane, what: string): void {
   const agent = laneAgentState(db, lane);
-  if (agent?.live) throw new LaneError(`cannot ${what} the lane ${lane.name} while its agent (${agent.label}) is ${agent.state}: wait for it or cancel it (tai cancel ${lane.agentId ?? ''})`.replace(/ \)$/, ')'));
+  if (!agent?.live) return;
+  const pid = agent.pid === null ? '' : `, pid ${agent.pid}`;
+  throw new LaneError(
+    `cannot ${what} the lane ${lane.name} while its agent #${lane.agentId ?? '?'} (${agent.label}${pid}) is ${agent.state}: ` +
+      `wait for it to end, or stop it with: tai cancel ${lane.agentId ?? '?'}`,
+  );
 }
 
 /** Throws LaneError when the lane's worktree folder is gone (removed by hand). */

@@ -11,6 +11,7 @@ import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn-queue.js';
 import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { makeLane } from '../../../src/io/lanes/lanes.js';
 
 let repo: TempRepo;
 let service: LocalAgentService | undefined;
@@ -118,5 +119,36 @@ describe('the spawn queue', () => {
     queue.remove(ticket.id);
     const end = await waitInQueue({ queue, ticket, attempt: async () => 1, pause: async () => {}, interrupted: () => false });
     expect(end.kind).toBe('cancelled');
+  });
+});
+
+describe("a quiet lane's diff stat", () => {
+  it('is taken less and less often while nothing changes, and every 5 s again once its agent tells something', async () => {
+    repo = tempRepo();
+    let now = 1_000_000;
+    const board = createBoard({ cols: 160, rows: 48 });
+    const watch = new LaneWatch({ db: repo.db, board, run: 'test-run', now: () => now });
+    try {
+      const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'quiet', task: 't', agent: { kind: 'command', argv: ['true'], label: 'q' }, now });
+      const id = board.getState().open({ label: 'q' }, now);
+      watch.follow(id, lane);
+      const taken: number[] = [];
+      // The timer's looks, every 5 s of the fake clock; each stat's git (a real child process) answers before the next look.
+      const lookAt = async (s: number): Promise<void> => {
+        now = 1_000_000 + s * 1000;
+        const before = watch.counters.stats;
+        watch.refresh();
+        if (watch.counters.stats > before) taken.push(s);
+        await vi.waitFor(() => expect(watch.counters.statsDone).toBe(watch.counters.stats));
+      };
+      for (let s = 5; s <= 200; s += 5) await lookAt(s);
+      expect(taken).toEqual([5, 10, 20, 40, 80, 160]);
+      board.getState().emit(id, { type: 'text', text: 'working\n' }, now);
+      await lookAt(205);
+      await lookAt(210);
+      expect(taken.slice(-2)).toEqual([205, 210]);
+    } finally {
+      watch.dispose();
+    }
   });
 });

@@ -2,8 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findLane, LaneError, makeLane } from '../../../src/io/lanes/lanes.js';
-import { LaneStore } from '../../../src/io/lanes/lane-store.js';
+import { findLane, laneAgentState, LaneError, makeLane } from '../../../src/io/lanes/lanes.js';
+import { LaneStore, type StoredLane } from '../../../src/io/lanes/lane-store.js';
+import { AgentsStore } from '../../../src/io/storage/agents-store.js';
+import { processStart } from '../../../src/io/process-identity.js';
 import { laneDiff, laneInfo } from '../../../src/io/lanes/lane-status.js';
 import { mergeLane } from '../../../src/io/lanes/lane-merge.js';
 import { dropLane, restartLaneByHand } from '../../../src/io/lanes/lane-end.js';
@@ -155,6 +157,36 @@ describe('a lane after its agent', () => {
     expect(restart.savedTo).not.toBeNull();
     expect(readFileSync(join(restart.savedTo ?? '', 'changes.patch'), 'utf8')).toContain('+half');
     expect(readFileSync(join(lane.worktree, 'c.txt'), 'utf8')).toBe('c\n');
+  });
+
+  it("tells the lane's agent by its pid and start time: a recycled pid, of the agent or of its supervisor, is not the agent", async () => {
+    repo = tempRepo();
+    const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'pid', task: 't', agent, now: 1 });
+    const store = new LaneStore(repo.db);
+    // A live row whose run key names this test's pid but a start an hour before it: its supervisor is gone, the pid reused.
+    const run = `${process.pid}-${Math.round(performance.timeOrigin) - 3_600_000}`;
+    new AgentsStore(repo.db).save({ run, id: 3, kind: 'command', label: 'editor', task: 't', state: 'running', startedAt: 1, finishedAt: null, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 0, tokens: 0 });
+    store.setAgent(lane.repo, 'pid', run, 3);
+    const start = processStart(process.pid) ?? '';
+    store.setAgentProcess(lane.repo, 'pid', run, 3, process.pid, String(Number(start) + 1));
+    const recycled = store.get(lane.repo, 'pid') as StoredLane;
+    expect(laneAgentState(repo.db, recycled)).toEqual({ label: 'editor', state: 'cancelled', live: false, pid: process.pid });
+    expect(await dropLane(repo.db, recycled, false)).toEqual({ worktree: 'removed', branch: 'deleted' });
+  });
+
+  it("refuses to drop a lane while its agent's very process runs, naming the agent and tai cancel", async () => {
+    repo = tempRepo();
+    const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'busy', task: 't', agent, now: 1 });
+    const store = new LaneStore(repo.db);
+    const run = '999999999-1';
+    new AgentsStore(repo.db).save({ run, id: 4, kind: 'command', label: 'editor', task: 't', state: 'running', startedAt: 1, finishedAt: null, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 0, tokens: 0 });
+    store.setAgent(lane.repo, 'busy', run, 4);
+    store.setAgentProcess(lane.repo, 'busy', run, 4, process.pid, processStart(process.pid) ?? null);
+    const busy = store.get(lane.repo, 'busy') as StoredLane;
+    await expect(dropLane(repo.db, busy, true)).rejects.toThrow(
+      `cannot drop the lane busy while its agent #4 (editor, pid ${process.pid}) is running: wait for it to end, or stop it with: tai cancel 4`,
+    );
+    expect(existsSync(lane.worktree)).toBe(true);
   });
 
   it('is found by a new process on the same database', async () => {

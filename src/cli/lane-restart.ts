@@ -1,0 +1,51 @@
+/**
+ * `tai lane restart NAME` (docs/lanes.md): seed 003's dead-lane restart by
+ * hand. Where the fresh agent will run is settled first, so that a refusal
+ * changes nothing: in the cockpit the control socket finds (its own panel;
+ * this command returns once it started), else, when no cockpit runs, here in
+ * this process as `tai spawn` runs one, until it ends. Several cockpits, or
+ * one that does not answer, is a refusal. Then the lane's uncommitted edits
+ * are saved aside as a patch the message names, the worktree is reset to the
+ * lane's last commit, and the same agent (command, label, task) starts there.
+ */
+import { LaneError } from '../io/lanes/lanes.js';
+import { restartLaneByHand } from '../io/lanes/lane-end.js';
+import type { StoredLane } from '../io/lanes/lane-store.js';
+import { NO_COCKPIT_HINT, resolveSocket } from '../io/socket/control-client.js';
+import { socketLive } from '../io/socket/socket-path.js';
+import { stateDir, type StateDb } from '../io/storage/state-db.js';
+import { CliOutput, field } from './output.js';
+import { run as spawn, type CliIo } from './spawn.js';
+
+/** Restarts the lane's agent; returns the exit code (a LaneError for a refusal). */
+export async function restartLaneCli(db: StateDb, lane: StoredLane, socketFlag: string | undefined, io: CliIo, out: CliOutput): Promise<number> {
+  const found = resolveSocket(socketFlag, io.env);
+  if (found.path === undefined && found.why !== NO_COCKPIT_HINT) throw new LaneError(`${found.why}; nothing was changed`);
+  if (found.path !== undefined && !(await socketLive(found.path))) {
+    throw new LaneError(`the cockpit at ${found.path} does not answer: nothing was changed (start tai, or pass --socket PATH of one that runs)`);
+  }
+  const restart = restartLaneByHand(db, lane, stateDir(io.env), Date.now());
+  out.warn(
+    restart.savedTo === null
+      ? `tai: the lane ${lane.name} had no uncommitted edits; a fresh agent starts from ${restart.head.slice(0, 7)}\n`
+      : `tai: the lane ${lane.name}'s uncommitted edits (${restart.files.length} file${restart.files.length === 1 ? '' : 's'}) are saved aside: ${restart.savedTo}/changes.patch; the worktree is back at ${restart.head.slice(0, 7)}, where a fresh agent starts\n`,
+  );
+  db.close();
+  const a = lane.agent;
+  const args = [
+    '--kind', a.kind, '--label', a.label, '--prompt', a.prompt ?? '', '--cwd', lane.worktree, '--in-lane', lane.name,
+    ...(a.timeout === undefined ? [] : ['--timeout', String(a.timeout)]),
+    ...(a.allow ? ['--allow'] : []),
+  ];
+  if (found.path === undefined) {
+    out.warn(`tai: no cockpit runs: the fresh agent runs here, supervised by this command until it ends (Ctrl-C stops it); run tai lane restart inside tai to give it a panel\n`);
+    return spawn([...args, '--', ...a.argv], io);
+  }
+  let reply = '';
+  const code = await spawn([...args, '--socket', found.path, '--detach', '--json', '--', ...a.argv], { ...io, out: (text) => void (reply += text) });
+  if (code !== 0) return code;
+  const started = JSON.parse(reply) as { id: number; label: string };
+  out.warn(`tai: agent #${started.id} (${field(started.label)}) runs in the lane ${lane.name} in the cockpit (${field(found.path)}); when it ends: tai lane diff ${lane.name}\n`);
+  out.say(`${started.id}\n`);
+  return 0;
+}

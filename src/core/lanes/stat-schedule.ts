@@ -1,0 +1,20 @@
+/**
+ * When a live lane's diff stat is taken again (docs/lanes.md, "The panel";
+ * docs/performance.md, "Lanes at rest"). Each stat is a `git diff
+ * --shortstat` child process: cheap once, not when eight silent lanes run one
+ * every 5 s for an hour. So a lane whose agent told nothing since the last
+ * stat and whose stat did not change waits twice as long each time, up to
+ * LANE_STAT_MAX_EVERY_MS; any event of its agent, or a changed stat, brings
+ * it back to LANE_STAT_EVERY_MS. The stat at the agent's end is taken anyway.
+ */
+
+/** A working lane's diff stat is refreshed this often. */
+export const LANE_STAT_EVERY_MS = 5_000;
+
+/** A quiet lane's diff stat is refreshed at least this often. */
+export const LANE_STAT_MAX_EVERY_MS = 80_000;
+
+/** The wait before the next stat, after one taken with the lane `quiet` (no event since the previous stat, the same stat) or not. */
+export function nextStatEvery(every: number, quiet: boolean): number {
+  return quiet ? Math.min(Math.max(every, LANE_STAT_EVERY_MS) * 2, LANE_STAT_MAX_EVERY_MS) : LANE_STAT_EVERY_MS;
+}
