@@ -175,7 +175,7 @@ export class LaneWatch {
   /** Opens the lane's coloured diff (committed and uncommitted, against its base) in a view pane, zoomed and focused. */
   async openDiff(id: number, cwd: string): Promise<number> {
     const name = this.laneOf(id);
-    if (name === undefined) throw new RequestError(`pane ${id} is not a lane's panel: prefix + d opens the diff of a focused lane`);
+    if (name === undefined) throw new RequestError(`pane ${id} is not a lane's panel: prefix + D opens the diff of a focused lane`);
     const lane = await findLane(this.#db, name, this.#followed.get(id)?.lane.top ?? cwd);
     refuseMissing(lane);
     const diff = await laneDiff(lane, true);
