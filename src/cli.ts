@@ -51,10 +51,42 @@ usage:
   tai outage status|wait|probe | tai net -- CMD... | tai report
   tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
+Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane) take -t NAME
+(a cockpit of tai ls) or --socket PATH; inside a cockpit they talk to it.
 Every command answers --help (or -h) with its own usage.
 `;
 
 const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' } }, command: true } as const;
+
+/** The subcommands that talk to a cockpit: each takes `-t NAME` (tai ls) before its `--`. */
+const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane']);
+
+/**
+ * A subcommand's arguments with `-t NAME` / `--target NAME` (before any `--`)
+ * turned, in place, into `--socket PATH` of the cockpit of that name; the exit code
+ * when there is no such cockpit.
+ */
+async function target(args: readonly string[]): Promise<readonly string[] | number> {
+  const end = args.indexOf('--');
+  const head = end < 0 ? args : args.slice(0, end);
+  const at = head.findIndex((a) => a === '-t' || a === '--target' || a.startsWith('--target='));
+  if (at < 0) return args;
+  const flag = head[at] ?? '';
+  const name = flag.startsWith('--target=') ? flag.slice('--target='.length) : args[at + 1];
+  if (name === undefined || name === '' || name === '--') return usageError(SPEC, processOutput, `${flag} needs a cockpit's name (tai ls lists them)`);
+  const { findCockpit } = await import('./io/link/link-place.js');
+  let control: string | undefined;
+  try {
+    const card = findCockpit(name);
+    control = card.control;
+    if (control === undefined) throw new Error(`cockpit ${name} has no control socket (see its log)`);
+  } catch (err) {
+    processOutput.warn(`tai: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  // In its place: each subcommand reads --socket where it reads its options (`tai lane restart -t X NAME`).
+  return [...args.slice(0, at), '--socket', control, ...args.slice(at + (flag.startsWith('--target=') ? 1 : 2))];
+}
 
 /** Runs tai with `argv` (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -63,7 +95,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (first === 'help') return main(['--help']);
     const load = SUBCOMMANDS[first];
     if (!load) return usageError(SPEC, processOutput, `unknown command '${first}'`);
-    return (await load()).run(rest);
+    const targeted = TALKS_TO_A_COCKPIT.has(first) ? await target(rest) : rest;
+    if (typeof targeted === 'number') return targeted;
+    return (await load()).run(targeted);
   }
   // No command: options of tai itself, then the cockpit's main program after --.
   const line = readCommandLine(SPEC, argv, processOutput);

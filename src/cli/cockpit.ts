@@ -55,6 +55,11 @@ function wantsServer(env: NodeJS.ProcessEnv): boolean {
 /** Runs a cockpit for a subcommand: as a server and its client on a terminal, else here; a main program that cannot start said so (127). */
 export async function runCockpitCommand(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
   try {
+    if (request.name !== undefined) {
+      const { badName } = await import('../io/link/link-place.js');
+      const bad = badName(request.name);
+      if (bad !== null) throw new StartRefusedError(`tai: ${bad}`, 64);
+    }
     if (serving === undefined && wantsServer(options.env)) return await runAsClient(options, request);
     // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
     process.env.NODE_ENV ??= 'production';
@@ -80,10 +85,9 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 
 /** Checks what can be checked here, starts the server, and attaches this terminal to it. */
 async function runAsClient(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
-  const [{ checkMainProgram }, { choosePrefix }, { badName }, { launchServer }, { attach }, { logPath }] = await Promise.all([
+  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attach }, { logPath }] = await Promise.all([
     import('../io/cockpit/main-program.js'),
     import('../core/input/prefix-choice.js'),
-    import('../io/link/link-place.js'),
     import('../io/link/server-launch.js'),
     import('../io/link/link-client.js'),
     import('../io/storage/log.js'),
@@ -91,10 +95,6 @@ async function runAsClient(options: CockpitMainOptions, request: CockpitRequest)
   // The refusals the user must read on the normal screen, before a server exists.
   checkMainProgram(options.argv, options.env);
   choosePrefix(options.env.TAI_PREFIX);
-  if (request.name !== undefined) {
-    const bad = badName(request.name);
-    if (bad !== null) throw new StartRefusedError(`tai: ${bad}`, 64);
-  }
   const log = logPath(options.env);
   const ready = await launchServer(
     { ...request, cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 },

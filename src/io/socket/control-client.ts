@@ -14,6 +14,7 @@ import { ORCH_CALL_TIMEOUT_MS, POLL_WAIT_MAX } from '../../core/policy.js';
 import type { Reply, ReplyData } from '../../../store/dispatch.js';
 import { replyShapeProblem } from './reply-shape.js';
 import { findLiveSockets } from './socket-path.js';
+import { runningCockpits } from '../link/link-place.js';
 
 /** No cockpit answers at the path (none given, no file, nobody listening). */
 export class CockpitUnreachableError extends Error {
@@ -182,7 +183,7 @@ export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv =
   const { live, refused } = findLiveSockets(env);
   const [only] = live;
   if (live.length === 1 && only !== undefined) return { path: only };
-  if (live.length > 1) return { why: severalCockpits(live) };
+  if (live.length > 1) return { why: severalCockpits(live, env) };
   const unsafe = refused.map((e) => `${e.message}.`).join(' ');
   return { why: unsafe === '' ? NO_COCKPIT_HINT : `${unsafe} ${NO_COCKPIT_HINT}` };
 }
@@ -192,9 +193,14 @@ export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv =
  * id and socket, and how to choose (inside a cockpit TAI_PLEXER_SOCKET
  * chooses for you). The socket's name holds its cockpit's pid (socket-path.ts).
  */
-export function severalCockpits(live: readonly string[]): string {
-  const each = live.map((path) => `  pid ${/tai-(\d+)\.sock$/.exec(path)?.[1] ?? '?'}: --socket ${path}`);
-  return `${live.length} cockpits are running; choose one with --socket PATH (inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n${each.join('\n')}`;
+export function severalCockpits(live: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const cards = runningCockpits(env);
+  const each = live.map((path) => {
+    const pid = /tai-(\d+)\.sock$/.exec(path)?.[1] ?? '?';
+    const card = cards.find((c) => c.control === path || String(c.pid) === pid);
+    return card === undefined ? `  pid ${pid}: --socket ${path}` : `  ${card.name} (pid ${pid}, ${card.argv.join(' ')}): -t ${card.name}`;
+  });
+  return `${live.length} cockpits are running; choose one with -t NAME or --socket PATH (tai ls lists them; inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n${each.join('\n')}`;
 }
 
 /** Parses a reply line; anything that is not `{ok, data}` / `{ok, error}` is a CallFailedError. */
