@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, terminal, tmuxSession, until } from './cockpit.js';
+import { delay, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -85,6 +85,8 @@ export interface IdleResult {
   readonly tmuxNone: IdleMeasure;
   readonly tai8: IdleMeasure;
   readonly tmux8: IdleMeasure;
+  /** 8 silent agents in a cockpit whose client detached: the server alone. */
+  readonly taiDetached: IdleMeasure;
 }
 
 /** Starts the four sessions, waits `warm` s, measures `seconds` s, ends them. */
@@ -92,16 +94,22 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
   const total = String(warm + seconds + 60);
   const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total]);
   const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
+  const taiGone = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
   const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
-  await until(() => tai8.text.includes('demo silent #8'));
+  await until(() => tai8.text.includes('demo silent #8') && taiGone.text.includes('demo silent #8'));
+  // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
+  const goneServer = serverOf(taiGone.pty.pid) ?? 0;
+  taiGone.pty.kill('SIGHUP');
   await delay(warm * 1000);
+  const withServer = (t: ReturnType<typeof terminal>): number[] => [t.pty.pid, ...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined)];
   const sides: Record<keyof IdleResult, readonly number[]> = {
-    taiNone: [taiNone.pty.pid],
+    taiNone: withServer(taiNone),
     tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
-    tai8: [tai8.pty.pid],
+    tai8: withServer(tai8),
     tmux8: [tmux8.server, tmux8.client.pty.pid],
+    taiDetached: [goneServer],
   };
   const keys = Object.keys(sides) as (keyof IdleResult)[];
   const before = keys.map((k) => sum(sides[k]));
@@ -119,11 +127,10 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
       },
     ]),
   ) as unknown as IdleResult;
-  taiNone.pty.kill('SIGTERM');
-  tai8.pty.kill('SIGTERM');
+  await Promise.all([stopTai(taiNone), stopTai(tai8)]);
+  if (goneServer > 0) process.kill(goneServer, 'SIGTERM');
   tmuxNone.kill();
   tmux8.kill();
-  await until(() => taiNone.exited && tai8.exited, 15_000);
   return result;
 }
 
@@ -138,6 +145,7 @@ export async function idleRows(quick: boolean): Promise<string[]> {
   return [
     `| idle, no agents, ${when}: % of a core | ${f(r.taiNone.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} | |`,
     `| idle, 8 silent agents, same: % of a core | ${f(r.tai8.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} | |`,
+    `| idle, 8 silent agents, detached (server alone), same: % of a core | ${f(r.taiDetached.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} (attached) | |`,
     `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
     `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,
     `| RSS MB with 8 panels | ${f(r.tai8.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8.rss / r.tmux8.rss, 1)} |`,

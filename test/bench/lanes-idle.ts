@@ -15,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, terminal, tmuxSession, until } from './cockpit.js';
+import { delay, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
 import { repoOf } from './lanes.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb, STATE_DB_FILE } from '../../src/io/storage/state-db.js';
@@ -88,7 +88,8 @@ export async function run(options: { quick?: boolean } = {}): Promise<void> {
   };
   const ready = await until(() => running('laned') === 8 && running('plain') === 8, 60_000);
   await delay(warm * 1000);
-  const sides = { laned: [laned.pty.pid], plain: [plain.pty.pid], tmux8: [tmux8.server, tmux8.client.pty.pid] };
+  const withServer = (t: typeof laned): number[] => [t.pty.pid, ...[serverOf(t.pty.pid)].filter((n): n is number => n !== undefined)];
+  const sides = { laned: withServer(laned), plain: withServer(plain), tmux8: [tmux8.server, tmux8.client.pty.pid] };
   const sample = () =>
     Object.fromEntries(
       Object.entries(sides).map(([k, pids]) => [
@@ -107,15 +108,13 @@ export async function run(options: { quick?: boolean } = {}): Promise<void> {
     wakeups: (after[k]!.switches - before[k]!.switches) / dt,
   });
   const [l, p, t] = [m('laned'), m('plain'), m('tmux8')];
-  laned.pty.kill('SIGTERM');
-  plain.pty.kill('SIGTERM');
+  await Promise.all([stopTai(laned), stopTai(plain)]);
   tmux8.kill();
-  await until(() => laned.exited && plain.exited, 15_000);
   rmSync(repo, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
   const f = (n: number, d = 3) => n.toFixed(d);
   process.stdout.write(`\n## lanes-idle: 8 lanes open at rest (${seconds} s from ${warm} s after the start; repository of ${files} files${ready ? '' : '; NOT all 8 agents seen'})\n\n`);
-  process.stdout.write('| measure | tai, 8 agents in 8 lanes | tai, the same 8 agents, no lanes | tmux, 8 panes (server + client) |\n|---|---|---|---|\n');
+  process.stdout.write('| measure | tai (server + client), 8 agents in 8 lanes | tai (server + client), the same 8 agents, no lanes | tmux, 8 panes (server + client) |\n|---|---|---|---|\n');
   process.stdout.write(`| the cockpit's own CPU: % of a core | ${f(l.cpu)} | ${f(p.cpu)} | ${f(t.cpu)} |\n`);
   process.stdout.write(`| its reaped children (git): % of a core | ${f(l.reaped, 2)} | ${f(p.reaped, 2)} | ${f(t.reaped, 2)} |\n`);
   process.stdout.write(`| wake-ups a second | ${f(l.wakeups, 1)} | ${f(p.wakeups, 1)} | ${f(t.wakeups, 1)} |\n`);

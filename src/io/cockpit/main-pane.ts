@@ -62,7 +62,10 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     pty,
     type(data) {
       const modes = main.term.modes;
-      pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
+      // Through the headless terminal as user input (its onData sends it to the pty, above): xterm.js then
+      // parses the next output at once instead of on its setTimeout, so the echo is drawn without waiting
+      // a timer's millisecond or more (issue: detach and attach, "keypress to echo").
+      main.term.input(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }), true);
     },
     mouse: () => ({ tracking: main.term.modes.mouseTrackingMode, encoding: encoding.encoding() }),
     sendMouse: (data) => pty.write(data),
