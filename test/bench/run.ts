@@ -14,6 +14,7 @@ const BENCHES: Record<string, Bench> = {
   idle: async (quick) => (await import('./idle.js')).run({ quick }),
   lanes: async (quick) => (await import('./lanes.js')).run({ runs: quick ? 1 : 3 }),
   'lanes-idle': async (quick) => (await import('./lanes-idle.js')).run({ quick }),
+  attach: async (quick) => (await import('./attach.js')).run({ cycles: quick ? 20 : 100 }),
 };
 
 const args = process.argv.slice(2);
