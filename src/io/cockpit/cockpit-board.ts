@@ -88,7 +88,7 @@ export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBo
 }
 
 function createCockpitScreens(cols: number, rows: number, now: () => number): CockpitScreens {
-  const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK);
+  const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK, true);
   const visibility = trackCursorVisibility(main.term);
   let backlog = 0;
   const source = createPaneSource(main, () => (backlog > MAIN_FLOOD_BYTES ? FLOOD_FRAME_MS : FRAME_MS), now, false);

@@ -30,8 +30,21 @@ export class XtermScreen implements Screen {
   readonly term: InstanceType<typeof Terminal>;
   private readonly clamp: CsiClamp;
 
-  constructor(cols: number, rows: number, scrollback: number = PANEL_SCROLLBACK) {
+  /** Parses the next write at once when nothing waits (xterm.js's own user-input path), else undefined. */
+  private readonly atOnce: (() => void) | undefined;
+
+  /**
+   * `atOnce`: output is parsed as it arrives, not on xterm.js's timer (the
+   * main pane: a pty read is a few KiB, and a timer's millisecond or more
+   * before each made `seq 1 2000000` wait idle a quarter of its time). A
+   * flood still yields to the event loop every 12 ms as xterm.js does.
+   */
+  constructor(cols: number, rows: number, scrollback: number = PANEL_SCROLLBACK, atOnce = false) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
+    // xterm.js 5.5 parses a write synchronously after user input (WriteBuffer.handleUserInput); it has no public
+    // switch for it, so the main screen raises that flag itself before each write. Without the method: the timer.
+    const buffer = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
+    this.atOnce = atOnce && typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
     this.clamp = new CsiClamp(cols, rows);
   }
 
@@ -42,6 +55,7 @@ export class XtermScreen implements Screen {
    */
   write(data: string, callback?: () => void): void {
     const slices = this.clamp.push(data);
+    this.atOnce?.();
     const last = slices.length - 1;
     for (let i = 0; i < last; i++) this.term.write(slices[i]!);
     if (last >= 0) this.term.write(slices[last]!, callback);
