@@ -14,7 +14,7 @@ import { storeNow, waitOut } from './result-store.js';
 import { newRecordId } from '../storage/records.js';
 import type { RunOutcome } from './runners/runner.js';
 import { startAttempt } from './agent-start.js';
-import { reasonOf, release, rowState, saveRow, type ServiceState } from './service-state.js';
+import { boardRow, reasonOf, release, rowState, saveRow, type ServiceState } from './service-state.js';
 
 /**
  * An attempt ended: store a long result, finish its panel, retry or answer.
@@ -44,6 +44,8 @@ function finishClaimed(s: ServiceState, job: Job, attempt: Attempt, outcome: Run
   const final = outcome
     ? (s.board.getState().finish(attempt.id, outcome.state, summary, now) ?? rowState(s, attempt.id, now) ?? outcome.state)
     : (rowState(s, attempt.id, now) ?? 'cancelled');
+  const row = boardRow(s, attempt.id, now);
+  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary);
   attempt.agent.finished?.(final);
   release(s, attempt.slot);
   attempt.slot = undefined;
@@ -77,6 +79,7 @@ function conclude(s: ServiceState, job: Job, attempt: Attempt, final: FinalState
 
 /** On every publish: a panel the board finished itself after a hard stop, a state to store, an idle spell to check. */
 export function sweep(s: ServiceState): void {
+  s.transcripts?.flush();
   const panels = s.outages ? s.board.getState().panels : [];
   for (const job of new Set(s.jobs.values())) {
     const attempt = job.attempts.at(-1);

@@ -40,6 +40,8 @@ import { importUnsaved } from '../storage/unsaved.js';
 import { currentRun, type AgentsStore } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
+import type { TranscriptStore } from '../storage/transcripts.js';
+import { AgentTranscripts } from './agent-transcripts.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './startable.js';
 import { runSpecOf, type Runner } from './runners/runner.js';
@@ -69,6 +71,8 @@ export interface AgentServiceOptions {
   readonly stateDir?: string;
   /** How long a result waits in all for a locked database (STATE_DB_WAIT_MS). */
   readonly storeWaitMs?: number;
+  /** Where the agents' transcripts go for `tai logs` (src/io/storage/transcripts.ts); omitted, none is kept. */
+  readonly transcripts?: TranscriptStore;
   /** Makes and follows lanes (spawn's `lane`, `in_lane`; docs/lanes.md); omitted, a lane spawn is refused. */
   readonly lanes?: LaneWatch;
 }
@@ -91,18 +95,20 @@ export class LocalAgentService implements AgentService {
 
   constructor(options: AgentServiceOptions) {
     const now = options.now ?? Date.now;
+    const run = options.run ?? currentRun();
     const s: ServiceState = {
       board: options.board,
       records: options.records,
       agents: options.agents,
       now,
-      run: options.run ?? currentRun(),
+      run,
       jobs: new Map(),
       outages: options.outages,
       lanes: options.lanes,
       laneOf: new WeakMap(),
       slots: options.slots,
       stateDir: options.stateDir,
+      transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
       store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now },
       steps: {
         board: options.board,
@@ -263,6 +269,7 @@ export class LocalAgentService implements AgentService {
     this.#unsubscribe();
     clearInterval(this.#upkeep);
     this.#s.lanes?.dispose();
+    this.#s.transcripts?.dispose();
     for (const job of new Set(this.#s.jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
 }

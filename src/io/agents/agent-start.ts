@@ -40,6 +40,7 @@ export function startAttempt(s: ServiceState, job: Job, now: number): number {
     release(s, slot);
     throw err;
   }
+  s.transcripts?.open(id, job.task);
   let agent: RunningAgent;
   try {
     agent = startAgent(job, s.board, id, s.now);
@@ -47,6 +48,7 @@ export function startAttempt(s: ServiceState, job: Job, now: number): number {
     // A request the runner refused leaves no panel behind (a failed one would hold a place for ORCH_LINGER).
     release(s, slot);
     board.finish(id, 'failed', messageOf(err), now);
+    s.transcripts?.end(id, 'failed', 0, messageOf(err));
     board.close(id, now);
     throw err instanceof RequestError ? err : new RequestError(`cannot start ${job.label}: ${messageOf(err)}`);
   }

@@ -16,6 +16,7 @@ import type { AgentSlots } from '../storage/agent-slots.js';
 import { keepRow } from '../storage/unsaved.js';
 import type { AgentsStore } from '../storage/agents-store.js';
 import type { RecordStore } from '../storage/records.js';
+import type { AgentTranscripts } from './agent-transcripts.js';
 import type { LaneWatch } from '../lanes/lane-watch.js';
 import type { StoredLane } from '../lanes/lane-store.js';
 
@@ -37,6 +38,8 @@ export interface ServiceState {
   readonly slots: AgentSlots | undefined;
   readonly stateDir: string | undefined;
   readonly store: StoreResultOptions;
+  /** Writes the agents' transcripts for `tai logs`; omitted without a database. */
+  readonly transcripts: AgentTranscripts | undefined;
   /** What settling and holding an attempt call back into. */
   readonly steps: HoldSteps;
 }
