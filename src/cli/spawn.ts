@@ -31,6 +31,8 @@ import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEnt
 import { AgentsFullError, RequestError } from '../core/errors.js';
 import { CANNOT_START_EXIT, CannotStartError } from '../io/agents/startable.js';
 import { isLive } from '../core/panel/panel-state.js';
+import { IDLE_CANCEL_MAX_S, IDLE_CANCEL_MIN_S, idleCancelProblem } from '../core/agents/idle-cancel.js';
+import { ORCH_IDLE_KILL } from '../core/policy.js';
 import { createBoard } from '../../store/board.js';
 import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
 import { openAgentService, type OpenedAgentService } from '../io/agents/open-agent-service.js';
@@ -47,12 +49,13 @@ import { LaneError, repoOf } from '../io/lanes/lanes.js';
 import { spawnQueued } from './spawn-queued.js';
 
 const USAGE =
-  `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
+  `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] -- ARGV...\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
+  `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
   '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
@@ -106,6 +109,7 @@ const SPEC = {
     kind: { type: 'string' },
     label: { type: 'string' },
     timeout: { type: 'string' },
+    'idle-cancel': { type: 'string' },
     cwd: { type: 'string' },
     prompt: { type: 'string' },
     retries: { type: 'string' },
@@ -148,6 +152,9 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
+  const idleCancel = o['idle-cancel'] === undefined ? undefined : /^\d+$/.test(o['idle-cancel'].trim()) ? Number(o['idle-cancel']) : NaN;
+  const idleBad = idleCancel === undefined ? undefined : idleCancelProblem(idleCancel);
+  if (idleBad !== undefined) return usageError(SPEC, out, `--idle-cancel ${idleBad}, got '${o['idle-cancel']}'`);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) return usageError(SPEC, out, `--retries takes a whole number, 0 or more, got '${o.retries}'`);
   const permissions = o.permissions;
   if (permissions !== undefined && !isOneOf(permissions, PERMISSION_POLICIES)) {
@@ -171,6 +178,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     ...(o.label === undefined ? {} : { label: o.label }),
     ...(prompt === undefined || prompt === '' ? {} : { prompt }),
     ...(timeout === undefined ? {} : { timeout }),
+    ...(idleCancel === undefined ? {} : { idle_cancel: idleCancel }),
     ...(retries === undefined ? {} : { retries }),
     ...(o.allow ? { allow: true } : {}),
     ...(askTimeout === undefined ? {} : { ask_timeout: askTimeout }),

@@ -155,7 +155,7 @@ export class LocalAgentService implements AgentService {
     checkStartable(request.argv, request.cwd); // a lane's folder is made below; its program is checked first
     const label = request.label ?? defaultLabel(request.kind, request.argv);
     const task = request.prompt ?? request.argv.join(' ');
-    const job = { label, task, timeout: request.timeout, retries: request.retries };
+    const job = { label, task, timeout: request.timeout, retries: request.retries, idleCancel: request.idle_cancel };
     if (request.lane === undefined && request.in_lane === undefined) {
       return startJob(this.#s, request.kind, runner, runSpecOf(request), job, now);
     }

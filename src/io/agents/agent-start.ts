@@ -35,7 +35,7 @@ export function startAttempt(s: ServiceState, job: Job, now: number): number {
   const slot = s.slots?.claim(label, now);
   let id: number;
   try {
-    id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs }, now);
+    id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs, ...(job.idleKillMs === undefined ? {} : { idleKillMs: job.idleKillMs }) }, now);
   } catch (err) {
     release(s, slot);
     throw err;
