@@ -47,6 +47,7 @@ import { CliOutput, field, processSinks, type CliSinks } from './output.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
 import { spawnQueued } from './spawn-queued.js';
+import { cockpitSampler, LastText, startLiveStatus, type LiveStatus } from './spawn-status.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
@@ -70,6 +71,8 @@ export interface CliIo extends CliSinks {
   /** True when stdin is a terminal: someone is there to answer an agent's questions (default policy `ask`). */
   readonly stdinIsTerminal?: boolean;
   readonly env: NodeJS.ProcessEnv;
+  /** The width of the terminal stderr goes to (the live status line's); undefined: 80. */
+  readonly errColumns?: number;
   /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
 }
@@ -94,6 +97,9 @@ export const processIo: CliIo = {
     return process.stdin.isTTY === true;
   },
   env: process.env,
+  get errColumns() {
+    return process.stderr.columns;
+  },
   onInterrupt: (handler) => {
     process.on('SIGINT', handler);
     return () => void process.off('SIGINT', handler);
@@ -243,9 +249,12 @@ async function viaCockpit(socket: string, queued: QueuedSpawn, detach: boolean, 
     out.warn(`tai spawn: ${field(message)}\n`);
     return exitCode;
   }
+  const sampler = io.errIsTerminal ? cockpitSampler(socket, id) : undefined;
+  const live = sampler ? startLiveStatus(id, io, sampler.sample) : undefined;
   let interrupts = 0;
   const off = io.onInterrupt(() => {
     interrupts++;
+    live?.clear();
     if (interrupts === 1) {
       out.warn(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
       void call(socket, { cmd: 'cancel', id, reason: 'interrupted (Ctrl-C)' }).catch(() => {});
@@ -255,17 +264,24 @@ async function viaCockpit(socket: string, queued: QueuedSpawn, detach: boolean, 
     for (;;) {
       const reply = await call(socket, { cmd: 'poll', id, wait: POLL_WAIT_S });
       if (!reply.ok) {
+        live?.stop();
         out.warn(`tai spawn: ${field(reply.error)}\n`);
         return 1;
       }
-      if (reply.data.finished) return printResult(reply.data, shape, out);
+      if (reply.data.finished) {
+        live?.stop();
+        return printResult(reply.data, shape, out);
+      }
       if (interrupts > 1) return EXIT_CODES.cancelled;
     }
   } catch (err) {
+    live?.stop();
     const { exitCode, message } = describeCallError(err);
     out.warn(`tai spawn: ${field(message)}\n`);
     return exitCode;
   } finally {
+    live?.stop();
+    sampler?.stop();
     off();
   }
 }
@@ -277,10 +293,17 @@ async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out
   const clock = startBoardClock(board);
   // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
   let opened: OpenedAgentService;
+  let live: LiveStatus | undefined;
   try {
     opened = openAgentService(board, io.env, Date.now, {
-      onProgress: (outage) => out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`),
-      tell: (panelId, line) => out.warn(`tai: agent #${panelId} ${field(line)}\n`),
+      onProgress: (outage) => {
+        live?.clear();
+        out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`);
+      },
+      tell: (panelId, line) => {
+        live?.clear();
+        out.warn(`tai: agent #${panelId} ${field(line)}\n`);
+      },
     });
   } catch (err) {
     clock.stop();
@@ -290,6 +313,13 @@ async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out
   }
   const { service } = opened;
   let off = (): void => {};
+  const texts = new Map<number, LastText>();
+  const offText = board.getState().listen((panel, event) => {
+    if (event.type !== 'text') return;
+    const t = texts.get(panel) ?? new LastText();
+    texts.set(panel, t);
+    t.push(event.text);
+  });
   try {
     let id: number;
     try {
@@ -318,9 +348,18 @@ async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out
       }
       throw err;
     }
+    const first = id;
+    // The attempt now running (a retry opens a new panel): its row and its last line.
+    live = startLiveStatus(id, io, () => {
+      const now = Date.now();
+      const current = service.currentAttempt(first) ?? first;
+      const row = board.getState().status(now).agents.find((r) => r.id === current);
+      return row && { state: row.state, elapsedMs: row.elapsedMs, tools: row.tools, tokens: row.tokens, last: texts.get(current)?.line ?? '' };
+    });
     let interrupts = 0;
     off = io.onInterrupt(() => {
       interrupts++;
+      live?.clear();
       if (interrupts === 1) {
         out.warn(`tai: stopping agent #${id} (Ctrl-C again to kill it now)\n`);
         board.getState().cancel(id, 'interrupted (Ctrl-C)', Date.now(), 'user');
@@ -328,9 +367,14 @@ async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out
     });
     for (;;) {
       const result = await service.poll(id, 60_000);
-      if (result?.finished) return printResult(result, shape, out);
+      if (result?.finished) {
+        live.stop();
+        return printResult(result, shape, out);
+      }
     }
   } finally {
+    live?.stop();
+    offText();
     off();
     clock.stop();
     opened.close();
