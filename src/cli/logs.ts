@@ -23,7 +23,7 @@ import { openStateDb, stateDir, StateDbError, STATE_DB_FILE, type StateDb } from
 import { TranscriptStore, type StoredTranscript } from '../io/storage/transcripts.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
 import { CliOutput, field } from './output.js';
-import { processIo, type CliIo } from './spawn.js';
+import { processIo, type CliIo } from './cli-io.js';
 
 /** How often -f reads the database for more. */
 export const LOGS_POLL_MS = 250;

@@ -9,19 +9,15 @@
 import { lastLine, liveStatusLine, type LiveSample } from '../core/agents/live-status.js';
 import { isLive } from '../core/panel/panel-state.js';
 import { call } from '../io/socket/control-client.js';
+import type { CliOutput } from './output.js';
 
 /** The shortest time between two draws (at most four a second). */
 export const LIVE_STATUS_MS = 250;
 
-/** Back to the line's start and erase it: the one escape sequence the line uses. */
-const ERASE = '\r\x1b[2K';
-
-/** Where the line is drawn: stderr, whether a terminal reads it, and its width (a CliIo is one). */
+/** Where the line is drawn: the CLI's output (the one writer, src/cli/output.ts) and the terminal's width (undefined: 80). */
 export interface StatusIo {
-  err(text: string): void;
-  readonly errIsTerminal?: boolean;
-  /** Undefined: 80. */
-  readonly errColumns?: number;
+  readonly out: CliOutput;
+  readonly columns: number | undefined;
 }
 
 /** A drawn status line; `stop()` erases it for good. */
@@ -48,19 +44,19 @@ const interval = (fn: () => void, ms: number): (() => void) => {
  * terminal; `sample` returns its latest state (undefined: not known yet).
  */
 export function startLiveStatus(id: number, io: StatusIo, sample: () => LiveSample | undefined, options: LiveStatusOptions = {}): LiveStatus {
-  if (!io.errIsTerminal) return { clear: () => {}, stop: () => {} };
+  if (io.out.sinks.errIsTerminal !== true) return { clear: () => {}, stop: () => {} };
   let drawn = false;
   let stopped = false;
   const draw = (): void => {
     if (stopped) return;
     const s = sample();
     if (!s || !isLive(s.state)) return;
-    io.err(`${ERASE}${liveStatusLine(id, s, io.errColumns ?? 80)}`);
+    io.out.statusLine(liveStatusLine(id, s, io.columns ?? 80));
     drawn = true;
   };
   const clear = (): void => {
     if (!drawn) return;
-    io.err(ERASE);
+    io.out.eraseStatus();
     drawn = false;
   };
   const cancel = (options.every ?? interval)(draw, LIVE_STATUS_MS);
