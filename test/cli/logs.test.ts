@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTai, TAI_CLI, type TaiRun } from '../helpers/tai-cli.js';
 import { untilPasses } from '../helpers/until.js';
@@ -63,6 +64,28 @@ describe('tai logs', () => {
     expect(after.code).toBe(0);
     expect(after.out).toBe(followed.out);
   }, 40_000);
+
+  it('reads the transcript of an agent a cockpit runs, while it runs and after the cockpit has exited', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-logs-'));
+    const env = { XDG_STATE_HOME: dir, TAI_PLEXER_SOCKET: '' };
+    const script = waitingAgent(dir);
+    // The cockpit's shell starts the agent through the cockpit (its socket), then waits for the file `stop`.
+    const main = `tai spawn --label cockpit-job -- sh ${script}; while [ ! -e ${join(dir, 'stop')} ]; do sleep 0.05; done`;
+    const cockpit = pty.spawn(process.execPath, [TAI_CLI, '--', 'sh', '-c', main], { cols: 120, rows: 30, env: { ...process.env, ...env } as Record<string, string> });
+    const exited = new Promise<number>((resolve) => cockpit.onExit((e) => resolve(e.exitCode)));
+    try {
+      await untilPasses(async () => expect((await runTai(['logs', '1'], env)).out).toContain('stderr│ a warning'), { timeout: 20_000, interval: 100 });
+      writeFileSync(join(dir, 'go'), '');
+      await untilPasses(async () => expect((await runTai(['logs', '1'], env)).out).toContain('✓ done'), { timeout: 20_000, interval: 100 });
+      writeFileSync(join(dir, 'stop'), '');
+      expect(await exited).toBe(0);
+    } finally {
+      cockpit.kill();
+    }
+    const after = await runTai(['logs', '1'], env);
+    expect(after.code).toBe(0);
+    expect(after.out).toMatch(new RegExp(`^▸ sh ${script}\n\nfirst line\nstderr│ a warning\nlast line\n\n✓ done · \\d+s · exit 0 · 21 chars\n$`));
+  }, 60_000);
 
   it("ends its transcript with the stored row's footer when the supervisor was killed with the agent running", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tai-logs-'));
