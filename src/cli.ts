@@ -18,6 +18,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   cancel: () => import('./cli/cancel.js'),
   spawn: () => import('./cli/spawn.js'),
   poll: () => import('./cli/poll.js'),
+  logs: () => import('./cli/logs.js'),
   record: () => import('./cli/record.js'),
   outage: () => import('./cli/outage.js'),
   net: () => import('./cli/net.js'),
@@ -45,6 +46,7 @@ usage:
   tai agents               the agent registry: names, kinds, available or not
   tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
   tai poll ID | tai cancel ID
+  tai logs ID [-f]         an agent's whole transcript, live or finished, with or without a cockpit
   tai ask | tai ask answer QID OPTION   the questions agents wait on; answer one
   tai record read|search|gc
   tai vpane open|write|close|list

@@ -66,6 +66,8 @@ export interface OpenSpec {
   readonly kind?: PanelKind;
   /** Wall clock in ms from now; omitted: no limit (the owner's own). */
   readonly timeoutMs?: number;
+  /** Silence in ms that cancels the agent; omitted: ORCH_IDLE_KILL (seed 001, section 6). */
+  readonly idleKillMs?: number;
   /** Feed panes: the header line and state the owner starts with. */
   readonly header?: string;
   readonly state?: FeedState;

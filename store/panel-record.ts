@@ -21,6 +21,8 @@ export interface PanelRecord {
   readonly startedAt: number;
   deadline?: number;
   readonly timeoutMs?: number;
+  /** The spawn's own silence limit (`idle_cancel`); undefined for ORCH_IDLE_KILL. */
+  readonly idleKillMs?: number;
   state: PanelState;
   lastEventAt: number;
   /** While held for an outage: the service waited for and since when. */
@@ -104,6 +106,7 @@ export function rowOf(rec: PanelRecord, now: number): AgentRow {
     droppedBytes: rec.pending.dropped,
     reason: rec.stop?.reason ?? rec.summary ?? '',
     ...(rec.finishedAt === undefined ? {} : { finishedAt: rec.finishedAt }),
+    ...(rec.idleKillMs === undefined ? {} : { idleCancelMs: rec.idleKillMs }),
   };
 }
 

@@ -20,6 +20,8 @@ export interface AgentRow {
   readonly droppedBytes: number;
   /** Why it stopped, its summary, or empty. */
   readonly reason: string;
+  /** The spawn's own silence limit (`idle_cancel`, ms); absent for the default ORCH_IDLE_KILL. */
+  readonly idleCancelMs?: number;
 }
 
 /** Totals by state, and the rows, newest last. */

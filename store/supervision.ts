@@ -55,6 +55,7 @@ export function openRecord(id: number, spec: OpenSpec, now: number, size: { read
     task: maskSecrets(spec.task ?? ''),
     startedAt: now,
     ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs, timeoutMs: spec.timeoutMs }),
+    ...(spec.idleKillMs === undefined ? {} : { idleKillMs: spec.idleKillMs }),
     state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
     lastEventAt: now,
     lastTextAt: now,

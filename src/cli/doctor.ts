@@ -12,7 +12,7 @@ import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js'
 import { EXIT_STORAGE } from '../io/agents/agent-results.js';
 import { readCommandLine } from './command-line.js';
 import { CliOutput, field } from './output.js';
-import { processIo, type CliIo } from './spawn.js';
+import { processIo, type CliIo } from './cli-io.js';
 
 const USAGE = 'usage: tai doctor [--reset-db]\n';
 

@@ -89,11 +89,29 @@ export class CliOutput {
     return this.sinks.errIsTerminal === true ? (bytes) => this.sinks.err(bytes) : undefined;
   }
 
+  /**
+   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts),
+   * only when it is a terminal: back to the line's start, erase it, then
+   * `line` as one sanitized field. With the notifier, the only escape
+   * sequences tai itself prints.
+   */
+  statusLine(line: string): void {
+    if (this.sinks.errIsTerminal === true) this.sinks.err(`${ERASE_LINE}${field(line)}`);
+  }
+
+  /** Erases the live status line (before other output, and at the end). */
+  eraseStatus(): void {
+    if (this.sinks.errIsTerminal === true) this.sinks.err(ERASE_LINE);
+  }
+
   /** `tai net`'s own command's stderr, passed through as it comes (the user's command, on the user's terminal; decoded by the caller). */
   passStderr(chunk: string): void {
     this.sinks.err(chunk);
   }
 }
+
+/** Back to the start of the line and erase it (CR, then CSI 2 K). */
+const ERASE_LINE = '\r\x1b[2K';
 
 /** Sanitized text, its SGR kept only for a terminal. */
 function clean(text: string, terminal: boolean): string {

@@ -8,7 +8,8 @@
  * reachable, 64 for a bad command line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
-import { printResult, printText, processIo, type CliIo } from './spawn.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { printResult, printText } from './spawn-result.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';
 import { CliOutput, field, fieldLines } from './output.js';
 

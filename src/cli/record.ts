@@ -15,7 +15,7 @@ import type { RecordPage } from '../core/agents/agent-service.js';
 import { codePoints } from '../core/agents/claim-check.js';
 import { assertNever } from '../core/never.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
-import { processIo, type CliIo } from './spawn.js';
+import { processIo, type CliIo } from './cli-io.js';
 import { answeringBadLines, CommandLineError, readCommandLine, wholeNumber } from './command-line.js';
 import { CliOutput, field } from './output.js';
 

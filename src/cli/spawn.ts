@@ -22,80 +22,47 @@
  * sessionKey): inside a cockpit, an ACP agent whose last turn ended well
  * continues in the same process and conversation; `--kind`/`-- ARGV` spawns
  * never do.
+ *
+ * This file reads the command line into one spawn request; the request is
+ * carried out by spawn-via-cockpit.ts (over the socket) or
+ * spawn-in-process.ts (here), the result printed by spawn-result.ts, the
+ * live status line drawn by spawn-status.ts.
  */
 import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
-import type { AgentResult, SpawnResult } from '../core/agents/agent-service.js';
 import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
-import { AgentsFullError, RequestError } from '../core/errors.js';
-import { CANNOT_START_EXIT, CannotStartError } from '../io/agents/startable.js';
-import { isLive } from '../core/panel/panel-state.js';
-import { createBoard } from '../../store/board.js';
-import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
-import { openAgentService, type OpenedAgentService } from '../io/agents/open-agent-service.js';
-import { StateDbError } from '../io/storage/state-db.js';
+import { IDLE_CANCEL_MAX_S, IDLE_CANCEL_MIN_S, idleCancelProblem } from '../core/agents/idle-cancel.js';
+import { ORCH_IDLE_KILL } from '../core/policy.js';
 import { loadRegistry } from '../io/agents/agent-config.js';
-import { startBoardClock } from '../io/cockpit/board-clock.js';
-import { call, describeCallError } from '../io/socket/control-client.js';
-import { progressLine } from './outage.js';
 import { readCommandLine, usageError, USAGE_EXIT } from './command-line.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../core/agents/questions.js';
-import { CliOutput, field, processSinks, type CliSinks } from './output.js';
+import { CliOutput, field } from './output.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { inProcess } from './spawn-in-process.js';
+import { viaCockpit } from './spawn-via-cockpit.js';
+import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
-import { spawnQueued } from './spawn-queued.js';
 
 const USAGE =
-  `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--cwd DIR]\n` +
+  `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] -- ARGV...\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
+  `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
   '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
 
-/** Seconds one poll waits on the socket (below the server's idle timeout). */
-export const POLL_WAIT_S = 8;
-
-/** Where the CLI reads and writes (its writes through src/cli/output.ts); tests pass their own. */
-export interface CliIo extends CliSinks {
-  /** The whole of stdin when it is not a terminal, else undefined. */
-  readStdin(): Promise<string | undefined>;
-  /** True when stdin is a terminal: someone is there to answer an agent's questions (default policy `ask`). */
-  readonly stdinIsTerminal?: boolean;
-  readonly env: NodeJS.ProcessEnv;
-  /** Calls `handler` on each Ctrl-C (SIGINT) until the returned function is called. */
-  onInterrupt(handler: () => void): () => void;
-}
-
-/** The real process's stdio, environment and SIGINT. */
-export const processIo: CliIo = {
-  out: (text) => processSinks.out(text),
-  err: (text) => processSinks.err(text),
-  get outIsTerminal() {
-    return processSinks.outIsTerminal;
-  },
-  get errIsTerminal() {
-    return processSinks.errIsTerminal;
-  },
-  readStdin: async () => {
-    if (process.stdin.isTTY) return undefined;
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-  get stdinIsTerminal() {
-    return process.stdin.isTTY === true;
-  },
-  env: process.env,
-  onInterrupt: (handler) => {
-    process.on('SIGINT', handler);
-    return () => void process.off('SIGINT', handler);
-  },
-};
+/** Where the CLI reads and writes (src/cli/cli-io.ts; kept here for importers). */
+export { processIo, type CliIo } from './cli-io.js';
+/** How results are printed (src/cli/spawn-result.ts; kept here for importers). */
+export { printResult, printText, type ResultShape } from './spawn-result.js';
+/** Seconds one poll waits on the socket (src/cli/spawn-via-cockpit.ts). */
+export { POLL_WAIT_S } from './spawn-via-cockpit.js';
 
 const SPEC = {
   name: 'spawn',
@@ -106,6 +73,7 @@ const SPEC = {
     kind: { type: 'string' },
     label: { type: 'string' },
     timeout: { type: 'string' },
+    'idle-cancel': { type: 'string' },
     cwd: { type: 'string' },
     prompt: { type: 'string' },
     retries: { type: 'string' },
@@ -148,6 +116,9 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
+  const idleCancel = o['idle-cancel'] === undefined ? undefined : /^\d+$/.test(o['idle-cancel'].trim()) ? Number(o['idle-cancel']) : NaN;
+  const idleBad = idleCancel === undefined ? undefined : idleCancelProblem(idleCancel);
+  if (idleBad !== undefined) return usageError(SPEC, out, `--idle-cancel ${idleBad}, got '${o['idle-cancel']}'`);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) return usageError(SPEC, out, `--retries takes a whole number, 0 or more, got '${o.retries}'`);
   const permissions = o.permissions;
   if (permissions !== undefined && !isOneOf(permissions, PERMISSION_POLICIES)) {
@@ -171,6 +142,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     ...(o.label === undefined ? {} : { label: o.label }),
     ...(prompt === undefined || prompt === '' ? {} : { prompt }),
     ...(timeout === undefined ? {} : { timeout }),
+    ...(idleCancel === undefined ? {} : { idle_cancel: idleCancel }),
     ...(retries === undefined ? {} : { retries }),
     ...(o.allow ? { allow: true } : {}),
     ...(askTimeout === undefined ? {} : { ask_timeout: askTimeout }),
@@ -203,167 +175,8 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   return inProcess(request, shape, io, out);
 }
 
-/** Asks the cockpit to start the agent, then long-polls its result. */
-async function viaCockpit(socket: string, queued: QueuedSpawn, detach: boolean, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
-  let id: number;
-  const { queue, ...request } = queued;
-  try {
-    let reply = await call(socket, request);
-    if (!reply.ok && queue && reply.error.startsWith('too many agents')) {
-      const again = await spawnQueued(request.label ?? request.argv.join(' '), request.prompt ?? '', async () => {
-        const r = await call(socket, request);
-        return !r.ok && r.error.startsWith('too many agents') ? undefined : r;
-      }, io, out);
-      if (again === null) return EXIT_CODES.cancelled;
-      reply = again;
-    }
-    if (!reply.ok) {
-      out.warn(`tai spawn: ${field(reply.error)}\n`);
-      if (reply.error.startsWith('cannot start ')) return CANNOT_START_EXIT;
-      return reply.error.startsWith('too many agents') ? EXIT_REFUSED : reply.error.includes('the state database ') ? EXIT_STORAGE : 1;
-    }
-    id = reply.data.id;
-    if (detach) {
-      if (shape === 'json') out.json(reply.data);
-      else out.say(`${id}\n`);
-      return 0;
-    }
-    out.warn(`tai: agent #${id} started${reply.data.shown ? '' : ` (no panel: ${field(reply.data.reason ?? 'hidden')})`}\n`);
-    laneLines(reply.data, out);
-  } catch (err) {
-    const { exitCode, message } = describeCallError(err);
-    out.warn(`tai spawn: ${field(message)}\n`);
-    return exitCode;
-  }
-  let interrupts = 0;
-  const off = io.onInterrupt(() => {
-    interrupts++;
-    if (interrupts === 1) {
-      out.warn(`tai: stopping agent #${id} (Ctrl-C again to stop waiting)\n`);
-      void call(socket, { cmd: 'cancel', id, reason: 'interrupted (Ctrl-C)' }).catch(() => {});
-    }
-  });
-  try {
-    for (;;) {
-      const reply = await call(socket, { cmd: 'poll', id, wait: POLL_WAIT_S });
-      if (!reply.ok) {
-        out.warn(`tai spawn: ${field(reply.error)}\n`);
-        return 1;
-      }
-      if (reply.data.finished) return printResult(reply.data, shape, out);
-      if (interrupts > 1) return EXIT_CODES.cancelled;
-    }
-  } catch (err) {
-    const { exitCode, message } = describeCallError(err);
-    out.warn(`tai spawn: ${field(message)}\n`);
-    return exitCode;
-  } finally {
-    off();
-  }
-}
-
-/** Supervises the agent here: a board without drawing, its clock, the state DB. */
-async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> {
-  const { queue, ...request } = queued;
-  const board = createBoard({ drawingOff: 'outside a cockpit: no panel' });
-  const clock = startBoardClock(board);
-  // No panel shows a held agent here: its hold, the outage's stage and next probe, and its restart go to stderr, as `tai net` prints them.
-  let opened: OpenedAgentService;
-  try {
-    opened = openAgentService(board, io.env, Date.now, {
-      onProgress: (outage) => out.warn(`tai: ${field(progressLine(outage, Date.now()))}\n`),
-      tell: (panelId, line) => out.warn(`tai: agent #${panelId} ${field(line)}\n`),
-    });
-  } catch (err) {
-    clock.stop();
-    if (!(err instanceof StateDbError)) throw err;
-    out.warn(`tai spawn: ${field(err.message)}\n`);
-    return EXIT_STORAGE;
-  }
-  const { service } = opened;
-  let off = (): void => {};
-  try {
-    let id: number;
-    try {
-      const started = await service.spawn(request, Date.now()).catch(async (err: unknown) => {
-        if (!(queue && err instanceof AgentsFullError)) throw err;
-        return spawnQueued(request.label ?? request.argv.join(' '), request.prompt ?? '', () => service.spawn(request, Date.now()).catch((e: unknown) => {
-          if (e instanceof AgentsFullError) return undefined;
-          throw e;
-        }), io, out);
-      });
-      if (started === null) return EXIT_CODES.cancelled;
-      id = started.id;
-      laneLines(started, out);
-    } catch (err) {
-      if (err instanceof AgentsFullError) {
-        out.warn(`tai spawn: ${field(err.message)}\n`);
-        return EXIT_REFUSED;
-      }
-      if (err instanceof RequestError) {
-        out.warn(`tai spawn: ${field(err.message)}\n`);
-        return err instanceof CannotStartError ? CANNOT_START_EXIT : USAGE_EXIT;
-      }
-      if (err instanceof StateDbError) {
-        out.warn(`tai spawn: the agent was not started: ${field(err.message)}\n`);
-        return EXIT_STORAGE;
-      }
-      throw err;
-    }
-    let interrupts = 0;
-    off = io.onInterrupt(() => {
-      interrupts++;
-      if (interrupts === 1) {
-        out.warn(`tai: stopping agent #${id} (Ctrl-C again to kill it now)\n`);
-        board.getState().cancel(id, 'interrupted (Ctrl-C)', Date.now(), 'user');
-      } else service.kill(id);
-    });
-    for (;;) {
-      const result = await service.poll(id, 60_000);
-      if (result?.finished) return printResult(result, shape, out);
-    }
-  } finally {
-    off();
-    clock.stop();
-    opened.close();
-  }
-}
-
-/** A spawn and whether it waits in the queue when refused at the cap. */
-type QueuedSpawn = CommandOf<'spawn'> & { readonly queue?: boolean };
-
-/** Says where a lane agent runs and what its maker should know (a dirty main checkout). */
-function laneLines(started: SpawnResult, out: CliOutput): void {
-  if (started.lane === undefined) return;
-  out.warn(`tai: agent #${started.id} runs in lane ${field(started.lane)} (${field(started.cwd ?? '')}); when it ends: tai lane diff ${field(started.lane)}\n`);
-  for (const note of started.notes ?? []) out.warn(`tai: ${field(note)}\n`);
-}
-
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */
 export { withModel };
-
-/** How a result is printed: sanitized text (the default), its exact bytes (`--raw`), or escaped JSON (`--json`). */
-export type ResultShape = 'text' | 'raw' | 'json';
-
-/** Prints a result so far: its text on stdout, as `shape` says. */
-export function printText(text: string, shape: ResultShape, out: CliOutput): void {
-  if (text !== '') out.result(text.endsWith('\n') ? text : `${text}\n`, shape === 'raw');
-}
-
-/** Prints a finished result (text on stdout, a one-line summary on stderr) and returns its exit code. */
-export function printResult(result: AgentResult, shape: ResultShape, out: CliOutput): number {
-  if (shape === 'json') out.json(result);
-  else {
-    printText(result.text, shape, out);
-    const record = result.recordId
-      ? ` · whole result: tai record read ${field(result.recordId)} --all`
-      : result.storageError === undefined
-        ? ''
-        : ` · the result could not be stored (${field(result.storageError)}); ${result.resultFile === undefined ? 'the whole of it is on stdout' : `the whole of it is in ${field(result.resultFile)}`}`;
-    out.warn(`tai: agent #${result.id} ${result.state}${result.reason ? ` (${field(result.reason)})` : ''}${record}\n`);
-  }
-  return result.exitCode ?? (isLive(result.state) ? 0 : EXIT_CODES[result.state as keyof typeof EXIT_CODES]);
-}
 
 function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
   return (allowed as readonly string[]).includes(value);

@@ -11,7 +11,7 @@
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';
 import { messageOf } from '../core/errors.js';
-import { PANEL_STATES } from '../core/panel/panel-state.js';
+import { isLive, PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { join } from 'node:path';
 import { SpawnQueue } from '../io/agents/spawn-queue.js';
@@ -131,6 +131,8 @@ function formatRow(row: AgentRow, id: string, width: number): string {
   const parts = [id.padEnd(width), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
   if (row.kind === 'agent') parts.push(` · ${count(row.tools, 'tool')} · ${count(row.tokens, 'token')}`);
   else parts.push(' · feed pane');
+  // A live agent with its own silence limit says it: the default (300 s) goes unsaid.
+  if (row.idleCancelMs !== undefined && isLive(row.state)) parts.push(` · cancelled after ${Math.round(row.idleCancelMs / 1000)}s without an event`);
   if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);
   if (row.reason) parts.push(` · ${field(row.reason)}`);
   return `  ${parts.join(' ')}`;

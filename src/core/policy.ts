@@ -19,8 +19,16 @@ export const ORCH_WRITE_MAX = 32_768;
 export const ORCH_LINGER = 20_000;
 /** Silence this long shows a panel idle. */
 export const ORCH_IDLE_WARN = 60_000;
-/** Silence this long cancels the job. */
+/** Silence this long cancels the job (the default; a spawn's `idle_cancel` sets its own). */
 export const ORCH_IDLE_KILL = 300_000;
+/**
+ * The range a spawn may set its own silence limit in (`tai spawn
+ * --idle-cancel S`, a registry entry's `idle_cancel`, the socket's
+ * `idle_cancel`): seed 000 names the 300 s as a static guess that suits
+ * agents that stream, not a quiet compile. Never below the idle display.
+ */
+export const ORCH_IDLE_KILL_MIN = 60_000;
+export const ORCH_IDLE_KILL_MAX = 3_600_000;
 /** A soft stop becomes a hard stop after this long. */
 export const ORCH_CANCEL_GRACE = 5_000;
 /** The opening task line shows at most this many characters. */

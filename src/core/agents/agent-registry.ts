@@ -11,6 +11,7 @@
  *   error points at the exact spot to fix.
  * - mention: a line of the form `@name prompt`.
  */
+import { idleCancelProblem } from './idle-cancel.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer } from './questions.js';
 import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
 
@@ -46,6 +47,8 @@ export interface AgentEntry {
   readonly cwd?: string;
   /** Wall clock in seconds (AGENT_TIMEOUT_MIN_S..AGENT_TIMEOUT_MAX_S). */
   readonly timeout?: number;
+  /** Seconds without an event that cancel the agent (IDLE_CANCEL_MIN_S..MAX_S); omitted: 300. */
+  readonly idle_cancel?: number;
   readonly permissions?: AgentPermissions;
   /** Seconds an unanswered question waits before it gets `ask_default`. */
   readonly ask_timeout?: number;
@@ -91,7 +94,7 @@ export class UnknownAgentError extends Error {
   }
 }
 
-const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane'] as const;
+const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'idle_cancel', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane'] as const;
 const FILE_FIELDS = ['agents'] as const;
 
 /** Validates the parsed JSON of a registry file; `source` names the file in every error. */
@@ -147,6 +150,12 @@ function parseEntry(name: string, raw: unknown, fail: Fail): AgentEntry {
       return fail(`${at}.timeout`, `must be a whole number of seconds from ${AGENT_TIMEOUT_MIN_S} to ${AGENT_TIMEOUT_MAX_S} (got ${describe(timeout)})`);
     }
     entry.timeout = timeout;
+  }
+  const idleCancel = raw['idle_cancel'];
+  if (idleCancel !== undefined) {
+    const bad = idleCancelProblem(idleCancel);
+    if (bad !== undefined) return fail(`${at}.idle_cancel`, `${bad} (got ${describe(idleCancel)})`);
+    entry.idle_cancel = idleCancel as number;
   }
   const permissions = raw['permissions'];
   if (permissions !== undefined) {

@@ -20,6 +20,8 @@ export interface EntrySpawnOptions {
   readonly label?: string;
   /** Wall clock in seconds; defaults to the entry's. */
   readonly timeout?: number;
+  /** Seconds of silence that cancel the agent; defaults to the entry's `idle_cancel`. */
+  readonly idle_cancel?: number;
   readonly retries?: number;
   /** Accept ACP permission requests even when the entry rejects them. */
   readonly allow?: boolean;
@@ -42,6 +44,7 @@ export function withModel(entry: AgentEntry): string[] {
 export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions): CommandOf<'spawn'> {
   const label = options.label ?? `@${entry.name}`;
   const wall = options.timeout ?? entry.timeout;
+  const idle = options.idle_cancel ?? entry.idle_cancel;
   const cwd = options.cwdOverride ? options.cwd : (entry.cwd ?? options.cwd);
   const lane = options.lane ?? (entry.lane ? '' : undefined);
   return {
@@ -51,6 +54,7 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
     label,
     ...(options.prompt === undefined || options.prompt === '' ? {} : { prompt: options.prompt }),
     ...(wall === undefined ? {} : { timeout: wall }),
+    ...(idle === undefined ? {} : { idle_cancel: idle }),
     cwd,
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),

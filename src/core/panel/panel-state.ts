@@ -56,6 +56,8 @@ export interface Supervised {
   readonly deadline?: number;
   /** The wall clock as granted, for the message (the deadline moves while held). */
   readonly timeoutMs?: number;
+  /** Silence that cancels this agent; undefined for ORCH_IDLE_KILL. */
+  readonly idleKillMs?: number;
   /** Set once a stop was requested. */
   readonly stop?: {
     readonly cause: StopCause;
@@ -171,7 +173,7 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
   // until the answer (which restarts it); the wall clock above keeps running.
   if (panel.state === 'asking') return [];
   const silent = now - panel.lastEventAt;
-  if (silent >= ORCH_IDLE_KILL) {
+  if (silent >= (panel.idleKillMs ?? ORCH_IDLE_KILL)) {
     return [{ type: 'soft_stop', cause: 'idle', reason: `no event for ${Math.floor(silent / 1000)}s` }];
   }
   if (silent >= ORCH_IDLE_WARN && panel.state === 'running') return [{ type: 'idle' }];

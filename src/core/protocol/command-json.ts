@@ -15,6 +15,7 @@ import type { PaneId } from '../panel/layout.js';
 import { RequestError, VPANE_ERRORS } from '../errors.js';
 import { assertNever } from '../never.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../agents/questions.js';
+import { idleCancelProblem } from '../agents/idle-cancel.js';
 import {
   POLL_WAIT_MAX,
   RECORD_PAGE_MAX,
@@ -204,6 +205,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const label = optional(v, 'label', 'spawn label', string);
   const prompt = optional(v, 'prompt', 'spawn prompt', string);
   const timeout = optional(v, 'timeout', 'spawn timeout', positive);
+  const idleCancel = optional(v, 'idle_cancel', 'spawn idle_cancel', idleSeconds);
   const cwd = optional(v, 'cwd', 'spawn cwd', withoutNul(nonEmptyString));
   const retries = optional(v, 'retries', 'spawn retries', integer);
   const allow = optional(v, 'allow', 'spawn allow', boolean);
@@ -221,6 +223,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(label === undefined ? {} : { label }),
     ...(prompt === undefined ? {} : { prompt }),
     ...(timeout === undefined ? {} : { timeout }),
+    ...(idleCancel === undefined ? {} : { idle_cancel: idleCancel }),
     ...(cwd === undefined ? {} : { cwd }),
     ...(retries === undefined ? {} : { retries }),
     ...(allow === undefined ? {} : { allow }),
@@ -299,6 +302,13 @@ const integer: Reader<number> = (value, name) => {
 
 const positiveInteger: Reader<number> = (value, name) => {
   if (signedInteger(value, name) <= 0) throw new RequestError(`${name} must be greater than 0`);
+  return value as number;
+};
+
+/** A spawn's silence limit: whole seconds in ORCH_IDLE_KILL_MIN..MAX (src/core/agents/idle-cancel.ts). */
+const idleSeconds: Reader<number> = (value, name) => {
+  const bad = idleCancelProblem(value);
+  if (bad !== undefined) throw new RequestError(`${name} ${bad}`);
   return value as number;
 };
 

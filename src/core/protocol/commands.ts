@@ -51,6 +51,8 @@ export type Command =
       readonly prompt?: string;
       /** Wall clock in seconds (FORK_TIMEOUT_MIN..MAX). */
       readonly timeout?: number;
+      /** Seconds without an event that cancel the agent (ORCH_IDLE_KILL_MIN..MAX); omitted: ORCH_IDLE_KILL's 300. */
+      readonly idle_cancel?: number;
       readonly cwd?: string;
       readonly retries?: number;
       readonly allow?: boolean;

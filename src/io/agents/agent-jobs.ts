@@ -16,6 +16,7 @@ import { RequestError } from '../../core/errors.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
 import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../../core/policy.js';
+import { idleCancelProblem } from '../../core/agents/idle-cancel.js';
 import { assertNever } from '../../core/never.js';
 import { maskSecrets } from '../../core/text/secrets.js';
 import type { Board } from '../../../store/board.js';
@@ -57,6 +58,8 @@ export interface Job {
   readonly spec: RunSpec;
   readonly runner: Runner;
   readonly timeoutMs: number;
+  /** The silence that cancels each attempt; undefined for ORCH_IDLE_KILL. */
+  readonly idleKillMs: number | undefined;
   readonly startedAt: number;
   retriesLeft: number;
   readonly attempts: Attempt[];
@@ -73,6 +76,8 @@ export interface JobRequest {
   /** Wall clock in seconds; undefined for the default. */
   readonly timeout: number | undefined;
   readonly retries: number | undefined;
+  /** Silence in seconds that cancels the agent (ORCH_IDLE_KILL_MIN..MAX); undefined for the default. */
+  readonly idleCancel?: number | undefined;
 }
 
 /** A job with no attempt yet; throws RequestError on a timeout or a number of retries out of range. */
@@ -82,6 +87,10 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
   if (!Number.isInteger(retries) || retries < 0 || retries > RETRIES_MAX) {
     throw new RequestError(`retries must be a whole number from 0 to ${RETRIES_MAX}`);
   }
+  if (request.idleCancel !== undefined) {
+    const bad = idleCancelProblem(request.idleCancel);
+    if (bad !== undefined) throw new RequestError(`idle_cancel ${bad}`);
+  }
   // The task and label are shown, stored and logged (the agents table, the run log, a lane's file): masked once here; the agent gets its prompt from `spec`.
   return {
     kind,
@@ -90,6 +99,7 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
     spec,
     runner,
     timeoutMs,
+    idleKillMs: request.idleCancel === undefined ? undefined : request.idleCancel * 1000,
     startedAt: now,
     retriesLeft: retries,
     attempts: [],

@@ -16,6 +16,7 @@ import { createOutageWatch, type OutageWatch } from '../outage/outage-watch.js';
 import type { Sleep } from '../outage/outage-wait.js';
 import { defaultProbes, type ProbeSource } from '../outage/probes.js';
 import { RecordStore } from '../storage/records.js';
+import { TranscriptStore } from '../storage/transcripts.js';
 import { AcpSessionPool } from './runners/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
 import { openStateDb, STATE_DB_BUSY_TIMEOUT_MS, stateDbWaitMs, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
@@ -103,6 +104,7 @@ export function openAgentService(
       stateDir: dir,
       storeWaitMs: waitMs,
       runners: runnersWithSessions(sessions),
+      transcripts: new TranscriptStore(db),
       lanes: new LaneWatch({ db, board, run, now }),
       outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
     });

@@ -103,6 +103,15 @@ export class AgentsStore {
     return row ? fromRow(row) : undefined;
   }
 
+  /** The newest agent with panel id `id`, of the supervisor with pid `pid` when given (`tai logs 4242/3`). */
+  find(id: number, pid?: number): StoredAgent | undefined {
+    const row =
+      pid === undefined
+        ? this.db.prepare<[number], Row>('SELECT * FROM agents WHERE id = ? ORDER BY started_at DESC LIMIT 1').get(id)
+        : this.db.prepare<[number, string], Row>('SELECT * FROM agents WHERE id = ? AND run LIKE ? ORDER BY started_at DESC LIMIT 1').get(id, `${pid}-%`);
+    return row ? fromRow(row) : undefined;
+  }
+
   /** The newest rows first, at most `limit`. */
   list(limit: number = 50): StoredAgent[] {
     return this.db

@@ -126,7 +126,7 @@ describe('parseRegistry', () => {
       'agents.json: agents.reviewer.Timeout is not a known field (did you mean timeout?)',
     );
     expect(entryError({ kind: 'acp', command: ['x'], env: {} })).toBe(
-      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, permissions, ask_timeout, ask_default, model, description, lane)',
+      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, idle_cancel, permissions, ask_timeout, ask_default, model, description, lane)',
     );
   });
 

@@ -1,0 +1,89 @@
+/**
+ * What the agent service's parts share (src/io/agents/agent-service.ts): the
+ * board, the stores, the jobs by attempt id, the lanes and the slots; and the
+ * small reads and writes all of them make: an attempt's row on the board,
+ * its row in the database, a slot given back.
+ */
+import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
+import type { Board } from '../../../store/board.js';
+import type { AgentRow } from '../../../store/status.js';
+import type { HoldSteps } from './agent-holds.js';
+import type { Attempt, Job } from './agent-jobs.js';
+import type { AgentOutages } from '../outage/agent-outages.js';
+import { agentRowOf, type AttemptEnd } from './agent-results.js';
+import type { StoreResultOptions } from './result-store.js';
+import type { AgentSlots } from '../storage/agent-slots.js';
+import { keepRow } from '../storage/unsaved.js';
+import type { AgentsStore } from '../storage/agents-store.js';
+import type { RecordStore } from '../storage/records.js';
+import type { AgentTranscripts } from './agent-transcripts.js';
+import type { LaneWatch } from '../lanes/lane-watch.js';
+import type { StoredLane } from '../lanes/lane-store.js';
+
+/** The agent service's state, read and changed by its parts. */
+export interface ServiceState {
+  readonly board: Board;
+  readonly records: RecordStore;
+  readonly agents: AgentsStore | undefined;
+  /** The clock events and results are stamped with. */
+  readonly now: () => number;
+  /** This process's run key for the agents' rows. */
+  readonly run: string;
+  /** Every job, under the id of each of its attempts. */
+  readonly jobs: Map<number, Job>;
+  readonly outages: AgentOutages | undefined;
+  readonly lanes: LaneWatch | undefined;
+  /** The lane each lane job runs in. */
+  readonly laneOf: WeakMap<Job, StoredLane>;
+  readonly slots: AgentSlots | undefined;
+  readonly stateDir: string | undefined;
+  readonly store: StoreResultOptions;
+  /** Writes the agents' transcripts for `tai logs`; omitted without a database. */
+  readonly transcripts: AgentTranscripts | undefined;
+  /** What settling and holding an attempt call back into. */
+  readonly steps: HoldSteps;
+}
+
+/** The board's status row of panel `id`, if it has one. */
+export function boardRow(s: ServiceState, id: number, now: number): AgentRow | undefined {
+  return s.board.getState().status(now).agents.find((r) => r.id === id);
+}
+
+/** The final state the board gave panel `id`, or undefined while it is live. */
+export function rowState(s: ServiceState, id: number, now: number): FinalState | undefined {
+  const row = boardRow(s, id, now);
+  return row && !isLive(row.state) ? (row.state as FinalState) : undefined;
+}
+
+/** Why panel `id` ended, as the board says it ('' before it ended). */
+export function reasonOf(s: ServiceState, id: number, now: number): string {
+  return boardRow(s, id, now)?.reason ?? '';
+}
+
+/** Gives a slot back; a failed delete is retried by the upkeep, or reclaimed once this process is gone. */
+export function release(s: ServiceState, slot: number | undefined): void {
+  if (slot === undefined) return;
+  try {
+    s.slots?.release(slot);
+  } catch {
+    // The slot is no longer held here, and renew deletes it.
+  }
+}
+
+/** Writes the attempt's row; a final row the database refuses is kept in a file (src/io/storage/unsaved.ts). */
+export function saveRow(s: ServiceState, job: Job, attempt: Attempt, state: PanelState, now: number, end?: AttemptEnd): void {
+  if (!s.agents) return;
+  const stored = agentRowOf(s.run, job, attempt.id, state, now, boardRow(s, attempt.id, now), end);
+  try {
+    s.agents.save(stored);
+  } catch {
+    // A live row is for status after a restart; supervision goes on without it. A final
+    // row is kept in a file and written by the upkeep or the next tai process.
+    if (end === undefined || isLive(state) || s.stateDir === undefined) return;
+    try {
+      keepRow(s.stateDir, stored);
+    } catch {
+      // Nowhere to keep it: the row reads as its supervisor's end (cancelled) later.
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The board's private state and the helpers every group of its actions
+ * shares (store/board.ts puts them together): the records, the kept
+ * transcripts, the clock's wake-ups, the event taps, the questions, and
+ * `publish`, which lays out, fits screens and publishes the snapshot.
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import { messageOf, NoSuchPanelError } from '../src/core/errors.js';
+import { isLive } from '../src/core/panel/panel-state.js';
+import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT } from '../src/core/policy.js';
+import { focusKept, zoomKept, type UiChange } from './board-ui.js';
+import { layoutKeyOf, layoutOf, panelsOf } from './board-snapshot.js';
+import { EventTaps } from './board-events.js';
+import { createWakes, type Wakes } from './board-wake.js';
+import type { BoardCounters, BoardOptions, BoardState } from './board-types.js';
+import { dropScreen, fitScreens } from './panel-output.js';
+import type { PanelRecord } from './panel-record.js';
+import type { AgentRow } from './status.js';
+import { BoardQuestions } from './board-questions.js';
+import type { Supervisor } from './supervision.js';
+
+/** The size a panel's screen has before the layout gives it a place. */
+export const DEFAULT_COLS = 80;
+export const DEFAULT_ROWS = 24;
+
+/**
+ * How many finished agents' screens the board keeps after their panels left,
+ * so the agent list (prefix + w) can reopen their transcripts: the newest
+ * eight, each at most its screen's scrollback (src/io/terminal/screen.ts).
+ */
+export const KEPT_TRANSCRIPTS_MAX = 8;
+
+/** The reason shown for every panel when drawing is off and no reason was given. */
+export const NO_DISPLAY = 'panels are not drawn (no display)';
+
+/** The board's mutable scalars, changed by its actions. */
+export interface BoardVars {
+  nextId: number;
+  lastFlushAt: number;
+  /** Display failures in a row (three turn drawing off). */
+  failures: number;
+  /** The latest time any action brought; what a resize or a zoom publishes at. */
+  seen: number;
+  /** A feed op changed a header or state: the next flush publishes even without bytes. */
+  feedDirty: boolean;
+  mainPercent: number;
+  /** What the published layout was computed from (publish reuses it while they stay the same). */
+  layoutKey: string;
+  drawingOff: string | null;
+}
+
+/** What the board's actions share. */
+export interface BoardContext {
+  readonly options: BoardOptions;
+  readonly records: Map<number, PanelRecord>;
+  /** Finished agents' records off the board whose screens the agent list can reopen, oldest first (at most KEPT_TRANSCRIPTS_MAX). */
+  readonly kept: Map<number, PanelRecord>;
+  readonly history: AgentRow[];
+  readonly counters: BoardCounters;
+  readonly maxLive: number;
+  readonly vars: BoardVars;
+  readonly wakes: Wakes;
+  readonly events: EventTaps;
+  readonly questions: BoardQuestions;
+  readonly sup: Supervisor;
+  readonly log: (line: string) => void;
+  readonly listenFailed: (err: unknown) => void;
+  readonly get: () => BoardState;
+  readonly set: StoreApi<BoardState>['setState'];
+  /** Queues output for a record's screen and wakes the clock. */
+  queue(rec: PanelRecord, data: string): void;
+  /** Takes a record off the board; a finished agent's screen is kept for the agent list, the oldest kept one dropped. */
+  remove(rec: PanelRecord): void;
+  /** A live agent leaves the screen; it stays supervised until it finishes. */
+  detach(rec: PanelRecord): void;
+  /** Drawing stops for every panel; supervision goes on. */
+  disableDrawing(reason: string): void;
+  /** The record of `id`; NoSuchPanelError when there is none. */
+  get1(id: number): PanelRecord;
+  /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
+  publish(now?: number): void;
+  /** Sets a UI change, if there is one. */
+  setUi(change: UiChange | null): void;
+}
+
+/** Makes the board's private state for the store's `set` and `get`. */
+export function boardContext(options: BoardOptions, counters: BoardCounters, set: BoardContext['set'], get: () => BoardState): BoardContext {
+  const records = new Map<number, PanelRecord>();
+  const kept = new Map<number, PanelRecord>();
+  const history: AgentRow[] = [];
+  const keptMax = options.keptTranscripts ?? KEPT_TRANSCRIPTS_MAX;
+  const log = options.log ?? (() => {});
+  const vars: BoardVars = {
+    nextId: 1,
+    lastFlushAt: -Infinity,
+    failures: 0,
+    seen: 0,
+    feedDirty: false,
+    mainPercent: MPLEX_VPANE_MAIN_PERCENT,
+    layoutKey: '',
+    drawingOff: options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY),
+  };
+  const wakes = createWakes();
+  const events = new EventTaps();
+  const listenFailed = (err: unknown): void => log(`event listener failed: ${messageOf(err)}`);
+  if (options.onEvent) events.add(options.onEvent, listenFailed);
+  const queue = (rec: PanelRecord, data: string): void => {
+    if (data === '') return;
+    rec.pending.append(data);
+    wakes.wake();
+  };
+  const remove = (rec: PanelRecord): void => {
+    records.delete(rec.id);
+    rec.pending.clear();
+    if (rec.kind === 'agent' && rec.screen && !isLive(rec.state) && keptMax > 0) {
+      kept.set(rec.id, rec);
+      for (const old of kept.values()) {
+        if (kept.size <= keptMax) break;
+        kept.delete(old.id);
+        dropScreen(old);
+      }
+      return;
+    }
+    rec.screen?.dispose();
+    rec.screen = undefined;
+  };
+  const questions = new BoardQuestions({ record: (id) => records.get(id), queue, log });
+  const closeQuestions = (rec: PanelRecord, why: string): void => questions.closePanel(rec.id, why);
+  const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions };
+  return {
+    options,
+    records,
+    kept,
+    history,
+    counters,
+    maxLive: options.maxLive ?? AGENTS_MAX_PARALLEL,
+    vars,
+    wakes,
+    events,
+    questions,
+    sup,
+    log,
+    listenFailed,
+    get,
+    set,
+    queue,
+    remove,
+    detach(rec) {
+      rec.closed = true;
+      dropScreen(rec);
+    },
+    disableDrawing(reason) {
+      vars.drawingOff = reason;
+      for (const rec of [...records.values(), ...kept.values()]) dropScreen(rec);
+      kept.clear();
+      log(`drawing stopped: ${reason}; supervision goes on`);
+    },
+    get1(id) {
+      const rec = records.get(id);
+      if (!rec) throw new NoSuchPanelError(id);
+      return rec;
+    },
+    publish(now = vars.seen) {
+      vars.seen = Math.max(vars.seen, now);
+      const s = get();
+      const zoom = zoomKept(s.zoom, (id) => records.has(id));
+      const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff: vars.drawingOff, mainPercent: vars.mainPercent, statusLine: s.statusLine };
+      // The layout is a pure function of its key: reuse the published one (and its identity) while the key is the same.
+      const key = layoutKeyOf(records, inputs);
+      const lay = key === vars.layoutKey ? s.layout : layoutOf(records, inputs);
+      vars.layoutKey = key;
+      fitScreens(records, lay);
+      const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking });
+    },
+    setUi(change) {
+      if (change) set(change);
+    },
+  };
+}

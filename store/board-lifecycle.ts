@@ -1,0 +1,178 @@
+/**
+ * The board's actions over an agent's life (seed 001, sections 4.1 and 6):
+ * a panel opened (under the cap), its events heard and formatted, held
+ * through an outage, stopped, finished and closed; a feed pane written; a
+ * question asked and answered (store/board-questions.ts).
+ */
+import { AgentsFullError, RequestError } from '../src/core/errors.js';
+import { areaRows } from '../src/core/panel/layout.js';
+import { isLive, type FinalState } from '../src/core/panel/panel-state.js';
+import { focusAfterClose, unzoomed } from './board-ui.js';
+import { layoutOf } from './board-snapshot.js';
+import type { BoardActions } from './board-types.js';
+import { feedChange, feedRefusal, mainPercentOf } from './feed-panes.js';
+import { openScreen } from './panel-output.js';
+import { callHook, endRecord, heard, holdRecord, openRecord, requestStop, resumeRecord } from './supervision.js';
+import { DEFAULT_COLS, DEFAULT_ROWS, type BoardContext } from './board-context.js';
+
+/** The actions that open, feed, stop, finish and close panels, and the questions' doors. */
+export type LifecycleActions = Pick<
+  BoardActions,
+  'open' | 'emit' | 'write' | 'feed' | 'hold' | 'resume' | 'tag' | 'finish' | 'setCancel' | 'cancel' | 'closeByUser' | 'close' | 'shutdown' | 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked'
+>;
+
+/** The lifecycle actions over the board's private state. */
+export function lifecycleActions(ctx: BoardContext): LifecycleActions {
+  const { records, vars, wakes, events, questions, sup, counters, options } = ctx;
+  return {
+    open(spec, now) {
+      const kind = spec.kind ?? 'agent';
+      const s = ctx.get();
+      if (kind === 'agent') {
+        const live = [...records.values()].filter((r) => r.kind === 'agent' && isLive(r.state)).length;
+        if (live >= ctx.maxLive) throw new AgentsFullError(live, ctx.maxLive);
+      } else {
+        const refusal = feedRefusal(records, { cols: s.cols, rows: areaRows(s.rows, s.statusLine), drawingOff: vars.drawingOff });
+        if (refusal !== null) throw new RequestError(refusal);
+        vars.mainPercent = mainPercentOf(spec, vars.mainPercent);
+      }
+      const id = vars.nextId++;
+      const rec = openRecord(id, spec, now, { cols: DEFAULT_COLS, rows: DEFAULT_ROWS });
+      records.set(id, rec);
+      if (vars.drawingOff === null && options.createScreen) {
+        // Size it where the layout will put it, so the opening line wraps right.
+        const lay = layoutOf(records, { cols: s.cols, rows: s.rows, zoom: null, drawingOff: vars.drawingOff, mainPercent: vars.mainPercent, statusLine: s.statusLine });
+        const place = lay.panels.find((p) => p.id === id)?.rect ?? { cols: DEFAULT_COLS, rows: DEFAULT_ROWS };
+        const failed = openScreen(rec, place, options.createScreen);
+        if (failed !== null) ctx.disableDrawing(failed);
+        if (rec.formatter && rec.task) ctx.queue(rec, rec.formatter.opening(rec.task));
+      }
+      ctx.setUi(unzoomed(s));
+      wakes.notify(); // a new record: the watchdog ticks again
+      ctx.publish(now);
+      return id;
+    },
+
+    emit(id, event, now) {
+      if (events.taps.length !== 0) events.tell(id, event, now);
+      const rec = records.get(id);
+      if (!rec || rec.kind !== 'agent' || !isLive(rec.state)) return;
+      counters.events++;
+      heard(rec, event, now);
+      if (rec.formatter) {
+        ctx.queue(rec, rec.formatter.event(event));
+        if (rec.formatter.holding) wakes.wake(); // a held word is released by a later flush
+      }
+    },
+
+    write(id, data, now) {
+      const rec = ctx.get1(id);
+      rec.lastEventAt = now;
+      if (rec.screen) ctx.queue(rec, data);
+    },
+
+    feed(id, op, now) {
+      const rec = ctx.get1(id);
+      rec.lastEventAt = now;
+      vars.feedDirty = true;
+      wakes.wake();
+      Object.assign(rec, feedChange(rec, op, now));
+    },
+
+    hold(id, service, now) {
+      if (holdRecord(ctx.get1(id), service, now)) ctx.publish(now);
+    },
+
+    resume(id, now) {
+      const rec = records.get(id);
+      if (!rec || !resumeRecord(rec, now)) return;
+      if (questions.openOf(id)) rec.state = 'asking'; // held while asking: back to waiting for the user
+      ctx.publish(now);
+    },
+
+    tag(id, text, now) {
+      const rec = records.get(id);
+      if (!rec || rec.kind === 'feed' || rec.tag === text) return;
+      rec.tag = text;
+      ctx.publish(now);
+    },
+
+    finish(id, state, summary, now) {
+      const rec = records.get(id);
+      if (!rec || !isLive(rec.state)) return rec?.state as FinalState | undefined;
+      const final = endRecord(sup, rec, state, summary, now);
+      ctx.publish(now);
+      return final;
+    },
+
+    setCancel(id, soft, hard) {
+      const rec = ctx.get1(id);
+      if (rec.soft) return;
+      rec.soft = soft;
+      if (hard) rec.hard = hard;
+      // A stop asked for before the owner was ready still reaches it.
+      if (rec.stop && !rec.softCalled) {
+        rec.softCalled = true;
+        callHook(sup, soft, rec.stop.reason, id);
+      }
+    },
+
+    cancel(id, reason, now, cause = 'owner') {
+      const rec = records.get(id);
+      if (!rec) return false;
+      const asked = requestStop(sup, rec, cause, reason, now);
+      if (asked) ctx.publish(now);
+      return asked;
+    },
+
+    closeByUser(id, now) {
+      const rec = records.get(id);
+      if (!rec || rec.closed) return false;
+      ctx.setUi(focusAfterClose(ctx.get(), id));
+      if (rec.kind === 'agent' && isLive(rec.state)) {
+        requestStop(sup, rec, 'user', 'closed by the user', now);
+        ctx.detach(rec);
+      } else ctx.remove(rec);
+      ctx.publish(now);
+      return true;
+    },
+
+    close(id, now) {
+      const rec = records.get(id);
+      if (!rec) return false;
+      if (rec.kind === 'agent' && isLive(rec.state)) ctx.detach(rec);
+      else ctx.remove(rec);
+      ctx.publish(now);
+      return true;
+    },
+
+    shutdown(reason, now) {
+      for (const rec of records.values()) requestStop(sup, rec, 'shutdown', reason, now);
+      ctx.publish(now);
+    },
+
+    ask(id, ask, now, reply) {
+      const qid = questions.ask(id, ask, now, reply);
+      ctx.publish(now);
+      return qid;
+    },
+
+    answer(qid, key, by, now) {
+      const answered = questions.answer(qid, key, by, now);
+      ctx.publish(now);
+      return answered;
+    },
+
+    questions(now) {
+      return questions.list(now);
+    },
+
+    questionOf(id) {
+      return questions.openOf(id);
+    },
+
+    onAsked(listener) {
+      return questions.onAsked(listener);
+    },
+  };
+}

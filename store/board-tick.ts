@@ -1,0 +1,86 @@
+/**
+ * The board's clock-driven actions (seed 001, sections 4.2 and 6): the
+ * supervision tick (the watchdog's decisions per agent, the feed panes'
+ * lease), the coalesced flush of pending output into screens, and what the
+ * clock asks to know when to wake (store/board-wake.ts).
+ */
+import { assertNever } from '../src/core/never.js';
+import { watchDueAt, watchdog } from '../src/core/panel/panel-state.js';
+import { ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
+import type { BoardActions } from './board-types.js';
+import { leaseDueAt, leaseOf } from './feed-panes.js';
+import { drain, waiting } from './panel-output.js';
+import { applyDecision } from './supervision.js';
+import type { BoardContext } from './board-context.js';
+
+/** The actions the board's clock calls, and its listeners. */
+export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'listen'>;
+
+/** The clock's actions over the board's private state. */
+export function tickActions(ctx: BoardContext): TickActions {
+  const { records, vars, wakes, events, sup, counters } = ctx;
+  return {
+    tick(now) {
+      ctx.questions.tick(now);
+      for (const rec of [...records.values()]) {
+        if (rec.kind === 'agent') {
+          for (const d of watchdog(rec, now)) applyDecision(sup, rec, d, now);
+          continue;
+        }
+        const lease = leaseOf(rec, now);
+        if (lease === null) continue;
+        switch (lease.type) {
+          case 'remove':
+            ctx.remove(rec);
+            break;
+          case 'orphan':
+            Object.assign(rec, lease.change);
+            break;
+          default:
+            assertNever(lease);
+        }
+      }
+      ctx.publish(now);
+    },
+
+    flush(now) {
+      if (now - vars.lastFlushAt < ORCH_FLUSH_INTERVAL) return false;
+      vars.lastFlushAt = now;
+      wakes.flushed();
+      const { wrote, failures: inARow, failed } = drain(records.values(), now, vars.failures, sup);
+      vars.failures = inARow;
+      if (failed !== undefined) ctx.disableDrawing(failed);
+      if (wrote) counters.flushes++;
+      if (wrote || vars.feedDirty || vars.drawingOff !== ctx.get().drawingOff) {
+        vars.feedDirty = false;
+        ctx.publish(now);
+      }
+      return wrote;
+    },
+
+    pending() {
+      return vars.feedDirty || vars.drawingOff !== ctx.get().drawingOff || waiting(records.values());
+    },
+
+    active() {
+      return records.size > 0;
+    },
+
+    nextDue(now) {
+      let due: number | undefined;
+      for (const rec of records.values()) {
+        const at = rec.kind === 'agent' ? watchDueAt(rec, now) : leaseDueAt(rec);
+        if (at !== undefined && (due === undefined || at < due)) due = at;
+      }
+      return due;
+    },
+
+    onWake(listener) {
+      return wakes.onWake(listener);
+    },
+
+    listen(listener, onError = ctx.listenFailed) {
+      return events.add(listener, onError);
+    },
+  };
+}
