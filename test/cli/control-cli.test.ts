@@ -343,7 +343,7 @@ describe('a reply that is not what the command answers with', () => {
 });
 
 describe('several cockpits running', () => {
-  test.runIf(existsSync(cli))('tai cancel, poll and vpane say how many run, with each pid and socket, and how to choose', async () => {
+  test.runIf(existsSync(cli))('tai cancel, poll and vpane say how many run, with each pid and socket (no name: not a server), and how to choose', async () => {
     const run = mkdtempSync(join(tmpdir(), 'tai-two-'));
     const dir = join(run, 'tai');
     mkdirSync(dir, { mode: 0o700 });
@@ -362,7 +362,7 @@ describe('several cockpits running', () => {
         const ran = await runTai(args, env);
         expect(ran.code, args.join(' ')).toBe(2);
         expect(ran.err).toBe(
-          `tai ${args[0]}: 2 cockpits are running; choose one with --socket PATH (inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n` +
+          `tai ${args[0]}: 2 cockpits are running; choose one with -t NAME or --socket PATH (tai ls lists them; inside a cockpit, TAI_PLEXER_SOCKET chooses it):\n` +
             pids.map((pid) => `  pid ${pid}: --socket ${join(dir, `tai-${pid}.sock`)}\n`).join(''),
         );
       }

@@ -94,6 +94,8 @@ export function createPaneSource(
   let chromeDirty = true;
   let lastChrome = '';
   let urgentUntil = -Infinity;
+  /** A frame is being drawn synchronously (a frame listener must not start another). */
+  let drawingNow = false;
 
   const watch = (screen: XtermScreen): void => {
     versions.set(screen, 0);
@@ -139,6 +141,20 @@ export function createPaneSource(
   const schedule = (minGap: number): void => {
     if (stopped) return;
     const t = now();
+    // Just after a key press with nothing else to render, the frame is drawn now, in this very turn: the
+    // echo of a typed key reaches the terminal without waiting for the event loop to come round twice.
+    if (t < urgentUntil && !chromeDirty && !drawingNow) {
+      timer?.();
+      timer = undefined;
+      lastCue = t;
+      drawingNow = true;
+      try {
+        for (const l of frameListeners) l();
+      } finally {
+        drawingNow = false;
+      }
+      return;
+    }
     const due = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
     if (timer !== undefined) {
       if (due >= timerDue) return;
