@@ -1,0 +1,37 @@
+/**
+ * The Node flags the cockpit's server process is started with (issue 11:
+ * the cockpit with 8 panels at most 80 MB RSS, with its streaming CPU no
+ * higher than without them). tai spawns the server itself with
+ * `process.execPath`, so it chooses them; each was measured on Node 20.20
+ * (`npm run bench -- cockpit`, which runs tai with and without them beside
+ * tmux: docs/performance.md, "Memory"). Every flag exists in Node 20, 22 and
+ * 24 (`node --v8-options`).
+ *
+ * Measured and left out (2 shared cores, 8 agents x 500 tok/s, 8 silent panels):
+ * - `--max-semi-space-size=1|2|4` or `--semi-space-growth-factor=1`: idle RSS
+ *   87-91 MB, but streaming CPU up by a quarter (scavenges 4 to 16 times as
+ *   often, and more garbage promoted: old space swung up to 86 MB);
+ * - `--optimize-for-size`: idle 81-88 MB, streaming CPU up by two thirds;
+ * - `--single-threaded`: V8's collections no longer shrink the new space
+ *   (a full collection left it at 32 MB);
+ * - `--single-threaded-gc`, `--liftoff-only`, `--no-wasm-tier-up`: no RSS
+ *   gain measured (yoga's WebAssembly is compiled lazily already);
+ * - `--max-old-space-size=48|64`: 0-4 MB less, and a crash (not a slower
+ *   cockpit) if the records ever outgrow it;
+ * - `--lite-mode` and `--jitless`: yoga-layout's WebAssembly fails to load.
+ */
+
+/** The flags, in the order they go before the script on the server's command line. */
+export const SERVER_NODE_FLAGS: readonly string[] = [
+  // Exposes gc() so that the idle collector (src/io/idle-collect.ts) runs one
+  // full collection 10 s after the agents' output stops: V8 then shrinks the
+  // young generation it grew to 2 x 16 MB while streaming and never gives
+  // back at rest. 8 silent panels: ~118 -> ~88 MB. No cost while streaming
+  // (nothing runs until the output stops).
+  '--expose-gc',
+  // One V8 worker thread instead of one per core (background compilation,
+  // concurrent marking and sweeping): fewer threads, fewer malloc arenas.
+  // 8 silent panels, after the idle collection: ~94 -> ~87 MB; streaming CPU
+  // unchanged within the noise (the work is the same, on fewer threads).
+  '--v8-pool-size=1',
+];
