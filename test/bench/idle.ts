@@ -5,7 +5,8 @@
  * keeps the run short):
  * - tai with no agent (`tai -- sleep`) and tmux with one pane (`sleep`);
  * - tai with 8 silent agents (`tai demo --agents silent*8`) and tmux with a
- *   main pane and 8 panes running the same example agent as text.
+ *   main pane and 8 panes running the same example agent as text;
+ * - both tai sessions again with SERVER_NODE_FLAGS (the server's Node flags).
  * After `warm` seconds (start-up, V8's compiling and its memory reducer's
  * first collections), one window of `seconds`: CPU as a share of one core
  * (run time of every thread from /proc/PID/task/N/schedstat, in ns, so that
@@ -17,7 +18,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, terminal, tmuxSession, until } from './cockpit.js';
+import { SERVER_NODE_FLAGS } from '../../src/io/cockpit/server-flags.js';
+import { delay, rssOf, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -60,16 +62,6 @@ function sampleOf(pid: number): Sample {
 const sum = (pids: readonly number[]): Sample =>
   pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
 
-/** Resident set size of `pid` in MB; 0 once it is gone. */
-export function rssOf(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kb ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 /** What one side did over the window. */
 export interface IdleMeasure {
   /** Percent of one core. */
@@ -79,29 +71,35 @@ export interface IdleMeasure {
   readonly rss: number;
 }
 
-/** The four sessions' measures. */
+/** The six sessions' measures. */
 export interface IdleResult {
   readonly taiNone: IdleMeasure;
   readonly tmuxNone: IdleMeasure;
   readonly tai8: IdleMeasure;
   readonly tmux8: IdleMeasure;
+  readonly taiNoneFlags: IdleMeasure;
+  readonly tai8Flags: IdleMeasure;
 }
 
-/** Starts the four sessions, waits `warm` s, measures `seconds` s, ends them. */
+/** Starts the six sessions, waits `warm` s, measures `seconds` s, ends them. */
 export async function measureIdle(warm: number, seconds: number): Promise<IdleResult> {
   const total = String(warm + seconds + 60);
   const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total]);
   const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
+  const taiNoneFlags = terminal(process.execPath, [...SERVER_NODE_FLAGS, CLI, '--', 'sleep', total]);
+  const tai8Flags = terminal(process.execPath, [...SERVER_NODE_FLAGS, CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
   const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
-  await until(() => tai8.text.includes('demo silent #8'));
+  await until(() => tai8.text.includes('demo silent #8') && tai8Flags.text.includes('demo silent #8'));
   await delay(warm * 1000);
   const sides: Record<keyof IdleResult, readonly number[]> = {
     taiNone: [taiNone.pty.pid],
     tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
     tai8: [tai8.pty.pid],
     tmux8: [tmux8.server, tmux8.client.pty.pid],
+    taiNoneFlags: [taiNoneFlags.pty.pid],
+    tai8Flags: [tai8Flags.pty.pid],
   };
   const keys = Object.keys(sides) as (keyof IdleResult)[];
   const before = keys.map((k) => sum(sides[k]));
@@ -121,9 +119,11 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
   ) as unknown as IdleResult;
   taiNone.pty.kill('SIGTERM');
   tai8.pty.kill('SIGTERM');
+  taiNoneFlags.pty.kill('SIGTERM');
+  tai8Flags.pty.kill('SIGTERM');
   tmuxNone.kill();
   tmux8.kill();
-  await until(() => taiNone.exited && tai8.exited, 15_000);
+  await until(() => taiNone.exited && tai8.exited && taiNoneFlags.exited && tai8Flags.exited, 15_000);
   return result;
 }
 
@@ -141,6 +141,9 @@ export async function idleRows(quick: boolean): Promise<string[]> {
     `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
     `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,
     `| RSS MB with 8 panels | ${f(r.tai8.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8.rss / r.tmux8.rss, 1)} |`,
+    `| with SERVER_NODE_FLAGS: idle, no agents / 8 silent agents, % of a core | ${f(r.taiNoneFlags.cpuPct, 3)} / ${f(r.tai8Flags.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} / ${f(r.tmux8.cpuPct, 3)} | |`,
+    `| with SERVER_NODE_FLAGS: RSS MB with no agents | ${f(r.taiNoneFlags.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNoneFlags.rss / r.tmuxNone.rss, 1)} |`,
+    `| with SERVER_NODE_FLAGS: RSS MB with 8 panels | ${f(r.tai8Flags.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8Flags.rss / r.tmux8.rss, 1)} |`,
   ];
 }
 
