@@ -6,6 +6,7 @@
  */
 import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
 import { StartRefusedError } from '../core/errors.js';
+import { idleCollection } from '../io/idle-collect.js';
 import { field, processOutput } from './output.js';
 
 /** Runs the cockpit until the main program exits. */
@@ -19,6 +20,9 @@ export async function runCockpitCommand(options: CockpitMainOptions): Promise<nu
   // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
   process.env.NODE_ENV ??= 'production';
   const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
+  // Start-up (loading Ink, React, yoga, xterm.js) grows V8's new space as streaming does:
+  // given back once the cockpit has been quiet a while, when gc is exposed (SERVER_NODE_FLAGS).
+  idleCollection.activity();
   try {
     return await runCockpit(options);
   } catch (err) {

@@ -75,3 +75,9 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
     },
   };
 }
+
+/**
+ * The process's collector, started by the cockpit (a quiet spell after its
+ * start-up, which grows the new space too) and told of each pacer tick.
+ */
+export const idleCollection: IdleCollector = idleCollector(exposedGc());

@@ -1,5 +1,5 @@
 /**
- * The cockpit at rest against tmux, side by side in one run: four sessions
+ * The cockpit at rest against tmux, side by side in one run: six sessions
  * at once, each in a pty of the same size that this benchmark reads as the
  * terminal would (idle processes do not compete, so running them together
  * keeps the run short):

@@ -25,7 +25,7 @@
  * programs talking to tai are answered at once.
  */
 import { finished, getDefaultHighWaterMark, setDefaultHighWaterMark, type Readable } from 'node:stream';
-import { exposedGc, idleCollector } from '../idle-collect.js';
+import { idleCollection } from '../idle-collect.js';
 
 /** How long an agent's output may wait to be read (a panel shows it at most this much later). */
 export const PACE_MS = 100;
@@ -62,8 +62,6 @@ export function withPacedPipes<T>(open: () => T): T {
 const asked = new Set<() => void>();
 let timer: NodeJS.Timeout | undefined;
 let ticks = 0;
-/** A full collection once the agents' output stops, when gc is exposed (idle-collect.ts). */
-const collector = idleCollector(exposedGc());
 
 /** How many times the pacer has ticked in this process (a flood should take few). */
 export function pacerTicks(): number {
@@ -73,7 +71,8 @@ export function pacerTicks(): number {
 function tick(): void {
   timer = undefined;
   ticks++;
-  collector.activity();
+  // A full collection once the agents' output stops, when gc is exposed (idle-collect.ts).
+  idleCollection.activity();
   const drains = [...asked];
   asked.clear();
   for (const drain of drains) drain();
