@@ -69,7 +69,7 @@ describe('the idle collector', () => {
       const gc = vi.fn();
       (globalThis as { gc?: unknown }).gc = gc;
       expect(typeof exposedGc()?.()).toBe('boolean');
-      expect(gc).toHaveBeenCalledWith({ type: 'major', execution: 'sync' });
+      expect(gc).toHaveBeenCalledTimes(1);
     } finally {
       (globalThis as { gc?: unknown }).gc = saved;
     }
