@@ -18,20 +18,23 @@
  *   gain measured (yoga's WebAssembly is compiled lazily already);
  * - `--max-old-space-size=48|64`: 0-4 MB less, and a crash (not a slower
  *   cockpit) if the records ever outgrow it;
+ * - `--no-sparkplug`, `--flush-baseline-code`, `--bytecode-old-age=1`,
+ *   `--max-lazy`, `--no-memory-reducer`: 0-3 MB, within the noise;
  * - `--lite-mode` and `--jitless`: yoga-layout's WebAssembly fails to load.
  */
 
 /** The flags, in the order they go before the script on the server's command line. */
 export const SERVER_NODE_FLAGS: readonly string[] = [
   // Exposes gc() so that the idle collector (src/io/idle-collect.ts) runs one
-  // full collection 10 s after the agents' output stops: V8 then shrinks the
-  // young generation it grew to 2 x 16 MB while streaming and never gives
-  // back at rest. 8 silent panels: ~118 -> ~88 MB. No cost while streaming
-  // (nothing runs until the output stops).
+  // full collection 10 s after the agents' output (or the start-up) goes
+  // quiet: V8 then shrinks the young generation it grew to 2 x 16 MB while
+  // streaming and never gives back at rest. With both flags, in one bench
+  // run: 8 silent panels 116 -> 85 MB, no agents 109 -> 83 MB. No cost while
+  // streaming (nothing runs until the output stops); 8-25 ms once per quiet spell.
   '--expose-gc',
   // One V8 worker thread instead of one per core (background compilation,
   // concurrent marking and sweeping): fewer threads, fewer malloc arenas.
-  // 8 silent panels, after the idle collection: ~94 -> ~87 MB; streaming CPU
-  // unchanged within the noise (the work is the same, on fewer threads).
+  // 8 silent panels, after the idle collection: about 94 -> 86 MB; streaming
+  // CPU unchanged within the noise (the work is the same, on fewer threads).
   '--v8-pool-size=1',
 ];
