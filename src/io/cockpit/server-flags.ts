@@ -19,7 +19,7 @@
  * - `--max-old-space-size=48|64`: 0-4 MB less, and a crash (not a slower
  *   cockpit) if the records ever outgrow it;
  * - `--no-sparkplug`, `--flush-baseline-code`, `--bytecode-old-age=1`,
- *   `--max-lazy`, `--no-memory-reducer`: 0-3 MB, within the noise;
+ *   `--max-lazy`: 0-3 MB, within the noise;
  * - `--lite-mode` and `--jitless`: yoga-layout's WebAssembly fails to load.
  */
 
@@ -37,4 +37,11 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // 8 silent panels, after the idle collection: about 94 -> 86 MB; streaming
   // CPU unchanged within the noise (the work is the same, on fewer threads).
   '--v8-pool-size=1',
+  // No memory reducer: its incremental collections, started by ours, came
+  // 13-30 s after it and cost 0.3-0.6 % of a core in the idle bench's window
+  // (--trace-gc: two "Mark-Compact (reduce)", ~90 ms) for no RSS (it does not
+  // shrink the new space; the idle collection does). Idle bench: 0.29 / 0.56 %
+  // -> 0.005 / 0.17 % (tai without flags 0.006 / 0.14), RSS 80.2 / 82.9 MB;
+  // streaming CPU unchanged (the reducer acts only when allocation is low).
+  '--no-memory-reducer',
 ];
