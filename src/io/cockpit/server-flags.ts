@@ -4,8 +4,9 @@
  * higher than without them). tai spawns the server itself with
  * `process.execPath`, so it chooses them; each was measured on Node 20.20
  * (`npm run bench -- cockpit`, which runs tai with and without them beside
- * tmux: docs/performance.md, "Memory"). Every flag exists in Node 20, 22 and
- * 24 (`node --v8-options`).
+ * tmux: docs/performance.md, "Memory"). Each is listed by Node 20's
+ * `node --v8-options`; not yet checked on Node 22 and 24 (an unknown flag
+ * makes node refuse to start: "bad option").
  *
  * Measured and left out (2 shared cores, 8 agents x 500 tok/s, 8 silent panels):
  * - `--max-semi-space-size=1|2|4` or `--semi-space-growth-factor=1`: idle RSS
