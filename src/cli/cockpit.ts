@@ -14,6 +14,7 @@ import type { CockpitTerminal } from '../io/cockpit/cockpit-terminal.js';
 import type { RunningCockpit } from '../io/cockpit/cockpit-types.js';
 import type { ServerConfig } from '../io/link/server-launch.js';
 import { StartRefusedError } from '../core/errors.js';
+import { idleCollection } from '../io/idle-collect.js';
 import { field, processOutput } from './output.js';
 
 /** How the cockpit was asked for, so that a server can run the same command. */
@@ -64,6 +65,9 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
     // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
     process.env.NODE_ENV ??= 'production';
     const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
+    // Start-up (loading Ink, React, yoga, xterm.js) grows V8's new space as streaming does:
+    // given back once the cockpit has been quiet a while, when gc is exposed (SERVER_NODE_FLAGS).
+    idleCollection.activity();
     const here = serving;
     if (here === undefined) return await runCockpit(options);
     return await runCockpit({

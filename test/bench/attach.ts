@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
-import { delay, serverOf, terminal, until } from './cockpit.js';
-import { rssOf } from './idle.js';
+import { delay, rssOf, serverOf, terminal, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');

@@ -2,8 +2,9 @@
  * The cockpit against tmux, side by side in one run (issue 3). Both run in a
  * pty of the same size that this benchmark reads as the terminal would:
  * - stream: 8 agents x 500 tokens/s (tai: `tai demo`; tmux: 8 panes running
- *   the same fixture agent, as text): CPU of tai vs tmux server + client, and
- *   bytes written to the terminal;
+ *   the same fixture agent, as text): CPU of tai vs tmux server + client,
+ *   bytes written to the terminal and RSS at the end of each window; tai runs
+ *   twice, without and with SERVER_NODE_FLAGS (the server's Node flags);
  * - idle: no agents, and 8 silent ones: CPU, wake-ups and RSS (idle.ts);
  * - seq: `seq 1 2000000` in the main pane: wall time;
  * - latency: a key typed into `cat` until its echo reaches the terminal;
@@ -78,6 +79,16 @@ export async function stopTai(t: ReturnType<typeof terminal>): Promise<void> {
   await until(() => t.exited, 15_000);
 }
 
+/** Resident set size of `pid` in MB; 0 once it is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** Resolves after `ms`. */
 export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -135,15 +146,17 @@ interface Measure {
   cpu: number;
   bytes: number;
   seconds: number;
+  /** RSS MB at the end of the window. */
+  rss: number;
 }
 
-/** CPU and bytes over `seconds`, from now. */
-async function window(cpu: () => number, bytes: () => number, seconds: number): Promise<Measure> {
+/** CPU and bytes over `seconds`, from now, and RSS at the end. */
+async function window(cpu: () => number, bytes: () => number, rss: () => number, seconds: number): Promise<Measure> {
   const c0 = cpu();
   const b0 = bytes();
   const t0 = Date.now();
   await delay(seconds * 1000);
-  return { cpu: cpu() - c0, bytes: bytes() - b0, seconds: (Date.now() - t0) / 1000 };
+  return { cpu: cpu() - c0, bytes: bytes() - b0, seconds: (Date.now() - t0) / 1000, rss: rss() };
 }
 
 /** Measures of one side: one per window, in order. */
@@ -155,19 +168,27 @@ type Windows = Measure[];
  * both sides): the first window shows the start, the last the steady state
  * once V8 has compiled the hot paths (tmux, in C, has no warm-up).
  */
-async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, windows = 1): Promise<{ tai: Windows; tmux: Windows }> {
+async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, windows = 1): Promise<{ tai: Windows; taiFlags: Windows; tmux: Windows }> {
   const total = warm + seconds * windows + 2;
   const args = mode === 'stream' ? ['--rate', '500', '--seconds', String(total)] : ['--rate', '500'];
-  const measure = async (cpu: () => number, bytes: () => number): Promise<Windows> => {
+  const measure = async (cpu: () => number, bytes: () => number, rss: () => number): Promise<Windows> => {
     const out: Windows = [];
-    for (let i = 0; i < windows; i++) out.push(await window(cpu, bytes, seconds));
+    for (let i = 0; i < windows; i++) out.push(await window(cpu, bytes, rss, seconds));
     return out;
   };
-  const tai = terminal(process.execPath, [CLI, 'demo', '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)]);
-  await until(() => tai.text.includes(`demo ${mode} #8`));
-  await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
-  const taiM = await measure(taiCpu(tai.pty.pid), () => tai.bytes);
-  await stopTai(tai);
+  const runTai = async (flags: boolean): Promise<Windows> => {
+    // The server is started with SERVER_NODE_FLAGS unless TAI_SERVER_FLAGS=0 (src/io/link/server-launch.ts).
+    const tai = terminal(process.execPath, [CLI, 'demo', '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)], flags ? {} : { TAI_SERVER_FLAGS: '0' });
+    await until(() => tai.text.includes(`demo ${mode} #8`));
+    await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
+    const server = serverOf(tai.pty.pid) ?? 0;
+    const m = await measure(taiCpu(tai.pty.pid), () => tai.bytes, () => rssOf(server) + rssOf(tai.pty.pid));
+    await stopTai(tai);
+    return m;
+  };
+  // One after the other, never at once: they would compete for the two cores.
+  const taiM = await runTai(false);
+  const taiFlagsM = await runTai(true);
 
   const name = `tai-bench-${process.pid}`;
   const dir = mkdtempSync(join(tmpdir(), 'tai-bench-'));
@@ -176,10 +197,10 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
   const tmux = await tmuxSession(name, `sleep ${total + 30}`, new Array<string>(8).fill(agentCmd));
   writeFileSync(go, '');
   await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
-  const tmuxM = await measure(tmux.cpu, () => tmux.client.bytes);
+  const tmuxM = await measure(tmux.cpu, () => tmux.client.bytes, () => rssOf(tmux.server) + rssOf(tmux.client.pty.pid));
   tmux.kill();
   rmSync(dir, { recursive: true, force: true });
-  return { tai: taiM, tmux: tmuxM };
+  return { tai: taiM, taiFlags: taiFlagsM, tmux: tmuxM };
 }
 
 /** Wall time of `seq 1 N` in the main pane, measured inside the pane. */
@@ -270,6 +291,9 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
       const when = i === 0 ? `${streamS} s from 3 s after the start` : `the next ${streamS} s`;
       say(`| 8 agents x 500 tok/s, ${when}: CPU s | ${f(tai.cpu)} | ${f(tmux.cpu)} | ${f(tai.cpu / tmux.cpu)} |`);
       say(`| same: bytes to the terminal | ${tai.bytes} | ${tmux.bytes} | ${f(tai.bytes / tmux.bytes)} |`);
+      const flags = s.taiFlags[i]!;
+      say(`| same, tai with SERVER_NODE_FLAGS: CPU s | ${f(flags.cpu)} | ${f(tmux.cpu)} | ${f(flags.cpu / tmux.cpu)} |`);
+      say(`| RSS MB at the end of that window (tai / with flags) | ${f(tai.rss, 1)} / ${f(flags.rss, 1)} | ${f(tmux.rss, 1)} | ${f(tai.rss / tmux.rss, 1)} / ${f(flags.rss / tmux.rss, 1)} |`);
     });
   }
   if (only.includes('idle')) for (const row of await (await import('./idle.js')).idleRows(quick)) say(row);

@@ -1,11 +1,12 @@
 /**
- * The cockpit at rest against tmux, side by side in one run: four sessions
+ * The cockpit at rest against tmux, side by side in one run: six sessions
  * at once, each in a pty of the same size that this benchmark reads as the
  * terminal would (idle processes do not compete, so running them together
  * keeps the run short):
  * - tai with no agent (`tai -- sleep`) and tmux with one pane (`sleep`);
  * - tai with 8 silent agents (`tai demo --agents silent*8`) and tmux with a
- *   main pane and 8 panes running the same example agent as text.
+ *   main pane and 8 panes running the same example agent as text;
+ * - both tai sessions again with SERVER_NODE_FLAGS (the server's Node flags).
  * After `warm` seconds (start-up, V8's compiling and its memory reducer's
  * first collections), one window of `seconds`: CPU as a share of one core
  * (run time of every thread from /proc/PID/task/N/schedstat, in ns, so that
@@ -17,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
+import { delay, rssOf, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -60,55 +61,56 @@ function sampleOf(pid: number): Sample {
 const sum = (pids: readonly number[]): Sample =>
   pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
 
-/** Resident set size of `pid` in MB; 0 once it is gone. */
-export function rssOf(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kb ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 /** What one side did over the window. */
 export interface IdleMeasure {
   /** Percent of one core. */
   readonly cpuPct: number;
   readonly wakeupsPerS: number;
-  /** RSS MB at the end of the window. */
+  /** RSS MB at the end of the window (server and client). */
   readonly rss: number;
+  /** RSS MB of the server alone. */
+  readonly serverRss: number;
 }
 
-/** The four sessions' measures. */
+/** The six sessions' measures. */
 export interface IdleResult {
   readonly taiNone: IdleMeasure;
   readonly tmuxNone: IdleMeasure;
   readonly tai8: IdleMeasure;
   readonly tmux8: IdleMeasure;
-  /** 8 silent agents in a cockpit whose client detached: the server alone. */
+  readonly taiNoneFlags: IdleMeasure;
+  readonly tai8Flags: IdleMeasure;
+  /** 8 silent agents in a cockpit whose client detached: the server alone (with the flags). */
   readonly taiDetached: IdleMeasure;
 }
 
-/** Starts the four sessions, waits `warm` s, measures `seconds` s, ends them. */
+/** Starts the six sessions, waits `warm` s, measures `seconds` s, ends them. */
 export async function measureIdle(warm: number, seconds: number): Promise<IdleResult> {
   const total = String(warm + seconds + 60);
-  const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total]);
-  const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
+  // Without the server's Node flags (TAI_SERVER_FLAGS=0), then with them (the default).
+  const noFlags = { TAI_SERVER_FLAGS: '0' };
+  const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total], noFlags);
+  const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total], noFlags);
+  const taiNoneFlags = terminal(process.execPath, [CLI, '--', 'sleep', total], {});
+  const tai8Flags = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total], {});
   const taiGone = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
   const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
-  await until(() => tai8.text.includes('demo silent #8') && taiGone.text.includes('demo silent #8'));
+  await until(() => [tai8, tai8Flags, taiGone].every((t) => t.text.includes('demo silent #8')));
   // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
   const goneServer = serverOf(taiGone.pty.pid) ?? 0;
   taiGone.pty.kill('SIGHUP');
   await delay(warm * 1000);
-  const withServer = (t: ReturnType<typeof terminal>): number[] => [t.pty.pid, ...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined)];
+  // The server first, as tmux's: the first pid's RSS is the server's alone.
+  const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), t.pty.pid];
   const sides: Record<keyof IdleResult, readonly number[]> = {
     taiNone: withServer(taiNone),
     tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
     tai8: withServer(tai8),
     tmux8: [tmux8.server, tmux8.client.pty.pid],
+    taiNoneFlags: withServer(taiNoneFlags),
+    tai8Flags: withServer(tai8Flags),
     taiDetached: [goneServer],
   };
   const keys = Object.keys(sides) as (keyof IdleResult)[];
@@ -124,10 +126,11 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
         cpuPct: (100 * (after[i]!.cpu - before[i]!.cpu)) / dt,
         wakeupsPerS: (after[i]!.switches - before[i]!.switches) / dt,
         rss: sides[k].reduce((a, pid) => a + rssOf(pid), 0),
+        serverRss: rssOf(sides[k][0] ?? 0),
       },
     ]),
   ) as unknown as IdleResult;
-  await Promise.all([stopTai(taiNone), stopTai(tai8)]);
+  await Promise.all([stopTai(taiNone), stopTai(tai8), stopTai(taiNoneFlags), stopTai(tai8Flags)]);
   if (goneServer > 0) process.kill(goneServer, 'SIGTERM');
   tmuxNone.kill();
   tmux8.kill();
@@ -149,6 +152,10 @@ export async function idleRows(quick: boolean): Promise<string[]> {
     `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
     `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,
     `| RSS MB with 8 panels | ${f(r.tai8.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8.rss / r.tmux8.rss, 1)} |`,
+    `| with SERVER_NODE_FLAGS: idle, no agents / 8 silent agents, % of a core | ${f(r.taiNoneFlags.cpuPct, 3)} / ${f(r.tai8Flags.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} / ${f(r.tmux8.cpuPct, 3)} | |`,
+    `| with SERVER_NODE_FLAGS: RSS MB with no agents | ${f(r.taiNoneFlags.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNoneFlags.rss / r.tmuxNone.rss, 1)} |`,
+    `| with SERVER_NODE_FLAGS: RSS MB with 8 panels | ${f(r.tai8Flags.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8Flags.rss / r.tmux8.rss, 1)} |`,
+    `| the server alone (the cockpit itself), RSS MB with 8 panels: no flags / SERVER_NODE_FLAGS / detached | ${f(r.tai8.serverRss, 1)} / ${f(r.tai8Flags.serverRss, 1)} / ${f(r.taiDetached.serverRss, 1)} | ${f(r.tmux8.serverRss, 1)} | |`,
   ];
 }
 

@@ -25,6 +25,7 @@
  * programs talking to tai are answered at once.
  */
 import { finished, getDefaultHighWaterMark, setDefaultHighWaterMark, type Readable } from 'node:stream';
+import { idleCollection } from '../idle-collect.js';
 
 /** How long an agent's output may wait to be read (a panel shows it at most this much later). */
 export const PACE_MS = 100;
@@ -70,6 +71,8 @@ export function pacerTicks(): number {
 function tick(): void {
   timer = undefined;
   ticks++;
+  // A full collection once the agents' output stops, when gc is exposed (idle-collect.ts).
+  idleCollection.activity();
   const drains = [...asked];
   asked.clear();
   for (const drain of drains) drain();

@@ -1,8 +1,48 @@
 /**
- * The Node flags the cockpit's server is started with (src/io/link/server-launch.ts):
- * tai starts that process itself, so it can choose them. Measured in
- * `npm run bench -- cockpit` (docs/performance.md).
+ * The Node flags the cockpit's server process is started with (issue 11:
+ * the cockpit with 8 panels at most 80 MB RSS, with its streaming CPU no
+ * higher than without them). tai spawns the server itself with
+ * `process.execPath`, so it chooses them; each was measured on Node 20.20
+ * (`npm run bench -- cockpit`, which runs tai with and without them beside
+ * tmux: docs/performance.md, "Memory"). Each is listed by Node 20's
+ * `node --v8-options`; not yet checked on Node 22 and 24 (an unknown flag
+ * makes node refuse to start: "bad option").
+ *
+ * Measured and left out (2 shared cores, 8 agents x 500 tok/s, 8 silent panels):
+ * - `--max-semi-space-size=1|2|4` or `--semi-space-growth-factor=1`: idle RSS
+ *   87-91 MB, but streaming CPU up by a quarter (scavenges 4 to 16 times as
+ *   often, and more garbage promoted: old space swung up to 86 MB);
+ * - `--optimize-for-size`: idle 81-88 MB, streaming CPU up by two thirds;
+ * - `--single-threaded`: V8's collections no longer shrink the new space
+ *   (a full collection left it at 32 MB);
+ * - `--single-threaded-gc`, `--liftoff-only`, `--no-wasm-tier-up`: no RSS
+ *   gain measured (yoga's WebAssembly is compiled lazily already);
+ * - `--max-old-space-size=48|64`: 0-4 MB less, and a crash (not a slower
+ *   cockpit) if the records ever outgrow it;
+ * - `--no-sparkplug`, `--flush-baseline-code`, `--bytecode-old-age=1`,
+ *   `--max-lazy`: 0-3 MB, within the noise;
+ * - `--lite-mode` and `--jitless`: yoga-layout's WebAssembly fails to load.
  */
 
-/** The flags, in the order given to node. */
-export const SERVER_NODE_FLAGS: readonly string[] = [];
+/** The flags, in the order they go before the script on the server's command line. */
+export const SERVER_NODE_FLAGS: readonly string[] = [
+  // Exposes gc() so that the idle collector (src/io/idle-collect.ts) runs one
+  // full collection 10 s after the agents' output (or the start-up) goes
+  // quiet: V8 then shrinks the young generation it grew to 2 x 16 MB while
+  // streaming and never gives back at rest. With both flags, in one bench
+  // run: 8 silent panels 116 -> 85 MB, no agents 109 -> 83 MB. No cost while
+  // streaming (nothing runs until the output stops); 8-25 ms once per quiet spell.
+  '--expose-gc',
+  // One V8 worker thread instead of one per core (background compilation,
+  // concurrent marking and sweeping): fewer threads, fewer malloc arenas.
+  // 8 silent panels, after the idle collection: about 94 -> 86 MB; streaming
+  // CPU unchanged within the noise (the work is the same, on fewer threads).
+  '--v8-pool-size=1',
+  // No memory reducer: its incremental collections, started by ours, came
+  // 13-30 s after it and cost 0.3-0.6 % of a core in the idle bench's window
+  // (--trace-gc: two "Mark-Compact (reduce)", ~90 ms) for no RSS (it does not
+  // shrink the new space; the idle collection does). Idle bench: 0.29 / 0.56 %
+  // -> 0.005 / 0.17 % (tai without flags 0.006 / 0.14), RSS 80.2 / 82.9 MB;
+  // streaming CPU unchanged (the reducer acts only when allocation is low).
+  '--no-memory-reducer',
+];

@@ -36,11 +36,26 @@ const READY_WAIT_MS = 20_000;
 
 const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
 
-/** Starts a server for `config`; resolves when it is ready, or with why it is not. */
-export function launchServer(config: ServerConfig, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerReady> {
+/** Node's exit code for an option it does not know ("bad option"). */
+const BAD_OPTION_EXIT = 9;
+
+/**
+ * Starts a server for `config`; resolves when it is ready, or with why it is
+ * not. A Node that refuses one of SERVER_NODE_FLAGS (they were measured on
+ * Node 20) gets the server started again without them.
+ */
+export async function launchServer(config: ServerConfig, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerReady> {
+  // TAI_SERVER_FLAGS=0 starts it without them (the benchmark's comparison).
+  const flags = env.TAI_SERVER_FLAGS === '0' ? [] : SERVER_NODE_FLAGS;
+  const first = await launchWith(flags, config, env, logFile);
+  if (first.ok || first.code !== BAD_OPTION_EXIT || flags.length === 0) return first;
+  return launchWith([], config, env, logFile);
+}
+
+function launchWith(flags: readonly string[], config: ServerConfig, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerReady> {
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
   const log = openSync(logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, CLI, '__server', JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...flags, CLI, '__server', JSON.stringify(config)], {
     detached: true,
     stdio: ['ignore', log, log, 'pipe'],
     env,

@@ -140,17 +140,17 @@ describe.each<[ReaperKind]>([['native'], ['node']])('process groups behind the %
     const dir = mkdtempSync(join(tmpdir(), 'tai-pg-'));
     // The module and what it imports, transpiled alone, in their places (an ES module package).
     const transpile = (rel: string): void => {
-      const source = readFileSync(new URL(`../../../../src/io/agents/${rel}`, import.meta.url), 'utf8');
+      const source = readFileSync(new URL(`../../../../src/io/${rel}`, import.meta.url), 'utf8');
       const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
       const to = join(dir, rel.replace(/\.ts$/, '.js'));
       mkdirSync(dirname(to), { recursive: true });
       writeFileSync(to, js);
     };
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    for (const rel of ['runners/process-group.ts', 'runners/reaper-binary.ts', 'paced-read.ts']) transpile(rel);
+    for (const rel of ['agents/runners/process-group.ts', 'agents/runners/reaper-binary.ts', 'agents/paced-read.ts', 'idle-collect.ts']) transpile(rel);
     // Outside the package the copy finds no built reaper: TAI_REAPER names it.
     const env = { ...process.env, TAI_REAPER: kind === 'native' ? nativeBinary : 'node' };
-    const supervisor = spawn(node, [fixture('supervisor.mjs'), join(dir, 'runners/process-group.js'), ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const supervisor = spawn(node, [fixture('supervisor.mjs'), join(dir, 'agents/runners/process-group.js'), ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     supervisor.stdout.on('data', (c: Buffer) => (out += c.toString()));
     return { out: () => out, kill: () => supervisor.kill('SIGKILL') };

@@ -1,0 +1,85 @@
+/**
+ * One full garbage collection once the agents' output stops (issue 11: the
+ * cockpit with 8 panels at most 80 MB RSS; docs/performance.md, "Memory").
+ * While agents stream, V8 grows its young generation to 2 x 16 MB
+ * semi-spaces, which is what keeps tai's streaming CPU at or below tmux's
+ * (a 1 MB young generation scavenges 16 times as often: measured, more CPU).
+ * But V8 never gives that memory back by itself while the process rests: no
+ * allocation, so no collection, so no shrinking (an idle 8-panel cockpit held
+ * 32 MB of new space for minutes). A full collection run once the pacer has
+ * been quiet for `IDLE_COLLECT_MS` shrinks it to 1 MB, and RSS drops by about
+ * 30 MB. It needs `gc` exposed (`--expose-gc`, in SERVER_NODE_FLAGS);
+ * without it nothing is armed.
+ *
+ * V8 shrinks the new space at a full collection only when its allocation
+ * throughput, measured over the last 5 s of collections, is low: a
+ * collection less than about 5 s after streaming's last scavenge keeps the
+ * 32 MB (measured: at 0 and 2 s it did, at 6 s it shrank). Hence 10 s of
+ * quiet, and another try (at most `IDLE_COLLECT_TRIES`) while it did not.
+ */
+import v8 from 'node:v8';
+
+/** How long the agents' output must have been quiet before the collection. */
+export const IDLE_COLLECT_MS = 10_000;
+
+/** Collections per quiet spell at most, while the new space stays large. */
+export const IDLE_COLLECT_TRIES = 3;
+
+/** A new space at most this large (bytes, both semi-spaces) has been given back. */
+const SHRUNK_BYTES = 4 * 1024 * 1024;
+
+/** Collects when the output has been quiet long enough; one per quiet spell. */
+export interface IdleCollector {
+  /** Output was read: the quiet spell starts again from now. */
+  activity(): void;
+}
+
+/** A collection: true when the memory was given back, false to try again later. */
+export type Collect = () => boolean;
+
+/** The full collection V8 offers when the process runs with `--expose-gc`, else undefined. */
+export function exposedGc(): Collect | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return undefined;
+  return () => {
+    // gc() is a full, synchronous collection (--trace-gc: "Mark-Compact ... testing", 8-25 ms);
+    // on Node 20, gc({ type: 'major' }) ran a scavenge.
+    gc();
+    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    return young === undefined || young.space_size <= SHRUNK_BYTES;
+  };
+}
+
+/**
+ * An idle collector calling `collect` `quietMs` after the last `activity`,
+ * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
+ * then not until new activity. The timer is unref'd (it never keeps the
+ * process alive) and refreshed, not remade, on activity.
+ */
+export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS): IdleCollector {
+  if (collect === undefined) return { activity: () => undefined };
+  let timer: NodeJS.Timeout | undefined;
+  let tries = 0;
+  const arm = (): void => {
+    timer = setTimeout(fire, quietMs);
+    timer.unref();
+  };
+  const fire = (): void => {
+    timer = undefined;
+    tries++;
+    if (!collect() && tries < IDLE_COLLECT_TRIES) arm();
+  };
+  return {
+    activity() {
+      tries = 0;
+      if (timer) timer.refresh();
+      else arm();
+    },
+  };
+}
+
+/**
+ * The process's collector, started by the cockpit (a quiet spell after its
+ * start-up, which grows the new space too) and told of each pacer tick.
+ */
+export const idleCollection: IdleCollector = idleCollector(exposedGc());
