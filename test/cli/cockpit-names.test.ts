@@ -13,6 +13,7 @@ import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTai, TAI_CLI } from '../helpers/tai-cli.js';
 import { until } from '../helpers/until.js';
+import { endCockpits } from '../helpers/cockpit-servers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-names-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), XDG_CONFIG_HOME: join(dir, 'config'), TAI_SERVER: '' };
@@ -36,8 +37,7 @@ describe('cockpits by name', () => {
   }, 30_000);
 
   afterAll(async () => {
-    await runTai(['kill', 'alpha'], env);
-    await runTai(['kill', 'beta'], env);
+    await endCockpits(env);
     rmSync(dir, { recursive: true, force: true });
   });
 

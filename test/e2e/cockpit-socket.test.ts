@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
+import { endCockpits } from '../helpers/cockpit-servers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -43,8 +44,9 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
     tmux('set-option', '-t', 'e2e', 'status', 'off');
   }, 120_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     spawnSync('tmux', ['-L', server, 'kill-server']);
+    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
 

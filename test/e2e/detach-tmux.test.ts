@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
+import { endCockpits } from '../helpers/cockpit-servers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -40,9 +41,9 @@ describe.skipIf(!hasTmux)('detach and attach in tmux', () => {
     mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700 });
   }, 120_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     spawnSync('tmux', ['-L', server, 'kill-server']);
-    spawnSync('pkill', ['-f', `__server .*"name":"(night|doomed)"`]);
+    await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
 
