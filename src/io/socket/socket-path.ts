@@ -9,7 +9,7 @@
  * the client checks every folder it looks in with the same check. Sockets of
  * processes that are gone are removed so the folder does not fill up.
  */
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -127,13 +127,23 @@ export function claimSocketPlace(requested: string, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** True when a process with this id exists (signal 0 probes without sending anything). */
+/**
+ * True when a process with this id exists (signal 0 probes without sending
+ * anything) and is not a zombie: a server killed with SIGKILL stays in the
+ * process table until its parent reaps it, and its card and sockets are
+ * stale from the moment it died (/proc's state `Z`, where /proc exists).
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return isCode(err, 'EPERM');
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc here: the signal's answer stands
   }
 }
 

@@ -4,14 +4,14 @@
  * file removed when the server closes.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { call, resolveSocket } from '../../../src/io/socket/control-client.js';
-import { ensureSocketDir, socketDir, socketPath, SocketPathError, sweepDeadSockets } from '../../../src/io/socket/socket-path.js';
+import { ensureSocketDir, processAlive, socketDir, socketPath, SocketPathError, sweepDeadSockets } from '../../../src/io/socket/socket-path.js';
 import { startControlServer } from '../../../src/io/socket/socket-server.js';
 import { createBoard } from '../../../store/board.js';
 import { exchange } from './socket-harness.js';
@@ -200,6 +200,31 @@ describe('a socket folder someone else prepared', () => {
       expect(reached.n).toBe(0);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a process that is gone', () => {
+  test.runIf(existsSync('/proc/self/stat'))('counts a zombie as gone: killed, not yet reaped, its card and sockets are stale', async () => {
+    // `sleep 30` inherits the shell's child `true` and never reaps it: a zombie that kill(pid, 0) still finds.
+    const parent = spawn('sh', ['-c', 'true & exec sleep 30'], { stdio: 'ignore' });
+    try {
+      const zombie = await new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const look = (): void => {
+          const kids = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+          const z = kids.find((k) => readFileSync(`/proc/${k}/stat`, 'utf8').includes(') Z '));
+          if (z !== undefined) resolve(z);
+          else if (Date.now() - started > 10_000) reject(new Error('no zombie appeared'));
+          else setImmediate(look);
+        };
+        look();
+      });
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      expect(processAlive(zombie)).toBe(false);
+      expect(processAlive(parent.pid ?? 0)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
     }
   });
 });
