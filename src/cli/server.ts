@@ -7,7 +7,7 @@
  * with the exit code, removes its card and socket and exits with that code.
  */
 import { closeSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { messageOf, StartRefusedError } from '../core/errors.js';
 import { choosePrefix } from '../core/input/prefix-choice.js';
 import { isLive } from '../core/panel/panel-state.js';
@@ -33,7 +33,7 @@ export async function run(args: readonly string[]): Promise<number> {
   try {
     const place = claimSocketPlace(join(socketDir(process.env), `tai-${process.pid}.link`), process.env);
     if (place.warning !== undefined) log(place.warning);
-    const dir = place.path.slice(0, place.path.lastIndexOf('/'));
+    const dir = dirname(place.path);
     const argv = mainArgv(config.argv, process.env);
     const base: CockpitCard = { name: config.name ?? baseName(argv), pid: process.pid, link: place.path, argv, cwd: process.cwd(), startedAt: Date.now() };
     card = claimCard(dir, base, config.name === undefined);

@@ -5,6 +5,7 @@
  * stopped softly, then hard) and waited for.
  */
 import { runningCockpits } from '../../src/io/link/link-place.js';
+import { processAlive } from '../../src/io/socket/socket-path.js';
 import { until } from './until.js';
 
 /** Ends every cockpit server whose card is in `env`'s folders; resolves once they are gone. */
@@ -17,13 +18,5 @@ export async function endCockpits(env: NodeJS.ProcessEnv): Promise<void> {
       // Gone already.
     }
   }
-  const alive = (pid: number): boolean => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  await until(() => cards.every((c) => !alive(c.pid)), { what: 'the cockpit servers ended', timeout: 20_000 });
+  await until(() => cards.every((c) => !processAlive(c.pid)), { what: 'the cockpit servers ended', timeout: 20_000 });
 }

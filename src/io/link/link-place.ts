@@ -13,10 +13,10 @@
  * checked the way the control socket's is (checkSocketDir: the user's own,
  * 0700); a card whose process is gone is removed when found.
  */
-import { lstatSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { messageOf } from '../../core/errors.js';
-import { checkSocketDir, fallbackSocketDir, processAlive, socketDir } from '../socket/socket-path.js';
+import { checkSocketDir, fallbackSocketDir, ownedByUser, processAlive, socketDir } from '../socket/socket-path.js';
 
 /** A name a cockpit may have: it is a file name and a word on the command line. */
 export const COCKPIT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
@@ -138,7 +138,7 @@ export function runningCockpits(env: NodeJS.ProcessEnv = process.env): CockpitCa
     for (const file of names) {
       if (!CARD.test(file)) continue;
       const path = join(dir, file);
-      if (!ownFile(path)) continue;
+      if (!ownedByUser(path, 'file')) continue;
       const card = readCard(path);
       if (card === undefined) continue;
       if (processAlive(card.pid)) cards.push(card);
@@ -168,13 +168,4 @@ export function chooseCockpit(name: string | undefined, env: NodeJS.ProcessEnv =
   if (all.length === 1 && only) return only;
   if (all.length === 0) throw new CockpitNameError('no cockpit is running: start one with tai (tai ls lists them)');
   throw new CockpitNameError(`${all.length} cockpits are running; name one (tai attach NAME):\n${all.map((c) => `  ${c.name}  pid ${c.pid}  ${c.argv.join(' ')}  ${c.cwd}`).join('\n')}`);
-}
-
-function ownFile(path: string): boolean {
-  try {
-    const st = lstatSync(path);
-    return st.isFile() && st.uid === (typeof process.getuid === 'function' ? process.getuid() : 0);
-  } catch {
-    return false;
-  }
 }

@@ -217,7 +217,7 @@ export function liveSockets(dir: string = socketDir()): string[] {
   }
   return names
     .map((name) => ({ name, m: SOCKET_NAME.exec(name) }))
-    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null && processAlive(Number(e.m[1])) && ownSocket(join(dir, e.name)))
+    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null && processAlive(Number(e.m[1])) && ownedByUser(join(dir, e.name), 'socket'))
     .sort((a, b) => Number(a.m[1]) - Number(b.m[1]))
     .map((e) => join(dir, e.name));
 }
@@ -249,10 +249,11 @@ export function findLiveSockets(env: NodeJS.ProcessEnv = process.env): FoundSock
   return { live, refused };
 }
 
-function ownSocket(path: string): boolean {
+/** True when `path` is a socket (or, with 'file', a regular file) of this user; a symlink is neither. */
+export function ownedByUser(path: string, kind: 'socket' | 'file'): boolean {
   try {
     const st = lstatSync(path);
-    return st.isSocket() && st.uid === uid();
+    return (kind === 'socket' ? st.isSocket() : st.isFile()) && st.uid === uid();
   } catch {
     return false;
   }
