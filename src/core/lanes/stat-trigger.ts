@@ -1,0 +1,61 @@
+/**
+ * When a watched lane's diff stat is taken (docs/lanes.md, "The panel";
+ * docs/performance.md, "Lanes at rest"). The lane's worktree and git state
+ * are watched (src/io/lanes/lane-tree-watch.ts); each change event is told
+ * here, and a stat is due only after one: a lane at rest runs no git at all.
+ *
+ * Vocabulary: a *change* is one watch event; *pending* changes are those no
+ * stat has seen yet (pendingSince is the first of them); a stat *starts*
+ * when its git runs and *ends* when it answers. A burst of edits (a save, a
+ * checkout, an agent writing fifty files) is one stat: it waits until the
+ * lane has been quiet for LANE_STAT_SETTLE_MS, at most LANE_STAT_SETTLE_MAX_MS
+ * after the first change, and never starts sooner than LANE_STAT_GAP_MS
+ * after the previous stat started, one at a time. Changes while a stat runs
+ * stay pending and bring one more stat after it.
+ */
+
+/** A burst of changes is over once the lane is quiet this long. */
+export const LANE_STAT_SETTLE_MS = 200;
+
+/** A lane that keeps changing still gets its stat this long after the first change (then every LANE_STAT_GAP_MS). */
+export const LANE_STAT_SETTLE_MAX_MS = 1_000;
+
+/** Two stats of one lane start at least this far apart ("every few seconds while it runs, cheaply"). */
+export const LANE_STAT_GAP_MS = 5_000;
+
+/** What the stat trigger of one lane knows. */
+export interface StatTrigger {
+  /** The first change no stat has seen yet, if any. */
+  readonly pendingSince: number | undefined;
+  /** The latest change. */
+  readonly lastChangeAt: number;
+  /** When the latest stat started, if one did. */
+  readonly lastStartAt: number | undefined;
+  /** A stat's git runs now. */
+  readonly running: boolean;
+}
+
+/** A lane nothing has been told about yet. */
+export const QUIET_TRIGGER: StatTrigger = { pendingSince: undefined, lastChangeAt: 0, lastStartAt: undefined, running: false };
+
+/** Something in the lane changed at `now`. */
+export function changed(t: StatTrigger, now: number): StatTrigger {
+  return { ...t, pendingSince: t.pendingSince ?? now, lastChangeAt: now };
+}
+
+/** A stat's git started at `now`: it sees every change so far. */
+export function statStarted(t: StatTrigger, now: number): StatTrigger {
+  return { ...t, pendingSince: undefined, lastStartAt: now, running: true };
+}
+
+/** The running stat answered (or failed). */
+export function statEnded(t: StatTrigger): StatTrigger {
+  return { ...t, running: false };
+}
+
+/** When the next stat is due, or undefined when none is (nothing pending, or one runs: its end asks again). */
+export function statDueAt(t: StatTrigger): number | undefined {
+  if (t.pendingSince === undefined || t.running) return undefined;
+  const settled = Math.min(t.lastChangeAt + LANE_STAT_SETTLE_MS, t.pendingSince + LANE_STAT_SETTLE_MAX_MS);
+  return t.lastStartAt === undefined ? settled : Math.max(settled, t.lastStartAt + LANE_STAT_GAP_MS);
+}
