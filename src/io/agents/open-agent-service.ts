@@ -11,6 +11,7 @@ import { AgentsStore, currentRun } from '../storage/agents-store.js';
 import { AgentSlots } from '../storage/agent-slots.js';
 import { importUnsaved } from '../storage/unsaved.js';
 import { LaneWatch } from '../lanes/lane-watch.js';
+import { fileLogger, logPath } from '../storage/log.js';
 import { outageTimeScale, type Outage } from '../outage/outage-store.js';
 import { createOutageWatch, type OutageWatch } from '../outage/outage-watch.js';
 import type { Sleep } from '../outage/outage-wait.js';
@@ -105,7 +106,7 @@ export function openAgentService(
       storeWaitMs: waitMs,
       runners: runnersWithSessions(sessions),
       transcripts: new TranscriptStore(db),
-      lanes: new LaneWatch({ db, board, run, now }),
+      lanes: new LaneWatch({ db, board, run, now, log: fileLogger(logPath(env), now) }),
       outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
     });
     return { service, records, agents, watch, close: closer(service, sessions, db, slots) };

@@ -16,9 +16,15 @@ import type { StateDb } from '../storage/state-db.js';
 /** New files are counted up to this many bytes each (a stat, not a scan). */
 const UNTRACKED_READ_MAX = 1 << 20;
 
-/** The tracked diff stat of the worktree against the base: one `git diff --shortstat` (the panel's cheap, periodic stat). */
+/**
+ * The tracked diff stat of the worktree against the base (the panel's cheap
+ * stat): `git diff-index`, the plumbing under `git diff BASE`, which prints
+ * the same but never rewrites the index (`git diff` refreshes it when files
+ * were touched, even with GIT_OPTIONAL_LOCKS=0 in git 2.39), so a stat is no
+ * change in the watched gitdir that would ask for another stat.
+ */
 export async function trackedStat(lane: StoredLane): Promise<DiffStat> {
-  const run = await git(lane.worktree, ['diff', '--shortstat', lane.base]);
+  const run = await git(lane.worktree, ['diff-index', '--shortstat', lane.base, '--']);
   return run.code === 0 ? parseShortstat(run.stdout) : NO_CHANGE;
 }
 

@@ -2,15 +2,19 @@
  * A lane's panel (docs/lanes.md): the agent service asks it to make or find
  * the lane a spawn names (`lane`, `in_lane`), then to follow the panel the
  * agent runs in: the header's tag `⎇ NAME`, and its diff stat against the
- * base, refreshed by one `git diff --shortstat` per lane at most every
- * LANE_STAT_EVERY_MS while the agent is live (never on the board's hot path:
- * its own timer, git in a child process, one call in flight per lane), once
- * more with new files counted when it ends, and the footer's next steps.
- * Prefix + `d` opens the lane's coloured diff in a read-only view pane,
+ * base, taken by one `git diff-index --shortstat` when something in the lane
+ * changed (its worktree and git state are watched, lane-tree-watch.ts; the
+ * stat trigger, src/core/lanes/stat-trigger.ts, makes a burst one stat, at
+ * most one per LANE_STAT_GAP_MS), never on the board's hot path (git in a
+ * child process, one call in flight per lane); a lane whose watch failed is
+ * stat on the old backing-off timer (stat-schedule.ts). Once more with new
+ * files counted when the agent ends, and the footer's next steps.
+ * Prefix + `D` opens the lane's coloured diff in a read-only view pane,
  * zoomed and focused; `q` (or prefix + `x`) closes it.
  */
 import { laneNextSteps, laneTag } from '../../core/lanes/lane-lines.js';
 import { LANE_STAT_EVERY_MS, nextStatEvery } from '../../core/lanes/stat-schedule.js';
+import { changed, LANE_STAT_GAP_MS, QUIET_TRIGGER, statDueAt, statEnded, statStarted, type StatTrigger } from '../../core/lanes/stat-trigger.js';
 import type { DiffStat } from '../../core/lanes/git-output.js';
 import { isLive } from '../../core/panel/panel-state.js';
 import { RequestError, messageOf } from '../../core/errors.js';
@@ -22,6 +26,8 @@ import { LaneStore, type StoredLane } from './lane-store.js';
 import { dropLane } from './lane-end.js';
 import { identityOf } from '../process-identity.js';
 import type { StateDb } from '../storage/state-db.js';
+import type { Logger } from '../storage/log.js';
+import { LaneTreeWatch, type WatchFolder } from './lane-tree-watch.js';
 
 /** A live lane's diff stat is refreshed at most this often (kept for importers). */
 export { LANE_STAT_EVERY_MS };
@@ -44,7 +50,12 @@ interface Followed {
   stored: number | undefined;
   busy: boolean;
   ended: boolean;
-  /** The wait before the next stat, and when it is due (stat-schedule.ts). */
+  /** The watch on its worktree and git state; undefined once it failed (the timer then takes its stats). */
+  tree: LaneTreeWatch | undefined;
+  /** When a watched lane's stat is due (stat-trigger.ts), and the timeout that takes it. */
+  trigger: StatTrigger;
+  due: NodeJS.Timeout | undefined;
+  /** The timer's schedule for a lane whose watch failed: the wait before the next stat, and when it is due (stat-schedule.ts). */
   every: number;
   dueAt: number;
   /** Its agent told an event since the last stat. */
@@ -66,14 +77,34 @@ export class LaneWatch {
   readonly #views = new Map<number, string>();
   #timer: NodeJS.Timeout | undefined;
   #unlisten: (() => void) | undefined;
-  /** Diff stats started by the timer (for tests and the lanes-idle bench). */
-  readonly counters = { stats: 0, statsDone: 0 };
+  readonly #log: Logger;
+  readonly #watchMax: number | undefined;
+  readonly #watchFolder: WatchFolder | undefined;
+  /** Diff stats started (each one git run), and answered; `checks`: the watches' `git check-ignore` runs of lanes no longer followed (for tests and the lanes-idle bench). */
+  readonly counters = { stats: 0, statsDone: 0, checks: 0 };
 
-  constructor(options: { db: StateDb; board: Board; run: string; now?: () => number }) {
+  constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
     this.#board = options.board;
     this.#run = options.run;
     this.#now = options.now ?? Date.now;
+    this.#log = options.log ?? (() => {});
+    this.#watchMax = options.watchMax;
+    this.#watchFolder = options.watchFolder;
+  }
+
+  /** The watches open now, over every followed lane (for tests: none once the agents ended). */
+  get watches(): number {
+    let n = 0;
+    for (const f of this.#followed.values()) n += f.tree?.size ?? 0;
+    return n;
+  }
+
+  /** `git check-ignore` runs of the watches, over every lane followed so far. */
+  get checks(): number {
+    let n = this.counters.checks;
+    for (const f of this.#followed.values()) n += f.tree?.checks ?? 0;
+    return n;
   }
 
   /** Makes the lane `request.lane` asks for (or finds `request.in_lane`) and points the request's cwd at its worktree. */
@@ -113,17 +144,105 @@ export class LaneWatch {
   follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
     this.#board.getState().tag(id, laneTag(lane.name), this.#now());
-    // Its agent's events bring its stat back to every 5 s: one map lookup per event, only while lanes are followed.
+    const now = this.#now();
+    const followed: Followed = {
+      lane,
+      pidOf,
+      stored: undefined,
+      busy: false,
+      ended: false,
+      tree: undefined,
+      // The first stat once the lane is watched: a lane an agent starts in again may hold changes already.
+      trigger: changed(QUIET_TRIGGER, now),
+      due: undefined,
+      every: LANE_STAT_EVERY_MS,
+      dueAt: now + LANE_STAT_EVERY_MS,
+      told: false,
+      last: undefined,
+    };
+    this.#followed.set(id, followed);
+    this.#chasePid(id, followed, 10);
+    followed.tree = new LaneTreeWatch({
+      worktree: lane.worktree,
+      branch: lane.branch,
+      ...(this.#watchMax === undefined ? {} : { max: this.#watchMax }),
+      ...(this.#watchFolder === undefined ? {} : { watch: this.#watchFolder }),
+      onChange: () => {
+        followed.trigger = changed(followed.trigger, this.#now());
+        this.#arm(id, followed);
+      },
+      onFail: (reason) => this.#fallBack(id, followed, reason),
+    });
+    if (followed.tree !== undefined) this.#arm(id, followed);
+  }
+
+  /** Sets the timeout of a watched lane's next stat, if one is due (changes since it was set may push it later). */
+  #arm(id: number, followed: Followed): void {
+    const at = statDueAt(followed.trigger);
+    if (at === undefined || followed.tree === undefined || followed.due !== undefined) return;
+    // Bounded, so a wall clock set back does not hold the stat for as long.
+    const wait = Math.min(Math.max(0, at - this.#now()), LANE_STAT_GAP_MS);
+    followed.due = setTimeout(() => {
+      followed.due = undefined;
+      if (this.#followed.get(id) !== followed || followed.tree === undefined) return;
+      const later = statDueAt(followed.trigger);
+      if (later !== undefined && later > at) return this.#arm(id, followed);
+      if (!this.#stillLive(id)) return;
+      this.#storePid(id, followed);
+      followed.trigger = statStarted(followed.trigger, this.#now());
+      this.#takeStat(id, followed, false, () => {
+        followed.trigger = statEnded(followed.trigger);
+        this.#arm(id, followed);
+      });
+    }, wait);
+    followed.due.unref();
+  }
+
+  /** A lane whose watch failed is stat on the backing-off timer from now on; said once in the log. */
+  #fallBack(id: number, followed: Followed, reason: string): void {
+    if (this.#followed.get(id) !== followed) return;
+    this.counters.checks += followed.tree?.checks ?? 0;
+    followed.tree = undefined;
+    if (followed.due) clearTimeout(followed.due);
+    followed.due = undefined;
+    this.#log(`lane ${followed.lane.name}: ${reason}; its diff stat is taken on a timer instead (every 5 s, backing off to 80 s while quiet)`);
+    followed.dueAt = this.#now() + LANE_STAT_EVERY_MS;
+    // Its agent's events bring its stat back to every 5 s: one map lookup per event, only while such lanes are followed.
     this.#unlisten ??= this.#board.getState().listen((panel) => {
       const told = this.#followed.get(panel);
       if (told) told.told = true;
     });
-    const now = this.#now();
-    const followed: Followed = { lane, pidOf, stored: undefined, busy: false, ended: false, every: LANE_STAT_EVERY_MS, dueAt: now + LANE_STAT_EVERY_MS, told: false, last: undefined };
-    this.#followed.set(id, followed);
-    this.#chasePid(id, followed, 10);
     this.#timer ??= setInterval(() => this.refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
+  }
+
+  /** False (and the lane's end taken) when its panel ended without the service saying so (closed, or finished by the board). */
+  #stillLive(id: number): boolean {
+    const view = this.#board.getState().panels.find((p) => p.id === id);
+    if (view && isLive(view.state)) return true;
+    this.ending(id);
+    return false;
+  }
+
+  /** One `git diff-index --shortstat` of a lane, its header tagged anew when the stat changed; `done` runs after it, whatever its end. */
+  #takeStat(id: number, followed: Followed, quietBefore: boolean, done: () => void): void {
+    followed.busy = true;
+    this.counters.stats++;
+    const startedAt = this.#now();
+    void trackedStat(followed.lane)
+      .then((stat) => {
+        const same = followed.last !== undefined && sameStat(stat, followed.last);
+        followed.every = nextStatEvery(followed.every, quietBefore && same);
+        followed.dueAt = startedAt + followed.every;
+        followed.last = stat;
+        if (!same && !followed.ended) this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now());
+      })
+      .catch(() => {})
+      .finally(() => {
+        followed.busy = false;
+        this.counters.statsDone++;
+        done();
+      });
   }
 
   /** Stores the agent's pid and start time once known; false while it is not. */
@@ -152,6 +271,7 @@ export class LaneWatch {
     const followed = this.#followed.get(id);
     if (!followed || followed.ended) return;
     followed.ended = true;
+    this.#unfollow(followed);
     this.#board.getState().emit(id, { type: 'note', text: laneNextSteps(followed.lane.name) }, this.#now());
     void fullStat(followed.lane).then(
       (stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()),
@@ -186,6 +306,7 @@ export class LaneWatch {
     this.#views.set(view, lane.name);
     s.focusSet(view);
     if (s.zoom !== view) s.zoomToggle();
+    // The view's lease is kept alive by the timer (feed panes lapse without it).
     this.#timer ??= setInterval(() => this.refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
     return view;
@@ -199,45 +320,41 @@ export class LaneWatch {
     return true;
   }
 
-  /** Stops the timer (the service is disposed). */
+  /** Closes a lane's watch and its pending stat. */
+  #unfollow(followed: Followed): void {
+    this.counters.checks += followed.tree?.checks ?? 0;
+    followed.tree?.close();
+    followed.tree = undefined;
+    if (followed.due) clearTimeout(followed.due);
+    followed.due = undefined;
+  }
+
+  /** Stops the timer and closes every watch (the service is disposed). */
   dispose(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    for (const followed of this.#followed.values()) this.#unfollow(followed);
     this.#followed.clear();
     this.#unlisten?.();
     this.#unlisten = undefined;
   }
 
-  /** The timer's work, every LANE_STAT_EVERY_MS (public for tests): a shortstat of each live lane that is due and not being read; views keep their lease. */
+  /**
+   * The timer's work, every LANE_STAT_EVERY_MS while a lane's watch failed or a
+   * diff view is open (public for tests): a shortstat of each unwatched live
+   * lane that is due and not being read (watched lanes are stat on change);
+   * views keep their lease.
+   */
   refresh(): void {
     const s = this.#board.getState();
     const now = this.#now();
     for (const [id, followed] of this.#followed) {
-      const view = s.panels.find((p) => p.id === id);
-      if (!view || !isLive(view.state)) {
-        // Ended without the service saying so (closed, or finished by the board): the last stat, once.
-        this.ending(id);
-        continue;
-      }
+      if (!this.#stillLive(id)) continue;
       this.#storePid(id, followed);
-      if (followed.busy || (!followed.told && now < followed.dueAt)) continue;
-      followed.busy = true;
+      if (followed.tree !== undefined || followed.busy || (!followed.told && now < followed.dueAt)) continue;
       const told = followed.told;
       followed.told = false;
-      this.counters.stats++;
-      void trackedStat(followed.lane)
-        .then((stat) => {
-          const same = followed.last !== undefined && sameStat(stat, followed.last);
-          followed.every = nextStatEvery(followed.every, !told && same);
-          followed.dueAt = now + followed.every;
-          followed.last = stat;
-          if (!same) this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now());
-        })
-        .catch(() => {})
-        .finally(() => {
-          followed.busy = false;
-          this.counters.statsDone++;
-        });
+      this.#takeStat(id, followed, !told, () => {});
     }
     for (const id of this.#views.keys()) {
       if (s.panels.some((p) => p.id === id)) s.feed(id, {}, now);
@@ -247,11 +364,12 @@ export class LaneWatch {
   }
 
   #settle(): void {
-    if (this.#followed.size === 0) {
+    const timed = [...this.#followed.values()].some((f) => f.tree === undefined);
+    if (!timed) {
       this.#unlisten?.();
       this.#unlisten = undefined;
     }
-    if (this.#followed.size === 0 && this.#views.size === 0 && this.#timer) {
+    if (!timed && this.#views.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
     }

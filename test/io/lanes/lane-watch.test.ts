@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
@@ -10,7 +11,10 @@ import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn-queue.js';
-import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { GIT_ENV, tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import type { WatchFolder } from '../../../src/io/lanes/lane-tree-watch.js';
+import { LANE_STAT_GAP_MS } from '../../../src/core/lanes/stat-trigger.js';
+import { LANE_STAT_EVERY_MS } from '../../../src/core/lanes/stat-schedule.js';
 import { makeLane } from '../../../src/io/lanes/lanes.js';
 
 let repo: TempRepo;
@@ -122,16 +126,19 @@ describe('the spawn queue', () => {
   });
 });
 
-describe("a quiet lane's diff stat", () => {
+describe("an unwatched quiet lane's diff stat", () => {
   it('is taken less and less often while nothing changes, and every 5 s again once its agent tells something', async () => {
     repo = tempRepo();
     let now = 1_000_000;
     const board = createBoard({ cols: 160, rows: 48 });
-    const watch = new LaneWatch({ db: repo.db, board, run: 'test-run', now: () => now });
+    const log: string[] = [];
+    // No watch allowed: the lane falls back to the timer at once.
+    const watch = new LaneWatch({ db: repo.db, board, run: 'test-run', now: () => now, watchMax: 0, log: (line) => log.push(line) });
     try {
       const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'quiet', task: 't', agent: { kind: 'command', argv: ['true'], label: 'q' }, now });
       const id = board.getState().open({ label: 'q' }, now);
       watch.follow(id, lane);
+      await vi.waitFor(() => expect(log).toEqual(['lane quiet: more than 0 folders to watch; its diff stat is taken on a timer instead (every 5 s, backing off to 80 s while quiet)']));
       const taken: number[] = [];
       // The timer's looks, every 5 s of the fake clock; each stat's git (a real child process) answers before the next look.
       const lookAt = async (s: number): Promise<void> => {
@@ -150,5 +157,158 @@ describe("a quiet lane's diff stat", () => {
     } finally {
       watch.dispose();
     }
+  });
+});
+
+describe("a watched lane's diff stat", () => {
+  // The clock and the timeouts are fake; the files, the inotify watches and git are real.
+  let lanes: LaneWatch | undefined;
+  afterEach(() => {
+    lanes?.dispose();
+    lanes = undefined;
+    vi.useRealTimers();
+  });
+
+  /** fs.watch on a folder, counting the watches open. */
+  function countedWatches(): { open: Set<FSWatcher>; watchFolder: WatchFolder } {
+    const open = new Set<FSWatcher>();
+    const watchFolder: WatchFolder = (path, listener) => {
+      const w = watch(path, { persistent: false }, listener);
+      open.add(w);
+      const close = w.close.bind(w);
+      w.close = () => {
+        open.delete(w);
+        close();
+      };
+      return w;
+    };
+    return { open, watchFolder };
+  }
+
+  async function watchedLane(options: { watchFolder?: WatchFolder; watchMax?: number } = {}) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    repo = tempRepo();
+    const board = createBoard({ cols: 160, rows: 48 });
+    const counted = countedWatches();
+    const log: string[] = [];
+    const w = (lanes = new LaneWatch({ db: repo.db, board, run: 'test-run', log: (line) => log.push(line), watchFolder: options.watchFolder ?? counted.watchFolder, ...(options.watchMax === undefined ? {} : { watchMax: options.watchMax }) }));
+    const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'watched', task: 't', agent: { kind: 'command', argv: ['true'], label: 'w' }, now: Date.now() });
+    const id = board.getState().open({ label: 'w' }, Date.now());
+    w.follow(id, lane);
+    const header = (): string => board.getState().panels.find((p) => p.id === id)?.header ?? '';
+    const inLane = (...args: string[]): string => execFileSync('git', args, { cwd: lane.worktree, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+    return { board, w, lane, id, log, header, inLane, open: counted.open };
+  }
+
+  /** Until the lane is watched (its gitdir, its ref's folder, the worktree, src/) and its first stat shown. */
+  async function settled(t: Awaited<ReturnType<typeof watchedLane>>): Promise<void> {
+    await vi.waitFor(
+      () => {
+        expect(t.w.watches).toBe(4);
+        expect(t.w.counters.statsDone).toBe(1);
+        expect(t.header()).toContain('⎇ watched · no changes');
+      },
+      { timeout: 5_000 },
+    );
+    // Past the gap between two stats: the next change is stat once it settles.
+    vi.advanceTimersByTime(LANE_STAT_GAP_MS);
+  }
+
+  it('shows a new stat soon after a file in the worktree is edited', async () => {
+    const t = await watchedLane();
+    await settled(t);
+    writeFileSync(join(t.lane.worktree, 'src/a.txt'), 'one\ntwo\nthree\nfour\n');
+    await vi.waitFor(() => expect(t.header()).toContain('⎇ watched · 1 file +1 −0'), { timeout: 5_000 });
+    expect(t.w.counters.stats).toBe(2);
+  });
+
+  it('takes a stat when the lane commits, and shows a new file once git tracks it', async () => {
+    const t = await watchedLane();
+    await settled(t);
+    t.inLane('commit', '--quiet', '--allow-empty', '-m', 'nothing');
+    await vi.waitFor(() => expect(t.w.counters.statsDone).toBe(2), { timeout: 5_000 });
+    writeFileSync(join(t.lane.worktree, 'new.txt'), 'new\n');
+    vi.advanceTimersByTime(LANE_STAT_GAP_MS);
+    await vi.waitFor(() => expect(t.w.counters.statsDone).toBe(3), { timeout: 5_000 });
+    expect(t.header()).toContain('⎇ watched · no changes');
+    vi.advanceTimersByTime(LANE_STAT_GAP_MS);
+    // Neither git add nor commit writes a file of the worktree: only the watched index and ref tell.
+    t.inLane('add', 'new.txt');
+    t.inLane('commit', '--quiet', '-m', 'new');
+    await vi.waitFor(() => expect(t.header()).toContain('⎇ watched · 1 file +1 −0'), { timeout: 5_000 });
+  });
+
+  it('takes a burst of 50 edits in one or two stats, not 50', async () => {
+    const t = await watchedLane();
+    await settled(t);
+    for (let i = 1; i <= 50; i++) appendFileSync(join(t.lane.worktree, 'src/a.txt'), `line ${i}\n`);
+    await vi.waitFor(() => expect(t.header()).toContain('⎇ watched · 1 file +50 −0'), { timeout: 5_000 });
+    // Whatever of the burst came after the stat started is one more stat after the gap.
+    vi.advanceTimersByTime(LANE_STAT_GAP_MS);
+    await vi.waitFor(() => expect(t.w.counters.statsDone).toBe(t.w.counters.stats), { timeout: 5_000 });
+    expect(t.w.counters.stats - 1).toBeGreaterThanOrEqual(1);
+    expect(t.w.counters.stats - 1).toBeLessThanOrEqual(2);
+  });
+
+  it('runs no git at all while the lane rests, however long', async () => {
+    const t = await watchedLane();
+    await settled(t);
+    const before = { stats: t.w.counters.stats, checks: t.w.checks };
+    for (let minute = 0; minute < 30; minute++) vi.advanceTimersByTime(60_000);
+    expect({ stats: t.w.counters.stats, checks: t.w.checks }).toEqual(before);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('closes every watch when the agent ends, and when the cockpit stops', async () => {
+    const t = await watchedLane();
+    await settled(t);
+    expect(t.open.size).toBe(4);
+    t.w.ending(t.id);
+    expect(t.open.size).toBe(0);
+    expect(t.w.watches).toBe(0);
+    const other = t.board.getState().open({ label: 'again' }, Date.now());
+    t.w.follow(other, t.lane);
+    await vi.waitFor(() => expect(t.open.size).toBe(4), { timeout: 5_000 });
+    t.w.dispose();
+    expect(t.open.size).toBe(0);
+  });
+
+  it('falls back to the timer, said once in the log, when the kernel refuses a watch', async () => {
+    const full: WatchFolder = (path) => {
+      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' });
+    };
+    const t = await watchedLane({ watchFolder: full });
+    await vi.waitFor(() => expect(t.log).toHaveLength(1), { timeout: 5_000 });
+    expect(t.log[0]).toMatch(/^lane watched: the user's inotify watches are used up \(fs\.inotify\.max_user_watches\): ENOSPC.*; its diff stat is taken on a timer instead/);
+    writeFileSync(join(t.lane.worktree, 'src/a.txt'), 'one\n');
+    vi.advanceTimersByTime(LANE_STAT_EVERY_MS);
+    await vi.waitFor(() => expect(t.header()).toContain('⎇ watched · 1 file +0 −2'), { timeout: 5_000 });
+    vi.advanceTimersByTime(4 * LANE_STAT_EVERY_MS);
+    expect(t.log).toHaveLength(1);
+  });
+});
+
+describe('a lane agent ending through the service', () => {
+  it('leaves no watch open', async () => {
+    repo = tempRepo();
+    const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48 });
+    const open = new Set<FSWatcher>();
+    const watchFolder: WatchFolder = (path, listener) => {
+      const w = watch(path, { persistent: false }, listener);
+      open.add(w);
+      const close = w.close.bind(w);
+      w.close = () => {
+        open.delete(w);
+        close();
+      };
+      return w;
+    };
+    const lanes = new LaneWatch({ db: repo.db, board, run: 'test-run', watchFolder });
+    service = new LocalAgentService({ board, records: new RecordStore(repo.db), agents: new AgentsStore(repo.db), run: 'test-run', lanes });
+    const started = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'exec sleep 30'], label: 'long', cwd: repo.dir, lane: 'long' }, Date.now());
+    await vi.waitFor(() => expect(open.size).toBe(4), { timeout: 5_000 });
+    board.getState().cancel(started.id, 'done with it', Date.now(), 'user');
+    await service.poll(started.id, 10_000);
+    await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 5_000 });
   });
 });
