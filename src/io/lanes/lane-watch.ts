@@ -80,8 +80,8 @@ export class LaneWatch {
   readonly #log: Logger;
   readonly #watchMax: number | undefined;
   readonly #watchFolder: WatchFolder | undefined;
-  /** Diff stats started (each one git run), and answered; `checks`: the watches' `git check-ignore` runs of lanes no longer followed (for tests and the lanes-idle bench). */
-  readonly counters = { stats: 0, statsDone: 0, checks: 0 };
+  /** Diff stats started (each one git run), and answered; `checks`: the watches' `git check-ignore` runs of lanes no longer followed; `changes`: watch events told (for tests and the lanes-idle bench). */
+  readonly counters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
@@ -168,6 +168,7 @@ export class LaneWatch {
       ...(this.#watchMax === undefined ? {} : { max: this.#watchMax }),
       ...(this.#watchFolder === undefined ? {} : { watch: this.#watchFolder }),
       onChange: () => {
+        this.counters.changes++;
         followed.trigger = changed(followed.trigger, this.#now());
         this.#arm(id, followed);
       },
@@ -239,7 +240,7 @@ export class LaneWatch {
       })
       .catch(() => {})
       .finally(() => {
-        followed.busy = false;
+        followed.busy = true;
         this.counters.statsDone++;
         done();
       });
