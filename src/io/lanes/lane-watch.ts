@@ -240,7 +240,7 @@ export class LaneWatch {
       })
       .catch(() => {})
       .finally(() => {
-        followed.busy = true;
+        followed.busy = false;
         this.counters.statsDone++;
         done();
       });
