@@ -2,32 +2,28 @@
  * A lane's panel (docs/lanes.md): the agent service asks it to make or find
  * the lane a spawn names (`lane`, `in_lane`), then to follow the panel the
  * agent runs in: the header's tag `⎇ NAME`, and its diff stat against the
- * base, taken by one `git diff-index --shortstat` when something in the lane
- * changed (its worktree and git state are watched, lane-tree-watch.ts; the
- * stat trigger, src/core/lanes/stat-trigger.ts, makes a burst one stat, at
- * most one per LANE_STAT_GAP_MS), never on the board's hot path (git in a
- * child process, one call in flight per lane); a lane whose watch failed is
- * stat on the old backing-off timer (stat-schedule.ts). Once more with new
- * files counted when the agent ends, and the footer's next steps.
+ * base (lane-stat.ts: one `git diff-index --shortstat` when something in the
+ * lane changed, never on the board's hot path; on the backing-off timer here
+ * for a lane whose watch failed), its pid in the lane's row; once more with
+ * new files counted when the agent ends, and the footer's next steps.
  * Prefix + `D` opens the lane's coloured diff in a read-only view pane,
  * zoomed and focused; `q` (or prefix + `x`) closes it.
  */
 import { laneNextSteps, laneTag } from '../../core/lanes/lane-lines.js';
-import { LANE_STAT_EVERY_MS, nextStatEvery } from '../../core/lanes/stat-schedule.js';
-import { changed, LANE_STAT_GAP_MS, QUIET_TRIGGER, statDueAt, statEnded, statStarted, type StatTrigger } from '../../core/lanes/stat-trigger.js';
-import type { DiffStat } from '../../core/lanes/git-output.js';
+import { LANE_STAT_EVERY_MS } from '../../core/lanes/stat-schedule.js';
 import { isLive } from '../../core/panel/panel-state.js';
 import { RequestError, messageOf } from '../../core/errors.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
 import type { Board } from '../../../store/board.js';
 import { findLane, LaneError, makeLane, refuseMissing, refuseWhileLive } from './lanes.js';
-import { fullStat, laneDiff, trackedStat } from './lane-status.js';
+import { fullStat, laneDiff } from './lane-status.js';
 import { LaneStore, type StoredLane } from './lane-store.js';
 import { dropLane } from './lane-end.js';
 import { identityOf } from '../process-identity.js';
 import type { StateDb } from '../storage/state-db.js';
 import type { Logger } from '../storage/log.js';
-import { LaneTreeWatch, type WatchFolder } from './lane-tree-watch.js';
+import type { WatchFolder } from './lane-tree-watch.js';
+import { LaneStat, type LaneStatCounters } from './lane-stat.js';
 
 /** A live lane's diff stat is refreshed at most this often (kept for importers). */
 export { LANE_STAT_EVERY_MS };
@@ -48,19 +44,9 @@ interface Followed {
   readonly pidOf: () => number | undefined;
   /** The pid last stored in the lane's row. */
   stored: number | undefined;
-  busy: boolean;
   ended: boolean;
-  /** The watch on its worktree and git state; undefined once it failed (the timer then takes its stats). */
-  tree: LaneTreeWatch | undefined;
-  /** When a watched lane's stat is due (stat-trigger.ts), and the timeout that takes it. */
-  trigger: StatTrigger;
-  due: NodeJS.Timeout | undefined;
-  /** The timer's schedule for a lane whose watch failed: the wait before the next stat, and when it is due (stat-schedule.ts). */
-  every: number;
-  dueAt: number;
-  /** Its agent told an event since the last stat. */
-  told: boolean;
-  last: DiffStat | undefined;
+  /** Its diff stat: on change while watched, else on the timer. */
+  stat: LaneStat;
 }
 
 /** After a start, the agent's pid is looked for after 10, 20, 40 ... ms, up to this; later, at each stat refresh. */
@@ -80,8 +66,8 @@ export class LaneWatch {
   readonly #log: Logger;
   readonly #watchMax: number | undefined;
   readonly #watchFolder: WatchFolder | undefined;
-  /** Diff stats started (each one git run), and answered; `checks`: the watches' `git check-ignore` runs of lanes no longer followed; `changes`: watch events told (for tests and the lanes-idle bench). */
-  readonly counters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
+  /** What the lanes' stats and watches did (for tests and the lanes-idle bench). */
+  readonly counters: LaneStatCounters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
@@ -96,14 +82,14 @@ export class LaneWatch {
   /** The watches open now, over every followed lane (for tests: none once the agents ended). */
   get watches(): number {
     let n = 0;
-    for (const f of this.#followed.values()) n += f.tree?.size ?? 0;
+    for (const f of this.#followed.values()) n += f.stat.watches;
     return n;
   }
 
   /** `git check-ignore` runs of the watches, over every lane followed so far. */
   get checks(): number {
     let n = this.counters.checks;
-    for (const f of this.#followed.values()) n += f.tree?.checks ?? 0;
+    for (const f of this.#followed.values()) n += f.stat.checks;
     return n;
   }
 
@@ -144,75 +130,30 @@ export class LaneWatch {
   follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
     this.#board.getState().tag(id, laneTag(lane.name), this.#now());
-    const now = this.#now();
-    const followed: Followed = {
+    // Its callbacks run later (a timeout, a watch event), once `followed` is set.
+    const stat = new LaneStat({
       lane,
-      pidOf,
-      stored: undefined,
-      busy: false,
-      ended: false,
-      tree: undefined,
-      // The first stat once the lane is watched: a lane an agent starts in again may hold changes already.
-      trigger: changed(QUIET_TRIGGER, now),
-      due: undefined,
-      every: LANE_STAT_EVERY_MS,
-      dueAt: now + LANE_STAT_EVERY_MS,
-      told: false,
-      last: undefined,
-    };
+      now: this.#now,
+      log: this.#log,
+      counters: this.counters,
+      ...(this.#watchMax === undefined ? {} : { watchMax: this.#watchMax }),
+      ...(this.#watchFolder === undefined ? {} : { watchFolder: this.#watchFolder }),
+      before: () => {
+        if (!this.#stillLive(id)) return false;
+        this.#storePid(id, followed);
+        return true;
+      },
+      shown: (stat) => this.#board.getState().tag(id, laneTag(lane.name, stat), this.#now()),
+      timed: () => this.#timed(),
+    });
+    const followed: Followed = { lane, pidOf, stored: undefined, ended: false, stat };
     this.#followed.set(id, followed);
     this.#chasePid(id, followed, 10);
-    followed.tree = new LaneTreeWatch({
-      worktree: lane.worktree,
-      branch: lane.branch,
-      ...(this.#watchMax === undefined ? {} : { max: this.#watchMax }),
-      ...(this.#watchFolder === undefined ? {} : { watch: this.#watchFolder }),
-      onChange: () => {
-        this.counters.changes++;
-        followed.trigger = changed(followed.trigger, this.#now());
-        this.#arm(id, followed);
-      },
-      onFail: (reason) => this.#fallBack(id, followed, reason),
-    });
-    if (followed.tree !== undefined) this.#arm(id, followed);
   }
 
-  /** Sets the timeout of a watched lane's next stat, if one is due (changes since it was set may push it later). */
-  #arm(id: number, followed: Followed): void {
-    const at = statDueAt(followed.trigger);
-    if (at === undefined || followed.tree === undefined || followed.due !== undefined) return;
-    // Bounded, so a wall clock set back does not hold the stat for as long.
-    const wait = Math.min(Math.max(0, at - this.#now()), LANE_STAT_GAP_MS);
-    followed.due = setTimeout(() => {
-      followed.due = undefined;
-      if (this.#followed.get(id) !== followed || followed.tree === undefined) return;
-      const later = statDueAt(followed.trigger);
-      if (later !== undefined && later > at) return this.#arm(id, followed);
-      if (!this.#stillLive(id)) return;
-      this.#storePid(id, followed);
-      followed.trigger = statStarted(followed.trigger, this.#now());
-      this.#takeStat(id, followed, false, () => {
-        followed.trigger = statEnded(followed.trigger);
-        this.#arm(id, followed);
-      });
-    }, wait);
-    followed.due.unref();
-  }
-
-  /** A lane whose watch failed is stat on the backing-off timer from now on; said once in the log. */
-  #fallBack(id: number, followed: Followed, reason: string): void {
-    if (this.#followed.get(id) !== followed) return;
-    this.counters.checks += followed.tree?.checks ?? 0;
-    followed.tree = undefined;
-    if (followed.due) clearTimeout(followed.due);
-    followed.due = undefined;
-    this.#log(`lane ${followed.lane.name}: ${reason}; its diff stat is taken on a timer instead (every 5 s, backing off to 80 s while quiet)`);
-    followed.dueAt = this.#now() + LANE_STAT_EVERY_MS;
-    // Its agent's events bring its stat back to every 5 s: one map lookup per event, only while such lanes are followed.
-    this.#unlisten ??= this.#board.getState().listen((panel) => {
-      const told = this.#followed.get(panel);
-      if (told) told.told = true;
-    });
+  /** A lane's watch failed: the timer takes its stats, and its agent's events bring them back to every 5 s (one map lookup per event, only while such lanes are followed). */
+  #timed(): void {
+    this.#unlisten ??= this.#board.getState().listen((panel) => this.#followed.get(panel)?.stat.told());
     this.#timer ??= setInterval(() => this.refresh(), LANE_STAT_EVERY_MS);
     this.#timer.unref();
   }
@@ -223,27 +164,6 @@ export class LaneWatch {
     if (view && isLive(view.state)) return true;
     this.ending(id);
     return false;
-  }
-
-  /** One `git diff-index --shortstat` of a lane, its header tagged anew when the stat changed; `done` runs after it, whatever its end. */
-  #takeStat(id: number, followed: Followed, quietBefore: boolean, done: () => void): void {
-    followed.busy = true;
-    this.counters.stats++;
-    const startedAt = this.#now();
-    void trackedStat(followed.lane)
-      .then((stat) => {
-        const same = followed.last !== undefined && sameStat(stat, followed.last);
-        followed.every = nextStatEvery(followed.every, quietBefore && same);
-        followed.dueAt = startedAt + followed.every;
-        followed.last = stat;
-        if (!same && !followed.ended) this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now());
-      })
-      .catch(() => {})
-      .finally(() => {
-        followed.busy = false;
-        this.counters.statsDone++;
-        done();
-      });
   }
 
   /** Stores the agent's pid and start time once known; false while it is not. */
@@ -272,7 +192,7 @@ export class LaneWatch {
     const followed = this.#followed.get(id);
     if (!followed || followed.ended) return;
     followed.ended = true;
-    this.#unfollow(followed);
+    followed.stat.close();
     this.#board.getState().emit(id, { type: 'note', text: laneNextSteps(followed.lane.name) }, this.#now());
     void fullStat(followed.lane).then(
       (stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()),
@@ -321,20 +241,11 @@ export class LaneWatch {
     return true;
   }
 
-  /** Closes a lane's watch and its pending stat. */
-  #unfollow(followed: Followed): void {
-    this.counters.checks += followed.tree?.checks ?? 0;
-    followed.tree?.close();
-    followed.tree = undefined;
-    if (followed.due) clearTimeout(followed.due);
-    followed.due = undefined;
-  }
-
   /** Stops the timer and closes every watch (the service is disposed). */
   dispose(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    for (const followed of this.#followed.values()) this.#unfollow(followed);
+    for (const followed of this.#followed.values()) followed.stat.close();
     this.#followed.clear();
     this.#unlisten?.();
     this.#unlisten = undefined;
@@ -352,10 +263,7 @@ export class LaneWatch {
     for (const [id, followed] of this.#followed) {
       if (!this.#stillLive(id)) continue;
       this.#storePid(id, followed);
-      if (followed.tree !== undefined || followed.busy || (!followed.told && now < followed.dueAt)) continue;
-      const told = followed.told;
-      followed.told = false;
-      this.#takeStat(id, followed, !told, () => {});
+      followed.stat.look(now);
     }
     for (const id of this.#views.keys()) {
       if (s.panels.some((p) => p.id === id)) s.feed(id, {}, now);
@@ -365,7 +273,7 @@ export class LaneWatch {
   }
 
   #settle(): void {
-    const timed = [...this.#followed.values()].some((f) => f.tree === undefined);
+    const timed = [...this.#followed.values()].some((f) => !f.stat.watched);
     if (!timed) {
       this.#unlisten?.();
       this.#unlisten = undefined;
@@ -375,10 +283,6 @@ export class LaneWatch {
       this.#timer = undefined;
     }
   }
-}
-
-function sameStat(a: DiffStat, b: DiffStat): boolean {
-  return a.files === b.files && a.added === b.added && a.removed === b.removed;
 }
 
 /** Why a lane spawn is refused where no state database is open. */
