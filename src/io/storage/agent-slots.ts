@@ -60,6 +60,11 @@ export class AgentSlots {
   readonly #isAlive: (pid: number) => boolean;
   readonly #held = new Set<number>();
   #next = 1;
+  /** The statements and transactions, made once: the cockpit renews every SLOT_RENEW_MS, and preparing costs more than running (docs/performance.md, "Idle"). */
+  readonly #sql: ReturnType<typeof statements>;
+  readonly #renew: (now: number, held: readonly number[]) => void;
+  readonly #claim: (now: number, slot: number, label: string) => void;
+  readonly #count: (now: number) => number;
 
   constructor(db: StateDb, options: AgentSlotsOptions) {
     this.db = db;
@@ -70,6 +75,18 @@ export class AgentSlots {
     this.#leaseMs = options.leaseMs ?? SLOT_LEASE_MS;
     this.#isAlive = options.isAlive ?? pidAlive;
     migrate(db, 'slots/1', SCHEMA);
+    const sql = statements(db);
+    this.#sql = sql;
+    this.#claim = db.transaction((now: number, slot: number, label: string) => {
+      const live = this.#reclaim(now);
+      if (live >= this.limit) throw new AgentsFullError(live, this.limit);
+      sql.insert.run(this.#run, slot, this.#pid, label, now, now + this.#leaseMs);
+    }).immediate;
+    this.#renew = db.transaction((now: number, held: readonly number[]) => {
+      sql.renew.run(now + this.#leaseMs, this.#run);
+      for (const { slot } of sql.mine.all(this.#run)) if (!held.includes(slot)) sql.drop.run(this.#run, slot);
+    }).immediate;
+    this.#count = db.transaction((now: number) => this.#reclaim(now)).immediate;
   }
 
   /** The slots this supervisor holds. */
@@ -84,17 +101,7 @@ export class AgentSlots {
    */
   claim(label: string, now: number): number {
     const slot = this.#next++;
-    guardBusy(this.db, () =>
-      this.db
-        .transaction(() => {
-          const live = this.#reclaim(now);
-          if (live >= this.limit) throw new AgentsFullError(live, this.limit);
-          this.db
-            .prepare('INSERT INTO slots (run, slot, pid, label, claimed_at, lease_until) VALUES (?, ?, ?, ?, ?, ?)')
-            .run(this.#run, slot, this.#pid, label, now, now + this.#leaseMs);
-        })
-        .immediate(),
-    );
+    guardBusy(this.db, () => this.#claim(now, slot, label));
     this.#held.add(slot);
     return slot;
   }
@@ -102,46 +109,49 @@ export class AgentSlots {
   /** Gives a slot back when its agent has ended; a failed delete is retried by `renew` (or reclaimed when this process is gone). */
   release(slot: number): void {
     this.#held.delete(slot);
-    guardBusy(this.db, () => this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?').run(this.#run, slot));
+    guardBusy(this.db, () => this.#sql.drop.run(this.#run, slot));
   }
 
   /** Renews the leases of the slots held and deletes this run's slots no longer held (a release that failed). */
   renew(now: number): void {
     const held = [...this.#held];
-    guardBusy(this.db, () =>
-      this.db
-        .transaction(() => {
-          this.db.prepare('UPDATE slots SET lease_until = ? WHERE run = ?').run(now + this.#leaseMs, this.#run);
-          const mine = this.db.prepare<[string], { slot: number }>('SELECT slot FROM slots WHERE run = ?').all(this.#run);
-          const drop = this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?');
-          for (const { slot } of mine) if (!held.includes(slot)) drop.run(this.#run, slot);
-        })
-        .immediate(),
-    );
+    guardBusy(this.db, () => this.#renew(now, held));
   }
 
   /** Gives back every slot of this supervisor (it closes). */
   releaseAll(): void {
     this.#held.clear();
-    guardBusy(this.db, () => this.db.prepare('DELETE FROM slots WHERE run = ?').run(this.#run));
+    guardBusy(this.db, () => this.#sql.dropRun.run(this.#run));
   }
 
   /** The live slots on the machine now (stale ones not counted). */
   count(now: number): number {
-    return guardBusy(this.db, () => this.db.transaction(() => this.#reclaim(now)).immediate());
+    return guardBusy(this.db, () => this.#count(now));
   }
 
   /** Deletes stale slots (inside the caller's transaction); returns how many live ones remain. */
   #reclaim(now: number): number {
-    const rows = this.db.prepare<[], { run: string; slot: number; pid: number; lease_until: number }>('SELECT run, slot, pid, lease_until FROM slots').all();
-    const drop = this.db.prepare('DELETE FROM slots WHERE run = ? AND slot = ?');
     let live = 0;
-    for (const row of rows) {
+    for (const row of this.#sql.all.all()) {
       // This supervisor's own slots are never stale to itself: renew fixes a lease it missed.
       const own = row.run === this.#run;
-      if (!own && (row.lease_until <= now || !this.#isAlive(row.pid))) drop.run(row.run, row.slot);
+      if (!own && (row.lease_until <= now || !this.#isAlive(row.pid))) this.#sql.drop.run(row.run, row.slot);
       else live++;
     }
     return live;
   }
+}
+
+/** The slot table's statements, prepared once per supervisor. */
+function statements(db: StateDb) {
+  return {
+    insert: db.prepare<[string, number, number, string, number, number]>(
+      'INSERT INTO slots (run, slot, pid, label, claimed_at, lease_until) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    renew: db.prepare<[number, string]>('UPDATE slots SET lease_until = ? WHERE run = ?'),
+    mine: db.prepare<[string], { slot: number }>('SELECT slot FROM slots WHERE run = ?'),
+    all: db.prepare<[], { run: string; slot: number; pid: number; lease_until: number }>('SELECT run, slot, pid, lease_until FROM slots'),
+    drop: db.prepare<[string, number]>('DELETE FROM slots WHERE run = ? AND slot = ?'),
+    dropRun: db.prepare<[string]>('DELETE FROM slots WHERE run = ?'),
+  };
 }

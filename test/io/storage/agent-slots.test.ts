@@ -41,4 +41,16 @@ describe('agent slots on the state database', () => {
     expect(new AgentSlots(db, { run: 'live', limit: 1 }).claim('next', T0 + 1)).toBeGreaterThan(0);
     db.close();
   });
+
+  it("renew the held slots and delete this supervisor's slots it no longer holds (a release whose delete failed)", () => {
+    const db = openStateDb(join(mkdtempSync(join(tmpdir(), 'tai-slots-')), 'tai.db'));
+    const a = new AgentSlots(db, { run: 'a', limit: 3, isAlive: () => true });
+    const held = a.claim('kept', T0);
+    const { run } = db.prepare<[], { run: string }>('SELECT run FROM slots').get()!;
+    db.prepare('INSERT INTO slots (run, slot, pid, label, claimed_at, lease_until) VALUES (?, 99, ?, ?, ?, ?)').run(run, process.pid, 'lost', T0, T0 + 1);
+    a.renew(T0 + 10);
+    const rows = db.prepare<[], { slot: number; lease_until: number }>('SELECT slot, lease_until FROM slots').all();
+    expect(rows).toEqual([{ slot: held, lease_until: T0 + 10 + SLOT_LEASE_MS }]);
+    db.close();
+  });
 });
