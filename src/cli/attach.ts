@@ -28,9 +28,9 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn('tai attach: needs a terminal (stdin and stdout); tai status and tai logs work from a script\n');
     return 1;
   }
-  const [{ chooseCockpit }, { attach }, { logPath }] = await Promise.all([
+  const [{ chooseCockpit }, { attachTerminal }, { logPath }] = await Promise.all([
     import('../io/link/link-place.js'),
-    import('../io/link/link-client.js'),
+    import('../io/link/native-client.js'),
     import('../io/storage/log.js'),
   ]);
   let card;
@@ -46,7 +46,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     return 1;
   }
   try {
-    return await attach({
+    return await attachTerminal({
       link: card.link,
       name: card.name,
       readOnly: line.values['read-only'] === true,

@@ -89,11 +89,11 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 
 /** Checks what can be checked here, starts the server, and attaches this terminal to it. */
 async function runAsClient(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
-  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attach }, { logPath }] = await Promise.all([
+  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attachTerminal }, { logPath }] = await Promise.all([
     import('../io/cockpit/main-program.js'),
     import('../core/input/prefix-choice.js'),
     import('../io/link/server-launch.js'),
-    import('../io/link/link-client.js'),
+    import('../io/link/native-client.js'),
     import('../io/storage/log.js'),
   ]);
   // The refusals the user must read on the normal screen, before a server exists.
@@ -106,5 +106,5 @@ async function runAsClient(options: CockpitMainOptions, request: CockpitRequest)
     log,
   );
   if (!ready.ok) throw new StartRefusedError(`tai: ${ready.error}`, ready.code);
-  return attach({ link: ready.link, name: ready.name, logPath: log, say: (line) => processOutput.warn(`${line}\n`) });
+  return attachTerminal({ link: ready.link, name: ready.name, logPath: log, say: (line) => processOutput.warn(`${line}\n`) });
 }
