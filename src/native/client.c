@@ -312,13 +312,6 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) sigaction(handled[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    terminal_size(&cols, &rows);
-    char hello[128];
-    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s}", LINK_VERSION, cols, rows,
-                     read_only ? ",\"readOnly\":true" : "");
-    queue_frame('h', hello, (size_t)n);
-    flush_link();
-
     /* Raw mode as libuv's UV_TTY_MODE_RAW sets it (Node's setRawMode). */
     if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &cooked) == 0) {
         struct termios t = cooked;
@@ -330,6 +323,14 @@ int main(int argc, char **argv) {
         t.c_cc[VTIME] = 0;
         raw = tcsetattr(STDIN_FILENO, TCSADRAIN, &t) == 0;
     }
+
+    /* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
+    terminal_size(&cols, &rows);
+    char hello[128];
+    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s}", LINK_VERSION, cols, rows,
+                     read_only ? ",\"readOnly\":true" : "");
+    queue_frame('h', hello, (size_t)n);
+    flush_link();
 
     int input_open = 1;
     for (;;) {

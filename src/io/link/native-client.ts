@@ -11,16 +11,17 @@
  * Node has no exec, so tai waits as the client's parent. SIGHUP, SIGTERM and
  * SIGINT to tai are passed on to the client, which detaches (restores the
  * terminal, reports); tai stays until then. A client that dies without a
- * report (SIGKILL) leaves tai to restore the terminal: LEAVE and `stty sane`.
+ * report (SIGKILL) leaves tai to restore the terminal: it writes LEAVE, and
+ * its exit puts the terminal's modes back (Node restores the modes its stdio
+ * had at start when it exits: ResetStdio in node.cc).
  *
  * TAI_NATIVE_CLIENT: unset, the built client when it is there, else the node
  * one; `0` the node client; an absolute path a binary to run instead.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { isAbsolute, join } from 'node:path';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Farewell } from '../../core/protocol/link-frames.js';
 import { packageRoot } from '../agents/runners/reaper-binary.js';
@@ -86,9 +87,8 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
     child.once('close', (code, signal) => {
       const told = readReport(Buffer.concat(report).toString('utf8'), options);
       if (told !== undefined) return resolve(told);
-      // Killed before it could restore the terminal: tai does, as well as it can.
+      // Killed before it could restore the terminal: tai does (the modes when it exits, see above).
       writeNow(1, LEAVE);
-      spawnSync('stty', ['sane'], { stdio: ['inherit', 'ignore', 'ignore'] });
       resolve({ code: 1, message: `the client of cockpit ${options.name} ended ${signal === null ? `with ${String(code)}` : `by ${signal}`}; tai attach ${options.name} comes back` });
     });
   });
