@@ -338,7 +338,9 @@ int main(int argc, char **argv) {
         struct pollfd p[4];
         nfds_t np = 0;
         p[np++] = (struct pollfd){sig_pipe[0], POLLIN, 0};
-        p[np++] = (struct pollfd){link_fd, (short)((draining ? 0 : POLLIN) | (outlen > 0 && !link_unwritable ? POLLOUT : 0)), 0};
+        short link_events = (short)((draining ? 0 : POLLIN) | (outlen > 0 && !link_unwritable ? POLLOUT : 0));
+        /* Left out while it is asked nothing: a closed link's POLLHUP would spin the loop while the terminal drains. */
+        p[np++] = (struct pollfd){link_events == 0 ? -1 : link_fd, link_events, 0};
         int want_input = input_open && outlen + HEADER + LINK_CHUNK + RESIZE_ROOM <= sizeof outq;
         nfds_t in_at = np;
         if (want_input) p[np++] = (struct pollfd){STDIN_FILENO, POLLIN, 0};

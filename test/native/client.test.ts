@@ -65,7 +65,7 @@ afterEach(async () => {
 });
 
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
-async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string } = {}): Promise<Run> {
+async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string; binary?: string } = {}): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
   accepted = (s) => {
@@ -79,7 +79,7 @@ async function start(kind: 'native' | 'node', options: { readOnly?: boolean; pat
     cols: 90,
     rows: 30,
     cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), TAI_NATIVE_CLIENT: kind === 'native' ? BINARY : '0' },
+    env: { ...(process.env as Record<string, string>), TAI_NATIVE_CLIENT: kind === 'native' ? (options.binary ?? BINARY) : '0' },
   });
   terms.push(term);
   let text = '';
@@ -244,6 +244,13 @@ describe.skipIf(!hasCc)('the native client on its own', () => {
 });
 
 describe.skipIf(!hasCc)('tai waiting on the native client', () => {
+  it('attaches with the node client when the native one cannot start', async () => {
+    const run = await start('native', { binary: join(dir, 'no-such-client') });
+    run.link().write(encodeJson(FRAME.detached, { code: 0, message: 'detached from cockpit night' }));
+    expect(await ended(run)).toBe(0);
+    expect(run.text()).toContain('tai: detached from cockpit night\r\n');
+  });
+
   it('restores the terminal itself when the client is killed with SIGKILL', async () => {
     const run = await start('native');
     await until(() => run.pid() > 0, { what: 'the pid' });

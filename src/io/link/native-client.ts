@@ -82,8 +82,8 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
   // Passed on, not obeyed: the client detaches and restores the terminal; tai must outlive it to print and exit.
   const pass = (signal: NodeJS.Signals): void => void child.kill(signal);
   for (const s of DETACH_SIGNALS) process.on(s, pass);
-  const words = await new Promise<Farewell>((resolve) => {
-    child.once('error', (err) => resolve({ code: 1, message: `the native client could not start (${err.message}); TAI_NATIVE_CLIENT=0 uses the node client` }));
+  const words = await new Promise<Farewell | 'not started'>((resolve) => {
+    child.once('error', () => resolve('not started'));
     child.once('close', (code, signal) => {
       const told = readReport(Buffer.concat(report).toString('utf8'), options);
       if (told !== undefined) return resolve(told);
@@ -93,6 +93,8 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
     });
   });
   for (const s of DETACH_SIGNALS) process.off(s, pass);
+  // A binary that cannot run here (built for another machine): the node client attaches instead.
+  if (words === 'not started') return attach(options);
   return sayFarewell(words, say);
 }
 
