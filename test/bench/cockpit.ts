@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
+import { builtClient, nativeClientFor } from '../../src/io/link/native-client.js';
 import { runSoak } from './soak.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -279,7 +280,9 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     lines.push(l);
     process.stdout.write(`${l}\n`);
   };
-  say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''})\n`);
+  // Which client relays the keys (src/io/link/native-client.ts): the native one unless forced off or not built.
+  const client = nativeClientFor(process.env.TAI_NATIVE_CLIENT, builtClient()) === undefined ? 'node' : 'native';
+  say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''}, tai's ${client} client)\n`);
   say('| measure | tai (server + client) | tmux (server + client) | tai / tmux |');
   say('|---|---|---|---|');
   const only = (process.env.TAI_BENCH_ONLY ?? 'stream,idle,seq,keys,soak').split(',');

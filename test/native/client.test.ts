@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pty from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { encodeFrame, encodeJson, FRAME, FrameReader, payloadText, type Frame } from '../../src/core/protocol/link-frames.js';
+import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_CHUNK, LINK_VERSION, payloadText, type Frame } from '../../src/core/protocol/link-frames.js';
+import { CLIENT_FRAME_MAX } from '../../src/io/link/link-client.js';
 import { startLinkHub } from '../../src/io/link/link-hub.js';
 import { LEAVE } from '../../src/io/terminal/terminal-modes.js';
 import { until, untilPasses } from '../helpers/until.js';
@@ -115,11 +116,12 @@ async function ended(run: Run): Promise<number> {
 const cooked = (modes: string): boolean => (parseInt(modes.split(':')[3] ?? '0', 16) & 0xa) === 0xa;
 
 describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the %s client', (kind) => {
-  it('says hello with the terminal size, and read-only when asked', async () => {
+  // The constants are the TypeScript ones: client.c keeps its own copies, and a change on one side alone fails here.
+  it('says hello in this link version with the terminal size, and read-only when asked', async () => {
     const a = await start(kind);
-    expect(payloadText(a.frames[0] as Frame)).toBe('{"version":1,"mode":"attach","cols":90,"rows":30}');
+    expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30}`);
     const b = await start(kind, { readOnly: true });
-    expect(payloadText(b.frames[0] as Frame)).toBe('{"version":1,"mode":"attach","cols":90,"rows":30,"readOnly":true}');
+    expect(payloadText(b.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"readOnly":true}`);
   });
 
   it('writes output split anyhow across reads whole and in order, skipping frames it does not know', async () => {
@@ -146,7 +148,8 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
     const typed = (): string => run.frames.filter((f) => f.type === FRAME.input).map(payloadText).join('');
     await until(() => typed().length >= burst.length, { what: 'the burst', explain: () => `${typed().length} bytes` });
     expect(typed()).toBe(burst); // no line discipline: nothing held for a newline, \r not made \n
-    expect(run.frames.every((f) => f.payload.length <= 65_536)).toBe(true);
+    expect(run.frames.every((f) => f.payload.length <= LINK_CHUNK)).toBe(true);
+    expect(run.frames.filter((f) => f.type === FRAME.input).length).toBeGreaterThan(0);
     expect(run.text()).not.toContain('abcdefgh'); // raw: the terminal echoes nothing
     run.term.resize(100, 40);
     await untilPasses(() => expect(run.frames.filter((f) => f.type === FRAME.resize).map(payloadText)).toEqual(['{"cols":100,"rows":40}']));
@@ -178,10 +181,10 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
   it('refuses a frame over its limit before reading it', async () => {
     const run = await start(kind);
     const header = Buffer.from([FRAME.output, 0, 0, 0, 0]);
-    header.writeUInt32BE(64 * 1_048_576 + 1, 1);
+    header.writeUInt32BE(CLIENT_FRAME_MAX + 1, 1);
     run.link().write(header);
     expect(await ended(run)).toBe(1);
-    expect(run.text()).toContain('tai: the link to cockpit night broke: link frame too long (67108865 bytes, limit 67108864)\r\n');
+    expect(run.text()).toContain(`tai: the link to cockpit night broke: link frame too long (${CLIENT_FRAME_MAX + 1} bytes, limit ${CLIENT_FRAME_MAX})\r\n`);
   });
 
   it('detaches on SIGTERM to tai, and goes quietly on SIGHUP', async () => {
