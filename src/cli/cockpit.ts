@@ -89,7 +89,7 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 
 /** Checks what can be checked here, starts the server, and attaches this terminal to it. */
 async function runAsClient(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
-  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attachTerminal }, { logPath }] = await Promise.all([
+  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attachTerminal, nativeClientFor, NativeClientError }, { logPath }] = await Promise.all([
     import('../io/cockpit/main-program.js'),
     import('../core/input/prefix-choice.js'),
     import('../io/link/server-launch.js'),
@@ -99,6 +99,12 @@ async function runAsClient(options: CockpitMainOptions, request: CockpitRequest)
   // The refusals the user must read on the normal screen, before a server exists.
   checkMainProgram(options.argv, options.env);
   choosePrefix(options.env.TAI_PREFIX);
+  try {
+    nativeClientFor(process.env.TAI_NATIVE_CLIENT, undefined); // this process attaches: its own environment chooses
+  } catch (err) {
+    if (err instanceof NativeClientError) throw new StartRefusedError(`tai: ${err.message}`, 64);
+    throw err;
+  }
   const log = logPath(options.env);
   const ready = await launchServer(
     { ...request, cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 },
