@@ -28,11 +28,17 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn('tai attach: needs a terminal (stdin and stdout); tai status and tai logs work from a script\n');
     return 1;
   }
-  const [{ chooseCockpit }, { attach }, { logPath }] = await Promise.all([
+  const [{ chooseCockpit }, { attachTerminal, nativeClientFor }, { logPath }] = await Promise.all([
     import('../io/link/link-place.js'),
-    import('../io/link/link-client.js'),
+    import('../io/link/native-client.js'),
     import('../io/storage/log.js'),
   ]);
+  try {
+    nativeClientFor(process.env.TAI_NATIVE_CLIENT, undefined);
+  } catch (err) {
+    out.warn(`tai attach: ${messageOf(err)}\n`);
+    return 64;
+  }
   let card;
   try {
     card = chooseCockpit(name);
@@ -46,7 +52,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     return 1;
   }
   try {
-    return await attach({
+    return await attachTerminal({
       link: card.link,
       name: card.name,
       readOnly: line.values['read-only'] === true,

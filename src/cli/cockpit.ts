@@ -89,16 +89,22 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 
 /** Checks what can be checked here, starts the server, and attaches this terminal to it. */
 async function runAsClient(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
-  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attach }, { logPath }] = await Promise.all([
+  const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attachTerminal, nativeClientFor, NativeClientError }, { logPath }] = await Promise.all([
     import('../io/cockpit/main-program.js'),
     import('../core/input/prefix-choice.js'),
     import('../io/link/server-launch.js'),
-    import('../io/link/link-client.js'),
+    import('../io/link/native-client.js'),
     import('../io/storage/log.js'),
   ]);
   // The refusals the user must read on the normal screen, before a server exists.
   checkMainProgram(options.argv, options.env);
   choosePrefix(options.env.TAI_PREFIX);
+  try {
+    nativeClientFor(process.env.TAI_NATIVE_CLIENT, undefined); // this process attaches: its own environment chooses
+  } catch (err) {
+    if (err instanceof NativeClientError) throw new StartRefusedError(`tai: ${err.message}`, 64);
+    throw err;
+  }
   const log = logPath(options.env);
   const ready = await launchServer(
     { ...request, cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 },
@@ -106,5 +112,5 @@ async function runAsClient(options: CockpitMainOptions, request: CockpitRequest)
     log,
   );
   if (!ready.ok) throw new StartRefusedError(`tai: ${ready.error}`, ready.code);
-  return attach({ link: ready.link, name: ready.name, logPath: log, say: (line) => processOutput.warn(`${line}\n`) });
+  return attachTerminal({ link: ready.link, name: ready.name, logPath: log, say: (line) => processOutput.warn(`${line}\n`) });
 }

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
+import { builtClient, nativeClientFor } from '../../src/io/link/native-client.js';
 import { runSoak } from './soak.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -62,12 +63,39 @@ export function serverOf(pid: number): number | undefined {
   }
 }
 
-/** CPU seconds of a tai client and its server, as tmux's are counted: server plus client. */
+/**
+ * The native client (src/native/client.c) that the client `pid` runs and
+ * waits on, if it does: its relay, counted with the client's own CPU.
+ */
+export function nativeClientOf(pid: number): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.find((c) => {
+      try {
+        return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('tai-client');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client `pid` and the native client it runs, if any: tai's client side. */
+export function clientSide(pid: number): number[] {
+  const native = nativeClientOf(pid);
+  return native === undefined ? [pid] : [pid, native];
+}
+
+/** CPU seconds of a tai client (with its native client) and its server, as tmux's are counted: server plus client. */
 export function taiCpu(client: number): () => number {
   let server: number | undefined;
+  let native: number | undefined;
   return () => {
     server ??= serverOf(client);
-    return cpuOf(client) + (server === undefined ? 0 : cpuOf(server));
+    native ??= nativeClientOf(client);
+    return cpuOf(client) + (server === undefined ? 0 : cpuOf(server)) + (native === undefined ? 0 : cpuOf(native));
   };
 }
 
@@ -182,7 +210,7 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
     await until(() => tai.text.includes(`demo ${mode} #8`));
     await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
     const server = serverOf(tai.pty.pid) ?? 0;
-    const m = await measure(taiCpu(tai.pty.pid), () => tai.bytes, () => rssOf(server) + rssOf(tai.pty.pid));
+    const m = await measure(taiCpu(tai.pty.pid), () => tai.bytes, () => rssOf(server) + clientSide(tai.pty.pid).reduce((a, pid) => a + rssOf(pid), 0));
     await stopTai(tai);
     return m;
   };
@@ -279,7 +307,9 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     lines.push(l);
     process.stdout.write(`${l}\n`);
   };
-  say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''})\n`);
+  // Which client relays the keys (src/io/link/native-client.ts): the native one unless forced off or not built.
+  const client = nativeClientFor(process.env.TAI_NATIVE_CLIENT, builtClient()) === undefined ? 'node' : 'native';
+  say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''}, tai's ${client} client)\n`);
   say('| measure | tai (server + client) | tmux (server + client) | tai / tmux |');
   say('|---|---|---|---|');
   const only = (process.env.TAI_BENCH_ONLY ?? 'stream,idle,seq,keys,soak').split(',');

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, rssOf, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
+import { clientSide, delay, rssOf, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -103,7 +103,7 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
   taiGone.pty.kill('SIGHUP');
   await delay(warm * 1000);
   // The server first, as tmux's: the first pid's RSS is the server's alone.
-  const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), t.pty.pid];
+  const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
   const sides: Record<keyof IdleResult, readonly number[]> = {
     taiNone: withServer(taiNone),
     tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],

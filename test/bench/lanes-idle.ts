@@ -15,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { delay, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
+import { clientSide, delay, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
 import { repoOf } from './lanes.js';
 import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb, STATE_DB_FILE } from '../../src/io/storage/state-db.js';
@@ -88,7 +88,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<void> {
   };
   const ready = await until(() => running('laned') === 8 && running('plain') === 8, 60_000);
   await delay(warm * 1000);
-  const withServer = (t: typeof laned): number[] => [t.pty.pid, ...[serverOf(t.pty.pid)].filter((n): n is number => n !== undefined)];
+  const withServer = (t: typeof laned): number[] => [...clientSide(t.pty.pid), ...[serverOf(t.pty.pid)].filter((n): n is number => n !== undefined)];
   const sides = { laned: withServer(laned), plain: withServer(plain), tmux8: [tmux8.server, tmux8.client.pty.pid] };
   const sample = () =>
     Object.fromEntries(

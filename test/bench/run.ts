@@ -9,6 +9,7 @@ type Bench = (quick: boolean) => Promise<void>;
 const BENCHES: Record<string, Bench> = {
   board: async (quick) => (await import('./board.js')).run({ seconds: quick ? 3 : 10 }),
   cockpit: async (quick) => (await import('./cockpit.js')).run({ quick }),
+  client: async () => (await import('./client.js')).run(),
   reaper: async () => (await import('./reaper.js')).run(),
   paced: async (quick) => (await import('./paced.js')).run({ runs: quick ? 3 : 5 }),
   idle: async (quick) => (await import('./idle.js')).run({ quick }),

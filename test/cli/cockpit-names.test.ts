@@ -19,8 +19,8 @@ const dir = mkdtempSync(join(tmpdir(), 'tai-names-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), XDG_CONFIG_HOME: join(dir, 'config'), TAI_SERVER: '' };
 
 /** A client of a new cockpit in a real pty; its output and exit code. */
-function cockpit(args: string[]) {
-  const p = pty.spawn(process.execPath, [TAI_CLI, ...args], { cols: 120, rows: 30, env: { ...process.env, ...env } as Record<string, string> });
+function cockpit(args: string[], more: Record<string, string> = {}) {
+  const p = pty.spawn(process.execPath, [TAI_CLI, ...args], { cols: 120, rows: 30, env: { ...process.env, ...env, ...more } as Record<string, string> });
   const seen = { out: '', code: undefined as number | undefined };
   p.onData((d) => (seen.out += d));
   p.onExit((e) => (seen.code = e.exitCode));
@@ -76,6 +76,17 @@ describe('cockpits by name', () => {
     expect(taken.out).toContain("a cockpit named 'alpha' is already running: tai attach alpha shows it, or choose another name with -s");
     const bad = await runTai(['-s', '../x'], env);
     expect(bad).toMatchObject({ code: 64, err: "tai: a cockpit's name is 1 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit; got '../x'\n" });
+  });
+
+  it('refuses a TAI_NATIVE_CLIENT that makes no sense before it starts a server or attaches', async () => {
+    const ended = (c: ReturnType<typeof cockpit>) => until(() => c.code !== undefined, { what: 'the refusal' }).then(() => c);
+    const start = await ended(cockpit(['-s', 'gamma', '--', 'sleep', '1'], { TAI_NATIVE_CLIENT: 'yes' }));
+    expect(start.code).toBe(64);
+    expect(start.out).toContain("tai: TAI_NATIVE_CLIENT must be 0 or an absolute path, not 'yes'");
+    const attach = await ended(cockpit(['attach', 'alpha'], { TAI_NATIVE_CLIENT: 'yes' }));
+    expect(attach.code).toBe(64);
+    expect(attach.out).toContain("tai attach: TAI_NATIVE_CLIENT must be 0 or an absolute path, not 'yes'");
+    expect((await runTai(['ls'], env)).out).not.toMatch(/^gamma /m);
   });
 
   it('ends a cockpit with tai kill: its client gets its terminal back', async () => {

@@ -3,8 +3,9 @@
  * tmux server, always killed): the cockpit outlives the terminal that showed
  * it, `tai ls` lists it, `tai attach` shows it elsewhere with its agent
  * still ticking, prefix + d detaches, `exit` ends it; and a server killed
- * with SIGKILL leaves its client's terminal restored. Waits on conditions
- * read with capture-pane, never on time.
+ * with SIGKILL leaves its client's terminal restored. Each with the native
+ * client (src/native/client.c) and with the node one (TAI_NATIVE_CLIENT=0).
+ * Waits on conditions read with capture-pane, never on time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -28,23 +29,32 @@ const screen = (session: string): string[] => tmux('capture-pane', '-p', '-t', s
 const keys = (session: string, ...k: string[]): void => void tmux('send-keys', '-t', session, ...k);
 const alternate = (session: string): string => tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim();
 const tai = (...args: string[]): string => execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+let client = '';
 const session = (name: string): void => {
-  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '30', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
+  const all = { ...env, TAI_NATIVE_CLIENT: client };
+  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '30', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
   tmux('set-option', '-t', name, 'status', 'off');
 };
 /** The highest tick the panel shows. */
 const lastTick = (rows: string[]): number => Math.max(0, ...rows.flatMap((r) => [...r.matchAll(/tick (\d+)/g)].map((m) => Number(m[1]))));
 
-describe.skipIf(!hasTmux)('detach and attach in tmux', () => {
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// '' is the default (the built native client); 0 forces the node one.
+describe.skipIf(!hasTmux).each([
+  ['native', ''],
+  ['node', '0'],
+])('detach and attach in tmux with the %s client', (_kind, setting) => {
   beforeAll(() => {
     if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
-    mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700 });
+    execFileSync(process.execPath, [join(ROOT, 'src/native/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
+    mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700, recursive: true });
+    client = setting;
   }, 120_000);
 
   afterAll(async () => {
     spawnSync('tmux', ['-L', server, 'kill-server']);
     await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps the cockpit and its agent when the terminal is closed, shows it again with tai attach, detaches with prefix + d and ends with exit', async () => {

@@ -19,11 +19,12 @@ import {
   type Farewell,
   type Hello,
 } from '../../core/protocol/link-frames.js';
+import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 
-/** The largest frame a client takes from its server (a whole redraw of a big terminal fits many times). */
-const CLIENT_FRAME_MAX = 64 * 1_048_576;
+/** The largest frame a client takes from its server (a whole redraw of a big terminal fits many times; client.c's too). */
+export const CLIENT_FRAME_MAX = 64 * 1_048_576;
 
 /** Where a client attaches and on what terminal. */
 export interface AttachOptions {
@@ -91,19 +92,16 @@ export async function attach(options: AttachOptions): Promise<number> {
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       stdout.off('drain', onDrain);
-      for (const s of SIGNALS) process.off(s, onSignal);
+      for (const s of DETACH_SIGNALS) process.off(s, onSignal);
       writeNow(fdOf(stdout), LEAVE);
       if (stdin.isTTY) stdin.setRawMode(false);
       stdin.pause();
       socket.destroy();
-      if (words.message !== undefined) say(`tai: ${words.message}`);
-      for (const line of words.lines ?? []) say(line);
-      resolve(words.code);
+      resolve(sayFarewell(words, say));
     };
     // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on.
-    const onSignal = (signal: NodeJS.Signals): void =>
-      finish({ code: 0, ...(signal === 'SIGHUP' ? {} : { message: `detached from cockpit ${options.name} (${signal}); tai attach ${options.name} comes back` }) });
-    for (const s of SIGNALS) process.on(s, onSignal);
+    const onSignal = (signal: NodeJS.Signals): void => finish(signalFarewell(options.name, signal));
+    for (const s of DETACH_SIGNALS) process.on(s, onSignal);
 
     const reader = new FrameReader(CLIENT_FRAME_MAX);
     socket.on('data', (chunk: Buffer) => {
@@ -121,26 +119,9 @@ export async function attach(options: AttachOptions): Promise<number> {
             break; // a newer server's frame this client does not know
         }
       }
-      if (error !== undefined) finish({ code: 1, message: `the link to cockpit ${options.name} broke: ${error}` });
+      if (error !== undefined) finish(brokenFarewell(options.name, error));
     });
     socket.on('error', () => {}); // 'close' follows
-    socket.on('close', () =>
-      finish({
-        code: 1,
-        message: `cockpit ${options.name} ended without a word (its server was killed?)${options.logPath === undefined ? '' : `; its log: ${options.logPath}`}`,
-      }),
-    );
+    socket.on('close', () => finish(silentFarewell(options.name, options.logPath)));
   });
-}
-
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGTERM', 'SIGINT'];
-
-function farewellOf(value: unknown): Farewell {
-  if (typeof value !== 'object' || value === null) return { code: 1, message: 'the cockpit ended the link with no reason' };
-  const v = value as Record<string, unknown>;
-  return {
-    code: typeof v.code === 'number' && Number.isInteger(v.code) ? v.code : 1,
-    ...(typeof v.message === 'string' ? { message: v.message } : {}),
-    ...(Array.isArray(v.lines) ? { lines: v.lines.map(String) } : {}),
-  };
 }

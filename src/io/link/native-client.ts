@@ -1,0 +1,134 @@
+/**
+ * The native client (src/native/client.c, built at install into
+ * src/native/build/tai-client): the same relay as link-client.ts, in C, for
+ * a key's echo without Node's streams and event loop in the way (issue 17).
+ * tai connects the link here (so a cockpit it cannot reach is refused as
+ * before), hands the connected socket to the client as its fd 3 with this
+ * terminal as its stdio, and waits. The client tells how the link ended on
+ * fd 4, the report, and tai prints the farewell through its one sanitizer,
+ * as the node client does, and exits with its code.
+ *
+ * Node has no exec, so tai waits as the client's parent. SIGHUP, SIGTERM and
+ * SIGINT to tai are passed on to the client, which detaches (restores the
+ * terminal, reports); tai stays until then. A client that dies without a
+ * report (SIGKILL) leaves tai to restore the terminal: it writes LEAVE, and
+ * its exit puts the terminal's modes back (Node restores the modes its stdio
+ * had at start when it exits: ResetStdio in node.cc).
+ *
+ * TAI_NATIVE_CLIENT: unset, the built client when it is there, else the node
+ * one; `0` the node client; an absolute path a binary to run instead.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Farewell } from '../../core/protocol/link-frames.js';
+import { packageRoot } from '../agents/runners/reaper-binary.js';
+import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
+import { attach, type AttachOptions } from './link-client.js';
+import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
+
+/** Where the build puts the native client, relative to the package root. */
+export const NATIVE_CLIENT = 'src/native/build/tai-client';
+
+/** TAI_NATIVE_CLIENT makes no sense. */
+export class NativeClientError extends Error {
+  override readonly name = 'NativeClientError';
+}
+
+/** This package's built native client, when it is there and runnable. */
+export function builtClient(): string | undefined {
+  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
+  if (root === undefined) return undefined;
+  const path = join(root, NATIVE_CLIENT);
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The native client's binary for a TAI_NATIVE_CLIENT setting, given the built one; undefined: the node client. */
+export function nativeClientFor(setting: string | undefined, built: string | undefined): string | undefined {
+  if (setting === undefined || setting === '') return built;
+  if (setting === '0') return undefined;
+  if (isAbsolute(setting)) return setting;
+  throw new NativeClientError(`TAI_NATIVE_CLIENT must be 0 or an absolute path, not '${setting}'`);
+}
+
+/**
+ * Attaches this terminal to a cockpit with the native client when there is
+ * one (and the terminal is this process's own), else with the node client;
+ * resolves with the exit code.
+ */
+export async function attachTerminal(options: AttachOptions): Promise<number> {
+  const binary = nativeClientFor(process.env['TAI_NATIVE_CLIENT'], builtClient());
+  if (binary === undefined || options.stdin !== undefined || options.stdout !== undefined) return attach(options);
+  return attachNative(binary, options);
+}
+
+/** Runs the native client at `binary` on this process's terminal until the link ends. */
+export async function attachNative(binary: string, options: AttachOptions): Promise<number> {
+  const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const socket = await connectPaused(options.link);
+  const args = ['--fd', '3', '--report-fd', '4', ...(options.readOnly === true ? ['--read-only'] : [])];
+  const child = spawn(binary, args, { stdio: ['inherit', 'inherit', 'inherit', socket, 'pipe'] });
+  // The client has its own copy of the socket; tai's would only keep the link open after the client is gone.
+  socket.destroy();
+  const report: Buffer[] = [];
+  child.stdio[4]?.on('data', (chunk: Buffer) => report.push(chunk));
+  // Passed on, not obeyed: the client detaches and restores the terminal; tai must outlive it to print and exit.
+  const pass = (signal: NodeJS.Signals): void => void child.kill(signal);
+  for (const s of DETACH_SIGNALS) process.on(s, pass);
+  const words = await new Promise<Farewell | 'not started'>((resolve) => {
+    child.once('error', () => resolve('not started'));
+    child.once('close', (code, signal) => {
+      const told = readReport(Buffer.concat(report).toString('utf8'), options);
+      if (told !== undefined) return resolve(told);
+      // Killed before it could restore the terminal: tai does (the modes when it exits, see above).
+      writeNow(1, LEAVE);
+      resolve({ code: 1, message: `the client of cockpit ${options.name} ended ${signal === null ? `with ${String(code)}` : `by ${signal}`}; tai attach ${options.name} comes back` });
+    });
+  });
+  for (const s of DETACH_SIGNALS) process.off(s, pass);
+  // A binary that cannot run here (built for another machine): the node client attaches instead.
+  if (words === 'not started') return attach(options);
+  return sayFarewell(words, say);
+}
+
+/** The farewell the client's report tells (client.c, "report"), or undefined when there is none. */
+export function readReport(text: string, options: Pick<AttachOptions, 'name' | 'logPath'>): Farewell | undefined {
+  const cut = text.indexOf('\n');
+  if (cut < 0) return undefined;
+  const how = text.slice(0, cut);
+  const body = text.slice(cut + 1);
+  if (how === 'frame x' || how === 'frame d') return farewellOf(parsed(body));
+  if (how === 'closed') return silentFarewell(options.name, options.logPath);
+  if (how === 'broke') return brokenFarewell(options.name, body);
+  const signal = DETACH_SIGNALS.find((s) => how === `signal ${s}`);
+  return signal === undefined ? undefined : signalFarewell(options.name, signal);
+}
+
+function parsed(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A connection to the link that this process never reads from: the client reads it. */
+function connectPaused(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    // Paused before it connects: Node starts reading a connected socket unless it is paused.
+    socket.pause();
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+}
