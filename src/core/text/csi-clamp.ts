@@ -76,6 +76,11 @@ export class CsiClamp {
     this.rows = Math.max(1, rows);
   }
 
+  /** Whether no sequence is begun: what comes next is read as text (at xterm's ground state, when all was parsed). */
+  ground(): boolean {
+    return this.mode === 'text';
+  }
+
   /** The chunk made safe, in slices of bounded work; a sequence split across chunks is completed by the next. */
   push(chunk: string): string[] {
     this.chunk = chunk;
