@@ -70,13 +70,19 @@ export class XtermScreen implements Screen {
   private parse(data: string, callback?: () => void): void {
     const slices = this.clamp.push(data);
     this.atOnce?.();
-    this.unparsed++;
+    // Only the main screen counts what waits to be parsed (FloodSkip cuts nothing then); a panel writes as before.
+    let done = callback;
+    if (this.flood) {
+      this.unparsed++;
+      done = () => {
+        this.unparsed--;
+        callback?.();
+      };
+    }
     const last = slices.length - 1;
     for (let i = 0; i < last; i++) this.term.write(slices[i]!);
-    this.term.write(last >= 0 ? slices[last]! : '', () => {
-      this.unparsed--;
-      callback?.();
-    });
+    if (last >= 0) this.term.write(slices[last]!, done);
+    else if (done !== undefined) this.term.write('', done);
   }
 
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
