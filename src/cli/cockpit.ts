@@ -14,6 +14,7 @@ import type { CockpitTerminal } from '../io/cockpit/cockpit-terminal.js';
 import type { RunningCockpit } from '../io/cockpit/cockpit-types.js';
 import type { ServerConfig } from '../io/link/server-launch.js';
 import { StartRefusedError } from '../core/errors.js';
+import { leanImport } from '../io/lean-import.js';
 import { idleCollection } from '../io/idle-collect.js';
 import { field, processOutput } from './output.js';
 
@@ -64,7 +65,8 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
     if (serving === undefined && wantsServer(options.env)) return await runAsClient(options, request);
     // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
     process.env.NODE_ENV ??= 'production';
-    const { runCockpit } = await import('../io/cockpit/cockpit-main.js');
+    // Ink loaded without what it would keep for nothing: undici, React's development builds (src/io/lean-import.ts).
+    const { runCockpit } = await leanImport(() => import('../io/cockpit/cockpit-main.js'));
     // Start-up (loading Ink, React, yoga, xterm.js) grows V8's new space as streaming does:
     // given back once the cockpit has been quiet a while, when gc is exposed (SERVER_NODE_FLAGS).
     idleCollection.activity();

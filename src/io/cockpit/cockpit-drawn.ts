@@ -17,6 +17,7 @@ import { createMentionPrompt } from '../../../store/mention-prompt.js';
 import { createAgentList } from '../../../store/agent-list.js';
 import { createPrefixSign } from '../../../store/prefix-sign.js';
 import { loadRegistry, locateAgent } from '../agents/agent-config.js';
+import { idleCollection, quietAfter } from '../idle-collect.js';
 import { cursorOf } from '../terminal/screen-rows.js';
 import type { CursorPlace } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
@@ -130,7 +131,8 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     copy,
     toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text }, cockpit)) ?? { ok: false, error: NO_AGENTS } }) }),
   });
-  terminal.onInput(onKeys);
+  // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
+  terminal.onInput(quietAfter(idleCollection, onKeys));
   terminal.start();
   terminal.onResize(() => {
     const { cols, rows } = terminal;
