@@ -3,7 +3,8 @@
  * tai's variables in its environment (seed 001, section 1: every pane has
  * TAI_PLEXER_ACTIVE, TAI_PLEXER_SOCKET and TAI_PLEXER_PANE).
  */
-import pty from 'node-pty';
+import { writeSync } from 'node:fs';
+import pty, { type IPty } from 'node-pty';
 
 /** How to start the main program. */
 export interface MainPtyOptions {
@@ -65,7 +66,7 @@ export function spawnMain(options: MainPtyOptions): MainPty {
   let size = `${options.cols}x${options.rows}`;
   return {
     pid: p.pid,
-    write: (data) => p.write(data),
+    write: directWrite(p),
     resize(cols, rows) {
       const next = `${cols}x${rows}`;
       if (next === size) return;
@@ -87,5 +88,33 @@ export function spawnMain(options: MainPtyOptions): MainPty {
       p.onData(listener);
     },
     exited,
+  };
+}
+
+/**
+ * Writes to the pty in the caller's turn. node-pty queues every write and
+ * makes it on libuv's thread pool (fs.write), so a typed key waited for a
+ * worker thread to be woken and scheduled before `cat` could read it: on a
+ * busy machine the larger part of the way to the pty (issue 17, keypress to
+ * echo). The master fd is non-blocking (node-pty sets it), so a full pty
+ * input buffer is EAGAIN, never a blocked server: then, and whenever
+ * node-pty still holds earlier writes (order is kept), the rest goes
+ * through node-pty's queue as before. Without the fd or the queue
+ * (node-pty's internals changed), every write goes through node-pty.
+ */
+export function directWrite(p: IPty): (data: string) => void {
+  const fd = (p as unknown as { fd?: unknown }).fd;
+  const queue = (p as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+  if (typeof fd !== 'number' || !Array.isArray(queue)) return (data) => p.write(data);
+  return (data) => {
+    if (queue.length > 0) return p.write(data);
+    const bytes = Buffer.from(data, 'utf8');
+    let written = 0;
+    try {
+      written = writeSync(fd, bytes);
+    } catch {
+      // EAGAIN (the program does not read) or a program that is gone: node-pty retries or reports, as it did.
+    }
+    if (written < bytes.length) p.write(bytes.subarray(written));
   };
 }

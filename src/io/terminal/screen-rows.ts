@@ -8,6 +8,7 @@
  */
 import type xterm from '@xterm/headless';
 import type { CellRow } from './sgr-cells.js';
+import { DirtyLines } from './dirty-lines.js';
 
 type Terminal = InstanceType<typeof xterm.Terminal>;
 type BufferCell = NonNullable<ReturnType<Terminal['buffer']['active']['getNullCell']>>;
@@ -111,8 +112,14 @@ interface LineMemo {
   readonly row: CellRow;
 }
 
-/** Per terminal, the lines shown last time (bounded by the rows shown: a scrolled-out line is forgotten). */
-const shownLines = new WeakMap<Terminal, Map<object, LineMemo>>();
+/** Per terminal, what was shown last time, row by row: the line object and its memo (none for a row converted without one). */
+interface Shown {
+  lines: (object | undefined)[];
+  rows: (LineMemo | undefined)[];
+  readonly written: DirtyLines;
+}
+
+const shownOf = new WeakMap<Terminal, Shown>();
 
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {
   if (a.length !== b.length) return false;
@@ -127,33 +134,58 @@ function hasCombined(line: LineInternals): boolean {
 
 /**
  * The cells a pane shows, `scrollback` lines above the bottom (as screenRows).
- * A line whose cells are the same words as when it was last shown keeps its
- * row object: a streaming panel scrolls, so most of its lines only moved, and
+ * A line that is on the same row as last time and that the parser has not
+ * written since (DirtyLines) keeps its row object without being read; a line
+ * that moved keeps it when its cells are the same words as when it was last
+ * shown: a streaming panel scrolls, so most of its lines only moved, and
  * comparing words is far cheaper than reading every cell through the API.
  */
 export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
   const buf = term.buffer.active;
   const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
   const cell = buf.getNullCell();
-  const last = shownLines.get(term);
-  const shown = new Map<object, LineMemo>();
+  let state = shownOf.get(term);
+  if (!state) {
+    state = { lines: [], rows: [], written: new DirtyLines(term) };
+    shownOf.set(term, state);
+  }
+  const written = state.written.take();
+  const before = state;
+  /** Last time's memos by line object, made only when a line moved (the echo of a key moves none). */
+  let moved: Map<object, LineMemo> | undefined;
+  const lines: Shown['lines'] = [];
+  const memos: Shown['rows'] = [];
   const rows: CellRow[] = [];
+  const { cols } = term;
   for (let y = 0; y < term.rows; y++) {
     const line = buf.getLine(top + y);
     const inner = (line as unknown as { _line?: LineInternals } | undefined)?._line;
     const data = inner?._data;
-    if (!inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
-      rows.push(lineToCells(line, term.cols, cell));
+    let memo = before.lines[y] === inner ? before.rows[y] : undefined;
+    // Unwritten and where it was: known unchanged (and known to have no combined characters: it had none then).
+    if (memo !== undefined && memo.cols === cols && !written.all && inner !== undefined && !written.lines.has(inner)) {
+      lines.push(inner);
+      memos.push(memo);
+      rows.push(memo.row);
       continue;
     }
-    let memo = last?.get(inner);
-    if (!memo || memo.cols !== term.cols || !sameWords(memo.data, data)) {
-      memo = { data: data.slice(), cols: term.cols, row: lineToCells(line, term.cols, cell) };
+    if (!inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
+      lines.push(undefined);
+      memos.push(undefined);
+      rows.push(lineToCells(line, cols, cell));
+      continue;
     }
-    shown.set(inner, memo);
+    if (memo === undefined) {
+      moved ??= new Map(before.lines.flatMap((l, i) => (l !== undefined && before.rows[i] !== undefined ? [[l, before.rows[i]!] as const] : [])));
+      memo = moved.get(inner);
+    }
+    if (!memo || memo.cols !== cols || !sameWords(memo.data, data)) memo = { data: data.slice(), cols, row: lineToCells(line, cols, cell) };
+    lines.push(inner);
+    memos.push(memo);
     rows.push(memo.row);
   }
-  shownLines.set(term, shown);
+  state.lines = lines;
+  state.rows = memos;
   return rows;
 }
 

@@ -6,6 +6,7 @@
 import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
 import { CsiClamp } from '../../core/text/csi-clamp.js';
+import { FloodSkip } from './flood-skip.js';
 
 const { Terminal } = xterm;
 
@@ -33,19 +34,27 @@ export class XtermScreen implements Screen {
   /** Parses the next write at once when nothing waits (xterm.js's own user-input path), else undefined. */
   private readonly atOnce: (() => void) | undefined;
 
+  /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
+  readonly flood: FloodSkip | undefined;
+
+  /** Writes given to xterm.js whose parsing has not finished. */
+  private unparsed = 0;
+
   /**
    * `atOnce`: output is parsed as it arrives, not on xterm.js's timer (the
    * main pane: a pty read is a few KiB, and a timer's millisecond or more
    * before each made `seq 1 2000000` wait idle a quarter of its time). A
-   * flood still yields to the event loop every 12 ms as xterm.js does.
+   * flood still yields to the event loop every 12 ms as xterm.js does, and
+   * only its lines that stay in the scrollback are parsed (FloodSkip).
    */
-  constructor(cols: number, rows: number, scrollback: number = PANEL_SCROLLBACK, atOnce = false) {
+  constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, atOnce = false) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
     // xterm.js 5.5 parses a write synchronously after user input (WriteBuffer.handleUserInput); it has no public
     // switch for it, so the main screen raises that flag itself before each write. Without the method: the timer.
     const buffer = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
     this.atOnce = atOnce && typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
     this.clamp = new CsiClamp(cols, rows);
+    this.flood = atOnce ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
 
   /**
@@ -54,16 +63,43 @@ export class XtermScreen implements Screen {
    * parses them in order and yields to the event loop (a timer) every 12 ms.
    */
   write(data: string, callback?: () => void): void {
+    if (this.flood) this.flood.write(data, callback);
+    else this.parse(data, callback);
+  }
+
+  private parse(data: string, callback?: () => void): void {
     const slices = this.clamp.push(data);
     this.atOnce?.();
+    // Only the main screen counts what waits to be parsed (FloodSkip cuts nothing then); a panel writes as before.
+    let done = callback;
+    if (this.flood) {
+      this.unparsed++;
+      done = () => {
+        this.unparsed--;
+        callback?.();
+      };
+    }
     const last = slices.length - 1;
     for (let i = 0; i < last; i++) this.term.write(slices[i]!);
-    if (last >= 0) this.term.write(slices[last]!, callback);
-    else if (callback !== undefined) this.term.write('', callback);
+    if (last >= 0) this.term.write(slices[last]!, done);
+    else if (done !== undefined) this.term.write('', done);
+  }
+
+  /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
+  private keep(): number {
+    return this.scrollback + 2 * this.term.rows;
+  }
+
+  /** Whether the screen is where FloodSkip may cut lines: all parsed, at ground, the normal buffer, no scroll region. */
+  private trimmable(): boolean {
+    if (this.unparsed > 0 || !this.clamp.ground() || this.term.buffer.active.type !== 'normal') return false;
+    const buf = (this.term as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
+    return buf?.scrollTop === 0 && buf.scrollBottom === this.term.rows - 1;
   }
 
   /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
+    this.flood?.flush(); // held lines are parsed at the size they were written for
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
     this.clamp.resize(cols, rows);
   }
@@ -75,11 +111,13 @@ export class XtermScreen implements Screen {
 
   /** Frees the terminal. */
   dispose(): void {
+    this.flood?.stop();
     this.term.dispose();
   }
 
   /** Resolves once everything written so far has been parsed. */
   parsed(): Promise<void> {
+    this.flood?.flush();
     return new Promise((resolve) => this.term.write('', resolve));
   }
 

@@ -91,6 +91,30 @@ describe('CsiClamp', () => {
     expect(slices.length).toBeLessThanOrEqual(12);
   });
 
+  it('cuts a flood of plain text where its work reaches CLAMP_SLICE_WORK, a line feed counting five', () => {
+    const c = new CsiClamp(80, 24);
+    expect(c.push('a'.repeat(2 * CLAMP_SLICE_WORK + 7)).map((s) => s.length)).toEqual([CLAMP_SLICE_WORK, CLAMP_SLICE_WORK, 7]);
+    // 'line\n' is 9 units: 11 111 lines and one 'l' fill a slice (99 999 + 1), the 'i' after them starts the next.
+    const lines = 'line\n'.repeat(12_000);
+    const slices = new CsiClamp(80, 24).push(lines);
+    expect(slices.map((s) => s.length)).toEqual([11_111 * 5 + 1, lines.length - (11_111 * 5 + 1)]);
+    // A line feed that would not fit starts the next slice; the work goes on across pushes.
+    const d = new CsiClamp(80, 24);
+    expect(d.push('a'.repeat(CLAMP_SLICE_WORK - 1) + '\n')).toEqual(['a'.repeat(CLAMP_SLICE_WORK - 1), '\n']);
+    expect(d.push('b'.repeat(CLAMP_SLICE_WORK - 4))).toEqual(['b'.repeat(CLAMP_SLICE_WORK - 5), 'b']);
+  });
+
+  it('counts a tab as xterm moves it, and keeps the join state that a repeat copies across plain text', () => {
+    // A tab costs 1 + cols / 16 units: 6 at 80 columns, so 16 666 tabs fill a slice.
+    expect(new CsiClamp(80, 24).push('\t'.repeat(16_667)).map((s) => s.length)).toEqual([16_666, 1]);
+    // A printed character after a stack of marks is a cell of its own, a control resets the join state: the
+    // repeat that follows is of one cell (or none), not of the 1001-code stack (7 repeats).
+    const marks = 'e' + '\u0301'.repeat(1000);
+    expect(clamped(marks + 'x\x1b[99999b')).toBe(`${marks}x\x1b[${repeatMax(80, 24, 1)}b`);
+    expect(clamped(marks + '\r\x1b[99999b')).toBe(`${marks}\r\x1b[${repeatMax(80, 24, 0)}b`);
+    expect(repeatMax(80, 24, 1)).toBe(1920);
+  });
+
   it('leaves plain text in one slice', () => {
     const c = new CsiClamp(80, 24);
     const text = 'line\n'.repeat(10_000);

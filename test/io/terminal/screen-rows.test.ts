@@ -63,4 +63,46 @@ describe('screenRows', () => {
     await write(t, '\x1b[1;1H\x1b[7mX');
     expect(screenCells(t)).toEqual(fresh());
   });
+
+  it('gives the same cells as a full conversion after every write of a long random session, scrolled back or not', async () => {
+    // A seeded generator: the same session every run.
+    let seed = 17;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const ops: (() => string)[] = [
+      () => 'abcdefghij'.slice(0, 1 + rand(10)),
+      () => '\r\n',
+      () => '\n\n\n',
+      () => `\x1b[${1 + rand(7)};${1 + rand(12)}H`,
+      () => ['\x1b[K', '\x1b[1K', '\x1b[2K', '\x1b[J', '\x1b[1J', '\x1b[2J'][rand(6)]!,
+      () => `\x1b[${1 + rand(3)}${'LMSTPX@b'[rand(8)]!}`,
+      () => `\x1b[${1 + rand(3)};${4 + rand(4)}r`,
+      () => '\x1b[r',
+      () => ['\x1bM', '\x1bD', '\x1bE', '\x1b7', '\x1b8'][rand(5)]!,
+      () => `\x1b[${31 + rand(7)};${rand(2) ? 1 : 4}m`,
+      () => '\x1b[0m',
+      () => ['世界', 'e\u0301', '😀', '\t'][rand(4)]!,
+      () => (rand(2) ? '\x1b[?1049h' : '\x1b[?1049l'),
+      () => (rand(8) === 0 ? '\x1bc' : ''),
+      () => (rand(6) === 0 ? '\x1b#8' : ''),
+    ];
+    for (const scrollback of [0, 3]) {
+      const t = new Terminal({ cols: 12, rows: 7, scrollback: 20, allowProposedApi: true });
+      const fresh = () => {
+        const buf = t.buffer.active;
+        const top = Math.max(0, buf.baseY - scrollback);
+        return Array.from({ length: t.rows }, (_, y) => lineToCells(buf.getLine(top + y), t.cols, buf.getNullCell()));
+      };
+      for (let step = 0; step < 1000; step++) {
+        let chunk = '';
+        for (let k = rand(4); k >= 0; k--) chunk += ops[rand(ops.length)]!();
+        await write(t, chunk);
+        if (step % 300 === 299) t.resize(10 + rand(5), 5 + rand(4));
+        if (rand(3) === 0) continue; // some writes pile up before a frame reads them
+        expect(screenCells(t, scrollback), `step ${step}: ${JSON.stringify(chunk)}`).toEqual(fresh());
+      }
+    }
+  });
 });

@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pty, { type IPty } from 'node-pty';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { directWrite, spawnMain } from '../../../src/io/cockpit/pty.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tai-pty-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the main pane pty', () => {
+  it('writes a key in the caller\'s turn, not on the thread pool, and the program gets it', async () => {
+    const p = pty.spawn('cat', [], { cols: 40, rows: 5 });
+    const queue = (p as unknown as { _writeStream: { _writeQueue: unknown[] } })._writeStream._writeQueue;
+    let seen = '';
+    p.onData((d) => (seen += d));
+    directWrite(p)('k');
+    expect(queue).toHaveLength(0); // node-pty's own write would still hold it, waiting for fs.write
+    await vi.waitFor(() => expect(seen).toContain('k'), { timeout: 5_000 });
+    const exited = new Promise((r) => p.onExit(r));
+    p.kill('SIGKILL');
+    await exited;
+  });
+
+  it('delivers writes larger than the pty takes at once whole and in order, behind what node-pty still holds', async () => {
+    // Raw mode: no line limit, no echo; the program copies exactly what it reads to a file.
+    const out = join(dir, 'copy');
+    const size = 3 * 65_536;
+    const p = spawnMain({ argv: ['sh', '-c', `stty raw -echo; echo ready; head -c ${2 * size} > ${out}; echo done`], cols: 40, rows: 5 });
+    let seen = '';
+    p.onData((d) => (seen += d));
+    await vi.waitFor(() => expect(seen).toContain('ready'), { timeout: 5_000 });
+    const first = Array.from({ length: size }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const second = Array.from({ length: size }, (_, i) => String.fromCharCode(65 + (i % 26))).join('');
+    p.write(first); // more than the pty's buffer: the rest waits in node-pty's queue
+    p.write(second); // so this one must queue behind it, not jump ahead
+    await vi.waitFor(() => expect(seen).toContain('done'), { timeout: 15_000 });
+    expect(readFileSync(out, 'utf8')).toBe(first + second);
+    await p.exited;
+  });
+
+  it('writes through node-pty when its fd or its queue is not there', () => {
+    const write = vi.fn();
+    directWrite({ write } as unknown as IPty)('abc');
+    expect(write).toHaveBeenCalledWith('abc');
+  });
+});
