@@ -1,12 +1,14 @@
 /**
- * The cockpit at rest against tmux, side by side in one run: six sessions
+ * The cockpit at rest against tmux, side by side in one run: eight sessions
  * at once, each in a pty of the same size that this benchmark reads as the
  * terminal would (idle processes do not compete, so running them together
  * keeps the run short):
  * - tai with no agent (`tai -- sleep`) and tmux with one pane (`sleep`);
  * - tai with 8 silent agents (`tai demo --agents silent*8`) and tmux with a
  *   main pane and 8 panes running the same example agent as text;
- * - both tai sessions again with SERVER_NODE_FLAGS (the server's Node flags).
+ * - both tai sessions again with SERVER_NODE_FLAGS (the server's Node flags);
+ * - tmux's 8 panes again with a seconds clock in its status line: tai's headers
+ *   show elapsed seconds, so both redraw once a second.
  * After `warm` seconds (start-up, V8's compiling and its memory reducer's
  * first collections), one window of `seconds`: CPU as a share of one core
  * (run time of every thread from /proc/PID/task/N/schedstat, in ns, so that
@@ -72,19 +74,21 @@ export interface IdleMeasure {
   readonly serverRss: number;
 }
 
-/** The six sessions' measures. */
+/** The sessions' measures. */
 export interface IdleResult {
   readonly taiNone: IdleMeasure;
   readonly tmuxNone: IdleMeasure;
   readonly tai8: IdleMeasure;
   readonly tmux8: IdleMeasure;
+  /** tmux with the same 8 panes and a status line whose clock shows seconds: a redraw a second, as tai's headers. */
+  readonly tmux8Clock: IdleMeasure;
   readonly taiNoneFlags: IdleMeasure;
   readonly tai8Flags: IdleMeasure;
   /** 8 silent agents in a cockpit whose client detached: the server alone (with the flags). */
   readonly taiDetached: IdleMeasure;
 }
 
-/** Starts the six sessions, waits `warm` s, measures `seconds` s, ends them. */
+/** Starts the sessions, waits `warm` s, measures `seconds` s, ends them. */
 export async function measureIdle(warm: number, seconds: number): Promise<IdleResult> {
   const total = String(warm + seconds + 60);
   // Without the server's Node flags (TAI_SERVER_FLAGS=0), then with them (the default).
@@ -97,6 +101,13 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
   const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
+  // tai's headers show each agent's elapsed seconds (seed 001, 4.2: `Ns` or `MmSSs`), so its screen changes every
+  // second; the like-for-like tmux redraws a clock with seconds in its status line every second.
+  const clockName = `tai-idle8c-${process.pid}`;
+  const tmux8Clock = await tmuxSession(clockName, `sleep ${total}`, new Array<string>(8).fill(agent));
+  for (const [option, value] of [['status', 'on'], ['status-interval', '1'], ['status-right', '%H:%M:%S']] as const) {
+    spawnSync('tmux', ['-L', clockName, 'set-option', '-g', option, value]);
+  }
   await until(() => [tai8, tai8Flags, taiGone].every((t) => t.text.includes('demo silent #8')));
   // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
   const goneServer = serverOf(taiGone.pty.pid) ?? 0;
@@ -109,6 +120,7 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
     tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
     tai8: withServer(tai8),
     tmux8: [tmux8.server, tmux8.client.pty.pid],
+    tmux8Clock: [tmux8Clock.server, tmux8Clock.client.pty.pid],
     taiNoneFlags: withServer(taiNoneFlags),
     tai8Flags: withServer(tai8Flags),
     taiDetached: [goneServer],
@@ -134,6 +146,7 @@ export async function measureIdle(warm: number, seconds: number): Promise<IdleRe
   if (goneServer > 0) process.kill(goneServer, 'SIGTERM');
   tmuxNone.kill();
   tmux8.kill();
+  tmux8Clock.kill();
   return result;
 }
 
@@ -148,6 +161,7 @@ export async function idleRows(quick: boolean): Promise<string[]> {
   return [
     `| idle, no agents, ${when}: % of a core | ${f(r.taiNone.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} | |`,
     `| idle, 8 silent agents, same: % of a core | ${f(r.tai8.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} | |`,
+    `| idle, 8 silent agents, same, tmux with a seconds clock in its status line (a redraw a second, as tai's elapsed times): % of a core | ${f(r.tai8Flags.cpuPct, 3)} | ${f(r.tmux8Clock.cpuPct, 3)} | |`,
     `| idle, 8 silent agents, detached (server alone), same: % of a core | ${f(r.taiDetached.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} (attached) | |`,
     `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
     `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,

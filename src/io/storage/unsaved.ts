@@ -9,7 +9,7 @@
  * of; it stays after the import, so what the message named stays true) and
  * `<record id>.json` its label and time; `agent-<run>-<id>.json` holds a row.
  */
-import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentsStore, StoredAgent } from './agents-store.js';
 import type { RecordStore } from './records.js';
@@ -51,6 +51,9 @@ export interface ImportReport {
  */
 export function importUnsaved(stateDir: string, records: RecordStore, agents: AgentsStore, now: number): ImportReport {
   const dir = unsavedDir(stateDir);
+  // Asked every SLOT_RENEW_MS by a cockpit at rest, where the folder is usually missing: a failed readdirSync
+  // builds an error with its stack each time, the cockpit's costliest step at rest (docs/performance.md, "Idle").
+  if (!existsSync(dir)) return { records: 0, rows: 0 };
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
