@@ -9,9 +9,9 @@
  * waiter that gives up connects to the lock, which answers with its
  * holder's pid, and names it.
  */
-import { createHash } from 'node:crypto';
 import { connect, createServer, type Server } from 'node:net';
 import { LaneError } from './lanes.js';
+import { sha256Hex } from '../crypto-lazy.js';
 
 /** How long a merge waits for another merge into the same branch. */
 export const MERGE_LOCK_WAIT_MS = 30_000;
@@ -21,7 +21,7 @@ const MAX_PAUSE_MS = 250;
 
 /** The lock's abstract name for `branch` of the repository whose common git folder is `repo`. */
 export function mergeLockName(repo: string, branch: string): string {
-  const key = createHash('sha256').update(`${repo}\0${branch}`).digest('hex').slice(0, 40);
+  const key = sha256Hex(`${repo}\0${branch}`).slice(0, 40);
   return `\0tai-lane-merge-${key}`;
 }
 

@@ -9,11 +9,11 @@
  * (100 million characters, about 100 MB of text). Offsets and lengths count
  * Unicode code points, as SQLite's substr() and length() do.
  */
-import { randomBytes } from 'node:crypto';
 import type { RecordPage } from '../../core/agents/agent-service.js';
 import { codePoints } from '../../core/agents/claim-check.js';
 import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { randomHex } from '../crypto-lazy.js';
 
 /** Records older than this many days are deleted by gc. */
 export const RECORDS_MAX_AGE_DAYS = 30;
@@ -199,7 +199,7 @@ export class RecordStore {
 
 /** A new record id: sortable by time, unguessable enough to not collide. */
 export function newRecordId(now: number): string {
-  return `r${Math.max(0, Math.floor(now)).toString(36)}${randomBytes(4).toString('hex')}`;
+  return `r${Math.max(0, Math.floor(now)).toString(36)}${randomHex(4)}`;
 }
 
 /**
