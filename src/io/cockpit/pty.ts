@@ -103,11 +103,14 @@ export function spawnMain(options: MainPtyOptions): MainPty {
  * (node-pty's internals changed), every write goes through node-pty.
  */
 export function directWrite(p: IPty): (data: string) => void {
-  const fd = (p as unknown as { fd?: unknown }).fd;
-  const queue = (p as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+  const inner = p as unknown as { fd?: unknown; _writable?: unknown; _writeStream?: { _writeQueue?: unknown } };
+  const fd = inner.fd;
+  const queue = inner._writeStream?._writeQueue;
   if (typeof fd !== 'number' || !Array.isArray(queue)) return (data) => p.write(data);
   return (data) => {
-    if (queue.length > 0) return p.write(data);
+    // Once node-pty has closed the pty (the program exited) its fd is closed and its number may belong to
+    // another file by now (a git child's pipe, a client's socket): node-pty's write is then a no-op, ours must be too.
+    if (queue.length > 0 || inner._writable !== true) return p.write(data);
     const bytes = Buffer.from(data, 'utf8');
     let written = 0;
     try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
@@ -37,6 +37,26 @@ describe('the main pane pty', () => {
     await vi.waitFor(() => expect(seen).toContain('done'), { timeout: 15_000 });
     expect(readFileSync(out, 'utf8')).toBe(first + second);
     await p.exited;
+  });
+
+  it('writes nothing once the pty is closed, not even into the file that took its fd number', async () => {
+    const p = pty.spawn('sh', ['-c', 'exit 0'], { cols: 40, rows: 5 });
+    const inner = p as unknown as { fd: number; _writable: boolean };
+    const fd = inner.fd;
+    const write = directWrite(p);
+    await new Promise((r) => p.onExit(r));
+    await vi.waitFor(() => expect(inner._writable).toBe(false), { timeout: 5_000 });
+    // Files take the lowest free numbers: open until one gets the pty's old number.
+    const opened: number[] = [];
+    const path = join(dir, 'reused');
+    try {
+      while (opened.length < 256 && !opened.includes(fd)) opened.push(openSync(path, 'w'));
+      expect(opened).toContain(fd);
+      write('typed after the exit');
+      expect(readFileSync(path, 'utf8')).toBe('');
+    } finally {
+      for (const f of opened) closeSync(f);
+    }
   });
 
   it('writes through node-pty when its fd or its queue is not there', () => {
