@@ -8,7 +8,7 @@
  * LEAVE sequences written, the pty's modes as they were before).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -249,6 +249,15 @@ describe.skipIf(!hasCc)('the native client on its own', () => {
 describe.skipIf(!hasCc)('tai waiting on the native client', () => {
   it('attaches with the node client when the native one cannot start', async () => {
     const run = await start('native', { binary: join(dir, 'no-such-client') });
+    run.link().write(encodeJson(FRAME.detached, { code: 0, message: 'detached from cockpit night' }));
+    expect(await ended(run)).toBe(0);
+    expect(run.text()).toContain('tai: detached from cockpit night\r\n');
+  });
+
+  it('attaches with the node client when the native one was built for another machine (the kernel refuses it)', async () => {
+    const foreign = join(dir, 'foreign-client');
+    writeFileSync(foreign, Buffer.from('\x7fELF\x02\x01\x01\x00not for this machine'), { mode: 0o755 });
+    const run = await start('native', { binary: foreign });
     run.link().write(encodeJson(FRAME.detached, { code: 0, message: 'detached from cockpit night' }));
     expect(await ended(run)).toBe(0);
     expect(run.text()).toContain('tai: detached from cockpit night\r\n');

@@ -18,7 +18,7 @@
  * TAI_NATIVE_CLIENT: unset, the built client when it is there, else the node
  * one; `0` the node client; an absolute path a binary to run instead.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -74,7 +74,14 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
   const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const socket = await connectPaused(options.link);
   const args = ['--fd', '3', '--report-fd', '4', ...(options.readOnly === true ? ['--read-only'] : [])];
-  const child = spawn(binary, args, { stdio: ['inherit', 'inherit', 'inherit', socket, 'pipe'] });
+  let child: ChildProcess;
+  try {
+    child = spawn(binary, args, { stdio: ['inherit', 'inherit', 'inherit', socket, 'pipe'] });
+  } catch {
+    // Node throws (rather than emits) the errors it does not expect of a spawn: the node client attaches instead.
+    socket.destroy();
+    return attach(options);
+  }
   // The client has its own copy of the socket; tai's would only keep the link open after the client is gone.
   socket.destroy();
   const report: Buffer[] = [];
@@ -87,6 +94,9 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
     child.once('close', (code, signal) => {
       const told = readReport(Buffer.concat(report).toString('utf8'), options);
       if (told !== undefined) return resolve(told);
+      // A binary the kernel will not run (built for another machine: ENOEXEC) is run by execvp with /bin/sh,
+      // which exits 126 or 127 without a report before the client ever touched the terminal.
+      if (signal === null && (code === 126 || code === 127)) return resolve('not started');
       // Killed before it could restore the terminal: tai does (the modes when it exits, see above).
       writeNow(1, LEAVE);
       resolve({ code: 1, message: `the client of cockpit ${options.name} ended ${signal === null ? `with ${String(code)}` : `by ${signal}`}; tai attach ${options.name} comes back` });
