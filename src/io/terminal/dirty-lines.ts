@@ -5,8 +5,9 @@
  * per key (docs/performance.md, "Server and client").
  *
  * xterm.js tells its renderer which viewport rows each parse touched (the
- * internal `onRequestRefreshRows`; a scroll is not in it: the renderer
- * redraws on scroll). Those rows' line objects are noted, so a line that
+ * internal `onRequestRefreshRows`; every scroll marks its whole scroll
+ * region, so lines that xterm recycled round to the rows they were on are
+ * noted too). Those rows' line objects are noted, so a line that
  * has not moved (the same object on the same row as last read) and is not
  * noted is known unchanged. A line that moved is compared by the reader as
  * before. Not public API: when the shape is not this one, every line counts

@@ -102,4 +102,28 @@ describe('the main pane drawn from the lines written', () => {
     await main.parsed();
     await frame();
   });
+
+  it("redraws every row after exactly a buffer's length of lines in one read (its line objects back on their rows, rewritten)", async () => {
+    const cols = 30;
+    const rows = 8;
+    const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK, true);
+    const screen = outer(cols, rows);
+    const frame = async () => {
+      screen.out.draw([{ x: 0, y: 0, cols, rows: screenCells(main.term) }], null);
+      await screen.flush();
+      expect(screenRows(screen.term)).toEqual(screenRows(main.term));
+    };
+    // The alternate screen's buffer is the screen: `rows` line feeds at the bottom bring every line object
+    // round to the row it was on (xterm recycles them), each with new text, in one parse (`less +F`).
+    main.write('\x1b[?1049h\x1b[H');
+    for (let i = 0; i < rows; i++) main.write(`${i === 0 ? '' : '\r\n'}old ${i}`);
+    await main.parsed();
+    await frame();
+    let text = '';
+    for (let i = 0; i < rows; i++) text += `\r\nnew ${i}`;
+    main.write(text);
+    await main.parsed();
+    await frame();
+    expect(main.text().slice(0, 2)).toEqual(['new 0', 'new 1']);
+  });
 });
