@@ -22,7 +22,7 @@
  * watch fails (ENOSPC, EMFILE), every watch closes and `onFail` says why, once.
  * `packed-refs` is not watched: packing moves a ref without changing the stat.
  */
-import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { messageOf } from '../../core/errors.js';
@@ -60,6 +60,12 @@ export class LaneTreeWatch {
   readonly #o: LaneTreeOptions;
   readonly #max: number;
   readonly #watchers = new Map<string, FSWatcher>();
+  /**
+   * Each watched folder's identity (inode and birth time: ext4 gives a folder made again at once its old
+   * inode): a folder removed and made again under the same name (`rm -rf src && git checkout src`) is
+   * another folder, whose old watch hears nothing.
+   */
+  readonly #inodes = new Map<string, string>();
   #closed = false;
   /** `git check-ignore` runs (the tests count git). */
   checks = 0;
@@ -86,6 +92,7 @@ export class LaneTreeWatch {
     this.#closed = true;
     for (const w of this.#watchers.values()) w.close();
     this.#watchers.clear();
+    this.#inodes.clear();
   }
 
   async #start(): Promise<void> {
@@ -111,6 +118,8 @@ export class LaneTreeWatch {
         if (this.#watchers.has(dir)) continue;
         // Watched before it is read: a folder made in between is an event, one made before is in the listing.
         if (!this.#add(dir, (name, event) => this.#inTree(dir, event, name))) return;
+        const st = await lstat(dir).catch(() => undefined);
+        if (st !== undefined) this.#inodes.set(dir, identity(st));
         const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
         for (const e of entries) if (e.isDirectory() && !SKIPPED.has(e.name)) next.push(join(dir, e.name));
         if (this.#closed) return;
@@ -129,8 +138,10 @@ export class LaneTreeWatch {
   async #renamed(path: string): Promise<void> {
     const st = await lstat(path).catch(() => undefined);
     if (this.#closed) return;
-    if (st === undefined) this.#unwatch(path);
-    else if (st.isDirectory() && !this.#watchers.has(path)) await this.#addTree([path]);
+    if (st === undefined) return this.#unwatch(path);
+    if (!st.isDirectory()) return;
+    if (this.#watchers.has(path) && this.#inodes.get(path) !== identity(st)) this.#unwatch(path); // made again: the old watch is dead
+    if (!this.#watchers.has(path)) await this.#addTree([path]);
   }
 
   /** Watches one folder; false when the watch gave up. */
@@ -166,6 +177,7 @@ export class LaneTreeWatch {
       if (dir === path || dir.startsWith(path + sep)) {
         w.close();
         this.#watchers.delete(dir);
+        this.#inodes.delete(dir);
       }
     }
   }
@@ -211,4 +223,9 @@ function watchFailure(err: unknown): string {
   if (code === 'ENOSPC') return `the user's inotify watches are used up (fs.inotify.max_user_watches): ${messageOf(err)}`;
   if (code === 'EMFILE') return `too many open files or inotify instances (fs.inotify.max_user_instances): ${messageOf(err)}`;
   return messageOf(err);
+}
+
+/** What tells one folder from another made later at the same path. */
+function identity(st: Stats): string {
+  return `${st.ino}:${st.birthtimeMs}`;
 }

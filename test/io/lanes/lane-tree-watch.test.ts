@@ -51,6 +51,35 @@ describe("a lane's tree watch", () => {
     expect(w.size).toBe(7);
   });
 
+  it('watches a folder removed and made again at once under the same name (its old watch sees nothing)', async () => {
+    const { lane } = await laneWithBulk();
+    const heard: string[] = [];
+    const told: WatchFolder = (path, listener) =>
+      watch(path, { persistent: false }, (event, name) => {
+        heard.push(join(path, name ?? ''));
+        listener(event, name);
+      });
+    let changes = 0;
+    const w = (tree = new LaneTreeWatch({ worktree: lane.worktree, branch: lane.branch, watch: told, onChange: () => changes++, onFail: () => {} }));
+    await vi.waitFor(() => expect(w.size).toBe(7), { timeout: 5_000 });
+    const docs = join(lane.worktree, 'docs');
+    rmSync(docs, { recursive: true });
+    mkdirSync(docs); // before the watch has heard of the removal: `rm -rf docs && git checkout docs`
+    // A file written into the new folder is heard by a watch on it once there is one; the old, dead watch never hears it.
+    let probes = 0;
+    await vi.waitFor(
+      () => {
+        if (heard.some((p) => p.startsWith(join(docs, 'probe-')))) return;
+        writeFileSync(join(docs, `probe-${probes++}.md`), 'x\n');
+        throw new Error(`no watch on the new ${docs} heard a probe yet`);
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    expect(changes).toBeGreaterThan(0);
+    expect(w.watched()).toContain(docs);
+    expect(w.size).toBe(7);
+  });
+
   it('gives up past its cap, closing every watch it opened and saying why once', async () => {
     const { lane } = await laneWithBulk();
     const open = new Set<FSWatcher>();
