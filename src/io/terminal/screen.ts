@@ -90,9 +90,10 @@ export class XtermScreen implements Screen {
     return this.scrollback + 2 * this.term.rows;
   }
 
-  /** Whether the screen is where FloodSkip may cut lines: all parsed, at ground, the normal buffer, no scroll region. */
+  /** Whether the screen is where FloodSkip may cut lines: all parsed, at ground, the normal buffer, no scroll region, no reverse wraparound. */
   private trimmable(): boolean {
-    if (this.unparsed > 0 || !this.clamp.ground() || this.term.buffer.active.type !== 'normal') return false;
+    // Reverse wraparound (DECSET 45) lets a backspace at the left edge reach the line above: lines are then not independent.
+    if (this.unparsed > 0 || !this.clamp.ground() || this.term.buffer.active.type !== 'normal' || this.term.modes.reverseWraparoundMode) return false;
     const buf = (this.term as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
     return buf?.scrollTop === 0 && buf.scrollBottom === this.term.rows - 1;
   }

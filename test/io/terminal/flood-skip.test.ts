@@ -53,7 +53,7 @@ describe('FloodSkip', () => {
     expect(callbacks).toBe(true);
   });
 
-  it('cuts nothing it must not: lines longer than the screen, colours between lines, line feeds without CR, a scroll region, the other screen', async () => {
+  it('cuts nothing it must not: lines longer than the screen, colours between lines, line feeds without CR, a scroll region, the other screen, reverse wraparound', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const long = Array.from({ length: 6_000 }, (_, i) => `${'x'.repeat(i % 90)}${i}\r\n`).join('');
     const coloured = Array.from({ length: 6_000 }, (_, i) => (i % 997 === 0 ? `\x1b[3${i % 8}m${i}\r\n` : `${i}\r\n`)).join('');
@@ -61,7 +61,9 @@ describe('FloodSkip', () => {
     const region = '\x1b[2;8r\x1b[8;1H' + lines(1, 6_000) + '\x1b[r';
     const other = '\x1b[?1049h' + lines(1, 6_000) + 'alt';
     const partial = 'abc\r\ndef' + lines(1, 6_000).replace(/\r\n/g, '\n\r') + 'tail';
-    for (const text of [long, coloured, staircase, region, other, partial, long + other + '\x1b[?1049l' + long]) {
+    // Reverse wraparound (DECSET 45): a backspace at the left edge goes back onto the line above.
+    const reverse = '\x1b[?45h' + Array.from({ length: 6_000 }, (_, i) => `${'y'.repeat(i % 70)}\r\n\b\b${i}`).join('') + '\x1b[?45l';
+    for (const text of [long, coloured, staircase, region, other, partial, reverse, long + other + '\x1b[?1049l' + long]) {
       const { main, reference, callbacks } = await both(text, text.length);
       expect(state(main.term)).toEqual(state(reference));
       expect(callbacks).toBe(true);
