@@ -28,6 +28,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +314,15 @@ int main(int argc, char **argv) {
     int handled[] = {SIGHUP, SIGTERM, SIGINT, SIGWINCH};
     for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) sigaction(handled[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+    /* tai waits on this client: killed itself (SIGKILL), it leaves the shell to read the terminal, and this client
+       must not go on reading it beside the shell in raw mode. Its death is a SIGHUP here: restore and go quietly. */
+    if (report_fd >= 0) {
+        pid_t parent = getppid();
+        prctl(PR_SET_PDEATHSIG, SIGHUP);
+        if (getppid() != parent) raise(SIGHUP);
+    }
+#endif
 
     /* Raw mode as libuv's UV_TTY_MODE_RAW sets it (Node's setRawMode). */
     if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &cooked) == 0) {

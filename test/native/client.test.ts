@@ -66,7 +66,7 @@ afterEach(async () => {
 });
 
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
-async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string; binary?: string } = {}): Promise<Run> {
+async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean } = {}): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
   accepted = (s) => {
@@ -75,7 +75,8 @@ async function start(kind: 'native' | 'node', options: { readOnly?: boolean; pat
     s.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk).frames));
     s.on('error', () => {});
   };
-  const term = pty.spawn('sh', ['-c', SCRIPT, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
+  // linger: the shell stays after tai, as an interactive one does (its exit would hang up the terminal's processes).
+  const term = pty.spawn('sh', ['-c', options.linger === true ? `${SCRIPT}; sleep 60` : SCRIPT, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
     name: 'xterm-256color',
     cols: 90,
     rows: 30,
@@ -261,6 +262,19 @@ describe.skipIf(!hasCc)('tai waiting on the native client', () => {
     run.link().write(encodeJson(FRAME.detached, { code: 0, message: 'detached from cockpit night' }));
     expect(await ended(run)).toBe(0);
     expect(run.text()).toContain('tai: detached from cockpit night\r\n');
+  });
+
+  it('ends the client, terminal restored, when tai itself is killed with SIGKILL (it would read the terminal beside the shell)', async () => {
+    const run = await start('native', { linger: true });
+    await until(() => run.pid() > 0, { what: 'the pid' });
+    const child = Number(readFileSync(`/proc/${run.pid()}/task/${run.pid()}/children`, 'utf8').trim());
+    expect(child).toBeGreaterThan(0);
+    process.kill(run.pid(), 'SIGKILL');
+    await until(() => !existsSync(`/proc/${child}`) || readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') === true, {
+      what: 'the client to end',
+      explain: () => run.text(),
+    });
+    await until(() => run.text().includes(LEAVE), { what: 'the terminal restored', explain: () => JSON.stringify(run.text()) });
   });
 
   it('restores the terminal itself when the client is killed with SIGKILL', async () => {
