@@ -71,8 +71,6 @@ export async function attach(options: AttachOptions): Promise<number> {
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
   };
-  socket.write(encodeJson(FRAME.hello, hello));
-
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
     for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
@@ -102,6 +100,9 @@ export async function attach(options: AttachOptions): Promise<number> {
     // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on.
     const onSignal = (signal: NodeJS.Signals): void => finish(signalFarewell(options.name, signal));
     for (const s of DETACH_SIGNALS) process.on(s, onSignal);
+    // Only now: once the server has the hello the client may be told to stop (tai kill, a closed terminal), and a
+    // signal with no listener yet would end this process with the terminal left raw.
+    socket.write(encodeJson(FRAME.hello, hello));
 
     const reader = new FrameReader(CLIENT_FRAME_MAX);
     socket.on('data', (chunk: Buffer) => {

@@ -74,24 +74,28 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
   const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const socket = await connectPaused(options.link);
   const args = ['--fd', '3', '--report-fd', '4', ...(options.readOnly === true ? ['--read-only'] : [])];
-  let child: ChildProcess;
+  // Passed on, not obeyed: the client detaches and restores the terminal; tai must outlive it to print and exit.
+  // Listened for before the client starts: it may say hello (and be signalled) before this process runs again,
+  // and a signal with no listener would end tai at once, leaving the client on the terminal.
+  let child: ChildProcess | undefined;
+  const pass = (signal: NodeJS.Signals): void => void child?.kill(signal);
+  for (const s of DETACH_SIGNALS) process.on(s, pass);
   try {
     child = spawn(binary, args, { stdio: ['inherit', 'inherit', 'inherit', socket, 'pipe'] });
   } catch {
     // Node throws (rather than emits) the errors it does not expect of a spawn: the node client attaches instead.
+    for (const s of DETACH_SIGNALS) process.off(s, pass);
     socket.destroy();
     return attach(options);
   }
+  const started = child;
   // The client has its own copy of the socket; tai's would only keep the link open after the client is gone.
   socket.destroy();
   const report: Buffer[] = [];
-  child.stdio[4]?.on('data', (chunk: Buffer) => report.push(chunk));
-  // Passed on, not obeyed: the client detaches and restores the terminal; tai must outlive it to print and exit.
-  const pass = (signal: NodeJS.Signals): void => void child.kill(signal);
-  for (const s of DETACH_SIGNALS) process.on(s, pass);
+  started.stdio[4]?.on('data', (chunk: Buffer) => report.push(chunk));
   const words = await new Promise<Farewell | 'not started'>((resolve) => {
-    child.once('error', () => resolve('not started'));
-    child.once('close', (code, signal) => {
+    started.once('error', () => resolve('not started'));
+    started.once('close', (code, signal) => {
       const told = readReport(Buffer.concat(report).toString('utf8'), options);
       if (told !== undefined) return resolve(told);
       // A binary the kernel will not run (built for another machine: ENOEXEC) is run by execvp with /bin/sh,
