@@ -1,10 +1,11 @@
-import { mkdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { mkdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LaneTreeWatch, type WatchFolder } from '../../../src/io/lanes/lane-tree-watch.js';
 import { makeLane } from '../../../src/io/lanes/lanes.js';
 import type { StoredLane } from '../../../src/io/lanes/lane-store.js';
 import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { countedWatches } from '../../helpers/counted-watches.js';
 
 let repo: TempRepo | undefined;
 let tree: LaneTreeWatch | undefined;
@@ -82,17 +83,7 @@ describe("a lane's tree watch", () => {
 
   it('gives up past its cap, closing every watch it opened and saying why once', async () => {
     const { lane } = await laneWithBulk();
-    const open = new Set<FSWatcher>();
-    const counted: WatchFolder = (path, listener) => {
-      const w = watch(path, { persistent: false }, listener);
-      open.add(w);
-      const close = w.close.bind(w);
-      w.close = () => {
-        open.delete(w);
-        close();
-      };
-      return w;
-    };
+    const { open, watchFolder: counted } = countedWatches();
     const reasons: string[] = [];
     const w = (tree = new LaneTreeWatch({ worktree: lane.worktree, branch: lane.branch, max: 4, watch: counted, onChange: () => {}, onFail: (r) => reasons.push(r) }));
     await vi.waitFor(() => expect(reasons).toEqual(['more than 4 folders to watch']), { timeout: 5_000 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
@@ -12,6 +12,7 @@ import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn-queue.js';
 import { GIT_ENV, tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { countedWatches } from '../../helpers/counted-watches.js';
 import type { WatchFolder } from '../../../src/io/lanes/lane-tree-watch.js';
 import { LANE_STAT_GAP_MS } from '../../../src/core/lanes/stat-trigger.js';
 import { LANE_STAT_EVERY_MS } from '../../../src/core/lanes/stat-schedule.js';
@@ -169,22 +170,6 @@ describe("a watched lane's diff stat", () => {
     vi.useRealTimers();
   });
 
-  /** fs.watch on a folder, counting the watches open. */
-  function countedWatches(): { open: Set<FSWatcher>; watchFolder: WatchFolder } {
-    const open = new Set<FSWatcher>();
-    const watchFolder: WatchFolder = (path, listener) => {
-      const w = watch(path, { persistent: false }, listener);
-      open.add(w);
-      const close = w.close.bind(w);
-      w.close = () => {
-        open.delete(w);
-        close();
-      };
-      return w;
-    };
-    return { open, watchFolder };
-  }
-
   async function watchedLane(options: { watchFolder?: WatchFolder; watchMax?: number } = {}) {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     repo = tempRepo();
@@ -300,17 +285,7 @@ describe('a lane agent ending through the service', () => {
   it('leaves no watch open', async () => {
     repo = tempRepo();
     const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 48 });
-    const open = new Set<FSWatcher>();
-    const watchFolder: WatchFolder = (path, listener) => {
-      const w = watch(path, { persistent: false }, listener);
-      open.add(w);
-      const close = w.close.bind(w);
-      w.close = () => {
-        open.delete(w);
-        close();
-      };
-      return w;
-    };
+    const { open, watchFolder } = countedWatches();
     const lanes = new LaneWatch({ db: repo.db, board, run: 'test-run', watchFolder });
     service = new LocalAgentService({ board, records: new RecordStore(repo.db), agents: new AgentsStore(repo.db), run: 'test-run', lanes });
     const started = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'exec sleep 30'], label: 'long', cwd: repo.dir, lane: 'long' }, Date.now());

@@ -22,6 +22,24 @@ function outer(cols: number, rows: number) {
   return { term, out, flush };
 }
 
+/**
+ * Draws `main` as the cockpit does (its cells as an overlay, through one output stage kept across frames) on
+ * a second terminal, and checks that frame against a full redraw (a new stage on a new terminal, every row made again).
+ */
+function framer(main: XtermScreen): () => Promise<void> {
+  const { cols, rows } = main.term;
+  const screen = outer(cols, rows);
+  return async () => {
+    screen.out.draw([{ x: 0, y: 0, cols, rows: screenCells(main.term) }], null);
+    await screen.flush();
+    const full = outer(cols, rows);
+    full.out.frame(screenRows(main.term).join('\n'), null);
+    await full.flush();
+    expect(screenRows(screen.term)).toEqual(screenRows(full.term));
+    expect(screenRows(screen.term)).toEqual(screenRows(main.term));
+  };
+}
+
 describe('DirtyLines', () => {
   it('says every line the first time, then only the line an echo wrote', async () => {
     const t = new Terminal({ cols: 20, rows: 6, allowProposedApi: true });
@@ -64,17 +82,7 @@ describe('the main pane drawn from the lines written', () => {
     const cols = 30;
     const rows = 8;
     const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK, true);
-    const screen = outer(cols, rows);
-    const frame = async () => {
-      screen.out.draw([{ x: 0, y: 0, cols, rows: screenCells(main.term) }], null);
-      await screen.flush();
-      // A full redraw: a new output stage on a new terminal, from every row of the screen made again.
-      const full = outer(cols, rows);
-      full.out.frame(screenRows(main.term).join('\n'), null);
-      await full.flush();
-      expect(screenRows(screen.term)).toEqual(screenRows(full.term));
-      expect(screenRows(screen.term)).toEqual(screenRows(main.term));
-    };
+    const frame = framer(main);
     await main.parsed();
     await frame();
     // `cat`: keys echoed one by one, then a line.
@@ -107,12 +115,7 @@ describe('the main pane drawn from the lines written', () => {
     const cols = 30;
     const rows = 8;
     const main = new XtermScreen(cols, rows, MAIN_SCROLLBACK, true);
-    const screen = outer(cols, rows);
-    const frame = async () => {
-      screen.out.draw([{ x: 0, y: 0, cols, rows: screenCells(main.term) }], null);
-      await screen.flush();
-      expect(screenRows(screen.term)).toEqual(screenRows(main.term));
-    };
+    const frame = framer(main);
     // The alternate screen's buffer is the screen: `rows` line feeds at the bottom bring every line object
     // round to the row it was on (xterm recycles them), each with new text, in one parse (`less +F`).
     main.write('\x1b[?1049h\x1b[H');
