@@ -49,18 +49,7 @@ export function cpuOf(pid: number): number {
  * child, in a session of its own); undefined while it starts.
  */
 export function serverOf(pid: number): number | undefined {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    return children.find((c) => {
-      try {
-        return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('__server');
-      } catch {
-        return false;
-      }
-    });
-  } catch {
-    return undefined;
-  }
+  return childRunning(pid, '__server');
 }
 
 /**
@@ -68,11 +57,16 @@ export function serverOf(pid: number): number | undefined {
  * waits on, if it does: its relay, counted with the client's own CPU.
  */
 export function nativeClientOf(pid: number): number | undefined {
+  return childRunning(pid, 'tai-client');
+}
+
+/** The child of `pid` whose command line holds `marker`, if any. */
+function childRunning(pid: number, marker: string): number | undefined {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
     return children.find((c) => {
       try {
-        return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('tai-client');
+        return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes(marker);
       } catch {
         return false;
       }

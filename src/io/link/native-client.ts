@@ -19,12 +19,10 @@
  * one; `0` the node client; an absolute path a binary to run instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { dirname, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute } from 'node:path';
 import type { Farewell } from '../../core/protocol/link-frames.js';
-import { packageRoot } from '../agents/runners/reaper-binary.js';
+import { builtNative } from '../agents/runners/reaper-binary.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 import { attach, type AttachOptions } from './link-client.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
@@ -39,15 +37,7 @@ export class NativeClientError extends Error {
 
 /** This package's built native client, when it is there and runnable. */
 export function builtClient(): string | undefined {
-  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  if (root === undefined) return undefined;
-  const path = join(root, NATIVE_CLIENT);
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    return undefined;
-  }
+  return builtNative(NATIVE_CLIENT);
 }
 
 /** The native client's binary for a TAI_NATIVE_CLIENT setting, given the built one; undefined: the node client. */

@@ -45,18 +45,22 @@ export function packageRoot(from: string): string | undefined {
 
 let root: string | undefined | null = null;
 
-/** This package's built native reaper, when it is there (and runnable) on Linux. */
-export function builtReaper(): string | undefined {
-  if (process.platform !== 'linux') return undefined;
+/** One of this package's built native programs (`relative` to the package root), when it is there and runnable. */
+export function builtNative(relative: string): string | undefined {
   if (root === null) root = packageRoot(dirname(fileURLToPath(import.meta.url)));
   if (root === undefined) return undefined;
-  const path = join(root, NATIVE_REAPER);
+  const path = join(root, relative);
   try {
     accessSync(path, constants.X_OK);
     return path;
   } catch {
     return undefined;
   }
+}
+
+/** This package's built native reaper, when it is there (and runnable) on Linux. */
+export function builtReaper(): string | undefined {
+  return process.platform === 'linux' ? builtNative(NATIVE_REAPER) : undefined;
 }
 
 /** The reaper for a TAI_REAPER setting (or an explicit kind), given where the built one is. */
