@@ -3,24 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as doctorCli } from '../../src/cli/doctor.js';
-import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn.js';
+import { recordingIo } from '../helpers/recording-io.js';
 
-function testIo(state: string) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-    readStdin: async () => undefined,
-    env: { XDG_STATE_HOME: state } as NodeJS.ProcessEnv,
-    onInterrupt: () => () => {},
-  } satisfies CliIo & Record<string, unknown>;
-  return io;
-}
+const testIo = (state: string) => recordingIo({ state });
 
 describe('tai doctor', () => {
   it('names a damaged database, moves it aside on --reset-db keeping the old file, and tai spawn works again', async () => {

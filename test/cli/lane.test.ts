@@ -1,27 +1,13 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn.js';
 import { run as laneCli } from '../../src/cli/lane.js';
 import { tempRepo, type TempRepo } from '../helpers/git-repo.js';
+import { recordingIo } from '../helpers/recording-io.js';
 
 let repo: TempRepo;
 afterEach(() => repo?.cleanup());
 
-function testIo(stateHome: string) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-    readStdin: async () => undefined,
-    env: { ...process.env, XDG_STATE_HOME: stateHome } as NodeJS.ProcessEnv,
-    onInterrupt: () => () => {},
-  } satisfies CliIo & Record<string, unknown>;
-  return io;
-}
+const testIo = (stateHome: string) => recordingIo({ state: stateHome, inherit: process.env });
 
 describe('tai spawn --lane and tai lane', () => {
   it('runs an agent in a new lane, lists it from a new process, prints its diff and merges it', async () => {

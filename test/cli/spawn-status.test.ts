@@ -2,13 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn.js';
 import { liveStatusLine } from '../../src/core/agents/live-status.js';
 import { runTai } from '../helpers/tai-cli.js';
 import { until } from '../helpers/until.js';
 import { harness, type Harness } from '../helpers/agents.js';
 import { startControlServer, type ControlServer } from '../../src/io/socket/socket-server.js';
 import { afterEach } from 'vitest';
+import { recordingIo } from '../helpers/recording-io.js';
 
 let server: ControlServer | undefined;
 let h: Harness | undefined;
@@ -20,26 +21,7 @@ afterEach(async () => {
 });
 
 /** A CLI io whose stderr says it is a terminal (or not), recording what is written. */
-function ttyIo(errIsTerminal: boolean) {
-  const state = mkdtempSync(join(tmpdir(), 'tai-live-'));
-  const io = {
-    stdout: '',
-    stderr: '',
-    state,
-    errIsTerminal,
-    errColumns: 100,
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-    readStdin: async () => undefined,
-    env: { XDG_STATE_HOME: state } as NodeJS.ProcessEnv,
-    onInterrupt: () => () => {},
-  } satisfies CliIo & Record<string, unknown>;
-  return io;
-}
+const ttyIo = (errIsTerminal: boolean) => recordingIo({ errIsTerminal, errColumns: 100 });
 
 describe("an attached tai spawn's live status line", () => {
   it('redraws one line in place on a terminal while the agent runs, and erases it before the result', async () => {

@@ -4,12 +4,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { storedStatus } from '../../src/io/storage/stored-status.js';
 import { fixture } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../fixtures/flooder.mjs';
+import { recordingIo } from '../helpers/recording-io.js';
 
 const node = process.execPath;
 const until = (cond: () => boolean, timeout = 30_000): Promise<void> =>
@@ -18,23 +19,7 @@ const until = (cond: () => boolean, timeout = 30_000): Promise<void> =>
   }, { timeout, interval: 10 });
 
 /** A CLI io that records output, with its own state folder (or `state`). */
-function testIo(env: NodeJS.ProcessEnv = {}, state: string = mkdtempSync(join(tmpdir(), 'tai-st-'))) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    state,
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-    readStdin: async () => undefined,
-    env: { XDG_STATE_HOME: state, ...env } as NodeJS.ProcessEnv,
-    onInterrupt: () => () => {},
-  } satisfies CliIo & Record<string, unknown>;
-  return io;
-}
+const testIo = (env: NodeJS.ProcessEnv = {}, state?: string) => recordingIo({ env, state });
 
 /** An agent that says it started (READY), waits for GO, then writes exactly `n` characters of numbered lines. */
 function gatedFlood(dir: string, n: number): string[] {

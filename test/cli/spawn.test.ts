@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run as spawnCli, type CliIo } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { run as pollCli } from '../../src/cli/poll.js';
 import { CLAIM_HEAD } from '../../src/core/agents/claim-check.js';
@@ -13,35 +13,13 @@ import { fixture, harness, type Harness } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../fixtures/flooder.mjs';
 import { until } from '../helpers/until.js';
+import { recordingIo } from '../helpers/recording-io.js';
 
 const node = process.execPath;
 const agent = (...args: string[]): string[] => ['--', node, fixture('command-agent.mjs'), ...args];
 
 /** A CLI io that records output, with its own state folder and Ctrl-C button. */
-function testIo(env: NodeJS.ProcessEnv = {}, stdin?: string) {
-  const state = mkdtempSync(join(tmpdir(), 'tai-cli-'));
-  const io = {
-    stdout: '',
-    stderr: '',
-    interrupt: (): void => {},
-    state,
-    out(text: string) {
-      io.stdout += text;
-    },
-    err(text: string) {
-      io.stderr += text;
-    },
-    readStdin: async () => stdin,
-    env: { XDG_STATE_HOME: state, ...env } as NodeJS.ProcessEnv,
-    onInterrupt(handler: () => void) {
-      io.interrupt = handler;
-      return () => {
-        io.interrupt = () => {};
-      };
-    },
-  } satisfies CliIo & Record<string, unknown>;
-  return io;
-}
+const testIo = (env: NodeJS.ProcessEnv = {}, stdin?: string) => recordingIo({ env, stdin });
 
 let server: ControlServer | undefined;
 let h: Harness | undefined;
