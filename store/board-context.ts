@@ -79,6 +79,12 @@ export interface BoardContext {
   get1(id: number): PanelRecord;
   /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
   publish(now?: number): void;
+  /**
+   * Publishes the panels' rows at `now` under the published layout: only
+   * time moved since the last publish (a tick that decided nothing), and
+   * everything a layout is made of changes through actions that publish.
+   */
+  publishTime(now: number): void;
   /** Sets a UI change, if there is one. */
   setUi(change: UiChange | null): void;
 }
@@ -172,6 +178,12 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
       set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking });
+    },
+    publishTime(now) {
+      vars.seen = Math.max(vars.seen, now);
+      const s = get();
+      const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
+      if (panels !== s.panels) set({ panels });
     },
     setUi(change) {
       if (change) set(change);

@@ -113,8 +113,9 @@ export class BoardQuestions {
   }
 
   /** Open questions whose default answer is due get it (or `cancelled` when no such option exists). */
-  tick(now: number): void {
-    for (const question of dueQuestions(this.#queue, now)) {
+  tick(now: number): boolean {
+    const due = dueQuestions(this.#queue, now);
+    for (const question of due) {
       const answer = question.defaultAnswer ?? 'reject';
       const option = defaultOption(question, answer);
       const secs = Math.round((question.timeoutMs ?? 0) / 1000);
@@ -129,6 +130,7 @@ export class BoardQuestions {
       if (rec && closed.opened) this.#opened(rec, closed.opened);
       else if (rec && rec.state === 'asking') rec.state = 'running';
     }
+    return due.length > 0;
   }
 
   /** The open question of a panel (what its number keys answer). */

@@ -21,14 +21,18 @@ export function tickActions(ctx: BoardContext): TickActions {
   const { records, vars, wakes, events, sup, counters } = ctx;
   return {
     tick(now) {
-      ctx.questions.tick(now);
+      let changed = ctx.questions.tick(now);
       for (const rec of [...records.values()]) {
         if (rec.kind === 'agent') {
-          for (const d of watchdog(rec, now)) applyDecision(sup, rec, d, now);
+          for (const d of watchdog(rec, now)) {
+            applyDecision(sup, rec, d, now);
+            changed = true;
+          }
           continue;
         }
         const lease = leaseOf(rec, now);
         if (lease === null) continue;
+        changed = true;
         switch (lease.type) {
           case 'remove':
             ctx.remove(rec);
@@ -40,7 +44,9 @@ export function tickActions(ctx: BoardContext): TickActions {
             assertNever(lease);
         }
       }
-      ctx.publish(now);
+      // A tick that decided nothing moved only the clock: the headers' elapsed time, not the layout.
+      if (changed) ctx.publish(now);
+      else ctx.publishTime(now);
     },
 
     flush(now) {

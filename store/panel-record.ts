@@ -3,7 +3,7 @@
  * views the board publishes of it: the snapshot row, the status row and the
  * header text.
  */
-import { headerText } from '../src/core/panel/header.js';
+import { headerAt, headerParts, type HeaderParts } from '../src/core/panel/header.js';
 import type { Formatter } from '../src/core/panel/formatter.js';
 import { isLive, type PanelState, type StopCause } from '../src/core/panel/panel-state.js';
 import type { PendingOutput } from '../src/core/panel/pending.js';
@@ -11,6 +11,19 @@ import { MPLEX_VPANE_HEADER_MAX } from '../src/core/policy.js';
 import type { Screen } from '../src/core/screen.js';
 import type { PanelKind, PanelView, StopHook } from './board-types.js';
 import type { AgentRow } from './status.js';
+
+/** What headerOf made last: the time-free parts and what they came from, then the text of one second. */
+interface HeaderMemo {
+  readonly state: PanelState;
+  readonly tools: number;
+  readonly tokens: number;
+  readonly stopping: boolean;
+  readonly held: string;
+  readonly tag: string;
+  readonly parts: HeaderParts;
+  second: number;
+  text: string;
+}
 
 /** One panel as the board keeps it; mutable, never published. */
 export interface PanelRecord {
@@ -50,7 +63,7 @@ export interface PanelRecord {
   softCalled: boolean;
   hardCalled: boolean;
   /** The last header made (headerOf) and what it was made from: publish asks 40 times a second while streaming. */
-  headerMemo?: { key: string; text: string };
+  headerMemo?: HeaderMemo;
   /** The last view published (viewOf): an unchanged record keeps its object, so selectors see no change. */
   viewMemo?: PanelView;
 }
@@ -114,21 +127,31 @@ export function rowOf(rec: PanelRecord, now: number): AgentRow {
 export function headerOf(rec: PanelRecord, now: number): string {
   if (rec.kind === 'feed') return rec.header;
   const elapsedMs = (rec.finishedAt ?? now) - rec.startedAt;
-  // The header shows whole seconds at most: the same second and counters make the same text.
-  const key = `${rec.state}|${Math.floor(elapsedMs / 1000)}|${rec.tools}|${rec.tokens}|${rec.stop ? 1 : 0}|${rec.held?.service ?? ''}|${rec.tag ?? ''}`;
-  if (rec.headerMemo?.key === key) return rec.headerMemo.text;
-  const text = headerText({
-    label: rec.label,
-    state: rec.state,
-    elapsedMs,
-    tools: rec.tools,
-    tokens: rec.tokens,
-    ...(rec.held ? { waitingFor: rec.held.service } : {}),
-    ...(rec.tag ? { tag: rec.tag } : {}),
-  });
-  const full = rec.stop && isLive(rec.state) ? clipHeader(`${text} · stopping`) : text;
-  rec.headerMemo = { key, text: full };
-  return full;
+  const stopping = rec.stop !== undefined && isLive(rec.state);
+  const held = rec.held?.service ?? '';
+  const tag = rec.tag ?? '';
+  let m = rec.headerMemo;
+  // Only the elapsed time changes from one second to the next: the rest of the text is made once per change.
+  if (!m || m.state !== rec.state || m.tools !== rec.tools || m.tokens !== rec.tokens || m.stopping !== stopping || m.held !== held || m.tag !== tag) {
+    const parts = headerParts({
+      label: rec.label,
+      state: rec.state,
+      tools: rec.tools,
+      tokens: rec.tokens,
+      ...(rec.held ? { waitingFor: rec.held.service } : {}),
+      ...(rec.tag ? { tag: rec.tag } : {}),
+    });
+    m = { state: rec.state, tools: rec.tools, tokens: rec.tokens, stopping, held, tag, parts, second: NaN, text: '' };
+    rec.headerMemo = m;
+  }
+  // The header shows whole seconds at most: the same second makes the same text.
+  const second = Math.floor(elapsedMs / 1000);
+  if (m.second !== second) {
+    const text = headerAt(m.parts, elapsedMs);
+    m.second = second;
+    m.text = stopping ? clipHeader(`${text} · stopping`) : text;
+  }
+  return m.text;
 }
 
 /** Clips to `max` characters with an ellipsis. */

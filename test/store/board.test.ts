@@ -398,6 +398,37 @@ describe('what the clock needs to know', () => {
     expect(s().panels[0]).not.toBe(before);
     expect(s().panels[0]?.header).toContain('1s');
   });
+
+  it('publishes only the panels on a tick that decided nothing: a new header under the same layout', () => {
+    const { board } = drawnBoard();
+    const s = () => board.getState();
+    s().open({ label: 'a' }, T0);
+    s().open({ label: 'b' }, T0);
+    const before = s();
+    s().tick(T0 + 5_000);
+    expect(s()).not.toBe(before);
+    expect(s().layout).toBe(before.layout);
+    expect(s().panels.map((p) => p.header)).toEqual([' ● a · running · 5s', ' ● b · running · 5s']);
+    // A tick that decides (both go idle) still publishes it all: the header says so.
+    s().tick(T0 + ORCH_IDLE_WARN);
+    expect(s().panels.map((p) => p.state)).toEqual(['idle', 'idle']);
+    expect(s().panels[0]?.header).toBe(' ◌ a · idle · 1m00s');
+  });
+
+  it("publishes nothing on a tick that changes nothing shown (a finished panel's time stands still)", () => {
+    const { board } = drawnBoard();
+    const s = () => board.getState();
+    const id = s().open({ label: 'a' }, T0);
+    s().finish(id, 'done', 'ok', T0 + 3_000);
+    s().tick(T0 + 4_000);
+    let published = 0;
+    const off = board.subscribe(() => published++);
+    s().tick(T0 + 5_000);
+    s().tick(T0 + 6_000);
+    off();
+    expect(published).toBe(0);
+    expect(s().panels[0]?.header).toContain('3s');
+  });
 });
 
 describe('feed pane headers', () => {

@@ -79,14 +79,32 @@ export function formatTokens(n: number): string {
 
 /** The header text of a panel, at most MPLEX_VPANE_HEADER_MAX characters. */
 export function headerText(h: HeaderInfo): string {
+  return headerAt(headerParts(h), h.elapsedMs);
+}
+
+/** A header's text around its elapsed time, which alone changes from one second to the next. */
+export interface HeaderParts {
+  /** ` <icon> <label> · <state> · ` */
+  readonly head: string;
+  /** ` · <tag> · <n> tools · <tokens> tok`, each part only when it has something to say. */
+  readonly tail: string;
+}
+
+/** The parts of a header that do not depend on time (made once per change of state or counters, not every second). */
+export function headerParts(h: Omit<HeaderInfo, 'elapsedMs'>): HeaderParts {
   const label = clip(sanitizeLine(h.label), Number.POSITIVE_INFINITY, ORCH_LABEL_MAX);
   const state =
     h.state === 'waiting' ? `waiting for ${sanitizeLine(h.waitingFor ?? '') || 'network'}` : h.state === 'asking' ? 'waiting for you' : h.state;
-  let text = ` ${STATE_ICON[h.state]} ${label} · ${state} · ${formatElapsed(h.elapsedMs)}`;
-  if (h.tag) text += ` · ${sanitizeLine(h.tag)}`;
-  if (h.tools > 0) text += ` · ${h.tools} ${h.tools === 1 ? 'tool' : 'tools'}`;
-  if (h.tokens > 0) text += ` · ${formatTokens(h.tokens)} tok`;
-  return clip(text, Number.POSITIVE_INFINITY, MPLEX_VPANE_HEADER_MAX);
+  let tail = '';
+  if (h.tag) tail += ` · ${sanitizeLine(h.tag)}`;
+  if (h.tools > 0) tail += ` · ${h.tools} ${h.tools === 1 ? 'tool' : 'tools'}`;
+  if (h.tokens > 0) tail += ` · ${formatTokens(h.tokens)} tok`;
+  return { head: ` ${STATE_ICON[h.state]} ${label} · ${state} · `, tail };
+}
+
+/** The header text of `parts` after `elapsedMs`, at most MPLEX_VPANE_HEADER_MAX characters. */
+export function headerAt(parts: HeaderParts, elapsedMs: number): string {
+  return clip(parts.head + formatElapsed(elapsedMs) + parts.tail, Number.POSITIVE_INFINITY, MPLEX_VPANE_HEADER_MAX);
 }
 
 function pad2(n: number): string {

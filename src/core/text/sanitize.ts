@@ -276,7 +276,11 @@ export function stripSgr(text: string): string {
   return text.includes('\x1b') ? text.replace(SGR_GLOBAL, '') : text;
 }
 
+/** Text that sanitizeLine gives back unchanged: no controls, DEL, C1 or surrogates (a pair takes the walk). */
+const PLAIN_LINE = /^[\x20-\x7e\xa0-\ud7ff\ue000-\uffff]*$/;
+
 /** Agent text for a one-line field: sanitized, without SGR, line breaks and tabs folded to one space. */
 export function sanitizeLine(text: string): string {
+  if (PLAIN_LINE.test(text)) return text; // a label or a tag, every second in a header: nothing to take out
   return stripSgr(sanitize(text)).replace(/[ ]*[\n\t][\n\t ]*/g, ' ');
 }

@@ -90,6 +90,9 @@ export function graphemes(text: string): string[] {
  */
 export function clip(text: string, maxCols: number, maxChars = Number.POSITIVE_INFINITY): string {
   if (maxCols < 1 || maxChars < 1) return '';
+  // Every grapheme is at least one UTF-16 unit and at most two columns: text this short fits without a walk
+  // (a panel's header, made again every second for its elapsed time).
+  if (text.length <= maxChars && 2 * text.length <= maxCols) return text;
   let cols = 0;
   let chars = 0;
   let end = 0; // the end of the longest prefix that still leaves room for the ellipsis

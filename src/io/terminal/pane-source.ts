@@ -11,7 +11,7 @@
  *   separators, help) and leave the screens' rectangles blank; the output
  *   stage pastes the screens' cells and the panels' header rows over them
  *   (overlays()). React renders only when the structure changed
- *   (chromeKey: size, places, focus, zoom, help, scroll), not when a screen
+ *   (sameChrome: size, places, focus, zoom, help, scroll), not when a screen
  *   or a header's text did, so a streaming agent costs no React render and
  *   no Ink frame: Ink's frame costs 5-30 ms whatever changed
  *   (docs/performance.md).
@@ -55,12 +55,33 @@ export interface LivePaneSource extends PaneSource {
   stop(): void;
 }
 
-/** The structure the chrome shows; React renders again only when this changes (overlay mode). */
-export function chromeKey(s: BoardState): string {
+/**
+ * Whether two snapshots show the same structure; React renders again only
+ * when they do not (overlay mode). Compared field by field, without building
+ * a key: a silent cockpit asks once a second, for its headers' elapsed time.
+ */
+export function sameChrome(a: BoardState, b: BoardState): boolean {
+  if (a.cols !== b.cols || a.rows !== b.rows || a.focus !== b.focus || a.zoom !== b.zoom || a.help !== b.help) return false;
+  if (a.scrollback !== b.scrollback || a.drawingOff !== b.drawingOff) return false;
+  if (a.layout !== b.layout) {
+    const p = a.layout.panels;
+    const q = b.layout.panels;
+    if (p.length !== q.length) return false;
+    for (let i = 0; i < p.length; i++) {
+      const r = p[i].rect;
+      const t = q[i].rect;
+      if (p[i].id !== q[i].id || r.x !== t.x || r.y !== t.y || r.cols !== t.cols || r.rows !== t.rows) return false;
+    }
+  }
+  if (a.panels === b.panels) return true;
+  if (a.panels.length !== b.panels.length) return false;
   // A panel's state is chrome too: the status line counts agents by state.
-  const panels = s.panels.map((p) => `${p.id}:${p.shown ? 1 : 0}:${p.state}`).join(' ');
-  const places = s.layout.panels.map((p) => `${p.id}@${p.rect.x},${p.rect.y},${p.rect.cols},${p.rect.rows}`).join(' ');
-  return `${s.cols}x${s.rows}|${String(s.focus)}|${String(s.zoom)}|${s.help}|${s.scrollback}|${s.drawingOff}|${places}|${panels}`;
+  for (let i = 0; i < a.panels.length; i++) {
+    const p = a.panels[i];
+    const q = b.panels[i];
+    if (p.id !== q.id || p.shown !== q.shown || p.state !== q.state) return false;
+  }
+  return true;
 }
 
 interface Cached<T> {
@@ -92,7 +113,8 @@ export function createPaneSource(
   let timerDue = 0;
   let stopped = false;
   let chromeDirty = true;
-  let lastChrome = '';
+  /** The snapshot the chrome was last compared with (undefined: none yet). */
+  let lastChrome: BoardState | undefined;
   let urgentUntil = -Infinity;
   /** A frame is being drawn synchronously (a frame listener must not start another). */
   let drawingNow = false;
@@ -137,13 +159,19 @@ export function createPaneSource(
     return row;
   };
 
-  /** Arms the frame timer to fire at least `minGap` after the last frame (at once after a key press); an earlier due time wins. */
-  const schedule = (minGap: number): void => {
+  /**
+   * Arms the frame timer to fire at least `minGap` after the last frame (at
+   * once after a key press); an earlier due time wins. `inTurn`: when the
+   * frame is due already, draw it in this loop turn rather than on a timer.
+   */
+  const schedule = (minGap: number, inTurn = false): void => {
     if (stopped) return;
     const t = now();
     // Just after a key press with nothing else to render, the frame is drawn now, in this very turn: the
     // echo of a typed key reaches the terminal without waiting for the event loop to come round twice.
-    if (t < urgentUntil && !chromeDirty && !drawingNow) {
+    // So is a header's new text whose frame is due (a second's tick: its frame costs no extra turns).
+    const due = t < urgentUntil || (inTurn && timer === undefined && t >= lastCue + minGap);
+    if (due && !chromeDirty && !drawingNow) {
       timer?.();
       timer = undefined;
       lastCue = t;
@@ -155,13 +183,13 @@ export function createPaneSource(
       }
       return;
     }
-    const due = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
+    const at = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
     if (timer !== undefined) {
-      if (due >= timerDue) return;
+      if (at >= timerDue) return;
       timer();
     }
-    timerDue = due;
-    timer = after(due - t, fire);
+    timerDue = at;
+    timer = after(at - t, fire);
   };
 
   const fire = (): void => {
@@ -208,13 +236,12 @@ export function createPaneSource(
           for (const c of [rowCache, cellCache]) for (const k of c.keys()) if (!ids.has(k)) c.delete(k);
           for (const k of headerCache.keys()) if (!ids.has(k)) headerCache.delete(k);
         }
-        const key = chromeKey(state);
-        const structural = inline || key !== lastChrome;
-        lastChrome = key;
+        const structural = inline || lastChrome === undefined || !sameChrome(state, lastChrome);
+        lastChrome = state;
         if (structural) {
           chromeDirty = true;
           source.dirty();
-        } else schedule(Math.max(interval(), PANEL_FRAME_MS)); // a header's text: an overlay, at the panels' pace
+        } else schedule(Math.max(interval(), PANEL_FRAME_MS), true); // a header's text: an overlay, at the panels' pace
 
       });
     },

@@ -30,6 +30,10 @@ export interface CellRow {
 const FLAG_CODES = ['1', '2', '3', '4', '5', '7', '8', '9'] as const;
 const FLAG_BIT: Readonly<Record<number, number>> = { 1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 7: 5, 8: 6, 9: 7 };
 
+/** A pen's state after a parameter list, by its state before (its key) and the list, bounded. */
+const applied = new Map<string, { readonly flags: number; readonly fg: string; readonly bg: string; readonly key: string }>();
+const APPLIED_MAX = 4096;
+
 /** The style state while reading a row. */
 class Pen {
   flags = 0;
@@ -37,8 +41,22 @@ class Pen {
   bg = '';
   key = '';
 
-  /** Applies one SGR parameter list (`1;38;2;1;2;3`). */
+  /** Applies one SGR parameter list (`1;38;2;1;2;3`); the same list on the same pen is looked up, not read again. */
   apply(params: string): void {
+    const memo = `${this.key}|${params}`;
+    const known = applied.get(memo);
+    if (known) {
+      this.flags = known.flags;
+      this.fg = known.fg;
+      this.bg = known.bg;
+      this.key = known.key;
+      return;
+    }
+    this.read(params);
+    if (applied.size < APPLIED_MAX) applied.set(memo, { flags: this.flags, fg: this.fg, bg: this.bg, key: this.key });
+  }
+
+  private read(params: string): void {
     const p = params === '' ? [0] : params.split(/[;:]/).map((v) => (v === '' ? 0 : Number(v)));
     for (let i = 0; i < p.length; i++) {
       const n = p[i];

@@ -146,3 +146,16 @@ describe('sanitize', () => {
     expect(sanitizeLine('fix \x1b[1mthe\x1b[0m bug\r\n\n\tin foo\x1b]0;t\x07')).toBe('fix the bug in foo');
   });
 });
+
+describe('sanitizeLine on plain text', () => {
+  it('gives what the full sanitizer gives, for text with and without anything to take out', () => {
+    const alphabet = ['a', ' ', '·', '●', 'é', '漢', '😀', '\ud83d', '\ude00', '\x1b[1m', '\x1b]0;t\x07', '\x7f', '\x85', '\x9b', '\n', '\t', '\r', '\x07', '\ufeff', '\uffff'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
+      const full = stripSgr(sanitize(text)).replace(/[ ]*[\n\t][\n\t ]*/g, ' ');
+      expect(sanitizeLine(text)).toBe(full);
+    }
+  });
+});

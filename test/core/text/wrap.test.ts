@@ -164,6 +164,25 @@ describe('clip', () => {
     expect(clip('abc', 0)).toBe('');
     expect(clip('abc', 1)).toBe('…');
   });
+
+  it('keeps within both limits, and returns the text itself exactly when it fits them', () => {
+    const alphabet = ['a', ' ', '·', '●', 'é', 'e\u0301', '漢', '😀', '👩‍💻', '\u200b'];
+    let seed = 5;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: next() % 10 }, () => alphabet[next() % alphabet.length]).join('');
+      const cols = 1 + (next() % 24);
+      const chars = next() % 2 === 0 ? Number.POSITIVE_INFINITY : 1 + (next() % 12);
+      const out = clip(text, cols, chars);
+      const fits = stringWidth(text) <= cols && [...new Intl.Segmenter().segment(text)].length <= chars;
+      if (fits) expect(out).toBe(text);
+      else {
+        expect(out.endsWith('…')).toBe(true);
+        expect(stringWidth(out)).toBeLessThanOrEqual(cols);
+        expect([...new Intl.Segmenter().segment(out)].length).toBeLessThanOrEqual(chars);
+      }
+    }
+  });
 });
 
 describe('textWidth', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPaneSource } from '../../../src/io/terminal/pane-source.js';
+import { createPaneSource, PANEL_FRAME_MS, sameChrome } from '../../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 import { TermOutput } from '../../../src/io/terminal/term-output.js';
 import { createBoard } from '../../../store/board.js';
@@ -51,5 +51,52 @@ describe('the overlay mode of the pane source', () => {
     r.board.getState().focusMove('next');
     await vi.waitFor(() => expect(r.source.version()).toBe(2));
     r.source.stop();
+  });
+});
+
+describe('the frames of headers in overlay mode', () => {
+  it("draws a header's new text in the publish's own turn when its frame is due, and on the timer when it is not", async () => {
+    let t = T0;
+    const main = new XtermScreen(80, 24);
+    const source = createPaneSource(main, 0, () => t, false);
+    const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: 80, rows: 24 });
+    source.attach(board);
+    const id = board.getState().open({ label: 'agent' }, T0);
+    source.flushNow(); // the new structure's render
+    await new Promise((resolve) => setImmediate(resolve)); // and its frame
+    const frames = vi.fn();
+    source.onFrame(frames);
+    t = T0 + 5_000;
+    board.getState().tick(t); // 5s in the header: only time moved
+    expect(frames).toHaveBeenCalledTimes(1);
+    expect(source.version()).toBe(1); // no React render for it
+    t += PANEL_FRAME_MS - 10;
+    board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'a.ts' }, t);
+    board.getState().flush(t); // 1 tool in the header, too soon after the last frame
+    expect(frames).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(frames).toHaveBeenCalledTimes(2));
+    source.stop();
+  });
+});
+
+describe('sameChrome', () => {
+  it('tells a change of structure from a change of text', () => {
+    const board = createBoard({ cols: 80, rows: 24, createScreen: (c, r) => new XtermScreen(c, r) });
+    const s = () => board.getState();
+    const a = s().open({ label: 'a' }, T0);
+    s().open({ label: 'b' }, T0);
+    const first = s();
+    s().tick(T0 + 3_000);
+    expect(s().panels).not.toBe(first.panels);
+    expect(sameChrome(s(), first)).toBe(true); // headers only
+    s().focusMove('next');
+    expect(sameChrome(s(), first)).toBe(false);
+    s().focusSet('main');
+    expect(sameChrome(s(), first)).toBe(true);
+    s().finish(a, 'done', 'ok', T0 + 4_000);
+    expect(sameChrome(s(), first)).toBe(false); // a state: the status line counts it
+    const done = s();
+    s().resize(100, 24);
+    expect(sameChrome(s(), done)).toBe(false);
   });
 });

@@ -128,3 +128,13 @@ describe('TermOutput', () => {
     expect(h.text()).toEqual(['L1        | bbbb', 'L2   two  | cccc']);
   });
 });
+
+describe('parseRow', () => {
+  it("reads an SGR list by what it does to the pen before it (the pen's states are remembered, not the list alone)", () => {
+    expect(parseRow('\x1b[1m\x1b[31mX', 1).styles[0]).toBe('1;31');
+    expect(parseRow('\x1b[31mX', 1).styles[0]).toBe('31');
+    expect(parseRow('\x1b[1m\x1b[31mX', 1).styles[0]).toBe('1;31');
+    expect(parseRow('\x1b[1;31mX\x1b[22mY\x1b[0mZ', 3).styles).toEqual(['1;31', '31', '']);
+    expect(parseRow('\x1b[22mY', 1).styles[0]).toBe('');
+  });
+});
