@@ -84,6 +84,19 @@ export function sameChrome(a: BoardState, b: BoardState): boolean {
   return true;
 }
 
+/** The last overlay made for a pane's header or body, and the rows it was cut from. */
+interface Memo {
+  readonly rows: readonly CellRow[];
+  readonly from: number;
+  readonly to: number;
+  readonly overlay: Overlay;
+}
+
+/** The same rows: the same array, or one-row arrays of the same row (a header's). */
+function sameRows(a: readonly CellRow[], b: readonly CellRow[]): boolean {
+  return a === b || (a.length === 1 && b.length === 1 && a[0] === b[0]);
+}
+
 interface Cached<T> {
   readonly version: number;
   readonly scrollback: number;
@@ -104,6 +117,8 @@ export function createPaneSource(
   const rowCache = new Map<PaneId, Cached<readonly string[]>>();
   const cellCache = new Map<PaneId, Cached<readonly CellRow[]>>();
   const headerCache = new Map<number, { key: string; row: CellRow }>();
+  const headMemo = new Map<PaneId, Memo>();
+  const bodyMemo = new Map<PaneId, Memo>();
   const listeners = new Set<() => void>();
   const frameListeners: (() => void)[] = [];
   let board: Board | undefined;
@@ -157,6 +172,20 @@ export function createPaneSource(
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
     headerCache.set(view.id, { key, row });
     return row;
+  };
+
+  /**
+   * The overlay of rows `from` to `to` of `rows` at a place: the last frame's
+   * object while they and the place are the same, so the output stage looks
+   * only at what changed (a silent cockpit's second: its headers' rows).
+   */
+  const overlay = (memo: Map<PaneId, Memo>, id: PaneId, x: number, y: number, cols: number, rows: readonly CellRow[], from: number, to: number): Overlay => {
+    const m = memo.get(id);
+    const o = m?.overlay;
+    if (m && o && o.x === x && o.y === y && o.cols === cols && m.from === from && m.to === to && sameRows(m.rows, rows)) return o;
+    const made: Overlay = { x, y, cols, rows: rows.slice(from, to) };
+    memo.set(id, { rows, from, to, overlay: made });
+    return made;
   };
 
   /**
@@ -233,7 +262,7 @@ export function createPaneSource(
         // Forget the panels that are gone, so the caches stay bounded.
         if (rowCache.size + cellCache.size + headerCache.size > 3 * (state.panels.length + 1)) {
           const ids = new Set<PaneId>(['main', ...state.panels.map((p) => p.id)]);
-          for (const c of [rowCache, cellCache]) for (const k of c.keys()) if (!ids.has(k)) c.delete(k);
+          for (const c of [rowCache, cellCache, headMemo, bodyMemo]) for (const k of c.keys()) if (!ids.has(k)) c.delete(k);
           for (const k of headerCache.keys()) if (!ids.has(k)) headerCache.delete(k);
         }
         const structural = inline || lastChrome === undefined || !sameChrome(state, lastChrome);
@@ -267,11 +296,11 @@ export function createPaneSource(
         if (id !== 'main') {
           const view = s.panels.find((p) => p.id === id);
           const hidden = id === lastPanel ? s.layout.hidden.length : 0;
-          if (view) out.push({ x: rect.x, y: rect.y, cols: rect.cols, rows: [header(view, rect.cols, id === s.focus, scrollback, hidden)] });
+          if (view) out.push(overlay(headMemo, id, rect.x, rect.y, rect.cols, [header(view, rect.cols, id === s.focus, scrollback, hidden)], 0, 1));
         }
         const skip = id !== 'main' ? 0 : scrollback > 0 ? 1 : 0;
         const top = id === 'main' ? rect.y : rect.y + 1;
-        out.push({ x: rect.x, y: top + skip, cols: rect.cols, rows: cells.slice(skip, rect.rows - (top - rect.y)) });
+        out.push(overlay(bodyMemo, id, rect.x, top + skip, rect.cols, cells, skip, rect.rows - (top - rect.y)));
       }
       return out;
     },

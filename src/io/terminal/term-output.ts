@@ -57,6 +57,9 @@ export class TermOutput {
   private sources: (readonly unknown[])[] = [];
   private cursor: CursorPlace | undefined;
   private clear = true;
+  /** The overlays of the last frame, and whether a chrome row changed since it: a frame of the same overlays looks only at the rows of those that changed. */
+  private lastOverlays: readonly Overlay[] = [];
+  private chromeChanged = true;
 
   constructor(
     private readonly write: (data: string) => void,
@@ -84,6 +87,7 @@ export class TermOutput {
     this.sources = [];
     this.cursor = undefined;
     this.clear = true;
+    this.chromeChanged = true;
   }
 
   /** Keeps Ink's frame (rows joined by '\n') as the chrome under the overlays; draws nothing. */
@@ -92,12 +96,14 @@ export class TermOutput {
     if (this.chrome.length !== this.rows) {
       this.chrome = Array.from({ length: this.rows }, () => blankRow(this.cols));
       this.texts = new Array<string>(this.rows).fill('');
+      this.chromeChanged = true;
     }
     for (let y = 0; y < this.rows; y++) {
       const text = lines[y] ?? '';
       if (text === this.texts[y]) continue;
       this.texts[y] = text;
       this.chrome[y] = parseRow(text, this.cols);
+      this.chromeChanged = true;
     }
   }
 
@@ -133,7 +139,11 @@ export class TermOutput {
       this.clear = false;
     }
     let style = '';
-    for (let y = 0; y < this.rows; y++) {
+    const only = this.changedRows(overlays);
+    this.lastOverlays = overlays;
+    this.chromeChanged = false;
+    for (let n = 0, count = only ? only.length : this.rows; n < count; n++) {
+      const y = only ? only[n] : n;
       const span = this.changedSpan(y, overlays);
       if (span === null) continue;
       this.sources[y] = this.inputs(y, overlays);
@@ -158,6 +168,29 @@ export class TermOutput {
     this.stats.writes++;
     this.stats.bytes += Buffer.byteLength(data);
     return data.length;
+  }
+
+  /**
+   * The rows to look at, when this frame's overlays are the last frame's
+   * objects at the same places but for some rows (a second's new headers):
+   * the rows of those, in order; null for every row. Rows whose every input
+   * is the same object as before would be skipped by changedSpan anyway.
+   */
+  private changedRows(overlays: readonly Overlay[]): number[] | null {
+    const last = this.lastOverlays;
+    if (this.chromeChanged || this.chrome.length !== this.rows || overlays.length !== last.length) return null;
+    const rows: number[] = [];
+    for (let i = 0; i < overlays.length; i++) {
+      const o = overlays[i];
+      const p = last[i];
+      if (o === p) continue;
+      if (o.x !== p.x || o.y !== p.y || o.cols !== p.cols || o.rows.length !== p.rows.length) return null;
+      for (let k = 0; k < o.rows.length; k++) {
+        const y = o.y + k;
+        if (o.rows[k] !== p.rows[k] && y >= 0 && y < this.rows) rows.push(y);
+      }
+    }
+    return rows.sort((a, b) => a - b).filter((y, i) => i === 0 || rows[i - 1] !== y);
   }
 
   /**
