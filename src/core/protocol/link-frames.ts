@@ -26,6 +26,8 @@ export const FRAME = {
   resize: 0x72, // r
   /** client: end the cockpit, as its main program's exit would (tai kill). */
   kill: 0x6b, // k
+  /** client: detach me (a signal told the client to stop); answered with d once the server's writes to the terminal are done. */
+  leave: 0x71, // q
   /** server: bytes for the terminal. */
   output: 0x6f, // o
   /** server: JSON Farewell, the last frame: the client restores its terminal and exits with the code. */
@@ -48,7 +50,23 @@ export interface Hello {
   readonly rows?: number;
   /** Input other than the prefix's detach is ignored. */
   readonly readOnly?: boolean;
+  /** The terminal the client writes to, for the server to write to it straight (sent only when it is one). */
+  readonly tty?: TtyClaim;
 }
+
+/**
+ * Which terminal a client's output is: its path (`ttyname`) and the
+ * device's numbers as `fstat` gives them for the client's own fd, so the
+ * server can check that the path it opens is that very terminal.
+ */
+export interface TtyClaim {
+  readonly path: string;
+  readonly rdev: number;
+  readonly dev: number;
+}
+
+/** The paths a terminal claim may name: a device under /dev, nothing that climbs out. */
+const TTY_PATH = /^\/dev\/[A-Za-z0-9._/-]{1,200}$/;
 
 /** The last frame a client gets: why the link ends, with lines to print after the terminal is restored. */
 export interface Farewell {
@@ -160,7 +178,21 @@ export function readHello(value: unknown): Hello | string {
     ...(isSize(v.cols) ? { cols: v.cols } : {}),
     ...(isSize(v.rows) ? { rows: v.rows } : {}),
     ...(v.readOnly === true ? { readOnly: true } : {}),
+    ...(readTty(v.tty) ?? {}),
   };
+}
+
+/** A well-formed terminal claim as a Hello field; a malformed one is left out (the client gets output frames). */
+function readTty(value: unknown): { tty: TtyClaim } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.path !== 'string' || !TTY_PATH.test(v.path) || v.path.includes('..')) return undefined;
+  if (!isDeviceNumber(v.rdev) || !isDeviceNumber(v.dev)) return undefined;
+  return { tty: { path: v.path, rdev: v.rdev, dev: v.dev } };
+}
+
+function isDeviceNumber(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
 /** A valid {cols, rows}, or undefined. */

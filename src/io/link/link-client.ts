@@ -6,6 +6,12 @@
  * this client was detached), or the server gone without a word (killed with
  * SIGKILL: the alternate screen is left all the same). It loads no React,
  * no Ink and no headless terminal: a client is a relay, small and quick.
+ *
+ * When its output is a terminal it names it in the hello, and the server
+ * may write there itself (direct-tty.ts); the client then writes to its
+ * terminal only after the server's farewell, which comes once the server is
+ * done with it. So a client told to stop by a signal asks to leave and waits
+ * for that farewell (at most LEAVE_WAIT_MS) before it restores the terminal.
  */
 import { connect, type Socket } from 'node:net';
 import {
@@ -20,11 +26,15 @@ import {
   type Hello,
 } from '../../core/protocol/link-frames.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
+import { ttyClaimOf } from './direct-tty.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 
 /** The largest frame a client takes from its server (a whole redraw of a big terminal fits many times; client.c's too). */
 export const CLIENT_FRAME_MAX = 64 * 1_048_576;
+
+/** How long a client told to stop waits for the server to finish with its terminal (client.c's too). */
+export const LEAVE_WAIT_MS = 1_000;
 
 /** Where a client attaches and on what terminal. */
 export interface AttachOptions {
@@ -64,12 +74,15 @@ export async function attach(options: AttachOptions): Promise<number> {
   const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const socket = await connectLink(options.link);
   socket.setNoDelay(true);
+  const fd = (stdout as { fd?: unknown }).fd;
+  const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
   const hello: Hello = {
     version: LINK_VERSION,
     mode: 'attach',
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
+    ...(tty === undefined ? {} : { tty }),
   };
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
@@ -84,9 +97,13 @@ export async function attach(options: AttachOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let finished = false;
-    const finish = (words: Farewell): void => {
+    let leaving: Farewell | undefined;
+    let leaveTimer: NodeJS.Timeout | undefined;
+    const finish = (told: Farewell): void => {
       if (finished) return;
       finished = true;
+      clearTimeout(leaveTimer);
+      const words = leaving ?? told;
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       stdout.off('drain', onDrain);
@@ -97,8 +114,14 @@ export async function attach(options: AttachOptions): Promise<number> {
       socket.destroy();
       resolve(sayFarewell(words, say));
     };
-    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on.
-    const onSignal = (signal: NodeJS.Signals): void => finish(signalFarewell(options.name, signal));
+    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on. Told to
+    // stop, it first lets the server finish with the terminal (its d); a second signal, or SIGHUP, does not wait.
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (signal === 'SIGHUP' || leaving !== undefined || socket.destroyed) return finish(leaving ?? signalFarewell(options.name, signal));
+      leaving = signalFarewell(options.name, signal);
+      socket.write(encodeFrame(FRAME.leave));
+      leaveTimer = setTimeout(() => finish(signalFarewell(options.name, signal)), LEAVE_WAIT_MS);
+    };
     for (const s of DETACH_SIGNALS) process.on(s, onSignal);
     // Only now: once the server has the hello the client may be told to stop (tai kill, a closed terminal), and a
     // signal with no listener yet would end this process with the terminal left raw.
@@ -113,6 +136,9 @@ export async function attach(options: AttachOptions): Promise<number> {
             if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
             break;
           case FRAME.exit:
+            leaving = undefined; // the cockpit ended meanwhile: its code and lines are the news
+            finish(farewellOf(payloadJson(frame)));
+            return;
           case FRAME.detached:
             finish(farewellOf(payloadJson(frame)));
             return;

@@ -31,4 +31,21 @@ describe('link frames', () => {
     expect(readHello('hello')).toBe('the first frame must be a hello object');
     expect(readSize({ cols: 80.5, rows: 24 })).toBeUndefined();
   });
+
+  it("keeps a hello's terminal claim when it names a device under /dev, and leaves out any other", () => {
+    const attach = { version: LINK_VERSION, mode: 'attach', cols: 80, rows: 24 };
+    const tty = { path: '/dev/pts/7', rdev: 34823, dev: 25 };
+    expect(readHello({ ...attach, tty })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24, tty });
+    for (const bad of [
+      { ...tty, path: '/etc/passwd' },
+      { ...tty, path: '/dev/../etc/passwd' },
+      { ...tty, path: '/dev/pts/7\n' },
+      { ...tty, rdev: -1 },
+      { ...tty, dev: 1.5 },
+      { path: '/dev/pts/7' },
+      '/dev/pts/7',
+    ]) {
+      expect(readHello({ ...attach, tty: bad })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24 });
+    }
+  });
 });
