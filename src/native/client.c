@@ -17,7 +17,9 @@
  *   mode saved at the start) whatever ended the link.
  * - direct: when its output is a terminal, the hello names it (the path and
  *   the device's numbers) and the server may write the output there itself
- *   (src/io/link/direct-tty.ts). The client writes to the terminal only after
+ *   (src/io/link/direct-tty.ts), and read its keys there: the client reads
+ *   its terminal only once the attached frame (a) says the server does not
+ *   (or output comes first: an older server). The client writes to the terminal only after
  *   the server's farewell, sent once the server is done with it; told to
  *   stop by SIGTERM or SIGINT it asks to leave (a q frame) and waits for that
  *   farewell, at most LEAVE_WAIT_MS, before it finishes.
@@ -86,6 +88,11 @@ static size_t farewell_len;
 static int terminal_gone;
 
 static int cols = 80, rows = 24, resize_pending;
+
+/* Whether the client reads its terminal (the server may), and whether the server said so; the attached frame's JSON. */
+static int reading, told;
+static char attached[128];
+static size_t attached_len;
 
 /* Set once a signal told the client to stop: how it ends, and by when. */
 static const char *leaving;
@@ -235,6 +242,11 @@ static int read_input(void) {
 }
 
 static void frame_done(void) {
+    if (type == 'a') {
+        attached[attached_len] = '\0';
+        told = 1;
+        if (strstr(attached, "\"input\":\"tty\"") == NULL) reading = 1;
+    }
     if (type == 'd' && leaving != NULL) finish(0, leaving, NULL, 0);
     if (type == 'x' || type == 'd') finish(farewell_code(farewell, farewell_len), type == 'x' ? "frame x" : "frame d", farewell, farewell_len);
 }
@@ -252,6 +264,8 @@ static int take_frames(void) {
                 int n = snprintf(why, sizeof why, "link frame too long (%zu bytes, limit %u)", remaining, CLIENT_FRAME_MAX);
                 finish(1, "broke", why, (size_t)n);
             }
+            if (type == 'o' && !told) told = 1, reading = 1; /* output before the attached frame: an older server */
+            if (type == 'a') attached_len = 0;
             if (type == 'x' || type == 'd') {
                 farewell = malloc(remaining + 1);
                 if (farewell == NULL) finish(1, "broke", "out of memory", 13);
@@ -269,6 +283,10 @@ static int take_frames(void) {
         } else if (type == 'x' || type == 'd') {
             memcpy(farewell + farewell_len, rbuf + rpos, n);
             farewell_len += n;
+        } else if (type == 'a') {
+            size_t room = sizeof attached - 1 - attached_len, take = n < room ? n : room;
+            memcpy(attached + attached_len, rbuf + rpos, take);
+            attached_len += take;
         } /* else a newer server's frame this client does not know: skipped */
         rpos += n;
         remaining -= n;
@@ -387,10 +405,11 @@ int main(int argc, char **argv) {
     /* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
     terminal_size(&cols, &rows);
     char claim[320] = "";
-    tty_claim(claim, sizeof claim);
-    char hello[448];
-    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s}", LINK_VERSION, cols, rows,
-                     read_only ? ",\"readOnly\":true" : "", claim);
+    /* Naming its terminal, the client offers the server its input too, and reads nothing until it is answered. */
+    reading = tty_claim(claim, sizeof claim) == 0;
+    char hello[480];
+    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s%s}", LINK_VERSION, cols, rows,
+                     read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");
     queue_frame('h', hello, (size_t)n);
     flush_link();
 
@@ -403,7 +422,7 @@ int main(int argc, char **argv) {
         short link_events = (short)((draining ? 0 : POLLIN) | (outlen > 0 && !link_unwritable ? POLLOUT : 0));
         /* Left out while it is asked nothing: a closed link's POLLHUP would spin the loop while the terminal drains. */
         p[np++] = (struct pollfd){link_events == 0 ? -1 : link_fd, link_events, 0};
-        int want_input = input_open && outlen + HEADER + LINK_CHUNK + RESIZE_ROOM <= sizeof outq;
+        int want_input = reading && input_open && outlen + HEADER + LINK_CHUNK + RESIZE_ROOM <= sizeof outq;
         nfds_t in_at = np;
         if (want_input) p[np++] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
         nfds_t out_at = np;

@@ -66,13 +66,21 @@ afterEach(async () => {
 });
 
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
-async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
+async function start(
+  kind: 'native' | 'node',
+  options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string>; input?: 'tty' | 'frames' } = {},
+): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
   accepted = (s) => {
     socket = s;
     const reader = new FrameReader();
-    s.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk).frames));
+    s.on('data', (chunk: Buffer) => {
+      const got = reader.push(chunk).frames;
+      frames.push(...got);
+      // The fake server answers the hello as the hub does: it writes the terminal through frames, and reads it only when told to.
+      if (got.some((f) => f.type === FRAME.hello)) s.write(encodeJson(FRAME.attached, { output: 'frames', input: options.input ?? 'frames' }));
+    });
     s.on('error', () => {});
   };
   // linger: the shell stays after tai, as an interactive one does (its exit would hang up the terminal's processes).
@@ -122,9 +130,19 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
     const a = await start(kind);
     const path = (a.term as unknown as { ptsName: string }).ptsName;
     const { rdev, dev } = statSync(path);
-    expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${path}","rdev":${rdev},"dev":${dev}}}`);
+    expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${path}","rdev":${rdev},"dev":${dev}},"ttyInput":true}`);
     const b = await start(kind, { readOnly: true, env: { TAI_DIRECT_TTY: '0' } });
     expect(payloadText(b.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"readOnly":true}`);
+  });
+
+  it('leaves its terminal unread when the server says it reads it, and relays only the size', async () => {
+    const run = await start(kind, { input: 'tty' });
+    run.term.write('typed');
+    run.link().write(encodeFrame(FRAME.output, 'marker'));
+    await until(() => run.text().includes('marker'), { what: 'the output' });
+    run.term.resize(100, 40);
+    await untilPasses(() => expect(run.frames.filter((f) => f.type === FRAME.resize).map(payloadText)).toEqual(['{"cols":100,"rows":40}']));
+    expect(run.frames.filter((f) => f.type === FRAME.input)).toEqual([]);
   });
 
   it('writes output split anyhow across reads whole and in order, skipping frames it does not know', async () => {

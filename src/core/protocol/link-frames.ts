@@ -36,6 +36,8 @@ export const FRAME = {
   detached: 0x64, // d
   /** server: JSON CockpitInfo, the answer to a query hello. */
   info: 0x6e, // n
+  /** server: JSON Attached, right after an attach hello: who writes the client's terminal and who reads it. */
+  attached: 0x61, // a
 } as const;
 
 /** A frame type byte. */
@@ -52,6 +54,20 @@ export interface Hello {
   readonly readOnly?: boolean;
   /** The terminal the client writes to, for the server to write to it straight (sent only when it is one). */
   readonly tty?: TtyClaim;
+  /** With tty: the server may read the terminal too; the client reads nothing until the attached frame says it should. */
+  readonly ttyInput?: boolean;
+}
+
+/** The server's answer to an attach: whether it writes the client's terminal itself, and whether it reads it. */
+export interface Attached {
+  readonly output: 'tty' | 'frames';
+  readonly input: 'tty' | 'frames';
+}
+
+/** The attached frame's JSON as read; anything not saying 'tty' is 'frames' (the client does the work). */
+export function readAttached(value: unknown): Attached {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return { output: v.output === 'tty' ? 'tty' : 'frames', input: v.input === 'tty' ? 'tty' : 'frames' };
 }
 
 /**
@@ -179,6 +195,7 @@ export function readHello(value: unknown): Hello | string {
     ...(isSize(v.rows) ? { rows: v.rows } : {}),
     ...(v.readOnly === true ? { readOnly: true } : {}),
     ...(readTty(v.tty) ?? {}),
+    ...(v.ttyInput === true && readTty(v.tty) !== undefined ? { ttyInput: true } : {}),
   };
 }
 

@@ -15,10 +15,12 @@
  * file description of its own), made non-blocking again: Node makes a
  * terminal's writes blocking, and a stalled terminal (an ssh that stopped
  * reading) would then stall the whole cockpit instead of falling behind and
- * being skipped (docs/protocol.md, "Several clients").
+ * being skipped (docs/protocol.md, "Several clients"). The server may read
+ * the terminal as well (tty.ReadStream, the same checks), tmux's way again:
+ * the client then reads nothing and only relays its size.
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
-import { isatty, WriteStream } from 'node:tty';
+import { isatty, ReadStream, WriteStream } from 'node:tty';
 import { messageOf } from '../../core/errors.js';
 import type { TtyClaim } from '../../core/protocol/link-frames.js';
 
@@ -82,36 +84,60 @@ export class DirectTty {
   }
 }
 
-/** Opens the terminal a client claims, or says why the client gets output frames instead. */
+/** Opens the terminal a client claims for writing, or says why the client gets output frames instead. */
 export function openDirectTty(claim: TtyClaim): DirectTty | string {
+  const stream = openStream(claim, 'write');
+  if (typeof stream === 'string') return stream;
+  stream.on('error', () => {}); // a failed write is reported through onError; never an uncaught error
+  return new DirectTty(stream, claim.path);
+}
+
+/**
+ * Opens the terminal a client claims for reading (its keys), or says why
+ * the client reads it itself. The stream is paused until it is listened to.
+ */
+export function openTtyInput(claim: TtyClaim): ReadStream | string {
+  return openStream(claim, 'read');
+}
+
+/** What Node's TTY handle offers that its streams do not (internal, checked before use). */
+type Handle = { fd?: unknown; setBlocking?: (blocking: boolean) => number };
+
+function openStream(claim: TtyClaim, way: 'read'): ReadStream | string;
+function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
+function openStream(claim: TtyClaim, way: 'read' | 'write'): ReadStream | WriteStream | string {
   let fd: number;
   try {
-    fd = openSync(claim.path, constants.O_WRONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+    fd = openSync(claim.path, (way === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NOCTTY | constants.O_NONBLOCK);
   } catch (err) {
     return `cannot open ${claim.path}: ${messageOf(err)}`;
   }
+  let stream: ReadStream | WriteStream;
   try {
     const why = refusal(fd, claim);
     if (why !== undefined) {
       closeSync(fd);
       return why;
     }
-    const stream = new WriteStream(fd);
-    const handle = (stream as unknown as { _handle?: { fd?: unknown; setBlocking?: (blocking: boolean) => number } })._handle;
-    // libuv writes through a file description it reopened (its fd, the one it closes) and leaves ours open:
-    // ours is closed here. When it could not reopen, its writes block whatever we ask: no direct path then.
-    const reopened = typeof handle?.fd === 'number' && handle.fd !== fd;
-    if (reopened) closeSync(fd);
-    if (!reopened || handle?.setBlocking === undefined || handle.setBlocking(false) !== 0) {
-      stream.destroy();
-      return `cannot make the writes to ${claim.path} non-blocking`;
-    }
-    stream.on('error', () => {}); // a failed write is reported through onError; never an uncaught error
-    return new DirectTty(stream, claim.path);
+    stream = way === 'read' ? new ReadStream(fd) : new WriteStream(fd);
   } catch (err) {
     closeSync(fd); // the stream was not made: the fd is still ours alone
-    return `cannot write to ${claim.path}: ${messageOf(err)}`;
+    return `cannot ${way} ${claim.path}: ${messageOf(err)}`;
   }
+  const handle = (stream as unknown as { _handle?: Handle })._handle;
+  // libuv reads and writes through a file description it reopened (its fd, the one it closes) and leaves ours
+  // open: ours is closed here. When it could not reopen, its writes block whatever we ask: no direct path then.
+  const reopened = typeof handle?.fd === 'number' && handle.fd !== fd;
+  if (reopened) closeSync(fd);
+  if (way === 'write' && (!reopened || handle?.setBlocking === undefined || handle.setBlocking(false) !== 0)) {
+    stream.destroy();
+    return `cannot make the writes to ${claim.path} non-blocking`;
+  }
+  if (!reopened && way === 'read') {
+    stream.destroy();
+    return `cannot read ${claim.path} on a file description of its own`;
+  }
+  return stream;
 }
 
 /** Why the opened `fd` is not the client's terminal, or undefined when it is. */

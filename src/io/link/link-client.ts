@@ -8,7 +8,10 @@
  * no Ink and no headless terminal: a client is a relay, small and quick.
  *
  * When its output is a terminal it names it in the hello, and the server
- * may write there itself (direct-tty.ts); the client then writes to its
+ * may write there itself (direct-tty.ts) and read its keys there; the
+ * client reads its terminal only when the attached frame says the server
+ * does not (before it, it reads nothing: one reader at a time), and it
+ * writes to its
  * terminal only after the server's farewell, which comes once the server is
  * done with it. So a client told to stop by a signal asks to leave and waits
  * for that farewell (at most LEAVE_WAIT_MS) before it restores the terminal.
@@ -22,6 +25,7 @@ import {
   LINK_CHUNK,
   LINK_VERSION,
   payloadJson,
+  readAttached,
   type Farewell,
   type Hello,
 } from '../../core/protocol/link-frames.js';
@@ -82,14 +86,21 @@ export async function attach(options: AttachOptions): Promise<number> {
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
-    ...(tty === undefined ? {} : { tty }),
+    ...(tty === undefined ? {} : { tty, ttyInput: true }),
   };
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
     for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
   };
-  stdin.on('data', onInput);
-  stdin.resume();
+  let reading = false;
+  let told = false;
+  const readInput = (): void => {
+    if (reading) return;
+    reading = true;
+    stdin.on('data', onInput);
+    stdin.resume();
+  };
+  if (tty === undefined) readInput();
   const onResize = (): void => void socket.write(encodeJson(FRAME.resize, { cols: stdout.columns || 80, rows: stdout.rows || 24 }));
   stdout.on('resize', onResize);
   const onDrain = (): void => void socket.resume();
@@ -133,7 +144,12 @@ export async function attach(options: AttachOptions): Promise<number> {
       for (const frame of frames) {
         switch (frame.type) {
           case FRAME.output:
+            if (!told) readInput(); // output before the attached frame: a server that never reads a terminal
             if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
+            break;
+          case FRAME.attached:
+            told = true;
+            if (readAttached(payloadJson(frame)).input === 'frames') readInput();
             break;
           case FRAME.exit:
             leaving = undefined; // the cockpit ended meanwhile: its code and lines are the news

@@ -12,10 +12,13 @@
  *
  * A client whose output is a terminal names it in its hello, and the server
  * writes that client's output to the terminal itself (direct-tty.ts, tmux's
- * way) instead of sending it output frames; the same skip rule holds. Its
- * farewell is sent only once the server's last write reached the terminal
- * and the terminal is closed here, so the client's own last writes (the
- * restore, the farewell line) never interleave with the server's.
+ * way) instead of sending it output frames; the same skip rule holds. When
+ * the client offers it, the server reads its keys from the terminal too and
+ * the client only relays its size; the attached frame tells the client which
+ * (it reads nothing before). Its farewell is sent only once the server
+ * stopped reading, its last write reached the terminal and the terminal is
+ * closed here, so the client's own last writes (the restore, the farewell
+ * line) never interleave with the server's, and no key typed after is ours.
  */
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -33,11 +36,13 @@ import {
   type CockpitInfo,
   type Farewell,
   type Frame,
-  type TtyClaim,
+  type Attached,
+  type Hello,
 } from '../../core/protocol/link-frames.js';
 import type { CockpitTerminal } from '../cockpit/cockpit-terminal.js';
 import { clearStaleSocket } from '../socket/socket-path.js';
-import { openDirectTty, type DirectTty } from './direct-tty.js';
+import type { ReadStream } from 'node:tty';
+import { openDirectTty, openTtyInput, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
 /** Output bytes a client may have unsent before it is skipped until it drains. */
@@ -105,6 +110,8 @@ interface Client {
   behind: boolean;
   /** The client's terminal, when the server writes its output there itself. */
   tty?: DirectTty;
+  /** The client's terminal, when the server reads its keys there itself. */
+  input?: ReadStream;
 }
 
 /** Listens on the link socket and serves clients until `end`. */
@@ -166,6 +173,7 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
 
   /** Sends `last` once the server's writes to the client's terminal are done and it is closed here. */
   const lastFrame = (c: Client, last: Uint8Array): void => {
+    c.input?.destroy(); // first: a key typed from now on is the shell's
     const tty = c.tty;
     if (tty === undefined) return void (c.socket.destroyed || c.socket.end(last));
     void tty.close(TTY_FLUSH_WAIT_MS).then(() => void (c.socket.destroyed || c.socket.end(last)));
@@ -178,18 +186,40 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     follow();
   };
 
-  /** Writes the client's output to its terminal when it named one that checks out; else it gets output frames. */
-  const goDirect = (c: Client, claim: TtyClaim | undefined): void => {
-    if (claim === undefined) return;
-    const tty = options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
-    if (typeof tty === 'string') return log(`link: output frames for a client: ${tty}`);
-    c.tty = tty;
-    tty.onDrain(() => drained(c));
-    tty.onError((why) => {
-      if (!clients.has(c)) return;
-      log(`link: a client's terminal ${tty.path} went away (${why}); that client is gone`);
-      farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${options.name}: its terminal went away (${why})` });
-    });
+  /** The client's terminal went away: it is gone; the cockpit goes on. */
+  const lost = (c: Client, path: string, why: string): void => {
+    if (!clients.has(c)) return;
+    log(`link: a client's terminal ${path} went away (${why}); that client is gone`);
+    farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${options.name}: its terminal went away (${why})` });
+  };
+
+  /**
+   * Writes the client's output to its terminal when it named one that
+   * checks out, and reads its keys there when it offered; else frames. Tells
+   * the client which (the attached frame), before any output.
+   */
+  const goDirect = (c: Client, hello: Hello): void => {
+    const claim = hello.tty;
+    if (claim !== undefined) {
+      const tty = options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
+      if (typeof tty === 'string') log(`link: output frames for a client: ${tty}`);
+      else {
+        c.tty = tty;
+        tty.onDrain(() => drained(c));
+        tty.onError((why) => lost(c, claim.path, why));
+      }
+    }
+    if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
+      const input = openTtyInput(claim);
+      if (typeof input === 'string') log(`link: input frames from a client: ${input}`);
+      else {
+        c.input = input;
+        input.on('data', (chunk: Buffer) => typed(c, chunk));
+        input.on('error', (err) => lost(c, claim.path, messageOf(err)));
+        input.on('end', () => lost(c, claim.path, 'end of input'));
+      }
+    }
+    c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));
   };
 
   const onFrame = (c: Client, frame: Frame): void => {
@@ -216,26 +246,15 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       c.cols = hello.cols ?? cols;
       c.rows = hello.rows ?? rows;
       c.active = ++clock;
-      goDirect(c, hello.tty);
+      goDirect(c, hello);
       follow(); // a new size redraws everything anyway; the modes go to this client alone
       for (const fn of attaches) fn((data) => send(c, data));
       return;
     }
     if (c.mode !== 'attach') return;
     switch (frame.type) {
-      case FRAME.input: {
-        const text = c.decoder.write(Buffer.from(frame.payload));
-        if (text === '') return;
-        if (c.readOnly) {
-          if (c.watch?.push(text)) detachClient(c);
-          return;
-        }
-        c.active = ++clock;
-        lastTyped = c;
-        follow();
-        for (const fn of inputs) fn(text);
-        return;
-      }
+      case FRAME.input:
+        return typed(c, frame.payload);
       case FRAME.leave:
         return detachClient(c); // a signal told the client to stop: it waits for this d before it writes
       case FRAME.resize: {
@@ -250,6 +269,20 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       default:
         return; // a newer client's frame this server does not know: ignored
     }
+  };
+
+  /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
+  const typed = (c: Client, bytes: Uint8Array): void => {
+    const text = c.decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+    if (text === '') return;
+    if (c.readOnly) {
+      if (c.watch?.push(text)) detachClient(c);
+      return;
+    }
+    c.active = ++clock;
+    lastTyped = c;
+    follow();
+    for (const fn of inputs) fn(text);
   };
 
   const detachClient = (c: Client): void =>
@@ -269,6 +302,7 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     });
     socket.on('error', () => {}); // a client that vanished: 'close' follows
     socket.on('close', () => {
+      c.input?.destroy();
       c.tty?.destroy(); // nobody to restore that terminal after us: stop writing at once
       const was = clients.delete(c);
       if (lastTyped === c) lastTyped = undefined;

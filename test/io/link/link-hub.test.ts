@@ -178,15 +178,17 @@ describe('the link hub', () => {
   });
 });
 
-/** A real terminal (a pty running sleep) and what reaches its master: what a client's terminal would show. */
-function terminal(): { term: pty.IPty; path: string; claim: { path: string; rdev: number; dev: number }; text(): string } {
-  const term = pty.spawn('sleep', ['60'], { name: 'xterm-256color', cols: 80, rows: 24 });
+/** A real terminal in raw mode, as a client leaves it (a pty running sleep), and what reaches its master since. */
+async function terminal(): Promise<{ term: pty.IPty; path: string; claim: { path: string; rdev: number; dev: number }; text(): string }> {
+  const term = pty.spawn('sh', ['-c', 'stty raw -echo opost onlcr && echo ready && exec sleep 60'], { name: 'xterm-256color', cols: 80, rows: 24 });
   terms.push(term);
   const path = (term as unknown as { ptsName: string }).ptsName;
   const stat = statSync(path);
   let text = '';
   term.onData((d) => (text += d));
-  return { term, path, claim: { path, rdev: stat.rdev, dev: stat.dev }, text: () => text };
+  await until(() => text.includes('ready\r\n'), { what: 'the terminal in raw mode', explain: () => text });
+  const start = text.indexOf('ready\r\n') + 'ready\r\n'.length;
+  return { term, path, claim: { path, rdev: stat.rdev, dev: stat.dev }, text: () => text.slice(start) };
 }
 
 /** The fds of this process (the hub runs here) open on `path`. */
@@ -203,7 +205,7 @@ describe('the link hub and a client that names its terminal', () => {
     const typed: string[] = [];
     hub.terminal.onInput((data) => typed.push(data));
     hub.terminal.onAttach((send) => send('MODES'));
-    const tty = terminal();
+    const tty = await terminal();
     const before = openOn(tty.path);
     const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
     await until(() => hub.direct() === 1, { what: 'the direct client', explain: () => logged.join('\n') });
@@ -227,8 +229,43 @@ describe('the link hub and a client that names its terminal', () => {
     expect(payloadJson(a.frames.find((f) => f.type === FRAME.detached)!)).toEqual({ code: 0, message: 'detached from cockpit night; tai attach night comes back (its agents go on)' });
   });
 
+  it('reads the keys from the terminal of a client that offers it, says so first, and stops reading before the farewell; a read-only one only for prefix + d', async () => {
+    const typed: string[] = [];
+    hub.terminal.onInput((data) => typed.push(data));
+    const tty = await terminal();
+    const before = openOn(tty.path);
+    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
+    await until(() => a.frames.length > 0, { what: 'the attached frame' });
+    expect(a.frames[0]?.type).toBe(FRAME.attached);
+    expect(payloadJson(a.frames[0]!)).toEqual({ output: 'tty', input: 'tty' });
+    expect(openOn(tty.path)).toBe(before + 2); // one to write, one to read
+    tty.term.write('ls\r€');
+    await until(() => typed.join('') === 'ls\r€', { what: 'the keys from the terminal' });
+    let openAtFarewell: number | undefined;
+    a.socket.on('data', () => {
+      if (openAtFarewell === undefined && a.frames.some((f) => f.type === FRAME.detached)) openAtFarewell = openOn(tty.path);
+    });
+    expect(hub.terminal.detach()).toBeUndefined(); // the client that typed last
+    await until(() => a.closed(), { what: 'detached' });
+    expect(openAtFarewell).toBe(before); // neither read nor written by the server once the client has its farewell
+
+    const viewer = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true, readOnly: true });
+    await until(() => hub.clients() === 1 && openOn(tty.path) === before + 2, { what: 'the viewer reading' });
+    tty.term.write('rm -rf ~\r\x1d');
+    tty.term.write('d');
+    await until(() => viewer.closed(), { what: 'the viewer detached' });
+    expect(typed.join('')).toBe('ls\r€');
+    expect(openOn(tty.path)).toBe(before);
+
+    // Without the offer the server writes the terminal but leaves its keys to the client.
+    const writer = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await until(() => writer.frames.length > 0, { what: 'the attached frame' });
+    expect(payloadJson(writer.frames[0]!)).toEqual({ output: 'tty', input: 'frames' });
+    expect(openOn(tty.path)).toBe(before + 1);
+  });
+
   it('gives output frames to a client whose terminal is another device than it says, or not its user\'s, and logs why', async () => {
-    const tty = terminal();
+    const tty = await terminal();
     const liar = await client({ mode: 'attach', cols: 80, rows: 24, tty: { ...tty.claim, rdev: tty.claim.rdev + 1 } });
     const devnull = statSync('/dev/null');
     const notTty = await client({ mode: 'attach', cols: 80, rows: 24, tty: { path: '/dev/null', rdev: devnull.rdev, dev: devnull.dev } });
@@ -251,7 +288,7 @@ describe('the link hub and a client that names its terminal', () => {
   it('skips a client whose terminal stops taking output instead of buffering for it, and repaints it once it drains', async () => {
     let repaints = 0;
     hub.terminal.onAttach(() => repaints++);
-    const tty = terminal();
+    const tty = await terminal();
     await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
     await until(() => hub.direct() === 1, { what: 'the direct client' });
     tty.term.pause(); // nobody reads the terminal: an ssh that stalled
@@ -267,7 +304,7 @@ describe('the link hub and a client that names its terminal', () => {
   });
 
   it('counts a client whose terminal went away as gone, and the cockpit goes on for the others', async () => {
-    const tty = terminal();
+    const tty = await terminal();
     const gone = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
     const other = await client({ mode: 'attach', cols: 80, rows: 24 });
     await until(() => hub.clients() === 2 && hub.direct() === 1, { what: 'both attached' });
