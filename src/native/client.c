@@ -406,7 +406,8 @@ int main(int argc, char **argv) {
     terminal_size(&cols, &rows);
     char claim[320] = "";
     /* Naming its terminal, the client offers the server its input too, and reads nothing until it is answered. */
-    reading = tty_claim(claim, sizeof claim) == 0;
+    const char *direct = getenv("TAI_DIRECT_TTY");
+    reading = tty_claim(claim, sizeof claim) == 0 || (direct != NULL && strcmp(direct, "output") == 0);
     char hello[480];
     int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s%s}", LINK_VERSION, cols, rows,
                      read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");

@@ -153,7 +153,8 @@ function refusal(fd: number, claim: TtyClaim): string | undefined {
 /**
  * How a client names its terminal (`fd`, its output) in its hello: the path
  * the kernel gives for the fd and its device numbers; undefined when it is
- * not a terminal or cannot be named (no /proc), and with TAI_DIRECT_TTY=0.
+ * not a terminal or cannot be named (no /proc), and with TAI_DIRECT_TTY=0
+ * (`output` keeps the claim but not the offer of the keys: link-client.ts).
  */
 export function ttyClaimOf(fd: number, env: NodeJS.ProcessEnv = process.env): TtyClaim | undefined {
   if (env['TAI_DIRECT_TTY'] === '0' || !isatty(fd)) return undefined;

@@ -86,7 +86,7 @@ export async function attach(options: AttachOptions): Promise<number> {
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
-    ...(tty === undefined ? {} : { tty, ttyInput: true }),
+    ...(tty === undefined ? {} : { tty, ...(process.env['TAI_DIRECT_TTY'] === 'output' ? {} : { ttyInput: true }) }),
   };
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
