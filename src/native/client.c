@@ -407,7 +407,11 @@ int main(int argc, char **argv) {
     char claim[320] = "";
     /* Naming its terminal, the client offers the server its input too, and reads nothing until it is answered. */
     const char *direct = getenv("TAI_DIRECT_TTY");
-    reading = tty_claim(claim, sizeof claim) == 0 || (direct != NULL && strcmp(direct, "output") == 0);
+    struct stat in_st, out_st;
+    /* The keys are offered only when they come from that very terminal (not a pipe on stdin). */
+    int same = isatty(STDIN_FILENO) && fstat(STDIN_FILENO, &in_st) == 0 && fstat(STDOUT_FILENO, &out_st) == 0 && in_st.st_rdev == out_st.st_rdev &&
+               in_st.st_dev == out_st.st_dev;
+    reading = tty_claim(claim, sizeof claim) == 0 || !same || (direct != NULL && strcmp(direct, "output") == 0);
     char hello[480];
     int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s%s}", LINK_VERSION, cols, rows,
                      read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");

@@ -68,7 +68,7 @@ afterEach(async () => {
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
 async function start(
   kind: 'native' | 'node',
-  options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string>; input?: 'tty' | 'frames' } = {},
+  options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string>; input?: 'tty' | 'frames'; pipedIn?: boolean } = {},
 ): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
@@ -84,7 +84,8 @@ async function start(
     s.on('error', () => {});
   };
   // linger: the shell stays after tai, as an interactive one does (its exit would hang up the terminal's processes).
-  const term = pty.spawn('sh', ['-c', options.linger === true ? `${SCRIPT}; sleep 60` : SCRIPT, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
+  const script = options.pipedIn === true ? SCRIPT.replace('node "$0"', 'sleep 30 | node "$0"') : SCRIPT;
+  const term = pty.spawn('sh', ['-c', options.linger === true ? `${script}; sleep 60` : script, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
     name: 'xterm-256color',
     cols: 90,
     rows: 30,
@@ -133,6 +134,11 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
     expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${path}","rdev":${rdev},"dev":${dev}},"ttyInput":true}`);
     const b = await start(kind, { readOnly: true, env: { TAI_DIRECT_TTY: '0' } });
     expect(payloadText(b.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"readOnly":true}`);
+    // Keys from a pipe are not the terminal's: the server may write the terminal, but the client reads its stdin.
+    const c = await start(kind, { pipedIn: true });
+    const piped = (c.term as unknown as { ptsName: string }).ptsName;
+    const stat = statSync(piped);
+    expect(payloadText(c.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${piped}","rdev":${stat.rdev},"dev":${stat.dev}}}`);
   });
 
   it('leaves its terminal unread when the server says it reads it, and relays only the size', async () => {

@@ -166,3 +166,13 @@ export function ttyClaimOf(fd: number, env: NodeJS.ProcessEnv = process.env): Tt
     return undefined;
   }
 }
+
+/** Whether `fd` (a client's input) is the very terminal of `claim` (its output): only then may the server read its keys there. */
+export function sameTerminal(fd: number, claim: TtyClaim): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return isatty(fd) && stat.rdev === claim.rdev && stat.dev === claim.dev;
+  } catch {
+    return false;
+  }
+}

@@ -30,7 +30,7 @@ import {
   type Hello,
 } from '../../core/protocol/link-frames.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
-import { ttyClaimOf } from './direct-tty.js';
+import { sameTerminal, ttyClaimOf } from './direct-tty.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 
@@ -80,13 +80,16 @@ export async function attach(options: AttachOptions): Promise<number> {
   socket.setNoDelay(true);
   const fd = (stdout as { fd?: unknown }).fd;
   const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
+  // The keys are offered only when they come from that very terminal (not a pipe on stdin).
+  const inFd = (stdin as { fd?: unknown }).fd;
+  const offer = tty !== undefined && process.env['TAI_DIRECT_TTY'] !== 'output' && typeof inFd === 'number' && sameTerminal(inFd, tty);
   const hello: Hello = {
     version: LINK_VERSION,
     mode: 'attach',
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
-    ...(tty === undefined ? {} : { tty, ...(process.env['TAI_DIRECT_TTY'] === 'output' ? {} : { ttyInput: true }) }),
+    ...(tty === undefined ? {} : { tty, ...(offer ? { ttyInput: true } : {}) }),
   };
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
@@ -100,7 +103,7 @@ export async function attach(options: AttachOptions): Promise<number> {
     stdin.on('data', onInput);
     stdin.resume();
   };
-  if (tty === undefined) readInput();
+  if (!offer) readInput();
   const onResize = (): void => void socket.write(encodeJson(FRAME.resize, { cols: stdout.columns || 80, rows: stdout.rows || 24 }));
   stdout.on('resize', onResize);
   const onDrain = (): void => void socket.resume();
