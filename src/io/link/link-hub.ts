@@ -281,7 +281,8 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     }
     c.active = ++clock;
     lastTyped = c;
-    follow();
+    // c is now the latest writer, so follow() would take its size: only a different one makes it do anything.
+    if (c.cols !== cols || c.rows !== rows) follow();
     for (const fn of inputs) fn(text);
   };
 
