@@ -21,7 +21,7 @@
  *   its terminal only once the attached frame (a) says the server does not
  *   (or output comes first: an older server). The client writes to the terminal only after
  *   the server's farewell, sent once the server is done with it; told to
- *   stop by SIGTERM or SIGINT it asks to leave (a q frame) and waits for that
+ *   stop by SIGTERM, SIGINT or SIGHUP it asks to leave (a q frame) and waits for that
  *   farewell, at most LEAVE_WAIT_MS, before it finishes.
  *
  * One poll() loop; signals come through a self-pipe. Output is written to
@@ -382,7 +382,7 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 #ifdef __linux__
     /* tai waits on this client: killed itself (SIGKILL), it leaves the shell to read the terminal, and this client
-       must not go on reading it beside the shell in raw mode. Its death is a SIGHUP here: restore and go quietly. */
+       must not go on reading it beside the shell in raw mode. Its death is a SIGHUP here: leave, restore and go quietly. */
     if (report_fd >= 0) {
         pid_t parent = getppid();
         prctl(PR_SET_PDEATHSIG, SIGHUP);
@@ -444,7 +444,8 @@ int main(int argc, char **argv) {
             while ((got = read(sig_pipe[0], sigs, sizeof sigs)) > 0) {
                 for (ssize_t i = 0; i < got; i++) {
                     switch (sigs[i]) {
-                    case SIGHUP: finish(0, "signal SIGHUP", NULL, 0); break;
+                    /* The terminal closed, or tai died (PDEATHSIG) with the server still on the terminal: let it finish first. */
+                    case SIGHUP: leave("signal SIGHUP"); break;
                     case SIGTERM: leave("signal SIGTERM"); break;
                     case SIGINT: leave("signal SIGINT"); break;
                     case SIGWINCH: {

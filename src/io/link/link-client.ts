@@ -128,10 +128,11 @@ export async function attach(options: AttachOptions): Promise<number> {
       socket.destroy();
       resolve(sayFarewell(words, say));
     };
-    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on. Told to
-    // stop, it first lets the server finish with the terminal (its d); a second signal, or SIGHUP, does not wait.
+    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on. It first
+    // lets the server finish with the terminal (its d): a SIGHUP may be tai's death, with the terminal still
+    // there, and the server still writing and reading it. A second signal does not wait.
     const onSignal = (signal: NodeJS.Signals): void => {
-      if (signal === 'SIGHUP' || leaving !== undefined || socket.destroyed) return finish(leaving ?? signalFarewell(options.name, signal));
+      if (leaving !== undefined || socket.destroyed) return finish(leaving ?? signalFarewell(options.name, signal));
       leaving = signalFarewell(options.name, signal);
       socket.write(encodeFrame(FRAME.leave));
       leaveTimer = setTimeout(() => finish(signalFarewell(options.name, signal)), LEAVE_WAIT_MS);
