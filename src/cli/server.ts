@@ -37,7 +37,7 @@ export async function run(args: readonly string[]): Promise<number> {
     const argv = mainArgv(config.argv, process.env);
     const base: CockpitCard = { name: config.name ?? baseName(argv), pid: process.pid, link: place.path, argv, cwd: process.cwd(), startedAt: Date.now() };
     card = claimCard(dir, base, config.name === undefined);
-    hub = await startLinkHub({ path: place.path, name: card.name, prefix: choosePrefix(process.env.TAI_PREFIX), cols: config.cols, rows: config.rows, log });
+    hub = await startLinkHub({ path: place.path, name: card.name, prefix: choosePrefix(process.env.TAI_PREFIX), cols: config.cols, rows: config.rows, directTty: process.env.TAI_DIRECT_TTY !== '0', log });
     const named: CockpitCard = { ...base, name: card.name };
     const { path: cardFile, name } = card;
     const linkHub = hub;

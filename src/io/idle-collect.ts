@@ -120,8 +120,12 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
  */
 export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => void): (input: T) => void {
   return (input) => {
-    collector.activity();
-    handle(input);
+    // After the input is handled: a key reaches the main pane's pty before the timer is refreshed (issue 17).
+    try {
+      handle(input);
+    } finally {
+      collector.activity();
+    }
   };
 }
 

@@ -15,6 +15,14 @@
  *   or the error. This program prints nothing itself.
  * - finish: the one way out. The terminal is restored (LEAVE, the cooked
  *   mode saved at the start) whatever ended the link.
+ * - direct: when its output is a terminal, the hello names it (the path and
+ *   the device's numbers) and the server may write the output there itself
+ *   (src/io/link/direct-tty.ts), and read its keys there: the client reads
+ *   its terminal only once the attached frame (a) says the server does not
+ *   (or output comes first: an older server). The client writes to the terminal only after
+ *   the server's farewell, sent once the server is done with it; told to
+ *   stop by SIGTERM, SIGINT or SIGHUP it asks to leave (a q frame) and waits for that
+ *   farewell, at most LEAVE_WAIT_MS, before it finishes.
  *
  * One poll() loop; signals come through a self-pipe. Output is written to
  * the terminal straight from the read buffer and input read straight into
@@ -37,8 +45,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HEADER 5
@@ -47,8 +57,10 @@
 #define LINK_CHUNK 65536
 /* The largest frame taken from the server (CLIENT_FRAME_MAX in link-client.ts). */
 #define CLIENT_FRAME_MAX (64u * 1048576u)
-/* Room kept in the outgoing queue for a resize frame behind the input. */
+/* Room kept in the outgoing queue for a resize frame behind the input (and a leave frame). */
 #define RESIZE_ROOM 64
+/* How long a client told to stop waits for the server's farewell (LEAVE_WAIT_MS in link-client.ts). */
+#define LEAVE_WAIT_MS 1000
 
 /* terminal-modes.ts LEAVE, byte for byte (test/native/client.test.ts compares). */
 static const char LEAVE[] =
@@ -76,6 +88,15 @@ static size_t farewell_len;
 static int terminal_gone;
 
 static int cols = 80, rows = 24, resize_pending;
+
+/* Whether the client reads its terminal (the server may), and whether the server said so; the attached frame's JSON. */
+static int reading, told;
+static char attached[128];
+static size_t attached_len;
+
+/* Set once a signal told the client to stop: how it ends, and by when. */
+static const char *leaving;
+static struct timespec leave_by;
 
 static void on_signal(int sig) {
     int saved = errno;
@@ -221,6 +242,12 @@ static int read_input(void) {
 }
 
 static void frame_done(void) {
+    if (type == 'a') {
+        attached[attached_len] = '\0';
+        told = 1;
+        if (strstr(attached, "\"input\":\"tty\"") == NULL) reading = 1;
+    }
+    if (type == 'd' && leaving != NULL) finish(0, leaving, NULL, 0);
     if (type == 'x' || type == 'd') finish(farewell_code(farewell, farewell_len), type == 'x' ? "frame x" : "frame d", farewell, farewell_len);
 }
 
@@ -237,6 +264,8 @@ static int take_frames(void) {
                 int n = snprintf(why, sizeof why, "link frame too long (%zu bytes, limit %u)", remaining, CLIENT_FRAME_MAX);
                 finish(1, "broke", why, (size_t)n);
             }
+            if (type == 'o' && !told) told = 1, reading = 1; /* output before the attached frame: an older server */
+            if (type == 'a') attached_len = 0;
             if (type == 'x' || type == 'd') {
                 farewell = malloc(remaining + 1);
                 if (farewell == NULL) finish(1, "broke", "out of memory", 13);
@@ -254,6 +283,10 @@ static int take_frames(void) {
         } else if (type == 'x' || type == 'd') {
             memcpy(farewell + farewell_len, rbuf + rpos, n);
             farewell_len += n;
+        } else if (type == 'a') {
+            size_t room = sizeof attached - 1 - attached_len, take = n < room ? n : room;
+            memcpy(attached + attached_len, rbuf + rpos, take);
+            attached_len += take;
         } /* else a newer server's frame this client does not know: skipped */
         rpos += n;
         remaining -= n;
@@ -261,6 +294,39 @@ static int take_frames(void) {
         else if (type == 'o' && !terminal_gone && rpos < rlen) return 0; /* a partial write */
     }
     return 1;
+}
+
+/* Milliseconds from now until ts (0 when past). */
+static int ms_until(const struct timespec *ts) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long ms = (ts->tv_sec - now.tv_sec) * 1000 + (ts->tv_nsec - now.tv_nsec) / 1000000;
+    return ms < 0 ? 0 : (int)ms;
+}
+
+/* Told to stop: asks the server to let go of the terminal first; a second signal, or no link to ask, ends at once. */
+static void leave(const char *how) {
+    if (leaving != NULL || link_unwritable || outlen + HEADER > sizeof outq) finish(0, leaving != NULL ? leaving : how, NULL, 0);
+    leaving = how;
+    clock_gettime(CLOCK_MONOTONIC, &leave_by);
+    leave_by.tv_sec += LEAVE_WAIT_MS / 1000;
+    leave_by.tv_nsec += (long)(LEAVE_WAIT_MS % 1000) * 1000000;
+    if (leave_by.tv_nsec >= 1000000000) leave_by.tv_sec++, leave_by.tv_nsec -= 1000000000;
+    queue_frame('q', "", 0);
+    flush_link();
+}
+
+/* Appends the hello's "tty" member for the terminal on stdout, when it is one a path can name safely (no escaping). */
+static int tty_claim(char *out, size_t room) {
+    struct stat st;
+    const char *env = getenv("TAI_DIRECT_TTY");
+    if ((env != NULL && strcmp(env, "0") == 0) || !isatty(STDOUT_FILENO) || fstat(STDOUT_FILENO, &st) != 0 || !S_ISCHR(st.st_mode)) return 0;
+    const char *path = ttyname(STDOUT_FILENO);
+    if (path == NULL || strncmp(path, "/dev/", 5) != 0 || strlen(path) > 200) return 0;
+    for (const char *c = path; *c != '\0'; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '/' || *c == '.' || *c == '_' || *c == '-')) return 0;
+    int n = snprintf(out, room, ",\"tty\":{\"path\":\"%s\",\"rdev\":%llu,\"dev\":%llu}", path, (unsigned long long)st.st_rdev, (unsigned long long)st.st_dev);
+    return n > 0 && (size_t)n < room ? n : 0;
 }
 
 static int connect_path(const char *path) {
@@ -316,7 +382,7 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 #ifdef __linux__
     /* tai waits on this client: killed itself (SIGKILL), it leaves the shell to read the terminal, and this client
-       must not go on reading it beside the shell in raw mode. Its death is a SIGHUP here: restore and go quietly. */
+       must not go on reading it beside the shell in raw mode. Its death is a SIGHUP here: leave, restore and go quietly. */
     if (report_fd >= 0) {
         pid_t parent = getppid();
         prctl(PR_SET_PDEATHSIG, SIGHUP);
@@ -338,9 +404,17 @@ int main(int argc, char **argv) {
 
     /* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
     terminal_size(&cols, &rows);
-    char hello[128];
-    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s}", LINK_VERSION, cols, rows,
-                     read_only ? ",\"readOnly\":true" : "");
+    char claim[320] = "";
+    /* Naming its terminal, the client offers the server its input too, and reads nothing until it is answered. */
+    const char *direct = getenv("TAI_DIRECT_TTY");
+    struct stat in_st, out_st;
+    /* The keys are offered only when they come from that very terminal (not a pipe on stdin). */
+    int same = isatty(STDIN_FILENO) && fstat(STDIN_FILENO, &in_st) == 0 && fstat(STDOUT_FILENO, &out_st) == 0 && in_st.st_rdev == out_st.st_rdev &&
+               in_st.st_dev == out_st.st_dev;
+    reading = tty_claim(claim, sizeof claim) == 0 || !same || (direct != NULL && strcmp(direct, "output") == 0);
+    char hello[480];
+    int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s%s}", LINK_VERSION, cols, rows,
+                     read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");
     queue_frame('h', hello, (size_t)n);
     flush_link();
 
@@ -353,24 +427,27 @@ int main(int argc, char **argv) {
         short link_events = (short)((draining ? 0 : POLLIN) | (outlen > 0 && !link_unwritable ? POLLOUT : 0));
         /* Left out while it is asked nothing: a closed link's POLLHUP would spin the loop while the terminal drains. */
         p[np++] = (struct pollfd){link_events == 0 ? -1 : link_fd, link_events, 0};
-        int want_input = input_open && outlen + HEADER + LINK_CHUNK + RESIZE_ROOM <= sizeof outq;
+        int want_input = reading && input_open && outlen + HEADER + LINK_CHUNK + RESIZE_ROOM <= sizeof outq;
         nfds_t in_at = np;
         if (want_input) p[np++] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
         nfds_t out_at = np;
         if (draining) p[np++] = (struct pollfd){STDOUT_FILENO, POLLOUT, 0};
-        if (poll(p, np, -1) < 0) {
+        int polled = poll(p, np, leaving != NULL ? ms_until(&leave_by) : -1);
+        if (polled < 0) {
             if (errno == EINTR) continue;
             finish(1, "broke", "poll failed", 11);
         }
+        if (polled == 0 && leaving != NULL) finish(0, leaving, NULL, 0); /* no farewell in time: go all the same */
         if (p[0].revents & POLLIN) {
             unsigned char sigs[16];
             ssize_t got;
             while ((got = read(sig_pipe[0], sigs, sizeof sigs)) > 0) {
                 for (ssize_t i = 0; i < got; i++) {
                     switch (sigs[i]) {
-                    case SIGHUP: finish(0, "signal SIGHUP", NULL, 0); break;
-                    case SIGTERM: finish(0, "signal SIGTERM", NULL, 0); break;
-                    case SIGINT: finish(0, "signal SIGINT", NULL, 0); break;
+                    /* The terminal closed, or tai died (PDEATHSIG) with the server still on the terminal: let it finish first. */
+                    case SIGHUP: leave("signal SIGHUP"); break;
+                    case SIGTERM: leave("signal SIGTERM"); break;
+                    case SIGINT: leave("signal SIGINT"); break;
                     case SIGWINCH: {
                         int c, r;
                         terminal_size(&c, &r);
@@ -393,6 +470,7 @@ int main(int argc, char **argv) {
                 rlen = (size_t)got;
                 take_frames();
             } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+                if (leaving != NULL) finish(0, leaving, NULL, 0);
                 finish(1, "closed", NULL, 0);
             }
         }

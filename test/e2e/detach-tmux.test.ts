@@ -8,7 +8,7 @@
  * Waits on conditions read with capture-pane, never on time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,15 @@ const session = (name: string): void => {
   tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '30', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
   tmux('set-option', '-t', name, 'status', 'off');
 };
+/** The fds of process `pid` open on `path`. */
+const openOn = (pid: number, path: string): number =>
+  readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
 /** The highest tick the panel shows. */
 const lastTick = (rows: string[]): number => Math.max(0, ...rows.flatMap((r) => [...r.matchAll(/tick (\d+)/g)].map((m) => Number(m[1]))));
 
@@ -78,6 +87,10 @@ describe.skipIf(!hasTmux).each([
     const seen = lastTick(screen('second'));
     await untilPasses(() => expect(lastTick(screen('second'))).toBeGreaterThan(seen), TMUX); // still ticking
     expect(JSON.parse(tai('ls', '--json'))[0].clients).toBe(1);
+    // The server writes to this terminal and reads it itself (docs/protocol.md, "The terminal straight").
+    const pid = (JSON.parse(tai('ls', '--json')) as { pid: number }[])[0]?.pid ?? 0;
+    const paneTty = tmux('display-message', '-p', '-t', 'second', '#{pane_tty}').trim();
+    expect(openOn(pid, paneTty)).toBe(2);
 
     // Prefix + d: the terminal is given back, with how to come back; the agent goes on.
     keys('second', 'C-]', 'd');
@@ -85,6 +98,7 @@ describe.skipIf(!hasTmux).each([
     expect(alternate('second')).toBe('0');
     expect(screen('second').join(' ')).toContain('tai: detached from cockpit night; tai attach night comes back');
     expect(tai('ls')).toMatch(/^night .* 1 running/m);
+    expect(openOn(pid, paneTty)).toBe(0);
 
     keys('second', 'clear', 'Enter');
     keys('second', `node ${CLI} attach night; echo TAI-EXIT=$?`, 'Enter');

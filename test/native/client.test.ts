@@ -8,7 +8,7 @@
  * LEAVE sequences written, the pty's modes as they were before).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,22 +66,31 @@ afterEach(async () => {
 });
 
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
-async function start(kind: 'native' | 'node', options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean } = {}): Promise<Run> {
+async function start(
+  kind: 'native' | 'node',
+  options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string>; input?: 'tty' | 'frames'; pipedIn?: boolean } = {},
+): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
   accepted = (s) => {
     socket = s;
     const reader = new FrameReader();
-    s.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk).frames));
+    s.on('data', (chunk: Buffer) => {
+      const got = reader.push(chunk).frames;
+      frames.push(...got);
+      // The fake server answers the hello as the hub does: it writes the terminal through frames, and reads it only when told to.
+      if (got.some((f) => f.type === FRAME.hello)) s.write(encodeJson(FRAME.attached, { output: 'frames', input: options.input ?? 'frames' }));
+    });
     s.on('error', () => {});
   };
   // linger: the shell stays after tai, as an interactive one does (its exit would hang up the terminal's processes).
-  const term = pty.spawn('sh', ['-c', options.linger === true ? `${SCRIPT}; sleep 60` : SCRIPT, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
+  const script = options.pipedIn === true ? SCRIPT.replace('node "$0"', 'sleep 30 | node "$0"') : SCRIPT;
+  const term = pty.spawn('sh', ['-c', options.linger === true ? `${script}; sleep 60` : script, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
     name: 'xterm-256color',
     cols: 90,
     rows: 30,
     cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), TAI_NATIVE_CLIENT: kind === 'native' ? (options.binary ?? BINARY) : '0' },
+    env: { ...(process.env as Record<string, string>), TAI_NATIVE_CLIENT: kind === 'native' ? (options.binary ?? BINARY) : '0', ...options.env },
   });
   terms.push(term);
   let text = '';
@@ -118,11 +127,28 @@ const cooked = (modes: string): boolean => (parseInt(modes.split(':')[3] ?? '0',
 
 describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the %s client', (kind) => {
   // The constants are the TypeScript ones: client.c keeps its own copies, and a change on one side alone fails here.
-  it('says hello in this link version with the terminal size, and read-only when asked', async () => {
+  it('says hello in this link version with the terminal size, read-only when asked, and which terminal it is unless TAI_DIRECT_TTY=0', async () => {
     const a = await start(kind);
-    expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30}`);
-    const b = await start(kind, { readOnly: true });
+    const path = (a.term as unknown as { ptsName: string }).ptsName;
+    const { rdev, dev } = statSync(path);
+    expect(payloadText(a.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${path}","rdev":${rdev},"dev":${dev}},"ttyInput":true}`);
+    const b = await start(kind, { readOnly: true, env: { TAI_DIRECT_TTY: '0' } });
     expect(payloadText(b.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"readOnly":true}`);
+    // Keys from a pipe are not the terminal's: the server may write the terminal, but the client reads its stdin.
+    const c = await start(kind, { pipedIn: true });
+    const piped = (c.term as unknown as { ptsName: string }).ptsName;
+    const stat = statSync(piped);
+    expect(payloadText(c.frames[0] as Frame)).toBe(`{"version":${LINK_VERSION},"mode":"attach","cols":90,"rows":30,"tty":{"path":"${piped}","rdev":${stat.rdev},"dev":${stat.dev}}}`);
+  });
+
+  it('leaves its terminal unread when the server says it reads it, and relays only the size', async () => {
+    const run = await start(kind, { input: 'tty' });
+    run.term.write('typed');
+    run.link().write(encodeFrame(FRAME.output, 'marker'));
+    await until(() => run.text().includes('marker'), { what: 'the output' });
+    run.term.resize(100, 40);
+    await untilPasses(() => expect(run.frames.filter((f) => f.type === FRAME.resize).map(payloadText)).toEqual(['{"cols":100,"rows":40}']));
+    expect(run.frames.filter((f) => f.type === FRAME.input)).toEqual([]);
   });
 
   it('writes output split anyhow across reads whole and in order, skipping frames it does not know', async () => {
@@ -188,10 +214,13 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
     expect(run.text()).toContain(`tai: the link to cockpit night broke: link frame too long (${CLIENT_FRAME_MAX + 1} bytes, limit ${CLIENT_FRAME_MAX})\r\n`);
   });
 
-  it('detaches on SIGTERM to tai, and goes quietly on SIGHUP', async () => {
+  it('detaches on SIGTERM to tai (asking the server to let go of the terminal first), and goes quietly on SIGHUP', async () => {
     const run = await start(kind);
     await until(() => run.pid() > 0, { what: 'the pid' });
     process.kill(run.pid(), 'SIGTERM');
+    await until(() => run.frames.some((f) => f.type === FRAME.leave), { what: 'the leave frame' });
+    expect(run.text()).not.toContain(LEAVE); // it waits for the farewell before it writes
+    run.link().write(encodeJson(FRAME.detached, { code: 0, message: 'detached from cockpit night' }));
     expect(await ended(run)).toBe(0);
     expect(run.text()).toContain('tai: detached from cockpit night (SIGTERM); tai attach night comes back\r\n');
     const quiet = await start(kind);
@@ -201,20 +230,37 @@ describe.each(hasCc ? (['native', 'node'] as const) : (['node'] as const))('the 
     expect(quiet.text()).not.toContain('tai: ');
   });
 
-  it('shows a real link hub and relays its keys until detached, and a read-only one until prefix + d', async () => {
+  it('shows a real link hub, written straight to its terminal, and relays its keys until detached, nothing of the hub after its farewell; and a read-only one until prefix + d', async () => {
     const hub = await startLinkHub({ path: join(dir, 'hub.link'), name: 'night', prefix: '\x1d', cols: 80, rows: 24, log: () => {} });
     try {
       const typed: string[] = [];
       hub.terminal.onInput((data) => typed.push(data));
       const run = await start(kind, { path: join(dir, 'hub.link') });
       await until(() => hub.clients() === 1, { what: 'the client attached', explain: () => run.text() });
+      expect(hub.direct()).toBe(1);
       hub.terminal.write('a frame');
       await until(() => run.text().includes('a frame'), { what: 'the frame' });
       run.term.write('ls\r');
       await until(() => typed.join('') === 'ls\r', { what: 'the keys' });
-      expect(hub.terminal.detach()).toBeUndefined(); // the prefix + d of the client that typed last
+      // More than the terminal takes at once, then the prefix + d of the client that typed last.
+      hub.terminal.write(`${'z'.repeat(1_048_576)}LAST`);
+      expect(hub.terminal.detach()).toBeUndefined();
       expect(await ended(run)).toBe(0);
-      expect(run.text()).toContain('tai: detached from cockpit night; tai attach night comes back (its agents go on)\r\n');
+      const text = run.text();
+      expect(text.indexOf('LAST')).toBeGreaterThan(0);
+      expect(text.indexOf('LAST')).toBeLessThan(text.indexOf(LEAVE));
+      expect(text.slice(text.indexOf(LEAVE))).not.toContain('z');
+      expect(text).toContain('tai: detached from cockpit night; tai attach night comes back (its agents go on)\r\n');
+
+      const signalled = await start(kind, { path: join(dir, 'hub.link') });
+      await until(() => hub.clients() === 1 && signalled.pid() > 0, { what: 'the client attached again' });
+      hub.terminal.write(`${'z'.repeat(1_048_576)}LAST`);
+      process.kill(signalled.pid(), 'SIGTERM'); // told to stop: it asks to leave and waits for the hub's farewell
+      expect(await ended(signalled)).toBe(0);
+      const told = signalled.text();
+      expect(told.indexOf('LAST')).toBeGreaterThan(0);
+      expect(told.indexOf('LAST')).toBeLessThan(told.indexOf(LEAVE));
+      expect(told).toContain('tai: detached from cockpit night (SIGTERM); tai attach night comes back\r\n');
 
       const watcher = await start(kind, { path: join(dir, 'hub.link'), readOnly: true });
       await until(() => hub.clients() === 1, { what: 'the read-only client attached' });

@@ -26,6 +26,8 @@ export const FRAME = {
   resize: 0x72, // r
   /** client: end the cockpit, as its main program's exit would (tai kill). */
   kill: 0x6b, // k
+  /** client: detach me (a signal told the client to stop); answered with d once the server's writes to the terminal are done. */
+  leave: 0x71, // q
   /** server: bytes for the terminal. */
   output: 0x6f, // o
   /** server: JSON Farewell, the last frame: the client restores its terminal and exits with the code. */
@@ -34,6 +36,8 @@ export const FRAME = {
   detached: 0x64, // d
   /** server: JSON CockpitInfo, the answer to a query hello. */
   info: 0x6e, // n
+  /** server: JSON Attached, right after an attach hello: who writes the client's terminal and who reads it. */
+  attached: 0x61, // a
 } as const;
 
 /** A frame type byte. */
@@ -48,7 +52,37 @@ export interface Hello {
   readonly rows?: number;
   /** Input other than the prefix's detach is ignored. */
   readonly readOnly?: boolean;
+  /** The terminal the client writes to, for the server to write to it straight (sent only when it is one). */
+  readonly tty?: TtyClaim;
+  /** With tty: the server may read the terminal too; the client reads nothing until the attached frame says it should. */
+  readonly ttyInput?: boolean;
 }
+
+/** The server's answer to an attach: whether it writes the client's terminal itself, and whether it reads it. */
+export interface Attached {
+  readonly output: 'tty' | 'frames';
+  readonly input: 'tty' | 'frames';
+}
+
+/** The attached frame's JSON as read; anything not saying 'tty' is 'frames' (the client does the work). */
+export function readAttached(value: unknown): Attached {
+  const v = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return { output: v.output === 'tty' ? 'tty' : 'frames', input: v.input === 'tty' ? 'tty' : 'frames' };
+}
+
+/**
+ * Which terminal a client's output is: its path (`ttyname`) and the
+ * device's numbers as `fstat` gives them for the client's own fd, so the
+ * server can check that the path it opens is that very terminal.
+ */
+export interface TtyClaim {
+  readonly path: string;
+  readonly rdev: number;
+  readonly dev: number;
+}
+
+/** The paths a terminal claim may name: a device under /dev, nothing that climbs out. */
+const TTY_PATH = /^\/dev\/[A-Za-z0-9._/-]{1,200}$/;
 
 /** The last frame a client gets: why the link ends, with lines to print after the terminal is restored. */
 export interface Farewell {
@@ -160,7 +194,22 @@ export function readHello(value: unknown): Hello | string {
     ...(isSize(v.cols) ? { cols: v.cols } : {}),
     ...(isSize(v.rows) ? { rows: v.rows } : {}),
     ...(v.readOnly === true ? { readOnly: true } : {}),
+    ...(readTty(v.tty) ?? {}),
+    ...(v.ttyInput === true && readTty(v.tty) !== undefined ? { ttyInput: true } : {}),
   };
+}
+
+/** A well-formed terminal claim as a Hello field; a malformed one is left out (the client gets output frames). */
+function readTty(value: unknown): { tty: TtyClaim } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.path !== 'string' || !TTY_PATH.test(v.path) || v.path.includes('..')) return undefined;
+  if (!isDeviceNumber(v.rdev) || !isDeviceNumber(v.dev)) return undefined;
+  return { tty: { path: v.path, rdev: v.rdev, dev: v.dev } };
+}
+
+function isDeviceNumber(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
 /** A valid {cols, rows}, or undefined. */

@@ -6,6 +6,15 @@
  * this client was detached), or the server gone without a word (killed with
  * SIGKILL: the alternate screen is left all the same). It loads no React,
  * no Ink and no headless terminal: a client is a relay, small and quick.
+ *
+ * When its output is a terminal it names it in the hello, and the server
+ * may write there itself (direct-tty.ts) and read its keys there; the
+ * client reads its terminal only when the attached frame says the server
+ * does not (before it, it reads nothing: one reader at a time), and it
+ * writes to its
+ * terminal only after the server's farewell, which comes once the server is
+ * done with it. So a client told to stop by a signal asks to leave and waits
+ * for that farewell (at most LEAVE_WAIT_MS) before it restores the terminal.
  */
 import { connect, type Socket } from 'node:net';
 import {
@@ -16,15 +25,20 @@ import {
   LINK_CHUNK,
   LINK_VERSION,
   payloadJson,
+  readAttached,
   type Farewell,
   type Hello,
 } from '../../core/protocol/link-frames.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
+import { sameTerminal, ttyClaimOf } from './direct-tty.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 
 /** The largest frame a client takes from its server (a whole redraw of a big terminal fits many times; client.c's too). */
 export const CLIENT_FRAME_MAX = 64 * 1_048_576;
+
+/** How long a client told to stop waits for the server to finish with its terminal (client.c's too). */
+export const LEAVE_WAIT_MS = 1_000;
 
 /** Where a client attaches and on what terminal. */
 export interface AttachOptions {
@@ -64,19 +78,32 @@ export async function attach(options: AttachOptions): Promise<number> {
   const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const socket = await connectLink(options.link);
   socket.setNoDelay(true);
+  const fd = (stdout as { fd?: unknown }).fd;
+  const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
+  // The keys are offered only when they come from that very terminal (not a pipe on stdin).
+  const inFd = (stdin as { fd?: unknown }).fd;
+  const offer = tty !== undefined && process.env['TAI_DIRECT_TTY'] !== 'output' && typeof inFd === 'number' && sameTerminal(inFd, tty);
   const hello: Hello = {
     version: LINK_VERSION,
     mode: 'attach',
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
+    ...(tty === undefined ? {} : { tty, ...(offer ? { ttyInput: true } : {}) }),
   };
   if (stdin.isTTY) stdin.setRawMode(true);
   const onInput = (data: Buffer): void => {
     for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
   };
-  stdin.on('data', onInput);
-  stdin.resume();
+  let reading = false;
+  let told = false;
+  const readInput = (): void => {
+    if (reading) return;
+    reading = true;
+    stdin.on('data', onInput);
+    stdin.resume();
+  };
+  if (!offer) readInput();
   const onResize = (): void => void socket.write(encodeJson(FRAME.resize, { cols: stdout.columns || 80, rows: stdout.rows || 24 }));
   stdout.on('resize', onResize);
   const onDrain = (): void => void socket.resume();
@@ -84,9 +111,13 @@ export async function attach(options: AttachOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     let finished = false;
-    const finish = (words: Farewell): void => {
+    let leaving: Farewell | undefined;
+    let leaveTimer: NodeJS.Timeout | undefined;
+    const finish = (told: Farewell): void => {
       if (finished) return;
       finished = true;
+      clearTimeout(leaveTimer);
+      const words = leaving ?? told;
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       stdout.off('drain', onDrain);
@@ -97,8 +128,15 @@ export async function attach(options: AttachOptions): Promise<number> {
       socket.destroy();
       resolve(sayFarewell(words, say));
     };
-    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on.
-    const onSignal = (signal: NodeJS.Signals): void => finish(signalFarewell(options.name, signal));
+    // The terminal went away (SIGHUP) or the client is told to stop: it detaches; the cockpit goes on. It first
+    // lets the server finish with the terminal (its d): a SIGHUP may be tai's death, with the terminal still
+    // there, and the server still writing and reading it. A second signal does not wait.
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (leaving !== undefined || socket.destroyed) return finish(leaving ?? signalFarewell(options.name, signal));
+      leaving = signalFarewell(options.name, signal);
+      socket.write(encodeFrame(FRAME.leave));
+      leaveTimer = setTimeout(() => finish(signalFarewell(options.name, signal)), LEAVE_WAIT_MS);
+    };
     for (const s of DETACH_SIGNALS) process.on(s, onSignal);
     // Only now: once the server has the hello the client may be told to stop (tai kill, a closed terminal), and a
     // signal with no listener yet would end this process with the terminal left raw.
@@ -110,9 +148,17 @@ export async function attach(options: AttachOptions): Promise<number> {
       for (const frame of frames) {
         switch (frame.type) {
           case FRAME.output:
+            if (!told) readInput(); // output before the attached frame: a server that never reads a terminal
             if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
             break;
+          case FRAME.attached:
+            told = true;
+            if (readAttached(payloadJson(frame)).input === 'frames') readInput();
+            break;
           case FRAME.exit:
+            leaving = undefined; // the cockpit ended meanwhile: its code and lines are the news
+            finish(farewellOf(payloadJson(frame)));
+            return;
           case FRAME.detached:
             finish(farewellOf(payloadJson(frame)));
             return;

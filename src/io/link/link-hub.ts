@@ -9,6 +9,16 @@
  * stalled ssh) is skipped, not buffered, and redrawn whole when it drains,
  * so a slow client costs the server no memory. Clients come and go; the
  * cockpit never notices but for a redraw.
+ *
+ * A client whose output is a terminal names it in its hello, and the server
+ * writes that client's output to the terminal itself (direct-tty.ts, tmux's
+ * way) instead of sending it output frames; the same skip rule holds. When
+ * the client offers it, the server reads its keys from the terminal too and
+ * the client only relays its size; the attached frame tells the client which
+ * (it reads nothing before). Its farewell is sent only once the server
+ * stopped reading, its last write reached the terminal and the terminal is
+ * closed here, so the client's own last writes (the restore, the farewell
+ * line) never interleave with the server's, and no key typed after is ours.
  */
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -26,9 +36,13 @@ import {
   type CockpitInfo,
   type Farewell,
   type Frame,
+  type Attached,
+  type Hello,
 } from '../../core/protocol/link-frames.js';
 import type { CockpitTerminal } from '../cockpit/cockpit-terminal.js';
 import { clearStaleSocket } from '../socket/socket-path.js';
+import type { ReadStream } from 'node:tty';
+import { openDirectTty, openTtyInput, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
 /** Output bytes a client may have unsent before it is skipped until it drains. */
@@ -39,6 +53,9 @@ export const LINK_CLIENTS_MAX = 64;
 
 /** How long the server waits for its clients to take their farewell before it exits. */
 const FAREWELL_WAIT_MS = 2_000;
+
+/** How long a farewell waits for a client's terminal to take the server's last writes (a stalled one loses them). */
+const TTY_FLUSH_WAIT_MS = 1_000;
 
 /**
  * How long a cockpit that ends before any client attached waits for the
@@ -58,6 +75,8 @@ export interface LinkHubOptions {
   /** The size until a client says otherwise. */
   readonly cols: number;
   readonly rows: number;
+  /** Whether a client's terminal may be written straight (false: TAI_DIRECT_TTY=0, output frames for all). */
+  readonly directTty?: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -71,6 +90,8 @@ export interface LinkHub {
   onKill(fn: () => void): void;
   /** Attached clients now. */
   clients(): number;
+  /** Of those, the ones whose terminal the server writes to itself. */
+  direct(): number;
   /** Says farewell to every client (the cockpit ended), closes the socket; resolves when they have it. */
   end(farewell: Farewell): Promise<void>;
 }
@@ -87,6 +108,10 @@ interface Client {
   /** When it last typed, resized or attached (a counter): the latest sizes the layout. */
   active: number;
   behind: boolean;
+  /** The client's terminal, when the server writes its output there itself. */
+  tty?: DirectTty;
+  /** The client's terminal, when the server reads its keys there itself. */
+  input?: ReadStream;
 }
 
 /** Listens on the link socket and serves clients until `end`. */
@@ -121,21 +146,80 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     for (const fn of resizes) fn();
   };
 
-  const send = (c: Client, frame: Uint8Array): void => {
+  /** False when the client is too far behind: it is skipped until it drains. */
+  const keepsUp = (c: Client, behind: number): boolean => {
+    if (behind <= CLIENT_BEHIND_MAX) return true;
+    if (!c.behind) log(`link: a client fell ${behind} bytes behind; skipping it until it drains`);
+    c.behind = true;
+    return false;
+  };
+
+  /** Output for one client: to its terminal, or as the frame (`frame` is data's, encoded once for all clients). */
+  const send = (c: Client, data: string, frame?: Uint8Array): void => {
     if (c.socket.destroyed) return;
-    if (c.socket.writableLength > CLIENT_BEHIND_MAX) {
-      if (!c.behind) log(`link: a client fell ${c.socket.writableLength} bytes behind; skipping it until it drains`);
-      c.behind = true;
+    if (c.tty !== undefined) {
+      if (keepsUp(c, c.tty.behind)) c.tty.write(data);
       return;
     }
-    c.socket.write(frame);
+    if (keepsUp(c, c.socket.writableLength)) c.socket.write(frame ?? encodeFrame(FRAME.output, data));
+  };
+
+  /** Redraws a client that drained: its modes, then a whole frame for everyone. */
+  const drained = (c: Client): void => {
+    if (!c.behind) return;
+    c.behind = false;
+    for (const fn of attaches) fn((data) => send(c, data));
+  };
+
+  /** Sends `last` once the server's writes to the client's terminal are done and it is closed here. */
+  const lastFrame = (c: Client, last: Uint8Array): void => {
+    c.input?.destroy(); // first: a key typed from now on is the shell's
+    const tty = c.tty;
+    if (tty === undefined) return void (c.socket.destroyed || c.socket.end(last));
+    void tty.close(TTY_FLUSH_WAIT_MS).then(() => void (c.socket.destroyed || c.socket.end(last)));
   };
 
   const farewell = (c: Client, type: typeof FRAME.exit | typeof FRAME.detached, words: Farewell): void => {
     clients.delete(c);
     if (lastTyped === c) lastTyped = undefined;
-    if (!c.socket.destroyed) c.socket.end(encodeJson(type, words));
+    lastFrame(c, encodeJson(type, words));
     follow();
+  };
+
+  /** The client's terminal went away: it is gone; the cockpit goes on. */
+  const lost = (c: Client, path: string, why: string): void => {
+    if (!clients.has(c)) return;
+    log(`link: a client's terminal ${path} went away (${why}); that client is gone`);
+    farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${options.name}: its terminal went away (${why})` });
+  };
+
+  /**
+   * Writes the client's output to its terminal when it named one that
+   * checks out, and reads its keys there when it offered; else frames. Tells
+   * the client which (the attached frame), before any output.
+   */
+  const goDirect = (c: Client, hello: Hello): void => {
+    const claim = hello.tty;
+    if (claim !== undefined) {
+      const tty = options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
+      if (typeof tty === 'string') log(`link: output frames for a client: ${tty}`);
+      else {
+        c.tty = tty;
+        tty.onDrain(() => drained(c));
+        tty.onError((why) => lost(c, claim.path, why));
+      }
+    }
+    if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
+      const input = openTtyInput(claim);
+      if (typeof input === 'string') log(`link: input frames from a client: ${input}`);
+      else {
+        c.input = input;
+        input.on('data', (chunk: Buffer) => typed(c, chunk));
+        input.on('error', (err) => lost(c, claim.path, messageOf(err)));
+        input.on('end', () => lost(c, claim.path, 'end of input'));
+      }
+    }
+    c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));
   };
 
   const onFrame = (c: Client, frame: Frame): void => {
@@ -162,25 +246,17 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       c.cols = hello.cols ?? cols;
       c.rows = hello.rows ?? rows;
       c.active = ++clock;
+      goDirect(c, hello);
       follow(); // a new size redraws everything anyway; the modes go to this client alone
-      for (const fn of attaches) fn((data) => send(c, encodeFrame(FRAME.output, data)));
+      for (const fn of attaches) fn((data) => send(c, data));
       return;
     }
     if (c.mode !== 'attach') return;
     switch (frame.type) {
-      case FRAME.input: {
-        const text = c.decoder.write(Buffer.from(frame.payload));
-        if (text === '') return;
-        if (c.readOnly) {
-          if (c.watch?.push(text)) detachClient(c);
-          return;
-        }
-        c.active = ++clock;
-        lastTyped = c;
-        follow();
-        for (const fn of inputs) fn(text);
-        return;
-      }
+      case FRAME.input:
+        return typed(c, frame.payload);
+      case FRAME.leave:
+        return detachClient(c); // a signal told the client to stop: it waits for this d before it writes
       case FRAME.resize: {
         const size = readSize(payloadJson(frame));
         if (size === undefined) return;
@@ -193,6 +269,21 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       default:
         return; // a newer client's frame this server does not know: ignored
     }
+  };
+
+  /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
+  const typed = (c: Client, bytes: Uint8Array): void => {
+    const text = c.decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+    if (text === '') return;
+    if (c.readOnly) {
+      if (c.watch?.push(text)) detachClient(c);
+      return;
+    }
+    c.active = ++clock;
+    lastTyped = c;
+    // c is now the latest writer, so follow() would take its size: only a different one makes it do anything.
+    if (c.cols !== cols || c.rows !== rows) follow();
+    for (const fn of inputs) fn(text);
   };
 
   const detachClient = (c: Client): void =>
@@ -208,12 +299,12 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       if (error !== undefined) farewell(c, FRAME.exit, { code: 2, message: error });
     });
     socket.on('drain', () => {
-      if (!c.behind) return;
-      c.behind = false;
-      for (const fn of attaches) fn((data) => send(c, encodeFrame(FRAME.output, data)));
+      if (c.tty === undefined) drained(c);
     });
     socket.on('error', () => {}); // a client that vanished: 'close' follows
     socket.on('close', () => {
+      c.input?.destroy();
+      c.tty?.destroy(); // nobody to restore that terminal after us: stop writing at once
       const was = clients.delete(c);
       if (lastTyped === c) lastTyped = undefined;
       if (was) follow();
@@ -240,8 +331,11 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     write(data) {
       const all = attached();
       if (all.length === 0) return;
-      const frame = encodeFrame(FRAME.output, data);
-      for (const c of all) send(c, frame);
+      let frame: Uint8Array | undefined;
+      for (const c of all) {
+        if (c.tty === undefined) frame ??= encodeFrame(FRAME.output, data);
+        send(c, data, frame);
+      }
     },
     leave: () => {}, // each client restores its own terminal, whenever and however the server ends
     epilogue: (lines) => void (epilogue = [...epilogue, ...lines]),
@@ -264,6 +358,7 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
     describe: (fn) => void (describe = fn),
     onKill: (fn) => void (kill = fn),
     clients: () => attached().length,
+    direct: () => attached().filter((c) => c.tty !== undefined).length,
     async end(words) {
       if (ended) return;
       if (!everAttached) {
@@ -274,8 +369,9 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       ended = true;
       const all = [...clients];
       const gone = all.map((c) => new Promise<void>((r) => (c.socket.destroyed ? r() : c.socket.once('close', () => r()))));
+      const last = encodeJson(FRAME.exit, { ...words, lines: [...(words.lines ?? []), ...epilogue] });
       for (const c of all) {
-        if (c.mode === 'attach' || c.mode === 'kill') c.socket.end(encodeJson(FRAME.exit, { ...words, lines: [...(words.lines ?? []), ...epilogue] }));
+        if (c.mode === 'attach' || c.mode === 'kill') lastFrame(c, last);
         else c.socket.destroy();
       }
       clients.clear();

@@ -1,6 +1,6 @@
 /** The client link's frames: split anywhere, refused when too long, hellos checked. */
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, readHello, readSize } from '../../../src/core/protocol/link-frames.js';
+import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, readAttached, readHello, readSize } from '../../../src/core/protocol/link-frames.js';
 
 describe('link frames', () => {
   it('reads frames back whole, however the stream is cut', () => {
@@ -30,5 +30,27 @@ describe('link frames', () => {
     expect(readHello({ version: LINK_VERSION, mode: 'attach', cols: 0, rows: 30 })).toMatch(/needs cols and rows/);
     expect(readHello('hello')).toBe('the first frame must be a hello object');
     expect(readSize({ cols: 80.5, rows: 24 })).toBeUndefined();
+  });
+
+  it("keeps a hello's terminal claim when it names a device under /dev, and leaves out any other", () => {
+    const attach = { version: LINK_VERSION, mode: 'attach', cols: 80, rows: 24 };
+    const tty = { path: '/dev/pts/7', rdev: 34823, dev: 25 };
+    expect(readHello({ ...attach, tty })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24, tty });
+    expect(readHello({ ...attach, tty, ttyInput: true })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24, tty, ttyInput: true });
+    expect(readHello({ ...attach, ttyInput: true })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24 }); // no terminal, nothing to read
+    expect(readAttached({ output: 'tty', input: 'tty' })).toEqual({ output: 'tty', input: 'tty' });
+    expect(readAttached({ output: 'tty', input: 'both' })).toEqual({ output: 'tty', input: 'frames' });
+    expect(readAttached(undefined)).toEqual({ output: 'frames', input: 'frames' });
+    for (const bad of [
+      { ...tty, path: '/etc/passwd' },
+      { ...tty, path: '/dev/../etc/passwd' },
+      { ...tty, path: '/dev/pts/7\n' },
+      { ...tty, rdev: -1 },
+      { ...tty, dev: 1.5 },
+      { path: '/dev/pts/7' },
+      '/dev/pts/7',
+    ]) {
+      expect(readHello({ ...attach, tty: bad })).toEqual({ version: 1, mode: 'attach', cols: 80, rows: 24 });
+    }
   });
 });

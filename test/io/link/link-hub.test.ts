@@ -2,12 +2,14 @@
  * The server's side of the client link, over a real Unix socket: output to
  * every client, the layout at the latest writer's size, a read-only client
  * heard only for prefix + d, detach, `tai ls`'s query, `tai kill`, a bad
- * hello, and a client that stops reading skipped instead of buffered.
+ * hello, a client that stops reading skipped instead of buffered; and a
+ * client whose terminal (a real pty) the hub writes to itself.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
 import { CLIENT_BEHIND_MAX, startLinkHub, type LinkHub } from '../../../src/io/link/link-hub.js';
@@ -15,7 +17,9 @@ import { until } from '../../helpers/until.js';
 
 let dir: string;
 let hub: LinkHub;
+let logged: string[];
 const sockets: Socket[] = [];
+const terms: pty.IPty[] = [];
 
 /** A client of the link: what it received, as frames. */
 interface TestClient {
@@ -40,11 +44,13 @@ async function client(hello: Record<string, unknown>): Promise<TestClient> {
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tai-hub-'));
-  hub = await startLinkHub({ path: join(dir, 'hub.link'), name: 'night', prefix: '\x1d', cols: 80, rows: 24, log: () => {} });
+  logged = [];
+  hub = await startLinkHub({ path: join(dir, 'hub.link'), name: 'night', prefix: '\x1d', cols: 80, rows: 24, log: (line) => logged.push(line) });
 });
 
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
+  for (const t of terms.splice(0)) t.kill('SIGKILL');
   await hub.end({ code: 0 });
   rmSync(dir, { recursive: true, force: true });
 });
@@ -169,5 +175,146 @@ describe('the link hub', () => {
     stalled.socket.resume();
     await until(() => repaints === 3, { what: 'a repaint after the drain', timeout: 30_000 });
     expect(stalled.output().length).toBeLessThan(CLIENT_BEHIND_MAX + 4 * 1_048_576);
+  });
+});
+
+/** A real terminal in raw mode, as a client leaves it (a pty running sleep), and what reaches its master since. */
+async function terminal(): Promise<{ term: pty.IPty; path: string; claim: { path: string; rdev: number; dev: number }; text(): string }> {
+  const term = pty.spawn('sh', ['-c', 'stty raw -echo opost onlcr && echo ready && exec sleep 60'], { name: 'xterm-256color', cols: 80, rows: 24 });
+  terms.push(term);
+  const path = (term as unknown as { ptsName: string }).ptsName;
+  const stat = statSync(path);
+  let text = '';
+  term.onData((d) => (text += d));
+  await until(() => text.includes('ready\r\n'), { what: 'the terminal in raw mode', explain: () => text });
+  const start = text.indexOf('ready\r\n') + 'ready\r\n'.length;
+  return { term, path, claim: { path, rdev: stat.rdev, dev: stat.dev }, text: () => text.slice(start) };
+}
+
+/** The fds of this process (the hub runs here) open on `path`. */
+const openOn = (path: string): number => readdirSync('/proc/self/fd').filter((fd) => {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === path;
+  } catch {
+    return false;
+  }
+}).length;
+
+describe('the link hub and a client that names its terminal', () => {
+  it("writes that client's output to the terminal itself, not in frames, and detaches it only once every byte is there and the terminal closed", async () => {
+    const typed: string[] = [];
+    hub.terminal.onInput((data) => typed.push(data));
+    hub.terminal.onAttach((send) => send('MODES'));
+    const tty = await terminal();
+    const before = openOn(tty.path);
+    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await until(() => hub.direct() === 1, { what: 'the direct client', explain: () => logged.join('\n') });
+    expect(openOn(tty.path)).toBe(before + 1);
+    hub.terminal.write('frame-1');
+    await until(() => tty.text().includes('MODESframe-1'), { what: 'the modes and the frame on the terminal', explain: () => JSON.stringify(tty.text()) });
+    expect(a.frames.filter((f) => f.type === FRAME.output)).toEqual([]);
+
+    // More than the terminal takes at once, then prefix + d: the farewell waits for all of it and the close.
+    a.socket.write(encodeFrame(FRAME.input, 'x'));
+    await until(() => typed.join('') === 'x', { what: 'a typed' });
+    let openAtFarewell: number | undefined;
+    a.socket.on('data', () => {
+      if (openAtFarewell === undefined && a.frames.some((f) => f.type === FRAME.detached)) openAtFarewell = openOn(tty.path);
+    });
+    hub.terminal.write(`${'z'.repeat(2 * 1_048_576)}END`);
+    expect(hub.terminal.detach()).toBeUndefined();
+    await until(() => a.closed(), { what: 'a detached', timeout: 20_000 });
+    expect(openAtFarewell).toBe(before);
+    expect(tty.text().endsWith('END')).toBe(true);
+    expect(payloadJson(a.frames.find((f) => f.type === FRAME.detached)!)).toEqual({ code: 0, message: 'detached from cockpit night; tai attach night comes back (its agents go on)' });
+  });
+
+  it('reads the keys from the terminal of a client that offers it, says so first, and stops reading before the farewell; a read-only one only for prefix + d', async () => {
+    const typed: string[] = [];
+    hub.terminal.onInput((data) => typed.push(data));
+    const tty = await terminal();
+    const before = openOn(tty.path);
+    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
+    await until(() => a.frames.length > 0, { what: 'the attached frame' });
+    expect(a.frames[0]?.type).toBe(FRAME.attached);
+    expect(payloadJson(a.frames[0]!)).toEqual({ output: 'tty', input: 'tty' });
+    expect(openOn(tty.path)).toBe(before + 2); // one to write, one to read
+    tty.term.write('ls\r€');
+    await until(() => typed.join('') === 'ls\r€', { what: 'the keys from the terminal' });
+    let openAtFarewell: number | undefined;
+    a.socket.on('data', () => {
+      if (openAtFarewell === undefined && a.frames.some((f) => f.type === FRAME.detached)) openAtFarewell = openOn(tty.path);
+    });
+    expect(hub.terminal.detach()).toBeUndefined(); // the client that typed last
+    await until(() => a.closed(), { what: 'detached' });
+    expect(openAtFarewell).toBe(before); // neither read nor written by the server once the client has its farewell
+
+    const viewer = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true, readOnly: true });
+    await until(() => hub.clients() === 1 && openOn(tty.path) === before + 2, { what: 'the viewer reading' });
+    tty.term.write('rm -rf ~\r\x1d');
+    tty.term.write('d');
+    await until(() => viewer.closed(), { what: 'the viewer detached' });
+    expect(typed.join('')).toBe('ls\r€');
+    expect(openOn(tty.path)).toBe(before);
+
+    // Without the offer the server writes the terminal but leaves its keys to the client.
+    const writer = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await until(() => writer.frames.length > 0, { what: 'the attached frame' });
+    expect(payloadJson(writer.frames[0]!)).toEqual({ output: 'tty', input: 'frames' });
+    expect(openOn(tty.path)).toBe(before + 1);
+  });
+
+  it('gives output frames to a client whose terminal is another device than it says, or not its user\'s, and logs why', async () => {
+    const tty = await terminal();
+    const liar = await client({ mode: 'attach', cols: 80, rows: 24, tty: { ...tty.claim, rdev: tty.claim.rdev + 1 } });
+    const devnull = statSync('/dev/null');
+    const notTty = await client({ mode: 'attach', cols: 80, rows: 24, tty: { path: '/dev/null', rdev: devnull.rdev, dev: devnull.dev } });
+    await until(() => hub.clients() === 2, { what: 'both attached' });
+    expect(hub.direct()).toBe(0);
+    expect(logged).toEqual([`link: output frames for a client: ${tty.path} is another device than the client's`, 'link: output frames for a client: /dev/null is not a terminal']);
+    hub.terminal.write('frame-1');
+    await until(() => liar.output() === 'frame-1' && notTty.output() === 'frame-1', { what: 'the frames' });
+    expect(tty.text()).toBe('');
+    if (process.getuid?.() === 0) {
+      // Root may hand the terminal to another user: a terminal of someone else is never written.
+      chownSync(tty.path, 4242, 4242);
+      await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+      await until(() => hub.clients() === 3, { what: 'the third attached' });
+      expect(logged.at(-1)).toBe(`link: output frames for a client: ${tty.path} belongs to uid 4242, not this server's 0`);
+      expect(hub.direct()).toBe(0);
+    }
+  });
+
+  it('skips a client whose terminal stops taking output instead of buffering for it, and repaints it once it drains', async () => {
+    let repaints = 0;
+    hub.terminal.onAttach(() => repaints++);
+    const tty = await terminal();
+    await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await until(() => hub.direct() === 1, { what: 'the direct client' });
+    tty.term.pause(); // nobody reads the terminal: an ssh that stalled
+    const chunk = 'y'.repeat(65_536);
+    for (let i = 0; i < 24 * 16; i++) hub.terminal.write(chunk);
+    expect(logged.at(-1)).toMatch(/^link: a client fell \d+ bytes behind; skipping it until it drains$/);
+    expect(repaints).toBe(1);
+    tty.term.resume();
+    await until(() => repaints === 2, { what: 'a repaint after the drain', timeout: 30_000 });
+    // What reached the terminal is the cap and what the kernel holds, not the 24 MiB written.
+    await until(() => tty.text().length > CLIENT_BEHIND_MAX, { what: 'the backlog on the terminal', timeout: 30_000 });
+    expect(tty.text().length).toBeLessThan(CLIENT_BEHIND_MAX + 1_048_576);
+  });
+
+  it('counts a client whose terminal went away as gone, and the cockpit goes on for the others', async () => {
+    const tty = await terminal();
+    const gone = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    const other = await client({ mode: 'attach', cols: 80, rows: 24 });
+    await until(() => hub.clients() === 2 && hub.direct() === 1, { what: 'both attached' });
+    (tty.term as unknown as { destroy(): void }).destroy(); // the terminal's master closed: the session was killed
+    hub.terminal.write('frame-1');
+    await until(() => gone.closed(), { what: 'the client gone', explain: () => logged.join('\n') });
+    expect(hub.clients()).toBe(1);
+    expect(logged.at(-1)).toMatch(new RegExp(`^link: a client's terminal ${tty.path} went away \\(.*EIO.*\\); that client is gone$`));
+    expect(openOn(tty.path)).toBe(0);
+    hub.terminal.write('frame-2');
+    await until(() => other.output() === 'frame-1frame-2', { what: 'the other client goes on' });
   });
 });

@@ -1,0 +1,178 @@
+/**
+ * A client's terminal written straight by the server, as tmux's server
+ * writes to its clients' terminals (issue 17: a key's echo then skips the
+ * client's wake-up, read and write). The client names its terminal in its
+ * hello (a TtyClaim: the path and the device's numbers, only when its output
+ * is a terminal); the server opens that path without making it its
+ * controlling terminal (O_NOCTTY: the server runs in a session of its own
+ * and must never acquire one) and without blocking on the open
+ * (O_NONBLOCK: a path that names a FIFO or a modem line must not hang it),
+ * and keeps it only when it is a terminal, a character device of the
+ * server's own user and the very device the client has (its st_rdev and
+ * st_dev). Anything else is a reason, and the client gets output frames.
+ *
+ * The stream is Node's tty.WriteStream (libuv reopens the terminal with a
+ * file description of its own), made non-blocking again: Node makes a
+ * terminal's writes blocking, and a stalled terminal (an ssh that stopped
+ * reading) would then stall the whole cockpit instead of falling behind and
+ * being skipped (docs/protocol.md, "Several clients"). The server may read
+ * the terminal as well (tty.ReadStream, the same checks), tmux's way again:
+ * the client then reads nothing and only relays its size.
+ */
+import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
+import { isatty, ReadStream, WriteStream } from 'node:tty';
+import { messageOf } from '../../core/errors.js';
+import type { TtyClaim } from '../../core/protocol/link-frames.js';
+
+/** A terminal the server writes a client's output to. */
+export class DirectTty {
+  private pending = 0;
+  private idle: (() => void) | undefined;
+  private readonly written = (): void => {
+    this.pending -= 1;
+    if (this.pending === 0) this.idle?.();
+  };
+
+  constructor(
+    private readonly stream: WriteStream,
+    /** The terminal's path, for the log. */
+    readonly path: string,
+  ) {}
+
+  /** Bytes written but not yet taken by the terminal. */
+  get behind(): number {
+    return this.stream.writableLength;
+  }
+
+  /** Queues bytes for the terminal (written at once when it takes them). */
+  write(data: string): void {
+    this.pending += 1;
+    this.stream.write(data, this.written);
+  }
+
+  /** The terminal took everything it was behind by. */
+  onDrain(fn: () => void): void {
+    this.stream.on('drain', fn);
+  }
+
+  /** A write failed (EIO: the terminal closed); the stream is closed already. */
+  onError(fn: (why: string) => void): void {
+    this.stream.on('error', (err) => fn(messageOf(err)));
+  }
+
+  /**
+   * Waits until every write so far reached the terminal (at most `waitMs`:
+   * a stalled terminal loses the rest), then closes it; after this the
+   * server writes nothing more there, so the client may.
+   */
+  async close(waitMs: number): Promise<void> {
+    if (!this.stream.destroyed && this.pending > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.idle = resolve;
+        timer = setTimeout(resolve, waitMs);
+      });
+      clearTimeout(timer);
+    }
+    this.destroy();
+    if (!this.stream.closed) await new Promise<void>((resolve) => this.stream.once('close', () => resolve()));
+  }
+
+  /** Closes the terminal at once, unwritten bytes dropped (the client is gone). */
+  destroy(): void {
+    this.stream.destroy();
+  }
+}
+
+/** Opens the terminal a client claims for writing, or says why the client gets output frames instead. */
+export function openDirectTty(claim: TtyClaim): DirectTty | string {
+  const stream = openStream(claim, 'write');
+  if (typeof stream === 'string') return stream;
+  stream.on('error', () => {}); // a failed write is reported through onError; never an uncaught error
+  return new DirectTty(stream, claim.path);
+}
+
+/**
+ * Opens the terminal a client claims for reading (its keys), or says why
+ * the client reads it itself. The stream is paused until it is listened to.
+ */
+export function openTtyInput(claim: TtyClaim): ReadStream | string {
+  return openStream(claim, 'read');
+}
+
+/** What Node's TTY handle offers that its streams do not (internal, checked before use). */
+type Handle = { fd?: unknown; setBlocking?: (blocking: boolean) => number };
+
+function openStream(claim: TtyClaim, way: 'read'): ReadStream | string;
+function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
+function openStream(claim: TtyClaim, way: 'read' | 'write'): ReadStream | WriteStream | string {
+  let fd: number;
+  try {
+    fd = openSync(claim.path, (way === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch (err) {
+    return `cannot open ${claim.path}: ${messageOf(err)}`;
+  }
+  let stream: ReadStream | WriteStream;
+  try {
+    const why = refusal(fd, claim);
+    if (why !== undefined) {
+      closeSync(fd);
+      return why;
+    }
+    stream = way === 'read' ? new ReadStream(fd) : new WriteStream(fd);
+  } catch (err) {
+    closeSync(fd); // the stream was not made: the fd is still ours alone
+    return `cannot ${way} ${claim.path}: ${messageOf(err)}`;
+  }
+  const handle = (stream as unknown as { _handle?: Handle })._handle;
+  // libuv reads and writes through a file description it reopened (its fd, the one it closes) and leaves ours
+  // open: ours is closed here. When it could not reopen, its writes block whatever we ask: no direct path then.
+  const reopened = typeof handle?.fd === 'number' && handle.fd !== fd;
+  if (reopened) closeSync(fd);
+  if (way === 'write' && (!reopened || handle?.setBlocking === undefined || handle.setBlocking(false) !== 0)) {
+    stream.destroy();
+    return `cannot make the writes to ${claim.path} non-blocking`;
+  }
+  if (!reopened && way === 'read') {
+    stream.destroy();
+    return `cannot read ${claim.path} on a file description of its own`;
+  }
+  return stream;
+}
+
+/** Why the opened `fd` is not the client's terminal, or undefined when it is. */
+function refusal(fd: number, claim: TtyClaim): string | undefined {
+  const stat = fstatSync(fd);
+  if (!stat.isCharacterDevice() || !isatty(fd)) return `${claim.path} is not a terminal`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) return `${claim.path} belongs to uid ${stat.uid}, not this server's ${uid}`;
+  if (stat.rdev !== claim.rdev || stat.dev !== claim.dev) return `${claim.path} is another device than the client's`;
+  return undefined;
+}
+
+/**
+ * How a client names its terminal (`fd`, its output) in its hello: the path
+ * the kernel gives for the fd and its device numbers; undefined when it is
+ * not a terminal or cannot be named (no /proc), and with TAI_DIRECT_TTY=0
+ * (`output` keeps the claim but not the offer of the keys: link-client.ts).
+ */
+export function ttyClaimOf(fd: number, env: NodeJS.ProcessEnv = process.env): TtyClaim | undefined {
+  if (env['TAI_DIRECT_TTY'] === '0' || !isatty(fd)) return undefined;
+  try {
+    const path = readlinkSync(`/proc/self/fd/${fd}`);
+    const stat = fstatSync(fd);
+    return stat.isCharacterDevice() ? { path, rdev: stat.rdev, dev: stat.dev } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `fd` (a client's input) is the very terminal of `claim` (its output): only then may the server read its keys there. */
+export function sameTerminal(fd: number, claim: TtyClaim): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return isatty(fd) && stat.rdev === claim.rdev && stat.dev === claim.dev;
+  } catch {
+    return false;
+  }
+}
