@@ -62,10 +62,11 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     pty,
     type(data) {
       const modes = main.term.modes;
-      // Through the headless terminal as user input (its onData sends it to the pty, above): xterm.js then
-      // parses the next output at once instead of on its setTimeout, so the echo is drawn without waiting
-      // a timer's millisecond or more (issue: detach and attach, "keypress to echo").
-      main.term.input(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }), true);
+      // Straight to the pty: the main screen parses every write as it arrives (XtermScreen's atOnce), so the
+      // echo needs no user-input flag from xterm.js's input(), whose event and debug log were half of a key's
+      // way in (issue: detach and attach, "keypress to echo"); its other effect, scrolling a viewport back to
+      // the bottom, has nothing to do here: the cockpit reads scrollback from the buffer, the viewport never moves.
+      pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
     },
     mouse: () => ({ tracking: main.term.modes.mouseTrackingMode, encoding: encoding.encoding() }),
     sendMouse: (data) => pty.write(data),
