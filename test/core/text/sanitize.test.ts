@@ -6,6 +6,7 @@ import {
   SANITIZE_SEQUENCE_MAX,
   stripSgr,
 } from '../../../src/core/text/sanitize.js';
+import { seeded } from '../../helpers/seeded.js';
 
 /** Feeds the chunks one by one and returns everything the sanitizer emitted, end() included. */
 function feed(chunks: ReadonlyArray<string | Uint8Array>): string {
@@ -150,10 +151,9 @@ describe('sanitize', () => {
 describe('sanitizeLine on plain text', () => {
   it('gives what the full sanitizer gives, for text with and without anything to take out', () => {
     const alphabet = ['a', ' ', '·', '●', 'é', '漢', '😀', '\ud83d', '\ude00', '\x1b[1m', '\x1b]0;t\x07', '\x7f', '\x85', '\x9b', '\n', '\t', '\r', '\x07', '\ufeff', '\uffff'];
-    let seed = 11;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const next = seeded(11);
     for (let n = 0; n < 2000; n++) {
-      const text = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
+      const text = Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join('');
       const full = stripSgr(sanitize(text)).replace(/[ ]*[\n\t][\n\t ]*/g, ' ');
       expect(sanitizeLine(text)).toBe(full);
     }

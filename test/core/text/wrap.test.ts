@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { clip, textWidth, WordWrap } from '../../../src/core/text/wrap.js';
+import { seeded } from '../../helpers/seeded.js';
 
 /** Pushes every chunk, releases, and returns the output. */
 function wrapAll(width: number, chunks: readonly string[]): string {
@@ -167,12 +168,11 @@ describe('clip', () => {
 
   it('keeps within both limits, and returns the text itself exactly when it fits them', () => {
     const alphabet = ['a', ' ', '·', '●', 'é', 'e\u0301', '漢', '😀', '👩‍💻', '\u200b'];
-    let seed = 5;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const next = seeded(5);
     for (let n = 0; n < 2000; n++) {
-      const text = Array.from({ length: next() % 10 }, () => alphabet[next() % alphabet.length]).join('');
-      const cols = 1 + (next() % 24);
-      const chars = next() % 2 === 0 ? Number.POSITIVE_INFINITY : 1 + (next() % 12);
+      const text = Array.from({ length: next(10) }, () => alphabet[next(alphabet.length)]).join('');
+      const cols = 1 + next(24);
+      const chars = next(2) === 0 ? Number.POSITIVE_INFINITY : 1 + next(12);
       const out = clip(text, cols, chars);
       const fits = stringWidth(text) <= cols && [...new Intl.Segmenter().segment(text)].length <= chars;
       if (fits) expect(out).toBe(text);
@@ -188,10 +188,9 @@ describe('clip', () => {
 describe('textWidth', () => {
   it('measures as string-width does, on the fast path and through the segmenter', () => {
     const alphabet = ['a', 'Z', ' ', '·', '●', '✓', 'é', 'e\u0301', '漢', '😀', '👩‍💻', '⏱', '\u200b', '№', 'ß', '─'];
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const next = seeded(7);
     for (let n = 0; n < 500; n++) {
-      const text = Array.from({ length: next() % 24 }, () => alphabet[next() % alphabet.length]).join('');
+      const text = Array.from({ length: next(24) }, () => alphabet[next(alphabet.length)]).join('');
       expect(textWidth(text), JSON.stringify(text)).toBe(stringWidth(text));
     }
     expect(textWidth(' ● build · running · 12s · 3 tools · 1.5k tok')).toBe(45);

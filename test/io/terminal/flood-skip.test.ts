@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FLOOD_FLUSH_MS, isPlain } from '../../../src/io/terminal/flood-skip.js';
 import { lineToCells } from '../../../src/io/terminal/screen-rows.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;
@@ -23,10 +24,9 @@ async function both(text: string, seed = 7) {
   const main = new XtermScreen(COLS, ROWS, SCROLLBACK, true);
   let done = 0;
   let writes = 0;
-  let s = seed;
+  const next = seeded(seed);
   for (let i = 0; i < text.length; ) {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    const n = 1 + (s % 4_096);
+    const n = 1 + next(4_096);
     writes++;
     main.write(text.slice(i, i + n), () => done++);
     i += n;

@@ -1,6 +1,7 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { cursorOf, lineToCells, screenCells, screenRows, trackCursorVisibility } from '../../../src/io/terminal/screen-rows.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const { Terminal } = xterm;
 
@@ -66,11 +67,7 @@ describe('screenRows', () => {
 
   it('gives the same cells as a full conversion after every write of a long random session, scrolled back or not', async () => {
     // A seeded generator: the same session every run.
-    let seed = 17;
-    const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const rand = seeded(17);
     const ops: (() => string)[] = [
       () => 'abcdefghij'.slice(0, 1 + rand(10)),
       () => '\r\n',

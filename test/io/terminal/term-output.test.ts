@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
 import { screenRows } from '../../../src/io/terminal/screen-rows.js';
 import { TermOutput, type Overlay } from '../../../src/io/terminal/term-output.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const { Terminal } = xterm;
 
@@ -132,10 +133,9 @@ describe('TermOutput', () => {
     const cols = 24;
     const rows = 6;
     const h = harness(cols, rows);
-    let seed = 3;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    const word = () => Array.from({ length: 1 + (next() % 6) }, () => 'abcxyz世'[next() % 7]).join('');
-    const rowOf = (w: number) => parseRow(`\x1b[${31 + (next() % 3)}m${word()}`, w);
+    const next = seeded(3);
+    const word = () => Array.from({ length: 1 + next(6) }, () => 'abcxyz世'[next(7)]).join('');
+    const rowOf = (w: number) => parseRow(`\x1b[${31 + next(3)}m${word()}`, w);
     // Three overlays: a main pane, a header row and a panel body, as the cockpit pastes them.
     let overlays: Overlay[] = [
       { x: 0, y: 0, cols: 10, rows: Array.from({ length: rows }, () => rowOf(10)) },
@@ -144,10 +144,10 @@ describe('TermOutput', () => {
     ];
     let chrome = `${' '.repeat(10)}│\n`.repeat(rows);
     for (let frame = 0; frame < 60; frame++) {
-      const pick = next() % 5;
+      const pick = next(5);
       if (pick === 0) overlays = overlays.map((o, i) => (i === 1 ? { ...o, rows: [rowOf(o.cols)] } : o)); // a header's new text
-      else if (pick === 1) overlays = overlays.map((o, i) => (i === 2 ? { ...o, rows: o.rows.map((r, k) => (k === next() % o.rows.length ? rowOf(o.cols) : r)) } : o));
-      else if (pick === 2) overlays = overlays.map((o, i) => (i === 0 ? { ...o, y: next() % 2, rows: o.rows.slice(0, rows - 1) } : o)); // moved
+      else if (pick === 1) overlays = overlays.map((o, i) => (i === 2 ? { ...o, rows: o.rows.map((r, k) => (k === next(o.rows.length) ? rowOf(o.cols) : r)) } : o));
+      else if (pick === 2) overlays = overlays.map((o, i) => (i === 0 ? { ...o, y: next(2), rows: o.rows.slice(0, rows - 1) } : o)); // moved
       else if (pick === 3) chrome = `${word()}${' '.repeat(4)}│\n`.repeat(rows);
       h.out.setChrome(chrome);
       h.out.draw(overlays, null);
