@@ -19,7 +19,7 @@
  * the terminal as well (tty.ReadStream, the same checks), tmux's way again:
  * the client then reads nothing and only relays its size.
  */
-import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } from 'node:fs';
 import { isatty, ReadStream, WriteStream } from 'node:tty';
 import { messageOf } from '../../core/errors.js';
 import type { TtyClaim } from '../../core/protocol/link-frames.js';
@@ -37,6 +37,8 @@ export class DirectTty {
     private readonly stream: WriteStream,
     /** The terminal's path, for the log. */
     readonly path: string,
+    /** The stream's own (non-blocking) file descriptor, written straight while nothing waits in the stream. */
+    private readonly fd?: number,
   ) {}
 
   /** Bytes written but not yet taken by the terminal. */
@@ -44,8 +46,29 @@ export class DirectTty {
     return this.stream.writableLength;
   }
 
-  /** Queues bytes for the terminal (written at once when it takes them). */
+  /**
+   * Writes bytes to the terminal: straight with one write(2) while nothing
+   * waits in the stream (a key's echo, a second's headers: no stream
+   * machinery, and the order is kept, as libuv writes only what is queued),
+   * what the terminal did not take queued in the stream.
+   */
   write(data: string): void {
+    if (this.fd !== undefined && this.pending === 0 && !this.stream.destroyed) {
+      const bytes = Buffer.from(data, 'utf8');
+      let n = 0;
+      try {
+        n = writeSync(this.fd, bytes);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
+          this.stream.destroy(err as Error); // EIO: the terminal closed; onError says so
+          return;
+        }
+      }
+      if (n === bytes.length) return;
+      this.pending += 1;
+      this.stream.write(bytes.subarray(n), this.written);
+      return;
+    }
     this.pending += 1;
     this.stream.write(data, this.written);
   }
@@ -89,7 +112,8 @@ export function openDirectTty(claim: TtyClaim): DirectTty | string {
   const stream = openStream(claim, 'write');
   if (typeof stream === 'string') return stream;
   stream.on('error', () => {}); // a failed write is reported through onError; never an uncaught error
-  return new DirectTty(stream, claim.path);
+  const fd = (stream as unknown as { _handle?: Handle })._handle?.fd;
+  return new DirectTty(stream, claim.path, typeof fd === 'number' ? fd : undefined);
 }
 
 /**

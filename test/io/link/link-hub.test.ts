@@ -13,6 +13,7 @@ import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
 import { CLIENT_BEHIND_MAX, startLinkHub, type LinkHub } from '../../../src/io/link/link-hub.js';
+import { openDirectTty } from '../../../src/io/link/direct-tty.js';
 import { until } from '../../helpers/until.js';
 
 let dir: string;
@@ -316,5 +317,33 @@ describe('the link hub and a client that names its terminal', () => {
     expect(openOn(tty.path)).toBe(0);
     hub.terminal.write('frame-2');
     await until(() => other.output() === 'frame-1frame-2', { what: 'the other client goes on' });
+  });
+});
+
+describe('a terminal written straight (DirectTty)', () => {
+  it('writes while nothing waits, queues what the terminal does not take, and loses nothing and keeps the order across both', async () => {
+    const tty = await terminal();
+    const direct = openDirectTty(tty.claim);
+    if (typeof direct === 'string') throw new Error(direct);
+    direct.write('first');
+    await until(() => tty.text() === 'first', { what: 'the first write', explain: () => JSON.stringify(tty.text()) });
+    tty.term.pause(); // the terminal stops taking output: the kernel's buffer fills, then the stream's
+    const parts: string[] = [];
+    for (let i = 0; direct.behind === 0 && i < 4_096; i++) {
+      parts.push(`<${i}>${'z'.repeat(4_096)}`);
+      direct.write(parts[parts.length - 1]!);
+    }
+    expect(direct.behind).toBeGreaterThan(0);
+    tty.term.resume();
+    for (let i = 0; i < 64; i++) {
+      parts.push(`[${i}]`);
+      direct.write(parts[parts.length - 1]!);
+      if (i % 8 === 0) await new Promise((resolve) => setImmediate(resolve)); // let the stream write between them
+    }
+    const want = `first${parts.join('')}`;
+    await until(() => tty.text().length >= want.length, { what: 'everything on the terminal', timeout: 30_000 });
+    expect(tty.text()).toBe(want);
+    await direct.close(1_000);
+    expect(openOn(tty.path)).toBe(0);
   });
 });
