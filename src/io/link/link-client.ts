@@ -96,7 +96,8 @@ export async function attach(options: AttachOptions): Promise<number> {
     for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
   };
   let reading = false;
-  let told = false;
+  /** The attached frame came: the server said who reads the terminal. */
+  let answered = false;
   const readInput = (): void => {
     if (reading) return;
     reading = true;
@@ -148,11 +149,11 @@ export async function attach(options: AttachOptions): Promise<number> {
       for (const frame of frames) {
         switch (frame.type) {
           case FRAME.output:
-            if (!told) readInput(); // output before the attached frame: a server that never reads a terminal
+            if (!answered) readInput(); // output before the attached frame: a server that never reads a terminal
             if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
             break;
           case FRAME.attached:
-            told = true;
+            answered = true;
             if (readAttached(payloadJson(frame)).input === 'frames') readInput();
             break;
           case FRAME.exit:
