@@ -4,7 +4,6 @@
  * transcripts, the clock's wake-ups, the event taps, the questions, and
  * `publish`, which lays out, fits screens and publishes the snapshot.
  */
-import type { StoreApi } from 'zustand/vanilla';
 import { messageOf, NoSuchPanelError } from '../src/core/errors.js';
 import { isLive } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT } from '../src/core/policy.js';
@@ -66,7 +65,8 @@ export interface BoardContext {
   readonly log: (line: string) => void;
   readonly listenFailed: (err: unknown) => void;
   readonly get: () => BoardState;
-  readonly set: StoreApi<BoardState>['setState'];
+  /** Publishes a change of the snapshot (store/board.ts: a copy of the whole state, kept in V8's fast mode). */
+  readonly set: (change: Partial<BoardState>) => void;
   /** Queues output for a record's screen and wakes the clock. */
   queue(rec: PanelRecord, data: string): void;
   /** Takes a record off the board; a finished agent's screen is kept for the agent list, the oldest kept one dropped. */

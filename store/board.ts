@@ -41,7 +41,12 @@ export { KEPT_TRANSCRIPTS_MAX, NO_DISPLAY } from './board-context.js';
 /** Creates a board; it works without React and without a screen. */
 export function createBoard(options: BoardOptions = {}): Board & { counters: BoardCounters } {
   const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0 };
-  const store = createStore<BoardState>()((set, get) => {
+  const store = createStore<BoardState>()((setState, get) => {
+    // zustand merges a change with Object.assign({}, state, change), which turns an object of this many
+    // properties (its actions too) into a dictionary: every publish then made an 8 KB dictionary, a ninth of
+    // what a silent cockpit allocates each second, and each later read of the state was a hash lookup. A
+    // spread copies the shape whole and stays fast; the state is replaced by that full copy.
+    const set = (change: Partial<BoardState>): void => setState({ ...get(), ...change }, true);
     const ctx = boardContext(options, counters, set, get);
     const cols = options.cols ?? DEFAULT_COLS;
     const rows = options.rows ?? DEFAULT_ROWS;
