@@ -90,11 +90,11 @@ export function startDrawing(options: DrawingOptions): Drawing {
       if (chromeUndrawn) drawFrame();
     });
   });
-  source.onFrame(() => drawFrame());
-  const drawFrame = (): void => {
-    chromeUndrawn = false;
+  source.onFrame((headers) => drawFrame(headers));
+  const drawFrame = (headers?: readonly number[]): void => {
     if (!drawing) return;
     if (!terminal.watched()) {
+      chromeUndrawn = false;
       unwatched = true; // nobody attached: the next client gets everything anew
       return;
     }
@@ -102,6 +102,8 @@ export function startDrawing(options: DrawingOptions): Drawing {
       unwatched = false;
       out.repaint();
     }
+    if (headers !== undefined && !chromeUndrawn && drawHeaders(headers)) return;
+    chromeUndrawn = false;
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
       const panes = options.list.getState().open ? [] : steerOverlay(source.overlays(), board, options.steer);
@@ -109,6 +111,22 @@ export function startDrawing(options: DrawingOptions): Drawing {
       out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
+    }
+  };
+  /**
+   * A frame of new header text only (a silent cockpit's second): those rows
+   * alone are patched, when nothing is drawn over them (the agent list, the
+   * mention prompt, the steering line, copy mode); false leaves it to a full frame.
+   */
+  const drawHeaders = (ids: readonly number[]): boolean => {
+    if (options.list.getState().open || prompt.getState().line !== null) return false;
+    const heads = source.headerOverlays(ids);
+    if (!heads || steerOverlay(heads, board, options.steer) !== heads || (options.decorate && options.decorate(heads) !== heads)) return false;
+    try {
+      return out.patch(heads);
+    } catch (err) {
+      log(`drawing failed: ${messageOf(err)}`);
+      return true;
     }
   };
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;

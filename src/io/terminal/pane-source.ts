@@ -48,10 +48,16 @@ export interface LivePaneSource extends PaneSource {
   expedite(): void;
   /** Runs a pending frame now (tests, the soak). */
   flushNow(): void;
-  /** Called after every cue, once React has rendered (the output stage draws then). */
-  onFrame(listener: () => void): void;
+  /**
+   * Called after every cue, once React has rendered (the output stage draws
+   * then). `headers`: the frame is due only for these panels' new header
+   * text (a second's elapsed time) and nothing else waits to be drawn.
+   */
+  onFrame(listener: (headers?: readonly number[]) => void): void;
   /** Overlay mode: every drawn pane's screen cells at its body's place. */
   overlays(): Overlay[];
+  /** Overlay mode: the header rows of the drawn panels among `ids`, as overlays() makes them; undefined while help covers them. */
+  headerOverlays(ids: readonly number[]): Overlay[] | undefined;
   stop(): void;
 }
 
@@ -82,6 +88,26 @@ export function sameChrome(a: BoardState, b: BoardState): boolean {
     if (p.id !== q.id || p.shown !== q.shown || p.state !== q.state) return false;
   }
   return true;
+}
+
+/**
+ * The panels whose header text alone changed from `b` to `a`, when nothing
+ * else in the snapshot did (a second's tick, an agent's new token count);
+ * undefined when anything else changed.
+ */
+export function headerChanges(a: BoardState, b: BoardState): number[] | undefined {
+  if (a.layout !== b.layout || a.cols !== b.cols || a.rows !== b.rows || a.focus !== b.focus || a.zoom !== b.zoom || a.help !== b.help) return undefined;
+  if (a.scrollback !== b.scrollback || a.drawingOff !== b.drawingOff || a.noColor !== b.noColor || a.asking !== b.asking || a.statusLine !== b.statusLine) return undefined;
+  if (a.panels.length !== b.panels.length) return undefined;
+  const ids: number[] = [];
+  for (let i = 0; i < a.panels.length; i++) {
+    const p = a.panels[i];
+    const q = b.panels[i];
+    if (p === q) continue;
+    if (p.id !== q.id || p.state !== q.state || p.shown !== q.shown || p.closing !== q.closing || p.reason !== q.reason || p.cols !== q.cols || p.rows !== q.rows) return undefined;
+    if (p.header !== q.header) ids.push(p.id);
+  }
+  return ids;
 }
 
 /** The last overlay made for a pane's header or body, and the rows it was cut from. */
@@ -120,7 +146,7 @@ export function createPaneSource(
   const headMemo = new Map<PaneId, Memo>();
   const bodyMemo = new Map<PaneId, Memo>();
   const listeners = new Set<() => void>();
-  const frameListeners: (() => void)[] = [];
+  const frameListeners: ((headers?: readonly number[]) => void)[] = [];
   let board: Board | undefined;
   let cue = 0;
   let lastCue = -Infinity;
@@ -188,12 +214,21 @@ export function createPaneSource(
     return made;
   };
 
+  /** A panel's header row as an overlay at its place, through the memo the frames share. */
+  const headerOverlay = (s: BoardState, view: BoardState['panels'][number], rect: { x: number; y: number; cols: number }, lastPanel: PaneId | undefined): Overlay => {
+    const scrollback = view.id === s.focus ? s.scrollback : 0;
+    const hidden = view.id === lastPanel ? s.layout.hidden.length : 0;
+    return overlay(headMemo, view.id, rect.x, rect.y, rect.cols, [header(view, rect.cols, view.id === s.focus, scrollback, hidden)], 0, 1);
+  };
+
   /**
    * Arms the frame timer to fire at least `minGap` after the last frame (at
    * once after a key press); an earlier due time wins. `inTurn`: when the
-   * frame is due already, draw it in this loop turn rather than on a timer.
+   * frame is due already, draw it in this loop turn rather than on a timer;
+   * `headers`: the change is only these panels' header text (passed on to
+   * the frame when no other frame waits).
    */
-  const schedule = (minGap: number, inTurn = false): void => {
+  const schedule = (minGap: number, inTurn = false, headers?: readonly number[]): void => {
     if (stopped) return;
     const t = now();
     // Just after a key press with nothing else to render, the frame is drawn now, in this very turn: the
@@ -201,12 +236,14 @@ export function createPaneSource(
     // So is a header's new text whose frame is due (a second's tick: its frame costs no extra turns).
     const due = t < urgentUntil || (inTurn && timer === undefined && t >= lastCue + minGap);
     if (due && !chromeDirty && !drawingNow) {
+      // A frame already waiting on its timer has more to draw than these headers.
+      const only = timer === undefined ? headers : undefined;
       timer?.();
       timer = undefined;
       lastCue = t;
       drawingNow = true;
       try {
-        for (const l of frameListeners) l();
+        for (const l of frameListeners) l(only);
       } finally {
         drawingNow = false;
       }
@@ -270,7 +307,7 @@ export function createPaneSource(
         if (structural) {
           chromeDirty = true;
           source.dirty();
-        } else schedule(Math.max(interval(), PANEL_FRAME_MS), true); // a header's text: an overlay, at the panels' pace
+        } else schedule(Math.max(interval(), PANEL_FRAME_MS), true, headerChanges(state, prev)); // a header's text: an overlay, at the panels' pace
 
       });
     },
@@ -295,12 +332,23 @@ export function createPaneSource(
         // A panel's row 0 is its header; a scrolled-back main pane's row 0 says so (both chrome).
         if (id !== 'main') {
           const view = s.panels.find((p) => p.id === id);
-          const hidden = id === lastPanel ? s.layout.hidden.length : 0;
-          if (view) out.push(overlay(headMemo, id, rect.x, rect.y, rect.cols, [header(view, rect.cols, id === s.focus, scrollback, hidden)], 0, 1));
+          if (view) out.push(headerOverlay(s, view, rect, lastPanel));
         }
         const skip = id !== 'main' ? 0 : scrollback > 0 ? 1 : 0;
         const top = id === 'main' ? rect.y : rect.y + 1;
         out.push(overlay(bodyMemo, id, rect.x, top + skip, rect.cols, cells, skip, rect.rows - (top - rect.y)));
+      }
+      return out;
+    },
+    headerOverlays(ids) {
+      const s = board?.getState();
+      if (!s || s.help) return undefined;
+      const lastPanel = s.layout.zoomed ? undefined : s.layout.panels.at(-1)?.id;
+      const out: Overlay[] = [];
+      for (const { id, rect } of drawn(s.layout).panes) {
+        if (id === 'main' || !ids.includes(id)) continue;
+        const view = s.panels.find((p) => p.id === id);
+        if (view) out.push(headerOverlay(s, view, rect, lastPanel));
       }
       return out;
     },

@@ -60,6 +60,8 @@ export class TermOutput {
   /** The overlays of the last frame, and whether a chrome row changed since it: a frame of the same overlays looks only at the rows of those that changed. */
   private lastOverlays: readonly Overlay[] = [];
   private chromeChanged = true;
+  /** Rows patched since the last full frame: it looks at them again, whatever its overlays. */
+  private patched: number[] = [];
 
   constructor(
     private readonly write: (data: string) => void,
@@ -140,6 +142,7 @@ export class TermOutput {
     }
     let style = '';
     const only = this.changedRows(overlays);
+    this.patched = [];
     this.lastOverlays = overlays;
     this.chromeChanged = false;
     for (let n = 0, count = only ? only.length : this.rows; n < count; n++) {
@@ -171,6 +174,53 @@ export class TermOutput {
   }
 
   /**
+   * Draws `overlays` over what the terminal shows, and nothing else: the
+   * frame of a second whose only change is header rows (their elapsed time).
+   * Each covered row is diffed in the overlay's columns only, the changed
+   * cells written in one synchronized update, then the cursor put back where
+   * the last frame left it. No chrome, no other pane is looked at, so a
+   * silent cockpit's second costs a few dozen cells. Returns false, writing
+   * nothing, when the terminal has to be drawn whole first (cleared, resized,
+   * or not yet drawn): the caller draws a full frame instead.
+   */
+  patch(overlays: readonly Overlay[]): boolean {
+    if (this.clear || this.cursor === undefined || this.chrome.length !== this.rows || this.cells.length !== this.rows) return false;
+    this.stats.frames++;
+    let out = '';
+    let style = '';
+    for (const o of overlays) {
+      const n = Math.min(o.cols, this.cols - o.x);
+      for (let k = 0; k < o.rows.length && n > 0; k++) {
+        const y = o.y + k;
+        const prev = this.cells[y];
+        if (y < 0 || y >= this.rows || !prev || o.x < 0) continue;
+        const src = o.rows[k];
+        const next: CellRow = { chars: prev.chars.slice(), styles: prev.styles.slice() };
+        const m = Math.min(n, src.chars.length);
+        for (let i = 0; i < m; i++) {
+          next.chars[o.x + i] = src.chars[i];
+          next.styles[o.x + i] = src.styles[i];
+        }
+        const r = this.diffRow(y, prev, next, style, o.x, o.x + m);
+        this.cells[y] = next;
+        // The row's inputs are no longer those of the last full frame: the next one composes it again.
+        this.sources[y] = [];
+        this.patched.push(y);
+        out += r.out;
+        style = r.style;
+      }
+    }
+    if (out === '') return true;
+    if (style !== '') out += '\x1b[0m';
+    if (this.cursor) out += `\x1b[${this.cursor.y + 1};${this.cursor.x + 1}H`;
+    const data = SYNC_ON + out + SYNC_OFF;
+    this.write(data);
+    this.stats.writes++;
+    this.stats.bytes += Buffer.byteLength(data);
+    return true;
+  }
+
+  /**
    * The rows to look at, when this frame's overlays are the last frame's
    * objects at the same places but for some rows (a second's new headers):
    * the rows of those, in order; null for every row. Rows whose every input
@@ -179,7 +229,7 @@ export class TermOutput {
   private changedRows(overlays: readonly Overlay[]): number[] | null {
     const last = this.lastOverlays;
     if (this.chromeChanged || this.chrome.length !== this.rows || overlays.length !== last.length) return null;
-    const rows: number[] = [];
+    const rows: number[] = [...this.patched];
     for (let i = 0; i < overlays.length; i++) {
       const o = overlays[i];
       const p = last[i];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPaneSource, PANEL_FRAME_MS, sameChrome } from '../../../src/io/terminal/pane-source.js';
+import { createPaneSource, headerChanges, PANEL_FRAME_MS, sameChrome } from '../../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 import { TermOutput } from '../../../src/io/terminal/term-output.js';
 import { createBoard } from '../../../store/board.js';
@@ -69,13 +69,60 @@ describe('the frames of headers in overlay mode', () => {
     t = T0 + 5_000;
     board.getState().tick(t); // 5s in the header: only time moved
     expect(frames).toHaveBeenCalledTimes(1);
+    expect(frames).toHaveBeenLastCalledWith([id]); // a frame of that header alone
     expect(source.version()).toBe(1); // no React render for it
+    const heads = source.headerOverlays([id]);
+    expect(heads).toHaveLength(1);
+    expect(source.overlays()).toContain(heads![0]); // the very overlay a full frame pastes
     t += PANEL_FRAME_MS - 10;
     board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'a.ts' }, t);
     board.getState().flush(t); // 1 tool in the header, too soon after the last frame
     expect(frames).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(frames).toHaveBeenCalledTimes(2));
+    expect(frames).toHaveBeenLastCalledWith(); // on the timer: a full frame
     source.stop();
+  });
+
+  it("does not call a second's frame a header's alone while other output waits for its frame", async () => {
+    let t = T0;
+    const main = new XtermScreen(80, 24);
+    const source = createPaneSource(main, 5_000, () => t, false);
+    const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: 80, rows: 24 });
+    source.attach(board);
+    board.getState().open({ label: 'agent' }, T0);
+    source.flushNow();
+    await new Promise((resolve) => setImmediate(resolve));
+    const frames = vi.fn();
+    source.onFrame(frames);
+    t = T0 + 1_500;
+    main.write('output');
+    await main.parsed(); // its frame waits on the timer (5 s between frames here)
+    source.expedite(); // then a key: the next frame is drawn at once, in the turn that asks for it
+    board.getState().tick(t); // 1s in the header
+    expect(frames).toHaveBeenCalledTimes(1);
+    expect(frames).toHaveBeenLastCalledWith(undefined); // the main pane's change is in it: a full frame
+    source.stop();
+  });
+});
+
+describe('headerChanges', () => {
+  it('names the panels whose header text alone changed, and nothing when anything else did', () => {
+    const board = createBoard({ cols: 100, rows: 30 });
+    const a = board.getState().open({ label: 'a' }, T0);
+    const b = board.getState().open({ label: 'b' }, T0);
+    const s0 = board.getState();
+    board.getState().tick(T0 + 3_000);
+    const s1 = board.getState();
+    expect(headerChanges(s1, s0)).toEqual([a, b]);
+    expect(headerChanges(s1, s1)).toEqual([]);
+    board.getState().helpToggle();
+    expect(headerChanges(board.getState(), s1)).toBeUndefined();
+    const s2 = board.getState();
+    board.getState().cancel(b, 'enough', T0 + 4_000);
+    expect(headerChanges(board.getState(), s2)).toEqual([a, b]); // a second on, and "stopping" in its header, its state as it was
+    const s3 = board.getState();
+    board.getState().finish(b, 'done', 'ok', T0 + 4_000);
+    expect(headerChanges(board.getState(), s3)).toBeUndefined(); // a state changed
   });
 });
 

@@ -17,7 +17,18 @@ function harness(cols: number, rows: number) {
     const buf = term.buffer.active;
     return Array.from({ length: rows }, (_, y) => buf.getLine(buf.viewportY + y)?.translateToString(true).trimEnd() ?? '');
   };
-  return { term, out, writes, flush, text };
+  /** Every cell as its character and its foreground colour: the screen as it looks, not only its text. */
+  const look = () => {
+    const buf = term.buffer.active;
+    return Array.from({ length: rows }, (_, y) => {
+      const line = buf.getLine(buf.viewportY + y);
+      return Array.from({ length: cols }, (_, x) => {
+        const cell = line?.getCell(x);
+        return `${cell?.getChars() || ' '}${cell?.getFgColor() ?? ''}`;
+      }).join('');
+    });
+  };
+  return { term, out, writes, flush, text, look };
 }
 
 describe('TermOutput', () => {
@@ -143,8 +154,21 @@ describe('TermOutput', () => {
       { x: 11, y: 1, cols: 13, rows: Array.from({ length: rows - 1 }, () => rowOf(13)) },
     ];
     let chrome = `${' '.repeat(10)}│\n`.repeat(rows);
-    for (let frame = 0; frame < 60; frame++) {
-      const pick = next(5);
+    for (let frame = 0; frame < 80; frame++) {
+      const pick = next(6);
+      if (pick === 5) {
+        // A second's new header text alone, patched in (a full frame where the stage cannot yet).
+        overlays = overlays.map((o, i) => (i === 1 ? { ...o, rows: [rowOf(o.cols)] } : o));
+        expect(h.out.patch([overlays[1]])).toBe(frame > 0);
+        if (frame === 0) h.out.draw(overlays, null);
+        await h.flush();
+        const fresh = harness(cols, rows);
+        fresh.out.setChrome(chrome);
+        fresh.out.draw(overlays, null);
+        await fresh.flush();
+        expect(h.look()).toEqual(fresh.look());
+        continue;
+      }
       if (pick === 0) overlays = overlays.map((o, i) => (i === 1 ? { ...o, rows: [rowOf(o.cols)] } : o)); // a header's new text
       else if (pick === 1) overlays = overlays.map((o, i) => (i === 2 ? { ...o, rows: o.rows.map((r, k) => (k === next(o.rows.length) ? rowOf(o.cols) : r)) } : o));
       else if (pick === 2) overlays = overlays.map((o, i) => (i === 0 ? { ...o, y: next(2), rows: o.rows.slice(0, rows - 1) } : o)); // moved
@@ -156,8 +180,39 @@ describe('TermOutput', () => {
       fresh.out.setChrome(chrome);
       fresh.out.draw(overlays, null);
       await fresh.flush();
-      expect(h.text()).toEqual(fresh.text());
+      expect(h.look()).toEqual(fresh.look());
     }
+  });
+
+  it('patches header rows alone: only their changed cells, the pen reset, the cursor put back, and a later full frame writes nothing more', async () => {
+    const h = harness(30, 3);
+    h.out.setChrome('main          │\nmain          │\nmain          │');
+    const main: Overlay = { x: 0, y: 0, cols: 14, rows: [parseRow('$ ls', 14), parseRow('a b', 14), parseRow('$ ', 14)] };
+    const head = (text: string): Overlay => ({ x: 15, y: 0, cols: 15, rows: [parseRow(`\x1b[1;34m● a · ${text}`, 15)] });
+    expect(h.out.patch([head('1s')])).toBe(false); // nothing drawn yet: a full frame first
+    h.out.draw([main, head('1s')], { x: 2, y: 2 });
+    await h.flush();
+    expect(h.out.patch([head('2s')])).toBe(true);
+    const data = h.writes.join('');
+    expect(data).toBe('\x1b[?2026h\x1b[1;22H\x1b[0;1;34m2\x1b[0m\x1b[3;3H\x1b[?2026l');
+    await h.flush();
+    expect(h.text()).toEqual(['$ ls          │● a · 2s', 'a b           │', '$             │']);
+    expect([h.term.buffer.active.cursorX, h.term.buffer.active.cursorY]).toEqual([2, 2]);
+    expect(h.out.patch([head('2s')])).toBe(true);
+    expect(h.writes).toEqual([]); // the same text: nothing to write
+    h.out.draw([main, head('2s')], { x: 2, y: 2 });
+    expect(h.writes).toEqual([]); // the full frame knows what the patch wrote
+    // A full frame draws what it is given, even the very rows of the frame before the patch.
+    const before = head('1s');
+    h.out.draw([main, before], { x: 2, y: 2 });
+    await h.flush();
+    expect(h.out.patch([head('5s')])).toBe(true);
+    await h.flush();
+    h.out.draw([main, before], { x: 2, y: 2 });
+    await h.flush();
+    expect(h.text()[0]).toBe('$ ls          │● a · 1s');
+    h.out.repaint();
+    expect(h.out.patch([head('3s')])).toBe(false); // a client attached: everything anew, by a full frame
   });
 });
 

@@ -1,0 +1,119 @@
+/**
+ * The cockpit's drawing over a real board, pane source, Ink and output
+ * stage, into a real headless terminal: a second's new header text is drawn
+ * by patching those rows alone, and never over what covers them.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { CockpitTerminal } from '../../../src/io/cockpit/cockpit-terminal.js';
+import { startDrawing } from '../../../src/io/cockpit/drawing.js';
+import { createPaneSource } from '../../../src/io/terminal/pane-source.js';
+import { XtermScreen } from '../../../src/io/terminal/screen.js';
+import { createAgentList } from '../../../store/agent-list.js';
+import { createBoard } from '../../../store/board.js';
+import { createMentionPrompt } from '../../../store/mention-prompt.js';
+import { createPrefixSign } from '../../../store/prefix-sign.js';
+import { createSteerLine } from '../../../store/steer-line.js';
+
+const T0 = 1_000_000;
+const COLS = 120;
+const ROWS = 30;
+
+/** A cockpit's drawing with two agents, on a terminal that is a headless xterm. */
+async function rig() {
+  let t = T0;
+  const now = (): number => t;
+  const main = new XtermScreen(COLS, ROWS);
+  const source = createPaneSource(main, 0, now, false);
+  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS });
+  source.attach(board);
+  const shown = new XtermScreen(COLS, ROWS);
+  const writes: string[] = [];
+  const terminal: CockpitTerminal = {
+    cols: COLS,
+    rows: ROWS,
+    write: (data) => {
+      writes.push(data);
+      shown.write(data);
+    },
+    leave: () => {},
+    epilogue: () => {},
+    onInput: () => () => {},
+    onResize: () => () => {},
+    onAttach: () => () => {},
+    onGone: () => () => {},
+    detach: () => undefined,
+    watched: () => true,
+    start: () => {},
+    stop: () => {},
+  };
+  const list = createAgentList();
+  const drawing = startDrawing({
+    terminal,
+    board,
+    source,
+    prompt: createMentionPrompt(),
+    list,
+    steer: createSteerLine(),
+    prefix: 'C-]',
+    name: 'tai test',
+    now,
+    prefixSign: createPrefixSign(),
+    cursor: () => null,
+    log: () => {},
+  });
+  const ids = [board.getState().open({ label: 'alpha' }, t), board.getState().open({ label: 'beta' }, t)];
+  const screen = async (): Promise<string> => {
+    await shown.parsed();
+    return shown.text().join('\n');
+  };
+  // Drawn whole: the headers (overlays) and Ink's chrome (the separators between the panes).
+  await vi.waitFor(async () => {
+    const text = await screen();
+    expect(text).toMatch(/● beta · running · 0s/);
+    expect(text).toMatch(/─{20}/);
+    expect(text.split('\n').every((row) => row.includes('│') || row.includes('─'))).toBe(true);
+  });
+  return {
+    board,
+    list,
+    writes,
+    ids,
+    screen,
+    stop: () => drawing.stop(),
+    /** The board's tick, `ms` after the start. */
+    tick(ms: number) {
+      t = T0 + ms;
+      board.getState().tick(t);
+    },
+  };
+}
+
+describe("the cockpit's drawing of a second", () => {
+  it("patches the headers' new time alone, in the tick's own turn", async () => {
+    const r = await rig();
+    r.writes.length = 0;
+    r.tick(1_000);
+    expect(r.writes).toHaveLength(1); // drawn at once, one write
+    expect(r.writes[0].length).toBeLessThan(120); // the two digits and their places, not a frame of rows
+    const text = await r.screen();
+    expect(text).toMatch(/● alpha · running · 1s/);
+    expect(text).toMatch(/● beta · running · 1s/);
+    r.stop();
+  });
+
+  it('draws nothing over the agent list while it covers the panels, and the headers again once it closes', async () => {
+    const r = await rig();
+    r.list.getState().show(0);
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/tai agents/));
+    const covered = await r.screen();
+    r.tick(1_000);
+    r.tick(2_000);
+    expect(await r.screen()).toBe(covered);
+    expect(covered).not.toMatch(/· [12]s/);
+    r.list.getState().close();
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/● alpha · running · 2s/));
+    r.tick(3_000);
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/● beta · running · 3s/));
+    r.stop();
+  });
+});
