@@ -54,19 +54,19 @@ export class DirectTty {
    */
   write(data: string): void {
     if (this.fd !== undefined && this.pending === 0 && !this.stream.destroyed) {
-      const bytes = Buffer.from(data, 'utf8');
+      // Written from the string (no Buffer made for an echo); only a short write makes one, for the bytes left.
       let n = 0;
       try {
-        n = writeSync(this.fd, bytes);
+        n = writeSync(this.fd, data);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
           this.stream.destroy(err as Error); // EIO: the terminal closed; onError says so
           return;
         }
       }
-      if (n === bytes.length) return;
+      if (n === Buffer.byteLength(data, 'utf8')) return;
       this.pending += 1;
-      this.stream.write(bytes.subarray(n), this.written);
+      this.stream.write(Buffer.from(data, 'utf8').subarray(n), this.written);
       return;
     }
     this.pending += 1;
