@@ -81,15 +81,26 @@ describe('screenRows', () => {
       reads++;
       return getCell.apply(this, a);
     };
+    // And the lines viewed through the API (a new object each): only the written one.
+    const buffer = Object.getPrototypeOf(t.buffer.active) as { getLine: (...a: unknown[]) => unknown };
+    const getLine = buffer.getLine;
+    let views = 0;
+    buffer.getLine = function (this: unknown, ...a: unknown[]) {
+      views++;
+      return getLine.apply(this, a);
+    };
     try {
       await write(t, '\x1b[1;3H\x1b[1;31mG');
       const second = screenCells(t);
+      buffer.getLine = getLine;
       expect(reads).toBe(1);
+      expect(views).toBe(1);
       expect(second).toEqual(fresh());
       expect(second[0]).not.toBe(first[0]);
       expect(second[1]).toBe(first[1]);
     } finally {
       view.getCell = getCell;
+      buffer.getLine = getLine;
     }
   });
 
