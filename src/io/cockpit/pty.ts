@@ -111,13 +111,13 @@ export function directWrite(p: IPty): (data: string) => void {
     // Once node-pty has closed the pty (the program exited) its fd is closed and its number may belong to
     // another file by now (a git child's pipe, a client's socket): node-pty's write is then a no-op, ours must be too.
     if (queue.length > 0 || inner._writable !== true) return p.write(data);
-    const bytes = Buffer.from(data, 'utf8');
+    // Written from the string (no Buffer made for a key); only a short write makes one, for the bytes left.
     let written = 0;
     try {
-      written = writeSync(fd, bytes);
+      written = writeSync(fd, data);
     } catch {
       // EAGAIN (the program does not read) or a program that is gone: node-pty retries or reports, as it did.
     }
-    if (written < bytes.length) p.write(bytes.subarray(written));
+    if (written < Buffer.byteLength(data, 'utf8')) p.write(Buffer.from(data, 'utf8').subarray(written));
   };
 }

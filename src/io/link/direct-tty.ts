@@ -54,9 +54,9 @@ export class DirectTty {
    */
   write(data: string): void {
     if (this.fd !== undefined && this.pending === 0 && !this.stream.destroyed) {
+      // Written from the string (no Buffer made for an echo); only a short write makes one, for the bytes left.
       let n = 0;
       try {
-        // The string itself: node encodes it in C++ on the stack, with no Buffer made in JavaScript.
         n = writeSync(this.fd, data);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {

@@ -121,10 +121,54 @@ interface Shown {
 
 const shownOf = new WeakMap<Terminal, Shown>();
 
+/** The words per cell in xterm's `_data` (content, foreground, background). */
+const CELL_WORDS = 3;
+
+/**
+ * A line that was shown before (`memo`: its words and cells then) as cells
+ * now: the memo itself when its words are the same, else its cells with only
+ * the cells whose words changed read again (an echoed key: one cell of a
+ * line of 160). Where a changed cell is or was part of a wide character, or
+ * is the last column (lineToCells stops there before a wide character), the
+ * whole line is converted, as lineToCells does.
+ */
+function reread(memo: LineMemo, data: Uint32Array, line: BufferLine, cols: number, cell: BufferCell): LineMemo {
+  const was = memo.data;
+  if (was.length !== data.length) return { data: data.slice(), cols, row: lineToCells(line, cols, cell) };
+  const end = Math.min(cols, data.length / CELL_WORDS);
+  let row: CellRow | undefined;
+  for (let x = 0; x < end; x++) {
+    const w = x * CELL_WORDS;
+    if (was[w] === data[w] && was[w + 1] === data[w + 1] && was[w + 2] === data[w + 2]) continue;
+    const old = memo.row;
+    const c = line.getCell(x, cell);
+    if (!c || c.getWidth() !== 1 || x === cols - 1 || old.chars[x] === '' || old.chars[x + 1] === '') {
+      return { data: data.slice(), cols, row: lineToCells(line, cols, cell) };
+    }
+    row ??= { chars: old.chars.slice(), styles: old.styles.slice() };
+    row.chars[x] = c.getChars() || ' ';
+    row.styles[x] = c.isAttributeDefault() ? '' : cellSgr(c);
+  }
+  if (row !== undefined) return { data: data.slice(), cols, row };
+  // No cell shown changed: the same cells (and the memo itself when no word past them changed either).
+  return sameWords(was, data) ? memo : { data: data.slice(), cols, row: memo.row };
+}
+
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** xterm's buffer behind the API's view of it (not public API): its line objects by index, as `getLine(i)._line`. */
+interface BufferInternals {
+  readonly _buffer?: { readonly lines?: { readonly get?: (i: number) => unknown } };
+}
+
+/** The buffer's lines, read without making an API view per row; undefined when the shape is not this (then every row is viewed). */
+function linesOf(buf: Terminal['buffer']['active']): { get(i: number): unknown } | undefined {
+  const lines = (buf as unknown as BufferInternals)._buffer?.lines;
+  return typeof lines?.get === 'function' ? (lines as { get(i: number): unknown }) : undefined;
 }
 
 function hasCombined(line: LineInternals): boolean {
@@ -157,9 +201,11 @@ export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
   const memos: Shown['rows'] = [];
   const rows: CellRow[] = [];
   const { cols } = term;
+  const direct = linesOf(buf);
   for (let y = 0; y < term.rows; y++) {
-    const line = buf.getLine(top + y);
-    const inner = (line as unknown as { _line?: LineInternals } | undefined)?._line;
+    // The line object straight from the buffer: an API view (a new object) only for a line that is read.
+    let line = direct === undefined ? buf.getLine(top + y) : undefined;
+    const inner = direct !== undefined ? (direct.get(top + y) as LineInternals | undefined) : (line as unknown as { _line?: LineInternals } | undefined)?._line;
     const data = inner?._data;
     let memo = before.lines[y] === inner ? before.rows[y] : undefined;
     // Unwritten and where it was: known unchanged (and known to have no combined characters: it had none then).
@@ -169,7 +215,8 @@ export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
       rows.push(memo.row);
       continue;
     }
-    if (!inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
+    line ??= buf.getLine(top + y);
+    if (!line || !inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
       lines.push(undefined);
       memos.push(undefined);
       rows.push(lineToCells(line, cols, cell));
@@ -179,7 +226,8 @@ export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
       moved ??= new Map(before.lines.flatMap((l, i) => (l !== undefined && before.rows[i] !== undefined ? [[l, before.rows[i]!] as const] : [])));
       memo = moved.get(inner);
     }
-    if (!memo || memo.cols !== cols || !sameWords(memo.data, data)) memo = { data: data.slice(), cols, row: lineToCells(line, cols, cell) };
+    if (!memo || memo.cols !== cols) memo = { data: data.slice(), cols, row: lineToCells(line, cols, cell) };
+    else memo = reread(memo, data, line, cols, cell);
     lines.push(inner);
     memos.push(memo);
     rows.push(memo.row);

@@ -22,6 +22,21 @@ describe('the main pane pty', () => {
     await exited;
   });
 
+  it('writes a key from its string, without making a Buffer for it', async () => {
+    const p = pty.spawn('cat', [], { cols: 40, rows: 5 });
+    let seen = '';
+    p.onData((d) => (seen += d));
+    const write = directWrite(p);
+    const from = vi.spyOn(Buffer, 'from');
+    write('é');
+    expect(from).not.toHaveBeenCalled();
+    from.mockRestore();
+    await vi.waitFor(() => expect(seen).toContain('é'), { timeout: 5_000 });
+    const exited = new Promise((r) => p.onExit(r));
+    p.kill('SIGKILL');
+    await exited;
+  });
+
   it('delivers writes larger than the pty takes at once whole and in order, behind what node-pty still holds', async () => {
     // Raw mode: no line limit, no echo; the program copies exactly what it reads to a file.
     const out = join(dir, 'copy');

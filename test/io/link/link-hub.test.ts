@@ -10,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
 import { CLIENT_BEHIND_MAX, startLinkHub, type LinkHub } from '../../../src/io/link/link-hub.js';
 import { openDirectTty } from '../../../src/io/link/direct-tty.js';
@@ -321,6 +321,30 @@ describe('the link hub and a client that names its terminal', () => {
 });
 
 describe('a terminal written straight (DirectTty)', () => {
+  it('writes an echo from its string without making a Buffer, and the rest of a short write whole when it cuts a character', async () => {
+    const tty = await terminal();
+    const direct = openDirectTty(tty.claim);
+    if (typeof direct === 'string') throw new Error(direct);
+    const from = vi.spyOn(Buffer, 'from');
+    direct.write('é');
+    expect(from).not.toHaveBeenCalled();
+    from.mockRestore();
+    await until(() => tty.text() === 'é', { what: 'the echo', explain: () => JSON.stringify(tty.text()) });
+    tty.term.pause(); // two-byte characters until the kernel takes only part of a write: its cut may fall inside one
+    const parts: string[] = [];
+    for (let i = 0; direct.behind === 0 && i < 4_096; i++) {
+      parts.push(`<${i}>${'é'.repeat(2_047)}`);
+      direct.write(parts[parts.length - 1]!);
+    }
+    expect(direct.behind).toBeGreaterThan(0);
+    tty.term.resume();
+    direct.write('end');
+    const want = `é${parts.join('')}end`;
+    await until(() => tty.text().length >= want.length, { what: 'everything on the terminal', timeout: 30_000 });
+    expect(tty.text()).toBe(want);
+    await direct.close(1_000);
+  });
+
   it('writes while nothing waits, queues what the terminal does not take, and loses nothing, not even a byte of a character cut in two, and keeps the order across both', async () => {
     const tty = await terminal();
     const direct = openDirectTty(tty.claim);

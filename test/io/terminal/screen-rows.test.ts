@@ -65,6 +65,57 @@ describe('screenRows', () => {
     expect(screenCells(t)).toEqual(fresh());
   });
 
+  it('reads again only the cells an echo changed on a written line, and gives the same cells as a full conversion', async () => {
+    const t = new Terminal({ cols: 40, rows: 4, allowProposedApi: true });
+    const fresh = () => {
+      const buf = t.buffer.active;
+      return Array.from({ length: 4 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 40, buf.getNullCell()));
+    };
+    await write(t, '$ \x1b[32mgreen\x1b[0m and plain text on one line');
+    const first = screenCells(t);
+    // Count the cells read through the API: the echo of one key changes one cell of a line of 40.
+    const view = Object.getPrototypeOf(t.buffer.active.getLine(0)) as { getCell: (...a: unknown[]) => unknown };
+    const getCell = view.getCell;
+    let reads = 0;
+    view.getCell = function (this: unknown, ...a: unknown[]) {
+      reads++;
+      return getCell.apply(this, a);
+    };
+    // And the lines viewed through the API (a new object each): only the written one.
+    const buffer = Object.getPrototypeOf(t.buffer.active) as { getLine: (...a: unknown[]) => unknown };
+    const getLine = buffer.getLine;
+    let views = 0;
+    buffer.getLine = function (this: unknown, ...a: unknown[]) {
+      views++;
+      return getLine.apply(this, a);
+    };
+    try {
+      await write(t, '\x1b[1;3H\x1b[1;31mG');
+      const second = screenCells(t);
+      buffer.getLine = getLine;
+      expect(reads).toBe(1);
+      expect(views).toBe(1);
+      expect(second).toEqual(fresh());
+      expect(second[0]).not.toBe(first[0]);
+      expect(second[1]).toBe(first[1]);
+    } finally {
+      view.getCell = getCell;
+      buffer.getLine = getLine;
+    }
+  });
+
+  it('converts a written line whole where a wide character is written over or over one', async () => {
+    const t = new Terminal({ cols: 8, rows: 2, allowProposedApi: true });
+    const fresh = () => {
+      const buf = t.buffer.active;
+      return Array.from({ length: 2 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 8, buf.getNullCell()));
+    };
+    for (const chunk of ['ab世cd界', '\x1b[1;3Hx', '\x1b[1;4Hy', '\x1b[1;1H世', '\x1b[1;2H\x1b[7mz', '\x1b[1;7H😀', '\x1b[1;8Hq', '\x1b[2;7H世', '\x1b[2;8H!']) {
+      await write(t, chunk);
+      expect(screenCells(t), JSON.stringify(chunk)).toEqual(fresh());
+    }
+  });
+
   it('gives the same cells as a full conversion after every write of a long random session, scrolled back or not', async () => {
     // A seeded generator: the same session every run.
     const rand = seeded(17);
