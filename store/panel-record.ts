@@ -86,7 +86,8 @@ export function viewOf(rec: PanelRecord, now: number, hiddenReason: string | und
   ) {
     return v;
   }
-  rec.viewMemo = {
+  // One literal, no spread of an optional field: a silent cockpit makes one per panel each second.
+  const view: { -readonly [K in keyof PanelView]: PanelView[K] } = {
     id: rec.id,
     kind: rec.kind,
     label: rec.label,
@@ -94,12 +95,13 @@ export function viewOf(rec: PanelRecord, now: number, hiddenReason: string | und
     state: rec.state,
     header,
     shown,
-    ...(hiddenReason === undefined ? {} : { reason: hiddenReason }),
     closing,
     cols: rec.cols,
     rows: rec.rows,
   };
-  return rec.viewMemo;
+  if (hiddenReason !== undefined) view.reason = hiddenReason;
+  rec.viewMemo = view;
+  return view;
 }
 
 /** The status row of a record at `now`. */
