@@ -110,6 +110,18 @@ export function headerChanges(a: BoardState, b: BoardState): number[] | undefine
   return ids;
 }
 
+/** A header row made, and what it was made from. */
+interface HeaderMade {
+  readonly header: string;
+  readonly state: BoardState['panels'][number]['state'];
+  readonly cols: number;
+  readonly focused: boolean;
+  readonly scrollback: number;
+  readonly hidden: number;
+  readonly noColor: boolean;
+  readonly row: CellRow;
+}
+
 /** The last overlay made for a pane's header or body, and the rows it was cut from. */
 interface Memo {
   readonly rows: readonly CellRow[];
@@ -142,7 +154,7 @@ export function createPaneSource(
   const versions = new WeakMap<XtermScreen, number>();
   const rowCache = new Map<PaneId, Cached<readonly string[]>>();
   const cellCache = new Map<PaneId, Cached<readonly CellRow[]>>();
-  const headerCache = new Map<number, { key: string; row: CellRow }>();
+  const headerCache = new Map<number, HeaderMade>();
   const headMemo = new Map<PaneId, Memo>();
   const bodyMemo = new Map<PaneId, Memo>();
   const listeners = new Set<() => void>();
@@ -189,14 +201,15 @@ export function createPaneSource(
     return value;
   }
 
-  /** A panel's header row as cells, made again only when its text, focus or width changed. */
+  /** A panel's header row as cells, made again only when its text, focus or width changed (compared field by field: no key string built each second). */
   const header = (view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow => {
     const noColor = board?.getState().noColor ?? false;
-    const key = `${view.state}|${view.header}|${cols}|${focused}|${scrollback}|${hidden}|${noColor}`;
     const c = headerCache.get(view.id);
-    if (c && c.key === key) return c.row;
+    if (c && c.header === view.header && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
+      return c.row;
+    }
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
-    headerCache.set(view.id, { key, row });
+    headerCache.set(view.id, { header: view.header, state: view.state, cols, focused, scrollback, hidden, noColor, row });
     return row;
   };
 
