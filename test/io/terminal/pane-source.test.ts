@@ -55,10 +55,11 @@ describe('the overlay mode of the pane source', () => {
 });
 
 describe('the frames of headers in overlay mode', () => {
-  it("draws a header's new text in the publish's own turn when its frame is due, and on the timer when it is not", async () => {
-    let t = T0;
+  /** One agent's panel drawn once on a clock the test moves, then a spy on every frame after. */
+  async function headerRig(frameMs: number) {
+    const clock = { t: T0 };
     const main = new XtermScreen(80, 24);
-    const source = createPaneSource(main, 0, () => t, false);
+    const source = createPaneSource(main, frameMs, () => clock.t, false);
     const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: 80, rows: 24 });
     source.attach(board);
     const id = board.getState().open({ label: 'agent' }, T0);
@@ -66,17 +67,22 @@ describe('the frames of headers in overlay mode', () => {
     await new Promise((resolve) => setImmediate(resolve)); // and its frame
     const frames = vi.fn();
     source.onFrame(frames);
-    t = T0 + 5_000;
-    board.getState().tick(t); // 5s in the header: only time moved
+    return { clock, main, source, board, id, frames };
+  }
+
+  it("draws a header's new text in the publish's own turn when its frame is due, and on the timer when it is not", async () => {
+    const { clock, source, board, id, frames } = await headerRig(0);
+    clock.t = T0 + 5_000;
+    board.getState().tick(clock.t); // 5s in the header: only time moved
     expect(frames).toHaveBeenCalledTimes(1);
     expect(frames).toHaveBeenLastCalledWith([id]); // a frame of that header alone
     expect(source.version()).toBe(1); // no React render for it
     const heads = source.headerOverlays([id]);
     expect(heads).toHaveLength(1);
     expect(source.overlays()).toContain(heads![0]); // the very overlay a full frame pastes
-    t += PANEL_FRAME_MS - 10;
-    board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'a.ts' }, t);
-    board.getState().flush(t); // 1 tool in the header, too soon after the last frame
+    clock.t += PANEL_FRAME_MS - 10;
+    board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'a.ts' }, clock.t);
+    board.getState().flush(clock.t); // 1 tool in the header, too soon after the last frame
     expect(frames).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(frames).toHaveBeenCalledTimes(2));
     expect(frames).toHaveBeenLastCalledWith(); // on the timer: a full frame
@@ -84,21 +90,12 @@ describe('the frames of headers in overlay mode', () => {
   });
 
   it("does not call a second's frame a header's alone while other output waits for its frame", async () => {
-    let t = T0;
-    const main = new XtermScreen(80, 24);
-    const source = createPaneSource(main, 5_000, () => t, false);
-    const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: 80, rows: 24 });
-    source.attach(board);
-    board.getState().open({ label: 'agent' }, T0);
-    source.flushNow();
-    await new Promise((resolve) => setImmediate(resolve));
-    const frames = vi.fn();
-    source.onFrame(frames);
-    t = T0 + 1_500;
+    const { clock, main, source, board, frames } = await headerRig(5_000);
+    clock.t = T0 + 1_500;
     main.write('output');
     await main.parsed(); // its frame waits on the timer (5 s between frames here)
     source.expedite(); // then a key: the next frame is drawn at once, in the turn that asks for it
-    board.getState().tick(t); // 1s in the header
+    board.getState().tick(clock.t); // 1s in the header
     expect(frames).toHaveBeenCalledTimes(1);
     expect(frames).toHaveBeenLastCalledWith(undefined); // the main pane's change is in it: a full frame
     source.stop();
