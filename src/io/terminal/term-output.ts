@@ -44,6 +44,9 @@ export interface TermOutputStats {
 /** Unchanged cells between two changed runs that are rewritten rather than jumped over (a jump costs ~8 bytes). */
 const GAP_MERGE = 6;
 
+/** The inputs of a row that no full frame composed (a patched one): matches none. */
+const UNKNOWN: readonly unknown[] = [];
+
 const SYNC_ON = '\x1b[?2026h';
 const SYNC_OFF = '\x1b[?2026l';
 
@@ -60,8 +63,8 @@ export class TermOutput {
   /** The overlays of the last frame, and whether a chrome row changed since it: a frame of the same overlays looks only at the rows of those that changed. */
   private lastOverlays: readonly Overlay[] = [];
   private chromeChanged = true;
-  /** Rows patched since the last full frame: it looks at them again, whatever its overlays. */
-  private patched: number[] = [];
+  /** Rows patched since the last full frame (a set: at most one entry a row, however many seconds pass): it looks at them again, whatever its overlays. */
+  private readonly patched = new Set<number>();
 
   constructor(
     private readonly write: (data: string) => void,
@@ -142,7 +145,7 @@ export class TermOutput {
     }
     let style = '';
     const only = this.changedRows(overlays);
-    this.patched = [];
+    this.patched.clear();
     this.lastOverlays = overlays;
     this.chromeChanged = false;
     for (let n = 0, count = only ? only.length : this.rows; n < count; n++) {
@@ -204,8 +207,8 @@ export class TermOutput {
         const r = this.diffRow(y, prev, next, style, o.x, o.x + m);
         this.cells[y] = next;
         // The row's inputs are no longer those of the last full frame: the next one composes it again.
-        this.sources[y] = [];
-        this.patched.push(y);
+        this.sources[y] = UNKNOWN;
+        this.patched.add(y);
         out += r.out;
         style = r.style;
       }
