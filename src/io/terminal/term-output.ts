@@ -18,6 +18,9 @@
  *   cell by cell, and only the changed cells are written, inside one
  *   synchronized update (`CSI ? 2026 h/l`), followed by the cursor. A frame
  *   identical to the last one writes nothing at all.
+ * - patch: a frame of header rows alone (a silent second's elapsed time),
+ *   diffed in their columns only against what the terminal shows; the next
+ *   draw looks at those rows again.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
 
