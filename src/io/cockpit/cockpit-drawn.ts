@@ -106,7 +106,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const list = createAgentList();
   const sign = createPrefixSign();
   const name = options.name === undefined ? cockpitName(process.pid, mainArgv(options.argv, env)) : `tai ${options.name}`;
-  const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer });
+  const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer, rendered: () => idleCollection.activity() });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
   const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });

@@ -46,6 +46,8 @@ export interface DrawingOptions {
   readonly mouse?: boolean;
   /** Changes the panes' overlays before they are drawn (copy mode's selection and status). */
   readonly decorate?: (overlays: readonly Overlay[]) => readonly Overlay[];
+  /** Ink rendered the chrome again (a panel's state, the layout, a prompt changed: never a tick's elapsed time alone). */
+  readonly rendered?: () => void;
 }
 
 /** The cockpit being drawn. */
@@ -82,6 +84,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   let unwatched = false;
   const inkOut = new InkStdout(cols, rows, (frame) => {
     if (!drawing) return;
+    options.rendered?.();
     out.setChrome(frame);
     // A render outside the pane source's cue (the mention line's, the agent list's or the prefix sign's own
     // store changed) is drawn in this loop turn; one inside a cue is drawn by the cue's frame, which runs first.

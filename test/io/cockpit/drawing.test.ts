@@ -1,7 +1,8 @@
 /**
  * The cockpit's drawing over a real board, pane source, Ink and output
  * stage, into a real headless terminal: a second's new header text is drawn
- * by patching those rows alone, and never over what covers them.
+ * by patching those rows alone, and never over what covers them; Ink's
+ * renders are told (the idle collection waits for them to be quiet).
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { CockpitTerminal } from '../../../src/io/cockpit/cockpit-terminal.js';
@@ -47,6 +48,7 @@ async function rig() {
     stop: () => {},
   };
   const list = createAgentList();
+  let renders = 0;
   const drawing = startDrawing({
     terminal,
     board,
@@ -60,6 +62,7 @@ async function rig() {
     prefixSign: createPrefixSign(),
     cursor: () => null,
     log: () => {},
+    rendered: () => renders++,
   });
   const ids = [board.getState().open({ label: 'alpha' }, t), board.getState().open({ label: 'beta' }, t)];
   const screen = async (): Promise<string> => {
@@ -79,6 +82,8 @@ async function rig() {
     writes,
     ids,
     screen,
+    /** How many times Ink has rendered the chrome. */
+    renders: () => renders,
     stop: () => drawing.stop(),
     /** The board's tick, `ms` after the start. */
     tick(ms: number) {
@@ -114,6 +119,21 @@ describe("the cockpit's drawing of a second", () => {
     await vi.waitFor(async () => expect(await r.screen()).toMatch(/● alpha · running · 2s/));
     r.tick(3_000);
     await vi.waitFor(async () => expect(await r.screen()).toMatch(/● beta · running · 3s/));
+    r.stop();
+  });
+
+  it("tells of Ink's renders: a panel's turn to idle is one, a second's elapsed time is not", async () => {
+    const r = await rig();
+    await vi.waitFor(() => expect(r.renders()).toBeGreaterThan(0));
+    const before = r.renders();
+    r.tick(1_000);
+    r.tick(2_000);
+    await r.screen();
+    await new Promise((resolve) => setImmediate(resolve)); // an Ink render would have come in the turn after
+    expect(r.renders()).toBe(before);
+    r.tick(61_000); // 60 s without an event: the panels show idle (seed 001), their chrome changes
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/◌ alpha · idle · 1m01s/));
+    expect(r.renders()).toBeGreaterThan(before);
     r.stop();
   });
 });
