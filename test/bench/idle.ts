@@ -1,19 +1,20 @@
 /**
- * The cockpit at rest against tmux, side by side in one run: eight sessions
- * at once, each in a pty of the same size that this benchmark reads as the
- * terminal would (idle processes do not compete, so running them together
- * keeps the run short):
- * - tai with no agent (`tai -- sleep`) and tmux with one pane (`sleep`);
- * - tai with 8 silent agents (`tai demo --agents silent*8`) and tmux with a
- *   main pane and 8 panes running the same example agent as text;
- * - both tai sessions again with SERVER_NODE_FLAGS (the server's Node flags);
- * - tmux's 8 panes again with a seconds clock in its status line: tai's headers
- *   show elapsed seconds, so both redraw once a second.
- * After `warm` seconds (start-up, V8's compiling and its memory reducer's
- * first collections), one window of `seconds`: CPU as a share of one core
- * (run time of every thread from /proc/PID/task/N/schedstat, in ns, so that
- * 0.01 % is seen), wake-ups (context switches of every thread) per second,
- * then RSS. tmux counts its server plus its attached client; the agents are
+ * The cockpit at rest against tmux, in rounds of the same two windows each,
+ * every session in a pty of the same size that this benchmark reads as the
+ * terminal would:
+ * 1. tai with no agent (`tai -- sleep`) beside tmux with one pane (`sleep`);
+ * 2. tai with 8 silent agents (`tai demo --agents silent*8`) beside tmux with
+ *    a main pane, 8 panes running the same example agent as text, and a
+ *    seconds clock in its status line: tai's headers show elapsed seconds, so
+ *    both redraw once a second;
+ * 3. the same cockpit detached (its client gone, the server alone) beside the
+ *    same tmux without its clock;
+ * 4. both tai sessions without SERVER_NODE_FLAGS (the server's Node flags).
+ * tai runs with the server's flags (the default) unless said. In each window
+ * (idleRows says where and why): CPU as a share of one core (run time of
+ * every thread from /proc/PID/task/N/schedstat, in ns, so that 0.01 % is
+ * seen) and wake-ups (context switches of every thread) per second; RSS at
+ * the end. tmux counts its server plus its attached client; the agents are
  * counted on neither side. A benchmark reports; it never fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -63,15 +64,24 @@ function sampleOf(pid: number): Sample {
 const sum = (pids: readonly number[]): Sample =>
   pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
 
-/** What one side did over the window. */
+/** What one side did over the windows. */
 export interface IdleMeasure {
-  /** Percent of one core. */
+  /** Percent of one core in the first window. */
   readonly cpuPct: number;
+  /** Percent of one core in the second window. */
+  readonly laterPct: number;
+  /** Wake-ups a second in the first window. */
   readonly wakeupsPerS: number;
-  /** RSS MB at the end of the window (server and client). */
+  /** RSS MB at the end of the second window (server and client). */
   readonly rss: number;
   /** RSS MB of the server alone. */
   readonly serverRss: number;
+}
+
+/** The two windows of a round, in seconds after its sessions started. */
+export interface IdleWindows {
+  readonly first: { readonly from: number; readonly seconds: number };
+  readonly second: { readonly from: number; readonly seconds: number };
 }
 
 /** The sessions' measures. */
@@ -88,88 +98,139 @@ export interface IdleResult {
   readonly taiDetached: IdleMeasure;
 }
 
-/** Starts the sessions, waits `warm` s, measures `seconds` s, ends them. */
-export async function measureIdle(warm: number, seconds: number): Promise<IdleResult> {
-  const total = String(warm + seconds + 60);
-  // Without the server's Node flags (TAI_SERVER_FLAGS=0), then with them (the default).
-  const noFlags = { TAI_SERVER_FLAGS: '0' };
-  const taiNone = terminal(process.execPath, [CLI, '--', 'sleep', total], noFlags);
-  const tai8 = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total], noFlags);
-  const taiNoneFlags = terminal(process.execPath, [CLI, '--', 'sleep', total], {});
-  const tai8Flags = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total], {});
-  const taiGone = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
-  const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
-  const tmuxNone = await tmuxSession(`tai-idle0-${process.pid}`, `sleep ${total}`, []);
-  const tmux8 = await tmuxSession(`tai-idle8-${process.pid}`, `sleep ${total}`, new Array<string>(8).fill(agent));
-  // tai's headers show each agent's elapsed seconds (seed 001, 4.2: `Ns` or `MmSSs`), so its screen changes every
-  // second; the like-for-like tmux redraws a clock with seconds in its status line every second.
-  const clockName = `tai-idle8c-${process.pid}`;
-  const tmux8Clock = await tmuxSession(clockName, `sleep ${total}`, new Array<string>(8).fill(agent));
-  for (const [option, value] of [['status', 'on'], ['status-interval', '1'], ['status-right', '%H:%M:%S']] as const) {
-    spawnSync('tmux', ['-L', clockName, 'set-option', '-g', option, value]);
+/** A session of a round: the processes counted (server first), and how it ends. */
+interface Started {
+  readonly pids: () => readonly number[];
+  readonly end: () => Promise<void>;
+}
+
+type Round = Partial<Record<keyof IdleResult, () => Promise<Started>>>;
+
+/**
+ * Starts a round's sessions together, measures its two windows, ends them.
+ * Only a round's sessions run at once, so that each is measured as a user
+ * runs it, beside the tmux it is compared with.
+ */
+async function measureRound(round: Round, windows: IdleWindows): Promise<{ measures: Partial<IdleResult>; steal: [number, number] }> {
+  const keys = Object.keys(round) as (keyof IdleResult)[];
+  const started = await Promise.all(keys.map((k) => round[k]!()));
+  const start = performance.now();
+  const at = (s: number) => delay(Math.max(0, start + s * 1000 - performance.now()));
+  const pids = started.map((s) => s.pids());
+  const window = async (w: IdleWindows['first']) => {
+    await at(w.from);
+    const before = pids.map(sum);
+    const steal0 = stealSeconds();
+    const t0 = performance.now();
+    await at(w.from + w.seconds);
+    const dt = (performance.now() - t0) / 1000;
+    const steal = (100 * (stealSeconds() - steal0)) / dt;
+    return { steal, sides: pids.map(sum).map((after, i) => ({ pct: (100 * (after.cpu - before[i]!.cpu)) / dt, wakeups: (after.switches - before[i]!.switches) / dt })) };
+  };
+  const first = await window(windows.first);
+  const second = await window(windows.second);
+  const rss = pids.map((p) => ({ all: p.reduce((a, pid) => a + rssOf(pid), 0), server: rssOf(p[0] ?? 0) }));
+  await Promise.all(started.map((s) => s.end()));
+  const measures = Object.fromEntries(
+    keys.map((k, i) => [k, { cpuPct: first.sides[i]!.pct, laterPct: second.sides[i]!.pct, wakeupsPerS: first.sides[i]!.wakeups, rss: rss[i]!.all, serverRss: rss[i]!.server }]),
+  );
+  return { measures, steal: [first.steal, second.steal] };
+}
+
+/**
+ * Seconds of CPU the host took from this virtual machine's cores so far
+ * (steal, /proc/stat): a busy host stretches every wake-up measured here.
+ */
+function stealSeconds(): number {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    return Number(cpu[8] ?? 0) / 100; // USER_HZ
+  } catch {
+    return 0;
   }
-  await until(() => [tai8, tai8Flags, taiGone].every((t) => t.text.includes('demo silent #8')));
-  // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
-  const goneServer = serverOf(taiGone.pty.pid) ?? 0;
-  taiGone.pty.kill('SIGHUP');
-  await delay(warm * 1000);
+}
+
+/**
+ * The sessions, in four rounds of the same two windows each: tai (with the
+ * server's flags, the default) beside the tmux it is compared with, then the
+ * two tai sessions without the flags together.
+ */
+export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { readonly steal: readonly (readonly [number, number])[] }> {
+  const total = String(windows.second.from + windows.second.seconds + 60);
+  const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   // The server first, as tmux's: the first pid's RSS is the server's alone.
   const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
-  const sides: Record<keyof IdleResult, readonly number[]> = {
-    taiNone: withServer(taiNone),
-    tmuxNone: [tmuxNone.server, tmuxNone.client.pty.pid],
-    tai8: withServer(tai8),
-    tmux8: [tmux8.server, tmux8.client.pty.pid],
-    tmux8Clock: [tmux8Clock.server, tmux8Clock.client.pty.pid],
-    taiNoneFlags: withServer(taiNoneFlags),
-    tai8Flags: withServer(tai8Flags),
-    taiDetached: [goneServer],
+  const tai = (agents: boolean, env: Record<string, string>) => async (): Promise<Started> => {
+    const args = agents ? [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : [CLI, '--', 'sleep', total];
+    const t = terminal(process.execPath, args, env);
+    // Counted from the server's start (the first pid is the server's); with agents, once their panels show.
+    await until(() => serverOf(t.pty.pid) !== undefined && (!agents || t.text.includes('demo silent #8')));
+    return { pids: () => withServer(t), end: () => stopTai(t) };
   };
-  const keys = Object.keys(sides) as (keyof IdleResult)[];
-  const before = keys.map((k) => sum(sides[k]));
-  const t0 = performance.now();
-  await delay(seconds * 1000);
-  const dt = (performance.now() - t0) / 1000;
-  const after = keys.map((k) => sum(sides[k]));
-  const result = Object.fromEntries(
-    keys.map((k, i) => [
-      k,
-      {
-        cpuPct: (100 * (after[i]!.cpu - before[i]!.cpu)) / dt,
-        wakeupsPerS: (after[i]!.switches - before[i]!.switches) / dt,
-        rss: sides[k].reduce((a, pid) => a + rssOf(pid), 0),
-        serverRss: rssOf(sides[k][0] ?? 0),
+  const detached = async (): Promise<Started> => {
+    const t = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
+    await until(() => t.text.includes('demo silent #8'));
+    // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
+    const server = serverOf(t.pty.pid) ?? 0;
+    t.pty.kill('SIGHUP');
+    return {
+      pids: () => [server],
+      end: async () => {
+        if (server > 0) process.kill(server, 'SIGTERM');
       },
-    ]),
-  ) as unknown as IdleResult;
-  await Promise.all([stopTai(taiNone), stopTai(tai8), stopTai(taiNoneFlags), stopTai(tai8Flags)]);
-  if (goneServer > 0) process.kill(goneServer, 'SIGTERM');
-  tmuxNone.kill();
-  tmux8.kill();
-  tmux8Clock.kill();
-  return result;
+    };
+  };
+  const tmux = (name: string, panes: number, clock: boolean) => async (): Promise<Started> => {
+    const session = `tai-idle${name}-${process.pid}`;
+    const s = await tmuxSession(session, `sleep ${total}`, new Array<string>(panes).fill(agent));
+    // tai's headers show each agent's elapsed seconds (seed 001, 4.2: `Ns` or `MmSSs`), so its screen changes every
+    // second; the like-for-like tmux redraws a clock with seconds in its status line every second.
+    if (clock) for (const [option, value] of [['status', 'on'], ['status-interval', '1'], ['status-right', '%H:%M:%S']] as const) spawnSync('tmux', ['-L', session, 'set-option', '-g', option, value]);
+    return { pids: () => [s.server, s.client.pty.pid], end: async () => void s.kill() };
+  };
+  // Without the server's Node flags: TAI_SERVER_FLAGS=0 (src/io/link/server-launch.ts).
+  const noFlags = { TAI_SERVER_FLAGS: '0' };
+  const rounds: Round[] = [
+    { taiNoneFlags: tai(false, {}), tmuxNone: tmux('0', 0, false) },
+    { tai8Flags: tai(true, {}), tmux8Clock: tmux('8c', 8, true) },
+    { taiDetached: detached, tmux8: tmux('8', 8, false) },
+    { taiNone: tai(false, noFlags), tai8: tai(true, noFlags) },
+  ];
+  let result: Partial<IdleResult> = {};
+  const steal: [number, number][] = [];
+  for (const round of rounds) {
+    const r = await measureRound(round, windows);
+    result = { ...result, ...r.measures };
+    steal.push(r.steal);
+  }
+  return { ...(result as IdleResult), steal };
 }
 
 const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 /** The idle rows of the cockpit table (measure | tai | tmux | tai / tmux). */
 export async function idleRows(quick: boolean): Promise<string[]> {
-  const warm = quick ? 10 : 25;
-  const seconds = quick ? 10 : 30;
-  const r = await measureIdle(warm, seconds);
-  const when = `${seconds} s from ${warm} s after the start`;
+  // Start-up (V8's compiling and its memory reducer's collections) lasts some 30 s; the silent panels turn idle
+  // after 60 s of silence (and the server collects its garbage once): the first window is between the two, the
+  // second after both, the state a silent night's run is in.
+  const windows: IdleWindows = quick ? { first: { from: 10, seconds: 10 }, second: { from: 25, seconds: 10 } } : { first: { from: 35, seconds: 22 }, second: { from: 80, seconds: 30 } };
+  const r = await measureIdle(windows);
+  const span = (w: IdleWindows['first']) => `${w.from}-${w.from + w.seconds} s`;
+  const when = `${span(windows.first)} / ${span(windows.second)} after the start`;
+  const both = (m: IdleMeasure) => `${f(m.cpuPct, 3)} / ${f(m.laterPct, 3)}`;
+  const ratio = (a: IdleMeasure, b: IdleMeasure) => `${f(a.cpuPct / b.cpuPct)} / ${f(a.laterPct / b.laterPct)}`;
   return [
-    `| idle, no agents, ${when}: % of a core | ${f(r.taiNone.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} | |`,
-    `| idle, 8 silent agents, same: % of a core | ${f(r.tai8.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} | |`,
-    `| idle, 8 silent agents, same, tmux with a seconds clock in its status line (a redraw a second, as tai's elapsed times): % of a core | ${f(r.tai8Flags.cpuPct, 3)} | ${f(r.tmux8Clock.cpuPct, 3)} | |`,
-    `| idle, 8 silent agents, detached (server alone), same: % of a core | ${f(r.taiDetached.cpuPct, 3)} | ${f(r.tmux8.cpuPct, 3)} (attached) | |`,
-    `| idle, no agents / 8 silent agents: wake-ups a second | ${f(r.taiNone.wakeupsPerS, 1)} / ${f(r.tai8.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8.wakeupsPerS, 1)} | |`,
-    `| RSS MB with no agents | ${f(r.taiNone.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNone.rss / r.tmuxNone.rss, 1)} |`,
-    `| RSS MB with 8 panels | ${f(r.tai8.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8.rss / r.tmux8.rss, 1)} |`,
-    `| with SERVER_NODE_FLAGS: idle, no agents / 8 silent agents, % of a core | ${f(r.taiNoneFlags.cpuPct, 3)} / ${f(r.tai8Flags.cpuPct, 3)} | ${f(r.tmuxNone.cpuPct, 3)} / ${f(r.tmux8.cpuPct, 3)} | |`,
-    `| with SERVER_NODE_FLAGS: RSS MB with no agents | ${f(r.taiNoneFlags.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNoneFlags.rss / r.tmuxNone.rss, 1)} |`,
-    `| with SERVER_NODE_FLAGS: RSS MB with 8 panels | ${f(r.tai8Flags.rss, 1)} | ${f(r.tmux8.rss, 1)} | ${f(r.tai8Flags.rss / r.tmux8.rss, 1)} |`,
-    `| the server alone (the cockpit itself), RSS MB with 8 panels: no flags / SERVER_NODE_FLAGS / detached | ${f(r.tai8.serverRss, 1)} / ${f(r.tai8Flags.serverRss, 1)} / ${f(r.taiDetached.serverRss, 1)} | ${f(r.tmux8.serverRss, 1)} | |`,
+    `| idle, no agents, ${when}: % of a core | ${both(r.taiNoneFlags)} | ${both(r.tmuxNone)} | |`,
+    `| idle, 8 silent agents, same, tmux with a seconds clock in its status line (a redraw a second, as tai's elapsed times): % of a core | ${both(r.tai8Flags)} | ${both(r.tmux8Clock)} | ${ratio(r.tai8Flags, r.tmux8Clock)} |`,
+    `| idle, 8 silent agents, detached (the server alone), same; tmux attached, no clock: % of a core | ${both(r.taiDetached)} | ${both(r.tmux8)} | |`,
+    `| idle, no agents / 8 silent agents: wake-ups a second (first window) | ${f(r.taiNoneFlags.wakeupsPerS, 1)} / ${f(r.tai8Flags.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8Clock.wakeupsPerS, 1)} | |`,
+    `| RSS MB with no agents | ${f(r.taiNoneFlags.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNoneFlags.rss / r.tmuxNone.rss, 1)} |`,
+    `| RSS MB with 8 panels | ${f(r.tai8Flags.rss, 1)} | ${f(r.tmux8Clock.rss, 1)} | ${f(r.tai8Flags.rss / r.tmux8Clock.rss, 1)} |`,
+    `| the server alone (the cockpit itself), RSS MB with 8 panels: attached / detached | ${f(r.tai8Flags.serverRss, 1)} / ${f(r.taiDetached.serverRss, 1)} | ${f(r.tmux8Clock.serverRss, 1)} | |`,
+    `| without SERVER_NODE_FLAGS (the two at once): idle, no agents, % of a core | ${both(r.taiNone)} | | |`,
+    `| without SERVER_NODE_FLAGS: idle, 8 silent agents, % of a core | ${both(r.tai8)} | | |`,
+    `| without SERVER_NODE_FLAGS: RSS MB with no agents / 8 panels (the server alone) | ${f(r.taiNone.rss, 1)} / ${f(r.tai8.rss, 1)} (${f(r.tai8.serverRss, 1)}) | | |`,
+    `| the host's steal time in the windows, rounds 1-4, % of a core (0 on a quiet host) | ${r.steal.map(([a, b]) => `${f(a)} / ${f(b)}`).join(', ')} | | |`,
   ];
 }
 
