@@ -116,9 +116,11 @@ async function measureRound(round: Round, windows: IdleWindows): Promise<{ measu
   const started = await Promise.all(keys.map((k) => round[k]!()));
   const start = performance.now();
   const at = (s: number) => delay(Math.max(0, start + s * 1000 - performance.now()));
-  const pids = started.map((s) => s.pids());
+  // Read when the first window opens: a client starts its native client only once it is attached.
+  let pids: (readonly number[])[] = [];
   const window = async (w: IdleWindows['first']) => {
     await at(w.from);
+    if (pids.length === 0) pids = started.map((s) => s.pids());
     const before = pids.map(sum);
     const steal0 = stealSeconds();
     const t0 = performance.now();
