@@ -162,16 +162,19 @@ export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { 
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   // The server first, as tmux's: the first pid's RSS is the server's alone.
   const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
-  const tai = (agents: boolean, env: Record<string, string>) => async (): Promise<Started> => {
+  /** A cockpit in its terminal, from its server's start (with agents, once their panels show). */
+  const cockpit = async (agents: boolean, env: Record<string, string>): Promise<ReturnType<typeof terminal>> => {
     const args = agents ? [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : [CLI, '--', 'sleep', total];
     const t = terminal(process.execPath, args, env);
-    // Counted from the server's start (the first pid is the server's); with agents, once their panels show.
     await until(() => serverOf(t.pty.pid) !== undefined && (!agents || t.text.includes('demo silent #8')));
+    return t;
+  };
+  const tai = (agents: boolean, env: Record<string, string>) => async (): Promise<Started> => {
+    const t = await cockpit(agents, env);
     return { pids: () => withServer(t), end: () => stopTai(t) };
   };
   const detached = async (): Promise<Started> => {
-    const t = terminal(process.execPath, [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total]);
-    await until(() => t.text.includes('demo silent #8'));
+    const t = await cockpit(true, {});
     // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
     const server = serverOf(t.pty.pid) ?? 0;
     t.pty.kill('SIGHUP');
