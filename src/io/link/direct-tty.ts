@@ -116,20 +116,30 @@ export function openDirectTty(claim: TtyClaim): DirectTty | string {
   return new DirectTty(stream, claim.path, typeof fd === 'number' ? fd : undefined);
 }
 
+/** The largest read of a client's keys at once (a paste comes in several). */
+const KEYS_READ = 4096;
+
 /**
  * Opens the terminal a client claims for reading (its keys), or says why
- * the client reads it itself. The stream is paused until it is listened to.
+ * the client reads it itself. Each read is handed to `onKeys` straight from
+ * one reused buffer (net.Socket's `onread`: no Readable stream between a
+ * key and the server, issue 17), valid only during the call; the stream
+ * still reports 'error', 'end' and 'close'. Reading starts with resume().
  */
-export function openTtyInput(claim: TtyClaim): ReadStream | string {
-  return openStream(claim, 'read');
+export function openTtyInput(claim: TtyClaim, onKeys: (bytes: Buffer) => void): ReadStream | string {
+  const buffer = Buffer.allocUnsafe(KEYS_READ);
+  return openStream(claim, 'read', { onread: { buffer, callback: (n: number, buf: Buffer) => void onKeys(buf.subarray(0, n)) } });
 }
+
+/** tty.ReadStream passes its options on to net.Socket, whose `onread` @types/node 20 leaves out of tty's. */
+type ReadOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean | void } };
 
 /** What Node's TTY handle offers that its streams do not (internal, checked before use). */
 type Handle = { fd?: unknown; setBlocking?: (blocking: boolean) => number };
 
-function openStream(claim: TtyClaim, way: 'read'): ReadStream | string;
+function openStream(claim: TtyClaim, way: 'read', options: ReadOptions): ReadStream | string;
 function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
-function openStream(claim: TtyClaim, way: 'read' | 'write'): ReadStream | WriteStream | string {
+function openStream(claim: TtyClaim, way: 'read' | 'write', options?: ReadOptions): ReadStream | WriteStream | string {
   let fd: number;
   try {
     fd = openSync(claim.path, (way === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -143,7 +153,7 @@ function openStream(claim: TtyClaim, way: 'read' | 'write'): ReadStream | WriteS
       closeSync(fd);
       return why;
     }
-    stream = way === 'read' ? new ReadStream(fd) : new WriteStream(fd);
+    stream = way === 'read' ? new ReadStream(fd, options) : new WriteStream(fd);
   } catch (err) {
     closeSync(fd); // the stream was not made: the fd is still ours alone
     return `cannot ${way} ${claim.path}: ${messageOf(err)}`;

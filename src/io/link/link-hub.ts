@@ -210,13 +210,13 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
       }
     }
     if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
-      const input = openTtyInput(claim);
+      const input = openTtyInput(claim, (bytes) => typed(c, bytes));
       if (typeof input === 'string') log(`link: input frames from a client: ${input}`);
       else {
         c.input = input;
-        input.on('data', (chunk: Buffer) => typed(c, chunk));
         input.on('error', (err) => lost(c, claim.path, messageOf(err)));
         input.on('end', () => lost(c, claim.path, 'end of input'));
+        input.resume();
       }
     }
     c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));

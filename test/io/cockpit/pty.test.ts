@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { directWrite, spawnMain } from '../../../src/io/cockpit/pty.js';
+import { directRead, directWrite, spawnMain } from '../../../src/io/cockpit/pty.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-pty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,6 +72,35 @@ describe('the main pane pty', () => {
     } finally {
       for (const f of opened) closeSync(f);
     }
+  });
+
+  it("reads the program's output straight from the pty, not through node-pty's stream and emitter, UTF-8 whole", async () => {
+    const p = pty.spawn('sh', ['-c', "printf 'é € 😀 done'; exec cat"], { cols: 40, rows: 5 });
+    const fire = vi.spyOn((p as unknown as { _onData: { fire: (d: string) => void } })._onData, 'fire');
+    let seen = '';
+    directRead(p)((d) => (seen += d));
+    await vi.waitFor(() => expect(seen).toContain('done'), { timeout: 5_000 });
+    expect(seen).toBe('é € 😀 done');
+    expect(fire).not.toHaveBeenCalled(); // node-pty's own path would have carried it
+    const exited = new Promise((r) => p.onExit(r));
+    p.kill('SIGKILL');
+    await exited;
+  });
+
+  it('still reports the program\'s end, after every byte it wrote, when the output is read straight', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+    const p = spawnMain({ argv: ['sh', '-c', `printf '%s\\n' '${lines}'; exit 3`], cols: 40, rows: 5 });
+    let seen = '';
+    p.onData((d) => (seen += d));
+    expect(await p.exited).toEqual({ code: 3 });
+    expect(seen).toContain('line 1999');
+    expect(seen.split('\r\n').filter((l) => l.startsWith('line ')).length).toBe(2000);
+  });
+
+  it('reads through node-pty when Node\'s socket has no onread to give', () => {
+    const onData = vi.fn();
+    directRead({ onData, _socket: { _handle: {} } } as unknown as IPty)(() => {});
+    expect(onData).toHaveBeenCalledOnce();
   });
 
   it('writes through node-pty when its fd or its queue is not there', () => {

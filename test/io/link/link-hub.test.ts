@@ -9,6 +9,7 @@ import { chownSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } f
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
@@ -240,8 +241,12 @@ describe('the link hub and a client that names its terminal', () => {
     expect(a.frames[0]?.type).toBe(FRAME.attached);
     expect(payloadJson(a.frames[0]!)).toEqual({ output: 'tty', input: 'tty' });
     expect(openOn(tty.path)).toBe(before + 2); // one to write, one to read
+    const pushed = vi.spyOn(Readable.prototype, 'push');
     tty.term.write('ls\r€');
     await until(() => typed.join('') === 'ls\r€', { what: 'the keys from the terminal' });
+    // Straight from the read to the hub: the keys never went through a Readable stream (net.Socket's onread).
+    expect(pushed.mock.calls.filter(([chunk]) => Buffer.isBuffer(chunk) && chunk.includes('ls\r'))).toEqual([]);
+    pushed.mockRestore();
     let openAtFarewell: number | undefined;
     a.socket.on('data', () => {
       if (openAtFarewell === undefined && a.frames.some((f) => f.type === FRAME.detached)) openAtFarewell = openOn(tty.path);
