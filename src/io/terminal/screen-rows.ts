@@ -117,6 +117,14 @@ interface Shown {
   lines: (object | undefined)[];
   rows: (LineMemo | undefined)[];
   readonly written: DirtyLines;
+  /**
+   * `term.buffer`, kept: xterm makes that object once, but its getter checks
+   * the proposed-API option on every call, and with `getNullCell` (a new
+   * cell each call) it was a third of an echo's conversion (issue 17).
+   */
+  readonly buffers: Terminal['buffer'];
+  /** The cell every read goes through (getCell fills it), made once. */
+  readonly cell: BufferCell;
 }
 
 const shownOf = new WeakMap<Terminal, Shown>();
@@ -185,14 +193,15 @@ function hasCombined(line: LineInternals): boolean {
  * comparing words is far cheaper than reading every cell through the API.
  */
 export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
-  const buf = term.buffer.active;
-  const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
-  const cell = buf.getNullCell();
   let state = shownOf.get(term);
   if (!state) {
-    state = { lines: [], rows: [], written: new DirtyLines(term) };
+    const buffers = term.buffer;
+    state = { lines: [], rows: [], written: new DirtyLines(term), buffers, cell: buffers.active.getNullCell() };
     shownOf.set(term, state);
   }
+  const buf = state.buffers.active;
+  const top = Math.max(0, buf.baseY - Math.max(0, scrollback));
+  const { cell } = state;
   const written = state.written.take();
   const before = state;
   /** Last time's memos by line object, made only when a line moved (the echo of a key moves none). */
@@ -252,7 +261,7 @@ export function screenRows(term: Terminal, scrollback = 0): string[] {
 
 /** The cursor of the terminal, relative to its visible rows at the bottom of the buffer. */
 export function cursorOf(term: Terminal): CursorSpot {
-  const buf = term.buffer.active;
+  const buf = (shownOf.get(term)?.buffers ?? term.buffer).active; // every frame asks: the kept namespace once there is one
   return { x: Math.min(buf.cursorX, term.cols - 1), y: buf.cursorY };
 }
 

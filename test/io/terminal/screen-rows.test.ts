@@ -1,5 +1,5 @@
 import xterm from '@xterm/headless';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cursorOf, lineToCells, screenCells, screenRows, trackCursorVisibility } from '../../../src/io/terminal/screen-rows.js';
 import { seeded } from '../../helpers/seeded.js';
 
@@ -62,6 +62,30 @@ describe('screenRows', () => {
     await write(t, '!\r\ne\u0301\r\nsix\r\nseven\r\n8'); // the scrollback is full: xterm recycles line objects
     expect(screenCells(t)).toEqual(fresh());
     await write(t, '\x1b[1;1H\x1b[7mX');
+    expect(screenCells(t)).toEqual(fresh());
+  });
+
+  it("converts an echo without xterm's buffer getter or a new cell, and follows a switch to the alternate screen", async () => {
+    const t = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
+    const fresh = () => {
+      const buf = t.buffer.active;
+      return Array.from({ length: 2 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 10, buf.getNullCell()));
+    };
+    await write(t, '$ ');
+    screenCells(t);
+    const cells = vi.spyOn(t.buffer.normal, 'getNullCell');
+    const getter = vi.spyOn(t, 'buffer', 'get');
+    await write(t, 'k');
+    const echoed = screenCells(t);
+    expect(getter).not.toHaveBeenCalled(); // its getter checks the proposed-API option on every call
+    expect(cells).not.toHaveBeenCalled(); // a new cell on every call
+    getter.mockRestore();
+    cells.mockRestore();
+    expect(echoed).toEqual(fresh());
+    await write(t, '\x1b[?1049hfull screen');
+    expect(screenCells(t)).toEqual(fresh());
+    expect(screenCells(t)[0]?.chars.join('')).toContain('full'); // the alternate screen's, not the normal one's
+    await write(t, '\x1b[?1049l');
     expect(screenCells(t)).toEqual(fresh());
   });
 
