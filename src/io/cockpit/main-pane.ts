@@ -51,7 +51,8 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
   pty.onData((data) => screens.writeMain(data));
   main.term.onData((reply) => pty.write(reply));
   const encoding = trackMouseEncoding(main.term);
-  board.subscribe(() => {
+  board.subscribe((state, prev) => {
+    if (state.layout === prev.layout) return; // a second's tick, output, focus: the rectangle is the layout's
     const r = mainRect(board);
     if (r.cols !== main.term.cols || r.rows !== main.term.rows) {
       main.resize(r.cols, r.rows);

@@ -26,7 +26,7 @@ import type { Board, BoardState } from '../../../store/board.js';
 import { headerChanges, sameChrome } from './snapshot-change.js';
 import { headerRow } from '../../core/panel/header-row.js';
 import { paletteOf } from '../../core/panel/colors.js';
-import { parseRow, type CellRow } from './sgr-cells.js';
+import { parseRow, retype, type CellRow } from './sgr-cells.js';
 import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import type { Overlay } from './term-output.js';
@@ -161,8 +161,14 @@ export function createPaneSource(
   const header = (view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow => {
     const noColor = board?.getState().noColor ?? false;
     const c = headerCache.get(view.id);
-    if (c && c.header === view.header && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
-      return c.row;
+    if (c && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
+      if (c.header === view.header) return c.row;
+      // A second's new elapsed time: its digits put in the cells they change, the row not made again.
+      const row = retype(c.row, c.header, view.header);
+      if (row !== undefined) {
+        headerCache.set(view.id, { ...c, header: view.header, row });
+        return row;
+      }
     }
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
     headerCache.set(view.id, { header: view.header, state: view.state, cols, focused, scrollback, hidden, noColor, row });

@@ -3,6 +3,8 @@ import { createPaneSource, PANEL_FRAME_MS } from '../../../src/io/terminal/pane-
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 import { TermOutput } from '../../../src/io/terminal/term-output.js';
 import { createBoard } from '../../../store/board.js';
+import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
+import { headerRow } from '../../../src/core/panel/header-row.js';
 
 const T0 = 1_000_000;
 
@@ -86,6 +88,22 @@ describe('the frames of headers in overlay mode', () => {
     expect(frames).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(frames).toHaveBeenCalledTimes(2));
     expect(frames).toHaveBeenLastCalledWith(); // on the timer: a full frame
+    source.stop();
+  });
+
+  it("makes a second's header row from the last one's cells, the new digits put in, not from its text again", async () => {
+    const { clock, source, board, id } = await headerRig(0);
+    clock.t = T0 + 67_000;
+    board.getState().tick(clock.t);
+    const before = source.headerOverlays([id])![0]!.rows[0]!;
+    expect(before.chars.join('')).toContain('1m07s');
+    clock.t += 1_000;
+    board.getState().tick(clock.t);
+    const after = source.headerOverlays([id])![0]!.rows[0]!;
+    expect(after.chars.join('')).toContain('1m08s');
+    expect(after.styles).toBe(before.styles); // the same cells' styles: no SGR parsed again
+    const s = board.getState();
+    expect(after).toEqual(parseRow(headerRow(s.panels[0]!, after.chars.length, s.focus === id), after.chars.length)); // what the whole way makes
     source.stop();
   });
 

@@ -1,6 +1,8 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
+import { parseRow, retype } from '../../../src/io/terminal/sgr-cells.js';
+import { headerRow } from '../../../src/core/panel/header-row.js';
+import { headerAt, headerParts } from '../../../src/core/panel/header.js';
 import { screenRows } from '../../../src/io/terminal/screen-rows.js';
 import { TermOutput, type Overlay } from '../../../src/io/terminal/term-output.js';
 import { seeded } from '../../helpers/seeded.js';
@@ -215,5 +217,55 @@ describe('parseRow', () => {
     expect(parseRow('\x1b[1m\x1b[31mX', 1).styles[0]).toBe('1;31');
     expect(parseRow('\x1b[1;31mX\x1b[22mY\x1b[0mZ', 3).styles).toEqual(['1;31', '31', '']);
     expect(parseRow('\x1b[22mY', 1).styles[0]).toBe('');
+  });
+});
+
+describe('retype', () => {
+  const row = (header: string, cols: number, focused = false, hidden = 0) => parseRow(headerRow({ header, state: 'idle' }, cols, focused, 0, hidden), cols);
+
+  it("puts a second's new elapsed time in the cells it changes, after wide and combined characters too", () => {
+    for (const label of ['build', '世界 build', '😀 e\u0301 x']) {
+      const parts = headerParts({ label, state: 'idle', tools: 3, tokens: 1500 });
+      const before = headerAt(parts, 67_000);
+      const after = headerAt(parts, 68_000);
+      const was = row(before, 60);
+      const made = retype(was, before, after);
+      expect(made, label).toEqual(row(after, 60));
+      expect(made?.styles).toBe(was.styles); // the styles are the row's own: not copied
+      expect(was).toEqual(row(before, 60)); // and the row it came from is left as it was
+      const carry = headerAt(parts, 69_000);
+      expect(retype(row(carry, 60, true, 2), carry, headerAt(parts, 70_000)), label).toEqual(row(headerAt(parts, 70_000), 60, true, 2)); // 1m09s -> 1m10s
+    }
+  });
+
+  it('makes nothing when the row must be made again: another length, a change in the cut-off text, or a wide character changed', () => {
+    const parts = headerParts({ label: 'build', state: 'idle', tools: 0, tokens: 0 });
+    const at59 = headerAt(parts, 59_000);
+    expect(retype(row(at59, 60), at59, headerAt(parts, 60_000))).toBeUndefined(); // 59s -> 1m00s
+    const long = headerAt(headerParts({ label: 'a-long-label', state: 'idle', tools: 12, tokens: 0 }), 67_000);
+    const cut = row(long, 30); // the tools are cut off with an ellipsis
+    expect(retype(cut, long, long.replace('12 tools', '13 tools'))).toBeUndefined();
+    expect(retype(row(' 世 a', 10), ' 世 a', ' 界 a')).toBeUndefined();
+    expect(retype(row('abc', 10), 'abc', 'abc')).toEqual(row('abc', 10));
+  });
+
+  it('gives what parseRow gives or nothing, over generated headers', () => {
+    const next = seeded(11);
+    const pick = (s: string) => [...s][next([...s].length)]!;
+    let retyped = 0;
+    for (let n = 0; n < 400; n++) {
+      const label = Array.from({ length: 1 + next(12) }, () => pick('ab-世😀é\u0301 x')).join('');
+      const parts = headerParts({ label, state: 'idle', tools: next(30), tokens: next(5000) });
+      const t = next(7200) * 1000;
+      const before = headerAt(parts, t);
+      const after = headerAt(parts, t + 1000 * (1 + next(3)));
+      const cols = 10 + next(60);
+      const made = retype(row(before, cols), before, after);
+      if (made !== undefined) {
+        retyped++;
+        expect(made, `${before} -> ${after} in ${cols}`).toEqual(row(after, cols));
+      }
+    }
+    expect(retyped).toBeGreaterThan(100); // the common case does take the short way
   });
 });
