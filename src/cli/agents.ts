@@ -5,7 +5,7 @@
  * command line. The schema: docs/agents-registry.md.
  */
 import { BUILTIN_AGENTS, permissionNote, RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
-import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/agent-config.js';
+import { loadRegistry, locateAgent, type LoadedRegistry } from '../io/agents/spawn/agent-config.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput } from './output.js';
 

@@ -51,7 +51,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
 async function cancelTicket(id: number, out: CliOutput): Promise<number> {
   const { join } = await import('node:path');
   const { openStateDb, stateDir, STATE_DB_FILE } = await import('../io/storage/state-db.js');
-  const { SpawnQueue } = await import('../io/agents/spawn-queue.js');
+  const { SpawnQueue } = await import('../io/agents/spawn/spawn-queue.js');
   const db = openStateDb(join(stateDir(), STATE_DB_FILE));
   try {
     if (!new SpawnQueue(db).remove(id)) {

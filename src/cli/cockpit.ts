@@ -92,7 +92,7 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 /** Checks what can be checked here, starts the server, and attaches this terminal to it. */
 async function runAsClient(options: CockpitMainOptions, request: CockpitRequest): Promise<number> {
   const [{ checkMainProgram }, { choosePrefix }, { launchServer }, { attachTerminal, nativeClientFor, NativeClientError }, { logPath }] = await Promise.all([
-    import('../io/cockpit/main-program.js'),
+    import('../io/cockpit/main/main-program.js'),
     import('../core/input/prefix-choice.js'),
     import('../io/link/server-launch.js'),
     import('../io/link/native-client.js'),

@@ -3,7 +3,7 @@
  * the cockpit with `$SHELL` (or CMD) on the left and example agents that are
  * real child processes, so everything can be seen with no model and no API key.
  */
-import { parseDemoArgs } from '../io/agents/demo-agents.js';
+import { parseDemoArgs } from '../io/agents/spawn/demo-agents.js';
 import { messageOf } from '../core/errors.js';
 import { runCockpitCommand } from './cockpit.js';
 import { readCommandLine, usageError } from './command-line.js';
@@ -44,7 +44,7 @@ export async function run(args: readonly string[]): Promise<number> {
     return usageError(SPEC, processOutput, messageOf(err).replace(/^tai demo: /, ''));
   }
   const env = { ...process.env }; // the main program gets the user's environment, not ours
-  const { startDemoAgent } = await import('../io/agents/demo-agents.js');
+  const { startDemoAgent } = await import('../io/agents/spawn/demo-agents.js');
   const name = line.values.session;
   return runCockpitCommand(
     {

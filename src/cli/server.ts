@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { messageOf, StartRefusedError } from '../core/errors.js';
 import { choosePrefix } from '../core/input/prefix-choice.js';
 import { isLive } from '../core/panel/panel-state.js';
-import { mainArgv } from '../io/cockpit/main-program.js';
+import { mainArgv } from '../io/cockpit/main/main-program.js';
 import { baseName, claimCard, removeFile, updateCard, type CockpitCard } from '../io/link/link-place.js';
 import { startLinkHub, type LinkHub } from '../io/link/link-hub.js';
 import { READY_FD, type ServerConfig, type ServerReady } from '../io/link/server-launch.js';

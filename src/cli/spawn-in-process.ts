@@ -5,7 +5,7 @@
  * line to a terminal's stderr, and Ctrl-C stops the agent softly, then hard.
  */
 import { AgentsFullError, RequestError } from '../core/errors.js';
-import { CANNOT_START_EXIT, CannotStartError } from '../io/agents/startable.js';
+import { CANNOT_START_EXIT, CannotStartError } from '../io/agents/spawn/startable.js';
 import { createBoard } from '../../store/board.js';
 import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
 import { openAgentService, type OpenedAgentService } from '../io/agents/open-agent-service.js';

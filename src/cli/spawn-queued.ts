@@ -1,11 +1,11 @@
 /**
  * `tai spawn --queue`: a spawn refused at the cap takes a ticket in the
- * machine's spawn queue (src/io/agents/spawn-queue.ts) and retries, oldest
+ * machine's spawn queue (src/io/agents/spawn/spawn-queue.ts) and retries, oldest
  * ticket first, until a slot is free; Ctrl-C or `tai cancel qN` gives up
  * (exit 130). Without --queue the refusal stands (exit 75, seed 000).
  */
 import { join } from 'node:path';
-import { SpawnQueue, waitInQueue } from '../io/agents/spawn-queue.js';
+import { SpawnQueue, waitInQueue } from '../io/agents/spawn/spawn-queue.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
 
 /** What waiting needs of the CLI's io (src/cli/spawn.ts CliIo). */

@@ -4,7 +4,7 @@
  * `--queue`), then the result is long-polled, with the live status line on a
  * terminal's stderr and Ctrl-C asking the cockpit to stop the agent.
  */
-import { CANNOT_START_EXIT } from '../io/agents/startable.js';
+import { CANNOT_START_EXIT } from '../io/agents/spawn/startable.js';
 import { EXIT_CODES, EXIT_REFUSED, EXIT_STORAGE } from '../io/agents/agent-results.js';
 import { call, describeCallError } from '../io/socket/control-client.js';
 import type { CliIo } from './cli-io.js';

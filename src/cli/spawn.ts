@@ -34,7 +34,7 @@ import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { IDLE_CANCEL_MAX_S, IDLE_CANCEL_MIN_S, idleCancelProblem } from '../core/agents/idle-cancel.js';
 import { ORCH_IDLE_KILL } from '../core/policy.js';
-import { loadRegistry } from '../io/agents/agent-config.js';
+import { loadRegistry } from '../io/agents/spawn/agent-config.js';
 import { readCommandLine, usageError, USAGE_EXIT } from './command-line.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../core/agents/questions.js';
 import { CliOutput, field } from './output.js';

@@ -14,7 +14,7 @@ import { messageOf } from '../core/errors.js';
 import { isLive, PANEL_STATES } from '../core/panel/panel-state.js';
 import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js';
 import { join } from 'node:path';
-import { SpawnQueue } from '../io/agents/spawn-queue.js';
+import { SpawnQueue } from '../io/agents/spawn/spawn-queue.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { CliOutput, field, fieldLines, processOutput } from './output.js';

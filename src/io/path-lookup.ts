@@ -3,7 +3,7 @@
  * it but more safely. Only absolute PATH entries are searched (an empty or
  * relative entry means the current directory, where anyone's file may sit),
  * and only an executable regular file counts (a directory has its x bit set
- * too). The agent registry (src/io/agents/agent-config.ts) and the give-up
+ * too). The agent registry (src/io/agents/spawn/agent-config.ts) and the give-up
  * notification (src/io/outage/notify.ts) both ask here.
  */
 import { accessSync, constants, statSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { run as spawnCli } from '../../src/cli/spawn.js';
 import { run as recordCli } from '../../src/cli/record.js';
 import { run as pollCli } from '../../src/cli/poll.js';
 import { CLAIM_HEAD } from '../../src/core/agents/claim-check.js';
-import { AcpSessionPool } from '../../src/io/agents/runners/acp-pool.js';
+import { AcpSessionPool } from '../../src/io/agents/runners/acp/acp-pool.js';
 import { runnersWithSessions } from '../../src/io/agents/runners/table.js';
 import { startControlServer, type ControlServer } from '../../src/io/socket/socket-server.js';
 import { fixture, harness, type Harness } from '../helpers/agents.js';

@@ -1,7 +1,7 @@
 /**
  * Answering an agent's question through the real key path: the mounted
  * Cockpit on a real board, the key router with the panel keys
- * (src/io/cockpit/panel-keys.ts), and a real ACP agent that asks before an
+ * (src/io/cockpit/keys/panel-keys.ts), and a real ACP agent that asks before an
  * edit (test/fixtures/acp-ask-agent.mjs).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/input/keys.js';
 import { LocalAgentService } from '../../src/io/agents/agent-service.js';
 import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
-import { routeKeys } from '../../src/io/cockpit/key-router.js';
-import { MentionController } from '../../src/io/cockpit/mentions.js';
-import { panelKeys } from '../../src/io/cockpit/panel-keys.js';
-import { steerKeys, steerRow } from '../../src/io/cockpit/steer-keys.js';
+import { routeKeys } from '../../src/io/cockpit/keys/key-router.js';
+import { MentionController } from '../../src/io/cockpit/keys/mentions.js';
+import { panelKeys } from '../../src/io/cockpit/keys/panel-keys.js';
+import { steerKeys, steerRow } from '../../src/io/cockpit/keys/steer-keys.js';
 import { createSteerLine } from '../../store/steer-line.js';
 import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
 import { RecordStore } from '../../src/io/storage/records.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/input/keys.js';
-import { CopyView, COPY_MAX, tooLarge } from '../../src/io/cockpit/copy-view.js';
-import { routeKeys } from '../../src/io/cockpit/key-router.js';
-import { MentionController } from '../../src/io/cockpit/mentions.js';
+import { CopyView, COPY_MAX, tooLarge } from '../../src/io/cockpit/keys/copy-view.js';
+import { routeKeys } from '../../src/io/cockpit/keys/key-router.js';
+import { MentionController } from '../../src/io/cockpit/keys/mentions.js';
 import { dispatch } from '../../store/dispatch.js';
 import { createMentionPrompt } from '../../store/mention-prompt.js';
 import { mountCockpit } from './harness.js';

@@ -12,10 +12,10 @@ import { createAgentList } from '../../store/agent-list.js';
 import { createPrefixSign } from '../../store/prefix-sign.js';
 import { dispatch } from '../../store/dispatch.js';
 import { KeyScanner } from '../../src/core/input/keys.js';
-import { routeKeys } from '../../src/io/cockpit/key-router.js';
-import { MentionController } from '../../src/io/cockpit/mentions.js';
+import { routeKeys } from '../../src/io/cockpit/keys/key-router.js';
+import { MentionController } from '../../src/io/cockpit/keys/mentions.js';
 import type { AgentEntry } from '../../src/core/agents/agent-registry.js';
-import { locateAgent } from '../../src/io/agents/agent-config.js';
+import { locateAgent } from '../../src/io/agents/spawn/agent-config.js';
 
 class FrameRecorder extends Writable {
   frames: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * The agent registry (issue 7): names the user can start an agent by, each
  * mapping to a kind of runner and the command that starts it. The file lives
- * in the user's config (`agents.json`, read by src/io/agents/agent-config.ts); this
+ * in the user's config (`agents.json`, read by src/io/agents/spawn/agent-config.ts); this
  * module only validates its JSON, holds the built-in entries and parses the
  * cockpit's `@name prompt` mentions (seed 001, section 5.2).
  *

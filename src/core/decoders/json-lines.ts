@@ -1,4 +1,9 @@
 /**
+ * The folder `src/core/decoders/`: each agent protocol's output turned into
+ * events, pure: Claude stream-json (claude.ts), Codex JSON (codex.ts), CAP
+ * (cap.ts) and ACP updates (acp.ts), each protocol's failures (JSON-RPC
+ * errors in rpc-error.ts), and the one bounded line splitter (lines.ts).
+ *
  * JSON-lines protocols (Claude stream-json, Codex `exec --json`, CAP) share
  * this frame: bytes in, bounded lines, one parsed message per line, each
  * mapped by the protocol's own MessageDecoder. A line that is not JSON is

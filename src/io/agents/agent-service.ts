@@ -1,7 +1,9 @@
 /**
  * The folder `src/io/agents/`: starting, supervising and finishing agents:
- * the service (this file), its jobs, holds and results, the registry file,
- * the paced reading of pipes, and `runners/`, one per kind of agent.
+ * the service (this file), its jobs, holds and results, the paced reading
+ * of pipes, `spawn/` (the registry file, whether an agent can start, the
+ * queue at the cap, the demo's agents) and `runners/`, one per kind of agent
+ * (the ACP one in `runners/acp/`).
  *
  * The AgentService over a board, the runners and the record store (seed 001,
  * sections 5, 6 and 7): spawn opens a panel and starts a runner in it, the
@@ -43,7 +45,7 @@ import type { RecordStore } from '../storage/records.js';
 import type { TranscriptStore } from '../storage/transcripts.js';
 import { AgentTranscripts } from './agent-transcripts.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
-import { checkStartable } from './startable.js';
+import { checkStartable } from './spawn/startable.js';
 import { runSpecOf, type Runner } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 import { laneFailure, NO_LANES, type LaneWatch } from '../lanes/lane-watch.js';

@@ -18,7 +18,7 @@ import type { Sleep } from '../outage/outage-wait.js';
 import { defaultProbes, type ProbeSource } from '../outage/probes.js';
 import { RecordStore } from '../storage/records.js';
 import { TranscriptStore } from '../storage/transcripts.js';
-import { AcpSessionPool } from './runners/acp-pool.js';
+import { AcpSessionPool } from './runners/acp/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
 import { openStateDb, STATE_DB_BUSY_TIMEOUT_MS, stateDbWaitMs, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
 

@@ -1,6 +1,6 @@
 /**
  * The drawn cockpit put together from its parts: the board's clock, the main
- * pane (src/io/cockpit/main-pane.ts), the drawing (drawing.ts), the keyboard
+ * pane (src/io/cockpit/main/main-pane.ts), the drawing (drawing.ts), the keyboard
  * routed to the mention line, the prefix commands or the main program
  * (key-router.ts), the window's size, and the process hooks (signals, a last
  * restore before an uncaught error is printed). It ends once, when the main
@@ -16,23 +16,23 @@ import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../sto
 import { createMentionPrompt } from '../../../store/mention-prompt.js';
 import { createAgentList } from '../../../store/agent-list.js';
 import { createPrefixSign } from '../../../store/prefix-sign.js';
-import { loadRegistry, locateAgent } from '../agents/agent-config.js';
+import { loadRegistry, locateAgent } from '../agents/spawn/agent-config.js';
 import { idleCollection, quietAfter } from '../idle-collect.js';
 import { cursorOf } from '../terminal/screen-rows.js';
 import type { CursorPlace } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
-import { CopyView } from './copy-view.js';
+import { CopyView } from './keys/copy-view.js';
 import { startDrawing } from './drawing.js';
-import { routeKeys } from './key-router.js';
-import { panelKeys } from './panel-keys.js';
-import { steerKeys } from './steer-keys.js';
+import { routeKeys } from './keys/key-router.js';
+import { panelKeys } from './keys/panel-keys.js';
+import { steerKeys } from './keys/steer-keys.js';
 import { startNotifier } from './notifier.js';
 import { createSteerLine } from '../../../store/steer-line.js';
-import { mainRect, startMainPane } from './main-pane.js';
-import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main-program.js';
-import { MentionController } from './mentions.js';
+import { mainRect, startMainPane } from './main/main-pane.js';
+import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main/main-program.js';
+import { MentionController } from './keys/mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
 

@@ -8,7 +8,7 @@ import { sanitizeLine } from '../../core/text/sanitize.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
-import { mainEnv } from './pty.js';
+import { mainEnv } from './main/pty.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 
 /** Starts the main program on the terminal with a board that draws nothing. */

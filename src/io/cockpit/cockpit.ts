@@ -1,7 +1,8 @@
 /**
  * The folder `src/io/cockpit/`: the full-screen application put together:
- * the main pty, the board's clock, the keyboard, the mention line, the demo's
- * agents and the end of a cockpit; this file chooses drawn or undrawn.
+ * the board's clock, the drawing, the notifier and the end of a cockpit,
+ * with the main program in `main/` and the keys (the mention line, copy
+ * mode, questions, steering) in `keys/`; this file chooses drawn or undrawn.
  *
  * A cockpit runs the main program (in a pty drawn from a headless terminal,
  * or on the terminal itself when nothing is drawn) over a board that may be
@@ -18,7 +19,7 @@ import { startDrawn } from './cockpit-drawn.js';
 import { processTerminal } from './cockpit-terminal.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { startUndrawn } from './cockpit-undrawn.js';
-import { checkMainProgram } from './main-program.js';
+import { checkMainProgram } from './main/main-program.js';
 
 /** Starts the cockpit over `options.board`, or over a board made here for this terminal; throws a MainProgramError when the main program cannot be started. */
 export function startCockpit(options: CockpitOptions): RunningCockpit {

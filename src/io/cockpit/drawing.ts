@@ -16,7 +16,7 @@ import type { MentionPrompt } from '../../../store/mention-prompt.js';
 import type { AgentList } from '../../../store/agent-list.js';
 import type { PrefixSign } from '../../../store/prefix-sign.js';
 import type { SteerLine } from '../../../store/steer-line.js';
-import { steerOverlay } from './steer-overlay.js';
+import { steerOverlay } from './keys/steer-overlay.js';
 import type { LivePaneSource } from '../terminal/pane-source.js';
 import { InkStdout } from '../terminal/ink-stdout.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';

@@ -14,7 +14,7 @@ import { AgentsStore, currentRun } from '../storage/agents-store.js';
 import { AgentSlots } from '../storage/agent-slots.js';
 import { closer } from '../agents/open-agent-service.js';
 import { RecordStore } from '../storage/records.js';
-import { AcpSessionPool } from '../agents/runners/acp-pool.js';
+import { AcpSessionPool } from '../agents/runners/acp/acp-pool.js';
 import type { Runner } from '../agents/runners/runner.js';
 import { runnersWithSessions } from '../agents/runners/table.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../storage/state-db.js';

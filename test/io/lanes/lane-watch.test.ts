@@ -10,7 +10,7 @@ import { RecordStore } from '../../../src/io/storage/records.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
 import { AgentsFullError } from '../../../src/core/errors.js';
-import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn-queue.js';
+import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn/spawn-queue.js';
 import { GIT_ENV, tempRepo, type TempRepo } from '../../helpers/git-repo.js';
 import { countedWatches } from '../../helpers/counted-watches.js';
 import type { WatchFolder } from '../../../src/io/lanes/lane-tree-watch.js';

@@ -1,4 +1,8 @@
 /**
+ * The folder `src/io/agents/runners/`: one runner per kind of agent (command,
+ * claude, codex, cap, worker; the ACP one in `acp/`), their table, every
+ * agent's process group behind a reaper, and this contract.
+ *
  * The contract every kind of agent implements (DESIGN glossary, "runner"):
  * start it, hear its events, stop it softly, stop it hard. The agent service
  * supervises every kind the same way through this interface.
@@ -10,7 +14,7 @@
  * - outcome: how the agent ended by its own account (done or failed); the
  *   board turns it into the final state when supervision asked for a stop.
  * - session: an opt-in key under which a runner that can (acp) keeps the
- *   agent between turns (src/io/agents/runners/acp-pool.ts); kinds that cannot
+ *   agent between turns (src/io/agents/runners/acp/acp-pool.ts); kinds that cannot
  *   ignore it and start fresh each time.
  */
 import type { FailureInput } from '../../../core/outage/classify.js';

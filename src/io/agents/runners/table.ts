@@ -1,7 +1,7 @@
 /** The runner of every kind `tai spawn --kind` accepts (AGENT_KINDS, src/core/agents/agent-registry.ts). */
 import type { AgentKind } from '../../../core/agents/agent-registry.js';
-import { acpRunner, runAcp } from './acp.js';
-import type { AcpSessionPool } from './acp-pool.js';
+import { acpRunner, runAcp } from './acp/acp.js';
+import type { AcpSessionPool } from './acp/acp-pool.js';
 import { runCap } from './cap.js';
 import { runClaude } from './claude.js';
 import { runCodex } from './codex.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ResultText } from '../../../../src/io/agents/runners/result-text.js';
-import { describeError } from '../../../../src/io/agents/runners/acp.js';
+import { describeError } from '../../../../src/io/agents/runners/acp/acp.js';
 
 describe('the bounded result text', () => {
   it('keeps everything up to its cap', () => {

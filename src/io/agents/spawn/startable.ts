@@ -1,4 +1,9 @@
 /**
+ * The folder `src/io/agents/spawn/`: what a spawn asks before an agent
+ * starts: the registry on disk (agent-config.ts), whether it can start
+ * (this file), the queue at the cap (spawn-queue.ts), and the demo's
+ * example agents (demo-agents.ts).
+ *
  * Whether an agent can start, asked before a panel opens (issue 13, bug 2):
  * a program that is not on PATH or a folder that does not exist would end as
  * a bare `exit 127` in a panel that leaves after 20 s, and an ACP agent as
@@ -7,8 +12,8 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RequestError } from '../../core/errors.js';
-import { which } from '../path-lookup.js';
+import { RequestError } from '../../../core/errors.js';
+import { which } from '../../path-lookup.js';
 
 /** The exit code `tai spawn` gives an agent that cannot be started (the shell's). */
 export const CANNOT_START_EXIT = 127;

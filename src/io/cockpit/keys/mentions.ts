@@ -11,22 +11,22 @@
  *   sessionKey. Every mention is a turn of it: its own spawn, panel and job,
  *   with the key in the spawn (`session`), so an ACP agent whose last turn
  *   ended well takes the next one in the same process and conversation
- *   (src/io/agents/runners/acp-pool.ts); kinds that cannot keep a session start
+ *   (src/io/agents/runners/acp/acp-pool.ts); kinds that cannot keep a session start
  *   fresh each time.
  * - one turn at a time: while a session's panel is live, a mention of the
  *   same agent is refused with the panel it waits for (never a second
  *   process beside it); once that panel finishes, the next mention is the
  *   session's next turn.
  */
-import type { SpawnResult } from '../../core/agents/agent-service.js';
-import { entrySpawnCommand, sessionKey } from '../../core/agents/agent-spawn.js';
-import { findAgent, resolveMention, type AgentEntry } from '../../core/agents/agent-registry.js';
-import type { CommandOf } from '../../core/protocol/commands.js';
-import { messageOf } from '../../core/errors.js';
-import { isLive } from '../../core/panel/panel-state.js';
-import type { Board } from '../../../store/board.js';
-import type { Reply } from '../../../store/dispatch.js';
-import type { MentionPrompt } from '../../../store/mention-prompt.js';
+import type { SpawnResult } from '../../../core/agents/agent-service.js';
+import { entrySpawnCommand, sessionKey } from '../../../core/agents/agent-spawn.js';
+import { findAgent, resolveMention, type AgentEntry } from '../../../core/agents/agent-registry.js';
+import type { CommandOf } from '../../../core/protocol/commands.js';
+import { messageOf } from '../../../core/errors.js';
+import { isLive } from '../../../core/panel/panel-state.js';
+import type { Board } from '../../../../store/board.js';
+import type { Reply } from '../../../../store/dispatch.js';
+import type { MentionPrompt } from '../../../../store/mention-prompt.js';
 
 /** What the mention prompt needs from the cockpit. */
 export interface MentionDeps {

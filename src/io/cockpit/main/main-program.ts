@@ -6,8 +6,8 @@
  * read them (issue 13, bug 1).
  */
 import type { Terminal } from '@xterm/headless';
-import { StartRefusedError } from '../../core/errors.js';
-import { which } from '../path-lookup.js';
+import { StartRefusedError } from '../../../core/errors.js';
+import { which } from '../../path-lookup.js';
 
 /** The exit code of a program that cannot be started (the shell's). */
 export const NOT_FOUND_EXIT = 127;

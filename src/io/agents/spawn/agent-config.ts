@@ -8,9 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { BUILTIN_AGENTS, mergeRegistry, parseRegistry, RegistryError, type AgentEntry } from '../../core/agents/agent-registry.js';
-import { messageOf } from '../../core/errors.js';
-import { which } from '../path-lookup.js';
+import { BUILTIN_AGENTS, mergeRegistry, parseRegistry, RegistryError, type AgentEntry } from '../../../core/agents/agent-registry.js';
+import { messageOf } from '../../../core/errors.js';
+import { which } from '../../path-lookup.js';
 
 /** What to tell a user whose file cannot be used. */
 const MOVE_AWAY = 'fix it, or move it away to use only the built-in agents';

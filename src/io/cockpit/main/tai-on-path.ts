@@ -18,7 +18,7 @@ export interface TaiOnPath {
 }
 
 /** The CLI this process runs from (dist/src/cli.js beside this module's folder). */
-export const CLI_PATH = fileURLToPath(new URL('../../cli.js', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../../../cli.js', import.meta.url));
 
 /** Puts a `tai` that runs `cli` with this Node first on `env`'s PATH. */
 export function putTaiOnPath(env: NodeJS.ProcessEnv, cli: string = CLI_PATH, node: string = process.execPath): TaiOnPath {

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBoard } from '../../../../store/board.js';
-import { openAgentService } from '../../../../src/io/agents/open-agent-service.js';
-import { ACP_SESSION_IDLE_MS, AcpSessionPool } from '../../../../src/io/agents/runners/acp-pool.js';
-import { runnersWithSessions } from '../../../../src/io/agents/runners/table.js';
-import { fixture, groupExists, harness, type Harness } from '../../../helpers/agents.js';
-import { until, type Wait } from '../../../helpers/until.js';
+import { createBoard } from '../../../../../store/board.js';
+import { openAgentService } from '../../../../../src/io/agents/open-agent-service.js';
+import { ACP_SESSION_IDLE_MS, AcpSessionPool } from '../../../../../src/io/agents/runners/acp/acp-pool.js';
+import { runnersWithSessions } from '../../../../../src/io/agents/runners/table.js';
+import { fixture, groupExists, harness, type Harness } from '../../../../helpers/agents.js';
+import { until, type Wait } from '../../../../helpers/until.js';
 
 /** The deadline these ACP tests have always had, longer than the default. */
 const ACP_WAIT: Wait = { timeout: 15_000 };

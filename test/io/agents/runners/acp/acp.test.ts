@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixture, groupExists, harness, type Harness } from '../../../helpers/agents.js';
-import { until, type Wait } from '../../../helpers/until.js';
+import { fixture, groupExists, harness, type Harness } from '../../../../helpers/agents.js';
+import { until, type Wait } from '../../../../helpers/until.js';
 
 /** The deadline these ACP tests have always had, longer than the default. */
 const ACP_WAIT: Wait = { timeout: 15_000 };

@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../../src/cli/agents.js';
-import { BUILTIN_AGENTS, parseRegistry, RegistryError } from '../../../src/core/agents/agent-registry.js';
-import { configPath, loadRegistry, locateAgent } from '../../../src/io/agents/agent-config.js';
-import { fakeProgram } from '../../helpers/agents.js';
+import { run } from '../../../../src/cli/agents.js';
+import { BUILTIN_AGENTS, parseRegistry, RegistryError } from '../../../../src/core/agents/agent-registry.js';
+import { configPath, loadRegistry, locateAgent } from '../../../../src/io/agents/spawn/agent-config.js';
+import { fakeProgram } from '../../../helpers/agents.js';
 
 let root: string;
 let bin: string;
@@ -77,7 +77,7 @@ describe('loadRegistry', () => {
   });
 
   it('accepts the example of docs/agents-registry.md', async () => {
-    const doc = readFileSync(new URL('../../../docs/agents-registry.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../../docs/agents-registry.md', import.meta.url), 'utf8');
     const example = /```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const names = parseRegistry(JSON.parse(example), 'docs/agents-registry.md').entries.map((e) => e.name);
     expect(names).toEqual(['reviewer', 'copilot', 'gemini']);

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import { checkMainProgram, lastLines, MainProgramError } from '../../../src/io/cockpit/main-program.js';
-import { XtermScreen } from '../../../src/io/terminal/screen.js';
+import { checkMainProgram, lastLines, MainProgramError } from '../../../../src/io/cockpit/main/main-program.js';
+import { XtermScreen } from '../../../../src/io/terminal/screen.js';
 
-const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tai-main-'));
 
 describe.runIf(existsSync(CLI))('the main program', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { directRead, directWrite, spawnMain } from '../../../src/io/cockpit/pty.js';
+import { directRead, directWrite, spawnMain } from '../../../../src/io/cockpit/main/pty.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-pty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,9 +6,9 @@
  * one per queued message, until none is left, a turn fails, or a stop was
  * asked for. At most STEER_QUEUE_MAX messages wait.
  */
-import { RequestError } from '../../../core/errors.js';
+import { RequestError } from '../../../../core/errors.js';
 import type { AcpTurn, TurnEnd } from './acp-session.js';
-import type { EmitEvent } from './runner.js';
+import type { EmitEvent } from '../runner.js';
 
 /** Follow-up messages one spawn may have waiting. */
 export const STEER_QUEUE_MAX = 8;

@@ -1,4 +1,10 @@
 /**
+ * The folder `src/io/cockpit/keys/`: what the cockpit does with keys and the
+ * mouse besides passing them to the main program: this router, the mention
+ * line (mentions.ts), a panel's questions and answers (panel-keys.ts),
+ * steering an agent (steer-keys.ts, steer-overlay.ts) and copy mode
+ * (copy-view.ts).
+ *
  * Where each key of the cockpit goes (the real key path, shared by the
  * cockpit and its tests): the KeyScanner splits a raw stdin chunk into
  * commands (to the one dispatcher), mention-prompt keys (to the prompt),
@@ -7,17 +13,17 @@
  * are closed they take nothing. A prefix with no key after it lapses after
  * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
  */
-import type { Command } from '../../core/protocol/commands.js';
-import { MouseRouter, type MouseView } from '../../core/input/mouse-route.js';
-import { WHEEL_LINES } from '../../core/input/mouse.js';
-import { SCROLL_DOWN, SCROLL_UP } from '../../core/input/copy-mode.js';
-import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../core/input/keys.js';
-import { listMove } from '../../core/input/list-keys.js';
-import type { Board } from '../../../store/board.js';
-import { selectedIndex, type AgentList } from '../../../store/agent-list.js';
-import type { PrefixSign } from '../../../store/prefix-sign.js';
-import { KEPT_TRANSCRIPTS_MAX } from '../../../store/board.js';
-import { after, type Cancel } from '../after.js';
+import type { Command } from '../../../core/protocol/commands.js';
+import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
+import { WHEEL_LINES } from '../../../core/input/mouse.js';
+import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
+import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../../core/input/keys.js';
+import { listMove } from '../../../core/input/list-keys.js';
+import type { Board } from '../../../../store/board.js';
+import { selectedIndex, type AgentList } from '../../../../store/agent-list.js';
+import type { PrefixSign } from '../../../../store/prefix-sign.js';
+import { KEPT_TRANSCRIPTS_MAX } from '../../../../store/board.js';
+import { after, type Cancel } from '../../after.js';
 import type { MentionController } from './mentions.js';
 
 /** What the router hands keys to. */
@@ -39,7 +45,7 @@ export interface KeyRoute {
    * while the prompt is open.
    */
   readonly mainMouse?: { main(): MouseView['main']; send(data: string): void };
-  /** Copy mode (src/io/cockpit/copy-view.ts); without it the copy key does nothing. */
+  /** Copy mode (src/io/cockpit/keys/copy-view.ts); without it the copy key does nothing. */
   readonly copy?: { start(): boolean; key(key: string): boolean };
   /** Something the router shows changed (the prefix's sign, the list): draw soon. */
   changed?(): void;

@@ -8,13 +8,13 @@
  * the user's own key; agents never reach it.
  */
 import xterm from '@xterm/headless';
-import { copyKey, copyScrollback, copyStart, selectionOn, type CopyBuffer, type CopyState } from '../../core/input/copy-mode.js';
-import { drawn, type PaneId, type Rect } from '../../core/panel/layout.js';
-import type { Command } from '../../core/protocol/commands.js';
-import type { Board } from '../../../store/board.js';
-import { XtermScreen } from '../terminal/screen.js';
-import { parseRow, type CellRow } from '../terminal/sgr-cells.js';
-import type { CursorPlace, Overlay } from '../terminal/term-output.js';
+import { copyKey, copyScrollback, copyStart, selectionOn, type CopyBuffer, type CopyState } from '../../../core/input/copy-mode.js';
+import { drawn, type PaneId, type Rect } from '../../../core/panel/layout.js';
+import type { Command } from '../../../core/protocol/commands.js';
+import type { Board } from '../../../../store/board.js';
+import { XtermScreen } from '../../terminal/screen.js';
+import { parseRow, type CellRow } from '../../terminal/sgr-cells.js';
+import type { CursorPlace, Overlay } from '../../terminal/term-output.js';
 
 type Terminal = InstanceType<typeof xterm.Terminal>;
 

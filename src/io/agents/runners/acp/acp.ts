@@ -1,4 +1,8 @@
 /**
+ * The folder `src/io/agents/runners/acp/`: the Agent Client Protocol runner:
+ * this kind, its session (acp-session.ts), the kept sessions (acp-pool.ts),
+ * permissions (acp-permission.ts) and steering (acp-steer.ts).
+ *
  * The `acp` kind: any Agent Client Protocol agent over stdio (`gemini --acp`,
  * `opencode acp`, claude-agent-acp, codex-acp, goose ...). The protocol work
  * (initialize, session/new, session/prompt, updates to events, permissions)
@@ -24,7 +28,7 @@
 import type { AcpSessionPool } from './acp-pool.js';
 import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js';
 import { SteeredTurns } from './acp-steer.js';
-import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from './runner.js';
+import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from '../runner.js';
 
 export { describeError } from './acp-session.js';
 

@@ -9,9 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { AgentEvent } from '../../core/events.js';
-import type { Board } from '../../../store/board.js';
-import { pacedData, withPacedPipes } from './paced-read.js';
+import type { AgentEvent } from '../../../core/events.js';
+import type { Board } from '../../../../store/board.js';
+import { pacedData, withPacedPipes } from '../paced-read.js';
 
 /** The kinds of example agent the fixture knows. */
 export type DemoMode = 'stream' | 'tools' | 'silent' | 'fail';
@@ -37,7 +37,7 @@ const TASKS: Readonly<Record<DemoMode, string>> = {
 
 /** The example agent's program: dist/src/demo-agent.js, beside this module once built (or from the source tree, once built). */
 export function demoAgentPath(): string {
-  for (const rel of ['../../demo-agent.js', '../../../dist/src/demo-agent.js']) {
+  for (const rel of ['../../../demo-agent.js', '../../../../dist/src/demo-agent.js']) {
     const p = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(p)) return p;
   }

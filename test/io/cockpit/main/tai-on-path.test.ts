@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import { putTaiOnPath } from '../../../src/io/cockpit/tai-on-path.js';
+import { putTaiOnPath } from '../../../../src/io/cockpit/main/tai-on-path.js';
 
-const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 describe.runIf(existsSync(CLI))('tai on the main pane’s PATH', () => {
   it('puts a private folder with a tai that runs this CLI first on PATH, and removes it', () => {

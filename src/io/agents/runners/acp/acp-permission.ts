@@ -10,9 +10,9 @@
  * answer is `cancelled` (the ACP rule).
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { argumentLines, diffLines } from '../../../core/agents/question-block.js';
-import type { DetailLine, OptionKind, PermissionPolicy, QuestionAnswer, QuestionAsk } from '../../../core/agents/questions.js';
-import type { AskUser, EmitEvent } from './runner.js';
+import { argumentLines, diffLines } from '../../../../core/agents/question-block.js';
+import type { DetailLine, OptionKind, PermissionPolicy, QuestionAnswer, QuestionAsk } from '../../../../core/agents/questions.js';
+import type { AskUser, EmitEvent } from '../runner.js';
 
 /** What the turn brings to a permission request. */
 export interface PermissionTurn {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CannotStartError, checkStartable } from '../../../src/io/agents/startable.js';
+import { CannotStartError, checkStartable } from '../../../../src/io/agents/spawn/startable.js';
 
-const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
 
 describe('an agent that cannot start', () => {
   it('is refused before a panel opens, naming the program or the folder', () => {

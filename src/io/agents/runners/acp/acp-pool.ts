@@ -4,7 +4,7 @@
  * session key takes the idle session kept under that key, or starts one; when
  * its turn ends fit for another, the session goes back here, idle, for the
  * next spawn with the same key. Reuse is opt-in: a spawn without a key never
- * comes here (src/io/agents/runners/acp.ts), so a script fanning out tasks never
+ * comes here (src/io/agents/runners/acp/acp.ts), so a script fanning out tasks never
  * finds an earlier task's conversation in its agent.
  *
  * Vocabulary:

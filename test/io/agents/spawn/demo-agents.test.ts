@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parseDemoArgs, startDemoAgent } from '../../../src/io/agents/demo-agents.js';
-import { createBoard } from '../../../store/board.js';
+import { parseDemoArgs, startDemoAgent } from '../../../../src/io/agents/spawn/demo-agents.js';
+import { createBoard } from '../../../../store/board.js';
 
 describe('the demo agents', () => {
   it('parses the agents, the rate and the main command', () => {

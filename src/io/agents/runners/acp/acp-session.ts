@@ -21,15 +21,15 @@
  */
 import { Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
-import { classify, sayFailure } from '../../../core/outage/classify.js';
-import { messageOf } from '../../../core/errors.js';
-import { acpFailure, AcpDecoder, promptUsage } from '../../../core/decoders/acp.js';
-import { LineDecoder } from '../../../core/decoders/lines.js';
-import { pacedData, pacedWebStream } from '../paced-read.js';
-import { spawnGroup, type GroupChild } from './process-group.js';
-import { ResultText } from './result-text.js';
-import type { AskUser, EmitEvent, RunOutcome } from './runner.js';
-import type { PermissionPolicy } from '../../../core/agents/questions.js';
+import { classify, sayFailure } from '../../../../core/outage/classify.js';
+import { messageOf } from '../../../../core/errors.js';
+import { acpFailure, AcpDecoder, promptUsage } from '../../../../core/decoders/acp.js';
+import { LineDecoder } from '../../../../core/decoders/lines.js';
+import { pacedData, pacedWebStream } from '../../paced-read.js';
+import { spawnGroup, type GroupChild } from '../process-group.js';
+import { ResultText } from '../result-text.js';
+import type { AskUser, EmitEvent, RunOutcome } from '../runner.js';
+import type { PermissionPolicy } from '../../../../core/agents/questions.js';
 import { answerPermission, type PermissionTurn, type Remembered } from './acp-permission.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */

@@ -1,15 +1,19 @@
 /**
+ * The folder `src/io/cockpit/main/`: the main program: this pane, its pty
+ * (pty.ts), the program found before the screen is taken (main-program.ts)
+ * and this tai first on its PATH (tai-on-path.ts).
+ *
  * The main pane: the main program in a pty, its output written into the
  * main screen, the terminal's replies (cursor reports) sent back, and the
  * screen and the pty resized whenever the main pane's rectangle changes
  * (a panel opened or closed, a zoom, the window resized).
  */
-import { rectOf, type Rect } from '../../core/panel/layout.js';
-import { toPane } from '../../core/input/pane-input.js';
-import type { MouseEncoding, MouseTracking } from '../../core/input/mouse.js';
-import { trackMouseEncoding } from '../terminal/mouse-encoding.js';
-import type { Board } from '../../../store/board.js';
-import type { CockpitScreens } from './cockpit-board.js';
+import { rectOf, type Rect } from '../../../core/panel/layout.js';
+import { toPane } from '../../../core/input/pane-input.js';
+import type { MouseEncoding, MouseTracking } from '../../../core/input/mouse.js';
+import { trackMouseEncoding } from '../../terminal/mouse-encoding.js';
+import type { Board } from '../../../../store/board.js';
+import type { CockpitScreens } from '../cockpit-board.js';
 import { spawnMain, type MainPty } from './pty.js';
 
 /** The main pane's rectangle: the whole window while it is zoomed. */

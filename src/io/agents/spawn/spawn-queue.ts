@@ -9,8 +9,8 @@
  * or the machine-wide count in the state database); the queue only retries
  * on its refusal.
  */
-import { pidAlive } from '../storage/agents-store.js';
-import { guardBusy, migrate, type StateDb } from '../storage/state-db.js';
+import { pidAlive } from '../../storage/agents-store.js';
+import { guardBusy, migrate, type StateDb } from '../../storage/state-db.js';
 
 /** A queued spawn retries this often while its ticket is the oldest. */
 export const QUEUE_RETRY_MS = 1_000;

@@ -4,11 +4,11 @@
  * so the line replaces that row of the panel's overlay, as the mention
  * prompt's row cuts the overlays under it.
  */
-import type { Rect } from '../../core/panel/layout.js';
-import type { Board } from '../../../store/board.js';
-import type { SteerLine } from '../../../store/steer-line.js';
-import { parseRow } from '../terminal/sgr-cells.js';
-import type { Overlay } from '../terminal/term-output.js';
+import type { Rect } from '../../../core/panel/layout.js';
+import type { Board } from '../../../../store/board.js';
+import type { SteerLine } from '../../../../store/steer-line.js';
+import { parseRow } from '../../terminal/sgr-cells.js';
+import type { Overlay } from '../../terminal/term-output.js';
 import { steerRow } from './steer-keys.js';
 
 /** The overlays with the open steering line on its panel's last row; unchanged while the line is closed. */

@@ -5,8 +5,8 @@
  * the answer; any other key is not the question's and is dropped. Keys for a
  * panel without a question go to `steer` (the follow-up line), when given.
  */
-import { QuestionError } from '../../core/agents/questions.js';
-import type { Board } from '../../../store/board.js';
+import { QuestionError } from '../../../core/agents/questions.js';
+import type { Board } from '../../../../store/board.js';
 
 /** What the panel keys act on. */
 export interface PanelKeysOptions {

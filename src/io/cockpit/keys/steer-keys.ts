@@ -6,8 +6,8 @@
  * line on a command agent's stdin), Esc cancels, Backspace deletes. A
  * refused send keeps the text and shows why; nothing typed is lost.
  */
-import type { Reply } from '../../../store/dispatch.js';
-import type { SteerLine } from '../../../store/steer-line.js';
+import type { Reply } from '../../../../store/dispatch.js';
+import type { SteerLine } from '../../../../store/steer-line.js';
 
 /** What the steering keys act on. */
 export interface SteerKeysOptions {
