@@ -7,6 +7,13 @@ const { Terminal } = xterm;
 
 const write = (t: InstanceType<typeof Terminal>, d: string) => new Promise<void>((r) => t.write(d, r));
 
+/** Every row of `t`'s screen converted whole (lineToCells), from `scrollback` lines up: what screenCells must give. */
+const fullCells = (t: InstanceType<typeof Terminal>, scrollback = 0) => {
+  const buf = t.buffer.active;
+  const top = Math.max(0, buf.baseY - scrollback);
+  return Array.from({ length: t.rows }, (_, y) => lineToCells(buf.getLine(top + y), t.cols, buf.getNullCell()));
+};
+
 describe('screenRows', () => {
   it('makes one row per line, exactly cols wide, with SGR codes for colours', async () => {
     const t = new Terminal({ cols: 8, rows: 2, allowProposedApi: true });
@@ -47,10 +54,7 @@ describe('screenRows', () => {
 
   it('keeps the row objects of lines that only scrolled, and converts changed or combined lines again', async () => {
     const t = new Terminal({ cols: 6, rows: 3, scrollback: 2, allowProposedApi: true });
-    const fresh = () => {
-      const buf = t.buffer.active;
-      return Array.from({ length: 3 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 6, buf.getNullCell()));
-    };
+    const fresh = () => fullCells(t);
     await write(t, 'one\r\n\x1b[32mtwo\x1b[0m\r\nthree');
     const first = screenCells(t);
     expect(first).toEqual(fresh());
@@ -67,10 +71,7 @@ describe('screenRows', () => {
 
   it("converts an echo without xterm's buffer getter or a new cell, and follows a switch to the alternate screen", async () => {
     const t = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
-    const fresh = () => {
-      const buf = t.buffer.active;
-      return Array.from({ length: 2 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 10, buf.getNullCell()));
-    };
+    const fresh = () => fullCells(t);
     await write(t, '$ ');
     screenCells(t);
     const cells = vi.spyOn(t.buffer.normal, 'getNullCell');
@@ -91,10 +92,7 @@ describe('screenRows', () => {
 
   it('reads again only the cells an echo changed on a written line, and gives the same cells as a full conversion', async () => {
     const t = new Terminal({ cols: 40, rows: 4, allowProposedApi: true });
-    const fresh = () => {
-      const buf = t.buffer.active;
-      return Array.from({ length: 4 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 40, buf.getNullCell()));
-    };
+    const fresh = () => fullCells(t);
     await write(t, '$ \x1b[32mgreen\x1b[0m and plain text on one line');
     const first = screenCells(t);
     // Count the cells read through the API: the echo of one key changes one cell of a line of 40.
@@ -130,10 +128,7 @@ describe('screenRows', () => {
 
   it('converts a written line whole where a wide character is written over or over one', async () => {
     const t = new Terminal({ cols: 8, rows: 2, allowProposedApi: true });
-    const fresh = () => {
-      const buf = t.buffer.active;
-      return Array.from({ length: 2 }, (_, y) => lineToCells(buf.getLine(buf.baseY + y), 8, buf.getNullCell()));
-    };
+    const fresh = () => fullCells(t);
     for (const chunk of ['ab世cd界', '\x1b[1;3Hx', '\x1b[1;4Hy', '\x1b[1;1H世', '\x1b[1;2H\x1b[7mz', '\x1b[1;7H😀', '\x1b[1;8Hq', '\x1b[2;7H世', '\x1b[2;8H!']) {
       await write(t, chunk);
       expect(screenCells(t), JSON.stringify(chunk)).toEqual(fresh());
@@ -162,11 +157,7 @@ describe('screenRows', () => {
     ];
     for (const scrollback of [0, 3]) {
       const t = new Terminal({ cols: 12, rows: 7, scrollback: 20, allowProposedApi: true });
-      const fresh = () => {
-        const buf = t.buffer.active;
-        const top = Math.max(0, buf.baseY - scrollback);
-        return Array.from({ length: t.rows }, (_, y) => lineToCells(buf.getLine(top + y), t.cols, buf.getNullCell()));
-      };
+      const fresh = () => fullCells(t, scrollback);
       for (let step = 0; step < 1000; step++) {
         let chunk = '';
         for (let k = rand(4); k >= 0; k--) chunk += ops[rand(ops.length)]!();
