@@ -19,6 +19,8 @@ import { createPrefixSign } from '../../../store/prefix-sign.js';
 import { loadRegistry, locateAgent } from '../agents/spawn/agent-config.js';
 import { idleCollection, quietAfter } from '../idle-collect.js';
 import { cursorOf } from '../terminal/screen-rows.js';
+import { echoAhead } from '../terminal/echo-ahead.js';
+import { EXPEDITE_MS } from '../terminal/pane-source.js';
 import type { CursorPlace } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
@@ -59,10 +61,23 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   // What the user must see before anything else, in the main pane where the eye is (tmux's display-message).
   const notice = (line: string): void => screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
   for (const line of options.notices ?? []) notice(line);
+  /** When keys last went to the main program: its echo may then be written ahead of its frame. */
+  let typedAt = -Infinity;
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+    // A typed key's echo goes to the terminal before the main screen parses it, when it is only printed text at
+    // the cursor (echo-ahead.ts); the frame after the parse draws what the screen then holds.
+    beforeParse: (data) => {
+      if (now() - typedAt > EXPEDITE_MS) return;
+      const s = board.getState();
+      if (s.focus !== 'main' || s.help || s.scrollback > 0 || copy.cursor() !== undefined || screens.cursorHidden()) return;
+      const e = echoAhead(main, data);
+      if (e === undefined) return;
+      const r = mainRect(board);
+      if (e.x + e.chars.length < r.cols && e.y < r.rows) drawing.ahead(r.x + e.x, r.y + e.y, e.chars, e.style);
+    },
   });
 
   const prompt = createMentionPrompt();
@@ -125,6 +140,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     dispatch: (command) => void dispatch(command, cockpit),
     toMain: (data) => {
       source.expedite();
+      typedAt = now();
       mainPane.type(data);
     },
     mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },

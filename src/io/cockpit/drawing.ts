@@ -55,6 +55,13 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
+  /**
+   * Writes a typed key's echo before its frame: `chars` at (x, y) in
+   * `style`, where the terminal's cursor stands (TermOutput.ahead), unless
+   * something is drawn over the panes (the agent list, the mention prompt)
+   * or a frame of new chrome waits; false when not written.
+   */
+  ahead(x: number, y: number, chars: string, style: string): boolean;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -179,6 +186,10 @@ export function startDrawing(options: DrawingOptions): Drawing {
     },
     ring(message) {
       if (drawing) out.ring(message);
+    },
+    ahead(x, y, chars, style) {
+      if (!drawing || chromeUndrawn || unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null) return false;
+      return out.ahead(x, y, chars, style);
     },
     resize(c, r) {
       out.resize(c, r);

@@ -20,8 +20,15 @@ export interface CursorSpot {
   readonly y: number;
 }
 
+/** What a cell's style is read from: a buffer cell, or xterm's pen (its attribute data has the same methods). */
+export type CellStyle = Pick<
+  BufferCell,
+  | 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough'
+  | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor' | 'isAttributeDefault'
+>;
+
 /** The SGR parameters of a cell's colours and attributes ('' for the default style). */
-export function cellSgr(cell: BufferCell): string {
+export function cellSgr(cell: CellStyle): string {
   const p: string[] = [];
   if (cell.isBold()) p.push('1');
   if (cell.isDim()) p.push('2');

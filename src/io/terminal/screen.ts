@@ -85,6 +85,15 @@ export class XtermScreen implements Screen {
     else if (done !== undefined) this.term.write('', done);
   }
 
+  /**
+   * Whether `data` written now is parsed in this very turn from the parser's
+   * ground state: a screen that parses at once, every earlier write parsed,
+   * no sequence begun, and FloodSkip not holding it (echo-ahead.ts).
+   */
+  parsesAtOnce(data: string): boolean {
+    return this.atOnce !== undefined && this.unparsed === 0 && this.clamp.ground() && (this.flood?.passes(data) ?? true);
+  }
+
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
   private keep(): number {
     return this.scrollback + 2 * this.term.rows;

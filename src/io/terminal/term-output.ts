@@ -21,6 +21,8 @@
  * - patch: a frame of header rows alone (a silent second's elapsed time),
  *   diffed in their columns only against what the terminal shows; the next
  *   draw looks at those rows again.
+ * - ahead: a typed key's echo written before its frame, at the cursor
+ *   (echo-ahead.ts); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
 
@@ -39,6 +41,8 @@ export interface Overlay {
 /** Counters for the benchmark and tests. */
 export interface TermOutputStats {
   frames: number;
+  /** Echoes written ahead of their frame. */
+  aheads: number;
   /** Frames that wrote something. */
   writes: number;
   bytes: number;
@@ -55,7 +59,7 @@ const SYNC_OFF = '\x1b[?2026l';
 
 /** The differential output stage; one per terminal. */
 export class TermOutput {
-  readonly stats: TermOutputStats = { frames: 0, writes: 0, bytes: 0 };
+  readonly stats: TermOutputStats = { frames: 0, aheads: 0, writes: 0, bytes: 0 };
   private texts: string[] = [];
   private chrome: CellRow[] = [];
   private cells: CellRow[] = [];
@@ -223,6 +227,37 @@ export class TermOutput {
     this.write(data);
     this.stats.writes++;
     this.stats.bytes += Buffer.byteLength(data);
+    return true;
+  }
+
+  /**
+   * Writes `chars` (one cell each) at (x, y) in `style` ahead of their
+   * frame, a typed key's echo (echo-ahead.ts), when the terminal's cursor
+   * stands at (x, y): it then stands after them, where the echo leaves the
+   * program's cursor. The next draw looks at the row again and writes the
+   * truth over a wrong guess. False, writing nothing, when the terminal is
+   * not drawn yet, its cursor is elsewhere or hidden, the cells would reach
+   * the last column, or they touch a wide character.
+   */
+  ahead(x: number, y: number, chars: string, style: string): boolean {
+    const cursor = this.cursor;
+    const row = this.cells[y];
+    const end = x + chars.length;
+    if (this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= this.cols || row.chars[x] === '' || row.chars[end] === '') return false;
+    const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
+    for (let i = 0; i < chars.length; i++) {
+      next.chars[x + i] = chars[i]!;
+      next.styles[x + i] = style;
+    }
+    this.cells[y] = next;
+    this.sources[y] = UNKNOWN;
+    this.patched.add(y);
+    this.cursor = { x: end, y };
+    const data = `\x1b[${y + 1};${x + 1}H${style === '' ? chars : `\x1b[0;${style}m${chars}\x1b[0m`}`;
+    this.write(data);
+    this.stats.aheads++;
+    this.stats.writes++;
+    this.stats.bytes += data.length; // ASCII: one byte a character
     return true;
   }
 
