@@ -54,15 +54,10 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     env: options.env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   });
-  const { beforeParse } = options;
-  pty.onData(
-    beforeParse === undefined
-      ? (data) => screens.writeMain(data)
-      : (data) => {
-          beforeParse(data);
-          screens.writeMain(data);
-        },
-  );
+  pty.onData((data) => {
+    options.beforeParse?.(data);
+    screens.writeMain(data);
+  });
   main.term.onData((reply) => pty.write(reply));
   const encoding = trackMouseEncoding(main.term);
   board.subscribe((state, prev) => {
