@@ -273,7 +273,7 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
   const typed = (c: Client, bytes: Uint8Array): void => {
-    const text = c.decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+    const text = keysText(c.decoder, bytes);
     if (text === '') return;
     if (c.readOnly) {
       if (c.watch?.push(text)) detachClient(c);
@@ -388,4 +388,16 @@ export async function startLinkHub(options: LinkHubOptions): Promise<LinkHub> {
 function subscribe<F>(set: Set<F>, fn: F): () => void {
   set.add(fn);
   return () => void set.delete(fn);
+}
+
+/**
+ * Keys read as text. Most reads are one key, one ASCII byte: its character
+ * is taken as it is, without the decoder's call, when the decoder holds no
+ * part of a character from the read before (`lastNeed`, checked to be
+ * there); anything else goes through the decoder.
+ */
+function keysText(decoder: StringDecoder, bytes: Uint8Array): string {
+  const b = bytes[0];
+  if (bytes.length === 1 && b !== undefined && b < 0x80 && (decoder as { lastNeed?: unknown }).lastNeed === 0) return String.fromCharCode(b);
+  return decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
 }

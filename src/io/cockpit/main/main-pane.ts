@@ -71,6 +71,7 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
   return {
     pty,
     type(data) {
+      if (!data.includes('\x1b')) return pty.write(data); // toPane changes only escapes: no modes to read (xterm.js makes them anew)
       const modes = main.term.modes;
       // Straight to the pty: the main screen parses every write as it arrives (XtermScreen's atOnce), so the
       // echo needs no user-input flag from xterm.js's input(), whose event and debug log were half of a key's
