@@ -16,18 +16,19 @@ import { dispatch as dispatchCommand, NO_AGENTS, type Reply } from '../../../sto
 import { createMentionPrompt } from '../../../store/mention-prompt.js';
 import { createAgentList } from '../../../store/agent-list.js';
 import { createPrefixSign } from '../../../store/prefix-sign.js';
+import type { BoardState } from '../../../store/board.js';
 import { loadRegistry, locateAgent } from '../agents/spawn/agent-config.js';
 import { idleCollection, quietAfter } from '../idle-collect.js';
 import { cursorOf } from '../terminal/screen-rows.js';
 import { echoAhead } from '../terminal/echo-ahead.js';
 import { EXPEDITE_MS } from '../terminal/pane-source.js';
-import type { CursorPlace } from '../terminal/term-output.js';
+import type { CursorPlace, PreparedAhead } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { CopyView } from './keys/copy-view.js';
 import { startDrawing } from './drawing.js';
-import { routeKeys } from './keys/key-router.js';
+import { routeKeys, straightLane, type KeyRoute } from './keys/key-router.js';
 import { panelKeys } from './keys/panel-keys.js';
 import { steerKeys } from './keys/steer-keys.js';
 import { startNotifier } from './notifier.js';
@@ -37,6 +38,9 @@ import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main/main-
 import { MentionController } from './keys/mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
+
+/** How long after a key to the main program the next key's echo is made ready after each frame. */
+const TYPING_MS = 1_000;
 
 /** Starts a cockpit that draws on `stdout`, over a board made with its screens. */
 export function startDrawn(options: CockpitOptions, made: CockpitBoard & { readonly screens: CockpitScreens }, terminal: CockpitTerminal): RunningCockpit {
@@ -63,21 +67,49 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   for (const line of options.notices ?? []) notice(line);
   /** When keys last went to the main program: its echo may then be written ahead of its frame. */
   let typedAt = -Infinity;
+  /**
+   * The echo ahead of `data`, were the main program to print it now: text at the cursor (echo-ahead.ts), within
+   * EXPEDITE_MS of a key, the main pane shown and typed into, its cursor visible. Undefined when it cannot be.
+   */
+  const echoOf = (data: string, within = EXPEDITE_MS): PreparedAhead | undefined => {
+    if (now() - typedAt > within) return undefined;
+    const s = board.getState();
+    if (s.focus !== 'main' || s.help || s.scrollback > 0 || copy.cursor() !== undefined || screens.cursorHidden()) return undefined;
+    const e = echoAhead(main, data);
+    if (e === undefined) return undefined;
+    const r = mainRect(board);
+    return e.x + e.chars.length < r.cols && e.y < r.rows ? drawing.prepareAhead(r.x + e.x, r.y + e.y, e.chars.length, e.style) : undefined;
+  };
+  /**
+   * The echo of the next key, made ready after each frame while the user types into the main program (one
+   * printable character prints the same way whichever it is): when one comes back alone, with nothing changed
+   * since on the main screen, in the main pane's place or on the terminal, only a few comparisons stand between
+   * its read and its write. A key that does not go straight to the main program forgets it (copy mode, the
+   * prompt, the list: keys' business).
+   */
+  let ready: { readonly ahead: PreparedAhead; readonly changes: number; readonly layout: BoardState['layout'] } | undefined;
+  const prepareEcho = (): void => {
+    ready = undefined;
+    const ahead = echoOf(' ', TYPING_MS);
+    if (ahead !== undefined) ready = { ahead, changes: main.changes, layout: board.getState().layout };
+  };
+  /** Writes the echo `data` ahead of its frame, the prepared one when it still holds, when it can be; true when written. */
+  const writeEcho = (data: string): boolean => {
+    const r = ready;
+    ready = undefined;
+    if (r !== undefined && data.length === 1 && data >= ' ' && data <= '~' && r.changes === main.changes && now() - typedAt <= EXPEDITE_MS) {
+      const s = board.getState();
+      if (s.layout === r.layout && s.focus === 'main' && !s.help && s.scrollback === 0 && r.ahead.write(data)) return true;
+    }
+    return echoOf(data)?.write(data) ?? false;
+  };
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
     // A typed key's echo goes to the terminal before the main screen parses it, when it is only printed text at
     // the cursor (echo-ahead.ts); the frame after the parse draws what the screen then holds.
-    beforeParse: (data) => {
-      if (now() - typedAt > EXPEDITE_MS) return;
-      const s = board.getState();
-      if (s.focus !== 'main' || s.help || s.scrollback > 0 || copy.cursor() !== undefined || screens.cursorHidden()) return;
-      const e = echoAhead(main, data);
-      if (e === undefined) return;
-      const r = mainRect(board);
-      if (e.x + e.chars.length < r.cols && e.y < r.rows) drawing.ahead(r.x + e.x, r.y + e.y, e.chars, e.style);
-    },
+    beforeParse: writeEcho,
   });
 
   const prompt = createMentionPrompt();
@@ -126,7 +158,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
   const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
 
-  const onKeys = routeKeys({
+  const route: KeyRoute = {
     keys,
     board,
     mentions,
@@ -139,16 +171,26 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     },
     dispatch: (command) => void dispatch(command, cockpit),
     toMain: (data) => {
-      source.expedite();
-      typedAt = now();
       mainPane.type(data);
+      typedAt = now();
+      source.expedite();
     },
     mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },
     copy,
     toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text }, cockpit)) ?? { ok: false, error: NO_AGENTS } }) }),
-  });
+  };
+  const onKeys = routeKeys(route);
+  const straight = straightLane(route);
+  source.onFrame(prepareEcho); // after the drawing's own listener: made from what the frame left on the terminal
   // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
-  terminal.onInput(quietAfter(idleCollection, onKeys));
+  terminal.onInput(
+    quietAfter(idleCollection, (chunk: string) => {
+      if (straight(chunk)) return;
+      ready = undefined;
+      main.settle(); // copy mode and the rest read the main screen
+      onKeys(chunk);
+    }),
+  );
   terminal.start();
   terminal.onResize(() => {
     const { cols, rows } = terminal;

@@ -22,7 +22,7 @@ import { InkStdout } from '../terminal/ink-stdout.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
 import { terminalTitle } from '../../core/text/title.js';
 import { ENTER, LEAVE, MOUSE_ON, setTitle } from '../terminal/terminal-modes.js';
-import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
+import { TermOutput, type CursorPlace, type Overlay, type PreparedAhead, type TermOutputStats } from '../terminal/term-output.js';
 
 /** What the cockpit draws and where. */
 export interface DrawingOptions {
@@ -56,12 +56,14 @@ export interface Drawing {
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
   /**
-   * Writes a typed key's echo before its frame: `chars` at (x, y) in
-   * `style`, where the terminal's cursor stands (TermOutput.ahead), unless
-   * something is drawn over the panes (the agent list, the mention prompt)
-   * or a frame of new chrome waits; false when not written.
+   * Makes a typed key's echo ready to be written before its frame: `count`
+   * cells at (x, y) in `style`, where the terminal's cursor stands
+   * (TermOutput.prepareAhead). Its write(chars) writes them unless, by then,
+   * something is drawn over the panes (the agent list, the mention prompt),
+   * a frame of new chrome waits or the terminal was drawn on; undefined
+   * when it could not be written now.
    */
-  ahead(x: number, y: number, chars: string, style: string): boolean;
+  prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -187,9 +189,11 @@ export function startDrawing(options: DrawingOptions): Drawing {
     ring(message) {
       if (drawing) out.ring(message);
     },
-    ahead(x, y, chars, style) {
-      if (!drawing || chromeUndrawn || unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null) return false;
-      return out.ahead(x, y, chars, style);
+    prepareAhead(x, y, count, style) {
+      const covered = (): boolean => !drawing || chromeUndrawn || unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null;
+      if (covered()) return undefined;
+      const ready = out.prepareAhead(x, y, count, style);
+      return ready && { write: (chars) => !covered() && ready.write(chars) };
     },
     resize(c, r) {
       out.resize(c, r);

@@ -216,12 +216,7 @@ export function createPaneSource(
       timer?.();
       timer = undefined;
       lastCue = t;
-      drawingNow = true;
-      try {
-        for (const l of frameListeners) l(only);
-      } finally {
-        drawingNow = false;
-      }
+      frame(only);
       return;
     }
     const at = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
@@ -244,8 +239,19 @@ export function createPaneSource(
     }
     // React's update lands in a microtask; draw after it.
     setImmediate(() => {
-      if (!stopped) for (const l of frameListeners) l();
+      if (!stopped) frame();
     });
+  };
+
+  /** Runs the frame listeners, the main screen settled first (an echo's parse held for the terminal's turn). */
+  const frame = (...headers: [] | [readonly number[] | undefined]): void => {
+    drawingNow = true;
+    try {
+      main.settle();
+      for (const l of frameListeners) l(...headers);
+    } finally {
+      drawingNow = false;
+    }
   };
 
   const source: LivePaneSource = {
@@ -296,6 +302,7 @@ export function createPaneSource(
       return screen ? (versions.get(screen) ?? 0) * 2 + (screen === main ? 0 : 1) : -1;
     },
     overlays() {
+      main.settle();
       const s = board?.getState();
       if (!s || s.help) return [];
       const out: Overlay[] = [];

@@ -37,6 +37,15 @@ export class XtermScreen implements Screen {
   /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
   readonly flood: FloodSkip | undefined;
 
+  /** Writes and resizes so far: while it stays the same, the screen shows what it showed (an echo prepared ahead still holds). */
+  get changes(): number {
+    return this.changed;
+  }
+  private changed = 0;
+
+  /** Output held by writeAfterTurn until its parse. */
+  private held: { readonly data: string; readonly callback: (() => void) | undefined; readonly timer: NodeJS.Timeout } | undefined;
+
   /** Writes given to xterm.js whose parsing has not finished. */
   private unparsed = 0;
 
@@ -63,6 +72,8 @@ export class XtermScreen implements Screen {
    * parses them in order and yields to the event loop (a timer) every 12 ms.
    */
   write(data: string, callback?: () => void): void {
+    this.settle();
+    this.changed++;
     if (this.flood) this.flood.write(data, callback);
     else this.parse(data, callback);
   }
@@ -91,7 +102,7 @@ export class XtermScreen implements Screen {
    * no sequence begun, and FloodSkip not holding it (echo-ahead.ts).
    */
   parsesAtOnce(data: string): boolean {
-    return this.atOnce !== undefined && this.unparsed === 0 && this.clamp.ground() && (this.flood?.passes(data) ?? true);
+    return this.held === undefined && this.atOnce !== undefined && this.unparsed === 0 && this.clamp.ground() && (this.flood?.passes(data) ?? true);
   }
 
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
@@ -109,9 +120,36 @@ export class XtermScreen implements Screen {
 
   /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
+    this.settle();
+    this.changed++;
     this.flood?.flush(); // held lines are parsed at the size they were written for
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
     this.clamp.resize(cols, rows);
+  }
+
+  /**
+   * Writes output whose cells the terminal shows already (an echo written
+   * ahead of its frame: echo-ahead.ts), parsed in a timer's turn (about a
+   * millisecond) rather than now: the terminal just woken by the echo, most
+   * often on this very core, runs first, and the parse and its frame come
+   * after it (issue 17: keypress to echo, measured in its tail). Anything
+   * that reads or writes the screen settles it first (settle()): the next
+   * write, a resize, parsed(), a frame. Until then parsesAtOnce is false.
+   */
+  writeAfterTurn(data: string, callback?: () => void): void {
+    this.settle();
+    this.changed++;
+    const timer = setTimeout(() => this.settle(), 0);
+    this.held = { data, callback, timer };
+  }
+
+  /** Parses what writeAfterTurn holds, now. */
+  settle(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    clearTimeout(held.timer);
+    this.write(held.data, held.callback);
   }
 
   /** Lines kept above the visible rows: how far the pane can be scrolled back. */
@@ -121,18 +159,22 @@ export class XtermScreen implements Screen {
 
   /** Frees the terminal. */
   dispose(): void {
+    if (this.held !== undefined) clearTimeout(this.held.timer);
+    this.held = undefined;
     this.flood?.stop();
     this.term.dispose();
   }
 
   /** Resolves once everything written so far has been parsed. */
   parsed(): Promise<void> {
+    this.settle();
     this.flood?.flush();
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
   /** The visible rows as plain text, right-trimmed (for tests and status). */
   text(): string[] {
+    this.settle();
     const buf = this.term.buffer.active;
     const out: string[] = [];
     for (let y = 0; y < this.term.rows; y++) {

@@ -38,6 +38,12 @@ export interface Overlay {
   readonly rows: readonly CellRow[];
 }
 
+/** An echo ahead made ready before its echo came (TermOutput.prepareAhead). */
+export interface PreparedAhead {
+  /** Writes `chars` (as many as it was made for), when nothing was drawn since it was made; false, writing nothing, otherwise. */
+  write(chars: string): boolean;
+}
+
 /** Counters for the benchmark and tests. */
 export interface TermOutputStats {
   frames: number;
@@ -240,25 +246,45 @@ export class TermOutput {
    * the last column, or they touch a wide character.
    */
   ahead(x: number, y: number, chars: string, style: string): boolean {
+    return this.prepareAhead(x, y, chars.length, style)?.write(chars) ?? false;
+  }
+
+  /**
+   * An echo of `count` cells made ready before it comes: the checks and
+   * the cursor's move and pen are done now, so that when the echo arrives
+   * little stands between it and the terminal. Its write(chars) writes only
+   * while the terminal is as it was (the same cursor, row and size: nothing
+   * drawn in between); false otherwise, writing nothing. Undefined when
+   * ahead() would refuse now.
+   */
+  prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined {
     const cursor = this.cursor;
     const row = this.cells[y];
-    const end = x + chars.length;
-    if (this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= this.cols || row.chars[x] === '' || row.chars[end] === '') return false;
-    const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
-    for (let i = 0; i < chars.length; i++) {
-      next.chars[x + i] = chars[i]!;
-      next.styles[x + i] = style;
-    }
-    this.cells[y] = next;
-    this.sources[y] = UNKNOWN;
-    this.patched.add(y);
-    this.cursor = { x: end, y };
-    const data = `\x1b[${y + 1};${x + 1}H${style === '' ? chars : `\x1b[0;${style}m${chars}\x1b[0m`}`;
-    this.write(data);
-    this.stats.aheads++;
-    this.stats.writes++;
-    this.stats.bytes += data.length; // ASCII: one byte a character
-    return true;
+    const end = x + count;
+    const cols = this.cols;
+    if (count < 1 || this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= cols || row.chars[x] === '' || row.chars[end] === '') return undefined;
+    const before = `\x1b[${y + 1};${x + 1}H${style === '' ? '' : `\x1b[0;${style}m`}`;
+    const after = style === '' ? '' : '\x1b[0m';
+    return {
+      write: (chars) => {
+        if (chars.length !== count || this.clear || this.cursor !== cursor || this.cells[y] !== row || this.cols !== cols) return false;
+        const data = before + chars + after;
+        this.write(data); // first: the bookkeeping below can wait, the echo cannot
+        const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
+        for (let i = 0; i < chars.length; i++) {
+          next.chars[x + i] = chars[i]!;
+          next.styles[x + i] = style;
+        }
+        this.cells[y] = next;
+        this.sources[y] = UNKNOWN;
+        this.patched.add(y);
+        this.cursor = { x: end, y };
+        this.stats.aheads++;
+        this.stats.writes++;
+        this.stats.bytes += data.length; // ASCII: one byte a character
+        return true;
+      },
+    };
   }
 
   /**

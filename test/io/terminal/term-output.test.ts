@@ -253,6 +253,37 @@ describe('TermOutput.ahead', () => {
     expect(h.out.ahead(18, 0, 'a', '')).toBe(false); // the cursor hidden
     expect(h.writes).toEqual([]);
   });
+
+  it('makes an echo ready before it comes: written later as ahead() would write it, whichever character it is', async () => {
+    const h = harness(20, 2);
+    paneFrame(h, '$ ', 2);
+    await h.flush();
+    h.writes.length = 0;
+    const ready = h.out.prepareAhead(2, 0, 1, '1;32');
+    expect(ready).toBeDefined();
+    expect(h.writes).toEqual([]); // nothing written until the echo comes
+    expect(ready!.write('xy')).toBe(false); // made for one cell
+    expect(ready!.write('q')).toBe(true);
+    expect(h.writes).toEqual(['\x1b[1;3H\x1b[0;1;32mq\x1b[0m']);
+    await h.flush();
+    expect(h.text()[0]).toBe('$ q');
+    expect(paneFrame(h, '$ \x1b[1;32mq\x1b[0m', 3)).toBe(0); // its cells are kept as ahead() keeps them
+    expect(ready!.write('r')).toBe(false); // once: the terminal has moved on
+  });
+
+  it('writes a ready echo only while nothing was drawn since it was made', () => {
+    const h = harness(20, 2);
+    paneFrame(h, '$ ', 2);
+    const stale = h.out.prepareAhead(2, 0, 1, '');
+    paneFrame(h, '$ *', 3); // a frame came first
+    h.writes.length = 0;
+    expect(stale!.write('a')).toBe(false);
+    const moved = h.out.prepareAhead(3, 0, 1, '');
+    h.out.resize(30, 2);
+    expect(moved!.write('a')).toBe(false);
+    expect(h.writes).toEqual([]);
+    expect(h.out.prepareAhead(5, 0, 1, '')).toBeUndefined(); // refused now as ahead() would refuse
+  });
 });
 
 describe('parseRow', () => {
