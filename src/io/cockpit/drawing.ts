@@ -22,7 +22,8 @@ import { InkStdout } from '../terminal/ink-stdout.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
 import { terminalTitle } from '../../core/text/title.js';
 import { ENTER, LEAVE, MOUSE_ON, setTitle } from '../terminal/terminal-modes.js';
-import { TermOutput, type CursorPlace, type Overlay, type PreparedAhead, type TermOutputStats } from '../terminal/term-output.js';
+import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
+import type { PreparedAhead } from '../terminal/echo-ahead.js';
 
 /** What the cockpit draws and where. */
 export interface DrawingOptions {

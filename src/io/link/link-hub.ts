@@ -23,6 +23,7 @@
 import { chmodSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
+import { keysText } from './keys-text.js';
 import { messageOf } from '../../core/errors.js';
 import { DetachKeyWatch } from '../../core/input/detach-key.js';
 import {
@@ -390,14 +391,3 @@ function subscribe<F>(set: Set<F>, fn: F): () => void {
   return () => void set.delete(fn);
 }
 
-/**
- * Keys read as text. Most reads are one key, one ASCII byte: its character
- * is taken as it is, without the decoder's call, when the decoder holds no
- * part of a character from the read before (`lastNeed`, checked to be
- * there); anything else goes through the decoder.
- */
-function keysText(decoder: StringDecoder, bytes: Uint8Array): string {
-  const b = bytes[0];
-  if (bytes.length === 1 && b !== undefined && b < 0x80 && (decoder as { lastNeed?: unknown }).lastNeed === 0) return String.fromCharCode(b);
-  return decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
-}

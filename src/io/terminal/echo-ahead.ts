@@ -27,6 +27,12 @@ export interface Ahead {
   readonly style: string;
 }
 
+/** An echo ahead made ready before its echo came (TermOutput.prepareAhead). */
+export interface PreparedAhead {
+  /** Writes `chars` (as many as it was made for) while nothing was drawn since it was made (the same cursor, row and size); false, writing nothing, otherwise. */
+  write(chars: string): boolean;
+}
+
 /** The parts of xterm.js's input handler read here (xterm.js 5.5 and 6). */
 interface HandlerInternals {
   readonly _parser?: { readonly currentState?: unknown };

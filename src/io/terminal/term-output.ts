@@ -25,6 +25,7 @@
  *   (echo-ahead.ts); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
+import type { PreparedAhead } from './echo-ahead.js';
 
 /** Where to put the terminal's cursor after a frame; null hides it. */
 export type CursorPlace = { readonly x: number; readonly y: number } | null;
@@ -36,12 +37,6 @@ export interface Overlay {
   /** The width of the rectangle; wider rows are cut (a screen may lag a resize by a frame). */
   readonly cols: number;
   readonly rows: readonly CellRow[];
-}
-
-/** An echo ahead made ready before its echo came (TermOutput.prepareAhead). */
-export interface PreparedAhead {
-  /** Writes `chars` (as many as it was made for), when nothing was drawn since it was made; false, writing nothing, otherwise. */
-  write(chars: string): boolean;
 }
 
 /** Counters for the benchmark and tests. */
@@ -237,25 +232,12 @@ export class TermOutput {
   }
 
   /**
-   * Writes `chars` (one cell each) at (x, y) in `style` ahead of their
-   * frame, a typed key's echo (echo-ahead.ts), when the terminal's cursor
-   * stands at (x, y): it then stands after them, where the echo leaves the
-   * program's cursor. The next draw looks at the row again and writes the
-   * truth over a wrong guess. False, writing nothing, when the terminal is
-   * not drawn yet, its cursor is elsewhere or hidden, the cells would reach
-   * the last column, or they touch a wide character.
-   */
-  ahead(x: number, y: number, chars: string, style: string): boolean {
-    return this.prepareAhead(x, y, chars.length, style)?.write(chars) ?? false;
-  }
-
-  /**
-   * An echo of `count` cells made ready before it comes: the checks and
-   * the cursor's move and pen are done now, so that when the echo arrives
-   * little stands between it and the terminal. Its write(chars) writes only
-   * while the terminal is as it was (the same cursor, row and size: nothing
-   * drawn in between); false otherwise, writing nothing. Undefined when
-   * ahead() would refuse now.
+   * A typed key's echo (echo-ahead.ts) of `count` cells at (x, y) in
+   * `style`, made ready to be written ahead of its frame; undefined when the
+   * terminal is not drawn yet, its cursor is not at (x, y) or hidden, or the
+   * cells would reach the last column or touch a wide character. Its write
+   * leaves the cursor after them, where the echo leaves the program's; the
+   * next draw looks at the row again and writes the truth over a wrong guess.
    */
   prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined {
     const cursor = this.cursor;

@@ -210,6 +210,9 @@ describe('TermOutput', () => {
   });
 });
 
+/** An echo written ahead at once, as the cockpit writes one it could not make ready before. */
+const ahead = (out: TermOutput, x: number, y: number, chars: string, style: string) => out.prepareAhead(x, y, chars.length, style)?.write(chars) ?? false;
+
 describe('TermOutput.ahead', () => {
   /** A frame of one pane's text as an overlay, the cursor after `prompt`'s text on row 0. */
   const paneFrame = (h: ReturnType<typeof harness>, line: string, cursorX: number) =>
@@ -219,7 +222,7 @@ describe('TermOutput.ahead', () => {
     const h = harness(20, 2);
     paneFrame(h, '$ ', 2);
     await h.flush();
-    expect(h.out.ahead(2, 0, 'ls', '1;32')).toBe(true);
+    expect(ahead(h.out, 2, 0, 'ls', '1;32')).toBe(true);
     expect(h.writes).toEqual(['\x1b[1;3H\x1b[0;1;32mls\x1b[0m']);
     await h.flush();
     expect(h.text()[0]).toBe('$ ls');
@@ -231,7 +234,7 @@ describe('TermOutput.ahead', () => {
   it('draws the truth over a wrong guess at the next frame', async () => {
     const h = harness(20, 2);
     paneFrame(h, '$ ', 2);
-    h.out.ahead(2, 0, 'x', '');
+    ahead(h.out, 2, 0, 'x', '');
     paneFrame(h, '$ *', 3); // the program echoed something else
     await h.flush();
     expect(h.text()[0]).toBe('$ *');
@@ -239,22 +242,22 @@ describe('TermOutput.ahead', () => {
 
   it('writes nothing when the cursor is elsewhere or hidden, nothing is drawn yet, or the cells reach the edge or a wide character', () => {
     const fresh = harness(20, 2);
-    expect(fresh.out.ahead(0, 0, 'a', '')).toBe(false);
+    expect(ahead(fresh.out, 0, 0, 'a', '')).toBe(false);
     const h = harness(20, 2);
     paneFrame(h, '$ 世', 2);
     h.writes.length = 0;
-    expect(h.out.ahead(3, 0, 'a', '')).toBe(false); // not where the cursor is
-    expect(h.out.ahead(2, 0, 'a', '')).toBe(false); // over the left half of 世
+    expect(ahead(h.out, 3, 0, 'a', '')).toBe(false); // not where the cursor is
+    expect(ahead(h.out, 2, 0, 'a', '')).toBe(false); // over the left half of 世
     paneFrame(h, '$ ', 18);
     h.writes.length = 0;
-    expect(h.out.ahead(18, 0, 'ab', '')).toBe(false); // the last column
+    expect(ahead(h.out, 18, 0, 'ab', '')).toBe(false); // the last column
     h.out.draw([], null);
     h.writes.length = 0;
-    expect(h.out.ahead(18, 0, 'a', '')).toBe(false); // the cursor hidden
+    expect(ahead(h.out, 18, 0, 'a', '')).toBe(false); // the cursor hidden
     expect(h.writes).toEqual([]);
   });
 
-  it('makes an echo ready before it comes: written later as ahead() would write it, whichever character it is', async () => {
+  it('makes an echo ready before it comes: written later as one written at once, whichever character it is', async () => {
     const h = harness(20, 2);
     paneFrame(h, '$ ', 2);
     await h.flush();
@@ -267,7 +270,7 @@ describe('TermOutput.ahead', () => {
     expect(h.writes).toEqual(['\x1b[1;3H\x1b[0;1;32mq\x1b[0m']);
     await h.flush();
     expect(h.text()[0]).toBe('$ q');
-    expect(paneFrame(h, '$ \x1b[1;32mq\x1b[0m', 3)).toBe(0); // its cells are kept as ahead() keeps them
+    expect(paneFrame(h, '$ \x1b[1;32mq\x1b[0m', 3)).toBe(0); // its cells are kept as an echo written at once keeps them
     expect(ready!.write('r')).toBe(false); // once: the terminal has moved on
   });
 
@@ -282,7 +285,7 @@ describe('TermOutput.ahead', () => {
     h.out.resize(30, 2);
     expect(moved!.write('a')).toBe(false);
     expect(h.writes).toEqual([]);
-    expect(h.out.prepareAhead(5, 0, 1, '')).toBeUndefined(); // refused now as ahead() would refuse
+    expect(h.out.prepareAhead(5, 0, 1, '')).toBeUndefined(); // refused now: the cursor is elsewhere
   });
 });
 
