@@ -67,14 +67,15 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   for (const line of options.notices ?? []) notice(line);
   /** When keys last went to the main program: its echo may then be written ahead of its frame. */
   let typedAt = -Infinity;
+  /** Whether the main pane is shown at its bottom and typed into (no help over it). */
+  const typedInto = (s: BoardState): boolean => s.focus === 'main' && !s.help && s.scrollback === 0;
   /**
    * The echo ahead of `data`, were the main program to print it now: text at the cursor (echo-ahead.ts), within
    * EXPEDITE_MS of a key, the main pane shown and typed into, its cursor visible. Undefined when it cannot be.
    */
   const echoOf = (data: string, within = EXPEDITE_MS): PreparedAhead | undefined => {
     if (now() - typedAt > within) return undefined;
-    const s = board.getState();
-    if (s.focus !== 'main' || s.help || s.scrollback > 0 || copy.cursor() !== undefined || screens.cursorHidden()) return undefined;
+    if (!typedInto(board.getState()) || copy.cursor() !== undefined || screens.cursorHidden()) return undefined;
     const e = echoAhead(main, data);
     if (e === undefined) return undefined;
     const r = mainRect(board);
@@ -99,7 +100,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     ready = undefined;
     if (r !== undefined && data.length === 1 && data >= ' ' && data <= '~' && r.changes === main.changes && now() - typedAt <= EXPEDITE_MS) {
       const s = board.getState();
-      if (s.layout === r.layout && s.focus === 'main' && !s.help && s.scrollback === 0 && r.ahead.write(data)) return true;
+      if (s.layout === r.layout && typedInto(s) && r.ahead.write(data)) return true;
     }
     return echoOf(data)?.write(data) ?? false;
   };

@@ -21,8 +21,8 @@
  * - patch: a frame of header rows alone (a silent second's elapsed time),
  *   diffed in their columns only against what the terminal shows; the next
  *   draw looks at those rows again.
- * - ahead: a typed key's echo written before its frame, at the cursor
- *   (echo-ahead.ts); the next draw looks at that row again too.
+ * - ahead: a typed key's echo made ready (prepareAhead) and written before
+ *   its frame, at the cursor (echo-ahead.ts); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
 import type { PreparedAhead } from './echo-ahead.js';
