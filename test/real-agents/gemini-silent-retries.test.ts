@@ -43,6 +43,12 @@ describe.skipIf(missing !== undefined)(`gemini-acp retrying a 500 silently under
     const model = current.server.probes.findIndex((p) => p.probe === 'model' && p.status === 500);
     expect(network, JSON.stringify(current.server.probes)).toBeGreaterThanOrEqual(0);
     expect(model).toBeGreaterThan(network);
+    // The service comes back to the probe first: Gemini's own retries still get a 500 (a mode chosen per
+    // request leaves the health check at 200) until tai has said so. Turned 'ok' at once, Gemini's next
+    // retry could win the race, end the turn while held, and tai would never need to say the service is back.
+    current.server.setMode(() => 'server-error');
+    await until(() => current.tai.stderr().includes('the model service is back'), 60_000);
+    expect(current.server.requests.filter((r) => r.provider === 'gemini').every((r) => r.mode === 'server-error')).toBe(true);
     current.server.setMode('ok');
     const { run: tai, result } = await current.finish();
     expect(tai.code, tai.stderr).toBe(0);
