@@ -4,9 +4,10 @@
  * higher than without them). tai spawns the server itself with
  * `process.execPath`, so it chooses them; each was measured on Node 20.20
  * (`npm run bench -- cockpit`, which runs tai with and without them beside
- * tmux: docs/performance.md, "Memory"). Each is listed by Node 20's
- * `node --v8-options`; not yet checked on Node 22 and 24 (an unknown flag
- * makes node refuse to start: "bad option").
+ * tmux: docs/performance.md, "Memory"). Node 20.20, 22.23 and 24.22 all
+ * start with every one of them (an unknown flag makes node refuse to start:
+ * "bad option"; test/io/cockpit/server-flags.test.ts checks the Node that
+ * runs the tests).
  *
  * Measured and left out (2 shared cores, 8 agents x 500 tok/s, 8 silent panels):
  * - `--max-semi-space-size=1|2|4` or `--semi-space-growth-factor=1`: idle RSS
