@@ -134,7 +134,7 @@ export function createPaneSource(
       versions.set(screen, (versions.get(screen) ?? 0) + 1);
       if (inline) chromeDirty = true;
       if (screen === main) source.dirty();
-      else schedule(Math.max(interval(), PANEL_FRAME_MS));
+      else panelParsed();
     });
   };
 
@@ -219,13 +219,30 @@ export function createPaneSource(
       frame(only);
       return;
     }
-    const at = t < urgentUntil ? t : Math.max(t, lastCue + minGap);
+    arm(t, t < urgentUntil ? t : Math.max(t, lastCue + minGap));
+  };
+
+  /** Arms the frame timer for `at` (it is `t` now), unless it is armed for that time or sooner already. */
+  const arm = (t: number, at: number): void => {
     if (timer !== undefined) {
       if (at >= timerDue) return;
       timer();
     }
     timerDue = at;
     timer = after(at - t, fire);
+  };
+
+  /**
+   * A panel's screen parsed output: a frame at the panels' pace, on the
+   * timer even just after a key press. The flush that writes every panel's
+   * output parses it in its own turn (XtermScreen parses at once), so this
+   * runs up to eight times inside one flush; one frame after it draws them
+   * all, with the header text the same flush changed.
+   */
+  const panelParsed = (): void => {
+    if (stopped) return;
+    const t = now();
+    arm(t, Math.max(t, lastCue + Math.max(interval(), PANEL_FRAME_MS)));
   };
 
   const fire = (): void => {

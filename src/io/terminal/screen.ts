@@ -31,7 +31,7 @@ export class XtermScreen implements Screen {
   readonly term: InstanceType<typeof Terminal>;
   private readonly clamp: CsiClamp;
 
-  /** Parses the next write at once when nothing waits (xterm.js's own user-input path), else undefined. */
+  /** Parses the next write at once when nothing waits (xterm.js's own user-input path), else undefined (then on xterm's timer). */
   private readonly atOnce: (() => void) | undefined;
 
   /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
@@ -50,20 +50,27 @@ export class XtermScreen implements Screen {
   private unparsed = 0;
 
   /**
-   * `atOnce`: output is parsed as it arrives, not on xterm.js's timer (the
-   * main pane: a pty read is a few KiB, and a timer's millisecond or more
-   * before each made `seq 1 2000000` wait idle a quarter of its time). A
-   * flood still yields to the event loop every 12 ms as xterm.js does, and
-   * only its lines that stay in the scrollback are parsed (FloodSkip).
+   * Every screen parses its output as it arrives, not on xterm.js's timer.
+   * The main pane: a pty read is a few KiB, and a timer's millisecond or
+   * more before each made `seq 1 2000000` wait idle a quarter of its time.
+   * A panel: the board's flush writes every panel's output in one turn and
+   * publishes their new header text (tokens, tools) in the same turn; parsed
+   * there, one frame draws both. Parsed on the timer, the headers were drawn
+   * first, alone, and the text a frame slot (50 ms) later: a second frame per
+   * tick, and about 10 % of the server's CPU while 8 agents stream (issue 17,
+   * docs/performance.md). A long write still yields to the event loop every
+   * 12 ms as xterm.js does (after its first slice, every slice waits on the
+   * timer). `main`: the main pane's screen, where a flood is parsed only as
+   * far as its lines stay in the scrollback (FloodSkip).
    */
-  constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, atOnce = false) {
+  constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, main = false) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
     // xterm.js 5.5 parses a write synchronously after user input (WriteBuffer.handleUserInput); it has no public
-    // switch for it, so the main screen raises that flag itself before each write. Without the method: the timer.
+    // switch for it, so the screen raises that flag itself before each write. Without the method: the timer.
     const buffer = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
-    this.atOnce = atOnce && typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
+    this.atOnce = typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
     this.clamp = new CsiClamp(cols, rows);
-    this.flood = atOnce ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
+    this.flood = main ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
 
   /**
@@ -80,20 +87,17 @@ export class XtermScreen implements Screen {
 
   private parse(data: string, callback?: () => void): void {
     const slices = this.clamp.push(data);
+    if (slices.length === 0 && callback === undefined) return; // all of it held (a sequence begun): nothing to parse yet
     this.atOnce?.();
-    // Only the main screen counts what waits to be parsed (FloodSkip cuts nothing then); a panel writes as before.
-    let done = callback;
-    if (this.flood) {
-      this.unparsed++;
-      done = () => {
-        this.unparsed--;
-        callback?.();
-      };
-    }
+    // What waits to be parsed is counted (FloodSkip cuts nothing then, and parsesAtOnce says no).
+    this.unparsed++;
+    const done = (): void => {
+      this.unparsed--;
+      callback?.();
+    };
     const last = slices.length - 1;
     for (let i = 0; i < last; i++) this.term.write(slices[i]!);
-    if (last >= 0) this.term.write(slices[last]!, done);
-    else if (done !== undefined) this.term.write('', done);
+    this.term.write(last >= 0 ? slices[last]! : '', done);
   }
 
   /**

@@ -91,6 +91,41 @@ describe('the frames of headers in overlay mode', () => {
     source.stop();
   });
 
+  it("draws a flush's panel output and the header text it changed in one frame, not the header first and the output a frame later", async () => {
+    const { clock, source, board, id, frames } = await headerRig(0);
+    const seen: string[][] = [];
+    source.onFrame(() => seen.push(source.overlays().flatMap((o) => o.rows.map((row) => row.chars.join('')))));
+    clock.t = T0 + 5_000; // the frame is due
+    board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'notes.txt' }, clock.t);
+    board.getState().flush(clock.t); // the screen's output parsed in this turn, and 1 tool in the header
+    expect(frames).not.toHaveBeenCalled(); // no frame of the header alone in the publish's turn
+    await vi.waitFor(() => expect(frames).toHaveBeenCalledTimes(1));
+    expect(frames).toHaveBeenLastCalledWith(); // a full frame
+    expect(seen[0]!.some((row) => row.includes('1 tool'))).toBe(true);
+    expect(seen[0]!.some((row) => row.includes('notes.txt'))).toBe(true);
+    source.stop();
+  });
+
+  it('draws a flush of several panels just after a key press once, after every panel has parsed its output', async () => {
+    const { clock, source, board, id, frames } = await headerRig(0);
+    const other = board.getState().open({ label: 'second' }, clock.t);
+    source.flushNow();
+    await vi.waitFor(() => expect(frames).toHaveBeenCalled()); // the new structure's frame
+    frames.mockClear();
+    clock.t = T0 + 2_000;
+    source.expedite(); // a key was typed in the main pane
+    board.getState().emit(id, { type: 'tool_start', name: 'Read', args: 'first.txt' }, clock.t);
+    board.getState().emit(other, { type: 'tool_start', name: 'Read', args: 'second.txt' }, clock.t);
+    board.getState().flush(clock.t);
+    expect(frames).toHaveBeenCalledTimes(1); // not one per panel's parse
+    const rows = source.overlays().flatMap((o) => o.rows.map((row) => row.chars.join('')));
+    expect(rows.some((row) => row.includes('first.txt'))).toBe(true);
+    expect(rows.some((row) => row.includes('second.txt'))).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(frames).toHaveBeenCalledTimes(1);
+    source.stop();
+  });
+
   it("makes a second's header row from the last one's cells, the new digits put in, not from its text again", async () => {
     const { clock, source, board, id } = await headerRig(0);
     clock.t = T0 + 67_000;
