@@ -38,7 +38,7 @@ import type { AgentOutages } from '../outage/agent-outages.js';
 import { liveResult, storedResult } from './agent-results.js';
 import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
 import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
-import { importUnsaved } from '../storage/unsaved.js';
+import { freeRoom, importUnsaved, reserveRoom } from '../storage/unsaved.js';
 import { currentRun, type AgentsStore } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
@@ -125,6 +125,8 @@ export class LocalAgentService implements AgentService {
     // The board may finish a panel itself (an agent that survived its hard stop).
     this.#unsubscribe = s.board.subscribe(() => sweep(s));
     // The slots' leases, and what the database refused earlier once it takes writes again.
+    // Room for the final rows on a full disk (src/io/storage/unsaved.ts).
+    if (s.stateDir !== undefined && s.agents) reserveRoom(s.stateDir, run);
     if (s.slots || s.stateDir !== undefined) {
       this.#upkeep = setInterval(() => this.upkeep(now()), SLOT_RENEW_MS);
       this.#upkeep.unref();
@@ -272,6 +274,7 @@ export class LocalAgentService implements AgentService {
     clearInterval(this.#upkeep);
     this.#s.lanes?.dispose();
     this.#s.transcripts?.dispose();
+    if (this.#s.stateDir !== undefined) freeRoom(this.#s.stateDir, this.#s.run);
     for (const job of new Set(this.#s.jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
 }
