@@ -90,6 +90,7 @@ function heldAttempt(steps: HoldSteps, job: Job, attempt: Attempt, hold: AbortCo
     label: job.label,
     task: job.task,
     cwd: job.spec.cwd,
+    restarts: attempt.restarts,
     result: () => attempt.agent.result(),
     takeEnded: () => {
       // Once the wait's verdict is in, a later end settles as usual.

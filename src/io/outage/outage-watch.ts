@@ -26,11 +26,12 @@
  * fine, the model probe (an agent may retry a failing model silently).
  */
 import { outageServiceOf, type Classification, type OutageService } from '../../core/outage/classify.js';
+import { restartNotBefore } from '../../core/outage/outage-schedule.js';
 import { restartLaneWhenBack, type LaneRestart, type LaneRestartRequest } from './lane-restart.js';
 import { notifyGiveUp, type NotifyOptions } from './notify.js';
 import { log, openOutage, outageTimeScale, reportFailure, type Outage } from './outage-store.js';
-import { startStandingWakeUp, waitOutOutage, type OutageWaitOptions, type StandingWakeUp } from './outage-wait.js';
-import type { ProbeOutcome } from './probes.js';
+import { realSleep, startStandingWakeUp, waitOutOutage, type OutageWaitOptions, type StandingWakeUp } from './outage-wait.js';
+import type { Probe, ProbeOutcome } from './probes.js';
 
 /** The two board actions a hold needs (store/board.ts implements them). */
 export interface HoldingBoard {
@@ -63,6 +64,20 @@ export type AgentFailureVerdict =
   /** The wait was aborted (the panel was closed or the cockpit is quitting). */
   | { readonly kind: 'aborted'; readonly outage: Outage };
 
+/** How one failure's hold is told and how long it lasts at least. */
+export interface HoldOptions {
+  /** Told the service's verdict just before the panel is held. */
+  readonly onHold?: (classification: Classification) => void;
+  /**
+   * How often the panel's agent was already restarted after an outage: a
+   * repeat stays held past the service's return until the widening schedule
+   * allows (restartNotBefore in src/core/outage/outage-schedule.ts).
+   */
+  readonly restarts?: number;
+  /** The agent named the service itself (a `NETWORK: <cmd>` yield): no probe confirms it first. */
+  readonly confirmed?: boolean;
+}
+
 /** A lane whose agent handed back with a final `NETWORK: <cmd>` line (the restart's time and outage come from the wait). */
 export type LaneYield = Omit<LaneRestartRequest, 'now' | 'outageId' | 'pid'>;
 
@@ -75,9 +90,11 @@ export type LaneYieldVerdict =
 export interface OutageWatch {
   /**
    * Holds panel `panelId` through the outage its failure belongs to, or says
-   * it is none; `signal` ends the wait early (the panel was closed).
+   * it is none; `signal` ends the wait early (the panel was closed). A lost
+   * connection is confirmed by the network probe first: when the network
+   * answers, the model service is what failed, and its probe decides.
    */
-  onAgentFailure(classification: Classification, panelId: number, label?: string, signal?: AbortSignal): Promise<AgentFailureVerdict>;
+  onAgentFailure(classification: Classification, panelId: number, label?: string, signal?: AbortSignal, hold?: HoldOptions): Promise<AgentFailureVerdict>;
   /**
    * An agent silent past its idle limit (a silent cut raises nothing): joins
    * the open network outage, or runs the network probe once to confirm one and
@@ -117,16 +134,13 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
       const silent = 'silent past the idle limit';
       const held = (classification: Classification): Promise<AgentFailureVerdict> => {
         onHold?.(classification);
-        return watch.onAgentFailure(classification, panelId, label, signal);
+        return watch.onAgentFailure(classification, panelId, label, signal, { confirmed: true });
       };
       if (openOutage(options.db, 'network') !== undefined) return held({ kind: 'network', detail: `${silent} during the outage` });
       const probe = options.probes('network');
       let network = 'no network probe to confirm an outage';
       if (probe !== undefined) {
-        confirming ??= probe().finally(() => {
-          confirming = undefined;
-        });
-        const outcome = await confirming;
+        const outcome = await probeNetwork(probe);
         if (!outcome.ok) return held({ kind: 'network', detail: `${silent}; the network probe failed: ${outcome.detail}` });
         network = 'the network probe succeeded';
       }
@@ -174,19 +188,29 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
       }
     },
 
-    async onAgentFailure(classification, panelId, label, signal) {
-      const service = outageServiceOf(classification);
-      if (service === undefined) return { kind: 'not-outage', classification };
-      const { outage } = reportFailure(options.db, service, classification.detail, now(), options.scale ?? outageTimeScale(), pid);
+    async onAgentFailure(failure, panelId, label, signal, hold = {}) {
+      if (outageServiceOf(failure) === undefined) return { kind: 'not-outage', classification: failure };
+      const classification = hold.confirmed === true ? failure : await confirmNetwork(failure);
+      const service = outageServiceOf(classification) ?? 'network';
+      const heldAt = now();
+      const { outage } = reportFailure(options.db, service, classification.detail, heldAt, options.scale ?? outageTimeScale(), pid);
+      const notBefore = restartNotBefore(heldAt, hold.restarts ?? 0, outage.timeScale);
       const who = `panel #${panelId}${label === undefined ? '' : ` ${label}`}`;
+      hold.onHold?.(classification);
       options.board.getState().hold(panelId, service, now());
       entry('agent-hold', service, outage.id, `${who}: ${classification.detail}`);
-      const end = await waitOutOutage(signal === undefined ? options : { ...options, signal }, outage.id);
+      const waits = signal === undefined ? options : { ...options, signal };
+      const end = await waitOutOutage(waits, outage.id);
       switch (end.kind) {
-        case 'back':
+        case 'back': {
+          while (now() < notBefore) {
+            if (signal?.aborted) return { kind: 'aborted', outage: end.outage };
+            await (options.sleep ?? realSleep)(notBefore - now(), signal);
+          }
           options.board.getState().resume(panelId, now());
           entry('agent-resume', service, outage.id, who);
           return end;
+        }
         case 'gave-up': {
           entry('agent-stop', service, outage.id, `${who}: stopped at give-up`);
           const { sent } = await notifyGiveUp(options.db, end.outage, { ...options.notify, now: now(), pid });
@@ -196,6 +220,23 @@ export function createOutageWatch(options: OutageWatchOptions): OutageWatch {
           return end;
       }
     },
+  };
+  /** The network probe once, shared by every caller that asks while it runs. */
+  const probeNetwork = (probe: Probe): Promise<ProbeOutcome> =>
+    (confirming ??= probe().finally(() => {
+      confirming = undefined;
+    }));
+  /**
+   * A lost connection with no network outage open is checked by the network
+   * probe: when the network answers, the model service is what failed (when
+   * it has a probe to say when it is back).
+   */
+  const confirmNetwork = async (failure: Classification): Promise<Classification> => {
+    const probe = options.probes('network');
+    if (failure.kind !== 'network' || probe === undefined || options.probes('model') === undefined) return failure;
+    if (openOutage(options.db, 'network') !== undefined) return failure;
+    const outcome = await probeNetwork(probe);
+    return outcome.ok ? { kind: 'model', detail: `${failure.detail}; the network probe succeeded` } : failure;
   };
   return watch;
 }
