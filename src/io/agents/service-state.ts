@@ -7,7 +7,6 @@
 import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
 import type { AgentRow } from '../../../store/status.js';
-import type { HoldSteps } from './agent-holds.js';
 import type { Attempt, Job } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { agentRowOf, type AttemptEnd } from './agent-results.js';
@@ -40,8 +39,8 @@ export interface ServiceState {
   readonly store: StoreResultOptions;
   /** Writes the agents' transcripts for `tai logs`; omitted without a database. */
   readonly transcripts: AgentTranscripts | undefined;
-  /** What settling and holding an attempt call back into. */
-  readonly steps: HoldSteps;
+  /** Starts the job's next attempt (agent-start.ts), for a retry; throws as a spawn does. */
+  readonly startAttempt: (job: Job, now: number) => number;
 }
 
 /** The board's status row of panel `id`, if it has one. */
