@@ -18,10 +18,14 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const line = readCommandLine(SPEC, args, out);
   if (typeof line === 'number') return line;
   if (line.positionals.length > 0) return usageError(SPEC, out, `no arguments, got '${line.positionals[0]}'`);
-  const { runningCockpits } = await import('../io/link/link-place.js');
+  const { linkProblem, runningCockpits } = await import('../io/link/link-place.js');
   const { queryCockpit } = await import('../io/link/link-query.js');
   const cards = runningCockpits();
-  const rows = await Promise.all(cards.map(async (card) => (await queryCockpit(card.link)) ?? { ...card, clients: -1, running: -1, asking: -1, done: -1 }));
+  // A link that is not a private socket of this user is not asked (link-place.ts); a cockpit in one process has none.
+  const asked = async (card: (typeof cards)[number]): Promise<CockpitInfo | undefined> => (card.link === undefined || linkProblem(card) !== undefined ? undefined : queryCockpit(card.link));
+  const rows = await Promise.all(
+    cards.map(async (card) => (await asked(card)) ?? { name: card.name, pid: card.pid, argv: card.argv, cwd: card.cwd, startedAt: card.startedAt, clients: card.link === undefined ? 0 : -1, running: -1, asking: -1, done: -1 }),
+  );
   if (line.values.json === true) {
     out.json(rows);
     return 0;
