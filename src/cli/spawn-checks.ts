@@ -57,3 +57,13 @@ export function policyNote(request: { readonly kind: string; readonly permission
   if (!inCockpit || stdinIsTerminal || request.kind === 'command' || request.permissions !== undefined || request.allow === true) return undefined;
   return "stdin is not a terminal, so the agent's permission requests are rejected (--permissions ask puts them to you in the cockpit, --allow accepts them)";
 }
+
+/**
+ * Outside a cockpit nobody can be asked (no panel, no socket for `tai ask`):
+ * a policy of `ask` would wait for ever, so it is `reject`, and said. The
+ * line to say, or undefined when the request asks nothing of anyone.
+ */
+export function askWithoutCockpit(request: { readonly kind: string; readonly permissions?: string }, inCockpit: boolean): string | undefined {
+  if (inCockpit || request.kind === 'command' || request.permissions !== 'ask') return undefined;
+  return "no cockpit to put the agent's permission requests to you, so they are rejected (run tai spawn inside tai to be asked, or pass --allow)";
+}

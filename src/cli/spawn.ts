@@ -44,7 +44,7 @@ import { viaCockpit } from './spawn-via-cockpit.js';
 import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
-import { laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
+import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
@@ -100,6 +100,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   if (badLane !== undefined) return usageError(SPEC, out, badLane);
   const o = parsed.values;
   if (o.json && o.raw) return usageError(SPEC, out, '--json and --raw are two forms of the result: give one');
+  if (o.kind !== undefined && !isOneOf(o.kind, AGENT_KINDS)) return usageError(SPEC, out, `--kind takes one of ${AGENT_KINDS.join(', ')}, got '${o.kind}'`);
   const shape: ResultShape = o.json ? 'json' : o.raw ? 'raw' : 'text';
   let argv = parsed.positionals;
   let named: AgentEntry | undefined;
@@ -174,14 +175,14 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     }
   }
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
-  const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true);
+  const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true) ?? askWithoutCockpit(request, Boolean(socket));
   if (note !== undefined) out.warn(`tai spawn: ${note}\n`);
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
     out.warn('tai spawn: --detach needs a cockpit to supervise the agent (run it inside `tai`, or pass --socket PATH)\n');
     return USAGE_EXIT;
   }
-  return inProcess(request, shape, io, out);
+  return inProcess(request.permissions === 'ask' && request.kind !== 'command' ? { ...request, permissions: 'reject' } : request, shape, io, out);
 }
 
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */

@@ -63,6 +63,10 @@ describe("tai spawn's command line", () => {
     expect(inside.stderr.split('\n')[0]).toBe("tai spawn: --timeout must be from 30 to 3600 seconds (default 600), got '5'");
     expect(inside.stderr).toContain(USAGE_LINE);
     expect(h?.board.getState().panels).toEqual([]);
+    const kind = recordingIo({ env: { TAI_PLEXER_SOCKET: socket } });
+    expect(await spawnCli(['--kind', 'bogus', ...agent('--say', 'never')], kind)).toBe(64);
+    expect(kind.stderr.split('\n')[0]).toBe("tai spawn: --kind takes one of acp, claude, codex, cap, command, got 'bogus'");
+    expect(kind.stderr).toContain(USAGE_LINE);
     const outside = recordingIo();
     expect(await spawnCli(['--retries', '9', ...agent('--say', 'never')], outside)).toBe(64);
     expect(outside.stderr.split('\n')[0]).toBe('tai spawn: --retries takes a whole number from 0 to 5, got 9');
@@ -103,5 +107,15 @@ describe("tai spawn's command line", () => {
     const command = recordingIo({ env: { TAI_PLEXER_SOCKET: socket } });
     expect(await spawnCli(['--detach', ...agent('--say', 'x')], command)).toBe(0);
     expect(command.stderr).toBe('');
+  });
+
+  it('rejects, and says so, the permission requests of an agent asked for outside a cockpit, where nobody can be asked', async () => {
+    const io = recordingIo({ stdin: '' });
+    const code = await spawnCli(['--kind', 'acp', '--permissions', 'ask', '--prompt', 'edit it', '--', node, fixture('acp-ask-agent.mjs'), 'edit'], io);
+    expect(io.stderr.split('\n')[0]).toBe(
+      "tai spawn: no cockpit to put the agent's permission requests to you, so they are rejected (run tai spawn inside tai to be asked, or pass --allow)",
+    );
+    expect(code).toBe(0);
+    expect(io.stdout).toMatch(/reject/i);
   });
 });
