@@ -85,11 +85,16 @@ export function sweepCard(path: string, card: CockpitCard): void {
  */
 export function linkProblem(card: CockpitCard): string | undefined {
   if (card.link === undefined) return `cockpit ${card.name} runs in one process (no terminal, or TAI_SERVER=0): it cannot be attached; tai status -t ${card.name} and tai logs reach it`;
-  const st = lstatSync(card.link, { throwIfNoEntry: false });
+  return socketProblem(card, 'link', card.link);
+}
+
+/** Why the client must not talk to a socket a card names (its `link` or `control`), or undefined: the same check as linkProblem's. */
+export function socketProblem(card: CockpitCard, what: 'link' | 'control socket', path: string): string | undefined {
+  const st = lstatSync(path, { throwIfNoEntry: false });
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  if (st === undefined) return `cockpit ${card.name} has no link socket at ${card.link} (it is starting, or it failed: see its log)`;
+  if (st === undefined) return `cockpit ${card.name} has no ${what} at ${path} (it is starting, or it failed: see its log)`;
   if (!st.isSocket() || st.uid !== uid || (st.mode & 0o077) !== 0) {
-    return `cockpit ${card.name}'s link ${card.link} is not a private socket of yours (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); refusing to connect: remove its card ${card.name} if you did not make it`;
+    return `cockpit ${card.name}'s ${what} ${path} is not a private socket of yours (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); refusing to connect: remove its card ${card.name} if you did not make it`;
   }
   return undefined;
 }

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cardPath, chooseCockpit, claimCard, linkProblem, readCard, runningCockpits, type CockpitCard } from '../../../src/io/link/link-place.js';
 import { processStart } from '../../../src/io/process-identity.js';
 import { sweepDeadSockets } from '../../../src/io/socket/socket-path.js';
+import { runTai } from '../../helpers/tai-cli.js';
 import { until } from '../../helpers/until.js';
 
 const children: ChildProcess[] = [];
@@ -101,6 +102,17 @@ describe('cockpit cards', () => {
     writeFileSync(file, '');
     chmodSync(file, 0o600);
     expect(linkProblem(card('file', process.pid, { link: file }))).toMatch(/is not a private socket of yours/);
+  });
+
+  it("refuses -t NAME when the card's control socket is open to others, before sending it anything", async () => {
+    const p = place();
+    p.mkdir();
+    const control = join(p.dir, 'open.sock');
+    await listener(control, 0o777);
+    writeFileSync(cardPath(p.dir, 'open'), JSON.stringify(card('open', process.pid, { start: processStart(process.pid) ?? '', control })));
+    const status = await runTai(['status', '-t', 'open'], { ...p.env, TAI_PLEXER_SOCKET: '' });
+    expect(status.code).toBe(2);
+    expect(status.err).toMatch(/^tai: cockpit open's control socket \S+ is not a private socket of yours \(owner \d+, mode 777\); refusing to connect/);
   });
 
   it('never offers the cockpit a shell runs in to tai attach there', () => {
