@@ -35,6 +35,8 @@ describe('a cockpit in one process', () => {
         expect(logs.code).toBe(0);
         expect(logs.out).toContain('from solo');
       }, { timeout: 20_000, interval: 100 });
+      // Its agents are counted through its control socket; no client can attach it.
+      await untilPasses(async () => expect((await runTai(['ls'], env)).out).toMatch(/^solo +\d+ +sleep 300 +\S+ +0 running, 0 ask you, 1 done +0 +\d+s$/m), { timeout: 20_000, interval: 100 });
       const named = await runTai(['logs', '-t', 'nobody', '1'], env);
       expect(named.code).toBe(2);
       expect(named.err).toContain("no cockpit named 'nobody' is running");
