@@ -1,5 +1,6 @@
 /**
- * What a lead agent reads of its workers (docs/lead.md): events (an agent
+ * The folder `src/core/lead/`: what a lead agent reads of its workers
+ * (docs/lead.md): events (an agent
  * finished, or asks a question) in the claim-check view, and every reply
  * bounded, because the lead's context is the scarce resource. Pure: the
  * caller fetches the results and the clock.

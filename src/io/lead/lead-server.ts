@@ -1,4 +1,7 @@
 /**
+ * The folder `src/io/lead/`: tai for a lead agent (its MCP server, its
+ * session, waits, replies, where commands go, the CLIs' config, the wake-up).
+ *
  * `tai mcp`: the lead's tools as an MCP server (the official SDK's McpServer,
  * zod input schemas), over whatever transport the caller connects (stdio for
  * `tai mcp`). Each tool's description is written for the model that calls
