@@ -39,6 +39,7 @@ export function leadConfig(client: LeadClient, env: NodeJS.ProcessEnv): string {
         `command = ${JSON.stringify(command)}\n` +
         `args = ${JSON.stringify(args)}\n` +
         `env_vars = ${JSON.stringify(LEAD_ENV)}\n` +
+        'default_tools_approval_mode = "approve"\n' +
         `tool_timeout_sec = ${timeoutMs / 1000}\n`
       );
     case 'gemini':
