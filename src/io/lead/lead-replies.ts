@@ -20,21 +20,29 @@ import type { WaitOutcome } from './lead-wait.js';
 const one = (text: string): string => sanitizeLine(text);
 
 /** The spawn tool: each agent's id, or why it did not start. */
-export async function spawnReply(session: LeadSession, asks: readonly SpawnAsk[]): Promise<string> {
-  const outcomes = await session.spawn(asks);
+export async function spawnReply(session: LeadSession, asks: readonly SpawnAsk[], queue: boolean): Promise<string> {
+  const outcomes = await session.spawn(asks, queue);
   const lines = outcomes.map((o) =>
-    o.ok
-      ? `started agent #${o.id} ${one(o.label)}${o.shown ? '' : ' (no panel)'}${o.note ? `; ${one(o.note)}` : ''}`
-      : `not started: ${one(o.label)}: ${one(o.why)}`,
+    o.ok === 'queued'
+      ? `queued: ${one(o.label)} (place ${o.place}): every slot is taken; it starts when one frees, and wait then reports it`
+      : o.ok
+        ? `started agent #${o.id} ${one(o.label)}${o.shown ? '' : ' (no panel)'}${o.note ? `; ${one(o.note)}` : ''}`
+        : `not started: ${one(o.label)}: ${one(o.why)}`,
   );
-  if (outcomes.some((o) => !o.ok && o.full)) lines.push('the cap of 8 live agents is the machine\'s (every tai process of this user counts): wait for one to end (the wait tool), then spawn the rest');
-  if (outcomes.some((o) => o.ok)) lines.push('they run now; call wait to get the next one that finishes or asks (it costs nothing while they work)');
-  if (outcomes.every((o) => !o.ok)) throw new LeadRequestError(lines.join('\n'));
+  if (outcomes.some((o) => o.ok === false && o.full)) lines.push('the cap of 8 live agents is the machine\'s (every tai process of this user counts): wait for one to end (the wait tool), then spawn the rest, or spawn them with queue: true');
+  if (outcomes.some((o) => o.ok !== false)) lines.push('they run now; call wait to get the next one that finishes or asks (it costs nothing while they work)');
+  if (outcomes.every((o) => o.ok === false)) throw new LeadRequestError(lines.join('\n'));
   return bounded(lines.join('\n'), 'spawn fewer at once');
 }
 
 /** The wait tool's (and `tai wait --json`'s text) answer. */
-export function waitReply(outcome: WaitOutcome, timeoutS: number): string {
+export function waitReply(outcome: WaitOutcome, timeoutS: number, queued: { readonly size: number; readonly notes: readonly string[] } = { size: 0, notes: [] }): string {
+  const queue = [...queued.notes, ...(queued.size > 0 ? [`${queued.size} spawn(s) still queued for a free slot`] : [])].map(one).join('\n');
+  const body = waitBody(outcome, timeoutS);
+  return queue === '' ? body : bounded(`${queue}\n\n${body}`, 'read each result with result or read_record');
+}
+
+function waitBody(outcome: WaitOutcome, timeoutS: number): string {
   if (outcome.events.length === 0 && outcome.pending.length === 0) return 'no agent of this lead is running or unreported: spawn one first (or name ids already reported to see their ends again)';
   const parts = outcome.events.map(eventText);
   const left = outcome.pending.map((i) => `#${i}`).join(', ');

@@ -57,9 +57,12 @@ export function createLeadServer(session: LeadSession, version: string): McpServ
   };
   tool(
     'spawn',
-    'Start one or more sub-agents on tasks (each item of agents: a task, and a registered agent name or an argv). Returns their ids at once and never waits for the work; a list past the free slots starts what fits and says why for the rest. Cheap: one line per agent.',
-    { agents: z.array(AGENT).min(1).max(16).describe('the agents to start, one item each') },
-    (a) => replies.spawnReply(session, a.agents),
+    'Start one or more sub-agents on tasks (each item of agents: a task, and a registered agent name or an argv). Returns their ids at once and never waits for the work; a list past the free slots starts what fits and says why for the rest (or queues them with queue: true). Cheap: one line per agent.',
+    {
+      agents: z.array(AGENT).min(1).max(16).describe('the agents to start, one item each'),
+      queue: z.boolean().optional().describe('those refused at the cap wait in your queue and start as slots free (wait then reports them)'),
+    },
+    (a) => replies.spawnReply(session, a.agents, a.queue === true),
   );
   tool(
     'wait',
@@ -100,7 +103,7 @@ async function waitTool(session: LeadSession, ids: readonly number[] | undefined
           void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: waitedMs / 1000, total: timeoutS, message } }).catch(() => {});
         };
   const outcome = await session.wait(ids, all, timeoutS * 1000, extra.signal, onLook);
-  return replies.waitReply(outcome, timeoutS);
+  return replies.waitReply(outcome, timeoutS, { size: session.queue.size, notes: session.queue.takeNotes() });
 }
 
 /** Runs a tool body; a refusal becomes a tool error with its one-line reason, anything else an internal one. */

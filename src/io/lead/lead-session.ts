@@ -13,6 +13,7 @@ import type { CommandOf } from '../../core/protocol/commands.js';
 import type { LeadEvent } from '../../core/lead/lead-view.js';
 import { loadRegistry } from '../agents/spawn/agent-config.js';
 import type { LeadBackend } from './lead-backend.js';
+import { LeadQueue } from './lead-queue.js';
 import { LeadRequestError, waitForEvents, type WaitOutcome } from './lead-wait.js';
 
 /** One agent to start, as the lead asks for it. */
@@ -33,7 +34,8 @@ export interface SpawnAsk {
 /** What became of one asked agent: its id, or why it did not start. */
 export type SpawnOutcome =
   | { readonly ok: true; readonly id: number; readonly label: string; readonly shown: boolean; readonly note?: string }
-  | { readonly ok: false; readonly label: string; readonly why: string; readonly full: boolean };
+  | { readonly ok: false; readonly label: string; readonly why: string; readonly full: boolean }
+  | { readonly ok: 'queued'; readonly label: string; readonly place: number };
 
 /** A lead's agents and waits. */
 export class LeadSession {
@@ -43,6 +45,8 @@ export class LeadSession {
   readonly seenQuestions = new Set<string>();
   /** The lane each lane agent of this lead runs in. */
   readonly lanes = new Map<number, string>();
+  /** Spawns refused at the cap that wait for a slot (spawn with queue). */
+  readonly queue: LeadQueue;
   /** Aborts every pending wait when the client has gone. */
   readonly #closed = new AbortController();
 
@@ -50,7 +54,14 @@ export class LeadSession {
     readonly backend: LeadBackend,
     readonly env: NodeJS.ProcessEnv,
     readonly cwd: string = process.cwd(),
-  ) {}
+  ) {
+    this.queue = new LeadQueue(backend, (id, label, lane) => this.#own(id, label, lane));
+  }
+
+  #own(id: number, label: string, lane: string | undefined): void {
+    this.#started.set(id, label);
+    if (lane !== undefined) this.lanes.set(id, lane);
+  }
 
   /** The agents this lead started, with their labels. */
   get started(): ReadonlyMap<number, string> {
@@ -58,7 +69,7 @@ export class LeadSession {
   }
 
   /** Starts each asked agent in turn; one refused (the cap of 8, a bad argv) does not stop the rest. */
-  async spawn(asks: readonly SpawnAsk[]): Promise<SpawnOutcome[]> {
+  async spawn(asks: readonly SpawnAsk[], queue = false): Promise<SpawnOutcome[]> {
     const outcomes: SpawnOutcome[] = [];
     for (const ask of asks) {
       const label = ask.label ?? ask.agent ?? ask.argv?.join(' ') ?? '';
@@ -71,12 +82,15 @@ export class LeadSession {
         continue;
       }
       const reply = await this.backend.call(command);
+      if (!reply.ok && queue && reply.error.startsWith('too many agents')) {
+        outcomes.push({ ok: 'queued', label: command.label ?? label, place: this.queue.add(command, command.label ?? label) });
+        continue;
+      }
       if (!reply.ok) {
         outcomes.push({ ok: false, label: command.label ?? label, why: reply.error, full: reply.error.startsWith('too many agents') });
         continue;
       }
-      this.#started.set(reply.data.id, reply.data.label);
-      if (reply.data.lane !== undefined) this.lanes.set(reply.data.id, reply.data.lane);
+      this.#own(reply.data.id, reply.data.label, reply.data.lane);
       const note = reply.data.lane === undefined ? undefined : `runs in lane ${reply.data.lane} (${reply.data.cwd ?? ''}); when it ends: lane_diff, then lane_merge`;
       outcomes.push({ ok: true, id: reply.data.id, label: reply.data.label, shown: reply.data.shown, ...(note === undefined ? {} : { note }) });
     }
@@ -104,6 +118,10 @@ export class LeadSession {
     return { cmd: 'spawn', kind: ask.kind ?? 'command', argv: ask.argv, ...common, cwd, permissions: ask.permissions ?? 'ask', ...(lane === undefined ? {} : { lane }) };
   }
 
+  #unreported(): number[] {
+    return [...this.#started.keys()].filter((id) => !this.#reported.has(id));
+  }
+
   /** Why `id` is not this lead's, or undefined when it is. */
   notMine(id: number): string | undefined {
     if (this.#started.has(id)) return undefined;
@@ -122,14 +140,19 @@ export class LeadSession {
       const why = this.notMine(id);
       if (why !== undefined) throw new LeadRequestError(why);
     }
-    const watch = [...new Set(ids ?? [...this.#started.keys()].filter((id) => !this.#reported.has(id)))];
+    const deadline = Date.now() + timeoutMs;
+    // Only queued spawns outstanding: wait for one of them to start, then for its end.
+    while (ids === undefined && this.#unreported().length === 0 && this.queue.size > 0 && Date.now() < deadline && !(signal?.aborted || this.#closed.signal.aborted)) {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const watch = [...new Set(ids ?? this.#unreported())];
     const busy = watch.filter((id) => this.#waitedOn.has(id));
     if (busy.length > 0) throw new LeadRequestError(`another wait of this lead is already waiting on ${busy.map((i) => `#${i}`).join(', ')}: wait for that one to answer, or name other ids`);
     if (watch.length === 0) return { events: [], timedOut: false, aborted: false, pending: [] };
     for (const id of watch) this.#waitedOn.add(id);
     try {
       const stop = signal === undefined ? this.#closed.signal : AbortSignal.any([signal, this.#closed.signal]);
-      const outcome = await waitForEvents(this.backend, { ids: watch, all, timeoutMs, seenQuestions: this.seenQuestions, signal: stop, ...(onLook === undefined ? {} : { onLook }) });
+      const outcome = await waitForEvents(this.backend, { ids: watch, all, timeoutMs: Math.max(0, deadline - Date.now()), seenQuestions: this.seenQuestions, signal: stop, ...(onLook === undefined ? {} : { onLook }) });
       for (const e of outcome.events) if (e.kind === 'finished') this.#reported.add(e.id);
       return outcome;
     } finally {
@@ -140,6 +163,7 @@ export class LeadSession {
   /** Drops every pending wait (the client went away); the agents go on. */
   close(): void {
     this.#closed.abort();
+    this.queue.close();
   }
 
   /** True while a wait of this lead is pending (the wake-up stays quiet then). */

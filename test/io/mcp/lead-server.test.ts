@@ -119,4 +119,21 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     expect(spawned.text).toContain("the cap of 8 live agents is the machine's");
     for (const id of [...spawned.text.matchAll(/started agent #(\d+)/g)].map((m) => Number(m[1]))) await lead.call('cancel', { id });
   }, 90_000);
+
+  test('with queue, a spawn refused at the cap waits in the lead\'s queue, starts when a slot frees, and wait reports it', async () => {
+    lead = await connectLead(leadEnv());
+    const agents = [...Array.from({ length: 7 }, (_, i) => ({ argv: ['sleep', '600'], label: `s${i + 1}` })), { argv: ['sh', '-c', 'sleep 1; echo short done'], label: 'short' }];
+    const started = await lead.call('spawn', { agents });
+    const ids = [...started.text.matchAll(/started agent #(\d+)/g)].map((m) => Number(m[1]));
+    expect(ids.length).toBe(8);
+    const queued = await lead.call('spawn', { agents: [{ argv: ['sh', '-c', 'echo queued done'], label: 'later' }], queue: true });
+    expect(queued).toEqual({ isError: false, text: expect.stringContaining('queued: later (place 1): every slot is taken') });
+    // The queued one may start before or after this wait answers: its note comes with whichever wait is first.
+    let seen = (await lead.call('wait', { timeout_s: 120 })).text;
+    expect(seen).toContain('short done');
+    for (let i = 0; i < 30 && !seen.includes('queued done'); i++) seen += (await lead.call('wait', { timeout_s: 5 })).text;
+    expect(seen).toMatch(/queued later started as agent #\d+/);
+    expect(seen).toContain('queued done');
+    for (const id of ids) await lead.call('cancel', { id });
+  }, 180_000);
 });
