@@ -57,7 +57,7 @@ usage:
   tai outage status|wait|probe | tai net -- CMD... | tai report
   tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
-Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane) take -t NAME
+Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, wait, mcp) take -t NAME
 (a cockpit of tai ls) or --socket PATH; inside a cockpit they talk to it.
 Every command answers --help (or -h) with its own usage.
 `;

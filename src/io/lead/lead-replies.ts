@@ -26,7 +26,7 @@ export async function spawnReply(session: LeadSession, asks: readonly SpawnAsk[]
     o.ok === 'queued'
       ? `queued: ${one(o.label)} (place ${o.place}): every slot is taken; it starts when one frees, and wait then reports it`
       : o.ok
-        ? `started agent #${o.id} ${one(o.label)}${o.shown ? '' : ' (no panel)'}${o.note ? `; ${one(o.note)}` : ''}`
+        ? `started agent #${o.id} ${one(o.label)}${o.shown || session.backend.where.kind === 'process' ? '' : ' (no panel)'}${o.note ? `; ${one(o.note)}` : ''}`
         : `not started: ${one(o.label)}: ${one(o.why)}`,
   );
   if (outcomes.some((o) => o.ok === false && o.full)) lines.push('the cap of 8 live agents is the machine\'s (every tai process of this user counts): wait for one to end (the wait tool), then spawn the rest, or spawn them with queue: true');

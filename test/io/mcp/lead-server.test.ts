@@ -4,9 +4,11 @@
  * the agents itself): every tool, the bounds, the errors, progress during
  * wait. Agents are real commands (sh).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
+import { until } from '../../helpers/until.js';
 import { connectLead, leadEnv, type Lead } from './mcp-client.js';
 
 let lead: Lead | undefined;
@@ -136,4 +138,20 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     expect(seen).toContain('queued done');
     for (const id of ids) await lead.call('cancel', { id });
   }, 180_000);
+
+  test('a client that closes stdin while wait blocks ends the server cleanly (exit 0), its wait dropped', async () => {
+    const child = spawn(process.execPath, [TAI_CLI, 'mcp'], { env: { ...process.env, ...leadEnv() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const send = (m: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'spawn', arguments: { agents: [{ argv: ['sleep', '600'] }] } } });
+    await until(() => out.includes('started agent #1'), { what: 'the spawn answered', explain: () => out });
+    send({ id: 3, method: 'tools/call', params: { name: 'wait', arguments: { timeout_s: 300 } } });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    child.stdin.end();
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(out).not.toContain('"id":3');
+  }, 60_000);
 });
