@@ -30,6 +30,8 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   attach: () => import('./cli/attach.js'),
   ls: () => import('./cli/ls.js'),
   kill: () => import('./cli/kill.js'),
+  mcp: () => import('./cli/mcp.js'),
+  wait: () => import('./cli/wait.js'),
   __server: () => import('./cli/server.js'),
 };
 
@@ -46,6 +48,8 @@ usage:
   tai agents               the agent registry: names, kinds, available or not
   tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
   tai poll ID | tai cancel ID
+  tai wait [ID...] [--all] [--timeout S]   the next agent to finish or ask
+  tai mcp [--config claude|codex|gemini|opencode]   tai's tools for a lead agent (MCP on stdio)
   tai logs ID [-f]         an agent's whole transcript, live or finished, with or without a cockpit
   tai ask | tai ask answer QID OPTION   the questions agents wait on; answer one
   tai record read|search|gc
@@ -53,7 +57,7 @@ usage:
   tai outage status|wait|probe | tai net -- CMD... | tai report
   tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
-Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, logs) take -t NAME
+Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, logs, wait, mcp) take -t NAME
 (a cockpit of tai ls) or --socket PATH; inside a cockpit they talk to it.
 Every command answers --help (or -h) with its own usage.
 `;
@@ -61,7 +65,7 @@ Every command answers --help (or -h) with its own usage.
 const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' } }, command: true } as const;
 
 /** The subcommands that talk to a cockpit: each takes `-t NAME` (tai ls) before its `--`. */
-const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane']);
+const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane', 'mcp', 'wait']);
 
 /**
  * A subcommand's arguments with `-t NAME` / `--target NAME` (before any `--`)

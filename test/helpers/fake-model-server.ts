@@ -23,6 +23,7 @@ import { startSse, type Dialect, type Provider, type Reply, type ToolSpec } from
 import { gemini } from './fake-model/gemini.js';
 import { at, sampleOf, type Json } from './fake-model/json.js';
 import { chat, responses } from './fake-model/openai.js';
+import { leadStep, type LeadScript } from './fake-model/lead-script.js';
 
 /** How the server answers a request. */
 export type Mode =
@@ -66,6 +67,8 @@ export interface FakeModelOptions {
   readonly shellCommand?: string;
   /** Usage on every reply (1234 in, 56 out by default: sums are easy to spot). */
   readonly usage?: { readonly input: number; readonly output: number };
+  /** Play a lead agent with tai's MCP tools when the CLI offers them (fake-model/lead-script.ts): spawn this worker, wait, answer its head. */
+  readonly lead?: LeadScript;
 }
 
 /** A running fake model server. */
@@ -203,6 +206,11 @@ function scriptReply(r: RecordedRequest, dialect: Dialect, opts: FakeModelOption
   if (r.mode === 'long') {
     r.step = 'plain';
     return { text: longText(), usage };
+  }
+  const lead = opts.lead && leadStep(dialect.tools(r.body), r.body, opts.lead, r.n);
+  if (lead) {
+    r.step = lead.toolCall ? 'tool' : 'final';
+    return { ...lead, usage };
   }
   if (dialect.hasToolResult(r.body)) {
     r.step = 'final';

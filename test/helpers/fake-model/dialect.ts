@@ -14,12 +14,14 @@ export type Provider = 'anthropic' | 'responses' | 'chat' | 'gemini';
 export interface ToolSpec {
   readonly name: string;
   readonly schema: Json;
+  /** The namespace it was offered in (Codex's MCP tools), which a call names too. */
+  readonly namespace?: string;
 }
 
 /** What one reply says, before a dialect dresses it. */
 export interface Reply {
   readonly text: string;
-  readonly toolCall?: { readonly id: string; readonly name: string; readonly args: Record<string, Json> };
+  readonly toolCall?: { readonly id: string; readonly name: string; readonly args: Record<string, Json>; readonly namespace?: string };
   readonly usage: { readonly input: number; readonly output: number };
 }
 

@@ -13,7 +13,13 @@ function openAiError(status: 429 | 500): Json {
 /** OpenAI Responses, streamed as response.* events. */
 export const responses: Dialect = {
   wantsStream: (r) => at(r.body, 'stream') !== false,
-  tools: (body) => list(body, 'tools').flatMap((t) => (text(t, 'type') === 'function' ? [{ name: text(t, 'name') ?? '', schema: at(t, 'parameters') }] : [])),
+  tools: (body) =>
+    list(body, 'tools').flatMap((t) => {
+      if (text(t, 'type') === 'function') return [{ name: text(t, 'name') ?? '', schema: at(t, 'parameters') }];
+      // Codex offers an MCP server's tools as a namespace (`mcp__NAME`); a call names both.
+      if (text(t, 'type') === 'namespace') return list(t, 'tools').map((f) => ({ name: text(f, 'name') ?? '', schema: at(f, 'parameters'), namespace: text(t, 'name') ?? '' }));
+      return [];
+    }),
   hasToolResult: (body) => list(body, 'input').some((i) => /_call_output$/.test(text(i, 'type') ?? '')),
   async stream(send, reply, r, pace) {
     const id = `resp_tai_${r.n}`;
@@ -30,7 +36,7 @@ export const responses: Dialect = {
     const call = reply.toolCall;
     if (call) {
       const args = JSON.stringify(call.args);
-      const item = { id: `fc_tai_${r.n}`, type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, arguments: '' };
+      const item = { id: `fc_tai_${r.n}`, type: 'function_call', status: 'in_progress', call_id: call.id, name: call.name, ...(call.namespace === undefined ? {} : { namespace: call.namespace }), arguments: '' };
       ev('response.output_item.added', { output_index: 1, item });
       ev('response.function_call_arguments.delta', { item_id: item.id, output_index: 1, delta: args });
       ev('response.function_call_arguments.done', { item_id: item.id, output_index: 1, arguments: args });

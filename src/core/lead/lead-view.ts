@@ -1,0 +1,96 @@
+/**
+ * The folder `src/core/lead/`: what a lead agent reads of its workers
+ * (docs/lead.md): events (an agent
+ * finished, or asks a question) in the claim-check view, and every reply
+ * bounded, because the lead's context is the scarce resource. Pure: the
+ * caller fetches the results and the clock.
+ */
+import { codePoints, headOf, tailOf } from '../agents/claim-check.js';
+
+/** The most characters one reply to a lead holds (a tool result, a `tai wait` line set). */
+export const LEAD_REPLY_MAX = 4_000;
+/** The head and tail of a result an event shows; the rest is read with `result` or `read_record`. */
+export const EVENT_HEAD = 800;
+export const EVENT_TAIL = 400;
+/**
+ * A wait's default: below the shortest tool timeout of the clients that lead
+ * (Codex's 60 s `tool_timeout_sec`, the MCP SDK client's 60 s request timeout),
+ * so a wait answers before the client gives up on it.
+ */
+export const WAIT_DEFAULT_S = 50;
+/** The longest wait asked for at once (Gemini CLI's default MCP timeout is ten minutes). */
+export const WAIT_MAX_S = 600;
+
+/** A finished agent: its end and the claim-check view of its result. */
+export interface FinishedEvent {
+  readonly kind: 'finished';
+  readonly id: number;
+  readonly label: string;
+  readonly state: string;
+  readonly reason: string;
+  /** The whole result's characters. */
+  readonly chars: number;
+  readonly recordId?: string;
+  readonly exitCode?: number;
+  /** The result as the cockpit hands it back (the claim-check view when it was stored). */
+  readonly text: string;
+}
+
+/** An agent that waits on a question (the one queue of `tai ask`). */
+export interface AskingEvent {
+  readonly kind: 'asking';
+  readonly id: number;
+  readonly label: string;
+  readonly qid: string;
+  readonly tool: string;
+  readonly options: readonly { readonly id: string; readonly name: string }[];
+}
+
+export type LeadEvent = FinishedEvent | AskingEvent;
+
+/** The head an event shows of a result, and its tail when the two do not meet. */
+export function headAndTail(text: string, head = EVENT_HEAD, tail = EVENT_TAIL): { readonly head: string; readonly tail?: string } {
+  const total = codePoints(text);
+  if (total <= head + tail) return { head: text };
+  return { head: headOf(text, head), tail: tailOf(text, tail) };
+}
+
+/** An event as the lead reads it: a line saying what happened, then the result's head (and tail), and how to read more. */
+export function eventText(e: LeadEvent): string {
+  if (e.kind === 'asking') {
+    const options = e.options.map((o) => `${o.id} (${o.name})`).join(', ');
+    return `agent #${e.id} ${e.label} asks: ${e.tool}\n  question ${e.qid}; options: ${options}\n  answer with the tool answer (qid ${e.qid}, option one of the ids)`;
+  }
+  const { head, tail } = headAndTail(e.text);
+  const where = e.recordId ? `record ${e.recordId}` : 'no record (short enough to keep whole)';
+  const lines = [
+    `agent #${e.id} ${e.label} ${e.state}${e.reason ? ` (${e.reason})` : ''}: ${e.chars} characters, ${where}`,
+    `--- head ---`,
+    head.trimEnd(),
+  ];
+  if (tail !== undefined) lines.push('--- tail ---', tail.trimEnd());
+  if (tail !== undefined || e.recordId) lines.push(`--- more: ${e.recordId ? `read_record (id ${e.recordId}, offset, limit)` : `result (id ${e.id}, offset)`} ---`);
+  return lines.join('\n');
+}
+
+/** `text` cut to `max` characters, ending with how to read the rest when cut. */
+export function bounded(text: string, more: string, max = LEAD_REPLY_MAX): string {
+  if (codePoints(text) <= max) return text;
+  const note = `\n[... cut at ${max} of ${codePoints(text)} characters; ${more}]`;
+  return `${headOf(text, Math.max(0, max - note.length))}${note}`;
+}
+
+/** One page of `text` from `offset` (code points) of at most `limit`, with where the next one starts. */
+export function pageOf(text: string, offset: number, limit: number): { readonly text: string; readonly total: number; readonly next: number | null } {
+  const total = codePoints(text);
+  const rest = tailOf(text, Math.max(0, total - offset));
+  const piece = headOf(rest, limit);
+  const end = offset + codePoints(piece);
+  return { text: piece, total, next: end < total ? end : null };
+}
+
+/** Why a wait's timeout is not one, or undefined when it is. */
+export function waitTimeoutProblem(seconds: number): string | undefined {
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > WAIT_MAX_S) return `timeout_s takes seconds from 0 to ${WAIT_MAX_S}, got ${seconds}`;
+  return undefined;
+}

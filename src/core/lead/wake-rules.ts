@@ -1,0 +1,61 @@
+/**
+ * When tai may wake an idle lead (docs/lead.md, "Waking an idle lead"): an
+ * agent the lead started ended or asks, no wait of the lead is pending, the
+ * main program has been quiet for WAKE_QUIET_OUTPUT_MS and the user has not
+ * typed for WAKE_QUIET_KEYS_MS; then one line, at most one per
+ * WAKE_MIN_GAP_MS however many agents end, and never twice for one event.
+ * Pure: the caller passes the time.
+ */
+
+/** The main program's output must have been quiet this long: the lead sits at its prompt, not mid-answer. */
+export const WAKE_QUIET_OUTPUT_MS = 5_000;
+/** The user must not have typed for this long: a line never lands in the middle of theirs. */
+export const WAKE_QUIET_KEYS_MS = 10_000;
+/** The shortest time between two lines. */
+export const WAKE_MIN_GAP_MS = 5_000;
+
+/** Something the lead should hear of. */
+export interface WakeEvent {
+  /** Unique per event (an agent's end, a question): a key told once is never told again. */
+  readonly key: string;
+  readonly id: number;
+  readonly label: string;
+  /** done, failed, timeout, cancelled, or asking. */
+  readonly state: string;
+  /** The result's characters (0 for a question). */
+  readonly chars: number;
+}
+
+/** What the rules know. */
+export interface WakeState {
+  readonly now: number;
+  readonly lastKeyAt: number;
+  readonly lastOutputAt: number;
+  readonly lastSentAt: number;
+  readonly waitPending: boolean;
+  /** Events not told yet, oldest first. */
+  readonly pending: readonly WakeEvent[];
+}
+
+/** The line to type now and the events it tells, or why not now. */
+export type WakeDecision = { readonly line: string; readonly told: readonly WakeEvent[] } | { readonly line?: undefined; readonly why: string };
+
+/** Decides whether to type a line now. */
+export function decideWake(s: WakeState): WakeDecision {
+  if (s.pending.length === 0) return { why: 'nothing to tell' };
+  if (s.waitPending) return { why: 'a wait of the lead is pending: it hears of the event itself' };
+  if (s.now - s.lastKeyAt < WAKE_QUIET_KEYS_MS) return { why: 'the user typed recently' };
+  if (s.now - s.lastOutputAt < WAKE_QUIET_OUTPUT_MS) return { why: 'the main program is busy' };
+  if (s.now - s.lastSentAt < WAKE_MIN_GAP_MS) return { why: 'a line was typed a moment ago' };
+  return { line: wakeLine(s.pending), told: s.pending };
+}
+
+/** One line naming the first agent, its state and size, how many more, and the tool to read them. */
+export function wakeLine(events: readonly WakeEvent[]): string {
+  const [first] = events;
+  if (first === undefined) return '';
+  const what = first.state === 'asking' ? `agent #${first.id} ${first.label} asks a question` : `agent #${first.id} ${first.label} ${first.state} (${first.chars} characters)`;
+  const more = events.length > 1 ? ` and ${events.length - 1} more` : '';
+  const tool = first.state === 'asking' ? 'the tai questions tool' : 'the tai wait tool';
+  return `[tai] ${what}${more}: read it with ${tool}`.replace(/[\x00-\x1f\x7f]/g, ' ');
+}

@@ -1,0 +1,85 @@
+/**
+ * Waking an idle lead (`tai --wake`; docs/lead.md): watches the board for
+ * the lead's agents ending or asking, hears the main pane's keys and output
+ * through two calls (`noteKeys`, `noteOutput`), and, when the rules of
+ * src/core/lead/wake-rules.ts allow, types one line into the main program as
+ * the user would (the line, then Enter) and shows it on the status line.
+ */
+import { decideWake, type WakeEvent } from '../../core/lead/wake-rules.js';
+import { isLive } from '../../core/panel/panel-state.js';
+import type { BoardStatus } from '../../../store/status.js';
+
+/** What the wake-up needs of the cockpit. */
+export interface LeadWakeOptions {
+  /** The agents' rows now (the board's status). */
+  readonly status: (now: number) => BoardStatus;
+  /** True for an agent the lead started (over the control socket, not a keyboard @mention). */
+  readonly isLeads: (id: number) => boolean;
+  /** True while a wait of the lead is pending (it hears of the event itself). */
+  readonly waitPending?: () => boolean;
+  /** Types into the main program, as the user would. */
+  readonly type: (text: string) => void;
+  /** Shows a line on the status line. */
+  readonly showStatus: (line: string) => void;
+  readonly now: () => number;
+  /** How often the rules are asked (ms); omitted, the caller calls `tick()` itself. */
+  readonly everyMs?: number;
+}
+
+/** A running wake-up. */
+export interface LeadWake {
+  /** The user typed into the main pane. */
+  noteKeys(): void;
+  /** The main program wrote output. */
+  noteOutput(): void;
+  /** Looks at the agents and types a line when the rules allow; returns the line typed, if any. */
+  tick(): string | undefined;
+  stop(): void;
+}
+
+/** Starts the wake-up. */
+export function startLeadWake(o: LeadWakeOptions): LeadWake {
+  const start = o.now();
+  let lastKeyAt = start;
+  let lastOutputAt = start;
+  let lastSentAt = -Infinity;
+  const told = new Set<string>();
+  const seen = new Map<number, string>();
+  const pending: WakeEvent[] = [];
+  const look = (now: number): void => {
+    for (const row of o.status(now).agents) {
+      if (row.kind !== 'agent' || !o.isLeads(row.id) || seen.get(row.id) === row.state) continue;
+      seen.set(row.id, row.state);
+      if (isLive(row.state) && row.state !== 'asking') continue;
+      const key = `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}`;
+      if (told.has(key) || pending.some((e) => e.key === key)) continue;
+      pending.push({ key, id: row.id, label: row.label, state: row.state, chars: charsOf(row.reason) });
+    }
+  };
+  const tick = (): string | undefined => {
+    const now = o.now();
+    look(now);
+    const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending: o.waitPending?.() === true, pending });
+    if (decision.line === undefined) return undefined;
+    for (const e of decision.told) told.add(e.key);
+    pending.splice(0);
+    lastSentAt = now;
+    o.type(`${decision.line}\r`);
+    o.showStatus(`woke the lead: ${decision.line}`);
+    return decision.line;
+  };
+  const timer = o.everyMs === undefined ? undefined : setInterval(tick, o.everyMs);
+  timer?.unref();
+  return {
+    noteKeys: () => void (lastKeyAt = o.now()),
+    noteOutput: () => void (lastOutputAt = o.now()),
+    tick,
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** The result's size from a finished row's summary (`exit 0 · 31 chars`), 0 when it does not say. */
+function charsOf(reason: string): number {
+  const m = /(\d+) chars/.exec(reason);
+  return m ? Number(m[1]) : 0;
+}

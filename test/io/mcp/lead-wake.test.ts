@@ -1,0 +1,113 @@
+/**
+ * Waking an idle lead (src/io/lead/lead-wake.ts): a REPL fixture in a real
+ * pty records every line it reads; the wake-up types into that pty when the
+ * lead's agent ends, never while keys are being typed, never twice for one
+ * event, one line for several. The clock is the test's; the agents' rows are
+ * given as the board would give them.
+ */
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pty from 'node-pty';
+import { afterEach, describe, expect, test } from 'vitest';
+import { WAKE_MIN_GAP_MS, WAKE_QUIET_KEYS_MS } from '../../../src/core/lead/wake-rules.js';
+import { startLeadWake, type LeadWake } from '../../../src/io/lead/lead-wake.js';
+import type { AgentRow, BoardStatus } from '../../../store/status.js';
+import { until } from '../../helpers/until.js';
+
+/** A REPL that appends each line it reads to `record`, and prompts. */
+const REPL = `
+const fs = require('node:fs');
+const rl = require('node:readline').createInterface({ input: process.stdin });
+process.stdout.write('> ');
+rl.on('line', (line) => { fs.appendFileSync(process.argv[1], JSON.stringify(line) + '\\n'); process.stdout.write('> '); });
+`;
+
+let repl: pty.IPty | undefined;
+let wake: LeadWake | undefined;
+afterEach(() => {
+  wake?.stop();
+  repl?.kill();
+  repl = undefined;
+});
+
+function row(id: number, state: AgentRow['state'], reason = ''): AgentRow {
+  return { id, kind: 'agent', label: `w${id}`, task: '', state, startedAt: 0, lastEventAt: 0, elapsedMs: 0, tools: 0, tokens: 0, droppedBytes: 0, reason };
+}
+
+function setUp(): { clock: { t: number }; rows: AgentRow[]; record: () => string[]; typed: string[]; shown: string[]; waiting: { now: boolean } } {
+  const record = join(mkdtempSync(join(tmpdir(), 'tai-wake-')), 'read.jsonl');
+  const p = pty.spawn(process.execPath, ['-e', REPL, record], { cols: 100, rows: 20, env: { ...process.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string> });
+  repl = p;
+  const clock = { t: 1_000_000 };
+  const rows: AgentRow[] = [];
+  const typed: string[] = [];
+  const shown: string[] = [];
+  const waiting = { now: false };
+  wake = startLeadWake({
+    status: (): BoardStatus => ({ totals: { total: rows.length } as BoardStatus['totals'], agents: rows }),
+    isLeads: (id) => id !== 99,
+    waitPending: () => waiting.now,
+    type: (text) => {
+      typed.push(text);
+      p.write(text);
+    },
+    showStatus: (line) => shown.push(line),
+    now: () => clock.t,
+  });
+  p.onData(() => wake?.noteOutput());
+  const read = (): string[] => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
+  return { clock, rows, record: read, typed, shown, waiting };
+}
+
+describe('waking an idle lead', () => {
+  test("types one line into the main program after the lead's agent ended and all went quiet, shows it on the status line, and never twice", async () => {
+    const { clock, rows, record, shown } = setUp();
+    rows.push(row(3, 'running'));
+    expect(wake?.tick()).toBeUndefined();
+    rows[0] = row(3, 'done', 'exit 0 · 1234 chars');
+    expect(wake?.tick()).toBeUndefined(); // quiet for no time yet
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    const line = wake?.tick();
+    expect(line).toBe('[tai] agent #3 w3 done (1234 characters): read it with the tai wait tool');
+    await until(() => record().length === 1, { what: 'the REPL read the line' });
+    expect(record()).toEqual([line]);
+    expect(shown).toEqual([`woke the lead: ${line}`]);
+    clock.t += 60_000;
+    expect(wake?.tick()).toBeUndefined();
+  });
+
+  test('never types while the user types: the line waits until the keys have been quiet, and lands after the user\'s own line', async () => {
+    const { clock, rows, record, typed } = setUp();
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    repl?.write('hel');
+    wake?.noteKeys();
+    rows.push(row(4, 'failed', 'exit 1 · 12 chars'));
+    clock.t += WAKE_QUIET_KEYS_MS - 1_000;
+    expect(wake?.tick()).toBeUndefined();
+    expect(typed).toEqual([]);
+    repl?.write('lo\r');
+    wake?.noteKeys();
+    await until(() => record().length === 1, { what: "the REPL read the user's line" });
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    expect(wake?.tick()).toContain('agent #4 w4 failed');
+    await until(() => record().length === 2, { what: 'the REPL read the wake line' });
+    expect(record()).toEqual(['hello', '[tai] agent #4 w4 failed (12 characters): read it with the tai wait tool']);
+  });
+
+  test("several ends make one line; the next waits the gap; a pending wait, and an agent not the lead's, wake nobody", async () => {
+    const { clock, rows, record, waiting } = setUp();
+    rows.push(row(1, 'done'), row(2, 'cancelled'), row(99, 'done'));
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    waiting.now = true;
+    expect(wake?.tick()).toBeUndefined();
+    waiting.now = false;
+    expect(wake?.tick()).toBe('[tai] agent #1 w1 done (0 characters) and 1 more: read it with the tai wait tool');
+    rows.push(row(5, 'asking'));
+    clock.t += WAKE_MIN_GAP_MS - 1;
+    expect(wake?.tick()).toBeUndefined();
+    clock.t += 1;
+    expect(wake?.tick()).toBe('[tai] agent #5 w5 asks a question: read it with the tai questions tool');
+    await until(() => record().length === 2, { what: 'the REPL read both lines' });
+  });
+});
