@@ -19,6 +19,9 @@
  * line by line as it arrives, so nothing held grows past one line.
  */
 import stringWidth from 'string-width';
+import { segmentGraphemes } from './graphemes.js';
+
+export { graphemes } from './graphemes.js';
 
 /** Tab stops are every this many columns. */
 export const TAB_STOP = 8;
@@ -26,7 +29,6 @@ export const TAB_STOP = 8;
 const CRLF = '\r\n';
 const SGR_AT = /\x1b\[[0-9;:]*m/y;
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
-const segmenter = new Intl.Segmenter();
 
 /** One grapheme (or one SGR sequence, width 0) of the held word. */
 interface Piece {
@@ -71,15 +73,8 @@ export function textWidth(text: string): number {
     for (let index = 0; index < text.length; index++) w += graphemeWidth(text[index]);
     return w;
   }
-  for (const { segment } of segmenter.segment(text)) w += graphemeWidth(segment);
+  for (const { segment } of segmentGraphemes(text)) w += graphemeWidth(segment);
   return w;
-}
-
-/** Splits text into graphemes (user-perceived characters). */
-export function graphemes(text: string): string[] {
-  const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) out.push(segment);
-  return out;
 }
 
 /**
@@ -107,7 +102,7 @@ export function clip(text: string, maxCols: number, maxChars = Number.POSITIVE_I
     }
     return text;
   }
-  for (const { segment, index } of segmenter.segment(text)) {
+  for (const { segment, index } of segmentGraphemes(text)) {
     const w = graphemeWidth(segment);
     if (cols + w > maxCols || chars + 1 > maxChars) {
       return text.slice(0, end).trimEnd() + '…';
@@ -229,7 +224,7 @@ export class WordWrap {
       this.#wordWidth -= last.width;
       src = last.text + run;
     }
-    for (const { segment } of segmenter.segment(src)) {
+    for (const { segment } of segmentGraphemes(src)) {
       const w = graphemeWidth(segment);
       this.#word.push({ text: segment, width: w, sgr: false });
       this.#wordWidth += w;
