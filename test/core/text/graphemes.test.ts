@@ -79,13 +79,21 @@ describe('segmentGraphemes', () => {
 });
 
 describe('WordWrap on long runs without spaces', () => {
-  it('wraps generated runs of every script to lines within the width, whole graphemes, nothing lost', () => {
+  it('wraps generated runs of every script, streamed in chunks of any size, to lines within the width, whole graphemes, nothing lost', () => {
     const next = seeded(7);
     for (const width of [1, 2, 7, 40, 199]) {
       const lengths = spySegmenter();
       const text = run(next, 3000);
       const wrap = new WordWrap(width);
-      const out = wrap.push(text) + wrap.release();
+      // Streamed in chunks of any size, as an agent's output arrives (never inside a surrogate pair).
+      let out = '';
+      for (let at = 0; at < text.length; ) {
+        let end = Math.min(text.length, at + 1 + next(width % 2 === 0 ? 700 : 20));
+        if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end++;
+        out += wrap.push(text.slice(at, end));
+        at = end;
+      }
+      out += wrap.release();
       expect(Math.max(...lengths)).toBeLessThanOrEqual(SEGMENT_SLICE);
       vi.restoreAllMocks();
       const lines = out.split('\r\n');
