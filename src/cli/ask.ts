@@ -4,13 +4,16 @@
  * waited); `tai ask answer QID OPTION`: answers one (OPTION is the option's
  * id, its number as listed, or `y` / `n`). Without --socket or
  * TAI_PLEXER_SOCKET it asks every live cockpit of this user, and an answer
- * goes to the one that holds the question. Exit 0 on success, 1 when the
+ * goes to the one that holds the question; a question id waiting in several
+ * cockpits (each numbers its own) is refused with the list, nothing answered.
+ * Exit 0 on success, 1 when the
  * answer is refused (already answered, timed out, agent gone, an option not
  * offered: the cockpit's message says which), 2 when no cockpit is
  * reachable, 64 for a bad command line.
  */
 import type { QuestionRow } from '../core/agents/questions.js';
 import { formatElapsed } from '../core/panel/header.js';
+import { runningCockpits } from '../io/link/link-place.js';
 import { findLiveSockets } from '../io/socket/socket-path.js';
 import { call, describeCallError, NO_COCKPIT_HINT } from '../io/socket/control-client.js';
 import { readCommandLine, USAGE_EXIT } from './command-line.js';
@@ -29,7 +32,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     return 2;
   }
   if (verb === undefined) return list(sockets, Boolean(parsed.values.json), out);
-  if (verb === 'answer' && rest.length === 2) return answer(sockets, rest[0] ?? '', rest[1] ?? '', out);
+  if (verb === 'answer' && rest.length === 2) return answer(sockets, rest[0] ?? '', rest[1] ?? '', out, env);
   out.warn(`tai ask: ${verb === 'answer' ? 'answer takes a question id and an option' : `unknown verb ${field(verb)}`}\n${USAGE}`);
   return USAGE_EXIT;
 }
@@ -75,14 +78,24 @@ async function list(sockets: readonly string[], json: boolean, out: CliOutput): 
   return 0;
 }
 
-async function answer(sockets: readonly string[], qid: string, option: string, out: CliOutput): Promise<number> {
+async function answer(sockets: readonly string[], qid: string, option: string, out: CliOutput, env: NodeJS.ProcessEnv): Promise<number> {
+  // With several cockpits, ids like q1 repeat: answer only the one cockpit that holds it, or refuse and list them.
+  const holders = sockets.length > 1 ? await holdersOf(sockets, qid) : [];
+  if (holders.length > 1) {
+    const names = cockpitNames(env);
+    const lines = holders.map(({ socket, row }) => `  ${describeRow(row)}  in ${cockpitOf(socket, names)}: tai ask answer ${qid} ${field(option)} --socket ${field(socket)}`);
+    out.warn(`tai ask: question ${qid} is waiting in ${holders.length} cockpits; nothing was answered. Say which with --socket:\n${lines.join('\n')}\n`);
+    return 1;
+  }
+  const targets = holders.length === 1 ? holders.map((h) => h.socket) : sockets;
   let refusal: string | undefined;
   let failed: { exitCode: 1 | 2; message: string } | undefined;
-  for (const socket of sockets) {
+  for (const socket of targets) {
     try {
       const reply = await call(socket, { cmd: 'ask_answer', qid, option });
       if (reply.ok) {
-        out.say(`${field(reply.data.qid)} answered: ${field(reply.data.option.name)} (${field(reply.data.option.id)}) for panel ${reply.data.panel}\n`);
+        const where = sockets.length > 1 ? ` in ${cockpitOf(socket, cockpitNames(env))}` : '';
+        out.say(`${field(reply.data.qid)} answered: ${field(reply.data.option.name)} (${field(reply.data.option.id)}) for panel ${reply.data.panel}${where}\n`);
         return 0;
       }
       // Another cockpit may hold the question: a plain "no such question" is only final when none does.
@@ -97,4 +110,33 @@ async function answer(sockets: readonly string[], qid: string, option: string, o
   }
   out.warn(`tai ask: ${field(failed?.message ?? NO_COCKPIT_HINT)}\n`);
   return failed?.exitCode ?? 2;
+}
+
+/** The cockpits whose questions include `qid`, with its row there; a cockpit that does not answer is left out. */
+async function holdersOf(sockets: readonly string[], qid: string): Promise<{ socket: string; row: QuestionRow }[]> {
+  const found: { socket: string; row: QuestionRow }[] = [];
+  for (const socket of sockets) {
+    try {
+      const reply = await call(socket, { cmd: 'ask_list' });
+      const row = reply.ok ? reply.data.find((r) => r.qid === qid) : undefined;
+      if (row !== undefined) found.push({ socket, row });
+    } catch {
+      // Unreachable: the answer loop says so if nothing else answers.
+    }
+  }
+  return found;
+}
+
+function describeRow(r: QuestionRow): string {
+  return `${r.qid}  panel ${r.panel} ${field(r.label)} · ${field(r.tool)}`;
+}
+
+/** Each running cockpit's name by its control socket. */
+function cockpitNames(env: NodeJS.ProcessEnv): ReadonlyMap<string, string> {
+  return new Map(runningCockpits(env).flatMap((c) => (c.control === undefined ? [] : [[c.control, c.name] as const])));
+}
+
+function cockpitOf(socket: string, names: ReadonlyMap<string, string>): string {
+  const name = names.get(socket);
+  return name === undefined ? `the cockpit at ${field(socket)}` : `cockpit ${field(name)}`;
 }

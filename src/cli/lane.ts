@@ -12,6 +12,7 @@
 import { join, resolve } from 'node:path';
 import { laneAge, diffStatText } from '../core/lanes/lane-lines.js';
 import { messageOf, RequestError } from '../core/errors.js';
+import { GitError } from '../io/lanes/lane-git.js';
 import { findLane, LaneError, repoOf } from '../io/lanes/lanes.js';
 import { laneDiff, laneInfo } from '../io/lanes/lane-status.js';
 import { mergeLane } from '../io/lanes/lane-merge.js';
@@ -32,6 +33,8 @@ const USAGE =
   '       tai lane restart NAME [--socket PATH]   (the fresh agent runs in the cockpit; with none, here until it ends)\n' +
   'A lane is an agent in its own git worktree on a branch tai/NAME (tai spawn --lane; docs/lanes.md).\n';
 
+const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart'];
+
 /** Runs `tai lane ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
@@ -43,6 +46,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' } } }, rest, out);
   if (typeof parsed === 'number') return parsed;
   const name = parsed.positionals[0];
+  if (!VERBS.includes(verb)) {
+    out.warn(`tai lane: unknown subcommand '${field(verb)}': it is one of ${VERBS.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
   if (verb !== 'list' && (name === undefined || parsed.positionals.length > 1)) {
     out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);
     return USAGE_EXIT;
@@ -82,12 +89,10 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       }
       case 'restart':
         return await restartLaneCli(db, await findLane(db, name ?? '', here), parsed.values.socket, io, out);
-      default:
-        out.warn(`tai lane: unknown command '${field(verb)}'\n${USAGE}`);
-        return USAGE_EXIT;
     }
+    return USAGE_EXIT; // not reached: the verb was checked
   } catch (err) {
-    if (!(err instanceof LaneError || err instanceof RequestError)) throw err;
+    if (!(err instanceof LaneError || err instanceof RequestError || err instanceof GitError)) throw err;
     out.warn(`tai lane ${verb}: ${field(messageOf(err))}\n`);
     return 1;
   } finally {

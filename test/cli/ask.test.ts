@@ -4,7 +4,7 @@
  * before an edit (test/fixtures/acp-ask-agent.mjs). `npm test` builds first.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,28 +31,32 @@ interface Rig {
   dir: string;
 }
 let rig: Rig | undefined;
+let other: Rig | undefined;
 afterEach(async () => {
-  if (!rig) return;
-  rig.service.dispose();
-  await rig.server.close();
-  rig.db.close();
-  rmSync(rig.dir, { recursive: true, force: true });
+  for (const r of [rig, other]) {
+    if (!r) continue;
+    r.service.dispose();
+    await r.server.close();
+    r.db.close();
+    rmSync(r.dir, { recursive: true, force: true });
+  }
   rig = undefined;
+  other = undefined;
 });
 
-async function start(): Promise<Rig> {
+async function start(socket?: string): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-ask-'));
   const board = createBoard({ createScreen: xtermScreens, cols: 120, rows: 40 });
   const db = openStateDb(join(dir, 'tai.db'));
   const service = new LocalAgentService({ board, records: new RecordStore(db) });
-  const path = join(dir, 'control.sock');
+  const path = socket ?? join(dir, 'control.sock');
   const server = await startControlServer({ board, path, agents: service });
   return { path, board, service, server, db, dir };
 }
 
-function tai(args: string[]): Promise<{ code: number; out: string; err: string }> {
+function tai(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, TAI_PLEXER_SOCKET: '' } }, (error, out, err) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, TAI_PLEXER_SOCKET: '', ...env } }, (error, out, err) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err });
     });
   });
@@ -99,6 +103,38 @@ describe('tai ask', () => {
       error: 'question q1 was cancelled: its agent was stopped (cancelled by request (tai cancel))',
     });
     expect(await call(r.path, { cmd: 'ask_answer', qid: 'q7', option: 'y' })).toEqual({ ok: false, error: 'no such question: q7' });
+  });
+
+  test('refuses a question id waiting in two cockpits, answering neither and listing both, and answers it in the one named', async () => {
+    const runtime = mkdtempSync(join(tmpdir(), 'tai-ask-two-'));
+    mkdirSync(join(runtime, 'tai'), { mode: 0o700 });
+    // Two cockpits of this user: socket names carry a live pid (this process and its parent).
+    const a = (rig = await start(join(runtime, 'tai', `tai-${process.pid}.sock`)));
+    const b = (other = await start(join(runtime, 'tai', `tai-${process.ppid}.sock`)));
+    for (const r of [a, b]) {
+      const spawned = await call(r.path, { cmd: 'spawn', kind: 'acp', argv: [process.execPath, fixture('acp-ask-agent.mjs'), 'edit'], prompt: 'edit', label: 'editor', permissions: 'ask' });
+      if (!spawned.ok) throw new Error(spawned.error);
+    }
+    await until(() => a.board.getState().questions(Date.now()).length === 1 && b.board.getState().questions(Date.now()).length === 1, SLOW);
+    const env = { XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: join(runtime, 'state') };
+
+    const ambiguous = await tai(['ask', 'answer', 'q1', 'y'], env);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toContain('tai ask: question q1 is waiting in 2 cockpits; nothing was answered. Say which with --socket:\n');
+    expect(ambiguous.err).toContain(`in the cockpit at ${a.path}: tai ask answer q1 y --socket ${a.path}\n`);
+    expect(ambiguous.err).toContain(`in the cockpit at ${b.path}: tai ask answer q1 y --socket ${b.path}\n`);
+    expect(a.board.getState().questions(Date.now())).toHaveLength(1);
+    expect(b.board.getState().questions(Date.now())).toHaveLength(1);
+
+    const named = await tai(['ask', 'answer', 'q1', 'y', '--socket', b.path], env);
+    expect(named.code).toBe(0);
+    expect(b.board.getState().questions(Date.now())).toHaveLength(0);
+    expect(a.board.getState().questions(Date.now())).toHaveLength(1);
+
+    const only = await tai(['ask', 'answer', 'q1', 'n'], env);
+    expect(only).toMatchObject({ code: 0 });
+    expect(only.out).toMatch(new RegExp(`^q1 answered: Reject \\(reject-once\\) for panel \\d+ in the cockpit at ${a.path.replace(/[.]/g, '\\.')}\\n$`));
+    rmSync(runtime, { recursive: true, force: true });
   });
 
   test('says when no cockpit is reachable, exit 2', async () => {

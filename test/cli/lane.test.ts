@@ -40,3 +40,12 @@ describe('tai spawn --lane and tai lane', () => {
     expect(io.stderr).toContain('lanes need a git repository');
   });
 });
+
+describe('tai lane on a bad verb', () => {
+  it('says an unknown subcommand is one, with the list, exit 64', async () => {
+    repo = tempRepo();
+    const io = testIo(repo.stateDir);
+    expect(await laneCli(['bogus', '-C', repo.dir], io)).toBe(64);
+    expect(io.stderr).toMatch(/^tai lane: unknown subcommand 'bogus': it is one of list, diff, merge, drop, restart\nusage: tai lane list/);
+  });
+});

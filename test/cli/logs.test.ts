@@ -99,6 +99,18 @@ describe('tai logs', () => {
     expect(after.out).toMatch(/a warning\n\n⊘ cancelled · \d+s · the supervisor exited; its reaper stopped the agent\n$/);
   }, 40_000);
 
+  it('shows what follows an unterminated DCS, and a bidi override as <U+202E>, in the result and in the transcript', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-logs-hidden-'));
+    const env = { XDG_STATE_HOME: dir, TAI_PLEXER_SOCKET: '' };
+    const spawned = await runTai(['spawn', '--', 'sh', '-c', "printf 'visible\\n\\033Pq'; echo IMPORTANT; printf 'approve \\342\\200\\256txt.exe\\n'"], env);
+    expect(spawned.code).toBe(0);
+    expect(spawned.out).toContain('visible\nIMPORTANT\napprove <U+202E>txt.exe\n');
+    const logs = await runTai(['logs', '1'], env);
+    expect(logs.code).toBe(0);
+    expect(logs.out).toContain('visible\nIMPORTANT\napprove <U+202E>txt.exe\n');
+    expect(logs.out).not.toContain('\u202e');
+  }, 30_000);
+
   it('says an unknown agent is unknown and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tai-logs-'));
     const none = await runTai(['logs', '7'], { XDG_STATE_HOME: dir });

@@ -1,10 +1,10 @@
 /**
  * `tai spawn --lane [NAME]`: a flag whose value is optional, which node's
  * parseArgs cannot read. It is taken out of the command line before the rest
- * is parsed: `--lane=NAME`, or `--lane NAME` when the next word is a lane
- * name (never `--`, an option, or `@agent`), else a lane named from the label.
+ * is parsed: `--lane=NAME`, or `--lane NAME` when a next word is there that
+ * is not `--`, an option or `@agent` (a name that is not valid is refused,
+ * not run), else a lane named from the label.
  */
-import { LANE_NAME } from './lane-name.js';
 
 /** The command line without its `--lane`, and the lane asked for ('' for a name from the label), if any. */
 export function takeLaneFlag(args: readonly string[]): { readonly args: string[]; readonly lane?: string } {
@@ -21,8 +21,10 @@ export function takeLaneFlag(args: readonly string[]): { readonly args: string[]
       continue;
     }
     if (arg === '--lane') {
+      // The next word is the lane's name unless it is `--`, an option or @agent: one that is not a valid
+      // name is refused as a lane name (by the lane's own check), never run as the program.
       const next = args[i + 1];
-      if (next !== undefined && LANE_NAME.test(next)) {
+      if (next !== undefined && next !== '' && !next.startsWith('-') && !next.startsWith('@')) {
         lane = next;
         i++;
       } else lane = '';

@@ -13,6 +13,9 @@ export const LINK_VERSION = 1;
 /** The longest frame a server accepts from a client: input is relayed in chunks of at most LINK_CHUNK. */
 export const LINK_FRAME_MAX = 1_048_576;
 
+/** The longest frame a server reads before the hello: a hello is a short JSON object. */
+export const LINK_HELLO_MAX = 4_096;
+
 /** The largest chunk of input or output one frame carries. */
 export const LINK_CHUNK = 65_536;
 
@@ -150,7 +153,11 @@ export class FrameReader {
   private pending: Uint8Array = new Uint8Array(0);
   private failed: string | undefined;
 
-  constructor(private readonly max: number = LINK_FRAME_MAX) {}
+  /** `firstMax`: the first frame's own cap (a server reads a hello of at most LINK_HELLO_MAX before anything longer). */
+  constructor(
+    private readonly max: number = LINK_FRAME_MAX,
+    private firstMax: number = max,
+  ) {}
 
   /** The frames completed by `chunk`, or the reason the stream cannot be read on. */
   push(chunk: Uint8Array): { readonly frames: Frame[]; readonly error?: string } {
@@ -160,14 +167,16 @@ export class FrameReader {
     let at = 0;
     while (data.length - at >= HEADER) {
       const length = new DataView(data.buffer, data.byteOffset + at + 1, 4).getUint32(0);
-      if (length > this.max) {
-        this.failed = `link frame too long (${length} bytes, limit ${this.max})`;
+      const max = this.firstMax;
+      if (length > max) {
+        this.failed = `link frame too long (${length} bytes, limit ${max})`;
         this.pending = new Uint8Array(0);
         return { frames, error: this.failed };
       }
       if (data.length - at - HEADER < length) break;
       frames.push({ type: data[at] ?? 0, payload: data.slice(at + HEADER, at + HEADER + length) });
       at += HEADER + length;
+      this.firstMax = this.max;
     }
     this.pending = at === data.length ? new Uint8Array(0) : data.slice(at);
     return { frames };
@@ -212,7 +221,7 @@ function isDeviceNumber(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
-/** A valid {cols, rows}, or undefined. */
+/** A valid {cols, rows}, or undefined (the layout bounds it further: src/core/screen-bound.ts). */
 export function readSize(value: unknown): { cols: number; rows: number } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;

@@ -65,7 +65,17 @@ export class CsiClamp {
   private chunk = '';
   private from = 0;
 
-  constructor(cols: number, rows: number) {
+  /**
+   * `endStringsAtNewline`: an OSC or DCS (SOS, PM, APC) still open at a
+   * newline is ended there (CAN is put before the newline), so an
+   * unterminated one cannot hide the rest of the output; for every screen
+   * but the main pane's, which shows its program as a terminal would.
+   */
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly endStringsAtNewline = false,
+  ) {
     this.cols = Math.max(1, cols);
     this.rows = Math.max(1, rows);
   }
@@ -133,6 +143,11 @@ export class CsiClamp {
     if (c === ESC || c === CAN || c === SUB || (c >= 0x80 && c <= 0x9f)) {
       this.anywhere(c, i);
       return;
+    }
+    if (c === 0x0a && this.endStringsAtNewline && (this.mode === 'osc' || this.mode === 'str')) {
+      this.take(i);
+      this.piece.push(String.fromCharCode(CAN)); // xterm ends the string at CAN; the newline then acts as one
+      this.mode = 'text';
     }
     switch (this.mode) {
       case 'text':

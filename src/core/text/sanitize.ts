@@ -30,11 +30,20 @@ export const SANITIZE_SEQUENCE_MAX = 4096;
 export interface Sanitizer {
   /** Sanitizes one chunk; bytes are decoded as UTF-8, split characters and sequences are held. */
   push(chunk: string | Uint8Array): string;
-  /** Flushes what is held (a split character becomes U+FFFD, an open sequence is dropped) and resets. */
+  /** Flushes what is held (a split character becomes U+FFFD, an open string shows its text, any other open sequence is dropped) and resets. */
   end(): string;
 }
 
 const REPLACEMENT = '\uFFFD';
+
+/** Which string is open: its header is not shown when it turns out unterminated. */
+type StringKind = 'dcs' | 'osc' | 'other';
+
+/** What an unterminated string showed: its text without the header (a DCS's parameters and final, an OSC's number). */
+function unterminated(kind: StringKind, payload: string): string {
+  const body = kind === 'dcs' ? payload.replace(/^[0-?]*[ -/]*[@-~]/, '') : kind === 'osc' ? payload.replace(/^[0-9]*;?/, '') : payload;
+  return body === '' ? '' : sanitize(body);
+}
 
 /** Where the parser is; `text` is the ground state. */
 type Mode = 'text' | 'esc' | 'esc_inter' | 'csi' | 'csi_ignore' | 'string';
@@ -51,6 +60,26 @@ function isC1StringIntroducer(c: number): boolean {
 /** Characters that pass through unchanged in text (everything but controls and surrogates). */
 function isPlain(c: number): boolean {
   return c >= 0x20 && c !== DEL && !isC1(c) && (c < 0xd800 || c > 0xdfff);
+}
+
+/**
+ * Format characters that reorder or hide text (Trojan Source): the bidi
+ * embeddings, overrides and isolates (U+202A-202E, U+2066-2069), the marks
+ * U+200E, U+200F and U+061C, zero-width spaces and joiners that join nothing
+ * visible (U+200B, U+2060-2064, U+FEFF) and the deprecated format controls
+ * (U+206A-206F). They are shown as `<U+202E>`. ZWNJ and ZWJ (U+200C, U+200D)
+ * pass: emoji sequences and several scripts need them, and they move nothing.
+ */
+function isHiddenFormat(c: number): boolean {
+  if (c < 0x61c) return false;
+  return (
+    c === 0x61c || c === 0x200b || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f && c !== 0x2065) || c === 0xfeff
+  );
+}
+
+/** A hidden format character made visible. */
+function shownFormat(c: number): string {
+  return `<U+${c.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
 /** SGR parameters: digits, `;` and `:` only (no private markers). */
@@ -79,6 +108,9 @@ class StreamSanitizer implements Sanitizer {
   #seqLen = 0;
   #high = '';
   #decoder: TextDecoder | undefined;
+  /** The payload of the open string (bounded by SANITIZE_SEQUENCE_MAX), shown if a newline comes before its end. */
+  #str = '';
+  #strKind: StringKind = 'other';
 
   constructor(options: SanitizerOptions = {}) {
     this.#keepCr = options.carriageReturn === true;
@@ -92,9 +124,12 @@ class StreamSanitizer implements Sanitizer {
 
   end(): string {
     let out = this.#flushDecoder();
+    // A string still open at the end ends there, as at a newline (a caller may hand over one line at a time).
+    if (this.#mode === 'string') out += unterminated(this.#strKind, this.#str);
     if (this.#high !== '') out += REPLACEMENT;
     this.#high = '';
     this.#mode = 'text';
+    this.#str = '';
     this.#csi = '';
     this.#sgr = false;
     this.#seqLen = 0;
@@ -109,8 +144,10 @@ class StreamSanitizer implements Sanitizer {
     return rest === '' ? '' : this.#scan(rest);
   }
 
-  #enter(mode: Mode): void {
+  #enter(mode: Mode, strKind: StringKind = 'other'): void {
     this.#mode = mode;
+    this.#str = '';
+    this.#strKind = strKind;
     this.#seqLen = 1;
     this.#csi = '';
     this.#sgr = false;
@@ -124,7 +161,7 @@ class StreamSanitizer implements Sanitizer {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (this.#mode === 'text') {
-        if (isPlain(c)) {
+        if (isPlain(c) && !isHiddenFormat(c)) {
           if (run < 0) run = i;
           continue;
         }
@@ -161,12 +198,13 @@ class StreamSanitizer implements Sanitizer {
     return out.join('');
   }
 
-  /** A control or lone surrogate in text. */
+  /** A control, lone surrogate or hidden format character in text. */
   #text(c: number, out: string[]): void {
-    if (c === 0x0a || c === 0x09 || (c === 0x0d && this.#keepCr)) out.push(String.fromCharCode(c));
+    if (isHiddenFormat(c)) out.push(shownFormat(c));
+    else if (c === 0x0a || c === 0x09 || (c === 0x0d && this.#keepCr)) out.push(String.fromCharCode(c));
     else if (c === ESC) this.#enter('esc');
     else if (c === C1_CSI) this.#enter('csi');
-    else if (isC1StringIntroducer(c)) this.#enter('string');
+    else if (isC1StringIntroducer(c)) this.#enter('string', c === 0x90 ? 'dcs' : c === 0x9d ? 'osc' : 'other');
     else if (c >= 0xdc00 && c <= 0xdfff) out.push(REPLACEMENT);
     // Every other C0 control, DEL and C1 control is dropped.
   }
@@ -201,6 +239,12 @@ class StreamSanitizer implements Sanitizer {
         return false;
       case 'string':
         if (c === BEL || c === C1_ST) this.#mode = 'text';
+        else if (c === 0x0a) {
+          // Not terminated by the end of its line: it was never a string, and hides nothing: its text is shown.
+          this.#mode = 'text';
+          out.push(unterminated(this.#strKind, this.#str));
+          return true;
+        } else if (c >= 0x20 && c !== DEL && !isC1(c)) this.#str += String.fromCharCode(c);
         return false;
       case 'text':
         return true;
@@ -217,6 +261,8 @@ class StreamSanitizer implements Sanitizer {
     // OSC, DCS, SOS, PM, APC
     if (c === 0x5d || c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) {
       this.#mode = 'string';
+      this.#str = '';
+      this.#strKind = c === 0x50 ? 'dcs' : c === 0x5d ? 'osc' : 'other';
       return false;
     }
     if (c >= 0x20 && c <= 0x2f) {
@@ -276,8 +322,8 @@ export function stripSgr(text: string): string {
   return text.includes('\x1b') ? text.replace(SGR_GLOBAL, '') : text;
 }
 
-/** Text that sanitizeLine gives back unchanged: no controls, DEL, C1 or surrogates (a pair takes the walk). */
-const PLAIN_LINE = /^[\x20-\x7e\xa0-\ud7ff\ue000-\uffff]*$/;
+/** Text that sanitizeLine gives back unchanged: no controls, DEL, C1, surrogates (a pair takes the walk) or hidden format characters. */
+const PLAIN_LINE = /^[\x20-\x7e\xa0-\u061b\u061d-\u200a\u200c\u200d\u2010-\u2029\u202f-\u205f\u2070-\ud7ff\ue000-\ufefe\uff00-\uffff]*$/;
 
 /** Agent text for a one-line field: sanitized, without SGR, line breaks and tabs folded to one space. */
 export function sanitizeLine(text: string): string {

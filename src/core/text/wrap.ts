@@ -19,14 +19,18 @@
  * line by line as it arrives, so nothing held grows past one line.
  */
 import stringWidth from 'string-width';
+import { segmentGraphemes, standalone } from './graphemes.js';
+
+export { graphemes } from './graphemes.js';
 
 /** Tab stops are every this many columns. */
 export const TAB_STOP = 8;
 
 const CRLF = '\r\n';
+/** The most UTF-16 units of a run added to the held word at once. */
+const RUN_STEP = 512;
 const SGR_AT = /\x1b\[[0-9;:]*m/y;
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
-const segmenter = new Intl.Segmenter();
 
 /** One grapheme (or one SGR sequence, width 0) of the held word. */
 interface Piece {
@@ -71,15 +75,8 @@ export function textWidth(text: string): number {
     for (let index = 0; index < text.length; index++) w += graphemeWidth(text[index]);
     return w;
   }
-  for (const { segment } of segmenter.segment(text)) w += graphemeWidth(segment);
+  for (const { segment } of segmentGraphemes(text)) w += graphemeWidth(segment);
   return w;
-}
-
-/** Splits text into graphemes (user-perceived characters). */
-export function graphemes(text: string): string[] {
-  const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) out.push(segment);
-  return out;
 }
 
 /**
@@ -107,7 +104,7 @@ export function clip(text: string, maxCols: number, maxChars = Number.POSITIVE_I
     }
     return text;
   }
-  for (const { segment, index } of segmenter.segment(text)) {
+  for (const { segment, index } of segmentGraphemes(text)) {
     const w = graphemeWidth(segment);
     if (cols + w > maxCols || chars + 1 > maxChars) {
       return text.slice(0, end).trimEnd() + '…';
@@ -191,8 +188,15 @@ export class WordWrap {
           if (d === 0x0a || d === 0x0d || d === 0x20 || d === 0x09 || d === 0x1b) break;
           j++;
         }
-        this.#addRun(text.slice(i, j));
-        if (this.#wordWidth > this.#width) this.#breakLong(out);
+        // A long run is taken a few lines at a time, so the held word stays short (a flood without spaces).
+        const step = Math.max(RUN_STEP, 2 * this.#width);
+        for (let k = i; k < j; ) {
+          let e = Math.min(j, k + step);
+          if (e < j && isHighSurrogate(text.charCodeAt(e - 1))) e--;
+          this.#addRun(text.slice(k, e));
+          if (this.#wordWidth > this.#width) this.#breakLong(out);
+          k = e;
+        }
         i = j;
       }
     }
@@ -229,7 +233,18 @@ export class WordWrap {
       this.#wordWidth -= last.width;
       src = last.text + run;
     }
-    for (const { segment } of segmenter.segment(src)) {
+    // Characters that join nothing on either side are pieces of their own; the rest go to the segmenter.
+    let k = 0;
+    const n = src.length;
+    while (k < n && standalone(src.charCodeAt(k)) && (k + 1 === n || standalone(src.charCodeAt(k + 1)))) {
+      const ch = src[k] ?? '';
+      const w = graphemeWidth(ch);
+      this.#word.push({ text: ch, width: w, sgr: false });
+      this.#wordWidth += w;
+      k++;
+    }
+    if (k === n) return;
+    for (const { segment } of segmentGraphemes(k === 0 ? src : src.slice(k))) {
       const w = graphemeWidth(segment);
       this.#word.push({ text: segment, width: w, sgr: false });
       this.#wordWidth += w;
@@ -261,18 +276,21 @@ export class WordWrap {
 
   /**
    * A word wider than a line starts on a fresh line and is broken at the
-   * width; whole lines go out at once and the rest (at most one line) stays held.
+   * width; whole lines go out at once and the rest (at most one line, and
+   * always its last grapheme) stays held.
    */
   #breakLong(out: string[]): void {
     if (this.#column > 0) out.push(CRLF);
     this.#column = 0;
     this.#gap = 0;
     const word = this.#word;
+    // The last piece stays held: a joining mark or ZWJ in the next run may still continue it.
+    const keep = word.length - 1;
     let idx = 0;
-    while (this.#wordWidth > this.#width) {
+    while (this.#wordWidth > this.#width && idx < keep) {
       const start = idx;
       let lineWidth = 0;
-      while (idx < word.length) {
+      while (idx < keep) {
         const p = word[idx];
         if (p === undefined) break;
         // A wide character that would straddle the edge moves down (unless the line is empty).
@@ -285,6 +303,10 @@ export class WordWrap {
     }
     this.#word = word.slice(idx);
   }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function joinPieces(pieces: readonly Piece[], from: number, to: number): string {

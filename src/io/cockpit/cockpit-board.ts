@@ -6,6 +6,7 @@
  * them; when it does not (TAI_ORCH_PANELS=0, stdout not a terminal), the
  * board supervises hidden panels and says why nothing is drawn.
  */
+import { layoutSize } from '../../core/screen-bound.js';
 import { StartRefusedError } from '../../core/errors.js';
 import { createBoard, type Board } from '../../../store/board.js';
 import { wantsNoColor } from '../../core/panel/colors.js';
@@ -75,8 +76,7 @@ export function createCockpitBoard(options: CockpitBoardOptions = {}): CockpitBo
   const log = options.log ?? (() => {});
   const off = options.size === undefined ? drawingOffReason(env, stdout) : null;
   if (off !== null) return { board: createBoard({ drawingOff: off, log }), drawingOff: off, screens: null };
-  const cols = options.size?.cols ?? (stdout.columns || 80);
-  const rows = options.size?.rows ?? (stdout.rows || 24);
+  const { cols, rows } = layoutSize(options.size?.cols ?? (stdout.columns || 80), options.size?.rows ?? (stdout.rows || 24));
   const screens = createCockpitScreens(cols, rows, options.now ?? Date.now);
   const board = createBoard({
     createScreen: (c, r) => screens.source.createScreen(c, r),

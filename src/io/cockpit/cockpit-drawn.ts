@@ -112,6 +112,10 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     // A typed key's echo goes to the terminal before the main screen parses it, when it is only printed text at
     // the cursor (echo-ahead.ts); the frame after the parse draws what the screen then holds.
     beforeParse: writeEcho,
+    onKeysDropped: (line) => {
+      log(`main pane: ${line}`);
+      notice(line);
+    },
   });
 
   const prompt = createMentionPrompt();

@@ -5,6 +5,7 @@
  * the cockpit's server). The cockpit never touches a stream itself: it
  * writes frames, hears keys, sizes and attaches, and leaves through here.
  */
+import { layoutSize } from '../../core/screen-bound.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { writeNow } from '../terminal/terminal-modes.js';
 
@@ -55,10 +56,10 @@ export function processTerminal(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteSt
   };
   return {
     get cols() {
-      return stdout.columns || 80;
+      return layoutSize(stdout.columns || 80, 1).cols;
     },
     get rows() {
-      return stdout.rows || 24;
+      return layoutSize(1, stdout.rows || 24).rows;
     },
     write: (data) => void stdout.write(data),
     leave: (data) => writeNow(fdOf(stdout), data),

@@ -33,11 +33,7 @@ export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): P
       const n = Number(count.stdout.trim()) || 0;
       if (n > 0) losses.push(`${n} commit${n === 1 ? '' : 's'} not merged into ${lane.baseBranch}`);
     }
-    if (present) {
-      const status = await git(lane.worktree, ['status', '--porcelain']);
-      const n = status.stdout.split('\n').filter((l) => l.trim() !== '').length;
-      if (n > 0) losses.push(`uncommitted edits in ${n} file${n === 1 ? '' : 's'}`);
-    }
+    if (present) losses.push(...(await worktreeLosses(lane)));
     if (losses.length > 0) {
       throw new LaneError(
         `the lane ${lane.name} has ${losses.join(' and ')}: nothing was removed. ` +
@@ -63,6 +59,25 @@ export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): P
   new LaneStore(db).remove(lane.repo, lane.name);
   return { worktree, branch };
 }
+
+/** How many files `git worktree remove` would lose: uncommitted edits, and git-ignored files (named: they look clean). */
+async function worktreeLosses(lane: StoredLane): Promise<string[]> {
+  const status = await git(lane.worktree, ['status', '--porcelain', '--ignored=matching']);
+  const entries = status.stdout.split('\n').filter((l) => l.length > 3);
+  const ignored = entries.filter((l) => l.startsWith('!! ')).map((l) => l.slice(3));
+  const edited = entries.length - ignored.length;
+  const losses: string[] = [];
+  if (edited > 0) losses.push(`uncommitted edits in ${edited} file${edited === 1 ? '' : 's'}`);
+  if (ignored.length > 0) {
+    const shown = ignored.slice(0, IGNORED_SHOWN).join(', ');
+    const more = ignored.length > IGNORED_SHOWN ? ` and ${ignored.length - IGNORED_SHOWN} more` : '';
+    losses.push(`${ignored.length} git-ignored file${ignored.length === 1 ? '' : 's'} or folder${ignored.length === 1 ? '' : 's'} (${shown}${more})`);
+  }
+  return losses;
+}
+
+/** The ignored paths a refusal names; the rest are counted. */
+const IGNORED_SHOWN = 5;
 
 /** Saves the lane's uncommitted edits aside and resets its worktree to its last commit, for a fresh agent (refused while its agent runs). */
 export function restartLaneByHand(db: StateDb, lane: StoredLane, stateDir: string, now: number): LaneRestart {

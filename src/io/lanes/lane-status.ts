@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addStats, NO_CHANGE, parseLeftRight, parseShortstat, type AheadBehind, type DiffStat } from '../../core/lanes/git-output.js';
 import { git, gitOk } from './lane-git.js';
-import { laneAgentState, type LaneAgent } from './lanes.js';
+import { laneAgentState, refuseMissing, type LaneAgent } from './lanes.js';
 import type { StoredLane } from './lane-store.js';
 import type { StateDb } from '../storage/state-db.js';
 
@@ -76,6 +76,7 @@ export async function laneInfo(db: StateDb, lane: StoredLane): Promise<LaneInfo>
 
 /** The lane's diff against its base, committed and uncommitted, new files included; coloured when `color`. */
 export async function laneDiff(lane: StoredLane, color: boolean): Promise<string> {
+  refuseMissing(lane);
   const colorArg = color ? '--color=always' : '--no-color';
   let text = await gitOk(lane.worktree, ['diff', colorArg, lane.base]);
   for (const file of await untrackedFiles(lane)) {

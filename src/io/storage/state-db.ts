@@ -13,7 +13,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { stateDir } from './state-dir.js';
+import { foreignStateReason, stateDir } from './state-dir.js';
 
 export { stateDir } from './state-dir.js';
 
@@ -110,6 +110,11 @@ export class StateDbWalError extends StateDbError {
   }
 }
 
+/** Refusal to use a state folder or database of another user, or one others can write (docs/security.md). */
+export class StateDbForeignError extends StateDbError {
+  override readonly name = 'StateDbForeignError';
+}
+
 /** How to open the state database; every field has the machine's default. */
 export interface OpenStateDbOptions {
   /** How long a writer waits for another process's lock (tests shorten it). */
@@ -123,6 +128,8 @@ export interface OpenStateDbOptions {
  */
 export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), options: OpenStateDbOptions = {}): StateDb {
   const busyTimeoutMs = options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS;
+  const refused = foreignStateReason(dirname(path), 'folder') ?? foreignStateReason(path, 'database');
+  if (refused !== undefined) throw new StateDbForeignError(path, refused);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   createPrivate(path);
   let db: StateDb;

@@ -69,7 +69,7 @@ export class XtermScreen implements Screen {
     // switch for it, so the screen raises that flag itself before each write. Without the method: the timer.
     const buffer = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
     this.atOnce = typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
-    this.clamp = new CsiClamp(cols, rows);
+    this.clamp = new CsiClamp(cols, rows, !main);
     this.flood = main ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
 

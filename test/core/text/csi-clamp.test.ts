@@ -121,3 +121,16 @@ describe('CsiClamp', () => {
     expect(c.push(text)).toEqual([text]);
   });
 });
+
+describe('CsiClamp on a panel', () => {
+  it('ends an OSC or DCS left open at a newline (CAN before it), and leaves the main pane as a terminal would', () => {
+    const panel = new CsiClamp(80, 24, true);
+    expect(panel.push('visible\n\x1bPq').join('') + panel.push('\nIMPORTANT').join('')).toBe('visible\n\x1bPq\x18\nIMPORTANT');
+    expect(panel.ground()).toBe(true);
+    expect(new CsiClamp(80, 24, true).push('a\x1b]0;t\nb').join('')).toBe('a\x1b]0;t\x18\nb');
+    expect(new CsiClamp(80, 24, true).push('a\x1b]0;t\x07\nb').join('')).toBe('a\x1b]0;t\x07\nb');
+    const main = new CsiClamp(80, 24);
+    expect(main.push('visible\n\x1bPq\nIMPORTANT').join('')).toBe('visible\n\x1bPq\nIMPORTANT');
+    expect(main.ground()).toBe(false);
+  });
+});

@@ -159,3 +159,38 @@ describe('sanitizeLine on plain text', () => {
     }
   });
 });
+
+describe('what an agent cannot hide or reorder', () => {
+  it('ends an unterminated DCS, OSC, APC, PM or SOS at a newline and shows its text, so nothing after it is hidden', () => {
+    expect(sanitize('visible\n\x1bPqIMPORTANT\nnext\n')).toBe('visible\nIMPORTANT\nnext\n');
+    expect(feed(['visible\n\x1bP', '1;2q', 'IMPOR', 'TANT', '\n', 'next\n'])).toBe('visible\nIMPORTANT\nnext\n');
+    expect(sanitize('visible\n\x1bPq\nIMPORTANT\n')).toBe('visible\n\nIMPORTANT\n');
+    const cases: [string, string][] = [
+      ['\x1b]0;title', 'title'],
+      ['\x1b_apc', 'apc'],
+      ['\x1b^pm', 'pm'],
+      ['\x1bXsos', 'sos'],
+      ['\x90$qdcs', 'dcs'],
+      ['\x9d2;osc\u202e', 'osc<U+202E>'],
+    ];
+    for (const [intro, shown] of cases) expect(sanitize(`a${intro}\nb`)).toBe(`a${shown}\nb`);
+    expect(sanitize('a\x1b]0;title\x07b\n')).toBe('ab\n'); // a terminated one is dropped whole, as before
+  });
+
+  it('shows bidi overrides, isolates, marks and zero-width spaces as <U+XXXX>, in text and in one-line fields', () => {
+    const hidden = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200b, 0x200e, 0x200f, 0x061c, 0x2060, 0xfeff];
+    for (const cp of hidden) {
+      const shown = `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>`;
+      const text = `approve ${String.fromCodePoint(cp)}rm -rf`;
+      expect(sanitize(text)).toBe(`approve ${shown}rm -rf`);
+      expect(sanitizeLine(text)).toBe(`approve ${shown}rm -rf`);
+    }
+    expect(sanitize('access\u202e \u2066// check\u2069 \u2066if admin\u2069')).toBe('access<U+202E> <U+2066>// check<U+2069> <U+2066>if admin<U+2069>');
+  });
+
+  it('keeps ZWJ and ZWNJ, which emoji sequences and scripts need', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(sanitize(family)).toBe(family);
+    expect(sanitizeLine(`\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645 ${family}`)).toBe(`\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645 ${family}`);
+  });
+});

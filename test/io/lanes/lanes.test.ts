@@ -139,6 +139,29 @@ describe('a lane after its agent', () => {
     expect(repo.git('branch', '--list', 'tai/*')).toBe('');
   });
 
+  it('refuses to drop git-ignored files without --force, naming them, and drops them with it', async () => {
+    repo = tempRepo();
+    const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'ignored', task: 't', agent, now: 1 });
+    runIn(lane.worktree, 'printf ".env\\nbuild/\\n" > .gitignore && git add .gitignore && git commit -qm ignore');
+    repo.git('merge', '-q', '--ff-only', lane.branch);
+    runIn(lane.worktree, 'echo SECRET=1 > .env && mkdir build && echo o > build/out.o');
+    await expect(dropLane(repo.db, lane, false)).rejects.toThrow(
+      'the lane ignored has 2 git-ignored files or folders (.env, build/): nothing was removed. Merge it (tai lane merge ignored), or drop it with --force to lose that work',
+    );
+    expect(readFileSync(join(lane.worktree, '.env'), 'utf8')).toBe('SECRET=1\n');
+    expect(await dropLane(repo.db, lane, true)).toEqual({ worktree: 'removed', branch: 'deleted' });
+    expect(existsSync(lane.worktree)).toBe(false);
+  });
+
+  it('says the worktree is gone when asked for the diff of a lane whose folder was removed by hand', async () => {
+    repo = tempRepo();
+    const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'vanished', task: 't', agent, now: 1 });
+    rmSync(lane.worktree, { recursive: true, force: true });
+    await expect(laneDiff(lane, false)).rejects.toThrow(
+      `the worktree of the lane vanished (${lane.worktree}) is gone (removed by hand?): its branch tai/vanished is kept; tai lane drop vanished forgets the lane`,
+    );
+  });
+
   it('drops a clean lane and one whose folder was removed by hand', async () => {
     repo = tempRepo();
     const { lane } = await makeLane(repo.db, { cwd: repo.dir, name: 'gone', task: 't', agent, now: 1 });

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
+import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_HELLO_MAX, LINK_VERSION, payloadJson, payloadText, type Frame } from '../../../src/core/protocol/link-frames.js';
 import { CLIENT_BEHIND_MAX, startLinkHub, type LinkHub } from '../../../src/io/link/link-hub.js';
 import { openDirectTty } from '../../../src/io/link/direct-tty.js';
+import { LAYOUT_COLS_MAX, LAYOUT_ROWS_MAX } from '../../../src/core/screen-bound.js';
 import { until } from '../../helpers/until.js';
 
 let dir: string;
@@ -42,6 +43,20 @@ async function client(hello: Record<string, unknown>): Promise<TestClient> {
   socket.on('close', () => (closed = true));
   socket.write(encodeJson(FRAME.hello, { version: LINK_VERSION, ...hello }));
   return { socket, frames, output: () => frames.filter((f) => f.type === FRAME.output).map(payloadText).join(''), closed: () => closed };
+}
+
+/** A connection that says nothing until told. */
+async function rawClient(): Promise<TestClient> {
+  const socket = connect(join(dir, 'hub.link'));
+  sockets.push(socket);
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  const frames: Frame[] = [];
+  const reader = new FrameReader();
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => frames.push(...reader.push(chunk).frames));
+  socket.on('error', () => {});
+  socket.on('close', () => (closed = true));
+  return { socket, frames, output: () => '', closed: () => closed };
 }
 
 beforeEach(async () => {
@@ -155,6 +170,40 @@ describe('the link hub', () => {
     big.socket.write(header);
     await until(() => big.closed(), { what: 'refused' });
     expect(payloadJson(big.frames.find((f) => f.type === FRAME.exit)!)).toMatchObject({ message: 'link frame too long (2097152 bytes, limit 1048576)' });
+  });
+
+  it('lays the board out for at most 1000x300, whatever size a hello or a resize frame reports', async () => {
+    const sizes: string[] = [];
+    hub.terminal.onResize(() => sizes.push(`${hub.terminal.cols}x${hub.terminal.rows}`));
+    const a = await client({ mode: 'attach', cols: 10_000, rows: 10_000 });
+    await until(() => hub.clients() === 1, { what: 'attached' });
+    expect(`${hub.terminal.cols}x${hub.terminal.rows}`).toBe(`${LAYOUT_COLS_MAX}x${LAYOUT_ROWS_MAX}`);
+    a.socket.write(encodeJson(FRAME.resize, { cols: 120, rows: 40 }));
+    await until(() => hub.terminal.cols === 120, { what: 'resized' });
+    a.socket.write(encodeJson(FRAME.resize, { cols: 9_999, rows: 5_000 }));
+    await until(() => sizes.length === 3, { what: 'resized again' });
+    expect(sizes).toEqual(['1000x300', '120x40', '1000x300']);
+  });
+
+  it('refuses a connection past the cap, closes one that never says hello, and reads no long frame before the hello', async () => {
+    await hub.end({ code: 0 });
+    hub = await startLinkHub({ path: join(dir, 'hub.link'), name: 'night', prefix: '\x1d', cols: 80, rows: 24, connectionsMax: 3, helloDeadlineMs: 300, log: (line) => logged.push(line) });
+    await client({ mode: 'attach', cols: 80, rows: 24 });
+    await until(() => hub.clients() === 1, { what: 'attached' });
+    const idle: TestClient[] = [];
+    for (let k = 0; k < 2; k++) idle.push(await rawClient());
+    const over = await rawClient();
+    await until(() => over.closed(), { what: 'the fourth connection refused' });
+    expect(payloadJson(over.frames[0]!)).toMatchObject({ code: 1, message: 'too many connections to this cockpit (limit 3); close some and try again' });
+    await until(() => idle.every((c) => c.closed()), { what: 'the silent ones closed' });
+    expect(payloadJson(idle[0]!.frames[0]!)).toMatchObject({ code: 2, message: 'no hello within 300 ms' });
+    const partial = await rawClient();
+    const header = Buffer.alloc(5);
+    header[0] = FRAME.hello;
+    header.writeUInt32BE(1_048_576, 1);
+    partial.socket.write(header);
+    await until(() => partial.closed(), { what: 'the long first frame refused' });
+    expect(payloadJson(partial.frames[0]!)).toMatchObject({ message: `link frame too long (1048576 bytes, limit ${LINK_HELLO_MAX})` });
   });
 
   it('skips a client that stops reading instead of buffering for it, and repaints it once it drains', async () => {

@@ -44,6 +44,8 @@ export interface MainPaneOptions {
    * frame (the echo of a key), which is then parsed after the terminal's turn.
    */
   readonly beforeParse?: (data: string) => boolean;
+  /** Told when keys are dropped because the main program does not read them. */
+  readonly onKeysDropped?: (line: string) => void;
 }
 
 /** Starts the main program at the main pane's size and keeps screen and pty at that size. */
@@ -57,6 +59,7 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     rows: r0.rows,
     env: options.env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+    ...(options.onKeysDropped === undefined ? {} : { onKeysDropped: options.onKeysDropped }),
   });
   pty.onData((data) => {
     main.settle(); // what came before is parsed first: the echo is predicted from it

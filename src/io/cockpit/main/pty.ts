@@ -6,6 +6,7 @@
 import { readSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import pty, { type IPty } from 'node-pty';
+import { boundKeys } from '../../link/key-backlog.js';
 
 /** How to start the main program. */
 export interface MainPtyOptions {
@@ -17,6 +18,8 @@ export interface MainPtyOptions {
   readonly cwd?: string;
   /** The control socket's path, for TAI_PLEXER_SOCKET. */
   readonly socketPath?: string;
+  /** Told when keys are dropped because the program does not read them (src/io/link/key-backlog.ts). */
+  readonly onKeysDropped?: (line: string) => void;
 }
 
 /** How the main program ended: its exit code, or 128 + the signal that killed it. */
@@ -68,7 +71,7 @@ export function spawnMain(options: MainPtyOptions): MainPty {
   let read: ((listener: (data: string) => void) => void) | undefined;
   return {
     pid: p.pid,
-    write: directWrite(p),
+    write: boundKeys(directWrite(p), () => queuedBytes(p), options.onKeysDropped ?? (() => {})),
     resize(cols, rows) {
       const next = `${cols}x${rows}`;
       if (next === size) return;
@@ -123,6 +126,18 @@ export function directWrite(p: IPty): (data: string) => void {
     }
     if (written < Buffer.byteLength(data, 'utf8')) p.write(Buffer.from(data, 'utf8').subarray(written));
   };
+}
+
+/** Bytes node-pty holds for the pty that the program has not taken yet (0 without its queue). */
+export function queuedBytes(p: IPty): number {
+  const queue = (p as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+  if (!Array.isArray(queue)) return 0;
+  let n = 0;
+  for (const task of queue as { buffer?: { byteLength?: unknown }; offset?: unknown }[]) {
+    const length = task.buffer?.byteLength;
+    if (typeof length === 'number') n += length - (typeof task.offset === 'number' ? task.offset : 0);
+  }
+  return n;
 }
 
 /** The pty read at once: the buffer the reads land in (node-pty's own reads are 64 KiB too). */

@@ -1,0 +1,351 @@
+/**
+ * The link hub's clients (src/io/link/link-hub.ts): each connection from its
+ * hello to its farewell, the layout's size by the latest writer, output to
+ * each (its terminal straight, or frames; a client too far behind skipped),
+ * keys from each, and the end. The bounds of the link socket are here: at
+ * most LINK_CONNECTIONS_MAX connections, a hello within
+ * LINK_HELLO_DEADLINE_MS in a frame of at most LINK_HELLO_MAX bytes, and
+ * sizes bounded by src/core/screen-bound.ts.
+ */
+import type { Server, Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import type { ReadStream } from 'node:tty';
+import { keysText } from './keys-text.js';
+import { messageOf } from '../../core/errors.js';
+import { DetachKeyWatch } from '../../core/input/detach-key.js';
+import { layoutSize } from '../../core/screen-bound.js';
+import {
+  encodeFrame,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  LINK_FRAME_MAX,
+  LINK_HELLO_MAX,
+  payloadJson,
+  readHello,
+  readSize,
+  type Attached,
+  type CockpitInfo,
+  type Farewell,
+  type Frame,
+  type Hello,
+} from '../../core/protocol/link-frames.js';
+import { openDirectTty, openTtyInput, type DirectTty } from './direct-tty.js';
+import { removeFile } from './link-place.js';
+
+/** Output bytes a client may have unsent before it is skipped until it drains. */
+export const CLIENT_BEHIND_MAX = 4 * 1_048_576;
+
+/** The most clients attached to one cockpit at once. */
+export const LINK_CLIENTS_MAX = 64;
+
+/** The most connections open at once, attached or not (a query, a kill, one still to say hello); the next is refused. */
+export const LINK_CONNECTIONS_MAX = 2 * LINK_CLIENTS_MAX;
+
+/** A connection that has not said hello this long after it opened is closed. */
+export const LINK_HELLO_DEADLINE_MS = 10_000;
+
+/** How long the server waits for its clients to take their farewell before it exits. */
+const FAREWELL_WAIT_MS = 2_000;
+
+/** How long a farewell waits for a client's terminal to take the server's last writes (a stalled one loses them). */
+const TTY_FLUSH_WAIT_MS = 1_000;
+
+/**
+ * How long a cockpit that ends before any client attached waits for the
+ * first one (the client that started it is on its way): a main program that
+ * fails at once still has its code and last lines delivered.
+ */
+const FIRST_CLIENT_WAIT_MS = 5_000;
+
+/** What the hub is made from. */
+export interface LinkHubOptions {
+  /** The link socket's path (its folder already claimed and checked: claimSocketPlace). */
+  readonly path: string;
+  /** The cockpit's name, for the detach message. */
+  readonly name: string;
+  /** The prefix key: a read-only client's prefix + d detaches it. */
+  readonly prefix: string;
+  /** The size until a client says otherwise. */
+  readonly cols: number;
+  readonly rows: number;
+  /** Whether a client's terminal may be written straight (false: TAI_DIRECT_TTY=0, output frames for all). */
+  readonly directTty?: boolean;
+  /** Connections open at once; default LINK_CONNECTIONS_MAX. */
+  readonly connectionsMax?: number;
+  /** How long a new connection may take to say hello; default LINK_HELLO_DEADLINE_MS. */
+  readonly helloDeadlineMs?: number;
+  readonly log: (line: string) => void;
+}
+
+export interface Client {
+  readonly socket: Socket;
+  readonly reader: FrameReader;
+  readonly decoder: StringDecoder;
+  mode: 'new' | 'attach' | 'query' | 'kill';
+  readOnly: boolean;
+  watch?: DetachKeyWatch;
+  cols: number;
+  rows: number;
+  /** When it last typed, resized or attached (a counter): the latest sizes the layout. */
+  active: number;
+  behind: boolean;
+  /** The client's terminal, when the server writes its output there itself. */
+  tty?: DirectTty;
+  /** The client's terminal, when the server reads its keys there itself. */
+  input?: ReadStream;
+}
+
+/** The hub's state and what it does with each client; startLinkHub wires it to the socket. */
+export class Hub {
+  readonly clients = new Set<Client>();
+  cols: number;
+  rows: number;
+  clock = 0;
+  lastTyped: Client | undefined;
+  ended = false;
+  everAttached = false;
+  #firstAttached: () => void = () => {};
+  readonly first = new Promise<void>((r) => (this.#firstAttached = r));
+  epilogue: readonly string[] = [];
+  describe: () => Omit<CockpitInfo, 'clients'>;
+  kill: () => void = () => {};
+  readonly inputs = new Set<(data: string) => void>();
+  readonly resizes = new Set<() => void>();
+  readonly attaches = new Set<(send: (data: string) => void) => void>();
+  readonly log: (line: string) => void;
+  readonly #connectionsMax: number;
+  readonly #helloDeadlineMs: number;
+
+  constructor(readonly options: LinkHubOptions) {
+    const size = layoutSize(options.cols, options.rows);
+    this.cols = size.cols;
+    this.rows = size.rows;
+    this.log = options.log;
+    this.#connectionsMax = options.connectionsMax ?? LINK_CONNECTIONS_MAX;
+    this.#helloDeadlineMs = options.helloDeadlineMs ?? LINK_HELLO_DEADLINE_MS;
+    this.describe = () => ({ name: options.name, pid: process.pid, argv: [], cwd: process.cwd(), startedAt: Date.now(), running: 0, asking: 0, done: 0 });
+  }
+
+  attached(): Client[] {
+    return [...this.clients].filter((c) => c.mode === 'attach');
+  }
+
+  /** A new connection: refused past the cap; it must say hello within the deadline, in a short frame. */
+  accept(socket: Socket): void {
+    if (this.ended) return void socket.destroy();
+    socket.on('error', () => {}); // a client that vanished: 'close' follows
+    if (this.clients.size >= this.#connectionsMax) {
+      this.log(`link: a connection refused: ${this.clients.size} open (limit ${this.#connectionsMax})`);
+      return void socket.end(encodeJson(FRAME.exit, { code: 1, message: `too many connections to this cockpit (limit ${this.#connectionsMax}); close some and try again` } satisfies Farewell));
+    }
+    const c: Client = { socket, reader: new FrameReader(LINK_FRAME_MAX, LINK_HELLO_MAX), decoder: new StringDecoder('utf8'), mode: 'new', readOnly: false, cols: this.cols, rows: this.rows, active: 0, behind: false };
+    this.clients.add(c);
+    const deadline = setTimeout(() => {
+      if (c.mode === 'new' && this.clients.has(c)) this.farewell(c, FRAME.exit, { code: 2, message: `no hello within ${this.#helloDeadlineMs} ms` });
+    }, this.#helloDeadlineMs);
+    deadline.unref();
+    socket.on('data', (chunk: Buffer) => {
+      const { frames, error } = c.reader.push(chunk);
+      for (const frame of frames) this.onFrame(c, frame);
+      if (error !== undefined) this.farewell(c, FRAME.exit, { code: 2, message: error });
+    });
+    socket.on('drain', () => {
+      if (c.tty === undefined) this.drained(c);
+    });
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      c.input?.destroy();
+      c.tty?.destroy(); // nobody to restore that terminal after us: stop writing at once
+      const was = this.clients.delete(c);
+      if (this.lastTyped === c) this.lastTyped = undefined;
+      if (was) this.follow();
+    });
+  }
+
+  /** The layout's size: the latest writing client's, else the latest reader's. */
+  follow(): void {
+    const all = this.attached();
+    const writers = all.filter((c) => !c.readOnly);
+    const pool = writers.length > 0 ? writers : all;
+    const latest = pool.reduce<Client | undefined>((a, c) => (a === undefined || c.active > a.active ? c : a), undefined);
+    if (latest === undefined || (latest.cols === this.cols && latest.rows === this.rows)) return;
+    this.cols = latest.cols;
+    this.rows = latest.rows;
+    for (const fn of this.resizes) fn();
+  }
+
+  /** False when the client is too far behind: it is skipped until it drains. */
+  keepsUp(c: Client, behind: number): boolean {
+    if (behind <= CLIENT_BEHIND_MAX) return true;
+    if (!c.behind) this.log(`link: a client fell ${behind} bytes behind; skipping it until it drains`);
+    c.behind = true;
+    return false;
+  }
+
+  /** Output for one client: to its terminal, or as the frame (`frame` is data's, encoded once for all clients). */
+  send(c: Client, data: string, frame?: Uint8Array): void {
+    if (c.socket.destroyed) return;
+    if (c.tty !== undefined) {
+      if (this.keepsUp(c, c.tty.behind)) c.tty.write(data);
+      return;
+    }
+    if (this.keepsUp(c, c.socket.writableLength)) c.socket.write(frame ?? encodeFrame(FRAME.output, data));
+  }
+
+  /** Redraws a client that drained: its modes, then a whole frame for everyone. */
+  drained(c: Client): void {
+    if (!c.behind) return;
+    c.behind = false;
+    for (const fn of this.attaches) fn((data) => this.send(c, data));
+  }
+
+  /** Sends `last` once the server's writes to the client's terminal are done and it is closed here. */
+  lastFrame(c: Client, last: Uint8Array): void {
+    c.input?.destroy(); // first: a key typed from now on is the shell's
+    const tty = c.tty;
+    if (tty === undefined) return void (c.socket.destroyed || c.socket.end(last));
+    void tty.close(TTY_FLUSH_WAIT_MS).then(() => void (c.socket.destroyed || c.socket.end(last)));
+  }
+
+  farewell(c: Client, type: typeof FRAME.exit | typeof FRAME.detached, words: Farewell): void {
+    this.clients.delete(c);
+    if (this.lastTyped === c) this.lastTyped = undefined;
+    this.lastFrame(c, encodeJson(type, words));
+    this.follow();
+  }
+
+  detachClient(c: Client): void {
+    const name = this.options.name;
+    this.farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${name}; tai attach ${name} comes back (its agents go on)` });
+  }
+
+  /** The client's terminal went away: it is gone; the cockpit goes on. */
+  lost(c: Client, path: string, why: string): void {
+    if (!this.clients.has(c)) return;
+    this.log(`link: a client's terminal ${path} went away (${why}); that client is gone`);
+    this.farewell(c, FRAME.detached, { code: 0, message: `detached from cockpit ${this.options.name}: its terminal went away (${why})` });
+  }
+
+  /**
+   * Writes the client's output to its terminal when it named one that
+   * checks out, and reads its keys there when it offered; else frames. Tells
+   * the client which (the attached frame), before any output.
+   */
+  goDirect(c: Client, hello: Hello): void {
+    const claim = hello.tty;
+    if (claim !== undefined) {
+      const tty = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
+      if (typeof tty === 'string') this.log(`link: output frames for a client: ${tty}`);
+      else {
+        c.tty = tty;
+        tty.onDrain(() => this.drained(c));
+        tty.onError((why) => this.lost(c, claim.path, why));
+      }
+    }
+    if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
+      const input = openTtyInput(claim, (bytes) => this.typed(c, bytes));
+      if (typeof input === 'string') this.log(`link: input frames from a client: ${input}`);
+      else {
+        c.input = input;
+        input.on('error', (err) => this.lost(c, claim.path, messageOf(err)));
+        input.on('end', () => this.lost(c, claim.path, 'end of input'));
+        input.resume();
+      }
+    }
+    c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));
+  }
+
+  /** The first frame: a query is answered, a kill ends the cockpit, an attach joins. */
+  onHello(c: Client, frame: Frame): void {
+    if (frame.type !== FRAME.hello) return this.farewell(c, FRAME.exit, { code: 2, message: 'the first frame must be a hello' });
+    const hello = readHello(payloadJson(frame));
+    if (typeof hello === 'string') return this.farewell(c, FRAME.exit, { code: 2, message: hello });
+    if (hello.mode === 'query') {
+      c.socket.end(encodeJson(FRAME.info, { ...this.describe(), clients: this.attached().length }));
+      this.clients.delete(c);
+      return;
+    }
+    if (hello.mode === 'kill') {
+      c.mode = 'kill'; // it gets the farewell with everyone else
+      this.kill();
+      return;
+    }
+    if (this.attached().length >= LINK_CLIENTS_MAX) return this.farewell(c, FRAME.exit, { code: 1, message: `too many clients attached (limit ${LINK_CLIENTS_MAX})` });
+    c.mode = 'attach';
+    this.everAttached = true;
+    this.#firstAttached();
+    c.readOnly = hello.readOnly === true;
+    if (c.readOnly) c.watch = new DetachKeyWatch(this.options.prefix);
+    const size = layoutSize(hello.cols ?? this.cols, hello.rows ?? this.rows);
+    c.cols = size.cols;
+    c.rows = size.rows;
+    c.active = ++this.clock;
+    this.goDirect(c, hello);
+    this.follow(); // a new size redraws everything anyway; the modes go to this client alone
+    for (const fn of this.attaches) fn((data) => this.send(c, data));
+  }
+
+  onFrame(c: Client, frame: Frame): void {
+    if (c.mode === 'new') return this.onHello(c, frame);
+    if (c.mode !== 'attach') return;
+    switch (frame.type) {
+      case FRAME.input:
+        return this.typed(c, frame.payload);
+      case FRAME.leave:
+        return this.detachClient(c); // a signal told the client to stop: it waits for this d before it writes
+      case FRAME.resize: {
+        const given = readSize(payloadJson(frame));
+        if (given === undefined) return;
+        const size = layoutSize(given.cols, given.rows);
+        c.cols = size.cols;
+        c.rows = size.rows;
+        if (!c.readOnly) c.active = ++this.clock;
+        this.follow();
+        return;
+      }
+      default:
+        return; // a newer client's frame this server does not know: ignored
+    }
+  }
+
+  /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
+  typed(c: Client, bytes: Uint8Array): void {
+    const text = keysText(c.decoder, bytes);
+    if (text === '') return;
+    if (c.readOnly) {
+      if (c.watch?.push(text)) this.detachClient(c);
+      return;
+    }
+    c.active = ++this.clock;
+    this.lastTyped = c;
+    // c is now the latest writer, so follow() would take its size: only a different one makes it do anything.
+    if (c.cols !== this.cols || c.rows !== this.rows) this.follow();
+    for (const fn of this.inputs) fn(text);
+  }
+
+  /** Says farewell to every client, waits a while for them to take it, closes the socket. */
+  async end(words: Farewell, server: Server): Promise<void> {
+    if (this.ended) return;
+    if (!this.everAttached) {
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([this.first, new Promise<void>((r) => (wait = setTimeout(r, FIRST_CLIENT_WAIT_MS)))]);
+      clearTimeout(wait);
+    }
+    this.ended = true;
+    const all = [...this.clients];
+    const gone = all.map((c) => new Promise<void>((r) => (c.socket.destroyed ? r() : c.socket.once('close', () => r()))));
+    const last = encodeJson(FRAME.exit, { ...words, lines: [...(words.lines ?? []), ...this.epilogue] });
+    for (const c of all) {
+      if (c.mode === 'attach' || c.mode === 'kill') this.lastFrame(c, last);
+      else c.socket.destroy();
+    }
+    this.clients.clear();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(gone), new Promise<void>((r) => (timer = setTimeout(r, FAREWELL_WAIT_MS)))]);
+    clearTimeout(timer);
+    for (const c of all) c.socket.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+    removeFile(this.options.path);
+  }
+}
