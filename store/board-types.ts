@@ -48,6 +48,8 @@ export interface BoardSnapshot {
   readonly drawingOff: string | null;
   readonly focus: PaneId;
   readonly zoom: PaneId | null;
+  /** Where the focus was before the agent list zoomed a panel: un-zooming gives it back there. */
+  readonly zoomFrom: PaneId | null;
   readonly help: boolean;
   /** Lines scrolled back in the focused pane; 0 follows the output. */
   readonly scrollback: number;

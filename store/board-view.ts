@@ -49,7 +49,7 @@ export function viewActions(ctx: BoardContext): ViewActions {
     reveal(id, now) {
       const rec = records.get(id);
       if (rec && !rec.closed && rec.screen) {
-        ctx.set(revealed(id));
+        ctx.set(revealed(id, ctx.get().focus));
         ctx.publish(now);
         return true;
       }
@@ -59,7 +59,7 @@ export function viewActions(ctx: BoardContext): ViewActions {
       kept.delete(id);
       back.closeAt = undefined;
       records.set(id, back);
-      ctx.set(revealed(id));
+      ctx.set(revealed(id, ctx.get().focus));
       ctx.publish(now);
       return true;
     },

@@ -19,8 +19,9 @@
  *   chunk may hold several keys (a prefix and its key arrive together, a paste
  *   is one chunk), and an escape sequence may be split across chunks.
  * - modes: normal (bytes pass), prefix (the next key is a command), scroll
- *   (PageUp/PageDown page the focused pane, any other key returns to the
- *   bottom and is consumed), help (any key closes the overlay), paste (inside
+ *   (after PageUp or the wheel: PageUp/PageDown page the focused pane, any
+ *   other key returns to the bottom and then goes on to the pane, but q and
+ *   Esc, which only return), help (any key closes the overlay), paste (inside
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
  *   until the cockpit says it closed), copy (copy mode on the focused pane:
@@ -57,6 +58,9 @@ export const COPY_KEYS: readonly string[] = ['['];
 
 /** The key after the prefix that opens the agent list (tmux's choose-tree). */
 export const LIST_KEYS: readonly string[] = ['w'];
+
+/** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
+export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -175,6 +179,16 @@ export class KeyScanner {
   /** The mention prompt closed (Enter started the agent, Esc, or by other means): keys pass again. */
   promptClosed(): void {
     if (this.prompting) this.mode = 'normal';
+  }
+
+  /**
+   * The focused pane was scrolled back by other means (the wheel): the next
+   * key returns it first, as after the prefix and PageUp; `back` false (it
+   * reached the bottom again) ends that.
+   */
+  scrolledBack(back: boolean): void {
+    if (back && this.mode === 'normal') this.mode = 'scroll';
+    else if (!back && this.mode === 'scroll') this.mode = 'normal';
   }
 
   /** True while copy mode has the keyboard. */
@@ -356,8 +370,10 @@ export class KeyScanner {
           command({ cmd: 'scroll', pages: key === PAGE_UP ? -1 : 1 });
           return;
         }
-        this.mode = 'normal';
+        // Back to the live screen first; then the key is the program's, but for the keys that only leave (tmux's q and Esc) and the prefix.
+        this.mode = key === this.prefix ? 'prefix' : key === PASTE_START ? 'paste' : 'normal';
         command({ cmd: 'scroll', pages: 0 });
+        if (key !== this.prefix && !SCROLL_LEAVE_KEYS.includes(key)) pass(key);
         return;
       case 'help':
         this.mode = 'normal';

@@ -171,6 +171,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             if (o.kind === 'command') route.dispatch(o.command);
             else route.mainMouse?.send(o.data);
           }
+          keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
           continue;
         }
         case 'input': {
