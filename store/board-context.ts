@@ -177,7 +177,9 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       vars.layoutKey = key;
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking });
+      let live = 0;
+      for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking, live });
     },
     publishTime(now) {
       vars.seen = Math.max(vars.seen, now);

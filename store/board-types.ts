@@ -59,6 +59,8 @@ export interface BoardSnapshot {
   readonly statusLine: boolean;
   /** Agents waiting for the user to answer a question (the status line's count). */
   readonly asking: number;
+  /** Live agents, with a panel or not: it changes when one off the screen ends, which the status line counts. */
+  readonly live: number;
 }
 
 /** How to open a panel. */

@@ -67,11 +67,11 @@ describe('zoom and focus', () => {
     for (const label of ['a', 'b', 'c']) s().open({ label }, T0);
     m.type(`${P}n${P}n`);
     expect(s().focus).toBe(2);
-    m.type(`${P}x`);
+    m.type(`${P}xy`); // a running agent's panel asks first: y closes it
     expect(s().focus).toBe(3);
-    m.type(`${P}x`);
+    m.type(`${P}xy`);
     expect(s().focus).toBe(1);
-    m.type(`${P}x`);
+    m.type(`${P}xy`);
     expect(s().focus).toBe('main');
   });
 });

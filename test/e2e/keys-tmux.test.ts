@@ -115,4 +115,42 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     keys(PREFIX, 'n');
     await endTai();
   }, 60_000);
+  it('says on the status line that a pane is zoomed, and reflows what the main program wrote while zoomed when it is un-zoomed', async () => {
+    await startTai('demo --agents silent');
+    await untilPasses(() => expect(screen()[0]).toContain('demo silent #1'), TMUX);
+    keys(PREFIX, 'z');
+    await untilPasses(() => expect(screen()[39]).toContain('zoomed: main pane (C-] z)'), TMUX);
+    type(`echo ${'w'.repeat(50)}$((6*7))${'v'.repeat(40)}\r`);
+    await untilPasses(() => expect(text()).toMatch(new RegExp(`^${'w'.repeat(50)}42${'v'.repeat(40)} *$`, 'm')), TMUX);
+    keys(PREFIX, 'z');
+    await untilPasses(() => expect(screen()[0]).toContain('demo silent #1'), TMUX);
+    expect(screen()[39]).not.toContain('zoomed');
+    // The 92 characters are wrapped at the 66 columns of the main pane, none lost.
+    await untilPasses(() => expect(mainText()).toContain(`${'w'.repeat(50)}42${'v'.repeat(14)}\n${'v'.repeat(26)}`), TMUX);
+    await endTai();
+  }, 60_000);
+  it('asks before prefix + x cancels a running agent, then points the agent list to tai logs; prefix + D off a lane says why', async () => {
+    await startTai('demo --agents silent');
+    // Its usage reported: its process is up and handles SIGTERM (a signal before that kills it unlogged).
+    await untilPasses(() => expect(screen()[0]).toMatch(/│ ● demo silent #1 · running .* tok/), TMUX);
+    keys(PREFIX, 'n');
+    // Not a lane: the refusal is on the status line until the next key.
+    keys(PREFIX, 'D');
+    await untilPasses(() => expect(screen()[39]).toContain("pane 1 is not a lane's panel"), TMUX);
+    keys(PREFIX, 'x');
+    await untilPasses(() => expect(screen()[39]).toContain('cancel #1 demo silent #1? y cancels it, any other key keeps it'), TMUX);
+    expect(screen()[39]).not.toContain("not a lane's panel");
+    keys('n'); // any other key keeps it
+    await untilPasses(() => expect(screen()[39]).toContain('C-] ? help'), TMUX);
+    expect(screen()[0]).toMatch(/│ ● demo silent #1 · running/);
+    keys(PREFIX, 'x');
+    await untilPasses(() => expect(screen()[39]).toContain('y cancels it'), TMUX);
+    keys('y');
+    await untilPasses(() => expect(screen()[39]).toMatch(/│ 0 running · 1 cancelled /), TMUX);
+    expect(text()).not.toContain('demo silent #1 · ');
+    keys(PREFIX, 'w');
+    await untilPasses(() => expect(screen()[1]).toMatch(/⊘ #1 {2}demo silent #1 · cancelled · \d+s · its transcript: tai logs 1/), TMUX);
+    keys('q');
+    await endTai();
+  }, 60_000);
 });

@@ -14,6 +14,9 @@
  * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
  */
 import type { Command } from '../../../core/protocol/commands.js';
+import { isLive } from '../../../core/panel/panel-state.js';
+import { sanitizeLine } from '../../../core/text/sanitize.js';
+import type { Reply } from '../../../../store/dispatch.js';
 import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
 import { WHEEL_LINES } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
@@ -35,7 +38,8 @@ export interface KeyRoute {
   readonly list?: AgentList;
   /** The status line's sign while the prefix waits for its key. */
   readonly sign?: PrefixSign;
-  dispatch(command: Command): void;
+  /** Carries out a command; a refusal in the reply is shown on the status line until the next key. */
+  dispatch(command: Command): Promise<Reply> | void;
   /** Bytes typed for the main pane (only while it has focus). */
   toMain(data: string): void;
   /**
@@ -118,7 +122,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         const id = ids[selectedIndex(l.getState().selected, ids)];
         if (id === undefined) break;
         if (board.getState().reveal(id, now())) l.getState().close();
-        else l.getState().fail(`#${id}: its transcript was not kept (the board keeps the last ${KEPT_TRANSCRIPTS_MAX} finished agents' screens)`);
+        else l.getState().fail(`#${id}: its screen was not kept (only the last ${KEPT_TRANSCRIPTS_MAX} are): tai logs ${id} prints its transcript`);
         break;
       }
       default:
@@ -127,10 +131,48 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
     changed();
   };
 
+  /** Carries out a key's command; its refusal goes on the status line (tmux's display-message), never nowhere. */
+  const run = (command: Command): void => {
+    const reply = route.dispatch(command);
+    if (!reply) return;
+    void reply.then((r) => {
+      if (r.ok) return;
+      route.sign?.getState().say(r.error);
+      changed();
+    });
+  };
+  /** The panel whose close waits for `y` (closing a running agent's panel asks first, as tmux's kill-pane). */
+  let confirming: number | undefined;
+  const ask = (pane: number | undefined, question?: string): void => {
+    confirming = pane;
+    route.sign?.getState().asks(question);
+    changed();
+  };
+  /** prefix + x: a running agent's panel asks first; any other closes at once. */
+  const close = (command: Command): void => {
+    const s = board.getState();
+    const view = command.cmd === 'close' && command.pane === undefined && typeof s.focus === 'number' ? s.panels.find((p) => p.id === s.focus) : undefined;
+    if (!view || view.kind !== 'agent' || !isLive(view.state)) return run(command);
+    ask(view.id, `cancel #${view.id} ${[...sanitizeLine(view.label)].slice(0, 24).join('')}? y cancels it, any other key keeps it`);
+  };
+  /** The key that answers the close's question: `y` closes the panel; every key is taken. Returns the keys after it. */
+  const answer = (data: string): string => {
+    const pane = confirming;
+    const len = keyLength(data, 0) || data.length;
+    ask(undefined);
+    if (pane !== undefined && data.slice(0, len) === 'y') run({ cmd: 'close', pane });
+    return data.slice(len);
+  };
+
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
+    if (route.sign?.getState().message !== undefined) {
+      route.sign.getState().say(undefined);
+      changed();
+    }
     const wasPending = keys.awaiting;
     for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
+      if (confirming !== undefined && action.kind !== 'input' && action.kind !== 'mouse') ask(undefined); // another command: the question lapses
       switch (action.kind) {
         case 'mention':
           list?.getState().close();
@@ -148,7 +190,8 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           void mentions.key(action.key, action.paste);
           continue;
         case 'command':
-          route.dispatch(action.command);
+          if (action.command.cmd === 'close') close(action.command);
+          else run(action.command);
           continue;
         case 'copy':
           if (!route.copy?.start()) keys.copyClosed();
@@ -168,28 +211,30 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           const s = board.getState();
           const view = { layout: s.layout, focus: s.focus, scrollback: s.scrollback, help: s.help, main: route.mainMouse?.main() ?? none };
           for (const o of mouse.route(action.event, view)) {
-            if (o.kind === 'command') route.dispatch(o.command);
+            if (o.kind === 'command') run(o.command);
             else route.mainMouse?.send(o.data);
           }
           keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
           continue;
         }
         case 'input': {
+          const data = confirming === undefined ? action.data : answer(action.data);
+          if (data === '') continue;
           const s = board.getState();
           if (s.help) {
-            route.dispatch({ cmd: 'help' }); // opened by other means: any key closes it too
+            run({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
           if (list?.getState().open) {
-            for (let i = 0; i < action.data.length; ) {
-              const len = keyLength(action.data, i) || action.data.length - i;
-              listKey(list, action.data.slice(i, i + len));
+            for (let i = 0; i < data.length; ) {
+              const len = keyLength(data, i) || data.length - i;
+              listKey(list, data.slice(i, i + len));
               i += len;
             }
             continue;
           }
-          if (s.focus !== 'main') { route.toPanel?.(s.focus, action.data); if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view
-          route.toMain(action.data);
+          if (s.focus !== 'main') { route.toPanel?.(s.focus, data); if (data === 'q') run({ cmd: 'view_close' }); continue; } // keys typed into a panel answer its question or open its steering line; `q` closes a read-only view
+          route.toMain(data);
         }
       }
     }
