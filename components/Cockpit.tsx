@@ -50,7 +50,8 @@ const NO_SIGN = createPrefixSign();
 export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN }: CockpitProps): React.JSX.Element {
   useSyncExternalStore(source.subscribe, source.version);
   const listOpen = useStore(list, (l) => l.open);
-  useStore(board, (b) => b.live); // an agent off the screen ended: no pane changed, but the status line's counts did
+  useStore(board, (b) => b.live);
+  useStore(board, (b) => b.helpTop); // the help scrolled: no pane changed // an agent off the screen ended: no pane changed, but the status line's counts did
   const pending = useStore(prefixSign, (p) => p.pending);
   const ask = useStore(prefixSign, (p) => p.ask);
   const message = useStore(prefixSign, (p) => p.message);
@@ -60,7 +61,7 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
   const status = layout.status || listOpen ? board.getState().status(now()) : undefined;
   let body: React.ReactNode;
   if (s.help) {
-    body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} />;
+    body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} top={s.helpTop} />;
   } else if (listOpen && status) {
     const places = new Map<number, RowPlace>(
       status.agents.map((a) => {

@@ -19,13 +19,13 @@ import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/
 import type { BoardSnapshot } from './board-types.js';
 
 /** The part of the snapshot the UI state is made of and decided from. */
-export type UiSnapshot = Pick<BoardSnapshot, 'layout' | 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'scrollback'>;
+export type UiSnapshot = Pick<BoardSnapshot, 'layout' | 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'helpTop' | 'scrollback'>;
 
 /** What a UI action sets. */
-export type UiChange = Partial<Pick<BoardSnapshot, 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'scrollback'>>;
+export type UiChange = Partial<Pick<BoardSnapshot, 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'helpTop' | 'scrollback'>>;
 
 /** The UI state of a new board. */
-export const UI_START = { focus: 'main', zoom: null, zoomFrom: null, help: false, scrollback: 0 } as const satisfies UiChange;
+export const UI_START = { focus: 'main', zoom: null, zoomFrom: null, help: false, helpTop: 0, scrollback: 0 } as const satisfies UiChange;
 
 /** Focus on `to`, at the bottom of its output; a zoomed window zooms it instead. */
 function focusOn(s: UiSnapshot, to: PaneId): UiChange | null {
@@ -77,7 +77,7 @@ export function focusAfterClose(s: UiSnapshot, id: number): UiChange | null {
 
 /** Shows or hides the key help. */
 export function helpToggled(s: UiSnapshot): UiChange {
-  return { help: !s.help };
+  return { help: !s.help, helpTop: 0 };
 }
 
 /**

@@ -29,6 +29,7 @@ const ENV: NodeJS.ProcessEnv = {
   XDG_STATE_HOME: join(dir, 'state'),
   XDG_RUNTIME_DIR: join(dir, 'run'),
   XDG_CONFIG_HOME: join(dir, 'config'),
+  HISTFILE: '/dev/null',
 };
 
 const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: ENV });
@@ -72,7 +73,7 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
   afterAll(async () => {
     spawnSync('tmux', ['-L', server, 'kill-server'], { env: ENV });
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10 }); // a shell killed with its server may still be writing there
   });
 
   it('returns a pane scrolled back by the wheel to the live screen at the first key, and hands the key on', async () => {
@@ -93,6 +94,7 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     await untilPasses(() => expect(mainText()).toMatch(/^in\$ echo after-\$\(\(6\*7\)\)$/m), TMUX);
     await endTai();
   }, 60_000);
+
   it('gives the focus back where it was after a finished agent opened from the list is un-zoomed, and its panel says it has ended', async () => {
     await startTai();
     type(`node ${CLI} spawn --label quick -- echo hi; echo SPAWNED=$?\r`);
@@ -115,6 +117,7 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     keys(PREFIX, 'n');
     await endTai();
   }, 60_000);
+
   it('says on the status line that a pane is zoomed, and reflows what the main program wrote while zoomed when it is un-zoomed', async () => {
     await startTai('demo --agents silent');
     await untilPasses(() => expect(screen()[0]).toContain('demo silent #1'), TMUX);
@@ -129,6 +132,7 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     await untilPasses(() => expect(mainText()).toContain(`${'w'.repeat(50)}42${'v'.repeat(14)}\n${'v'.repeat(26)}`), TMUX);
     await endTai();
   }, 60_000);
+
   it('asks before prefix + x cancels a running agent, then points the agent list to tai logs; prefix + D off a lane says why', async () => {
     await startTai('demo --agents silent');
     // Its usage reported: its process is up and handles SIGTERM (a signal before that kills it unlogged).
@@ -151,6 +155,32 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     keys(PREFIX, 'w');
     await untilPasses(() => expect(screen()[1]).toMatch(/⊘ #1 {2}demo silent #1 · cancelled · \d+s · its transcript: tai logs 1/), TMUX);
     keys('q');
+    await endTai();
+  }, 60_000);
+
+  it('shows the whole help on a 60x20 terminal by scrolling, with the answer keys and what keys typed into a panel do', async () => {
+    tmux('resize-window', '-t', 'k', '-x', '60', '-y', '20');
+    await startTai();
+    const rows = (): string[] => screen().slice(0, 20);
+    keys(PREFIX, '?');
+    await untilPasses(() => expect(rows()[0]).toMatch(/^ tai keys: press C-\], then · 1-18 of \d+ · Space: more/), TMUX);
+    const seen = new Set<string>(rows().slice(1));
+    // A page at a time until the end: the title says which lines are shown.
+    for (let page = 0; page < 5 && rows()[0].includes('more'); page++) {
+      const before = rows()[0];
+      keys('Space');
+      await untilPasses(() => expect(rows()[0]).not.toBe(before), TMUX);
+      for (const r of rows().slice(1)) seen.add(r);
+    }
+    expect(rows()[0]).not.toContain('more');
+    const all = [...seen].map((r) => r.trim()).join(' ');
+    expect(all).toContain('1 .. 9');
+    expect(all).toMatch(/y \/ n +the question's first allow \/ reject/);
+    expect(all).toContain('opens the steering line');
+    expect(all).not.toContain('dropped');
+    expect(all).toContain('any other key closes it.');
+    keys('q');
+    await untilPasses(() => expect(rows()[0]).not.toContain('tai keys'), TMUX);
     await endTai();
   }, 60_000);
 });

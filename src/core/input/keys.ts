@@ -21,7 +21,7 @@
  * - modes: normal (bytes pass), prefix (the next key is a command), scroll
  *   (after PageUp or the wheel: PageUp/PageDown page the focused pane, any
  *   other key returns to the bottom and then goes on to the pane, but q and
- *   Esc, which only return), help (any key closes the overlay), paste (inside
+ *   Esc, which only return), help (j / k / Space / PageUp scroll the overlay, any other key closes it), paste (inside
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
  *   until the cockpit says it closed), copy (copy mode on the focused pane:
@@ -47,6 +47,8 @@ export type KeyAction =
   | { readonly kind: 'copy' }
   /** A key for copy mode, until the cockpit says it ended. */
   | { readonly kind: 'copy-key'; readonly key: string }
+  /** A key that scrolls the open help (HELP_SCROLL): by lines, or by pages of the help's height. */
+  | { readonly kind: 'help-scroll'; readonly lines?: number; readonly pages?: number }
   /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
   | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
@@ -61,6 +63,19 @@ export const LIST_KEYS: readonly string[] = ['w'];
 
 /** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
 export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
+
+/** The keys that scroll the help while it is open: a line or a page each way; any other key closes it. */
+export const HELP_SCROLL: ReadonlyMap<string, { readonly lines?: number; readonly pages?: number }> = new Map([
+  ['j', { lines: 1 }],
+  ['\x1b[B', { lines: 1 }],
+  ['\x1bOB', { lines: 1 }],
+  ['k', { lines: -1 }],
+  ['\x1b[A', { lines: -1 }],
+  ['\x1bOA', { lines: -1 }],
+  [' ', { pages: 1 }],
+  ['\x1b[6~', { pages: 1 }],
+  ['\x1b[5~', { pages: -1 }],
+]);
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -375,10 +390,16 @@ export class KeyScanner {
         command({ cmd: 'scroll', pages: 0 });
         if (key !== this.prefix && !SCROLL_LEAVE_KEYS.includes(key)) pass(key);
         return;
-      case 'help':
+      case 'help': {
+        const by = HELP_SCROLL.get(key);
+        if (by) {
+          action({ kind: 'help-scroll', ...by });
+          return;
+        }
         this.mode = 'normal';
         command({ cmd: 'help' });
         return;
+      }
       case 'prompt':
         if (key === PASTE_START) this.mode = 'prompt-paste';
         else action({ kind: 'prompt', key });

@@ -22,6 +22,8 @@ import { WHEEL_LINES } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
 import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../../core/input/keys.js';
 import { listMove } from '../../../core/input/list-keys.js';
+import { helpView } from '../../../core/input/help-text.js';
+import { areaRows } from '../../../core/panel/layout.js';
 import type { Board } from '../../../../store/board.js';
 import { selectedIndex, type AgentList } from '../../../../store/agent-list.js';
 import type { PrefixSign } from '../../../../store/prefix-sign.js';
@@ -189,6 +191,14 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         case 'prompt':
           void mentions.key(action.key, action.paste);
           continue;
+        case 'help-scroll': {
+          const s = board.getState();
+          const rows = areaRows(s.rows, s.statusLine);
+          const { maxTop } = helpView(keys.prefix, s.cols, rows, 0);
+          const by = (action.lines ?? 0) + (action.pages ?? 0) * Math.max(1, rows - 2);
+          s.helpScroll(Math.min(maxTop, Math.max(0, s.helpTop + by)));
+          continue;
+        }
         case 'command':
           if (action.command.cmd === 'close') close(action.command);
           else run(action.command);
