@@ -8,28 +8,27 @@
  * Where each key of the cockpit goes (the real key path, shared by the
  * cockpit and its tests): the KeyScanner splits a raw stdin chunk into
  * commands (to the one dispatcher), mention-prompt keys (to the prompt),
- * the agent list's keys (while it is open) and bytes for the main pane.
+ * the agent list's keys (while it is open) and bytes for the main pane;
+ * what a key's command needs besides the dispatcher (a refusal shown, the
+ * close's question, the help's scroll) is in key-commands.ts.
  * While the prompt or the list is open nothing reaches the pane; while they
  * are closed they take nothing. A prefix with no key after it lapses after
  * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
  */
 import type { Command } from '../../../core/protocol/commands.js';
-import { isLive } from '../../../core/panel/panel-state.js';
-import { sanitizeLine } from '../../../core/text/sanitize.js';
 import type { Reply } from '../../../../store/dispatch.js';
 import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
 import { WHEEL_LINES } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
 import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../../core/input/keys.js';
 import { listMove } from '../../../core/input/list-keys.js';
-import { helpView } from '../../../core/input/help-text.js';
-import { areaRows } from '../../../core/panel/layout.js';
 import type { Board } from '../../../../store/board.js';
 import { selectedIndex, type AgentList } from '../../../../store/agent-list.js';
 import type { PrefixSign } from '../../../../store/prefix-sign.js';
 import { KEPT_TRANSCRIPTS_MAX } from '../../../../store/board.js';
 import { after, type Cancel } from '../../after.js';
 import type { MentionController } from './mentions.js';
+import { keyCommands } from './key-commands.js';
 
 /** What the router hands keys to. */
 export interface KeyRoute {
@@ -90,6 +89,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
   const now = route.now ?? Date.now;
   const later = route.after ?? ((ms: number, fn: () => void) => after(ms, fn, true));
   let lapse: Cancel | undefined;
+  const commands = keyCommands({ board, ...(route.sign === undefined ? {} : { sign: route.sign }), dispatch: (c) => route.dispatch(c), changed });
   mentions.prompt.subscribe((p) => {
     if (p.line === null) keys.promptClosed();
   });
@@ -133,48 +133,12 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
     changed();
   };
 
-  /** Carries out a key's command; its refusal goes on the status line (tmux's display-message), never nowhere. */
-  const run = (command: Command): void => {
-    const reply = route.dispatch(command);
-    if (!reply) return;
-    void reply.then((r) => {
-      if (r.ok) return;
-      route.sign?.getState().say(r.error);
-      changed();
-    });
-  };
-  /** The panel whose close waits for `y` (closing a running agent's panel asks first, as tmux's kill-pane). */
-  let confirming: number | undefined;
-  const ask = (pane: number | undefined, question?: string): void => {
-    confirming = pane;
-    route.sign?.getState().asks(question);
-    changed();
-  };
-  /** prefix + x: a running agent's panel asks first; any other closes at once. */
-  const close = (command: Command): void => {
-    const s = board.getState();
-    const view = command.cmd === 'close' && command.pane === undefined && typeof s.focus === 'number' ? s.panels.find((p) => p.id === s.focus) : undefined;
-    if (!view || view.kind !== 'agent' || !isLive(view.state)) return run(command);
-    ask(view.id, `cancel #${view.id} ${[...sanitizeLine(view.label)].slice(0, 24).join('')}? y cancels it, any other key keeps it`);
-  };
-  /** The key that answers the close's question: `y` closes the panel; every key is taken. Returns the keys after it. */
-  const answer = (data: string): string => {
-    const pane = confirming;
-    const len = keyLength(data, 0) || data.length;
-    ask(undefined);
-    if (pane !== undefined && data.slice(0, len) === 'y') run({ cmd: 'close', pane });
-    return data.slice(len);
-  };
-
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
-    if (route.sign?.getState().message !== undefined) {
-      route.sign.getState().say(undefined);
-      changed();
-    }
+    commands.seen();
     const wasPending = keys.awaiting;
     for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
-      if (confirming !== undefined && action.kind !== 'input' && action.kind !== 'mouse') ask(undefined); // another command: the question lapses
+      if (action.kind !== 'input' && action.kind !== 'mouse') commands.lapse(); // another command: a question lapses
       switch (action.kind) {
         case 'mention':
           list?.getState().close();
@@ -191,17 +155,11 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         case 'prompt':
           void mentions.key(action.key, action.paste);
           continue;
-        case 'help-scroll': {
-          const s = board.getState();
-          const rows = areaRows(s.rows, s.statusLine);
-          const { maxTop } = helpView(keys.prefix, s.cols, rows, 0);
-          const by = (action.lines ?? 0) + (action.pages ?? 0) * Math.max(1, rows - 2);
-          s.helpScroll(Math.min(maxTop, Math.max(0, s.helpTop + by)));
+        case 'help-scroll':
+          commands.helpScroll(keys.prefix, action);
           continue;
-        }
         case 'command':
-          if (action.command.cmd === 'close') close(action.command);
-          else run(action.command);
+          commands.command(action.command);
           continue;
         case 'copy':
           if (!route.copy?.start()) keys.copyClosed();
@@ -221,18 +179,18 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           const s = board.getState();
           const view = { layout: s.layout, focus: s.focus, scrollback: s.scrollback, help: s.help, main: route.mainMouse?.main() ?? none };
           for (const o of mouse.route(action.event, view)) {
-            if (o.kind === 'command') run(o.command);
+            if (o.kind === 'command') commands.run(o.command);
             else route.mainMouse?.send(o.data);
           }
           keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
           continue;
         }
         case 'input': {
-          const data = confirming === undefined ? action.data : answer(action.data);
+          const data = commands.asking ? commands.answer(action.data) : action.data;
           if (data === '') continue;
           const s = board.getState();
           if (s.help) {
-            run({ cmd: 'help' }); // opened by other means: any key closes it too
+            commands.run({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
           if (list?.getState().open) {
@@ -243,7 +201,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
             }
             continue;
           }
-          if (s.focus !== 'main') { route.toPanel?.(s.focus, data); if (data === 'q') run({ cmd: 'view_close' }); continue; } // keys typed into a panel answer its question or open its steering line; `q` closes a read-only view
+          if (s.focus !== 'main') { route.toPanel?.(s.focus, data); if (data === 'q') commands.run({ cmd: 'view_close' }); continue; } // keys typed into a panel answer its question or open its steering line; `q` closes a read-only view
           route.toMain(data);
         }
       }
