@@ -24,7 +24,7 @@ export type RowPlace = 'shown' | 'hidden' | 'kept' | 'gone';
 
 /** One agent's row text: icon, id, label, state, elapsed, where it is. */
 export function agentLine(row: AgentRow, place: RowPlace): string {
-  const where = place === 'hidden' ? ' · hidden (no room)' : place === 'gone' ? ' · transcript not kept' : '';
+  const where = place === 'hidden' ? ' · hidden (no room)' : place === 'gone' ? ` · its transcript: tai logs ${row.id}` : '';
   return `  ${STATE_ICON[row.state]} #${row.id}  ${sanitizeLine(row.label)} · ${row.state} · ${formatElapsed(row.elapsedMs)}${where}`;
 }
 

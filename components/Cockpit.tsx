@@ -50,14 +50,18 @@ const NO_SIGN = createPrefixSign();
 export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN }: CockpitProps): React.JSX.Element {
   useSyncExternalStore(source.subscribe, source.version);
   const listOpen = useStore(list, (l) => l.open);
+  useStore(board, (b) => b.live);
+  useStore(board, (b) => b.helpTop); // the help scrolled: no pane changed // an agent off the screen ended: no pane changed, but the status line's counts did
   const pending = useStore(prefixSign, (p) => p.pending);
+  const ask = useStore(prefixSign, (p) => p.ask);
+  const message = useStore(prefixSign, (p) => p.message);
   const s = board.getState();
   const { layout, focus, scrollback } = s;
   const area = layout.status ? s.rows - 1 : s.rows;
   const status = layout.status || listOpen ? board.getState().status(now()) : undefined;
   let body: React.ReactNode;
   if (s.help) {
-    body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} />;
+    body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} top={s.helpTop} />;
   } else if (listOpen && status) {
     const places = new Map<number, RowPlace>(
       status.agents.map((a) => {
@@ -93,11 +97,16 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
         {body}
         {statusRect && status ? (
           <Box position="absolute" marginLeft={0} marginTop={statusRect.y} width={statusRect.cols} height={1}>
-            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending }} cols={statusRect.cols} />
+            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending, ask, message, ...zoomedName(layout.zoomed?.id) }} cols={statusRect.cols} />
           </Box>
         ) : null}
         {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}
       </Box>
     </PaletteContext.Provider>
   );
+}
+
+/** The status line's name of the zoomed pane, if any. */
+function zoomedName(id: number | 'main' | undefined): { zoomed?: string } {
+  return id === undefined ? {} : { zoomed: id === 'main' ? 'main pane' : `#${id}` };
 }

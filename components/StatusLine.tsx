@@ -1,7 +1,7 @@
 /**
  * The status line: the window's last row (the layout keeps it, src/core/panel/layout.ts).
- * On the left the cockpit's name and how many agents run, wait (an outage
- * holds them), are done and have no panel; on the right the key to the help
+ * On the left the cockpit's name, the zoomed pane if one is, and how many
+ * agents run, wait (an outage holds them), ended in each state and have no panel; on the right the key to the help
  * (`C-] ?`), or, while the prefix waits for its key, a lit sign saying so. It
  * still counts the agents when the window is too narrow for any panel.
  */
@@ -24,26 +24,32 @@ export interface StatusFacts {
   readonly prefix: string;
   /** The prefix was pressed and waits for its key. */
   readonly pending: boolean;
+  /** A question waiting for one key (closing a running agent's panel), lit in place of the help key. */
+  readonly ask?: string;
+  /** A key's refusal, shown until the next key, in place of the help key. */
+  readonly message?: string;
+  /** The zoomed pane's name (`main pane`, `#3`), shown with how to un-zoom (tmux's Z flag). */
+  readonly zoomed?: string;
 }
 
-/** The counts: `1 asks you · 2 running · 1 waiting · 3 done · 1 stopped · +4 hidden` (zero counts left out but running); an agent that asks comes first. */
+/**
+ * The agents' counts, each state in the word its header and the agent list use: `1 asks you · 2 running ·
+ * 1 waiting · 3 done · 1 failed · 1 timeout · 1 cancelled · +4 hidden` (zero counts left out but running; queued
+ * and idle count as running). Feed panes and read-only views (a lane's diff) are not agents and are not counted.
+ */
 export function statusCounts(status: BoardStatus, hidden: number): string {
-  let running = 0;
-  let waiting = 0;
-  let asking = 0;
-  let done = 0;
-  let failed = 0;
+  const count = new Map<string, number>();
   for (const a of status.agents) {
-    if (a.state === 'waiting') waiting++;
-    else if (a.state === 'asking') asking++;
-    else if (isLive(a.state)) running++;
-    else if (a.state === 'done') done++;
-    else failed++; // failed, timeout, cancelled: ended without a result
+    if (a.kind !== 'agent') continue;
+    const word = a.state === 'waiting' || a.state === 'asking' || !isLive(a.state) ? a.state : 'running';
+    count.set(word, (count.get(word) ?? 0) + 1);
   }
-  const parts = [...(asking > 0 ? [`${asking} ${asking === 1 ? 'asks' : 'ask'} you`] : []), `${running} running`];
-  if (waiting > 0) parts.push(`${waiting} waiting`);
-  if (done > 0) parts.push(`${done} done`);
-  if (failed > 0) parts.push(`${failed} stopped`);
+  const asking = count.get('asking') ?? 0;
+  const parts = [...(asking > 0 ? [`${asking} ${asking === 1 ? 'asks' : 'ask'} you`] : []), `${count.get('running') ?? 0} running`];
+  for (const word of ['waiting', 'done', 'failed', 'timeout', 'cancelled']) {
+    const n = count.get(word) ?? 0;
+    if (n > 0) parts.push(`${n} ${word}`);
+  }
   if (hidden > 0) parts.push(`+${hidden} hidden`);
   return parts.join(' · ');
 }
@@ -52,15 +58,17 @@ export function statusCounts(status: BoardStatus, hidden: number): string {
 export function statusRow(facts: StatusFacts, cols: number, palette: Palette): string {
   if (cols <= 0) return '';
   const key = prefixName(facts.prefix);
-  const right = facts.pending ? ` ${key} … press a key (? help) ` : ` ${key} ? help `;
-  const counts = statusCounts(facts.status, facts.hidden);
+  const note = facts.ask ?? facts.message;
+  const right = note !== undefined ? ` ${note} ` : facts.pending ? ` ${key} … press a key (? help) ` : ` ${key} ? help `;
+  const lit = facts.ask !== undefined || facts.pending ? palette.pending : facts.message !== undefined ? palette.error : palette.status;
+  const counts = `${facts.zoomed === undefined ? '' : `zoomed: ${facts.zoomed} (${key} z) · `}${statusCounts(facts.status, facts.hidden)}`;
   const full = ` ${facts.name} │ ${counts} `;
   const left = full.length + right.length <= cols ? full : ` ${counts} `;
   if (left.length + right.length > cols) {
-    // Too narrow for both: the pending sign wins, else the counts.
-    return facts.pending ? styled(right, cols, palette.pending) : styled(left, cols, palette.status);
+    // Too narrow for both: a question, a refusal or the pending sign wins, else the counts.
+    return note !== undefined || facts.pending ? styled(right, cols, lit) : styled(left, cols, palette.status);
   }
-  return styled(left, cols - right.length, palette.status) + styled(right, right.length, facts.pending ? palette.pending : palette.status);
+  return styled(left, cols - right.length, palette.status) + styled(right, right.length, lit);
 }
 
 /** Props: what to show, the row's width. */

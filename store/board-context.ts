@@ -9,6 +9,7 @@ import { isLive } from '../src/core/panel/panel-state.js';
 import { AGENTS_MAX_PARALLEL, MPLEX_VPANE_MAIN_PERCENT } from '../src/core/policy.js';
 import { focusKept, zoomKept, type UiChange } from './board-ui.js';
 import { layoutKeyOf, layoutOf, panelsOf } from './board-snapshot.js';
+import type { Layout, PaneId } from '../src/core/panel/layout.js';
 import { EventTaps } from './board-events.js';
 import { createWakes, type Wakes } from './board-wake.js';
 import type { BoardCounters, BoardOptions, BoardState } from './board-types.js';
@@ -172,12 +173,19 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       const zoom = zoomKept(s.zoom, (id) => records.has(id));
       const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff: vars.drawingOff, mainPercent: vars.mainPercent, statusLine: s.statusLine };
       // The layout is a pure function of its key: reuse the published one (and its identity) while the key is the same.
-      const key = layoutKeyOf(records, inputs);
-      const lay = key === vars.layoutKey ? s.layout : layoutOf(records, inputs);
+      let key = layoutKeyOf(records, inputs);
+      let lay = key === vars.layoutKey ? s.layout : layoutOf(records, inputs);
+      for (let rec = yielding(records, lay, zoom); rec !== undefined; rec = yielding(records, lay, zoom)) {
+        remove(rec);
+        key = layoutKeyOf(records, inputs);
+        lay = layoutOf(records, inputs);
+      }
       vars.layoutKey = key;
       fitScreens(records, lay);
       const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking });
+      let live = 0;
+      for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;
+      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking, live });
     },
     publishTime(now) {
       vars.seen = Math.max(vars.seen, now);
@@ -189,4 +197,22 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       if (change) set(change);
     },
   };
+}
+
+/**
+ * A running agent wins a place over a finished one: while a live agent is
+ * hidden, the oldest finished agent's panel that is shown (lingering, or
+ * reopened from the list) and not zoomed leaves, its screen kept for the list.
+ */
+function yielding(records: ReadonlyMap<number, PanelRecord>, lay: Layout, zoom: PaneId | null): PanelRecord | undefined {
+  const liveHidden = lay.hidden.some((h) => {
+    const r = records.get(h.id);
+    return r !== undefined && r.kind === 'agent' && isLive(r.state);
+  });
+  if (!liveHidden) return undefined;
+  for (const place of lay.panels) {
+    const rec = records.get(place.id);
+    if (rec && rec.kind === 'agent' && !isLive(rec.state) && place.id !== zoom) return rec;
+  }
+  return undefined;
 }

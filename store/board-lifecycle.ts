@@ -23,7 +23,12 @@ export type LifecycleActions = Pick<
 
 /** The lifecycle actions over the board's private state. */
 export function lifecycleActions(ctx: BoardContext): LifecycleActions {
-  const { records, vars, wakes, events, questions, sup, counters, options } = ctx;
+  return { ...feedingActions(ctx), ...endingActions(ctx), ...questionActions(ctx) };
+}
+
+/** Opening a panel and what feeds it: an agent's events, a feed pane's bytes and ops. */
+function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emit' | 'write' | 'feed'> {
+  const { records, vars, wakes, events, counters, options } = ctx;
   return {
     open(spec, now) {
       const kind = spec.kind ?? 'agent';
@@ -78,7 +83,13 @@ export function lifecycleActions(ctx: BoardContext): LifecycleActions {
       wakes.wake();
       Object.assign(rec, feedChange(rec, op, now));
     },
+  };
+}
 
+/** An agent held, resumed, tagged, stopped and finished; a panel closed. */
+function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resume' | 'tag' | 'finish' | 'setCancel' | 'cancel' | 'closeByUser' | 'close' | 'shutdown'> {
+  const { records, questions, sup } = ctx;
+  return {
     hold(id, service, now) {
       if (holdRecord(ctx.get1(id), service, now)) ctx.publish(now);
     },
@@ -150,7 +161,13 @@ export function lifecycleActions(ctx: BoardContext): LifecycleActions {
       for (const rec of records.values()) requestStop(sup, rec, 'shutdown', reason, now);
       ctx.publish(now);
     },
+  };
+}
 
+/** The questions' doors (store/board-questions.ts). */
+function questionActions(ctx: BoardContext): Pick<LifecycleActions, 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked'> {
+  const { questions } = ctx;
+  return {
     ask(id, ask, now, reply) {
       const qid = questions.ask(id, ask, now, reply);
       ctx.publish(now);

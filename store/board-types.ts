@@ -48,7 +48,11 @@ export interface BoardSnapshot {
   readonly drawingOff: string | null;
   readonly focus: PaneId;
   readonly zoom: PaneId | null;
+  /** Where the focus was before the agent list zoomed a panel: un-zooming gives it back there. */
+  readonly zoomFrom: PaneId | null;
   readonly help: boolean;
+  /** The first line the help overlay shows (a window too short for all of it scrolls). */
+  readonly helpTop: number;
   /** Lines scrolled back in the focused pane; 0 follows the output. */
   readonly scrollback: number;
   /** NO_COLOR: tai's own chrome is drawn in bold and inverse only (src/core/panel/colors.ts). */
@@ -57,6 +61,8 @@ export interface BoardSnapshot {
   readonly statusLine: boolean;
   /** Agents waiting for the user to answer a question (the status line's count). */
   readonly asking: number;
+  /** Live agents, with a panel or not: it changes when one off the screen ends, which the status line counts. */
+  readonly live: number;
 }
 
 /** How to open a panel. */
@@ -163,6 +169,8 @@ export interface BoardActions {
   focusSet(pane: PaneId): void;
   zoomToggle(): void;
   helpToggle(): void;
+  /** Shows the open help from its line `top` (the key router keeps it within the help). */
+  helpScroll(top: number): void;
   /** Scrolls the focused pane by whole pages (negative: back); 0 returns to the bottom. */
   scroll(pages: number): void;
   /** Scrolls the focused pane by lines (the wheel; negative: back), as far as its screen keeps. */

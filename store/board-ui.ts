@@ -9,7 +9,8 @@
  *   its rectangle gives the focus back to the main pane.
  * - zoom: the pane drawn over the whole window, or null; while zoomed it
  *   follows the focus, and opening a panel un-zooms a zoomed panel (seed 001,
- *   section 3.3), not a zoomed main pane.
+ *   section 3.3), not a zoomed main pane. A panel the agent list zoomed gives
+ *   the focus back where it was when un-zoomed (`zoomFrom`).
  * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
  *   Moving the focus or the zoom returns to the bottom.
  */
@@ -18,18 +19,18 @@ import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/
 import type { BoardSnapshot } from './board-types.js';
 
 /** The part of the snapshot the UI state is made of and decided from. */
-export type UiSnapshot = Pick<BoardSnapshot, 'layout' | 'cols' | 'rows' | 'focus' | 'zoom' | 'help' | 'scrollback'>;
+export type UiSnapshot = Pick<BoardSnapshot, 'layout' | 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'helpTop' | 'scrollback'>;
 
 /** What a UI action sets. */
-export type UiChange = Partial<Pick<BoardSnapshot, 'cols' | 'rows' | 'focus' | 'zoom' | 'help' | 'scrollback'>>;
+export type UiChange = Partial<Pick<BoardSnapshot, 'cols' | 'rows' | 'focus' | 'zoom' | 'zoomFrom' | 'help' | 'helpTop' | 'scrollback'>>;
 
 /** The UI state of a new board. */
-export const UI_START = { focus: 'main', zoom: null, help: false, scrollback: 0 } as const satisfies UiChange;
+export const UI_START = { focus: 'main', zoom: null, zoomFrom: null, help: false, helpTop: 0, scrollback: 0 } as const satisfies UiChange;
 
 /** Focus on `to`, at the bottom of its output; a zoomed window zooms it instead. */
 function focusOn(s: UiSnapshot, to: PaneId): UiChange | null {
   if (s.focus === to) return null;
-  return { focus: to, scrollback: 0, zoom: s.zoom === null ? null : to };
+  return { focus: to, scrollback: 0, zoom: s.zoom === null ? null : to, zoomFrom: null };
 }
 
 /** Moves the focus to the next or previous pane, or to the neighbour in a direction. */
@@ -49,9 +50,10 @@ export function focusSetTo(s: UiSnapshot, pane: PaneId): UiChange | null {
   return pane === 'main' || s.layout.panels.some((p) => p.id === pane) ? focusOn(s, pane) : null;
 }
 
-/** Zooms the focused pane, or un-zooms. */
+/** Zooms the focused pane, or un-zooms: a panel the agent list zoomed gives the focus back where it was (tmux's choose-tree, then its last pane). */
 export function zoomToggled(s: UiSnapshot): UiChange {
-  return { zoom: s.zoom === null ? s.focus : null, scrollback: 0 };
+  if (s.zoom === null) return { zoom: s.focus, scrollback: 0, zoomFrom: null };
+  return { zoom: null, scrollback: 0, zoomFrom: null, ...(s.zoomFrom === null ? {} : { focus: s.zoomFrom }) };
 }
 
 /**
@@ -60,7 +62,8 @@ export function zoomToggled(s: UiSnapshot): UiChange {
  * zoomed shell is the user working, and the status line counts the new agent).
  */
 export function unzoomed(s: UiSnapshot): UiChange | null {
-  return s.zoom === null || s.zoom === 'main' ? null : { zoom: null, scrollback: 0 };
+  if (s.zoom === null || s.zoom === 'main') return null;
+  return { zoom: null, scrollback: 0, zoomFrom: null, ...(s.zoomFrom === null ? {} : { focus: s.zoomFrom }) };
 }
 
 /** The user closed panel `id`: its focus goes to the panel below it, else the one above, else the main pane. */
@@ -74,7 +77,7 @@ export function focusAfterClose(s: UiSnapshot, id: number): UiChange | null {
 
 /** Shows or hides the key help. */
 export function helpToggled(s: UiSnapshot): UiChange {
-  return { help: !s.help };
+  return { help: !s.help, helpTop: 0 };
 }
 
 /**
@@ -110,7 +113,7 @@ export function focusKept(focus: PaneId, layout: Layout): PaneId {
   return layout.panels.some((p) => p.id === focus) ? focus : 'main';
 }
 
-/** The agent list opened a pane: focused and zoomed over the window, at the bottom of its output. */
-export function revealed(pane: PaneId): UiChange {
-  return { focus: pane, zoom: pane, scrollback: 0, help: false };
+/** The agent list opened a pane: focused and zoomed over the window, at the bottom of its output; un-zooming gives the focus back to `from`. */
+export function revealed(pane: PaneId, from: PaneId): UiChange {
+  return { focus: pane, zoom: pane, zoomFrom: from === pane ? null : from, scrollback: 0, help: false };
 }

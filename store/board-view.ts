@@ -13,7 +13,7 @@ import type { BoardContext } from './board-context.js';
 /** The actions on layout, focus and what a reader sees. */
 export type ViewActions = Pick<
   BoardActions,
-  'resize' | 'status' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'scroll' | 'scrollLines'
+  'resize' | 'status' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'helpScroll' | 'scroll' | 'scrollLines'
 >;
 
 /** The view's actions over the board's private state. */
@@ -49,7 +49,7 @@ export function viewActions(ctx: BoardContext): ViewActions {
     reveal(id, now) {
       const rec = records.get(id);
       if (rec && !rec.closed && rec.screen) {
-        ctx.set(revealed(id));
+        ctx.set(revealed(id, ctx.get().focus));
         ctx.publish(now);
         return true;
       }
@@ -59,7 +59,7 @@ export function viewActions(ctx: BoardContext): ViewActions {
       kept.delete(id);
       back.closeAt = undefined;
       records.set(id, back);
-      ctx.set(revealed(id));
+      ctx.set(revealed(id, ctx.get().focus));
       ctx.publish(now);
       return true;
     },
@@ -76,6 +76,11 @@ export function viewActions(ctx: BoardContext): ViewActions {
 
     helpToggle() {
       ctx.set(helpToggled(ctx.get()));
+    },
+
+    helpScroll(top) {
+      const helpTop = Math.max(0, Math.floor(top));
+      if (ctx.get().help && ctx.get().helpTop !== helpTop) ctx.set({ helpTop });
     },
 
     scroll(pages) {

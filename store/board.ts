@@ -60,6 +60,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       noColor: options.noColor ?? false,
       statusLine,
       asking: 0,
+      live: 0,
       ...UI_START,
       ...lifecycleActions(ctx),
       ...tickActions(ctx),

@@ -52,7 +52,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
 }
 
 function cells(r: CockpitInfo, now: number): string[] {
-  const agents = r.running < 0 ? '?' : `${r.running} running, ${r.asking} ask you, ${r.done} done`;
+  const agents = r.running < 0 ? '?' : `${r.running} running, ${r.asking} ask you, ${r.done} finished`;
   return [field(r.name), String(r.pid), field(r.argv.join(' ')), field(r.cwd), agents, r.clients < 0 ? '?' : String(r.clients), age(now - r.startedAt)];
 }
 

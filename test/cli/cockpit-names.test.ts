@@ -63,8 +63,8 @@ describe('cockpits by name', () => {
   it('lists the cockpits with tai ls', async () => {
     const ls = await runTai(['ls'], env);
     expect(ls.code).toBe(0);
-    expect(ls.out).toMatch(/^alpha +\d+ +sleep 300 +\S+ +0 running, 0 ask you, 0 done +1 +\d+s$/m);
-    expect(ls.out).toMatch(/^beta +\d+ +sleep 300 +\S+ +1 running, 0 ask you, 0 done +1 +\d+s$/m);
+    expect(ls.out).toMatch(/^alpha +\d+ +sleep 300 +\S+ +0 running, 0 ask you, 0 finished +1 +\d+s$/m);
+    expect(ls.out).toMatch(/^beta +\d+ +sleep 300 +\S+ +1 running, 0 ask you, 0 finished +1 +\d+s$/m);
   });
 
   it('refuses a name that is taken or not a name, before taking the screen', async () => {

@@ -155,7 +155,7 @@ describe('Cockpit keyboard', () => {
     m = mountCockpit(100, 30);
     press(m, `${DEFAULT_PREFIX}?`);
     await vi.waitFor(() => expect(m!.text()[0]).toContain('tai keys: press C-]'));
-    expect(m.text().join('\n')).toContain('close the focused panel (cancels its agent)');
+    expect(m.text().join('\n')).toContain('close the focused panel; a running agent asks first (y cancels it)');
     m.board.getState().helpToggle();
     await vi.waitFor(() => expect(m!.text()[0]).not.toContain('tai keys'));
   });

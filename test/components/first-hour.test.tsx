@@ -61,17 +61,47 @@ describe('zoom and focus', () => {
     expect(s().zoom).toBeNull();
   });
 
+  it('asks before closing a running agent\'s panel: y closes it, any other key keeps it and reaches nobody', async () => {
+    m = mountCockpit(120, 40);
+    const s = m.board.getState;
+    const id = s().open({ label: 'busy' }, T0);
+    m.type(`${P}n${P}x`);
+    await vi.waitFor(() => expect(m!.text()[39]).toContain('cancel #1 busy? y cancels it, any other key keeps it'));
+    m.type('q');
+    expect(s().panels.map((p) => p.id)).toEqual([id]);
+    expect(m.typed).toEqual([]);
+    await vi.waitFor(() => expect(m!.text()[39]).toContain('C-] ? help'));
+    m.type(`${P}x`);
+    m.type('y');
+    expect(s().panels).toEqual([]);
+    expect(s().focus).toBe('main');
+  });
+
+  it('gives the focus back where it was when a panel the agent list opened is un-zoomed', () => {
+    m = mountCockpit(120, 40);
+    const s = m.board.getState;
+    const id = s().open({ label: 'ended' }, T0);
+    s().finish(id, 'done', 'ok', T0);
+    m.type(`${P}w`);
+    m.type('\r');
+    expect([s().focus, s().zoom]).toEqual([id, id]);
+    m.type(`${P}z`);
+    expect([s().focus, s().zoom]).toEqual(['main', null]);
+    m.type('exit\r');
+    expect(m.typed.join('')).toBe('exit\r');
+  });
+
   it('gives the focus of a closed panel to the panel below, else above, else the main pane', () => {
     m = mountCockpit(120, 40);
     const s = m.board.getState;
     for (const label of ['a', 'b', 'c']) s().open({ label }, T0);
     m.type(`${P}n${P}n`);
     expect(s().focus).toBe(2);
-    m.type(`${P}x`);
+    m.type(`${P}xy`); // a running agent's panel asks first: y closes it
     expect(s().focus).toBe(3);
-    m.type(`${P}x`);
+    m.type(`${P}xy`);
     expect(s().focus).toBe(1);
-    m.type(`${P}x`);
+    m.type(`${P}xy`);
     expect(s().focus).toBe('main');
   });
 });

@@ -95,7 +95,7 @@ export function mountCockpit(cols: number, rows: number, options: MountOptions =
     list,
     sign,
     now,
-    dispatch: (c) => void dispatch(c, { board, now: now() }),
+    dispatch: (c) => dispatch(c, { board, now: now() }),
     toMain: (d) => typed.push(d),
     changed: () => source.dirty(),
     after: (_ms, fn) => {

@@ -24,6 +24,17 @@ describe('the status line', () => {
     expect(bottom()).toHaveLength(100);
   });
 
+  it('names each ended agent by its state, as the agent list does, and counts no feed pane or diff view as an agent', async () => {
+    m = mountCockpit(120, 30, { now: () => T0 + 1_000 });
+    const s = m.board.getState;
+    s().finish(s().open({ label: 'broke' }, T0), 'failed', 'exit 1', T0);
+    s().finish(s().open({ label: 'slow' }, T0), 'timeout', 'wall clock', T0);
+    s().open({ kind: 'feed', label: 'diff ⎇ fix', header: ' ⎇ fix · diff', state: 'idle' }, T0);
+    await vi.waitFor(() => expect(bottom()).toMatch(/^ tai 42 sh │ 0 running · 1 failed · 1 timeout {20,}C-\] \? help $/));
+    m.type(`${P}w`);
+    await vi.waitFor(() => expect(m!.text()[1]).toContain('#1  broke · failed'));
+  });
+
   it('counts first the agents that wait for the user to answer', async () => {
     m = mountCockpit(100, 30, { now: () => T0 + 1_000 });
     const s = m.board.getState;
@@ -130,14 +141,15 @@ describe('the agent list', () => {
     expect(s().panels).toEqual([]);
   });
 
-  it('says so when a finished agent\'s transcript was not kept', async () => {
+  it('points to tai logs when a finished agent\'s screen was not kept', async () => {
     m = mountCockpit(100, 30, { now: () => T0 });
     const s = m.board.getState;
     for (let i = 0; i < 10; i++) s().finish(s().open({ label: `job${i}` }, T0), 'done', 'ok', T0);
     s().tick(T0 + 60_000);
     m.type(`${P}w`);
     m.type('g\r');
-    await vi.waitFor(() => expect(m!.text().at(-2)).toContain("#1: its transcript was not kept (the board keeps the last 8 finished agents' screens)"));
+    await vi.waitFor(() => expect(m!.text().at(-2)).toContain('#1: its screen was not kept (only the last 8 are): tai logs 1 prints its transcript'));
+    expect(m.text()[1]).toMatch(/#1 {2}job0 · done · 0s · its transcript: tai logs 1 *$/);
     expect(m.list.getState().open).toBe(true);
   });
 });

@@ -88,13 +88,13 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
 
     // Close the first panel: its agent is cancelled, the column rebalances and the focus goes to the panel below.
     keys('C-]', 'n');
-    keys('C-]', 'x');
+    keys('C-]', 'x', 'y'); // a running agent's panel asks first
     await untilPasses(() => expect(cancelled()).toBe(1), TMUX);
     await untilPasses(() => expect(headerRows(screen())).toEqual([0, 20]), TMUX);
     expect(screenSgr().split('\n')[0]).toMatch(/\x1b\[[0-9;]*7[0-9;]*m(\x1b\[[0-9;]*m)* ● demo silent #2/); // focused: inverted
 
     // Close the focused one: one agent gets the whole column, 53 x 39, beside a 66-column main pane.
-    keys('C-]', 'x');
+    keys('C-]', 'x', 'y');
     await untilPasses(() => expect(cancelled()).toBe(2), TMUX);
     await untilPasses(() => expect(headerRows(screen())).toEqual([0]), TMUX);
     rows = screen();

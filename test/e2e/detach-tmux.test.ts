@@ -79,7 +79,7 @@ describe.skipIf(!hasTmux).each([
     tmux('kill-session', '-t', 'first');
     const listed = tai('ls');
     expect(listed).toMatch(/^NAME +PID +PROGRAM +DIRECTORY +AGENTS +CLIENTS +AGE$/m);
-    expect(listed).toMatch(/^night +\d+ +bash --norc --noprofile +\S+ +1 running, 0 ask you, 0 done +0 +\d+s$/m);
+    expect(listed).toMatch(/^night +\d+ +bash --norc --noprofile +\S+ +1 running, 0 ask you, 0 finished +0 +\d+s$/m);
 
     session('second');
     keys('second', `node ${CLI} attach; echo TAI-EXIT=$?`, 'Enter');

@@ -235,6 +235,28 @@ describe('hidden panels', () => {
   });
 });
 
+describe('places on screen', () => {
+  it('gives a running agent the place of a finished one, whose screen the agent list keeps', () => {
+    const { board } = drawnBoard(120, 40);
+    const s = board.getState;
+    const ids = Array.from({ length: 6 }, (_, i) => s().open({ label: `a${i}` }, T0)); // six fit in 40 rows, a seventh not
+    s().finish(ids[0]!, 'done', 'ok', T0 + 1);
+    s().finish(ids[1]!, 'failed', 'exit 1', T0 + 1);
+    expect(s().layout.panels.map((p) => p.id)).toEqual(ids);
+    const late = s().open({ label: 'late' }, T0 + 2);
+    // The oldest finished one made room: the live agent is shown, the other finished one lingers.
+    expect(s().layout.panels.map((p) => p.id)).toEqual([...ids.slice(1), late]);
+    expect(s().layout.hidden).toEqual([]);
+    expect(s().transcriptKept(ids[0]!)).toBe(true);
+    // Reopened from the list it is zoomed over the window; un-zoomed, the next live agent takes its place again.
+    expect(s().reveal(ids[0]!, T0 + 3)).toBe(true);
+    s().zoomToggle();
+    const later = s().open({ label: 'later' }, T0 + 4);
+    expect(s().layout.panels.map((p) => p.id)).toContain(later);
+    expect(s().layout.hidden.map((h) => h.id)).not.toContain(later);
+  });
+});
+
 describe('output', () => {
   it('draws the opening line and streamed words into the panel screen, one flush per interval', async () => {
     const { board, screens } = drawnBoard(120, 40);

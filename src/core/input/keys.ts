@@ -19,8 +19,9 @@
  *   chunk may hold several keys (a prefix and its key arrive together, a paste
  *   is one chunk), and an escape sequence may be split across chunks.
  * - modes: normal (bytes pass), prefix (the next key is a command), scroll
- *   (PageUp/PageDown page the focused pane, any other key returns to the
- *   bottom and is consumed), help (any key closes the overlay), paste (inside
+ *   (after PageUp or the wheel: PageUp/PageDown page the focused pane, any
+ *   other key returns to the bottom and then goes on to the pane, but q and
+ *   Esc, which only return), help (j / k / Space / PageUp scroll the overlay, any other key closes it), paste (inside
  *   a bracketed paste nothing is a command), prompt (the mention prompt is
  *   open: every key, and a paste as one, goes to it and never to a pane,
  *   until the cockpit says it closed), copy (copy mode on the focused pane:
@@ -46,6 +47,8 @@ export type KeyAction =
   | { readonly kind: 'copy' }
   /** A key for copy mode, until the cockpit says it ended. */
   | { readonly kind: 'copy-key'; readonly key: string }
+  /** A key that scrolls the open help (HELP_SCROLL): by lines, or by pages of the help's height. */
+  | { readonly kind: 'help-scroll'; readonly lines?: number; readonly pages?: number }
   /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
   | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
@@ -57,6 +60,22 @@ export const COPY_KEYS: readonly string[] = ['['];
 
 /** The key after the prefix that opens the agent list (tmux's choose-tree). */
 export const LIST_KEYS: readonly string[] = ['w'];
+
+/** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
+export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
+
+/** The keys that scroll the help while it is open: a line or a page each way; any other key closes it. */
+export const HELP_SCROLL: ReadonlyMap<string, { readonly lines?: number; readonly pages?: number }> = new Map([
+  ['j', { lines: 1 }],
+  ['\x1b[B', { lines: 1 }],
+  ['\x1bOB', { lines: 1 }],
+  ['k', { lines: -1 }],
+  ['\x1b[A', { lines: -1 }],
+  ['\x1bOA', { lines: -1 }],
+  [' ', { pages: 1 }],
+  ['\x1b[6~', { pages: 1 }],
+  ['\x1b[5~', { pages: -1 }],
+]);
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
@@ -175,6 +194,16 @@ export class KeyScanner {
   /** The mention prompt closed (Enter started the agent, Esc, or by other means): keys pass again. */
   promptClosed(): void {
     if (this.prompting) this.mode = 'normal';
+  }
+
+  /**
+   * The focused pane was scrolled back by other means (the wheel): the next
+   * key returns it first, as after the prefix and PageUp; `back` false (it
+   * reached the bottom again) ends that.
+   */
+  scrolledBack(back: boolean): void {
+    if (back && this.mode === 'normal') this.mode = 'scroll';
+    else if (!back && this.mode === 'scroll') this.mode = 'normal';
   }
 
   /** True while copy mode has the keyboard. */
@@ -356,13 +385,21 @@ export class KeyScanner {
           command({ cmd: 'scroll', pages: key === PAGE_UP ? -1 : 1 });
           return;
         }
-        this.mode = 'normal';
+        // Back to the live screen first; then the key is the program's, but for the keys that only leave (tmux's q and Esc) and the prefix.
+        this.mode = key === this.prefix ? 'prefix' : key === PASTE_START ? 'paste' : 'normal';
         command({ cmd: 'scroll', pages: 0 });
+        if (key !== this.prefix && !SCROLL_LEAVE_KEYS.includes(key)) pass(key);
         return;
-      case 'help':
+      case 'help': {
+        const by = HELP_SCROLL.get(key);
+        if (by) {
+          action({ kind: 'help-scroll', ...by });
+          return;
+        }
         this.mode = 'normal';
         command({ cmd: 'help' });
         return;
+      }
       case 'prompt':
         if (key === PASTE_START) this.mode = 'prompt-paste';
         else action({ kind: 'prompt', key });

@@ -178,7 +178,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
       source.expedite();
       source.dirty();
     },
-    dispatch: (command) => void dispatch(command, cockpit),
+    dispatch: (command) => dispatch(command, cockpit),
     toMain: (data) => {
       mainPane.type(data);
       typedAt = now();

@@ -64,6 +64,25 @@ describe('KeyScanner', () => {
     ]);
   });
 
+  it('returns a scrolled pane at the first key and hands that key on, but q and Esc only return', () => {
+    const k = new KeyScanner();
+    k.push(`${P}\x1b[5~`);
+    expect(k.push('ls')).toEqual([
+      { kind: 'command', command: { cmd: 'scroll', pages: 0 } },
+      { kind: 'input', data: 'ls' },
+    ]);
+    k.scrolledBack(true); // the wheel
+    expect(k.push('\x1b')).toEqual([{ kind: 'command', command: { cmd: 'scroll', pages: 0 } }]);
+    k.scrolledBack(true);
+    expect(k.push(`${P}z`)).toEqual([
+      { kind: 'command', command: { cmd: 'scroll', pages: 0 } },
+      { kind: 'command', command: { cmd: 'zoom' } },
+    ]);
+    k.scrolledBack(true);
+    k.scrolledBack(false); // the wheel brought it back to the bottom
+    expect(k.push('q')).toEqual([{ kind: 'input', data: 'q' }]);
+  });
+
   it('never reads a prefix inside a bracketed paste', () => {
     const k = new KeyScanner();
     const paste = `\x1b[200~a${P}z\nb\x1b[201~`;

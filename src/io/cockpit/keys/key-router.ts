@@ -8,12 +8,15 @@
  * Where each key of the cockpit goes (the real key path, shared by the
  * cockpit and its tests): the KeyScanner splits a raw stdin chunk into
  * commands (to the one dispatcher), mention-prompt keys (to the prompt),
- * the agent list's keys (while it is open) and bytes for the main pane.
+ * the agent list's keys (while it is open) and bytes for the main pane;
+ * what a key's command needs besides the dispatcher (a refusal shown, the
+ * close's question, the help's scroll) is in key-commands.ts.
  * While the prompt or the list is open nothing reaches the pane; while they
  * are closed they take nothing. A prefix with no key after it lapses after
  * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
  */
 import type { Command } from '../../../core/protocol/commands.js';
+import type { Reply } from '../../../../store/dispatch.js';
 import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
 import { WHEEL_LINES } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
@@ -25,6 +28,7 @@ import type { PrefixSign } from '../../../../store/prefix-sign.js';
 import { KEPT_TRANSCRIPTS_MAX } from '../../../../store/board.js';
 import { after, type Cancel } from '../../after.js';
 import type { MentionController } from './mentions.js';
+import { keyCommands } from './key-commands.js';
 
 /** What the router hands keys to. */
 export interface KeyRoute {
@@ -35,7 +39,8 @@ export interface KeyRoute {
   readonly list?: AgentList;
   /** The status line's sign while the prefix waits for its key. */
   readonly sign?: PrefixSign;
-  dispatch(command: Command): void;
+  /** Carries out a command; a refusal in the reply is shown on the status line until the next key. */
+  dispatch(command: Command): Promise<Reply> | void;
   /** Bytes typed for the main pane (only while it has focus). */
   toMain(data: string): void;
   /**
@@ -84,6 +89,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
   const now = route.now ?? Date.now;
   const later = route.after ?? ((ms: number, fn: () => void) => after(ms, fn, true));
   let lapse: Cancel | undefined;
+  const commands = keyCommands({ board, ...(route.sign === undefined ? {} : { sign: route.sign }), dispatch: (c) => route.dispatch(c), changed });
   mentions.prompt.subscribe((p) => {
     if (p.line === null) keys.promptClosed();
   });
@@ -118,7 +124,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         const id = ids[selectedIndex(l.getState().selected, ids)];
         if (id === undefined) break;
         if (board.getState().reveal(id, now())) l.getState().close();
-        else l.getState().fail(`#${id}: its transcript was not kept (the board keeps the last ${KEPT_TRANSCRIPTS_MAX} finished agents' screens)`);
+        else l.getState().fail(`#${id}: its screen was not kept (only the last ${KEPT_TRANSCRIPTS_MAX} are): tai logs ${id} prints its transcript`);
         break;
       }
       default:
@@ -129,8 +135,10 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
 
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
+    commands.seen();
     const wasPending = keys.awaiting;
     for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
+      if (action.kind !== 'input' && action.kind !== 'mouse') commands.lapse(); // another command: a question lapses
       switch (action.kind) {
         case 'mention':
           list?.getState().close();
@@ -147,8 +155,11 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         case 'prompt':
           void mentions.key(action.key, action.paste);
           continue;
+        case 'help-scroll':
+          commands.helpScroll(keys.prefix, action);
+          continue;
         case 'command':
-          route.dispatch(action.command);
+          commands.command(action.command);
           continue;
         case 'copy':
           if (!route.copy?.start()) keys.copyClosed();
@@ -168,27 +179,30 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           const s = board.getState();
           const view = { layout: s.layout, focus: s.focus, scrollback: s.scrollback, help: s.help, main: route.mainMouse?.main() ?? none };
           for (const o of mouse.route(action.event, view)) {
-            if (o.kind === 'command') route.dispatch(o.command);
+            if (o.kind === 'command') commands.run(o.command);
             else route.mainMouse?.send(o.data);
           }
+          keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
           continue;
         }
         case 'input': {
+          const data = commands.asking ? commands.answer(action.data) : action.data;
+          if (data === '') continue;
           const s = board.getState();
           if (s.help) {
-            route.dispatch({ cmd: 'help' }); // opened by other means: any key closes it too
+            commands.run({ cmd: 'help' }); // opened by other means: any key closes it too
             continue;
           }
           if (list?.getState().open) {
-            for (let i = 0; i < action.data.length; ) {
-              const len = keyLength(action.data, i) || action.data.length - i;
-              listKey(list, action.data.slice(i, i + len));
+            for (let i = 0; i < data.length; ) {
+              const len = keyLength(data, i) || data.length - i;
+              listKey(list, data.slice(i, i + len));
               i += len;
             }
             continue;
           }
-          if (s.focus !== 'main') { route.toPanel?.(s.focus, action.data); if (action.data === 'q') route.dispatch({ cmd: 'view_close' }); continue; } // keys typed into a panel are dropped (steering is later work); `q` closes a read-only view
-          route.toMain(action.data);
+          if (s.focus !== 'main') { route.toPanel?.(s.focus, data); if (data === 'q') commands.run({ cmd: 'view_close' }); continue; } // keys typed into a panel answer its question or open its steering line; `q` closes a read-only view
+          route.toMain(data);
         }
       }
     }

@@ -6,14 +6,15 @@
  * panel without a question go to `steer` (the follow-up line), when given.
  */
 import { QuestionError } from '../../../core/agents/questions.js';
+import { isLive } from '../../../core/panel/panel-state.js';
 import type { Board } from '../../../../store/board.js';
 
 /** What the panel keys act on. */
 export interface PanelKeysOptions {
   readonly board: Board;
   readonly now: () => number;
-  /** Keys for a panel with no open question (the steering line); omitted, they are dropped. */
-  readonly steer?: (id: number, data: string) => void;
+  /** Keys for a panel with no open question (the steering line), with why its agent hears no more when it ended; omitted, they are dropped. */
+  readonly steer?: (id: number, data: string, ended?: string) => void;
   readonly log?: (line: string) => void;
 }
 
@@ -23,7 +24,7 @@ export function panelKeys(options: PanelKeysOptions): (id: number, data: string)
   return (id, data) => {
     const question = board.getState().questionOf(id);
     if (!question) {
-      options.steer?.(id, data);
+      options.steer?.(id, data, endedNote(board, id));
       return;
     }
     // One key answers; a paste or a sequence is not an answer.
@@ -37,4 +38,16 @@ export function panelKeys(options: PanelKeysOptions): (id: number, data: string)
       options.log?.(`panel ${id}: ${err.message}`);
     }
   };
+}
+
+/**
+ * What the steering line says in the panel of an agent that has ended (one
+ * reopened from the agent list, or lingering): it hears nothing more, and how
+ * to talk to it again. Undefined while it runs, and for a feed pane.
+ */
+export function endedNote(board: Board, id: number): string | undefined {
+  const view = board.getState().panels.find((p) => p.id === id);
+  if (!view || view.kind !== 'agent' || isLive(view.state)) return undefined;
+  const again = view.label.startsWith('@') ? `talk again: prefix @ ${view.label.split(/\s/)[0]}` : 'start anew: tai spawn, prefix @';
+  return `ended (${view.state}) · ${again}`;
 }

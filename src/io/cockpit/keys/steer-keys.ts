@@ -18,9 +18,19 @@ export interface SteerKeysOptions {
 
 const ESC = '\x1b';
 
-/** The handler for bytes typed into panel `id` while it has no question open. */
-export function steerKeys(options: SteerKeysOptions): (id: number, data: string) => void {
+/** The handler for bytes typed into panel `id` while it has no question open; `ended` says why its agent hears no more. */
+export function steerKeys(options: SteerKeysOptions): (id: number, data: string, ended?: string) => void {
   const { line } = options;
+  /** A key for an agent that has ended: the line says so and how to talk to it again; Enter or Esc closes it, nothing is sent. */
+  const endedKey = (id: number, data: string, ended: string): void => {
+    const s = line.getState();
+    if (s.panel === id && (data === ESC || data === '\r' || data === '\n')) {
+      line.getState().close();
+      return;
+    }
+    if (s.panel !== id) line.getState().open(id);
+    line.getState().fail(ended);
+  };
   const key = (id: number, data: string): void => {
     const s = line.getState();
     if (s.busy) return;
@@ -53,9 +63,12 @@ export function steerKeys(options: SteerKeysOptions): (id: number, data: string)
     line.getState().type(printableOf(data));
   };
   // A chunk may hold several keys (typed fast, or `t` and Enter together): one at a time; an escape sequence (an arrow) is not text.
-  return (id, data) => {
+  return (id, data, ended) => {
     if (data.startsWith(ESC) && data.length > 1) return;
-    for (const ch of data) key(id, ch);
+    for (const ch of data) {
+      if (ended === undefined) key(id, ch);
+      else endedKey(id, ch, ended);
+    }
   };
 }
 
@@ -66,6 +79,8 @@ function printableOf(data: string): string {
 
 /** The steering line's row for a panel `cols` wide: label, text with a reverse-video cursor, then the error. */
 export function steerRow(panel: number, text: string, cols: number, error?: string, busy = false): string {
+  // Nothing typed and an error (the agent has ended): the error takes the row, the panel's number before it.
+  if (error && text === '') return `\x1b[1;35m #${panel} \x1b[0;31m${[...`✗ ${error}`].slice(0, Math.max(0, cols - 3 - String(panel).length)).join('')}\x1b[0m`;
   const label = ` steer #${panel} ▸ `;
   const note = error ? ` ✗ ${error}` : busy ? ' · sending…' : ' · Enter sends, Esc cancels';
   const room = Math.max(1, cols - label.length - 1);
