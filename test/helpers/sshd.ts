@@ -142,14 +142,14 @@ export function descendants(root: number): number[] {
   return found;
 }
 
-/** The pids whose command line holds `needle` (the host's process table; here the host is this machine). */
-export function processesWith(needle: string): number[] {
+/** The pids whose whole command line is `command` (the host's process table; here the host is this machine). */
+export function processesRunning(command: string): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmdline.includes(needle)) found.push(Number(name));
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      if (cmdline === command) found.push(Number(name));
     } catch {
       // The process ended while we looked.
     }
