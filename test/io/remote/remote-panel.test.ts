@@ -1,0 +1,49 @@
+/**
+ * A remote command agent in a real cockpit (drawing off; its board, service
+ * and socket real): its panel's label names the host, its output reaches the
+ * panel's transcript while it runs, and `tai cancel` leaves nothing on the
+ * host (this machine, through the private sshd of test/helpers/sshd.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCockpit, type CockpitProcess } from '../../helpers/cockpit-process.js';
+import { processesRunning, startSshd, TEST_HOST, type TestSshd } from '../../helpers/sshd.js';
+import { runTai } from '../../helpers/tai-cli.js';
+import { until, untilPasses } from '../../helpers/until.js';
+
+let server: TestSshd;
+let cockpit: CockpitProcess | undefined;
+let home: string;
+
+beforeAll(async () => {
+  server = await startSshd();
+  home = mkdtempSync(join(tmpdir(), 'tai-remote-panel-'));
+});
+afterAll(async () => {
+  await cockpit?.stop();
+  await server?.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('a remote agent in the cockpit', () => {
+  it('shows the host in its label, streams its output into its panel while it runs, and is cancelled on the host too', async () => {
+    const env = { XDG_RUNTIME_DIR: join(home, 'run'), XDG_STATE_HOME: join(home, 'state'), TAI_SSH_CONFIG: server.config, NO_COLOR: '1', TERM: 'dumb' };
+    cockpit = await startCockpit(env);
+    const sleep = `sleep 4311.${process.pid}`;
+    const spawned = await runTai(['spawn', '--detach', '--socket', cockpit.socket, '--host', TEST_HOST, '--', 'sh', '-c', `echo first-line; setsid ${sleep} & echo second-line; ${sleep}`], env);
+    expect(spawned.err).toBe('');
+    expect(spawned.code).toBe(0);
+    const id = Number(spawned.out.trim());
+    const status = await runTai(['status', '--json', '--socket', cockpit.socket], env);
+    expect(JSON.stringify(JSON.parse(status.out))).toContain(`"label":"command sh @${TEST_HOST}"`);
+    await untilPasses(async () => {
+      const logs = await runTai(['logs', String(id)], env);
+      expect(logs.out).toContain('first-line\nsecond-line\n');
+    }, { timeout: 20_000, interval: 200 });
+    await until(() => processesRunning(sleep).length === 2, { what: 'the agent and its setsid child on the host', timeout: 20_000 });
+    expect((await runTai(['cancel', String(id), '--socket', cockpit.socket], env)).code).toBe(0);
+    await until(() => processesRunning(sleep).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000, explain: cockpit.err });
+  });
+});
