@@ -127,6 +127,22 @@ describe('a command agent on another host over ssh', () => {
     await until(() => goneFromHost(agent), { what: 'nothing of the agent left on the host after the grace', timeout: 25_000 });
   });
 
+  it('when the heartbeats stop but the connection stays open (a silent cut), the host stops the agent after the limit and the grace', { timeout: 60_000 }, async () => {
+    const agent = lingerer();
+    const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], envOf({ TAI_REMOTE_GRACE: '1' }));
+    await until(() => processesRunning(agent.grandchild).length > 0 && processesRunning(agent.child).length > 0, { what: 'the agent running on the host', explain: run.err, timeout: 20_000 });
+    // The local side frozen: no heartbeat, no end of the channel, as when packets stop arriving.
+    const local = descendants(run.child.pid ?? -1).filter((pid) => /remote-run\.js|^ssh /.test(readCmd(pid)) && !readCmd(pid).startsWith('tai-reaper'));
+    expect(local.length).toBe(2);
+    for (const pid of local) process.kill(pid, 'SIGSTOP');
+    try {
+      await until(() => goneFromHost(agent), { what: 'the host to stop the agent without heartbeats', timeout: 45_000 });
+    } finally {
+      for (const pid of local) safeKill(pid);
+      run.child.kill('SIGKILL');
+    }
+  });
+
   it('on timeout leaves nothing running on the host', { timeout: 90_000 }, async () => {
     const agent = lingerer();
     const run = await runTaiSlow(['spawn', '--timeout', '30', '--host', TEST_HOST, '--', ...agent.argv], envOf());
