@@ -9,9 +9,10 @@
  *   control when setsid is missing), marked by TAI_REMOTE_RUN in its
  *   environment so that descendants that left its group are found too
  *   (/proc/PID/environ, on Linux hosts);
- * - reads control lines on its stdin (the ssh channel): `stop` is the soft
- *   stop (TERM to the group, KILL to the group and the marked after the
- *   grace), any other line a heartbeat;
+ * - reads control lines on its stdin (the ssh channel), each also a
+ *   heartbeat: `i` + a line for the agent's stdin (a fifo), `e` its end,
+ *   `stop` the soft stop (TERM to the group, KILL to the group and the
+ *   marked after the grace);
  * - treats the end of its stdin, or no heartbeat for a while, as the lifeline
  *   gone: after a stop that is the hard stop (KILL at once); otherwise it
  *   waits the lost grace for tai and then stops the agent itself;
@@ -23,16 +24,17 @@ import { shCommand } from './sh-quote.js';
 export const REMOTE_REAPER = [
   'g=$1 l=$2 b=$3 w=$4; shift 4',
   'd="${TMPDIR:-/tmp}/tai-run.$$"',
-  'mkdir -m 700 "$d" || { echo "tai: cannot make $d on the host" >&2; exit 125; }',
+  'mkdir -m 700 "$d" && mkfifo "$d/in" || { echo "tai: cannot make $d on the host" >&2; exit 125; }',
   'if [ -n "$w" ]; then cd -- "$w" || { rm -rf "$d"; exit 125; }; fi',
   'id="tai-$$-$(date +%s)-x"',
   'sweep() { for f in $(grep -l "TAI_REMOTE_RUN=$id" /proc/[0-9]*/environ 2>/dev/null); do q=${f#/proc/}; kill -s "$1" "${q%/environ}" 2>/dev/null; done; }',
   'hard() { kill -s KILL -- "-$p" 2>/dev/null; sweep KILL; }',
   'exec 3<&0',
-  'if command -v setsid >/dev/null 2>&1; then env TAI_REMOTE_RUN="$id" setsid "$@" </dev/null & p=$!',
-  'else set -m; env TAI_REMOTE_RUN="$id" "$@" </dev/null & p=$!; set +m; fi',
-  // The control reader: stop lines and heartbeats from tai, then the end of the channel.
-  '( while IFS= read -r c; do case $c in stop) : >"$d/stop"; kill -s TERM -- "-$p";; *) : >"$d/beat";; esac; done',
+  'if command -v setsid >/dev/null 2>&1; then env TAI_REMOTE_RUN="$id" setsid "$@" <"$d/in" & p=$!',
+  'else set -m; env TAI_REMOTE_RUN="$id" "$@" <"$d/in" & p=$!; set +m; fi',
+  // The control reader: the agent's stdin lines (i...), its end (e), stop, heartbeats; then the end of the channel.
+  '( exec 4>"$d/in"; while IFS= read -r c; do : >"$d/beat"; case $c in',
+  '  stop) : >"$d/stop"; kill -s TERM -- "-$p";; i*) printf "%s\\n" "${c#i}" >&4;; e) exec 4>&-;; esac; done',
   '  : >"$d/eof"; if [ -e "$d/stop" ]; then hard; fi ) <&3 >/dev/null 2>&1 & r=$!',
   'exec 3<&-',
   // The watchdog: the soft stop's grace, the heartbeat, the lifeline's grace.

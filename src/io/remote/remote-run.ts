@@ -4,7 +4,8 @@
  * ssh in a process group of its own, so the runner's soft stop (a signal to
  * this group) does not end the connection: it is turned into a `stop` line
  * for the host's reaper instead. It sends a heartbeat line every few
- * seconds, passes ssh's output through untouched and exits with ssh's code
+ * seconds, forwards its own stdin (the prompt, steering lines) as `i` lines
+ * and its end as `e`, passes ssh's output through untouched and exits with ssh's code
  * (the agent's, or 255 when ssh failed). When this process dies however it
  * dies, ssh's stdin ends and the host's reaper sees its lifeline gone.
  */
@@ -34,6 +35,7 @@ export function main(args: readonly string[]): void {
     if (!child.stdin.destroyed) child.stdin.write(`${line}\n`);
   };
   const beat = setInterval(() => send('.'), REMOTE_BEAT_S * 1000);
+  forwardStdin(send);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
       stopAsked = true;
@@ -49,6 +51,22 @@ export function main(args: readonly string[]): void {
     if (code === 255 && !stopAsked) process.stderr.write(`tai: the ssh connection to ${host} failed (exit 255); see what it lacks with: tai hosts check ${host}\n`);
     process.exit(code ?? (signal ? (SIGNAL_CODES[signal] ?? 128) : 1));
   });
+}
+
+/** This process's stdin (the prompt, steering lines) to the agent's, as `i` lines, then `e` at its end. */
+function forwardStdin(send: (line: string) => void): void {
+  let partial = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) send(`i${line}`);
+  });
+  process.stdin.on('end', () => {
+    if (partial !== '') send(`i${partial}`);
+    send('e');
+  });
+  process.stdin.on('error', () => send('e'));
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

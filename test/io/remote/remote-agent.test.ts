@@ -68,6 +68,19 @@ describe('a command agent on another host over ssh', () => {
     expect(failed.code).toBe(1);
   });
 
+  it("hands the prompt to the agent's stdin on the host, line by line, the last line without its newline too", async () => {
+    const prompt = 'line one\n  indented $(not run) \\ back\nlast without newline';
+    const run = await runTai(['spawn', '--host', TEST_HOST, '--', 'cat'], envOf(), prompt);
+    expect(run.out).toBe(`${prompt}\n`);
+    expect(run.code).toBe(0);
+  });
+
+  it('runs the agent in the folder --cwd names on the host', async () => {
+    const run = await runTai(['spawn', '--host', TEST_HOST, '--cwd', server.dir, '--', 'pwd'], envOf());
+    expect(run.out).toBe(`${server.dir}\n`);
+    expect(run.code).toBe(0);
+  });
+
   it('runs every hostile argument as exactly that text on the host', async () => {
     const pwned = join(server.dir, 'pwned');
     const words = [`$(touch ${pwned})`, `\`touch ${pwned}\``, `; touch ${pwned}`, "it's", '"quoted"', '*', '~', 'two  spaces', '-rf', 'a\nb'];
