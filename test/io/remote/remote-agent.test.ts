@@ -5,7 +5,7 @@
  * code back, its stops reaching the whole group and a `setsid` grandchild.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +100,7 @@ describe('a command agent on another host over ssh', () => {
     }
     expect(accepted() - before).toBe(1);
     const sockets = join(env['XDG_STATE_HOME'] ?? '', 'tai', 'ssh');
-    expect((await import('node:fs')).statSync(sockets).mode & 0o777).toBe(0o700);
+    expect(statSync(sockets).mode & 0o777).toBe(0o700);
   });
 
   it('on cancel (Ctrl-C) leaves nothing running on the host, not even a setsid grandchild', async () => {
