@@ -61,4 +61,15 @@ describe('a remote agent in the cockpit', () => {
     await logsHave("got:a 'steering' $(line)\n");
     expect((await runTai(['cancel', String(id), '--socket', cockpit.socket], env)).code).toBe(0);
   });
+
+  it('ends its remote agents on the host when the cockpit ends', async () => {
+    const own = { ...env, XDG_RUNTIME_DIR: join(home, 'run2') };
+    const ending = await startCockpit(own);
+    const sleep = `sleep 4312.${process.pid}`;
+    const spawned = await runTai(['spawn', '--detach', '--socket', ending.socket, '--host', TEST_HOST, '--', 'sh', '-c', `setsid ${sleep} & ${sleep}`], own);
+    expect(spawned.code).toBe(0);
+    await until(() => processesRunning(sleep).length === 2, { what: 'the agent and its setsid child on the host', timeout: 20_000 });
+    await ending.stop();
+    await until(() => processesRunning(sleep).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000 });
+  });
 });
