@@ -25,6 +25,8 @@ export interface TestSshd {
   readonly port: number;
   /** The ssh config file to pass with -F (or TAI_SSH_CONFIG). */
   readonly config: string;
+  /** The host's TMPDIR for sessions through `config` (where the remote reaper keeps its folder). */
+  readonly hostTmp: string;
   /** The sshd process (the listener). */
   readonly process: ChildProcess;
   /** Everything sshd printed (it logs to stderr with -e). */
@@ -70,6 +72,8 @@ export async function startSshd(): Promise<TestSshd> {
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'id.pub')));
   const port = await freePort();
   const config = join(dir, 'ssh_config');
+  const hostTmp = join(dir, 'host-tmp');
+  mkdirSync(hostTmp, { mode: 0o700 });
   writeFileSync(
     config,
     [
@@ -82,6 +86,7 @@ export async function startSshd(): Promise<TestSshd> {
       '  StrictHostKeyChecking no',
       `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
       '  LogLevel ERROR',
+      `  SetEnv TMPDIR=${hostTmp}`,
       '',
     ].join('\n'),
   );
@@ -90,7 +95,7 @@ export async function startSshd(): Promise<TestSshd> {
     ['-D', '-e', '-f', '/dev/null', '-p', String(port), '-h', join(dir, 'host'),
       '-o', 'ListenAddress=127.0.0.1', '-o', `AuthorizedKeysFile=${join(dir, 'authorized_keys')}`,
       '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no', '-o', 'StrictModes=no',
-      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64'],
+      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
@@ -101,6 +106,7 @@ export async function startSshd(): Promise<TestSshd> {
     dir,
     port,
     config,
+    hostTmp,
     process: sshd,
     log: () => log,
     async stop() {

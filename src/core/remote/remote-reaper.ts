@@ -43,6 +43,8 @@ export const REMOTE_REAPER = [
   '  if [ -e "$d/beat" ]; then rm -f "$d/beat"; m=0; else m=$((m+1)); fi',
   '  if [ -e "$d/eof" ] || [ "$m" -ge "$b" ]; then o=$((o+1)); if [ "$o" -ge "$l" ]; then : >"$d/stop"; kill -s TERM -- "-$p"; sweep TERM; fi; else o=0; fi',
   'done ) >/dev/null 2>&1 & k=$!',
+  // Let go of the channel: with it gone, the shell's own "Terminated" would be its SIGPIPE before the cleanup.
+  'exec >/dev/null 2>&1',
   'wait "$p"; rc=$?',
   'kill -s KILL -- "-$p" 2>/dev/null; sweep KILL; kill "$r" "$k" 2>/dev/null; rm -rf "$d"',
   'exit "$rc"',

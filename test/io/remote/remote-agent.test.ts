@@ -5,7 +5,7 @@
  * code back, its stops reaching the whole group and a `setsid` grandchild.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -45,9 +45,9 @@ function lingerer(): { argv: string[]; child: string; grandchild: string } {
   return { argv: ['sh', '-c', `setsid sleep ${grandchild} & echo started; sleep ${child}`], child: `sleep ${child}`, grandchild: `sleep ${grandchild}` };
 }
 
-/** Nothing of the agent is left on the host: its sleeps and the reaper's script. */
+/** Nothing of the agent is left on the host: its sleeps, and the reaper's folder (removed as the reaper ends). */
 function goneFromHost(marks: { child: string; grandchild: string }): boolean {
-  return processesRunning(marks.child).length === 0 && processesRunning(marks.grandchild).length === 0;
+  return processesRunning(marks.child).length === 0 && processesRunning(marks.grandchild).length === 0 && readdirSync(server.hostTmp).length === 0;
 }
 
 describe('a command agent on another host over ssh', () => {

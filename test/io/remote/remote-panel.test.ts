@@ -4,7 +4,7 @@
  * panel's transcript while it runs, and `tai cancel` leaves nothing on the
  * host (this machine, through the private sshd of test/helpers/sshd.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('a remote agent in the cockpit', () => {
     }, { timeout: 20_000, interval: 200 });
     await until(() => processesRunning(sleep).length === 2, { what: 'the agent and its setsid child on the host', timeout: 20_000 });
     expect((await runTai(['cancel', String(id), '--socket', cockpit.socket], env)).code).toBe(0);
-    await until(() => processesRunning(sleep).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000, explain: cockpit.err });
+    await until(() => processesRunning(sleep).length === 0 && readdirSync(server.hostTmp).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000, explain: cockpit.err });
   });
 
   it('takes steering lines typed to the panel (--stdin) on its stdin on the host', async () => {
@@ -70,6 +70,6 @@ describe('a remote agent in the cockpit', () => {
     expect(spawned.code).toBe(0);
     await until(() => processesRunning(sleep).length === 2, { what: 'the agent and its setsid child on the host', timeout: 20_000 });
     await ending.stop();
-    await until(() => processesRunning(sleep).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000 });
+    await until(() => processesRunning(sleep).length === 0 && readdirSync(server.hostTmp).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000 });
   });
 });
