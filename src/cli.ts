@@ -26,6 +26,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   agents: () => import('./cli/agents.js'),
   doctor: () => import('./cli/doctor.js'),
   lane: () => import('./cli/lane.js'),
+  hosts: () => import('./cli/hosts.js'),
   ask: () => import('./cli/ask.js'),
   attach: () => import('./cli/attach.js'),
   ls: () => import('./cli/ls.js'),
@@ -47,6 +48,7 @@ usage:
   tai status [--json]      agents and their states
   tai agents               the agent registry: names, kinds, available or not
   tai lane list|diff|merge|drop|restart   agents' git worktrees (tai spawn --lane)
+  tai hosts [check NAME]   the hosts of remote agents (tai spawn --host NAME); what a host lacks
   tai poll ID | tai cancel ID
   tai wait [ID...] [--all] [--timeout S]   the next agent to finish or ask
   tai mcp [--config claude|codex|gemini|opencode]   tai's tools for a lead agent (MCP on stdio)

@@ -28,7 +28,7 @@
  * spawn-in-process.ts (here), the result printed by spawn-result.ts, the
  * live status line drawn by spawn-status.ts.
  */
-import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
+import { defaultLabel, entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
 import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
@@ -45,12 +45,14 @@ import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
 import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
+import { remoteSpawn } from '../io/remote/remote-spawn.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
-  '                 [--lane [NAME]] [--queue] -- ARGV...\n' +
+  '                 [--lane [NAME]] [--queue] [--host NAME] -- ARGV...\n' +
+  '--host runs the command on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
@@ -87,6 +89,7 @@ const SPEC = {
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
     socket: { type: 'string' },
+    host: { type: 'string' },
   },
 } as const;
 
@@ -117,6 +120,13 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     argv = withModel(named);
   }
   if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
+  let remoteLabel: string | undefined;
+  if (o.host !== undefined) {
+    if (named || (o.kind ?? 'command') !== 'command' || laneFlag !== undefined) return usageError(SPEC, out, '--host runs command agents (-- ARGV) only so far, without --lane (docs/remote.md)');
+    const remote = await remoteSpawn(o.host, argv, o.label ?? defaultLabel('command', argv), o.cwd, io.env);
+    if ('message' in remote) return (out.warn(`tai spawn: ${field(remote.message)}\n`), remote.exitCode);
+    [argv, remoteLabel] = [remote.argv, remote.label];
+  }
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
@@ -144,10 +154,10 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);
   if (noPrompt !== undefined) return usageError(SPEC, out, noPrompt);
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
-  const cwd = resolve(o.cwd ?? '.');
+  const cwd = resolve(o.host === undefined ? (o.cwd ?? '.') : '.');
   const asked = {
     ...(o.kind === undefined ? {} : { kind: o.kind }),
-    ...(o.label === undefined ? {} : { label: o.label }),
+    ...((remoteLabel ?? o.label) === undefined ? {} : { label: remoteLabel ?? o.label }),
     ...(prompt === undefined || prompt === '' ? {} : { prompt }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(idleCancel === undefined ? {} : { idle_cancel: idleCancel }),
