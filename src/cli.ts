@@ -57,7 +57,7 @@ usage:
   tai outage status|wait|probe | tai net -- CMD... | tai report
   tai doctor [--reset-db]  check the state database; move a damaged one aside and start fresh
   tai --version | tai --help
-Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, wait, mcp) take -t NAME
+Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, logs, wait, mcp) take -t NAME
 (a cockpit of tai ls) or --socket PATH; inside a cockpit they talk to it.
 Every command answers --help (or -h) with its own usage.
 `;
@@ -80,12 +80,14 @@ async function target(args: readonly string[]): Promise<readonly string[] | numb
   const flag = head[at] ?? '';
   const name = flag.startsWith('--target=') ? flag.slice('--target='.length) : args[at + 1];
   if (name === undefined || name === '' || name === '--') return usageError(SPEC, processOutput, `${flag} needs a cockpit's name (tai ls lists them)`);
-  const { findCockpit } = await import('./io/link/link-place.js');
+  const { findCockpit, socketProblem } = await import('./io/link/link-place.js');
   let control: string | undefined;
   try {
     const card = findCockpit(name);
     control = card.control;
     if (control === undefined) throw new Error(`cockpit ${name} has no control socket (see its log)`);
+    const bad = socketProblem(card, 'control socket', control);
+    if (bad !== undefined) throw new Error(bad);
   } catch (err) {
     processOutput.warn(`tai: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;

@@ -28,7 +28,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn('tai attach: needs a terminal (stdin and stdout); tai status and tai logs work from a script\n');
     return 1;
   }
-  const [{ chooseCockpit }, { attachTerminal, nativeClientFor }, { logPath }] = await Promise.all([
+  const [{ chooseCockpit, linkProblem }, { attachTerminal, nativeClientFor }, { logPath }] = await Promise.all([
     import('../io/link/link-place.js'),
     import('../io/link/native-client.js'),
     import('../io/storage/log.js'),
@@ -41,14 +41,19 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   }
   let card;
   try {
-    card = chooseCockpit(name);
+    // Inside a cockpit, that cockpit is no choice: attaching it in its own main pane would draw it into itself, forever.
+    card = chooseCockpit(name, process.env, process.env.TAI_COCKPIT);
   } catch (err) {
     out.warn(`tai attach: ${fieldLines(messageOf(err))}\n`);
     return 1;
   }
-  // Attaching a cockpit inside its own main pane would draw it into itself, forever.
   if (process.env.TAI_COCKPIT === card.name) {
     out.warn(`tai attach: this shell runs inside cockpit ${card.name} already; attach from another terminal\n`);
+    return 1;
+  }
+  const bad = linkProblem(card);
+  if (bad !== undefined || card.link === undefined) {
+    out.warn(`tai attach: ${fieldLines(bad ?? 'no link')}\n`);
     return 1;
   }
   try {

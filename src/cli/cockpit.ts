@@ -13,6 +13,7 @@ import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
 import type { CockpitTerminal } from '../io/cockpit/cockpit-terminal.js';
 import type { RunningCockpit } from '../io/cockpit/cockpit-types.js';
 import type { ServerConfig } from '../io/link/server-launch.js';
+import { dirname, join } from 'node:path';
 import { StartRefusedError } from '../core/errors.js';
 import { leanImport } from '../io/lean-import.js';
 import { idleCollection } from '../io/idle-collect.js';
@@ -71,7 +72,7 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
     // given back once the cockpit has been quiet a while, when gc is exposed (SERVER_NODE_FLAGS).
     idleCollection.activity();
     const here = serving;
-    if (here === undefined) return await runCockpit(options);
+    if (here === undefined) return await runCarded(options, request, runCockpit);
     return await runCockpit({
       ...options,
       name: here.name,
@@ -86,6 +87,47 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
     if (!(err instanceof StartRefusedError)) throw err;
     processOutput.warn(`${field(err.message)}\n`);
     return err.exitCode;
+  }
+}
+
+/**
+ * A cockpit in one process, under a card of its own (link-place.ts) like a
+ * server's, without a link: `tai ls` lists it, `-t NAME` and the commands
+ * run outside it find its control socket, `tai kill` ends it. Its name is
+ * claimed before it starts (a name taken refuses, exit 1, as a server's
+ * does); a card that cannot be written is logged and the cockpit runs.
+ */
+async function runCarded(options: CockpitMainOptions, request: CockpitRequest, runCockpit: (o: CockpitMainOptions) => Promise<number>): Promise<number> {
+  const [place, { claimSocketPlace, socketDir }, { mainArgv }, { fileLogger, logPath }] = await Promise.all([
+    import('../io/link/link-place.js'),
+    import('../io/socket/socket-path.js'),
+    import('../io/cockpit/main/main-program.js'),
+    import('../io/storage/log.js'),
+  ]);
+  const log = options.log ?? fileLogger(logPath(options.env));
+  let card: { readonly path: string; readonly name: string } | undefined;
+  const argv = mainArgv(request.argv, options.env);
+  const base = { name: request.name ?? place.baseName(argv), pid: process.pid, ...place.ownStart(), argv, cwd: process.cwd(), startedAt: Date.now() };
+  try {
+    const socketPlace = claimSocketPlace(join(socketDir(options.env), `tai-${process.pid}.sock`), options.env);
+    if (socketPlace.ownDir === undefined) card = place.claimCard(dirname(socketPlace.path), base, request.name === undefined);
+  } catch (err) {
+    if (err instanceof place.CockpitNameError && request.name !== undefined && err.message.includes('already running')) throw new StartRefusedError(`tai: ${err.message}`, 1);
+    log(`no cockpit card, so tai ls does not list this cockpit: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (card === undefined) return runCockpit(options);
+  const claimed = card;
+  try {
+    return await runCockpit({
+      ...options,
+      name: claimed.name,
+      started: (cockpit, control) => {
+        if (control !== undefined) place.updateCard(claimed.path, { ...base, name: claimed.name, control });
+        options.started?.(cockpit, control);
+      },
+    });
+  } finally {
+    place.removeFile(claimed.path);
   }
 }
 

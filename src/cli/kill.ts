@@ -19,11 +19,16 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const [name, ...extra] = line.positionals;
   if (name === undefined) return usageError(SPEC, out, 'which cockpit? tai ls lists them');
   if (extra.length > 0) return usageError(SPEC, out, 'one cockpit at a time');
-  const { findCockpit } = await import('../io/link/link-place.js');
-  const { killCockpit } = await import('../io/link/link-query.js');
+  const { findCockpit, linkProblem } = await import('../io/link/link-place.js');
+  const { killCockpit, killOneProcess } = await import('../io/link/link-query.js');
   try {
     const card = findCockpit(name);
-    await killCockpit(card.link);
+    if (card.link === undefined) await killOneProcess(card);
+    else {
+      const bad = linkProblem(card);
+      if (bad !== undefined) throw new Error(bad);
+      await killCockpit(card.link);
+    }
     out.say(`cockpit ${card.name} ended (its agents are stopped)\n`);
     return 0;
   } catch (err) {

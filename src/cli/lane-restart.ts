@@ -32,17 +32,19 @@ export async function restartLaneCli(db: StateDb, lane: StoredLane, socketFlag: 
   );
   db.close();
   const a = lane.agent;
+  // The first agent's prompt, if it had one; none is read from stdin either (the restart is of that agent).
+  const quiet: CliIo = { ...io, readStdin: async () => undefined };
   const args = [
-    '--kind', a.kind, '--label', a.label, '--prompt', a.prompt ?? '', '--cwd', lane.worktree, '--in-lane', lane.name,
+    '--kind', a.kind, '--label', a.label, ...(a.prompt ? ['--prompt', a.prompt] : []), '--cwd', lane.worktree, '--in-lane', lane.name,
     ...(a.timeout === undefined ? [] : ['--timeout', String(a.timeout)]),
     ...(a.allow ? ['--allow'] : []),
   ];
   if (found.path === undefined) {
     out.warn(`tai: no cockpit runs: the fresh agent runs here, supervised by this command until it ends (Ctrl-C stops it); run tai lane restart inside tai to give it a panel\n`);
-    return spawn([...args, '--', ...a.argv], io);
+    return spawn([...args, '--', ...a.argv], quiet);
   }
   let reply = '';
-  const code = await spawn([...args, '--socket', found.path, '--detach', '--json', '--', ...a.argv], { ...io, out: (text) => void (reply += text) });
+  const code = await spawn([...args, '--socket', found.path, '--detach', '--json', '--', ...a.argv], { ...quiet, out: (text) => void (reply += text) });
   if (code !== 0) return code;
   const started = JSON.parse(reply) as { id: number; label: string };
   out.warn(`tai: agent #${started.id} (${field(started.label)}) runs in the lane ${lane.name} in the cockpit (${field(found.path)}); when it ends: tai lane diff ${lane.name}\n`);

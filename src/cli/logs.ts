@@ -29,12 +29,13 @@ import { processIo, type CliIo } from './cli-io.js';
 export const LOGS_POLL_MS = 250;
 
 const USAGE =
-  'usage: tai logs ID [-f | --follow]\n' +
+  'usage: tai logs [-t NAME] ID [-f | --follow]\n' +
   "An agent's whole transcript (task, text, stderr, tools, notes, footer) as plain text, live or finished,\n" +
   'from the state database: it works when no cockpit runs. ID is the number `tai status` shows (the newest\n' +
-  'agent with that number) or PID/N from `tai status --all`. -f follows a live agent until it ends.\n';
+  'agent with that number) or PID/N from `tai status --all`. -f follows a live agent until it ends.\n' +
+  '-t NAME: agent ID of the cockpit NAME (tai ls lists them).\n';
 
-const SPEC = { name: 'logs', usage: USAGE, options: { follow: { type: 'boolean', short: 'f' } } } as const;
+const SPEC = { name: 'logs', usage: USAGE, options: { follow: { type: 'boolean', short: 'f' }, target: { type: 'string', short: 't' } } } as const;
 
 /** Runs `tai logs ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -46,7 +47,19 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   const bad = agentIdProblem(key ? key[2] : idText, extra);
   if (bad !== undefined) return usageError(SPEC, out, bad);
   const id = Number(key ? key[2] : idText);
-  const pid = key ? Number(key[1]) : undefined;
+  const target = parsed.values.target;
+  if (target !== undefined && key) return usageError(SPEC, out, `-t ${target} and ${idText} both name a cockpit: give one`);
+  let pid = key ? Number(key[1]) : undefined;
+  if (target !== undefined) {
+    // The cockpit's agents are stored under its pid: `-t NAME ID` is `PID/ID`.
+    const { findCockpit } = await import('../io/link/link-place.js');
+    try {
+      pid = findCockpit(target, io.env).pid;
+    } catch (err) {
+      out.warn(`tai logs: ${field(err instanceof Error ? err.message : String(err))}\n`);
+      return 2;
+    }
+  }
   const path = join(stateDir(io.env), STATE_DB_FILE);
   if (!existsSync(path)) {
     out.warn(`tai logs: no agent ${idText}: no agent has run on this machine yet (no state database at ${field(path)})\n`);

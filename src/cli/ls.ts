@@ -8,6 +8,8 @@
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput, type CliOutput } from './output.js';
 import type { CockpitInfo } from '../core/protocol/link-frames.js';
+import { isLive } from '../core/panel/panel-state.js';
+import type { CockpitCard } from '../io/link/link-place.js';
 
 const USAGE = 'usage: tai ls [--json]\nThe running cockpits of this user (tai attach NAME shows one, tai kill NAME ends one).\n';
 
@@ -18,10 +20,23 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const line = readCommandLine(SPEC, args, out);
   if (typeof line === 'number') return line;
   if (line.positionals.length > 0) return usageError(SPEC, out, `no arguments, got '${line.positionals[0]}'`);
-  const { runningCockpits } = await import('../io/link/link-place.js');
+  const { linkProblem, runningCockpits, socketProblem } = await import('../io/link/link-place.js');
   const { queryCockpit } = await import('../io/link/link-query.js');
   const cards = runningCockpits();
-  const rows = await Promise.all(cards.map(async (card) => (await queryCockpit(card.link)) ?? { ...card, clients: -1, running: -1, asking: -1, done: -1 }));
+  // A link that is not a private socket of this user is not asked (link-place.ts); a cockpit in one process has none: its control socket tells its agents.
+  const asked = async (card: CockpitCard): Promise<CockpitInfo | undefined> => {
+    if (card.link !== undefined) return linkProblem(card) === undefined ? queryCockpit(card.link) : undefined;
+    const known = { name: card.name, pid: card.pid, argv: card.argv, cwd: card.cwd, startedAt: card.startedAt, clients: 0 };
+    if (card.control === undefined || socketProblem(card, 'control socket', card.control) !== undefined) return undefined;
+    const { call } = await import('../io/socket/control-client.js');
+    const reply = await call(card.control, { cmd: 'status' }, { timeoutMs: 2_000 }).catch(() => undefined);
+    if (!reply?.ok) return undefined;
+    const agents = reply.data.agents.filter((a) => a.kind === 'agent');
+    return { ...known, running: agents.filter((a) => isLive(a.state) && a.state !== 'asking').length, asking: agents.filter((a) => a.state === 'asking').length, done: agents.filter((a) => !isLive(a.state)).length };
+  };
+  const rows = await Promise.all(
+    cards.map(async (card) => (await asked(card)) ?? { name: card.name, pid: card.pid, argv: card.argv, cwd: card.cwd, startedAt: card.startedAt, clients: card.link === undefined ? 0 : -1, running: -1, asking: -1, done: -1 }),
+  );
   if (line.values.json === true) {
     out.json(rows);
     return 0;

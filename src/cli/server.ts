@@ -12,7 +12,7 @@ import { messageOf, StartRefusedError } from '../core/errors.js';
 import { choosePrefix } from '../core/input/prefix-choice.js';
 import { isLive } from '../core/panel/panel-state.js';
 import { mainArgv } from '../io/cockpit/main/main-program.js';
-import { baseName, claimCard, removeFile, updateCard, type CockpitCard } from '../io/link/link-place.js';
+import { baseName, claimCard, ownStart, removeFile, updateCard, type CockpitCard } from '../io/link/link-place.js';
 import { startLinkHub, type LinkHub } from '../io/link/link-hub.js';
 import { READY_FD, type ServerConfig, type ServerReady } from '../io/link/server-launch.js';
 import { claimSocketPlace, socketDir } from '../io/socket/socket-path.js';
@@ -35,7 +35,7 @@ export async function run(args: readonly string[]): Promise<number> {
     if (place.warning !== undefined) log(place.warning);
     const dir = dirname(place.path);
     const argv = mainArgv(config.argv, process.env);
-    const base: CockpitCard = { name: config.name ?? baseName(argv), pid: process.pid, link: place.path, argv, cwd: process.cwd(), startedAt: Date.now() };
+    const base: CockpitCard = { name: config.name ?? baseName(argv), pid: process.pid, ...ownStart(), link: place.path, argv, cwd: process.cwd(), startedAt: Date.now() };
     card = claimCard(dir, base, config.name === undefined);
     hub = await startLinkHub({ path: place.path, name: card.name, prefix: choosePrefix(process.env.TAI_PREFIX), cols: config.cols, rows: config.rows, directTty: process.env.TAI_DIRECT_TTY !== '0', log });
     const named: CockpitCard = { ...base, name: card.name };

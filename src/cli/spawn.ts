@@ -44,6 +44,7 @@ import { viaCockpit } from './spawn-via-cockpit.js';
 import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
+import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
@@ -95,8 +96,11 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const { args, lane: laneFlag } = takeLaneFlag(allArgs);
   const parsed = readCommandLine(SPEC, args, out);
   if (typeof parsed === 'number') return parsed;
+  const badLane = laneProblem(allArgs);
+  if (badLane !== undefined) return usageError(SPEC, out, badLane);
   const o = parsed.values;
   if (o.json && o.raw) return usageError(SPEC, out, '--json and --raw are two forms of the result: give one');
+  if (o.kind !== undefined && !isOneOf(o.kind, AGENT_KINDS)) return usageError(SPEC, out, `--kind takes one of ${AGENT_KINDS.join(', ')}, got '${o.kind}'`);
   const shape: ResultShape = o.json ? 'json' : o.raw ? 'raw' : 'text';
   let argv = parsed.positionals;
   let named: AgentEntry | undefined;
@@ -120,6 +124,8 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const idleBad = idleCancel === undefined ? undefined : idleCancelProblem(idleCancel);
   if (idleBad !== undefined) return usageError(SPEC, out, `--idle-cancel ${idleBad}, got '${o['idle-cancel']}'`);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) return usageError(SPEC, out, `--retries takes a whole number, 0 or more, got '${o.retries}'`);
+  const outOfRange = rangeProblem(timeout, o.timeout, retries);
+  if (outOfRange !== undefined) return usageError(SPEC, out, outOfRange);
   const permissions = o.permissions;
   if (permissions !== undefined && !isOneOf(permissions, PERMISSION_POLICIES)) {
     out.warn(`tai spawn: --permissions takes one of ${PERMISSION_POLICIES.join(', ')}\n${USAGE}`);
@@ -135,6 +141,8 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
   const policy = permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
+  const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);
+  if (noPrompt !== undefined) return usageError(SPEC, out, noPrompt);
   // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
   const cwd = resolve(o.cwd ?? '.');
   const asked = {
@@ -167,12 +175,14 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     }
   }
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
+  const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true) ?? askWithoutCockpit(request, Boolean(socket));
+  if (note !== undefined) out.warn(`tai spawn: ${note}\n`);
   if (socket) return viaCockpit(socket, request, Boolean(o.detach), shape, io, out);
   if (o.detach) {
     out.warn('tai spawn: --detach needs a cockpit to supervise the agent (run it inside `tai`, or pass --socket PATH)\n');
     return USAGE_EXIT;
   }
-  return inProcess(request, shape, io, out);
+  return inProcess(request.permissions === 'ask' && request.kind !== 'command' ? { ...request, permissions: 'reject' } : request, shape, io, out);
 }
 
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */

@@ -131,8 +131,8 @@ function formatRow(row: AgentRow, id: string, width: number): string {
   const parts = [id.padEnd(width), row.state.padEnd(9), `${Math.round(row.elapsedMs / 1000)}s`.padStart(6), ` ${field(row.label)}`];
   if (row.kind === 'agent') parts.push(` · ${count(row.tools, 'tool')} · ${count(row.tokens, 'token')}`);
   else parts.push(' · feed pane');
-  // A live agent with its own silence limit says it: the default (300 s) goes unsaid.
-  if (row.idleCancelMs !== undefined && isLive(row.state)) parts.push(` · cancelled after ${Math.round(row.idleCancelMs / 1000)}s without an event`);
+  // A live agent with its own silence limit says it, as the rule it is (nothing happened yet): the default (300 s) goes unsaid.
+  if (row.idleCancelMs !== undefined && isLive(row.state)) parts.push(` · cancelled if silent for ${Math.round(row.idleCancelMs / 1000)}s`);
   if (row.droppedBytes > 0) parts.push(` · ${row.droppedBytes} bytes dropped`);
   if (row.reason) parts.push(` · ${field(row.reason)}`);
   return `  ${parts.join(' ')}`;

@@ -7,7 +7,7 @@
  * parentheses. Where /proc is missing, a stored start cannot be checked and
  * only the pid is probed.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { pidAlive } from './storage/agents-store.js';
 
 /** /proc reports times in USER_HZ ticks, 100 a second on every Linux architecture (proc(5)). */
@@ -62,6 +62,22 @@ export function startedNear(pid: number, startedAtMs: number): boolean {
   if (start === undefined) return false;
   if (boot === undefined || !Number.isFinite(startedAtMs)) return true;
   return Math.abs(boot + (Number(start) * 1000) / TICKS_PER_S - startedAtMs) <= START_SLACK_MS;
+}
+
+/** When the process `pid` started (wall-clock ms), or undefined when it is gone or /proc is missing. */
+export function startedAtMs(pid: number): number | undefined {
+  const start = processStart(pid);
+  const boot = bootTimeMs();
+  return start === undefined || boot === undefined ? undefined : boot + (Number(start) * 1000) / TICKS_PER_S;
+}
+
+/** The directory the process `pid` runs in (/proc/PID/cwd), or undefined when it cannot be read (gone, not ours, no /proc). */
+export function processCwd(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** When the machine booted (wall-clock ms): `btime` of /proc/stat. */

@@ -113,7 +113,7 @@ describe('tai logs', () => {
   it('answers --help with its usage and a bad line with the reason and exit 64', async () => {
     const help = await runTai(['logs', '--help']);
     expect(help.code).toBe(0);
-    expect(help.out).toMatch(/^usage: tai logs ID \[-f \| --follow\]/);
+    expect(help.out).toMatch(/^usage: tai logs \[-t NAME\] ID \[-f \| --follow\]/);
     const missing = await runTai(['logs']);
     expect(missing.code).toBe(64);
     expect(missing.err).toMatch(/^tai logs: missing agent id/);

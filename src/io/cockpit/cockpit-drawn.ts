@@ -38,6 +38,7 @@ import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main/main-
 import { MentionController } from './keys/mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
+import { processCwd } from '../process-identity.js';
 
 /** How long after a key to the main program the next key's echo is made ready after each frame. */
 const TYPING_MS = 1_000;
@@ -118,7 +119,10 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     board,
     loadEntries: options.mentions?.loadEntries ?? (async () => (await loadRegistry(undefined, env)).entries),
     locate: options.mentions?.locate ?? ((entry) => locateAgent(entry, env)),
-    cwd: options.mentions?.cwd ?? process.cwd(),
+    // Where the main program is now (the shell's `cd`), as an agent started from it would be: read at each mention.
+    get cwd() {
+      return options.mentions?.cwd ?? processCwd(mainPane.pty.pid) ?? process.cwd();
+    },
     spawn: async (command) => ((await dispatch(command, cockpit)) as Reply<SpawnResult> | undefined) ?? { ok: false, error: NO_AGENTS },
     changed: () => {
       source.expedite();

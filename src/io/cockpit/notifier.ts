@@ -3,8 +3,9 @@
  * starts waiting for an answer, and when one finishes or fails while another
  * pane is zoomed, tai rings once: the outer terminal's bell and OSC 9
  * (through the output stage, src/io/terminal/term-output.ts), and the hook
- * command in `TAI_NOTIFY_HOOK`, run by `/bin/sh -c` with the event, the
- * agent and the message as its arguments and in `TAI_NOTIFY_EVENT`,
+ * command in `TAI_NOTIFY_HOOK` with the event, the agent and the message as
+ * its arguments `$1 $2 $3` (a plain path or program name is run with them;
+ * a command line by `/bin/sh -c`, where they are `$1 $2 $3` too) and in `TAI_NOTIFY_EVENT`,
  * `TAI_NOTIFY_AGENT`, `TAI_NOTIFY_PANEL`, `TAI_NOTIFY_QID`,
  * `TAI_NOTIFY_QUESTION` and `TAI_NOTIFY_MESSAGE`. Never more than one per
  * question (the board opens each question once) or per agent's end.
@@ -87,7 +88,8 @@ function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) =
   if (hook === undefined || hook.trim() === '') return;
   const message = sanitizeLine(n.message);
   try {
-    const child = spawn('/bin/sh', ['-c', hook, 'tai-notify', n.event, sanitizeLine(n.agent), message], {
+    const args = [n.event, sanitizeLine(n.agent), message];
+    const child = spawn(...hookCommand(hook, args), {
       env: {
         ...env,
         TAI_NOTIFY_EVENT: n.event,
@@ -106,4 +108,15 @@ function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) =
   } catch (err) {
     log?.(`notify hook failed: ${messageOf(err)}`);
   }
+}
+
+/**
+ * How the hook is run: `sh -c HOOK tai-notify ARGS` hands the arguments to
+ * the command line's `$1 $2 $3`, which a plain path would never see; a
+ * single word without shell syntax is that path (or a program on PATH),
+ * run with the arguments.
+ */
+export function hookCommand(hook: string, args: readonly string[]): [string, string[]] {
+  const plain = hook.trim();
+  return /^[\w./+@%,:-]+$/.test(plain) ? [plain, [...args]] : ['/bin/sh', ['-c', hook, 'tai-notify', ...args]];
 }

@@ -11,11 +11,17 @@
  * cannot both get one name) in the private socket folder, beside its link
  * socket `tai-PID.link` and its control socket `tai-PID.sock`. The folder is
  * checked the way the control socket's is (checkSocketDir: the user's own,
- * 0700); a card whose process is gone is removed when found.
+ * 0700). A card is live while its very process runs: its pid AND that
+ * process's start time (a pid the kernel gave to another program does not
+ * hold a name); a card whose process is gone is removed when found, with
+ * the sockets it names. A cockpit in one process (no terminal, or
+ * TAI_SERVER=0) has a card without a link: it is listed and reached over
+ * its control socket, never attached.
  */
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { messageOf } from '../../core/errors.js';
+import { processStart, sameProcessAlive, startedAtMs } from '../process-identity.js';
 import { checkSocketDir, fallbackSocketDir, ownedByUser, processAlive, socketDir } from '../socket/socket-path.js';
 
 /** A name a cockpit may have: it is a file name and a word on the command line. */
@@ -25,8 +31,10 @@ export const COCKPIT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 export interface CockpitCard {
   readonly name: string;
   readonly pid: number;
-  /** The link socket clients attach to. */
-  readonly link: string;
+  /** The process's start (process-identity.ts), so that a reused pid is not taken for it; absent where /proc is. */
+  readonly start?: string;
+  /** The link socket clients attach to; absent for a cockpit in one process. */
+  readonly link?: string;
   /** The control socket (tai spawn, status, ...), when it has one. */
   readonly control?: string;
   readonly argv: readonly string[];
@@ -40,6 +48,56 @@ export class CockpitNameError extends Error {
 }
 
 const CARD = /^cockpit-(.+)\.json$/;
+
+/** The start of this process, for its card (undefined without /proc). */
+export function ownStart(): { readonly start?: string } {
+  const start = processStart(process.pid);
+  return start === undefined ? {} : { start };
+}
+
+/** True while the card's very process runs: its pid, not a zombie, with the start the card holds. */
+export function cardAlive(card: CockpitCard): boolean {
+  if (!processAlive(card.pid)) return false;
+  return card.start === undefined || sameProcessAlive({ pid: card.pid, start: card.start });
+}
+
+/**
+ * Removes a stale card and the sockets it names, those of this user only,
+ * and only when made before a process now holding the pid started (a new
+ * server of that pid listens on the same path).
+ */
+export function sweepCard(path: string, card: CockpitCard): void {
+  removeFile(path);
+  const since = processAlive(card.pid) ? startedAtMs(card.pid) : 0;
+  for (const socket of [card.link, card.control]) {
+    if (socket === undefined || !ownedByUser(socket, 'socket')) continue;
+    // Two seconds of slack: /proc's boot time is in whole seconds.
+    if (since === undefined || (since > 0 && (lstatSync(socket, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= since - 2_000)) continue;
+    removeFile(socket);
+  }
+}
+
+/**
+ * Why the client must not connect to the card's link, or undefined: it is
+ * a socket of this user closed to everyone else, as the cockpit made it;
+ * anything else may be another user's listener, which would be sent this
+ * terminal's path.
+ */
+export function linkProblem(card: CockpitCard): string | undefined {
+  if (card.link === undefined) return `cockpit ${card.name} runs in one process (no terminal, or TAI_SERVER=0): it cannot be attached; tai status -t ${card.name} and tai logs reach it`;
+  return socketProblem(card, 'link', card.link);
+}
+
+/** Why the client must not talk to a socket a card names (its `link` or `control`), or undefined: the same check as linkProblem's. */
+export function socketProblem(card: CockpitCard, what: 'link' | 'control socket', path: string): string | undefined {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  if (st === undefined) return `cockpit ${card.name} has no ${what} at ${path} (it is starting, or it failed: see its log)`;
+  if (!st.isSocket() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+    return `cockpit ${card.name}'s ${what} ${path} is not a private socket of yours (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}); refusing to connect: remove its card ${card.name} if you did not make it`;
+  }
+  return undefined;
+}
 
 /** The card's path for a cockpit named `name` in `dir`. */
 export function cardPath(dir: string, name: string): string {
@@ -73,8 +131,9 @@ export function claimCard(dir: string, card: Omit<CockpitCard, 'name'> & { reado
       } catch (err) {
         if ((err as { code?: unknown }).code !== 'EEXIST') throw new CockpitNameError(`cannot write ${path}: ${messageOf(err)}`);
         const held = readCard(path);
-        if (held !== undefined && processAlive(held.pid)) break; // taken
-        removeFile(path); // left by a cockpit that is gone
+        if (held !== undefined && cardAlive(held)) break; // taken
+        if (held === undefined) removeFile(path);
+        else sweepCard(path, held); // left by a cockpit that is gone
       }
     }
     if (!unique) throw new CockpitNameError(`a cockpit named '${name}' is already running: tai attach ${name} shows it, or choose another name with -s`);
@@ -86,11 +145,12 @@ export function claimCard(dir: string, card: Omit<CockpitCard, 'name'> & { reado
 export function readCard(path: string): CockpitCard | undefined {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<CockpitCard>;
-    if (typeof v.name !== 'string' || typeof v.pid !== 'number' || typeof v.link !== 'string') return undefined;
+    if (typeof v.name !== 'string' || typeof v.pid !== 'number') return undefined;
     return {
       name: v.name,
       pid: v.pid,
-      link: v.link,
+      ...(typeof v.start === 'string' ? { start: v.start } : {}),
+      ...(typeof v.link === 'string' ? { link: v.link } : {}),
       ...(typeof v.control === 'string' ? { control: v.control } : {}),
       argv: Array.isArray(v.argv) ? v.argv.map(String) : [],
       cwd: typeof v.cwd === 'string' ? v.cwd : '',
@@ -141,8 +201,8 @@ export function runningCockpits(env: NodeJS.ProcessEnv = process.env): CockpitCa
       if (!ownedByUser(path, 'file')) continue;
       const card = readCard(path);
       if (card === undefined) continue;
-      if (processAlive(card.pid)) cards.push(card);
-      else removeFile(path);
+      if (cardAlive(card)) cards.push(card);
+      else sweepCard(path, card);
     }
   }
   return cards.sort((a, b) => a.startedAt - b.startedAt);
@@ -158,14 +218,15 @@ export function findCockpit(name: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 /**
- * The cockpit `tai attach` means: the one named, or the only one running;
- * several and none named is a refusal that lists them.
+ * The cockpit `tai attach` means: the one named, or the only one running
+ * but `inside` (the cockpit this shell runs in, never a choice); several
+ * and none named is a refusal that lists them.
  */
-export function chooseCockpit(name: string | undefined, env: NodeJS.ProcessEnv = process.env): CockpitCard {
+export function chooseCockpit(name: string | undefined, env: NodeJS.ProcessEnv = process.env, inside?: string): CockpitCard {
   if (name !== undefined) return findCockpit(name, env);
-  const all = runningCockpits(env);
+  const all = runningCockpits(env).filter((c) => c.name !== inside);
   const [only] = all;
   if (all.length === 1 && only) return only;
-  if (all.length === 0) throw new CockpitNameError('no cockpit is running: start one with tai (tai ls lists them)');
+  if (all.length === 0) throw new CockpitNameError(inside === undefined ? 'no cockpit is running: start one with tai (tai ls lists them)' : `no cockpit is running but ${inside}, which this shell runs in: attach it from another terminal`);
   throw new CockpitNameError(`${all.length} cockpits are running; name one (tai attach NAME):\n${all.map((c) => `  ${c.name}  pid ${c.pid}  ${c.argv.join(' ')}  ${c.cwd}`).join('\n')}`);
 }

@@ -4,6 +4,7 @@
  */
 import { encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson, type CockpitInfo, type Frame } from '../../core/protocol/link-frames.js';
 import { connectLink } from './link-client.js';
+import { cardAlive, type CockpitCard } from './link-place.js';
 
 /** How long `tai ls` waits for a cockpit's answer. */
 const QUERY_WAIT_MS = 2_000;
@@ -25,6 +26,21 @@ export async function queryCockpit(link: string): Promise<CockpitInfo | undefine
 export async function killCockpit(link: string): Promise<void> {
   const frame = await converse(link, 'kill', KILL_WAIT_MS);
   if (frame === undefined) throw new Error(`the cockpit did not end within ${KILL_WAIT_MS / 1000}s`);
+}
+
+/**
+ * Ends a cockpit that runs in one process (no link): SIGTERM, which it
+ * answers as its main program's end (agents stopped softly, then hard);
+ * resolves once it has gone, throws when it has not within KILL_WAIT_MS.
+ */
+export async function killOneProcess(card: CockpitCard, waitMs = KILL_WAIT_MS): Promise<void> {
+  if (!cardAlive(card)) return;
+  process.kill(card.pid, 'SIGTERM');
+  const deadline = Date.now() + waitMs;
+  while (cardAlive(card)) {
+    if (Date.now() > deadline) throw new Error(`the cockpit did not end within ${waitMs / 1000}s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Sends a hello of `mode` and resolves with the first frame back (undefined: none in time, or the link closed). */

@@ -179,7 +179,10 @@ export async function clearStaleSocket(path: string): Promise<void> {
   unlinkSync(path);
 }
 
-/** Removes the sockets of cockpits whose process is gone; returns how many. */
+/** A server's link socket (src/io/link/), swept with the control sockets. */
+const LINK_NAME = /^tai-(\d+)\.link$/;
+
+/** Removes the sockets (control and link) of cockpits whose process is gone; returns how many. */
 export function sweepDeadSockets(dir: string): number {
   let removed = 0;
   let names: string[];
@@ -189,7 +192,7 @@ export function sweepDeadSockets(dir: string): number {
     return 0;
   }
   for (const name of names) {
-    const m = SOCKET_NAME.exec(name);
+    const m = SOCKET_NAME.exec(name) ?? LINK_NAME.exec(name);
     if (!m || processAlive(Number(m[1]))) continue;
     try {
       if (lstatSync(join(dir, name)).isSocket()) {

@@ -3,7 +3,7 @@
  * run per question, and per agent's end while another pane is zoomed;
  * TAI_NOTIFY=0 turns it off. A real board, a real hook through /bin/sh.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,21 @@ describe('the notifier', () => {
     expect(r.rings).toHaveLength(1);
     r.board.getState().answer(qid ?? '', 'y', 'key', 4_000);
     expect(r.rings).toHaveLength(2);
+    r.stop();
+  });
+
+  it('hands the event, the agent and the message to a hook that is a plain path to a script, as $1 $2 $3', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tai-notify-'));
+    const file = join(dir, 'hook.out');
+    const script = join(dir, 'hook.sh');
+    writeFileSync(script, `#!/bin/sh\nprintf '%s|%s|%s' "$1" "$2" "$3" > '${file}'\n`);
+    chmodSync(script, 0o700);
+    const r = rig({ PATH: process.env['PATH'], TAI_NOTIFY_HOOK: script });
+    const id = r.board.getState().open({ label: 'editor' }, 0);
+    r.board.getState().ask(id, ASK, 0, () => {});
+    r.board.getState().tick(1_000);
+    await until(() => existsSync(file) && readFileSync(file, 'utf8') !== '');
+    expect(readFileSync(file, 'utf8')).toBe('asking|editor|editor is waiting for you: Edit a.txt (edit): 1 Allow, 2 Reject');
     r.stop();
   });
 
