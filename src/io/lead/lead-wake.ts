@@ -21,7 +21,7 @@ export interface LeadWakeOptions {
   readonly heard?: (id: number, state: string, since: number) => boolean;
   /** The delays; default the rules' (docs/lead.md). */
   readonly delays?: WakeDelays;
-  /** Told why a line waits, each time the reason changes (the cockpit's log). */
+  /** Told why a line waits, each time the reason changes, and of each event dropped as heard (the cockpit's log). */
   readonly held?: (why: string) => void;
   /** Types into the main program, as the user would. */
   readonly type: (text: string) => void;
@@ -70,6 +70,7 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
     for (const e of pending.filter((p) => o.heard?.(p.id, p.state, p.since) === true)) {
       told.add(e.key);
       pending.splice(pending.indexOf(e), 1);
+      o.held?.(`agent #${e.id} ${e.state} was reported to the lead already: not typed`);
     }
     const waitPending = pending.some((e) => o.waitPending?.(e.id) === true);
     const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending, pending, ...(o.delays === undefined ? {} : { delays: o.delays }) });
