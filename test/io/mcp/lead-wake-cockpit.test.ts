@@ -68,7 +68,7 @@ describe.skipIf(!hasTmux)('tai --wake in a real cockpit', () => {
       '-e', 'NODE_ENV=production', '-e', 'NO_COLOR=1', '-e', 'TERM=xterm-256color',
       '-e', `XDG_STATE_HOME=${env.XDG_STATE_HOME}`, '-e', `XDG_RUNTIME_DIR=${env.XDG_RUNTIME_DIR}`, '-e', `XDG_CONFIG_HOME=${env.XDG_CONFIG_HOME}`,
       '-e', 'TAI_PLEXER_SOCKET=',
-      '-e', 'TAI_WAKE_QUIET_OUTPUT_MS=300', '-e', 'TAI_WAKE_GAP_MS=300', '-e', 'TAI_WAKE_QUIET_KEYS_MS=8000',
+      '-e', 'TAI_WAKE_QUIET_OUTPUT_MS=300', '-e', 'TAI_WAKE_GAP_MS=300', '-e', 'TAI_WAKE_QUIET_KEYS_MS=12000',
       `${process.execPath} ${TAI_CLI} --wake -- ${process.execPath} ${join(dir, 'repl.js')} ${record} ${socketFile}`,
     );
     tmux('set-option', '-t', 'wake', 'status', 'off');
