@@ -52,7 +52,6 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;
   if (options.wake === true && made.screens === null) throw new StartRefusedError(WAKE_UNDRAWN, 64);
-  const traffic = options.wake === true ? createLeadTraffic() : undefined;
   const notices: string[] = [];
   // The agents open now, or, while the database is locked or unusable, in the background with a line on screen each change.
   let cockpit: RunningCockpit | undefined;
@@ -65,6 +64,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     },
   });
   const agents = pending.agents;
+  const traffic = options.wake === true ? createLeadTraffic((id) => agents.currentAttempt(id)) : undefined;
 
   let server: ControlServer | undefined;
   try {

@@ -45,6 +45,8 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
   const wake = startLeadWake({
     status: (now) => w.board.getState().status(now),
     isLeads: (id) => traffic.started(id),
+    jobOf: (id) => traffic.jobOf(id),
+    superseded: (id) => traffic.superseded(id),
     waitPending: (id) => traffic.waitingOn(id, w.now()),
     heard: (id, state, since) => traffic.heard(id, state, since),
     delays: wakeDelays(w.env),

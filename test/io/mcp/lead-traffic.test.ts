@@ -20,16 +20,16 @@ afterEach(async () => {
   for (const end of ends.splice(0).reverse()) await end();
 });
 
-async function setUp(): Promise<{ server: ControlServer; traffic: ReturnType<typeof createLeadTraffic> }> {
+async function setUp(): Promise<{ server: ControlServer; traffic: ReturnType<typeof createLeadTraffic>; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-traffic-'));
   const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
   const board = createBoard({ drawingOff: 'test' });
   const clock = startBoardClock(board);
   const opened = openAgentService(board, env, Date.now);
-  const traffic = createLeadTraffic();
+  const traffic = createLeadTraffic((id) => opened.service.currentAttempt(id));
   const server = await startControlServer({ board, agents: opened.service, path: join(dir, 'run', 'c.sock'), env, traffic });
   ends.push(() => clock.stop(), () => opened.close(), () => server.close());
-  return { server, traffic };
+  return { server, traffic, dir };
 }
 
 describe("the control socket's record of a lead", () => {
@@ -52,5 +52,21 @@ describe("the control socket's record of a lead", () => {
     const last = await call(server.path, { cmd: 'poll', id, wait: 20 });
     expect(last.ok && last.data.finished).toBe(true);
     expect(traffic.heard(id, 'done', 0)).toBe(true);
+  });
+
+  test("follows a retried job: the retry is the lead's under the first id, and the first attempt's end is not the job's", async () => {
+    const { server, traffic, dir } = await setUp();
+    const marker = join(dir, 'tried');
+    const spawned = await call(server.path, { cmd: 'spawn', kind: 'command', argv: ['sh', '-c', `if [ -e ${marker} ]; then echo second; else touch ${marker}; exit 1; fi`], label: 'r', retries: 1 });
+    const id = spawned.ok ? spawned.data.id : 0;
+    const last = await call(server.path, { cmd: 'poll', id, wait: 20 });
+    expect(last.ok && last.data.finished && last.data.state).toBe('done');
+    const rows = await call(server.path, { cmd: 'status' });
+    const retry = rows.ok ? rows.data.agents.map((r) => r.id).find((r) => r !== id) : undefined;
+    expect(retry).toBeDefined();
+    expect(traffic.started(retry ?? 0)).toBe(true);
+    expect(traffic.jobOf(retry ?? 0)).toBe(id);
+    expect(traffic.superseded(id)).toBe(true);
+    expect(traffic.superseded(retry ?? 0)).toBe(false);
   });
 });

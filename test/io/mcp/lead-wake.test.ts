@@ -131,4 +131,16 @@ describe('waking an idle lead', () => {
   test('the delays come from the environment when given in whole ms, else from the rules', () => {
     expect(wakeDelays({ TAI_WAKE_QUIET_OUTPUT_MS: '300', TAI_WAKE_QUIET_KEYS_MS: '8000', TAI_WAKE_GAP_MS: 'soon' })).toEqual({ quietOutputMs: 300, quietKeysMs: 8_000, minGapMs: WAKE_MIN_GAP_MS });
   });
+
+  test("a retried job wakes the lead once, when its last attempt ended, under the id the lead holds", () => {
+    const current = { of1: 1 };
+    const { clock, rows } = setUp({ jobOf: (id) => (id === 2 ? 1 : id), superseded: (id) => id === 1 && current.of1 !== 1 });
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    rows.push(row(1, 'failed', 'exit 1 · 3 chars'));
+    current.of1 = 2; // the retry started
+    rows.push(row(2, 'running'));
+    expect(wake?.tick()).toBeUndefined();
+    rows[1] = row(2, 'done', 'exit 0 · 5 chars');
+    expect(wake?.tick()).toBe('[tai] agent #1 w2 done (5 characters): read it with the tai wait tool');
+  });
 });
