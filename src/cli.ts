@@ -40,7 +40,8 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
 export const USAGE = `tai: a terminal cockpit for supervising AI coding sub-agents
 
 usage:
-  tai [-s NAME] [-- CMD ARGS...]   the cockpit: $SHELL (or CMD) on the left, agent panels on the right
+  tai [-s NAME] [--wake] [-- CMD ARGS...]   the cockpit: $SHELL (or CMD) on the left, agent panels on the right
+                           (--wake, or TAI_WAKE=1: types a line into CMD, a lead, when its agents end or ask)
   tai attach [NAME] [-r]   show a running cockpit here (prefix + d detaches; -r: read-only)
   tai ls | tai kill NAME   the running cockpits; end one
   tai demo [options]       the cockpit with example agents (no model needed)
@@ -64,7 +65,7 @@ Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, 
 Every command answers --help (or -h) with its own usage.
 `;
 
-const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' } }, command: true } as const;
+const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' }, wake: { type: 'boolean' } }, command: true } as const;
 
 /** The subcommands that talk to a cockpit: each takes `-t NAME` (tai ls) before its `--`. */
 const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane', 'mcp', 'wait']);
@@ -117,7 +118,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./cli/cockpit.js');
-  return run(line.command, line.values.session);
+  return run(line.command, line.values.session, line.values.wake === true || process.env.TAI_WAKE === '1');
 }
 
 async function version(): Promise<string> {

@@ -27,6 +27,8 @@ export interface CockpitRequest {
   readonly argv: readonly string[];
   /** -s NAME. */
   readonly name?: string;
+  /** --wake (docs/lead.md, "Waking an idle lead"). */
+  readonly wake?: boolean;
 }
 
 /** Set by `tai __server` (src/cli/server.ts): the cockpit runs in this process, drawn on the link's clients. */
@@ -45,9 +47,10 @@ export function serveHere(s: Serving): void {
 }
 
 /** Runs the cockpit until the main program exits. */
-export async function run(args: readonly string[], name?: string): Promise<number> {
+export async function run(args: readonly string[], name?: string, wake = false): Promise<number> {
   const env = { ...process.env }; // the main program gets the user's environment, not ours
-  return runCockpitCommand({ argv: args, env }, { command: 'cockpit', args, argv: args, ...(name === undefined ? {} : { name }) });
+  const lead = wake ? { wake: true } : {};
+  return runCockpitCommand({ argv: args, env, ...lead }, { command: 'cockpit', args, argv: args, ...(name === undefined ? {} : { name }), ...lead });
 }
 
 /** True when this cockpit should be a server with this process its client. */

@@ -67,8 +67,7 @@ export async function run(args: readonly string[]): Promise<number> {
         ready({ ok: true, name, link: place.path });
       },
     });
-    const command = config.command === 'demo' ? await import('./demo.js') : await import('./cockpit.js');
-    const code = await command.run(config.args, ...(config.command === 'cockpit' && config.name !== undefined ? [config.name] : []));
+    const code = config.command === 'demo' ? await (await import('./demo.js')).run(config.args) : await (await import('./cockpit.js')).run(config.args, config.name, config.wake === true);
     if (!readySaid) ready({ ok: false, error: `the cockpit did not start (exit ${code}); see ${logPath(process.env)}`, code });
     await hub.end({ code, ...(killed ? { message: `cockpit ${name} was ended by tai kill` } : {}) });
     return code;

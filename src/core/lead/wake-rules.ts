@@ -26,6 +26,16 @@ export interface WakeEvent {
   readonly chars: number;
 }
 
+/** The three delays (ms); each defaults to its constant above. */
+export interface WakeDelays {
+  readonly quietOutputMs: number;
+  readonly quietKeysMs: number;
+  readonly minGapMs: number;
+}
+
+/** The delays of docs/lead.md. */
+export const WAKE_DELAYS: WakeDelays = { quietOutputMs: WAKE_QUIET_OUTPUT_MS, quietKeysMs: WAKE_QUIET_KEYS_MS, minGapMs: WAKE_MIN_GAP_MS };
+
 /** What the rules know. */
 export interface WakeState {
   readonly now: number;
@@ -35,6 +45,7 @@ export interface WakeState {
   readonly waitPending: boolean;
   /** Events not told yet, oldest first. */
   readonly pending: readonly WakeEvent[];
+  readonly delays?: WakeDelays;
 }
 
 /** The line to type now and the events it tells, or why not now. */
@@ -44,9 +55,11 @@ export type WakeDecision = { readonly line: string; readonly told: readonly Wake
 export function decideWake(s: WakeState): WakeDecision {
   if (s.pending.length === 0) return { why: 'nothing to tell' };
   if (s.waitPending) return { why: 'a wait of the lead is pending: it hears of the event itself' };
-  if (s.now - s.lastKeyAt < WAKE_QUIET_KEYS_MS) return { why: 'the user typed recently' };
-  if (s.now - s.lastOutputAt < WAKE_QUIET_OUTPUT_MS) return { why: 'the main program is busy' };
-  if (s.now - s.lastSentAt < WAKE_MIN_GAP_MS) return { why: 'a line was typed a moment ago' };
+  const d = s.delays ?? WAKE_DELAYS;
+  if (s.now - s.lastOutputAt < d.quietOutputMs) return { why: 'the main program is busy' };
+  if (s.now - s.lastSentAt < d.minGapMs) return { why: 'a line was typed a moment ago' };
+  // Last: this reason then says that only the user's typing holds the line back.
+  if (s.now - s.lastKeyAt < d.quietKeysMs) return { why: 'the user typed recently' };
   return { line: wakeLine(s.pending), told: s.pending };
 }
 

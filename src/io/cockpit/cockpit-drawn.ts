@@ -39,6 +39,7 @@ import { MentionController } from './keys/mentions.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
 import { processCwd } from '../process-identity.js';
+import { wireLeadWake } from '../lead/wake-wiring.js';
 
 /** How long after a key to the main program the next key's echo is made ready after each frame. */
 const TYPING_MS = 1_000;
@@ -105,13 +106,17 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     }
     return echoOf(data)?.write(data) ?? false;
   };
+  const lead = wireLeadWake(options.lead, { board, env, now, log, type: (text) => mainPane.type(text) });
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
     // A typed key's echo goes to the terminal before the main screen parses it, when it is only printed text at
     // the cursor (echo-ahead.ts); the frame after the parse draws what the screen then holds.
-    beforeParse: writeEcho,
+    beforeParse: (data) => {
+      lead.noteOutput();
+      return writeEcho(data);
+    },
     onKeysDropped: (line) => {
       log(`main pane: ${line}`);
       notice(line);
@@ -180,6 +185,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     },
     dispatch: (command) => dispatch(command, cockpit),
     toMain: (data) => {
+      lead.noteKeys();
       mainPane.type(data);
       typedAt = now();
       source.expedite();
@@ -218,6 +224,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const startedAt = now();
   let failedAtOnce: string[] = [];
   const { end, done } = endOnce(board, now, () => {
+    lead.stop();
     clock.stop();
     restore();
     release();

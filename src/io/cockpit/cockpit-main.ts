@@ -7,7 +7,8 @@
  */
 import { dispatch } from '../../../store/dispatch.js';
 import { choosePrefix } from '../../core/input/prefix-choice.js';
-import { messageOf } from '../../core/errors.js';
+import { messageOf, StartRefusedError } from '../../core/errors.js';
+import { createLeadTraffic } from '../socket/lead-traffic.js';
 import { openAgentServiceWhenReady } from '../agents/open-when-ready.js';
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
@@ -18,6 +19,10 @@ import type { CockpitTerminal } from './cockpit-terminal.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
 import { startControlServer, type ControlServer } from '../socket/socket-server.js';
 import { socketDir, socketPath } from '../socket/socket-path.js';
+
+/** Why `--wake` needs a drawn cockpit. */
+export const WAKE_UNDRAWN =
+  'tai: --wake types into the main program, and a cockpit that draws nothing (TAI_ORCH_PANELS=0, or stdout not a terminal) leaves the main program on the terminal, out of its reach: run tai --wake on a terminal without TAI_ORCH_PANELS=0';
 
 /** How to run the cockpit. */
 export interface CockpitMainOptions {
@@ -31,6 +36,8 @@ export interface CockpitMainOptions {
   /** Where it draws: the link's clients when it is a server; default this process's terminal. */
   readonly terminal?: CockpitTerminal;
   readonly log?: Logger;
+  /** `tai --wake`: the lead in the main pane is woken when its agents end or ask (docs/lead.md). */
+  readonly wake?: boolean;
 }
 
 /** Runs the cockpit until the main program exits; returns its exit code. */
@@ -44,6 +51,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;
+  if (options.wake === true && made.screens === null) throw new StartRefusedError(WAKE_UNDRAWN, 64);
   const notices: string[] = [];
   // The agents open now, or, while the database is locked or unusable, in the background with a line on screen each change.
   let cockpit: RunningCockpit | undefined;
@@ -56,10 +64,11 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     },
   });
   const agents = pending.agents;
+  const traffic = options.wake === true ? createLeadTraffic((id) => agents.currentAttempt(id)) : undefined;
 
   let server: ControlServer | undefined;
   try {
-    server = await startControlServer({ board, agents, path: socketPath(process.pid, socketDir(env)), log });
+    server = await startControlServer({ board, agents, path: socketPath(process.pid, socketDir(env)), log, ...(traffic === undefined ? {} : { traffic }) });
     if (server.warning !== undefined) notices.push(server.warning);
   } catch (err) {
     notices.push(`no control socket, so tai spawn and tai status cannot reach this cockpit: ${messageOf(err)}`);
@@ -79,6 +88,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(server === undefined ? {} : { socketPath: server.path }),
+    ...(traffic === undefined || server === undefined ? {} : { lead: traffic }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
   });
   let wake: { stop(): void } | undefined;

@@ -7,6 +7,7 @@ import type { AgentEntry } from '../../core/agents/agent-registry.js';
 import type { Command } from '../../core/protocol/commands.js';
 import type { Board } from '../../../store/board.js';
 import type { Reply } from '../../../store/dispatch.js';
+import type { LeadTraffic } from '../socket/lead-traffic.js';
 import type { TermOutputStats } from '../terminal/term-output.js';
 import type { CockpitBoard } from './cockpit-board.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
@@ -37,6 +38,8 @@ export interface CockpitOptions {
   readonly now?: () => number;
   /** Where the board and the cockpit report what they cannot throw. */
   readonly log?: (line: string) => void;
+  /** Set with `tai --wake`: the control socket's record of the lead, and the drawn cockpit wakes it (src/io/lead/wake-wiring.ts). */
+  readonly lead?: LeadTraffic;
 }
 
 /** Where the mention prompt finds agents. */

@@ -5,7 +5,7 @@
  * src/core/lead/wake-rules.ts allow, types one line into the main program as
  * the user would (the line, then Enter) and shows it on the status line.
  */
-import { decideWake, type WakeEvent } from '../../core/lead/wake-rules.js';
+import { decideWake, type WakeDelays, type WakeEvent } from '../../core/lead/wake-rules.js';
 import { isLive } from '../../core/panel/panel-state.js';
 import type { BoardStatus } from '../../../store/status.js';
 
@@ -13,10 +13,20 @@ import type { BoardStatus } from '../../../store/status.js';
 export interface LeadWakeOptions {
   /** The agents' rows now (the board's status). */
   readonly status: (now: number) => BoardStatus;
-  /** True for an agent the lead started (over the control socket, not a keyboard @mention). */
+  /** True for an agent the lead started (over the control socket, not a keyboard @mention), or an attempt of one. */
   readonly isLeads: (id: number) => boolean;
-  /** True while a wait of the lead is pending (it hears of the event itself). */
-  readonly waitPending?: () => boolean;
+  /** The id the lead holds for a row: a retried job's later attempt answers to its first id; default the row's. */
+  readonly jobOf?: (id: number) => number;
+  /** True for an attempt whose job went on to another (a retry): its end is not the job's. */
+  readonly superseded?: (id: number) => boolean;
+  /** True while a wait of the lead on agent `id` is pending (it hears of the event itself). */
+  readonly waitPending?: (id: number) => boolean;
+  /** True once the lead heard of the event another way (a poll of the job's id reported its end; a question list, the asking panel's question): it is never typed. */
+  readonly heard?: (id: number, state: string, since: number) => boolean;
+  /** The delays; default the rules' (docs/lead.md). */
+  readonly delays?: WakeDelays;
+  /** Told why a line waits, each time the reason changes, and of each event dropped as heard (the cockpit's log). */
+  readonly held?: (why: string) => void;
   /** Types into the main program, as the user would. */
   readonly type: (text: string) => void;
   /** Shows a line on the status line. */
@@ -45,7 +55,8 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
   let lastSentAt = -Infinity;
   const told = new Set<string>();
   const seen = new Map<number, string>();
-  const pending: WakeEvent[] = [];
+  const pending: (WakeEvent & { readonly since: number; readonly row: number })[] = [];
+  let lastWhy = '';
   const look = (now: number): void => {
     for (const row of o.status(now).agents) {
       if (row.kind !== 'agent' || !o.isLeads(row.id) || seen.get(row.id) === row.state) continue;
@@ -53,14 +64,31 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
       if (isLive(row.state) && row.state !== 'asking') continue;
       const key = `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}`;
       if (told.has(key) || pending.some((e) => e.key === key)) continue;
-      pending.push({ key, id: row.id, label: row.label, state: row.state, chars: charsOf(row.reason) });
+      const id = o.jobOf?.(row.id) ?? row.id;
+      pending.push({ key, id, row: row.id, label: row.label, state: row.state, chars: charsOf(row.reason), since: row.state === 'asking' ? row.lastEventAt : 0 });
     }
   };
   const tick = (): string | undefined => {
     const now = o.now();
     look(now);
-    const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending: o.waitPending?.() === true, pending });
-    if (decision.line === undefined) return undefined;
+    // What a wait or poll already reported is never typed, now or later.
+    for (const e of pending.filter((p) => o.heard?.(p.state === 'asking' ? p.row : p.id, p.state, p.since) === true)) {
+      told.add(e.key);
+      pending.splice(pending.indexOf(e), 1);
+      o.held?.(`agent #${e.id} ${e.state} was reported to the lead already: not typed`);
+    }
+    for (const e of pending.filter((p) => p.state !== 'asking' && o.superseded?.(p.row) === true)) {
+      told.add(e.key);
+      pending.splice(pending.indexOf(e), 1);
+    }
+    const waitPending = pending.some((e) => o.waitPending?.(e.id) === true);
+    const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending, pending, ...(o.delays === undefined ? {} : { delays: o.delays }) });
+    if (decision.line === undefined) {
+      if (decision.why !== lastWhy && pending.length > 0) o.held?.(decision.why);
+      lastWhy = decision.why;
+      return undefined;
+    }
+    lastWhy = '';
     for (const e of decision.told) told.add(e.key);
     pending.splice(0);
     lastSentAt = now;

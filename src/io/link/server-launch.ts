@@ -21,6 +21,8 @@ export interface ServerConfig {
   readonly argv: readonly string[];
   /** The name asked for with -s; omitted: one made from the main program's. */
   readonly name?: string;
+  /** --wake: the cockpit wakes the lead in its main pane. */
+  readonly wake?: boolean;
   readonly cols: number;
   readonly rows: number;
 }

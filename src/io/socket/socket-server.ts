@@ -34,6 +34,7 @@ import { dispatch, type Reply } from '../../../store/dispatch.js';
 import { POLL_WAIT_MAX } from '../../core/policy.js';
 import { serveConnection, type ConnectionContext, type ControlCounters } from './control-connection.js';
 import { fileLimit } from './file-limit.js';
+import type { LeadTraffic } from './lead-traffic.js';
 import { claimSocketPlace, clearStaleSocket, socketDir, socketPath, sweepDeadSockets } from './socket-path.js';
 
 /** A connection that sends nothing for this long is closed; so is one that reads no reply for this long. */
@@ -75,6 +76,8 @@ export interface ControlServerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where failures that cannot be replied are reported. */
   readonly log?: (line: string) => void;
+  /** Told of each request and its reply, when the cockpit wakes its lead (lead-traffic.ts). */
+  readonly traffic?: LeadTraffic;
 }
 
 export type { ControlCounters } from './control-connection.js';
@@ -181,7 +184,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const command = parseCommand(line.value);
     if (command instanceof RequestError) return { ok: false, error: command.message };
     const [board, agents] = await Promise.all([options.board, options.agents]);
-    return dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
+    options.traffic?.asked(command, now());
+    let reply: Reply = { ok: false, error: 'not answered' };
+    try {
+      reply = await dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
+      return reply;
+    } finally {
+      options.traffic?.answered(command, reply, now());
+    }
   };
 
   const ctx: ConnectionContext = { counters, idleMs, lineMax, log, replyLine, answer: answerInTime };

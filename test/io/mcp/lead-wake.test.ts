@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WAKE_MIN_GAP_MS, WAKE_QUIET_KEYS_MS } from '../../../src/core/lead/wake-rules.js';
-import { startLeadWake, type LeadWake } from '../../../src/io/lead/lead-wake.js';
+import { startLeadWake, type LeadWake, type LeadWakeOptions } from '../../../src/io/lead/lead-wake.js';
+import { wakeDelays } from '../../../src/io/lead/wake-wiring.js';
 import type { AgentRow, BoardStatus } from '../../../store/status.js';
 import { until } from '../../helpers/until.js';
 
@@ -35,7 +36,7 @@ function row(id: number, state: AgentRow['state'], reason = ''): AgentRow {
   return { id, kind: 'agent', label: `w${id}`, task: '', state, startedAt: 0, lastEventAt: 0, elapsedMs: 0, tools: 0, tokens: 0, droppedBytes: 0, reason };
 }
 
-function setUp(): { clock: { t: number }; rows: AgentRow[]; record: () => string[]; typed: string[]; shown: string[]; waiting: { now: boolean } } {
+function setUp(extra: Partial<LeadWakeOptions> = {}): { clock: { t: number }; rows: AgentRow[]; record: () => string[]; typed: string[]; shown: string[]; waiting: { now: boolean } } {
   const record = join(mkdtempSync(join(tmpdir(), 'tai-wake-')), 'read.jsonl');
   const p = pty.spawn(process.execPath, ['-e', REPL, record], { cols: 100, rows: 20, env: { ...process.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string> });
   repl = p;
@@ -54,6 +55,7 @@ function setUp(): { clock: { t: number }; rows: AgentRow[]; record: () => string
     },
     showStatus: (line) => shown.push(line),
     now: () => clock.t,
+    ...extra,
   });
   p.onData(() => wake?.noteOutput());
   const read = (): string[] => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
@@ -109,5 +111,36 @@ describe('waking an idle lead', () => {
     clock.t += 1;
     expect(wake?.tick()).toBe('[tai] agent #5 w5 asks a question: read it with the tai questions tool');
     await until(() => record().length === 2, { what: 'the REPL read both lines' });
+  });
+
+  test('an end a wait already reported is never typed, not even once the wait is over, and a wait pending holds the line', () => {
+    const heard = new Set<number>();
+    const held: string[] = [];
+    const { clock, rows } = setUp({ heard: (id) => heard.has(id), waitPending: (id) => id === 8, held: (why) => held.push(why) });
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    rows.push(row(7, 'done'), row(8, 'done'));
+    expect(wake?.tick()).toBeUndefined(); // a wait on #8 is pending
+    expect(held).toEqual(['a wait of the lead is pending: it hears of the event itself']);
+    heard.add(8);
+    expect(wake?.tick()).toBe('[tai] agent #7 w7 done (0 characters): read it with the tai wait tool');
+    expect(held).toContain('agent #8 done was reported to the lead already: not typed');
+    clock.t += 60_000;
+    expect(wake?.tick()).toBeUndefined();
+  });
+
+  test('the delays come from the environment when given in whole ms, else from the rules', () => {
+    expect(wakeDelays({ TAI_WAKE_QUIET_OUTPUT_MS: '300', TAI_WAKE_QUIET_KEYS_MS: '8000', TAI_WAKE_GAP_MS: 'soon' })).toEqual({ quietOutputMs: 300, quietKeysMs: 8_000, minGapMs: WAKE_MIN_GAP_MS });
+  });
+
+  test("a retried job wakes the lead once, when its last attempt ended, under the id the lead holds", () => {
+    const current = { of1: 1 };
+    const { clock, rows } = setUp({ jobOf: (id) => (id === 2 ? 1 : id), superseded: (id) => id === 1 && current.of1 !== 1 });
+    clock.t += WAKE_QUIET_KEYS_MS + 1;
+    rows.push(row(1, 'failed', 'exit 1 · 3 chars'));
+    current.of1 = 2; // the retry started
+    rows.push(row(2, 'running'));
+    expect(wake?.tick()).toBeUndefined();
+    rows[1] = row(2, 'done', 'exit 0 · 5 chars');
+    expect(wake?.tick()).toBe('[tai] agent #1 w2 done (5 characters): read it with the tai wait tool');
   });
 });
