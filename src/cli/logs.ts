@@ -103,7 +103,7 @@ async function show(agents: AgentsStore, transcripts: TranscriptStore, id: numbe
       const now = agents.find(agent.id, Number(agent.run.split('-')[0])) ?? agent;
       const more = transcripts.read(agent.run, agent.id, printer.lastSeq);
       if (more) printer.print(more);
-      // The footer is written before the final row (src/io/agents/agent-finish.ts): a final row means it is in.
+      // The footer is written before the final row (src/io/agents/attempt-effects.ts): a final row means it is in.
       if (!isLive(now.state)) return printer.end(more ?? first, now);
     }
   } finally {

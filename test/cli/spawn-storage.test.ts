@@ -118,6 +118,30 @@ describe('tai spawn when the state database refuses the result', () => {
     expect(io.stderr).toContain('the whole of it is on stdout');
     expect(io.stderr).not.toContain('tai record read');
   }, 60_000);
+
+  it('on a full filesystem (a real 1 MiB tmpfs) leaves no empty file in unsaved/ and the row says done, exit 0, not cancelled by its supervisor', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tai-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir]);
+    mounted = dir;
+    const io = testIo({}, dir);
+    const code = spawnCli(['--label', 'no room', ...gatedFlood(dir, 10_001)], io);
+    await until(() => existsSync(join(dir, 'READY')));
+    try {
+      writeFileSync(join(dir, 'filler'), Buffer.alloc(2 << 20));
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    writeFileSync(join(dir, 'GO'), '');
+    expect(await code).toBe(74);
+    const unsaved = join(dir, 'tai', 'unsaved');
+    const left = existsSync(unsaved) ? readdirSync(unsaved) : [];
+    expect(left.filter((name) => statSync(join(unsaved, name)).size === 0)).toEqual([]);
+    rmSync(join(dir, 'filler'));
+    const stored = storedStatus({ XDG_STATE_HOME: dir }, Date.now());
+    const row = stored?.agents.find((agent) => agent.label === 'no room');
+    expect(row?.state, JSON.stringify(stored?.agents)).toBe('done');
+    expect(row?.reason).not.toContain('supervisor exited');
+  }, 60_000);
 });
 
 describe('tai spawn on a damaged state database', () => {

@@ -14,7 +14,8 @@
  * turn's own usage in the prompt response replaces it, `promptUsage`);
  * notice -> Note (Error when its severity is error); session_info_update
  * with a Codex error (`_meta.codex.error`, codex-acp) -> Error, kept as the
- * turn's failure; the rest (the user's own chunks, commands, modes, config,
+ * turn's failure ("Reconnecting... waiting for network" also marks the turn
+ * `lost`: the runner ends it as a lost connection); the rest (the user's own chunks, commands, modes, config,
  * compaction) is not shown.
  *
  * Failures, for the one classifier (acpFailure): a turn fails by a JSON-RPC
@@ -22,7 +23,7 @@
  * src/core/decoders/rpc-error.ts.
  */
 import type { AgentEvent } from '../events.js';
-import type { FailureInput } from '../outage/classify.js';
+import { waitsForNetwork, type FailureInput } from '../outage/classify.js';
 import { argsText, isObject, num, str, type Json } from './json.js';
 import { RecentIds } from './recent-ids.js';
 import { rpcErrorFailure } from './rpc-error.js';
@@ -44,10 +45,20 @@ export class AcpDecoder {
   /** Message text was sent this turn (a tool call after it starts a new paragraph). */
   #texted = false;
   #failure: Json | undefined;
+  #lost = false;
 
   /** The failure the agent reported in an update while its turn went on (codex-acp's session_info_update). */
   get failure(): Json | undefined {
     return this.#failure;
+  }
+
+  /**
+   * The agent said it waits for the network with no end to its retries
+   * (codex-acp's "Reconnecting... waiting for network"): its turn is over,
+   * and its panel is held for the network instead of its errors counting as activity.
+   */
+  get lost(): boolean {
+    return this.#lost;
   }
 
   /** Maps one `update` object of a session/update notification. */
@@ -105,6 +116,7 @@ export class AcpDecoder {
     if (!isObject(error)) return [];
     // Kept in the shape of a JSON-RPC error, so the one classifier reads its codexErrorInfo as codex-acp's others.
     this.#failure = { code: -32603, message: str(error, 'message') ?? 'codex error', data: error };
+    this.#lost ||= waitsForNetwork(str(error, 'message') ?? '');
     return [{ type: 'error', text: str(error, 'message') ?? argsText(error) }];
   }
 

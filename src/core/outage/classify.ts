@@ -147,8 +147,20 @@ const RATE_LIMIT_TEXT: readonly RegExp[] = [
   /insufficient_quota|quota exceeded|exceeded your current quota/i,
 ];
 
+/**
+ * Codex's word (codex exec, newer codex-acp) for a retry that waits for the
+ * network with no end: a live agent saying it, never ending its turn, has lost the connection.
+ */
+const WAITING_FOR_NETWORK = /^Reconnecting\.\.\. waiting for network\b/;
+
+/** True when an agent's error says it waits for the network by itself, with no end to its retries. */
+export function waitsForNetwork(message: string): boolean {
+  return WAITING_FOR_NETWORK.test(message.trim());
+}
+
 /** Texts of a lost connection, as git, ssh, curl, gh, Node and the agent CLIs print them; the specific ones first. */
 const NETWORK_TEXT: readonly RegExp[] = [
+  WAITING_FOR_NETWORK,
   /could not resolve host/i,
   /temporary failure in name resolution/i,
   /name or service not known/i,

@@ -101,6 +101,20 @@ export function nextProbe(outage: OutageProgress, now: number, scale = 1): Probe
   return { kind: 'probe', at, stage: 'hourly', hourlyStartedAt };
 }
 
+/**
+ * The earliest time (epoch ms) a panel held since `heldAt` may restart its
+ * agent when it was already restarted `restarts` times after outages: the
+ * first hold as soon as the service is back, each repeat waits as if that
+ * many probes had failed (five minutes, ten, then an hour), so an agent that
+ * fails again at once is not restarted every few seconds.
+ */
+export function restartNotBefore(heldAt: number, restarts: number, scale = 1): number {
+  checkTimeScale(scale);
+  if (restarts <= 0) return heldAt;
+  const step = OUTAGE_WIDENING_STEPS[Math.min(restarts, OUTAGE_WIDENING_STEPS.length - 1)];
+  return heldAt + Math.round((step?.delay ?? OUTAGE_PROBE_AFTER_ONE_HOUR) * scale);
+}
+
 /** The stage of the probe pending after `attempts` failed probes. */
 export function stageAfter(attempts: number): OutageStage {
   return OUTAGE_WIDENING_STEPS[attempts]?.stage ?? 'hourly';

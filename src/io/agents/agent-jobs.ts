@@ -14,7 +14,8 @@
 import type { AgentResult } from '../../core/agents/agent-service.js';
 import { RequestError } from '../../core/errors.js';
 import type { AgentEvent } from '../../core/events.js';
-import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
+import type { FinalState } from '../../core/panel/panel-state.js';
+import type { AttemptState } from '../../core/agents/attempt.js';
 import { FORK_TIMEOUT_DEFAULT, FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../../core/policy.js';
 import { idleCancelProblem } from '../../core/agents/idle-cancel.js';
 import { assertNever } from '../../core/never.js';
@@ -30,22 +31,12 @@ export interface Attempt {
   readonly id: number;
   /** The agent now running in the panel (a fresh one after an outage). */
   agent: RunningAgent;
-  settled: boolean;
-  hardStopped: boolean;
-  /** Supervision asked for a stop: the attempt's end is final, never an outage. */
-  stopAsked: boolean;
+  /** Where the attempt is in its life (src/core/agents/attempt.ts); changed only by `tell` (attempt-effects.ts). */
+  life: AttemptState<RunOutcome>;
   /** While the panel is held for an outage: aborting it ends the wait. */
   hold?: AbortController;
-  /** How the agent ended while its panel was held. */
-  endedDuringHold?: RunOutcome;
-  /** The current idle spell was already checked against the probe. */
-  silenceChecked: boolean;
-  /** Fresh agents started in this panel after outages. */
-  restarts: number;
   /** The machine-wide slot this attempt holds while it lives (src/io/storage/agent-slots.ts). */
   slot?: number;
-  /** The live state last written to the agent's row (so status shows a hold after a restart of the cockpit). */
-  stored?: PanelState;
   state?: FinalState;
   summary?: string;
 }

@@ -11,9 +11,10 @@
  * when it ends its result is handed back through the claim check.
  *
  * Its parts: the state they share (service-state.ts); the spawn path
- * (agent-start.ts); an attempt's end and the sweep (agent-finish.ts); a job
- * and its attempts (agent-jobs.ts); how an attempt settles and is held
- * through an outage (agent-holds.ts); what a job answers
+ * (agent-start.ts); a job and its attempts (agent-jobs.ts); an attempt's
+ * life, one state machine (src/core/agents/attempt.ts) whose effects are
+ * carried out by attempt-effects.ts (holds, restarts, the claim check, the
+ * panel finished, retry or answer, and the sweep); what a job answers
  * (agent-results.ts); the service opened on the state database
  * (open-agent-service.ts).
  *
@@ -33,12 +34,12 @@ import type { CommandOf } from '../../core/protocol/commands.js';
 import { defaultLabel } from '../../core/agents/agent-spawn.js';
 import { RequestError, messageOf } from '../../core/errors.js';
 import type { Board } from '../../../store/board.js';
-import { waitForResult } from './agent-jobs.js';
+import { waitForResult, type Attempt } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { liveResult, storedResult } from './agent-results.js';
 import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
 import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
-import { importUnsaved } from '../storage/unsaved.js';
+import { freeRoom, importUnsaved, reserveRoom } from '../storage/unsaved.js';
 import { currentRun, type AgentsStore } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
@@ -49,9 +50,9 @@ import { checkStartable } from './spawn/startable.js';
 import { runSpecOf, type Runner } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 import { laneFailure, NO_LANES, type LaneWatch } from '../lanes/lane-watch.js';
-import { startJob } from './agent-start.js';
-import { finishAttempt, sweep } from './agent-finish.js';
-import { boardRow, saveRow, type ServiceState } from './service-state.js';
+import { startAttempt, startJob } from './agent-start.js';
+import { sweep, tell } from './attempt-effects.js';
+import { boardRow, type ServiceState } from './service-state.js';
 
 /** How to build the service. */
 export interface AgentServiceOptions {
@@ -112,19 +113,15 @@ export class LocalAgentService implements AgentService {
       stateDir: options.stateDir,
       transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
       store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now },
-      steps: {
-        board: options.board,
-        now,
-        outages: options.outages,
-        finish: (job, attempt, outcome) => finishAttempt(s, job, attempt, outcome),
-        save: (job, attempt, state, at) => saveRow(s, job, attempt, state, at),
-      },
+      startAttempt: (job, at) => startAttempt(s, job, at),
     };
     this.#s = s;
     this.#runners = options.runners ?? DEFAULT_RUNNERS;
     // The board may finish a panel itself (an agent that survived its hard stop).
     this.#unsubscribe = s.board.subscribe(() => sweep(s));
     // The slots' leases, and what the database refused earlier once it takes writes again.
+    // Room for the final rows on a full disk (src/io/storage/unsaved.ts).
+    if (s.stateDir !== undefined && s.agents) reserveRoom(s.stateDir, run);
     if (s.slots || s.stateDir !== undefined) {
       this.#upkeep = setInterval(() => this.upkeep(now()), SLOT_RENEW_MS);
       this.#upkeep.unref();
@@ -226,10 +223,10 @@ export class LocalAgentService implements AgentService {
 
   /** Stops the job's running attempt hard now (a second Ctrl-C); its stop must have been asked for first. */
   kill(id: number): void {
-    const attempt = this.#s.jobs.get(id)?.attempts.at(-1);
-    if (!attempt || attempt.settled) return;
-    attempt.hardStopped = true;
-    attempt.agent.hard('killed by the user');
+    const job = this.#s.jobs.get(id);
+    const attempt = job?.attempts.at(-1);
+    if (!job || !attempt || !isLive(attempt)) return;
+    tell(this.#s, job, attempt, { type: 'stop', hard: true, reason: 'killed by the user' });
   }
 
   /**
@@ -242,7 +239,7 @@ export class LocalAgentService implements AgentService {
     const job = this.#s.jobs.get(id);
     const attempt = job?.attempts.at(-1);
     if (!job || !attempt) throw new RequestError(`no such agent: ${id}`);
-    if (attempt.settled) throw new RequestError(`agent ${id} is not running (${attempt.state ?? 'finished'})`);
+    if (!isLive(attempt)) throw new RequestError(`agent ${id} is not running (${attempt.state ?? 'finished'})`);
     if (!attempt.agent.steer) {
       throw new RequestError(`agent ${id} takes no messages (kind ${job.kind}${job.kind === 'command' ? ': start it with --stdin' : job.kind === 'claude' ? ': start it with --input-format stream-json' : ''})`);
     }
@@ -272,6 +269,12 @@ export class LocalAgentService implements AgentService {
     clearInterval(this.#upkeep);
     this.#s.lanes?.dispose();
     this.#s.transcripts?.dispose();
+    if (this.#s.stateDir !== undefined) freeRoom(this.#s.stateDir, this.#s.run);
     for (const job of new Set(this.#s.jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }
+}
+
+/** True while the attempt's agent runs or its panel is held: neither settled nor finished. */
+function isLive(attempt: Attempt): boolean {
+  return attempt.life.phase === 'running' || attempt.life.phase === 'held';
 }

@@ -6,7 +6,8 @@
  */
 import type { SpawnResult } from '../../core/agents/agent-service.js';
 import { RequestError, messageOf } from '../../core/errors.js';
-import { followAttempt } from './agent-holds.js';
+import { startedAttempt } from '../../core/agents/attempt.js';
+import { followAttempt, tell } from './attempt-effects.js';
 import { newJob, startAgent, type Attempt, type Job, type JobRequest } from './agent-jobs.js';
 import type { Runner, RunningAgent, RunSpec } from './runners/runner.js';
 import type { StoredLane } from '../lanes/lane-store.js';
@@ -52,30 +53,22 @@ export function startAttempt(s: ServiceState, job: Job, now: number): number {
     board.close(id, now);
     throw err instanceof RequestError ? err : new RequestError(`cannot start ${job.label}: ${messageOf(err)}`);
   }
-  const attempt: Attempt = { id, agent, settled: false, hardStopped: false, stopAsked: false, silenceChecked: false, restarts: 0, stored: 'running', ...(slot === undefined ? {} : { slot }) };
+  const attempt: Attempt = { id, agent, life: startedAttempt(), ...(slot === undefined ? {} : { slot }) };
   job.attempts.push(attempt);
   s.jobs.set(id, job);
-  bindStops(s, id, attempt);
+  bindStops(s, job, attempt);
   saveRow(s, job, attempt, 'running', now);
   const lane = s.laneOf.get(job);
   if (lane) s.lanes?.follow(id, lane, () => attempt.agent.pgid);
-  followAttempt(s.steps, job, attempt);
+  followAttempt(s, job, attempt);
   return id;
 }
 
 /** The board's stop hooks reach whichever agent runs in the panel now, and end an outage wait. */
-function bindStops(s: ServiceState, id: number, attempt: Attempt): void {
+function bindStops(s: ServiceState, job: Job, attempt: Attempt): void {
   s.board.getState().setCancel(
-    id,
-    (reason) => {
-      attempt.stopAsked = true;
-      attempt.hold?.abort();
-      attempt.agent.soft(reason);
-    },
-    (reason) => {
-      attempt.hardStopped = true;
-      attempt.hold?.abort();
-      attempt.agent.hard(reason);
-    },
+    attempt.id,
+    (reason) => tell(s, job, attempt, { type: 'stop', hard: false, reason }),
+    (reason) => tell(s, job, attempt, { type: 'stop', hard: true, reason }),
   );
 }

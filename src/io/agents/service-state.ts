@@ -7,14 +7,13 @@
 import { isLive, type FinalState, type PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
 import type { AgentRow } from '../../../store/status.js';
-import type { HoldSteps } from './agent-holds.js';
 import type { Attempt, Job } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { agentRowOf, type AttemptEnd } from './agent-results.js';
 import type { StoreResultOptions } from './result-store.js';
 import type { AgentSlots } from '../storage/agent-slots.js';
-import { keepRow } from '../storage/unsaved.js';
-import type { AgentsStore } from '../storage/agents-store.js';
+import { freeRoom, keepRow } from '../storage/unsaved.js';
+import type { AgentsStore, StoredAgent } from '../storage/agents-store.js';
 import type { RecordStore } from '../storage/records.js';
 import type { AgentTranscripts } from './agent-transcripts.js';
 import type { LaneWatch } from '../lanes/lane-watch.js';
@@ -40,8 +39,8 @@ export interface ServiceState {
   readonly store: StoreResultOptions;
   /** Writes the agents' transcripts for `tai logs`; omitted without a database. */
   readonly transcripts: AgentTranscripts | undefined;
-  /** What settling and holding an attempt call back into. */
-  readonly steps: HoldSteps;
+  /** Starts the job's next attempt (agent-start.ts), for a retry; throws as a spawn does. */
+  readonly startAttempt: (job: Job, now: number) => number;
 }
 
 /** The board's status row of panel `id`, if it has one. */
@@ -70,20 +69,42 @@ export function release(s: ServiceState, slot: number | undefined): void {
   }
 }
 
-/** Writes the attempt's row; a final row the database refuses is kept in a file (src/io/storage/unsaved.ts). */
+/**
+ * Writes the attempt's row. A final row the database refuses is kept in a
+ * file (src/io/storage/unsaved.ts); on a full disk, where that fails too, the
+ * supervisor's room is given back and a compact row (its text cut to a line) written.
+ */
 export function saveRow(s: ServiceState, job: Job, attempt: Attempt, state: PanelState, now: number, end?: AttemptEnd): void {
   if (!s.agents) return;
   const stored = agentRowOf(s.run, job, attempt.id, state, now, boardRow(s, attempt.id, now), end);
+  // A live row is for status after a restart; supervision goes on without it.
+  if (attempted(() => s.agents?.save(stored)) || end === undefined || isLive(state)) return;
+  const dir = s.stateDir;
+  const compact = compactRow(stored);
+  if (dir !== undefined && attempted(() => keepRow(dir, stored))) return;
+  // A full disk: the room this supervisor set aside at its start is given back for the row.
+  if (dir !== undefined) freeRoom(dir, s.run);
+  if (attempted(() => s.agents?.save(compact))) return;
+  // Nowhere else: the row reads as its supervisor's end (cancelled) later.
+  if (dir !== undefined && compact !== stored) attempted(() => keepRow(dir, compact));
+}
+
+/** A row's text longer than this is cut to one line when the full row found no room. */
+const COMPACT_TEXT_MAX = 200;
+
+/** The row with a long text replaced by a line saying where the result went (the caller had it whole). */
+export function compactRow(row: StoredAgent): StoredAgent {
+  if (row.text.length <= COMPACT_TEXT_MAX) return row;
+  const where = row.recordId === null ? 'it was handed back to the caller' : `the whole of it is in record ${row.recordId}`;
+  return { ...row, text: `[the result (${row.chars} characters) did not fit in the state database; ${where}]` };
+}
+
+/** Runs a write; false when it threw. */
+function attempted(write: () => unknown): boolean {
   try {
-    s.agents.save(stored);
+    write();
+    return true;
   } catch {
-    // A live row is for status after a restart; supervision goes on without it. A final
-    // row is kept in a file and written by the upkeep or the next tai process.
-    if (end === undefined || isLive(state) || s.stateDir === undefined) return;
-    try {
-      keepRow(s.stateDir, stored);
-    } catch {
-      // Nowhere to keep it: the row reads as its supervisor's end (cancelled) later.
-    }
+    return false;
   }
 }

@@ -145,6 +145,8 @@ export interface HeldAttempt {
   readonly label: string;
   readonly task: string;
   readonly cwd: string | undefined;
+  /** Fresh agents already started in this panel after outages (a repeat's hold widens). */
+  readonly restarts: number;
   /** The agent's hand-back so far. */
   result(): string;
   /** How the agent ended while its panel was held, if it did (taken once). */
@@ -169,11 +171,11 @@ export interface HeldAttempt {
 export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
   const waitedFor = judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
   const held = told(outages, panel);
-  const service = judgement.kind === 'yielded' ? 'network' : judgement.service;
-  outages.tell?.(held.panelId, `held: waiting for the ${service === 'network' ? 'network' : 'model service'} (${waitedFor})`);
+  const onHold = (c: Classification): void => outages.tell?.(held.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
   try {
     const worktree = laneWorktree(held.cwd);
     if (judgement.kind === 'yielded' && worktree !== undefined) {
+      onHold({ kind: 'network', detail: waitedFor });
       const request = { lane: held.label, worktree, task: held.task, reason: { kind: 'yielded', step: judgement.step } as const, stateDir: outages.stateDir };
       const verdict = await outages.watch.onLaneYield(request, held.panelId, held.label, signal);
       if (verdict.kind === 'restarted') {
@@ -183,7 +185,9 @@ export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, 
     }
     const classification: Classification =
       judgement.kind === 'yielded' ? { kind: 'network', detail: `handed back with NETWORK: ${judgement.step}` } : judgement.classification;
-    const verdict = await outages.watch.onAgentFailure(classification, held.panelId, held.label, signal);
+    // A yield names the network itself; a lost connection is confirmed by the network probe (the watch).
+    const hold = { onHold, restarts: held.restarts, ...(judgement.kind === 'yielded' ? { confirmed: true } : {}) };
+    const verdict = await outages.watch.onAgentFailure(classification, held.panelId, held.label, signal, hold);
     if (verdict.kind === 'not-outage') return held.finish({ state: 'failed', summary: verdict.classification.detail });
     if (verdict.kind !== 'back') return stopped(held, verdict, waitedFor);
     const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;

@@ -9,9 +9,9 @@
  * of; it stays after the import, so what the message named stays true) and
  * `<record id>.json` its label and time; `agent-<run>-<id>.json` holds a row.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentsStore, StoredAgent } from './agents-store.js';
+import { pidAlive, type AgentsStore, type StoredAgent } from './agents-store.js';
 import type { RecordStore } from './records.js';
 
 /** The folder of unsaved results and rows inside the state folder. */
@@ -19,23 +19,72 @@ export function unsavedDir(stateDir: string): string {
   return join(stateDir, 'unsaved');
 }
 
-/** Writes a whole result to `<unsaved>/<id>.txt` (0600) with its metadata; returns the text file's path. Throws the filesystem's error. */
+/** Writes a whole result to `<unsaved>/<id>.txt` (0600) with its metadata; returns the text file's path. Throws the filesystem's error, leaving neither file. */
 export function keepResult(stateDir: string, id: string, text: string, meta: { label: string; createdAt: number }): string {
   const dir = unsavedDir(stateDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${id}.txt`);
-  writeFileSync(path, text, { mode: 0o600 });
-  writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, label: meta.label, createdAt: meta.createdAt }), { mode: 0o600 });
+  writeWhole(path, text);
+  try {
+    writeWhole(join(dir, `${id}.json`), JSON.stringify({ id, label: meta.label, createdAt: meta.createdAt }));
+  } catch (err) {
+    // A text without its metadata is never imported: the message names no file that holds nothing.
+    rmSync(path, { force: true });
+    throw err;
+  }
   return path;
 }
 
-/** Writes an agent's row that the database refused to `<unsaved>/agent-<run>-<id>.json` (0600). Throws the filesystem's error. */
+/** Writes an agent's row that the database refused to `<unsaved>/agent-<run>-<id>.json` (0600). Throws the filesystem's error, leaving no file. */
 export function keepRow(stateDir: string, row: StoredAgent): string {
   const dir = unsavedDir(stateDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `agent-${row.run}-${row.id}.json`);
-  writeFileSync(path, JSON.stringify(row), { mode: 0o600 });
+  writeWhole(path, JSON.stringify(row));
   return path;
+}
+
+/** The room a supervisor sets aside so that its final rows still fit on a full disk. */
+export const ROOM_BYTES = 64 * 1024;
+
+/** The file of run `run`'s room. */
+function roomPath(stateDir: string, run: string): string {
+  return join(unsavedDir(stateDir), `room-${run}`);
+}
+
+/** Sets ROOM_BYTES aside for run `run` (once); false when there is no room for it either. */
+export function reserveRoom(stateDir: string, run: string): boolean {
+  const path = roomPath(stateDir, run);
+  if (existsSync(path)) return true;
+  try {
+    mkdirSync(unsavedDir(stateDir), { recursive: true, mode: 0o700 });
+    writeWhole(path, ' '.repeat(ROOM_BYTES));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Gives run `run`'s room back to the filesystem (a full disk, or the run's end); false when it had none. */
+export function freeRoom(stateDir: string, run: string): boolean {
+  try {
+    unlinkSync(roomPath(stateDir, run));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a file whole or not at all: a full disk must not leave an empty or cut file behind. */
+function writeWhole(path: string, data: string): void {
+  const part = `${path}.part`;
+  try {
+    writeFileSync(part, data, { mode: 0o600 });
+    renameSync(part, path);
+  } catch (err) {
+    rmSync(part, { force: true });
+    throw err;
+  }
 }
 
 /** What an import wrote into the database. */
@@ -56,14 +105,16 @@ export function importUnsaved(stateDir: string, records: RecordStore, agents: Ag
   if (!existsSync(dir)) return { records: 0, rows: 0 };
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir).sort();
   } catch {
     return { records: 0, rows: 0 };
   }
+  sweepRooms(dir, names);
   let recordsDone = 0;
   let rowsDone = 0;
+  const kept = names.filter((n) => n.endsWith('.json'));
   // Records first: a kept row may name one of them.
-  for (const name of [...names.filter((n) => !n.startsWith('agent-')), ...names.filter((n) => n.startsWith('agent-'))]) {
+  for (const name of [...kept.filter((n) => !n.startsWith('agent-')), ...kept.filter((n) => n.startsWith('agent-'))]) {
     const path = join(dir, name);
     let parsed: unknown;
     try {
@@ -84,4 +135,14 @@ export function importUnsaved(stateDir: string, records: RecordStore, agents: Ag
     unlinkSync(path);
   }
   return { records: recordsDone, rows: rowsDone };
+}
+
+/** Deletes the rooms of runs whose process is gone (killed before it could give its room back). */
+function sweepRooms(dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    if (!name.startsWith('room-')) continue;
+    const pid = Number(name.slice(5).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) continue;
+    rmSync(join(dir, name), { force: true });
+  }
 }

@@ -101,3 +101,18 @@ describe('the failure of an ACP turn, as the one classifier sorts it', () => {
     expect(classify(acpFailure(thrown), NOW).resetAt).toBe(NOW + 17_000);
   });
 });
+
+describe("codex-acp's errors while its turn goes on", () => {
+  const info = (message: string): unknown => ({ sessionUpdate: 'session_info_update', _meta: { codex: { error: { message } } } });
+
+  it.each([
+    ['Reconnecting... waiting for network (Connection failed: error sending request)', true, 'network'],
+    ['Reconnecting... 1/1: responseStreamDisconnected', false, 'other'],
+    ['We’re currently experiencing high demand, which may cause temporary errors.', false, 'model'],
+  ])('"%s" marks the turn lost: %s, and the classifier says %s', (message, lost, kind) => {
+    const decoder = new AcpDecoder();
+    expect(decoder.update(info(message)).events).toEqual([{ type: 'error', text: message }]);
+    expect(decoder.lost).toBe(lost);
+    expect(classify(acpFailure(decoder.failure)).kind).toBe(kind);
+  });
+});

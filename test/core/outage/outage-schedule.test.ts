@@ -9,6 +9,7 @@ import {
   isOutageStage,
   nextProbe,
   parseTimeScale,
+  restartNotBefore,
   stageAfter,
   type OutageProgress,
   type ProbePlan,
@@ -138,3 +139,20 @@ describe('the outage schedule', () => {
     expect(() => nextProbe({ startedAt: T0, attempts: 1.5 }, T0)).toThrow(RangeError);
   });
 });
+
+describe('restartNotBefore: repeated outages of one agent widen', () => {
+  it.each([
+    [0, 0],
+    [1, 5 * 60_000],
+    [2, 10 * 60_000],
+    [3, 60 * 60_000],
+    [9, 60 * 60_000],
+  ])('after %i restarts the panel stays held at least %i ms', (restarts, wait) => {
+    expect(restartNotBefore(1_000, restarts) - 1_000).toBe(wait);
+  });
+
+  it('scales with the lab time scale', () => {
+    expect(restartNotBefore(0, 1, 0.001)).toBe(300);
+  });
+});
+

@@ -202,6 +202,23 @@ describe('agents that fail with a lost network', () => {
     expect((await s.service.poll(id))?.state).toBe('done');
   });
 
+  it('holds a codex-acp agent that says "Reconnecting... waiting for network" as events and never ends its turn, and restarts it when the network is back', async () => {
+    const s = setup();
+    const marker = join(s.dir, 'mark');
+    const agent = fixture('acp-agent.mjs');
+    const argv = ['/bin/sh', '-c', `if [ -f '${marker}' ]; then exec '${node}' '${agent}' twice; else touch '${marker}'; exec '${node}' '${agent}' offline; fi`];
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'acp', argv, label: 'codex-acp', prompt: 'list the files' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    expect(readLog(s.db, { kind: 'agent-hold' }).map((row) => [row.service, row.detail])).toEqual([
+      ['network', `panel #${id} codex-acp: Reconnecting... waiting for network (Connection failed: error sending request for url (http://127.0.0.1:9/v1/responses))`],
+    ]);
+    s.network.up = true;
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
+    const result = await s.service.poll(id);
+    expect(result?.state).toBe('done');
+    expect(result?.text).toContain('The tool printed tai-tool-ok.');
+  });
+
   it('fails a rate-limited Claude agent as it is, never holding it', async () => {
     const s = setup();
     const argv = [node, fixture('claude-emitter.mjs'), 'rate-limit', '--input-format', 'stream-json'];
@@ -233,6 +250,41 @@ describe('agents that fail with a lost network', () => {
     const result = await s.service.poll(id, 10_000);
     expect(result).toMatchObject({ state: 'cancelled', exitCode: 130 });
     expect(result?.reason).toBe('cancelled by request (tai cancel)');
+  });
+});
+
+describe('a lost connection while the network answers', () => {
+  it('is the model service\'s outage: the network probe succeeds, the agent is held for the model service and restarted when its probe passes', async () => {
+    const s = setup();
+    s.network.up = true;
+    s.model.up = false;
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv: failsOnceThen(join(s.dir, 'mark'), 'echo answered'), label: 'streamer' }, s.time.t);
+    await untilPasses(() => expect(s.state(id)).toBe('waiting'));
+    expect(s.board.getState().panels.find((p) => p.id === id)?.header).toContain('waiting for model');
+    expect(readLog(s.db, { kind: 'agent-hold' }).map((row) => [row.service, row.detail])).toEqual([['model', `panel #${id} streamer: ${LOST}; the network probe succeeded`]]);
+    expect(s.told[0]).toBe(`#${id} held: waiting for the model service (${LOST}; the network probe succeeded)`);
+    s.model.up = true;
+    await until(() => s.service.peek(id)?.finished === true, s.wait);
+    const result = await s.service.poll(id);
+    expect(result?.state).toBe('done');
+    expect(result?.text).toContain('the model service is back (outage 1)');
+    expect(listOutages(s.db).map((o) => o.service)).toEqual(['model']);
+  });
+
+  it('widens the holds of an agent that fails again at once: five, then ten minutes, never a restart every few seconds', async () => {
+    const s = setup();
+    s.network.up = true;
+    const argv = ['/bin/sh', '-c', `echo "${LOST}" >&2; exit 128`];
+    const { id } = await s.service.spawn({ cmd: 'spawn', kind: 'command', argv, label: 'flaky' }, s.time.t);
+    await until(() => readLog(s.db, { kind: 'agent-resume' }).length >= 3, { ...s.wait, timeout: 30_000 });
+    const holds = readLog(s.db, { kind: 'agent-hold' }).map((row) => row.at);
+    const resumes = readLog(s.db, { kind: 'agent-resume' }).map((row) => row.at);
+    const held = resumes.slice(0, 3).map((at, i) => at - (holds[i] ?? 0));
+    expect(held[0]).toBeGreaterThanOrEqual(MINUTE);
+    expect(held[1]).toBeGreaterThanOrEqual(5 * MINUTE);
+    expect(held[2]).toBeGreaterThanOrEqual(10 * MINUTE);
+    s.board.getState().cancel(id, 'enough', s.time.t);
+    expect((await s.service.poll(id, 10_000))?.state).toBe('cancelled');
   });
 });
 

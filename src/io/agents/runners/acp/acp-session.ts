@@ -145,6 +145,7 @@ export class AcpSession {
           const out = current.decoder.update(params.update);
           current.result.append(out.text);
           for (const event of out.events) current.emit(event);
+          if (current.decoder.lost && !current.stopping) this.#lose(current);
         })
         .onRequest(sdk.methods.client.session.requestPermission, ({ params }) => answerPermission(this.#current, params, this.#remembered))
         .connect(sdk.ndJsonStream(Writable.toWeb(this.#group.stdin) as WritableStream<Uint8Array>, pacedWebStream(this.#group.stdout)));
@@ -243,8 +244,7 @@ export class AcpSession {
       if (response.stopReason === 'end_turn' && reported !== undefined && !current.stopping) {
         // codex-acp can end a failed turn end_turn and say the failure only in a session_info_update.
         this.#broken ??= 'the turn failed';
-        const said = typeof reported === 'object' && reported !== null ? (reported as { message?: unknown }).message : undefined;
-        const why = oneLine(sayFailure(classify(acpFailure(reported), Date.now()), typeof said === 'string' ? said : 'the turn failed'));
+        const why = reportedLine(reported, 'the turn failed');
         return { outcome: { state: 'failed', summary: why, failure: [acpFailure(reported)] }, reusable: false };
       }
       if (response.stopReason === 'end_turn') return { outcome: { state: 'done', summary: 'end_turn' }, reusable: true };
@@ -275,7 +275,10 @@ export class AcpSession {
   /** The outcome of a turn that threw: killed, or the error said once with the last stderr lines. */
   #failed(current: Current, err: unknown): RunOutcome {
     this.#broken ??= 'the turn failed';
-    if (this.#ended !== undefined) return { state: 'failed', summary: this.#ended };
+    if (this.#ended !== undefined) {
+      const lost = current.decoder.lost ? current.decoder.failure : undefined;
+      return { state: 'failed', summary: this.#ended, ...(lost === undefined ? {} : { failure: [acpFailure(lost)] }) };
+    }
     const reaper = this.#group.reaper;
     const exit = reaper.exitCode ?? reaper.signalCode;
     const lastErr = this.#lastErr;
@@ -284,6 +287,16 @@ export class AcpSession {
     current.emit({ type: 'error', text: `${why}${detail}` });
     const stderr = lastErr.length > 0 ? [{ stderr: lastErr.join('\n'), ...(typeof exit === 'number' ? { exitCode: exit } : {}) }] : [];
     return { state: 'failed', summary: why, failure: [acpFailure(err), ...stderr] };
+  }
+
+  /**
+   * The agent waits for the network with no end (codex-acp retries every
+   * half minute, each retry an event): the turn ends as a lost connection,
+   * so its panel is held for the network and a fresh agent starts when it is back.
+   */
+  #lose(current: Current): void {
+    if (this.#ended !== undefined) return;
+    this.kill(reportedLine(current.decoder.failure, 'waiting for network'));
   }
 
   #cancel(sessionId: string): void {
@@ -318,6 +331,12 @@ function withData(err: unknown, message: string): string {
 }
 
 /** A summary is one line: the newlines of a message (Gemini's 429 has one) become spaces. */
+/** One line for a failure an update reported: its message (or `fallback`), its kind said first. */
+function reportedLine(reported: unknown, fallback: string): string {
+  const said = typeof reported === 'object' && reported !== null ? (reported as { message?: unknown }).message : undefined;
+  return oneLine(sayFailure(classify(acpFailure(reported), Date.now()), typeof said === 'string' ? said : fallback));
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }

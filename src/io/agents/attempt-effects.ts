@@ -1,0 +1,245 @@
+/**
+ * The effects of an attempt's state machine (src/core/agents/attempt.ts):
+ * every event of an attempt goes through `tell`, which steps the machine
+ * and carries out what it says: stop the agent, hold the panel through an
+ * outage (src/io/outage/agent-outages.ts), restart a fresh agent, store a
+ * long result through the claim check (waiting out a locked database),
+ * finish the panel, give the slot back, then retry or answer the job.
+ *
+ * Vocabulary:
+ * - tell: one event to one attempt; the machine decides, this file acts.
+ * - sweep: on every publish of the board, what no runner reports (a panel
+ *   the board finished itself, a live state to store, an idle spell).
+ */
+import { step, type AttemptEffect, type AttemptEvent, type EndVerdict } from '../../core/agents/attempt.js';
+import { codePoints, needsRecord } from '../../core/agents/claim-check.js';
+import { messageOf } from '../../core/errors.js';
+import type { FinalState } from '../../core/panel/panel-state.js';
+import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type HeldAttempt, type Judgement } from '../outage/agent-outages.js';
+import { startAgent, wakeWaiters, type Attempt, type Job } from './agent-jobs.js';
+import { claimedOf, finalResult, type ClaimedResult } from './agent-results.js';
+import { storeNow, waitOut } from './result-store.js';
+import { newRecordId } from '../storage/records.js';
+import type { RunOutcome } from './runners/runner.js';
+import { boardRow, reasonOf, release, rowState, saveRow, type ServiceState } from './service-state.js';
+
+/** An outage the machine holds for: the judgement the wait needs. */
+type Ticket = Exclude<Judgement, { kind: 'final' }>;
+
+/** How each stored attempt ended and where its result went, for its conclusion. */
+const ends = new WeakMap<Attempt, { readonly outcome: RunOutcome | undefined; readonly claimed: ClaimedResult }>();
+
+/** Steps the attempt's machine with `event` and carries out its effects in order. */
+export function tell(s: ServiceState, job: Job, attempt: Attempt, event: AttemptEvent<RunOutcome, Ticket>): void {
+  const next = step(attempt.life, event, { holds: s.outages !== undefined, restartsMax: OUTAGE_RESTARTS_MAX });
+  attempt.life = next.state;
+  for (const effect of next.effects) perform(s, job, attempt, effect);
+}
+
+/** Tells the attempt when its current agent ends (a later agent in the panel has its own follower). */
+export function followAttempt(s: ServiceState, job: Job, attempt: Attempt): void {
+  const agent = attempt.agent;
+  void agent.ended.then((outcome) => {
+    if (attempt.agent === agent) tell(s, job, attempt, { type: 'ended', outcome, verdict: verdictOf(s, attempt, outcome) });
+  });
+}
+
+/** The outage flows' verdict on an agent that ended on its own, for the machine. */
+function verdictOf(s: ServiceState, attempt: Attempt, outcome: RunOutcome): EndVerdict<Ticket> {
+  const judged = judgeAttempt(outcome, attempt.agent.result(), s.now());
+  if (judged.kind === 'final') return { kind: 'final', summary: judged.summary };
+  return { kind: 'outage', why: judged.kind === 'yielded' ? `handed back with NETWORK: ${judged.step}` : judged.classification.detail, ticket: judged };
+}
+
+function perform(s: ServiceState, job: Job, attempt: Attempt, effect: AttemptEffect<Ticket>): void {
+  switch (effect.kind) {
+    case 'stop-agent':
+      return effect.hard ? attempt.agent.hard(effect.reason) : attempt.agent.soft(effect.reason);
+    case 'abort-hold':
+      attempt.hold?.abort();
+      return;
+    case 'hold-failure':
+      return holdFailure(s, job, attempt, effect.ticket, effect.outcome);
+    case 'check-silence':
+      // Not inside the board's publish: the check may hold the panel, which publishes.
+      queueMicrotask(() => checkSilence(s, job, attempt));
+      return;
+    case 'restart-agent':
+      return restartAgent(s, job, attempt, effect.note);
+    case 'save-row':
+      return saveRow(s, job, attempt, effect.state, s.now());
+    case 'store-result':
+      return storeResult(s, job, attempt, effect.outcome);
+    case 'conclude':
+      return conclude(s, job, attempt);
+  }
+}
+
+/** Holds the panel of an agent that died to an outage until the watch's verdict. */
+function holdFailure(s: ServiceState, job: Job, attempt: Attempt, ticket: Ticket, outcome: RunOutcome): void {
+  const outages = s.outages;
+  if (!outages) return;
+  const held = heldAttempt(s, job, attempt);
+  void waitOutFailure(outages, held, ticket, held.signal, s.now).catch((err: unknown) => held.finish({ ...outcome, summary: `${outcome.summary}; ${String(err)}` }));
+}
+
+/** A panel gone idle is checked against the probes: a silent cut raises nothing. */
+function checkSilence(s: ServiceState, job: Job, attempt: Attempt): void {
+  const outages = s.outages;
+  if (!outages || attempt.life.phase !== 'held') return;
+  // Stopped or ended before the check began: nothing to check.
+  const ended = attempt.life.endedDuringHold;
+  if (attempt.life.stop !== 'none' || ended !== undefined) {
+    tell(s, job, attempt, { type: 'hold-over' });
+    if (ended !== undefined) tell(s, job, attempt, { type: 'ended', outcome: ended, verdict: verdictOf(s, attempt, ended) });
+    return;
+  }
+  const held = heldAttempt(s, job, attempt);
+  void waitOutSilence(outages, held, held.signal, s.now).catch((err: unknown) => {
+    held.note(`the silence could not be checked: ${String(err)}`);
+    const ended = held.takeEnded();
+    if (ended !== undefined) held.settle(ended);
+  });
+}
+
+/** What the outage flows may do with the held attempt: each verdict is an event to the machine. */
+function heldAttempt(s: ServiceState, job: Job, attempt: Attempt): HeldAttempt & { readonly signal: AbortSignal } {
+  const hold = new AbortController();
+  attempt.hold = hold;
+  const over = (): void => {
+    if (attempt.hold !== hold) return;
+    attempt.hold = undefined;
+    tell(s, job, attempt, { type: 'hold-over' });
+  };
+  return {
+    signal: hold.signal,
+    panelId: attempt.id,
+    label: job.label,
+    task: job.task,
+    cwd: job.spec.cwd,
+    restarts: attempt.life.restarts,
+    result: () => attempt.agent.result(),
+    takeEnded: () => {
+      const ended = attempt.life.endedDuringHold;
+      over();
+      return ended;
+    },
+    settle: (outcome) => {
+      over();
+      tell(s, job, attempt, { type: 'ended', outcome, verdict: verdictOf(s, attempt, outcome) });
+    },
+    finish: (outcome) => {
+      if (attempt.hold === hold) attempt.hold = undefined;
+      tell(s, job, attempt, { type: 'finish', outcome });
+    },
+    restart: (note) => {
+      if (attempt.hold === hold) attempt.hold = undefined;
+      tell(s, job, attempt, { type: 'restart', note });
+    },
+    cancel: (reason) => {
+      s.board.getState().cancel(attempt.id, reason, s.now(), 'owner');
+      over();
+    },
+    note: (text) => {
+      over();
+      s.board.getState().emit(attempt.id, { type: 'note', text }, s.now());
+    },
+  };
+}
+
+/** Starts a fresh agent with the job's task in the attempt's own panel (after an outage). */
+function restartAgent(s: ServiceState, job: Job, attempt: Attempt, note: string): void {
+  const now = s.now();
+  job.notes.push(`#${attempt.id}: ${note}`);
+  s.board.getState().emit(attempt.id, { type: 'note', text: note }, now);
+  try {
+    attempt.agent = startAgent(job, s.board, attempt.id, s.now);
+  } catch (err) {
+    tell(s, job, attempt, { type: 'finish', outcome: { state: 'failed', summary: `the fresh agent could not start: ${messageOf(err)}` } });
+    return;
+  }
+  saveRow(s, job, attempt, 'running', now);
+  followAttempt(s, job, attempt);
+}
+
+/**
+ * The attempt settled: a long result is stored before its reference can be
+ * handed out; a locked database is waited out without blocking the loop
+ * (the panel stays live and says why). Then the machine is told `stored`.
+ */
+function storeResult(s: ServiceState, job: Job, attempt: Attempt, outcome: RunOutcome | undefined): void {
+  const raw = attempt.agent.result();
+  const stored = (claimed: ClaimedResult): void => {
+    ends.set(attempt, { outcome, claimed });
+    tell(s, job, attempt, { type: 'stored' });
+  };
+  if (!needsRecord(raw)) return stored(claimedOf(raw, undefined));
+  const id = newRecordId(s.now());
+  const first = storeNow(s.store, raw, job.label, id);
+  if (first !== 'locked') return stored(claimedOf(raw, first));
+  const since = s.now();
+  s.board.getState().emit(attempt.id, { type: 'note', text: `the state database is locked; the result (${codePoints(raw)} characters) is stored as soon as it is free (waiting up to ${Math.round(s.store.waitMs / 1000)} s)` }, since);
+  void waitOut(s.store, raw, job.label, id, since).then((place) => stored(claimedOf(raw, place)));
+}
+
+/** A stored attempt: finish the panel, end its transcript, give back the slot, retry or answer. */
+function conclude(s: ServiceState, job: Job, attempt: Attempt): void {
+  const end = ends.get(attempt);
+  if (!end) return;
+  const { outcome, claimed } = end;
+  const now = s.now();
+  // The footer and the reason are one line, whatever the agent's message held (Gemini's 429 has two).
+  const summary = `${(outcome?.summary ?? 'stopped').replace(/\s*[\r\n]+\s*/g, ' ')}${claimed.suffix}`;
+  if (s.laneOf.has(job)) s.lanes?.ending(attempt.id);
+  const final = outcome
+    ? (s.board.getState().finish(attempt.id, outcome.state, summary, now) ?? rowState(s, attempt.id, now) ?? outcome.state)
+    : (rowState(s, attempt.id, now) ?? 'cancelled');
+  const row = boardRow(s, attempt.id, now);
+  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary);
+  attempt.agent.finished?.(final);
+  release(s, attempt.slot);
+  attempt.slot = undefined;
+  retryOrAnswer(s, job, attempt, final, claimed, now);
+}
+
+/** A finished attempt retries (failed, with retries left) or answers its job, waking the polls that wait. */
+function retryOrAnswer(s: ServiceState, job: Job, attempt: Attempt, final: FinalState, claimed: ClaimedResult, now: number): void {
+  const reason = reasonOf(s, attempt.id, now);
+  const { chars, recordId } = claimed;
+  attempt.state = final;
+  attempt.summary = reason;
+  if (final === 'failed' && job.retriesLeft > 0) {
+    job.retriesLeft--;
+    job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): failed: ${reason}`);
+    try {
+      s.startAttempt(job, now);
+      saveRow(s, job, attempt, final, now, { reason, chars, recordId, text: '' });
+      return;
+    } catch (err) {
+      job.notes.push(`attempt ${job.attempts.length + 1}: refused: ${messageOf(err)}`);
+    }
+  } else if (job.attempts.length > 1) {
+    job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): ${final}${reason ? `: ${reason}` : ''}`);
+  }
+  const result = finalResult(job.attempts[0]?.id ?? attempt.id, final, claimed, reason, job.notes);
+  job.result = result;
+  for (const attemptOf of job.attempts) saveRow(s, job, attemptOf, attemptOf.state ?? final, now, { reason: attemptOf.summary ?? reason, chars, recordId, text: attemptOf === attempt ? result.text : '' });
+  wakeWaiters(job);
+}
+
+/** On every publish: each live attempt is told its panel's state, and whether the board finished it. */
+export function sweep(s: ServiceState): void {
+  s.transcripts?.flush();
+  // Without an outage watch nothing is held or checked: the live state is not looked up.
+  const panels = s.outages ? s.board.getState().panels : [];
+  for (const job of new Set(s.jobs.values())) {
+    const attempt = job.attempts.at(-1);
+    if (!attempt || attempt.life.phase === 'storing' || attempt.life.phase === 'finished') continue;
+    if (attempt.life.stop === 'hard') {
+      if (rowState(s, attempt.id, s.now()) !== undefined) tell(s, job, attempt, { type: 'board-finished' });
+      continue;
+    }
+    const state = panels.find((p) => p.id === attempt.id)?.state;
+    if (state !== undefined) tell(s, job, attempt, { type: 'panel', state });
+  }
+}
