@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
+import { runningCockpits } from '../../src/io/link/link-place.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -210,7 +211,8 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
     const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
     const client = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
-    const server = execFileSync('pgrep', ['-f', '__server .*"name":"signals"'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    // Its card in this file's own runtime folder: other runs on the machine may have a cockpit named signals too.
+    const server = String(runningCockpits(testEnv({ XDG_RUNTIME_DIR: join(dir, 'run') })).find((c) => c.name === 'signals')?.pid ?? '');
     // The terminal goes away: the client detaches, restoring what it can, and the cockpit goes on.
     execFileSync('kill', ['-HUP', client]);
     await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);

@@ -42,7 +42,7 @@ function ownFolders(): Record<string, string> {
 
 /**
  * The whole environment for a process a test starts: PATH, a private HOME
- * and XDG folders, a UTF-8 locale, TERM=xterm-256color, SHELL=/bin/sh and
+ * and XDG folders, a UTF-8 locale, TERM=xterm-256color, SHELL=/bin/bash and
  * git's test identity, then `extra` (a value of undefined removes that variable). No colour
  * switch, no prefix, no cockpit of the caller's.
  */
@@ -52,7 +52,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
     ...ownFolders(),
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
-    SHELL: '/bin/sh',
+    // tmux runs a pane's command with $SHELL -c: bash execs it (the pane's pid is the command's), sh does not.
+    SHELL: '/bin/bash',
     ...TEST_GIT_ENV,
     ...extra,
   };
