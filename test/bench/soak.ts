@@ -4,6 +4,8 @@
  * Ink, the differential output stage into a byte counter), time simulated.
  * Ink's text caches never evict (ink#986); the cockpit keeps streamed text
  * out of them, so heap and RSS must stay flat. Reports MB after a full GC.
+ * The cockpit bench's TAI_BENCH_ONLY=soak; `npm run bench -- soak` is the
+ * real server's, for half an hour or more (day-soak.ts).
  */
 import { PassThrough, Writable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';

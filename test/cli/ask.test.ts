@@ -18,6 +18,7 @@ import { xtermScreens } from '../../src/io/terminal/screen.js';
 import { createBoard } from '../../store/board.js';
 import { fixture } from '../helpers/agents.js';
 import { until } from '../helpers/until.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
 const SLOW = { timeout: 15_000 };
@@ -56,7 +57,7 @@ async function start(socket?: string): Promise<Rig> {
 
 function tai(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, TAI_PLEXER_SOCKET: '', ...env } }, (error, out, err) => {
+    execFile(process.execPath, [CLI, ...args], { env: testEnv({ TAI_PLEXER_SOCKET: '', ...env }) }, (error, out, err) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err });
     });
   });

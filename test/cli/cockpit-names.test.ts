@@ -14,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTai, TAI_CLI } from '../helpers/tai-cli.js';
 import { until } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-names-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), XDG_CONFIG_HOME: join(dir, 'config'), TAI_SERVER: '' };
 
 /** A client of a new cockpit in a real pty; its output and exit code. */
 function cockpit(args: string[], more: Record<string, string> = {}) {
-  const p = pty.spawn(process.execPath, [TAI_CLI, ...args], { cols: 120, rows: 30, env: { ...process.env, ...env, ...more } as Record<string, string> });
+  const p = pty.spawn(process.execPath, [TAI_CLI, ...args], { cols: 120, rows: 30, env: testEnv({ ...env, ...more }) });
   const seen = { out: '', code: undefined as number | undefined };
   p.onData((d) => (seen.out += d));
   p.onExit((e) => (seen.code = e.exitCode));

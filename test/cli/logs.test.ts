@@ -6,6 +6,7 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTai, TAI_CLI, type TaiRun } from '../helpers/tai-cli.js';
 import { untilPasses } from '../helpers/until.js';
+import { testEnv } from '../helpers/test-env.js';
 
 /** A real agent: says a line on stdout and one on stderr, then waits for the file `go` before its last line. */
 function waitingAgent(dir: string): string {
@@ -21,14 +22,14 @@ afterEach(() => {
 
 /** `tai spawn` in the background (its own in-process supervision: no cockpit), ended by its own agent. */
 function spawnInBackground(env: NodeJS.ProcessEnv, argv: string[]): { child: ChildProcess; ended: Promise<number> } {
-  const child = spawn(process.execPath, [TAI_CLI, 'spawn', '--label', 'waiter', '--', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TAI_CLI, 'spawn', '--label', 'waiter', '--', ...argv], { env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return { child, ended: new Promise((resolve) => child.on('close', (code) => resolve(code ?? -1))) };
 }
 
 /** A `tai logs` run in the background, for -f. */
 function logsInBackground(env: NodeJS.ProcessEnv, args: string[]): Promise<TaiRun> {
-  const child = spawn(process.execPath, [TAI_CLI, 'logs', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TAI_CLI, 'logs', ...args], { env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -71,7 +72,7 @@ describe('tai logs', () => {
     const script = waitingAgent(dir);
     // The cockpit's shell starts the agent through the cockpit (its socket), then waits for the file `stop`.
     const main = `tai spawn --label cockpit-job -- sh ${script}; while [ ! -e ${join(dir, 'stop')} ]; do sleep 0.05; done`;
-    const cockpit = pty.spawn(process.execPath, [TAI_CLI, '--', 'sh', '-c', main], { cols: 120, rows: 30, env: { ...process.env, ...env } as Record<string, string> });
+    const cockpit = pty.spawn(process.execPath, [TAI_CLI, '--', 'sh', '-c', main], { cols: 120, rows: 30, env: testEnv(env) });
     const exited = new Promise<number>((resolve) => cockpit.onExit((e) => resolve(e.exitCode)));
     try {
       await untilPasses(async () => expect((await runTai(['logs', '1'], env)).out).toContain('stderr│ a warning'), { timeout: 20_000, interval: 100 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listOutages, readLog } from '../../src/io/outage/outage-store.js';
 import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
+import { testEnv } from '../helpers/test-env.js';
 
 /** The built CLI, as a user runs it (npm test builds it first). */
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -32,7 +33,7 @@ interface Tai {
 function tai(args: readonly string[], env: Record<string, string> = {}): Tai {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
-    env: { ...process.env, XDG_STATE_HOME: join(dir, 'state'), TAI_NOTIFY_HOOK: '', TAI_NETWORK_PROBE: 'false', ...env },
+    env: testEnv({ XDG_STATE_HOME: join(dir, 'state'), TAI_NOTIFY_HOOK: '', TAI_NETWORK_PROBE: 'false', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

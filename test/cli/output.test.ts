@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { describe, expect, it, vi } from 'vitest';
 import { CliOutput, field, jsonText } from '../../src/cli/output.js';
+import { testEnv } from '../helpers/test-env.js';
 
 /** The built CLI, as a user runs it (npm test builds it first). */
 const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -32,7 +33,7 @@ interface Ran {
 /** Runs the built CLI with stdout and stderr on pipes. */
 function tai(args: readonly string[]): Promise<Ran> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-out-')), TAI_PLEXER_SOCKET: '' },
+    env: testEnv({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-out-')), TAI_PLEXER_SOCKET: '' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -69,7 +70,7 @@ describe.runIf(existsSync(CLI))('the built CLI and a hostile agent', () => {
     const term = pty.spawn(process.execPath, [CLI, ...hostile], {
       cols: 200,
       rows: 20,
-      env: { ...process.env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-out-')), TAI_PLEXER_SOCKET: '' } as Record<string, string>,
+      env: testEnv({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-out-')), TAI_PLEXER_SOCKET: '' }),
     });
     let seen = '';
     term.onData((d) => (seen += d));

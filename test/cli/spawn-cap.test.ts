@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../helpers/agents.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const node = process.execPath;
 const cli = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -35,7 +36,7 @@ afterEach(async () => {
 /** A real `tai spawn` of the built CLI outside any cockpit, with an agent that sleeps until stopped. */
 function taiSpawn(state: string, n: number): Tai {
   const ready = join(state, `ready-${n}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state };
+  const env: NodeJS.ProcessEnv = testEnv({ XDG_STATE_HOME: state });
   delete env['TAI_PLEXER_SOCKET'];
   const child = spawn(node, [cli, 'spawn', '--label', `sleeper ${n}`, '--', node, fixture('command-agent.mjs'), '--linger', '--ready', ready], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const tai: Tai = { child, ready, stderr: '', code: undefined };

@@ -16,6 +16,7 @@ import { routeKeys } from '../../src/io/cockpit/keys/key-router.js';
 import { MentionController } from '../../src/io/cockpit/keys/mentions.js';
 import type { AgentEntry } from '../../src/core/agents/agent-registry.js';
 import { locateAgent } from '../../src/io/agents/spawn/agent-config.js';
+import { TEST_PATH } from '../helpers/test-env.js';
 
 class FrameRecorder extends Writable {
   frames: string[] = [];
@@ -83,7 +84,7 @@ export function mountCockpit(cols: number, rows: number, options: MountOptions =
   const mentions = new MentionController(prompt, {
     board,
     loadEntries: async () => options.entries ?? [],
-    locate: (e) => locateAgent(e, process.env),
+    locate: (e) => locateAgent(e, { PATH: TEST_PATH }), // the tests' PATH, not the caller's
     cwd: process.cwd(),
     spawn: async () => ({ ok: false, error: 'no agents in this harness' }),
     changed: () => source.dirty(),

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -21,7 +22,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-e2e-bomb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-bomb-'));
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
 const left = (): string => screen().map((r) => [...r].slice(0, 66).join('').trimEnd()).join('\n');
 const right = (): string => screen().map((r) => [...r].slice(67).join('').trimEnd()).join('\n');
@@ -71,7 +72,7 @@ describe.skipIf(!hasTmux)('the cockpit under hostile escape sequences', () => {
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
+    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
@@ -100,6 +101,6 @@ describe.skipIf(!hasTmux)('the cockpit under hostile escape sequences', () => {
     // The agent's wall clock fires on time (with the board's 1 s tick and the hard stop's grace to spare).
     await until(() => expect(right()).toMatch(/ ⏱ clock · timeout/), 45_000 - (Date.now() - spawned));
     keys('exit', 'Enter');
-    await until(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e']).status).not.toBe(0));
+    await until(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e'], { env: testEnv() }).status).not.toBe(0));
   }, 90_000);
 });

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -25,7 +26,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-mouse-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-mouse-'));
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'm').split('\n').slice(0, 40);
 const mainText = (): string => screen().map((r) => [...r].slice(0, 66).join('')).join('\n');
 /** Raw bytes into tai's terminal, as the outer terminal would send a mouse report. */
@@ -47,7 +48,7 @@ describe.skipIf(!hasTmux)('the mouse in tmux', () => {
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
+    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -20,7 +21,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-e2e-sock-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-sock-'));
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
 /** The main pane's text (left of the separator) and the right column's. */
 const left = (): string => screen().map((r) => [...r].slice(0, 66).join('').trimEnd()).join('\n');
@@ -45,7 +46,7 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
+    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
@@ -74,6 +75,6 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
     await untilPasses(() => expect(right()).toMatch(/ ⊘ sleeper · cancelled/), TMUX);
 
     keys('exit', 'Enter');
-    await untilPasses(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e']).status).not.toBe(0), TMUX);
+    await untilPasses(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e'], { env: testEnv() }).status).not.toBe(0), TMUX);
   }, 60_000);
 });

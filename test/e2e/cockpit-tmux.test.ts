@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
+import { runningCockpits } from '../../src/io/link/link-place.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -21,7 +23,7 @@ const server = `tai-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}
 const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-'));
 const agentLog = join(dir, 'agents.log');
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
 const screenSgr = (): string => tmux('capture-pane', '-p', '-e', '-t', 'e2e');
 const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
@@ -53,7 +55,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
+    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
@@ -209,7 +211,8 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     expect(tmux('display-message', '-p', '-t', 'e2e', '#{alternate_on}').trim()).toBe('1');
     const shell = tmux('display-message', '-p', '-t', 'e2e', '#{pane_pid}').trim();
     const client = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
-    const server = execFileSync('pgrep', ['-f', '__server .*"name":"signals"'], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    // Its card in this file's own runtime folder: other runs on the machine may have a cockpit named signals too.
+    const server = String(runningCockpits(testEnv({ XDG_RUNTIME_DIR: join(dir, 'run') })).find((c) => c.name === 'signals')?.pid ?? '');
     // The terminal goes away: the client detaches, restoring what it can, and the cockpit goes on.
     execFileSync('kill', ['-HUP', client]);
     await untilPasses(() => expect(screen().join('\n')).toContain('TAI-EXIT=0'), TMUX);

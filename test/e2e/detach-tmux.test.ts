@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
@@ -24,11 +25,11 @@ const dir = mkdtempSync(join(tmpdir(), 'tai-detach-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
 const TMUX: Pace = { timeout: 20_000, interval: 100 };
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
 const screen = (session: string): string[] => tmux('capture-pane', '-p', '-t', session).split('\n');
 const keys = (session: string, ...k: string[]): void => void tmux('send-keys', '-t', session, ...k);
 const alternate = (session: string): string => tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim();
-const tai = (...args: string[]): string => execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+const tai = (...args: string[]): string => execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: testEnv(env) });
 let client = '';
 const session = (name: string): void => {
   const all = { ...env, TAI_NATIVE_CLIENT: client };
@@ -62,7 +63,7 @@ describe.skipIf(!hasTmux).each([
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
+    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
     await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR }); // servers outlive their terminals: end the ones this file started
   });
 

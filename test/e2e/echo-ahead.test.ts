@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI } from '../helpers/tai-cli.js';
 import { until } from '../helpers/until.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-echo-ahead-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
@@ -25,7 +26,7 @@ afterAll(async () => {
 describe('the echo ahead', () => {
   it('writes a key typed into cat as its cell alone, before any frame', async () => {
     mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
-    const term = pty.spawn(process.execPath, [TAI_CLI, '--', 'cat'], { name: 'xterm-256color', cols: 100, rows: 20, env: { ...process.env, ...env, TAI_PLEXER_SOCKET: '' } });
+    const term = pty.spawn(process.execPath, [TAI_CLI, '--', 'cat'], { name: 'xterm-256color', cols: 100, rows: 20, env: testEnv(env) });
     let out = '';
     let exited = false;
     term.onData((d) => (out += d));

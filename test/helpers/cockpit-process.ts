@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { socketLive } from '../../src/io/socket/socket-path.js';
 import { TAI_CLI } from './tai-cli.js';
+import { testEnv } from './test-env.js';
 import { until } from './until.js';
 
 /** A cockpit running. */
@@ -28,7 +29,7 @@ export async function startCockpit(env: NodeJS.ProcessEnv): Promise<CockpitProce
   if (runtime === undefined) throw new Error('startCockpit needs XDG_RUNTIME_DIR in env');
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
   const child = spawn(process.execPath, [TAI_CLI, '--', 'sleep', '600'], {
-    env: { ...process.env, TAI_ORCH_PANELS: '0', TAI_PLEXER_SOCKET: '', ...env },
+    env: testEnv({ TAI_ORCH_PANELS: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

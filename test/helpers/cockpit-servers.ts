@@ -6,11 +6,12 @@
  */
 import { runningCockpits } from '../../src/io/link/link-place.js';
 import { processAlive } from '../../src/io/socket/socket-path.js';
+import { testEnv } from './test-env.js';
 import { until } from './until.js';
 
-/** Ends every cockpit server whose card is in `env`'s folders; resolves once they are gone. */
+/** Ends every cockpit server whose card is in `env`'s folders (else the tests' own, test-env.ts); resolves once they are gone. */
 export async function endCockpits(env: NodeJS.ProcessEnv): Promise<void> {
-  const cards = runningCockpits({ ...process.env, ...env });
+  const cards = runningCockpits(testEnv(env));
   for (const card of cards) {
     try {
       process.kill(card.pid, 'SIGTERM');

@@ -8,16 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openStateDb, type StateDb } from '../../src/io/storage/state-db.js';
+import { TEST_GIT_ENV, testEnv } from './test-env.js';
 
-/** The identity every test commit is made with. */
-export const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'Lane Test',
-  GIT_AUTHOR_EMAIL: 'lane@test.invalid',
-  GIT_COMMITTER_NAME: 'Lane Test',
-  GIT_COMMITTER_EMAIL: 'lane@test.invalid',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-} as const;
+/** The identity every test commit is made with (the one every spawned tai gets too). */
+export const GIT_ENV = TEST_GIT_ENV;
 
 // The lane code runs git with process.env: give it the same identity.
 Object.assign(process.env, GIT_ENV);
@@ -40,7 +34,7 @@ export function tempRepo(options: { commits?: boolean } = {}): TempRepo {
   const dir = join(root, 'repo');
   mkdirSync(dir);
   const stateDir = join(root, 'state');
-  const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, env: testEnv(), encoding: 'utf8' });
   git('init', '--quiet', '--initial-branch=main');
   const write = (file: string, text: string): void => {
     mkdirSync(dirname(join(dir, file)), { recursive: true });

@@ -1,10 +1,11 @@
 /**
  * The built CLI run as a user runs it (`npm run build` first): a real child
- * process with its own environment, its exit code and both streams once it
+ * process with its own explicit environment (test-env.ts), its exit code and both streams once it
  * has ended ('close', so the last chunk is in).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { testEnv } from './test-env.js';
 
 /** The built CLI's path. */
 export const TAI_CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url));
@@ -16,9 +17,9 @@ export interface TaiRun {
   readonly err: string;
 }
 
-/** Runs `tai ARGS` with `env` added to this process's environment and `input` (or nothing) on stdin. */
+/** Runs `tai ARGS` with `env` added to the tests' own environment (test-env.ts, never the caller's) and `input` (or nothing) on stdin. */
 export function runTai(args: readonly string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<TaiRun> {
-  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: testEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -41,9 +42,9 @@ export interface StartedTai {
   readonly done: Promise<TaiRun>;
 }
 
-/** Starts `tai ARGS` without waiting for it; `detached` makes it a process group's leader (so a test can kill it with its git children). */
+/** Starts `tai ARGS` (environment as runTai's) without waiting for it; `detached` makes it a process group's leader (so a test can kill it with its git children). */
 export function startTai(args: readonly string[], env: NodeJS.ProcessEnv = {}, options: { detached?: boolean } = {}): StartedTai {
-  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached === true });
+  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached === true });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { randomHex, sha256Hex } from '../../src/io/crypto-lazy.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const DIST = fileURLToPath(new URL('../../dist/src/', import.meta.url));
 
@@ -24,7 +25,7 @@ describe('node:crypto loaded on first use', () => {
       const { randomHex } = await import(${JSON.stringify(`${DIST}io/crypto-lazy.js`)});
       randomHex(4);
       process.stdout.write(JSON.stringify({ before, after: has() }));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: DIST, env: { ...process.env, NODE_ENV: 'production' } });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: DIST, env: testEnv({ NODE_ENV: 'production' }) });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ before: false, after: true });
   });

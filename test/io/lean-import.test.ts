@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { leanImport } from '../../src/io/lean-import.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const DIST = fileURLToPath(new URL('../../dist/src/', import.meta.url));
 
@@ -28,7 +29,7 @@ function loadCockpitInNode(lean: boolean): Kept {
       unloaded: cache.filter((m) => !m.loaded).map((m) => m.filename.replace(/.*node_modules./, '')),
       reconciler: typeof require('react-reconciler') === 'function',
     }));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: DIST, env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: DIST, env: testEnv({ NODE_ENV: 'production' }) });
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as Kept;
 }

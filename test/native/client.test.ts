@@ -20,6 +20,7 @@ import { CLIENT_FRAME_MAX } from '../../src/io/link/link-client.js';
 import { startLinkHub } from '../../src/io/link/link-hub.js';
 import { LEAVE } from '../../src/io/terminal/terminal-modes.js';
 import { until, untilPasses } from '../helpers/until.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BINARY = join(ROOT, 'src/native/build/tai-client');
@@ -90,7 +91,7 @@ async function start(
     cols: 90,
     rows: 30,
     cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), TAI_NATIVE_CLIENT: kind === 'native' ? (options.binary ?? BINARY) : '0', ...options.env },
+    env: testEnv({ TAI_NATIVE_CLIENT: kind === 'native' ? (options.binary ?? BINARY) : '0', ...options.env }),
   });
   terms.push(term);
   let text = '';

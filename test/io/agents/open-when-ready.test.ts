@@ -9,6 +9,7 @@ import { openAgentServiceWhenReady, type PendingAgentService } from '../../../sr
 import { openStateDb } from '../../../src/io/storage/state-db.js';
 import { fixture } from '../../helpers/agents.js';
 import { until as untilHolds } from '../../helpers/until.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const until = (cond: () => boolean, timeout = 20_000): Promise<void> => untilHolds(cond, { timeout });
 
@@ -53,7 +54,7 @@ describe('the agent service opened when the database is ready', () => {
 
   it('forwards every request the dispatcher may make of the service, the lanes diff views included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tai-ready-'));
-    pending = openAgentServiceWhenReady(createBoard(), { ...process.env, XDG_STATE_HOME: dir }, Date.now);
+    pending = openAgentServiceWhenReady(createBoard(), testEnv({ XDG_STATE_HOME: dir }), Date.now);
     const opened = await pending.ready;
     expect(opened).toBeDefined();
     // A panel that is no lane's: the service's own refusal comes back, not the wrapper's silence.

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testEnv } from '../../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tai-undrawn-'));
@@ -16,7 +17,7 @@ describe('the cockpit with nothing drawn', () => {
     const r = spawnSync(process.execPath, [CLI, '--', 'sh', '-c', 'echo "inside $TAI_PLEXER_ACTIVE"; exit 3'], {
       encoding: 'utf8',
       timeout: 30_000,
-      env: { ...process.env, TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') },
+      env: testEnv({ TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') }),
     });
     expect(r.stdout).toBe('inside 1\n');
     expect(r.status).toBe(3);
@@ -30,7 +31,7 @@ describe('the cockpit with nothing drawn', () => {
       const r = spawnSync(process.execPath, [CLI, '--', 'sh', '-c', 'echo started'], {
         encoding: 'utf8',
         timeout: 30_000,
-        env: { ...process.env, TAI_PREFIX: prefix, TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') },
+        env: testEnv({ TAI_PREFIX: prefix, TAI_ORCH_PANELS: '0', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') }),
       });
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(said);

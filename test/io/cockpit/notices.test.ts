@@ -6,6 +6,7 @@ import pty from 'node-pty';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
 import { untilPasses } from '../../helpers/until.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/src/cli.js', import.meta.url));
 
@@ -15,7 +16,7 @@ describe.runIf(existsSync(CLI))('what the cockpit must tell the user at start', 
     const runtime = join(dir, 'run');
     mkdirSync(join(runtime, 'tai'), { recursive: true });
     chmodSync(join(runtime, 'tai'), 0o777); // another user could have made it so
-    const env = { ...process.env, XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: join(dir, 'state') };
+    const env = testEnv({ XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: join(dir, 'state') });
     const p = pty.spawn(process.execPath, [CLI, '--', 'sh', '-c', 'read line'], { cols: 160, rows: 30, env });
     let out = '';
     p.onData((d) => (out += d));

@@ -11,12 +11,13 @@ import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { SpawnQueue, waitInQueue } from '../../../src/io/agents/spawn/spawn-queue.js';
-import { GIT_ENV, tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
 import { countedWatches } from '../../helpers/counted-watches.js';
 import type { WatchFolder } from '../../../src/io/lanes/lane-tree-watch.js';
 import { LANE_STAT_GAP_MS } from '../../../src/core/lanes/stat-trigger.js';
 import { LANE_STAT_EVERY_MS } from '../../../src/core/lanes/stat-schedule.js';
 import { makeLane } from '../../../src/io/lanes/lanes.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 let repo: TempRepo;
 let service: LocalAgentService | undefined;
@@ -181,7 +182,7 @@ describe("a watched lane's diff stat", () => {
     const id = board.getState().open({ label: 'w' }, Date.now());
     w.follow(id, lane);
     const header = (): string => board.getState().panels.find((p) => p.id === id)?.header ?? '';
-    const inLane = (...args: string[]): string => execFileSync('git', args, { cwd: lane.worktree, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+    const inLane = (...args: string[]): string => execFileSync('git', args, { cwd: lane.worktree, env: testEnv(), encoding: 'utf8' });
     return { board, w, lane, id, log, header, inLane, open: counted.open };
   }
 

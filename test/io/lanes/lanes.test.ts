@@ -11,6 +11,7 @@ import { mergeLane } from '../../../src/io/lanes/lane-merge.js';
 import { dropLane, restartLaneByHand } from '../../../src/io/lanes/lane-end.js';
 import { openStateDb } from '../../../src/io/storage/state-db.js';
 import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const agent = { kind: 'command', argv: ['sh', '-c', 'true'], label: 'Fix the tests!' };
 let repo: TempRepo;
@@ -18,7 +19,7 @@ afterEach(() => repo?.cleanup());
 
 /** Runs a small agent in the lane, as a real child process with the lane as its cwd. */
 function runIn(dir: string, script: string): void {
-  execFileSync('sh', ['-c', script], { cwd: dir, env: process.env });
+  execFileSync('sh', ['-c', script], { cwd: dir, env: testEnv() });
 }
 
 describe('making a lane', () => {

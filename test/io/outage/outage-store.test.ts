@@ -19,6 +19,7 @@ import {
   reportFailure,
 } from '../../../src/io/outage/outage-store.js';
 import { StateDbLockedError, migrate, openStateDb, stateDir, type StateDb } from '../../../src/io/storage/state-db.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -346,7 +347,7 @@ describe('twenty processes waiting on one outage', () => {
     const fixture = join(ROOT, 'test/fixtures/outage-prober.mjs');
     children = Array.from({ length: PROBERS }, () =>
       spawn(process.execPath, [fixture, path, outcomes], {
-        env: { ...process.env, TAI_TEST_STORE_MODULE: storeUrl },
+        env: testEnv({ TAI_TEST_STORE_MODULE: storeUrl }),
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );

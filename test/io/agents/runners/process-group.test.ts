@@ -9,6 +9,7 @@ import { exitCodeOf, spawnGroup, type GroupChild } from '../../../../src/io/agen
 import { builtReaper, type ReaperKind } from '../../../../src/io/agents/runners/reaper-binary.js';
 import { fixture, groupExists, liveMembers, pidLive } from '../../../helpers/agents.js';
 import { until } from '../../../helpers/until.js';
+import { testEnv } from '../../../helpers/test-env.js';
 
 const node = process.execPath;
 const agent = fixture('command-agent.mjs');
@@ -149,7 +150,7 @@ describe.each<[ReaperKind]>([['native'], ['node']])('process groups behind the %
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     for (const rel of ['agents/runners/process-group.ts', 'agents/runners/reaper-binary.ts', 'agents/paced-read.ts', 'idle-collect.ts']) transpile(rel);
     // Outside the package the copy finds no built reaper: TAI_REAPER names it.
-    const env = { ...process.env, TAI_REAPER: kind === 'native' ? nativeBinary : 'node' };
+    const env = testEnv({ TAI_REAPER: kind === 'native' ? nativeBinary : 'node' });
     const supervisor = spawn(node, [fixture('supervisor.mjs'), join(dir, 'agents/runners/process-group.js'), ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     supervisor.stdout.on('data', (c: Buffer) => (out += c.toString()));

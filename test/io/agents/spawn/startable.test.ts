@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CannotStartError, checkStartable } from '../../../../src/io/agents/spawn/startable.js';
+import { testEnv } from '../../../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
 
@@ -17,7 +18,7 @@ describe('an agent that cannot start', () => {
   });
 
   it.runIf(existsSync(CLI))('says why in tai spawn\'s output and exits 127, as a shell would', () => {
-    const env = { ...process.env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-start-')), TAI_PLEXER_SOCKET: '' };
+    const env = testEnv({ XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'tai-start-')), TAI_PLEXER_SOCKET: '' });
     const missing = spawnSync(process.execPath, [CLI, 'spawn', '--', 'nosuchcmd'], { encoding: 'utf8', env });
     expect([missing.status, missing.stderr]).toEqual([127, 'tai spawn: cannot start nosuchcmd: not found on PATH\n']);
     const nowhere = spawnSync(process.execPath, [CLI, 'spawn', '--cwd', '/nonexistent', '--', 'ls'], { encoding: 'utf8', env });

@@ -7,6 +7,7 @@ import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { checkMainProgram, lastLines, MainProgramError } from '../../../../src/io/cockpit/main/main-program.js';
 import { XtermScreen } from '../../../../src/io/terminal/screen.js';
+import { testEnv } from '../../../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tai-main-'));
@@ -30,13 +31,13 @@ describe.runIf(existsSync(CLI))('the main program', () => {
   });
 
   it('tai -- nosuchprog says why and exits 127, with stdout a pipe', () => {
-    const r = spawnSync(process.execPath, [CLI, '--', 'nosuchprog'], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: dir } });
+    const r = spawnSync(process.execPath, [CLI, '--', 'nosuchprog'], { encoding: 'utf8', env: testEnv({ XDG_STATE_HOME: dir }) });
     expect(r.status).toBe(127);
     expect(r.stderr).toBe('tai: cannot start nosuchprog: not found on PATH\n');
   });
 
   it('tai -- nosuchprog in a terminal never takes the screen over', async () => {
-    const p = pty.spawn(process.execPath, [CLI, '--', 'nosuchprog'], { cols: 100, rows: 30, env: { ...process.env, XDG_STATE_HOME: dir } });
+    const p = pty.spawn(process.execPath, [CLI, '--', 'nosuchprog'], { cols: 100, rows: 30, env: testEnv({ XDG_STATE_HOME: dir }) });
     let out = '';
     p.onData((d) => (out += d));
     const code = await new Promise<number>((resolve) => p.onExit((e) => resolve(e.exitCode)));
@@ -49,7 +50,7 @@ describe.runIf(existsSync(CLI))('the main program', () => {
     const script = join(dir, 'fails.sh');
     writeFileSync(script, '#!/bin/sh\necho "config file missing: ~/.nosuch"\nexit 3\n');
     chmodSync(script, 0o755);
-    const p = pty.spawn(process.execPath, [CLI, '--', script], { cols: 100, rows: 30, env: { ...process.env, XDG_STATE_HOME: dir } });
+    const p = pty.spawn(process.execPath, [CLI, '--', script], { cols: 100, rows: 30, env: testEnv({ XDG_STATE_HOME: dir }) });
     let out = '';
     p.onData((d) => (out += d));
     const code = await new Promise<number>((resolve) => p.onExit((e) => resolve(e.exitCode)));

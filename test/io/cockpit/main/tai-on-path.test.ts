@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { putTaiOnPath } from '../../../../src/io/cockpit/main/tai-on-path.js';
+import { testEnv } from '../../../helpers/test-env.js';
 
 const CLI = fileURLToPath(new URL('../../../../dist/src/cli.js', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -23,7 +24,7 @@ describe.runIf(existsSync(CLI))('tai on the main pane’s PATH', () => {
 
   it('lets the shell in the cockpit run tai with no tai installed', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'tai-path-')), 'out');
-    const env = { ...process.env, PATH: '/usr/bin:/bin' }; // no tai there
+    const env = testEnv({ PATH: '/usr/bin:/bin' }); // no tai there
     const p = pty.spawn(process.execPath, [CLI, '--', 'sh', '-c', `tai --version > ${out}`], { cols: 100, rows: 30, env: { ...env, XDG_STATE_HOME: dirname(out) } });
     const code = await new Promise<number>((resolve) => p.onExit((e) => resolve(e.exitCode)));
     expect(code).toBe(0);
