@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTai, TAI_CLI } from '../helpers/tai-cli.js';
 import { untilPasses } from '../helpers/until.js';
+import { testEnv } from '../helpers/test-env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-solo-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), XDG_CONFIG_HOME: join(dir, 'config'), TAI_SERVER: '', TAI_PLEXER_SOCKET: '', TAI_COCKPIT: '', NO_COLOR: '' };
@@ -20,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('a cockpit in one process', () => {
   it('is listed by tai ls, reached with -t from outside, read by tai logs -t and ended by tai kill', async () => {
     mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700 });
-    const cockpit = spawn(process.execPath, [TAI_CLI, '-s', 'solo', '--', 'sleep', '300'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cockpit = spawn(process.execPath, [TAI_CLI, '-s', 'solo', '--', 'sleep', '300'], { env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     const ended = new Promise<number>((resolve) => cockpit.on('close', (code, signal) => resolve(code ?? (signal ? 128 : -1))));
     try {
       await untilPasses(async () => {
@@ -36,7 +37,7 @@ describe('a cockpit in one process', () => {
         expect(logs.out).toContain('from solo');
       }, { timeout: 20_000, interval: 100 });
       // Its agents are counted through its control socket; no client can attach it.
-      await untilPasses(async () => expect((await runTai(['ls'], env)).out).toMatch(/^solo +\d+ +sleep 300 +\S+ +0 running, 0 ask you, 1 done +0 +\d+s$/m), { timeout: 20_000, interval: 100 });
+      await untilPasses(async () => expect((await runTai(['ls'], env)).out).toMatch(/^solo +\d+ +sleep 300 +\S+ +0 running, 0 ask you, 1 finished +0 +\d+s$/m), { timeout: 20_000, interval: 100 });
       const named = await runTai(['logs', '-t', 'nobody', '1'], env);
       expect(named.code).toBe(2);
       expect(named.err).toContain("no cockpit named 'nobody' is running");

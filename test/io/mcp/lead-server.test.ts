@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
 import { until } from '../../helpers/until.js';
 import { connectLead, leadEnv, type Lead } from './mcp-client.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 let lead: Lead | undefined;
 afterEach(async () => {
@@ -140,7 +141,7 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
   }, 180_000);
 
   test('a client that closes stdin while wait blocks ends the server cleanly (exit 0), its wait dropped', async () => {
-    const child = spawn(process.execPath, [TAI_CLI, 'mcp'], { env: { ...process.env, ...leadEnv() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [TAI_CLI, 'mcp'], { env: testEnv(leadEnv()), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const send = (m: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);

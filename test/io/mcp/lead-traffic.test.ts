@@ -14,6 +14,7 @@ import { startBoardClock } from '../../../src/io/cockpit/board-clock.js';
 import { call } from '../../../src/io/socket/control-client.js';
 import { createLeadTraffic, WAIT_RECENT_MS } from '../../../src/io/socket/lead-traffic.js';
 import { startControlServer, type ControlServer } from '../../../src/io/socket/socket-server.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const ends: (() => unknown)[] = [];
 afterEach(async () => {
@@ -22,7 +23,7 @@ afterEach(async () => {
 
 async function setUp(): Promise<{ server: ControlServer; traffic: ReturnType<typeof createLeadTraffic>; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-traffic-'));
-  const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
+  const env = testEnv({ XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') });
   const board = createBoard({ drawingOff: 'test' });
   const clock = startBoardClock(board);
   const opened = openAgentService(board, env, Date.now);

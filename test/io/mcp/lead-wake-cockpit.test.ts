@@ -19,6 +19,7 @@ import { waitForEvents } from '../../../src/io/lead/lead-wait.js';
 import { endCockpits } from '../../helpers/cockpit-servers.js';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
 import { until, type Pace } from '../../helpers/until.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-wake-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -41,15 +42,14 @@ const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, 
 const screen = (): string => tmux('capture-pane', '-p', '-t', 'wake');
 const read = (): string[] => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
 const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-const env = {
-  ...process.env,
+const env = testEnv({
   NO_COLOR: '1',
   TERM: 'xterm-256color',
   XDG_STATE_HOME: join(dir, 'state'),
   XDG_RUNTIME_DIR: join(dir, 'run'),
   XDG_CONFIG_HOME: join(dir, 'config'),
   TAI_PLEXER_SOCKET: '',
-};
+});
 
 /** Starts a worker over the control socket that ends once `gate` exists; returns its id. */
 function worker(gate: string): number {

@@ -15,6 +15,7 @@ import { startLeadWake, type LeadWake, type LeadWakeOptions } from '../../../src
 import { wakeDelays } from '../../../src/io/lead/wake-wiring.js';
 import type { AgentRow, BoardStatus } from '../../../store/status.js';
 import { until } from '../../helpers/until.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 /** A REPL that appends each line it reads to `record`, and prompts. */
 const REPL = `
@@ -38,7 +39,7 @@ function row(id: number, state: AgentRow['state'], reason = ''): AgentRow {
 
 function setUp(extra: Partial<LeadWakeOptions> = {}): { clock: { t: number }; rows: AgentRow[]; record: () => string[]; typed: string[]; shown: string[]; waiting: { now: boolean } } {
   const record = join(mkdtempSync(join(tmpdir(), 'tai-wake-')), 'read.jsonl');
-  const p = pty.spawn(process.execPath, ['-e', REPL, record], { cols: 100, rows: 20, env: { ...process.env, NO_COLOR: '1', TERM: 'xterm' } as Record<string, string> });
+  const p = pty.spawn(process.execPath, ['-e', REPL, record], { cols: 100, rows: 20, env: testEnv({ NO_COLOR: '1', TERM: 'xterm' }) });
   repl = p;
   const clock = { t: 1_000_000 };
   const rows: AgentRow[] = [];

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 /** A test's folders: state, runtime (0700), config, home. */
 export function leadEnv(): Record<string, string> {
@@ -34,7 +35,7 @@ export async function connectLead(env: Record<string, string>, args: readonly st
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [TAI_CLI, 'mcp', ...args],
-    env: { ...(process.env as Record<string, string>), ...env },
+    env: testEnv(env),
     stderr: 'pipe',
     ...(cwd === undefined ? {} : { cwd }),
   });

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { descendants, processesRunning, startSshd, TEST_HOST, type TestSshd } from '../../helpers/sshd.js';
 import { runTai, startTai, TAI_CLI } from '../../helpers/tai-cli.js';
 import { until } from '../../helpers/until.js';
+import { testEnv } from '../../helpers/test-env.js';
 
 let server: TestSshd;
 const states: string[] = [];
@@ -213,7 +214,7 @@ function safeKill(pid: number): void {
 
 /** runTai with a deadline past the agent's 30 s timeout. */
 function runTaiSlow(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TAI_CLI, ...args], { env: testEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
