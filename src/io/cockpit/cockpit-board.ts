@@ -27,12 +27,8 @@ export interface CockpitScreens {
   readonly source: LivePaneSource;
   /** Whether the main program hid its cursor (CSI ? 25 l). */
   cursorHidden(): boolean;
-  /**
-   * Writes the main program's output into the main screen, counting what
-   * waits to be parsed; `afterTurn`: its echo is on the terminal already,
-   * parse it after the terminal's turn (XtermScreen.writeAfterTurn).
-   */
-  writeMain(data: string, afterTurn?: boolean): void;
+  /** Writes the main program's output into the main screen, counting what waits to be parsed. */
+  writeMain(data: string): void;
 }
 
 /** A cockpit's board, with its screens when it draws. */
@@ -100,11 +96,9 @@ function createCockpitScreens(cols: number, rows: number, now: () => number): Co
     main,
     source,
     cursorHidden: () => visibility.hidden(),
-    writeMain(data, afterTurn = false) {
+    writeMain(data) {
       backlog += data.length;
-      const parsed = (): void => void (backlog -= data.length);
-      if (afterTurn) main.writeAfterTurn(data, parsed);
-      else main.write(data, parsed);
+      main.write(data, () => void (backlog -= data.length));
     },
   };
 }

@@ -23,7 +23,6 @@ import type { CockpitTerminal } from './cockpit-terminal.js';
 import { terminalTitle } from '../../core/text/title.js';
 import { ENTER, LEAVE, MOUSE_ON, setTitle } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
-import type { PreparedAhead } from '../terminal/echo-ahead.js';
 
 /** What the cockpit draws and where. */
 export interface DrawingOptions {
@@ -56,15 +55,6 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
-  /**
-   * Makes a typed key's echo ready to be written before its frame: `count`
-   * cells at (x, y) in `style`, where the terminal's cursor stands
-   * (TermOutput.prepareAhead). Its write(chars) writes them unless, by then,
-   * something is drawn over the panes (the agent list, the mention prompt),
-   * a frame of new chrome waits or the terminal was drawn on; undefined
-   * when it could not be written now.
-   */
-  prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -189,12 +179,6 @@ export function startDrawing(options: DrawingOptions): Drawing {
     },
     ring(message) {
       if (drawing) out.ring(message);
-    },
-    prepareAhead(x, y, count, style) {
-      const covered = (): boolean => !drawing || chromeUndrawn || unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null;
-      if (covered()) return undefined;
-      const ready = out.prepareAhead(x, y, count, style);
-      return ready && { write: (chars) => !covered() && ready.write(chars) };
     },
     resize(c, r) {
       out.resize(c, r);

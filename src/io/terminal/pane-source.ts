@@ -26,7 +26,7 @@ import type { Board, BoardState } from '../../../store/board.js';
 import { headerChanges, sameChrome } from './snapshot-change.js';
 import { headerRow } from '../../core/panel/header-row.js';
 import { paletteOf } from '../../core/panel/colors.js';
-import { parseRow, retype, type CellRow } from './sgr-cells.js';
+import { parseRow, type CellRow } from './sgr-cells.js';
 import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import type { Overlay } from './term-output.js';
@@ -161,14 +161,8 @@ export function createPaneSource(
   const header = (view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow => {
     const noColor = board?.getState().noColor ?? false;
     const c = headerCache.get(view.id);
-    if (c && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
-      if (c.header === view.header) return c.row;
-      // A second's new elapsed time: its digits put in the cells they change, the row not made again.
-      const row = retype(c.row, c.header, view.header);
-      if (row !== undefined) {
-        headerCache.set(view.id, { ...c, header: view.header, row });
-        return row;
-      }
+    if (c && c.header === view.header && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
+      return c.row;
     }
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
     headerCache.set(view.id, { header: view.header, state: view.state, cols, focused, scrollback, hidden, noColor, row });
@@ -260,11 +254,10 @@ export function createPaneSource(
     });
   };
 
-  /** Runs the frame listeners, the main screen settled first (an echo's parse held for the terminal's turn). */
+  /** Runs the frame listeners. */
   const frame = (...headers: [] | [readonly number[] | undefined]): void => {
     drawingNow = true;
     try {
-      main.settle();
       for (const l of frameListeners) l(...headers);
     } finally {
       drawingNow = false;
@@ -319,7 +312,6 @@ export function createPaneSource(
       return screen ? (versions.get(screen) ?? 0) * 2 + (screen === main ? 0 : 1) : -1;
     },
     overlays() {
-      main.settle();
       const s = board?.getState();
       if (!s || s.help) return [];
       const out: Overlay[] = [];
