@@ -7,6 +7,7 @@
  * takes the same rows as cells (screenCells), without the string round trip.
  */
 import type xterm from '@xterm/headless';
+import type { MouseEncoding } from '../../core/input/mouse.js';
 import type { CellRow } from './sgr-cells.js';
 import { DirtyLines } from './dirty-lines.js';
 import { activeLines, lineBehind, lineWords, type XtermLine } from './xterm-internals.js';
@@ -257,4 +258,26 @@ export function trackCursorVisibility(term: Terminal): { readonly hidden: () => 
   watch('h');
   watch('l');
   return { hidden: () => hidden };
+}
+
+/**
+ * Which encoding a program asked its (headless) terminal to report the mouse
+ * in: SGR after DECSET 1006, the default X10 bytes otherwise. xterm.js tracks
+ * the tracking mode publicly but not the encoding, so it is watched the way
+ * cursor visibility is: the handlers look and let xterm go on.
+ */
+export function trackMouseEncoding(term: Terminal): { readonly encoding: () => MouseEncoding } {
+  let sgr = false;
+  const watch = (final: 'h' | 'l') =>
+    term.parser.registerCsiHandler({ prefix: '?', final }, (params) => {
+      if (params.includes(1006)) sgr = final === 'h';
+      return false;
+    });
+  watch('h');
+  watch('l');
+  term.parser.registerEscHandler({ final: 'c' }, () => {
+    sgr = false; // RIS
+    return false;
+  });
+  return { encoding: () => (sgr ? 'sgr' : 'x10') };
 }
