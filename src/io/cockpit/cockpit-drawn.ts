@@ -20,6 +20,7 @@ import type { Board } from '../../../store/board.js';
 import { loadRegistry, locateAgent } from '../agents/spawn/agent-config.js';
 import { idleCollection, quietAfter } from '../idle-collect.js';
 import { cursorOf } from '../terminal/screen-rows.js';
+import { EXPEDITE_MS } from '../terminal/pane-source.js';
 import type { CursorPlace } from '../terminal/term-output.js';
 import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
@@ -52,13 +53,17 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const notice = (line: string): void => screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
   for (const line of options.notices ?? []) notice(line);
   const dispatch = cockpitDispatch(options, terminal, notice, log);
+  let echo: ((data: string) => void) | undefined;
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+    beforeParse: (data) => echo?.(data),
   });
-  const parts = startParts({ options, board, screens, terminal, mainPane, env, now, log, dispatch: (command) => dispatch(command, cockpit) });
+  let typedAt = -Infinity;
+  const parts = startParts({ options, board, screens, terminal, mainPane, env, now, log, dispatch: (command) => dispatch(command, cockpit), typed: () => (typedAt = now()) });
   const { drawing } = parts;
+  echo = echoAhead(board, screens, parts, () => now() - typedAt <= EXPEDITE_MS);
   terminal.start();
   terminal.onResize(() => {
     const { cols, rows } = terminal;
@@ -107,10 +112,12 @@ interface PartsInput {
   readonly now: () => number;
   readonly log: (line: string) => void;
   readonly dispatch: (command: Command) => Promise<Reply> | void;
+  /** Keys went to the main program. */
+  readonly typed: () => void;
 }
 
 /** The mention prompt, copy mode, the drawing and the keyboard's routes, wired to each other. */
-function startParts(input: PartsInput): { readonly drawing: Drawing; readonly stopNotifier: () => void } {
+function startParts(input: PartsInput): { readonly drawing: Drawing; readonly copy: CopyView; readonly stopNotifier: () => void } {
   const { options, board, screens, terminal, mainPane, env, now, log, dispatch } = input;
   const { main, source } = screens;
   const changed = (): void => {
@@ -149,6 +156,7 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly st
     dispatch: (command) => void dispatch(command),
     toMain: (data) => {
       mainPane.type(data);
+      input.typed();
       source.expedite();
     },
     mainMouse: { main: () => mainPane.mouse(), send: (data) => mainPane.sendMouse(data) },
@@ -157,7 +165,26 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly st
   };
   // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
   terminal.onInput(quietAfter(idleCollection, routeKeys(route)));
-  return { drawing, stopNotifier };
+  return { drawing, copy, stopNotifier };
+}
+
+/**
+ * The echo ahead: the main program's output written on the terminal before
+ * the main screen parses it, when it is only printed text at the cursor
+ * (XtermScreen.echoOf), just after a key (`typed`), with the main pane shown
+ * at its bottom and typed into and its cursor visible. The frame after the
+ * parse draws what the screen then holds, over a wrong guess too.
+ */
+function echoAhead(board: Board, screens: CockpitScreens, parts: { readonly drawing: Drawing; readonly copy: CopyView }, typed: () => boolean): (data: string) => void {
+  return (data) => {
+    if (!typed()) return;
+    const s = board.getState();
+    if (s.focus !== 'main' || s.help || s.scrollback !== 0 || parts.copy.cursor() !== undefined || screens.cursorHidden()) return;
+    const e = screens.main.echoOf(data);
+    if (e === undefined) return;
+    const r = mainRect(board);
+    if (e.x + e.chars.length < r.cols && e.y < r.rows) parts.drawing.ahead(r.x + e.x, r.y + e.y, e.chars, e.style);
+  };
 }
 
 /** Where the terminal's cursor stands: where the main program's is, while the main pane is what the user types into. */

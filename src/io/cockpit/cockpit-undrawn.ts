@@ -39,7 +39,7 @@ export function startUndrawn(options: CockpitOptions, made: CockpitBoard): Runni
     drawingOff: reason,
     now,
     done,
-    stats: { frames: 0, writes: 0, bytes: 0 },
+    stats: { frames: 0, aheads: 0, writes: 0, bytes: 0 },
     notice,
     stop: (code) => {
       child.kill('SIGHUP');

@@ -55,6 +55,13 @@ export interface Drawing {
   readonly stats: TermOutputStats;
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
+  /**
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, before its frame
+   * (TermOutput.ahead), unless something is drawn over the panes (the agent
+   * list, the mention prompt), a frame of new chrome waits or nobody watches;
+   * true when written.
+   */
+  ahead(x: number, y: number, chars: string, style: string): boolean;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -82,9 +89,9 @@ class Frames {
   /** False once the terminal is gone or drawing stopped. */
   drawing = true;
   /** A chrome frame arrived that no frame has drawn yet. */
-  private chromeUndrawn = false;
+  chromeUndrawn = false;
   /** A frame was skipped while no client was attached. */
-  private unwatched = false;
+  unwatched = false;
 
   constructor(private readonly options: DrawingOptions) {
     const { terminal } = options;
@@ -201,6 +208,10 @@ export function startDrawing(options: DrawingOptions): Drawing {
     },
     ring(message) {
       if (frames.drawing) out.ring(message);
+    },
+    ahead(x, y, chars, style) {
+      if (!frames.drawing || frames.chromeUndrawn || frames.unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null) return false;
+      return out.ahead(x, y, chars, style);
     },
     resize(c, r) {
       out.resize(c, r);

@@ -105,6 +105,19 @@ export class FloodSkip {
     });
   }
 
+  /**
+   * Whether a write of `data` now would go straight to the screen (nothing
+   * held, and no flood that would hold it): the same test as write's, made
+   * without changing anything.
+   */
+  passes(data: string): boolean {
+    if (this.held.length > 0) return false;
+    const fresh = this.now() - this.windowStart >= FLOOD_WINDOW_MS;
+    const lines = (fresh ? 0 : this.windowLines) + lineFeeds(data);
+    const flooding = (fresh ? this.windowLines > this.sink.keep() : this.flooding) || lines > this.sink.keep();
+    return !flooding || !isPlain(data);
+  }
+
   /** Writes what is held now. */
   flush(): void {
     this.timer?.();

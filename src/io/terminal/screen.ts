@@ -7,7 +7,16 @@ import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
 import { CsiClamp } from '../../core/text/csi-clamp.js';
 import { FloodSkip } from './flood-skip.js';
-import { parseNextAtOnce, wholeScreenScrolls } from './xterm-internals.js';
+import { cellSgr, type CellStyle } from './screen-rows.js';
+import { parseNextAtOnce, printSpot, wholeScreenScrolls } from './xterm-internals.js';
+
+/** The cells a chunk will print: `chars` from column `x` of visible row `y`, all in `style` (SGR parameters). */
+export interface Ahead {
+  readonly x: number;
+  readonly y: number;
+  readonly chars: string;
+  readonly style: string;
+}
 
 const { Terminal } = xterm;
 
@@ -85,6 +94,24 @@ export class XtermScreen implements Screen {
     const last = slices.length - 1;
     for (let i = 0; i < last; i++) this.term.write(slices[i]!);
     this.term.write(last >= 0 ? slices[last]! : '', done);
+  }
+
+  /**
+   * What `data`, the main program's next output, will print, when it is
+   * only printable ASCII at the cursor, parsed in this very turn from the
+   * parser's ground state (every earlier write parsed, no sequence begun,
+   * FloodSkip not holding it): a typed key's echo, known before xterm.js
+   * parses it (TermOutput.ahead). Undefined otherwise.
+   */
+  echoOf(data: string): Ahead | undefined {
+    if (data.length === 0 || this.atOnce === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
+    for (let i = 0; i < data.length; i++) {
+      const c = data.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e) return undefined;
+    }
+    const spot = printSpot(this.term, data.length);
+    if (spot === undefined) return undefined;
+    return { x: spot.x, y: spot.y, chars: data, style: spot.pen === undefined ? '' : cellSgr(spot.pen as CellStyle) };
   }
 
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */

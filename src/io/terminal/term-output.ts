@@ -21,6 +21,8 @@
  * - patch: a frame of header rows alone (a silent second's elapsed time),
  *   diffed in their columns only against what the terminal shows; the next
  *   draw looks at those rows again.
+ * - ahead: a typed key's echo written before its frame, at the cursor
+ *   (XtermScreen.echoOf); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
 
@@ -39,6 +41,8 @@ export interface Overlay {
 /** Counters for the benchmark and tests. */
 export interface TermOutputStats {
   frames: number;
+  /** Echoes written ahead of their frame. */
+  aheads: number;
   /** Frames that wrote something. */
   writes: number;
   bytes: number;
@@ -55,7 +59,7 @@ const SYNC_OFF = '\x1b[?2026l';
 
 /** The differential output stage; one per terminal. */
 export class TermOutput {
-  readonly stats: TermOutputStats = { frames: 0, writes: 0, bytes: 0 };
+  readonly stats: TermOutputStats = { frames: 0, aheads: 0, writes: 0, bytes: 0 };
   private texts: string[] = [];
   private chrome: CellRow[] = [];
   private cells: CellRow[] = [];
@@ -223,6 +227,36 @@ export class TermOutput {
     this.write(data);
     this.stats.writes++;
     this.stats.bytes += Buffer.byteLength(data);
+    return true;
+  }
+
+  /**
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, ahead of its
+   * frame (XtermScreen.echoOf); false, writing nothing, when the terminal is
+   * not drawn yet, its cursor is not at (x, y) or hidden, or the cells would
+   * reach the last column or touch a wide character. It leaves the cursor
+   * after them, where the echo leaves the program's; the next draw looks at
+   * the row again and writes the truth over a wrong guess.
+   */
+  ahead(x: number, y: number, chars: string, style: string): boolean {
+    const cursor = this.cursor;
+    const row = this.cells[y];
+    const end = x + chars.length;
+    if (chars.length < 1 || this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= this.cols || row.chars[x] === '' || row.chars[end] === '') return false;
+    const data = `\x1b[${y + 1};${x + 1}H${style === '' ? '' : `\x1b[0;${style}m`}${chars}${style === '' ? '' : '\x1b[0m'}`;
+    this.write(data); // first: the bookkeeping below can wait, the echo cannot
+    const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
+    for (let i = 0; i < chars.length; i++) {
+      next.chars[x + i] = chars[i]!;
+      next.styles[x + i] = style;
+    }
+    this.cells[y] = next;
+    this.sources[y] = UNKNOWN;
+    this.patched.add(y);
+    this.cursor = { x: end, y };
+    this.stats.aheads++;
+    this.stats.writes++;
+    this.stats.bytes += data.length; // ASCII: one byte a character
     return true;
   }
 

@@ -20,9 +20,23 @@ export interface XtermLines {
   get(i: number): XtermLine | undefined;
 }
 
+/** The parts of xterm.js's input handler read to know what `print` will do. */
+interface HandlerShape {
+  readonly _parser?: { readonly currentState?: unknown };
+  readonly _charsetService?: { readonly charset?: unknown };
+  readonly _coreService?: { readonly modes?: { readonly insertMode?: unknown } };
+  readonly _curAttrData?: { isAttributeDefault?: unknown };
+  readonly _activeBuffer?: {
+    readonly x?: unknown;
+    readonly y?: unknown;
+    readonly ybase?: unknown;
+    readonly lines?: { get?(i: number): { getWidth?(x: number): number } | undefined };
+  };
+}
+
 interface CoreShape {
   readonly _writeBuffer?: { readonly handleUserInput?: () => void };
-  readonly _inputHandler?: { readonly onRequestRefreshRows?: (fn: (range: { start: number; end: number } | undefined) => void) => unknown };
+  readonly _inputHandler?: HandlerShape & { readonly onRequestRefreshRows?: (fn: (range: { start: number; end: number } | undefined) => void) => unknown };
   readonly buffer?: { readonly scrollTop?: unknown; readonly scrollBottom?: unknown; readonly lines?: { readonly get?: unknown } };
 }
 
@@ -79,13 +93,47 @@ export function lineWords(line: XtermLine): Uint32Array | undefined {
   return data;
 }
 
+/** xterm.js's parser state for plain text. */
+const GROUND = 0;
+
+/**
+ * Where `count` printable ASCII characters written now would go, and the pen
+ * they would be printed in (a cell's style methods; undefined: the default
+ * style), when `print` can do nothing else with them: the parser at ground,
+ * no charset that maps characters (DEC graphics), no insert mode, every
+ * cell before the right edge, and no wide character beside them (print
+ * would blank its other half). Undefined otherwise, or without the internals.
+ */
+export function printSpot(term: Terminal, count: number): { readonly x: number; readonly y: number; readonly pen: object | undefined } | undefined {
+  const handler = coreOf(term)?._inputHandler;
+  const buffer = handler?._activeBuffer;
+  const pen = handler?._curAttrData;
+  if (handler?._parser?.currentState !== GROUND || handler._charsetService?.charset !== undefined) return undefined;
+  if (handler._coreService?.modes?.insertMode !== false || typeof pen?.isAttributeDefault !== 'function') return undefined;
+  const { x, y, ybase } = buffer ?? {};
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof ybase !== 'number') return undefined;
+  const end = x + count;
+  if (end >= term.cols) return undefined; // the cursor stays on the row, short of the edge (no wrap pending)
+  const line = buffer?.lines?.get?.(ybase + y);
+  if (typeof line?.getWidth !== 'function') return undefined;
+  if ((x > 0 && line.getWidth(x - 1) === 2) || line.getWidth(end) === 0) return undefined;
+  return { x, y, pen: (pen.isAttributeDefault as () => boolean).call(pen) ? undefined : pen };
+}
+
 /** The internals above that `term` lacks (the canary test's list): empty when every reach works. */
 export function missingInternals(term: Terminal): string[] {
   const missing: string[] = [];
   if (parseNextAtOnce(term) === undefined) missing.push('_core._writeBuffer.handleUserInput');
   const buf = coreOf(term)?.buffer;
   if (typeof buf?.scrollTop !== 'number' || typeof buf.scrollBottom !== 'number') missing.push('_core.buffer.scrollTop/scrollBottom');
-  if (typeof coreOf(term)?._inputHandler?.onRequestRefreshRows !== 'function') missing.push('_core._inputHandler.onRequestRefreshRows');
+  const handler = coreOf(term)?._inputHandler;
+  if (typeof handler?.onRequestRefreshRows !== 'function') missing.push('_core._inputHandler.onRequestRefreshRows');
+  if (handler?._parser?.currentState !== GROUND || handler._coreService?.modes?.insertMode !== false || typeof handler._curAttrData?.isAttributeDefault !== 'function') {
+    missing.push('_core._inputHandler (_parser.currentState, _coreService.modes.insertMode, _curAttrData)');
+  }
+  if (!('_charsetService' in (handler ?? {})) || typeof handler?._activeBuffer?.x !== 'number' || typeof handler._activeBuffer.lines?.get !== 'function') {
+    missing.push('_core._inputHandler (_charsetService, _activeBuffer.x/y/ybase/lines)');
+  }
   const lines = activeLines(term);
   if (lines === undefined) missing.push('_core.buffer.lines.get');
   const view = term.buffer.active.getLine(0);

@@ -47,6 +47,23 @@ describe('FloodSkip', () => {
   // The window that detects a flood is time: frozen, so that a slow machine cannot end a flood halfway.
   afterEach(() => vi.useRealTimers());
 
+  it('tells whether a write would go straight to the screen: not while a flood holds plain text', () => {
+    vi.useFakeTimers();
+    const main = new XtermScreen(COLS, ROWS, SCROLLBACK, true);
+    expect(main.flood?.passes('a')).toBe(true);
+    main.write(lines(1, 2 * (SCROLLBACK + 2 * ROWS)));
+    expect(main.flood?.passes('a')).toBe(false); // held behind the flood
+    expect(main.flood?.passes('\x1b[1ma')).toBe(false); // anything waits for what is held
+    vi.advanceTimersByTime(FLOOD_FLUSH_MS);
+    expect(main.flood?.passes('\x1b[1ma')).toBe(true); // a sequence is never held
+    expect(main.flood?.passes('a')).toBe(false); // the flood's window is still open
+    vi.advanceTimersByTime(1_000);
+    expect(main.flood?.passes('a')).toBe(false); // as write decides: the next window starts from the flood's count
+    main.write('\x1b[0m'); // that window, with no lines in it
+    vi.advanceTimersByTime(1_000);
+    expect(main.flood?.passes('a')).toBe(true);
+  });
+
   it('leaves the screen and its scrollback as parsing every line would, having parsed only the last of them', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const text = '\x1b[33mstart\x1b[0m\r\n' + lines(1, 20_000) + 'prompt$ ';

@@ -208,6 +208,54 @@ describe('TermOutput', () => {
   });
 });
 
+/** An echo written ahead of its frame. */
+const ahead = (out: TermOutput, x: number, y: number, chars: string, style: string) => out.ahead(x, y, chars, style);
+
+describe('TermOutput.ahead', () => {
+  /** A frame of one pane's text as an overlay, the cursor after `prompt`'s text on row 0. */
+  const paneFrame = (h: ReturnType<typeof harness>, line: string, cursorX: number) =>
+    h.out.draw([{ x: 0, y: 0, cols: 20, rows: [parseRow(line, 20), parseRow('', 20)] }], { x: cursorX, y: 0 });
+
+  it('writes an echo at the cursor before its frame, and the frame after it writes nothing', async () => {
+    const h = harness(20, 2);
+    paneFrame(h, '$ ', 2);
+    await h.flush();
+    expect(ahead(h.out, 2, 0, 'ls', '1;32')).toBe(true);
+    expect(h.writes).toEqual(['\x1b[1;3H\x1b[0;1;32mls\x1b[0m']);
+    await h.flush();
+    expect(h.text()[0]).toBe('$ ls');
+    expect([h.term.buffer.active.cursorX, Boolean(h.term.buffer.active.getLine(0)!.getCell(2)!.isBold())]).toEqual([4, true]);
+    expect(paneFrame(h, '$ \x1b[1;32mls\x1b[0m', 4)).toBe(0); // the parsed screen says the same: nothing to write
+    expect(h.out.stats.aheads).toBe(1);
+  });
+
+  it('draws the truth over a wrong guess at the next frame', async () => {
+    const h = harness(20, 2);
+    paneFrame(h, '$ ', 2);
+    ahead(h.out, 2, 0, 'x', '');
+    paneFrame(h, '$ *', 3); // the program echoed something else
+    await h.flush();
+    expect(h.text()[0]).toBe('$ *');
+  });
+
+  it('writes nothing when the cursor is elsewhere or hidden, nothing is drawn yet, or the cells reach the edge or a wide character', () => {
+    const fresh = harness(20, 2);
+    expect(ahead(fresh.out, 0, 0, 'a', '')).toBe(false);
+    const h = harness(20, 2);
+    paneFrame(h, '$ 世', 2);
+    h.writes.length = 0;
+    expect(ahead(h.out, 3, 0, 'a', '')).toBe(false); // not where the cursor is
+    expect(ahead(h.out, 2, 0, 'a', '')).toBe(false); // over the left half of 世
+    paneFrame(h, '$ ', 18);
+    h.writes.length = 0;
+    expect(ahead(h.out, 18, 0, 'ab', '')).toBe(false); // the last column
+    h.out.draw([], null);
+    h.writes.length = 0;
+    expect(ahead(h.out, 18, 0, 'a', '')).toBe(false); // the cursor hidden
+    expect(h.writes).toEqual([]);
+  });
+});
+
 describe('parseRow', () => {
   it("reads an SGR list by what it does to the pen before it (the pen's states are remembered, not the list alone)", () => {
     expect(parseRow('\x1b[1m\x1b[31mX', 1).styles[0]).toBe('1;31');

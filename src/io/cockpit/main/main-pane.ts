@@ -38,6 +38,8 @@ export interface MainPaneOptions {
   readonly argv: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly socketPath?: string;
+  /** Sees each piece of the main program's output just before the main screen parses it (the echo written ahead). */
+  readonly beforeParse?: (data: string) => void;
 }
 
 /** Starts the main program at the main pane's size and keeps screen and pty at that size. */
@@ -52,7 +54,10 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     env: options.env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   });
-  pty.onData((data) => screens.writeMain(data));
+  pty.onData((data) => {
+    options.beforeParse?.(data);
+    screens.writeMain(data);
+  });
   main.term.onData((reply) => pty.write(reply));
   const encoding = trackMouseEncoding(main.term);
   board.subscribe((state, prev) => {
