@@ -27,8 +27,12 @@ export interface CockpitScreens {
   readonly source: LivePaneSource;
   /** Whether the main program hid its cursor (CSI ? 25 l). */
   cursorHidden(): boolean;
-  /** Writes the main program's output into the main screen, counting what waits to be parsed. */
-  writeMain(data: string): void;
+  /**
+   * Writes the main program's output into the main screen, counting what
+   * waits to be parsed; `afterTurn`: its echo is on the terminal already,
+   * parse it after the terminal's turn (XtermScreen.writeAfterTurn).
+   */
+  writeMain(data: string, afterTurn?: boolean): void;
 }
 
 /** A cockpit's board, with its screens when it draws. */
@@ -96,9 +100,11 @@ function createCockpitScreens(cols: number, rows: number, now: () => number): Co
     main,
     source,
     cursorHidden: () => visibility.hidden(),
-    writeMain(data) {
+    writeMain(data, afterTurn = false) {
       backlog += data.length;
-      main.write(data, () => void (backlog -= data.length));
+      const parsed = (): void => void (backlog -= data.length);
+      if (afterTurn) main.writeAfterTurn(data, parsed);
+      else main.write(data, parsed);
     },
   };
 }

@@ -53,12 +53,12 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const notice = (line: string): void => screens.writeMain(`\x1b[33mtai: ${sanitizeLine(line)}\x1b[0m\r\n`);
   for (const line of options.notices ?? []) notice(line);
   const dispatch = cockpitDispatch(options, terminal, notice, log);
-  let echo: ((data: string) => void) | undefined;
+  let echo: ((data: string) => boolean) | undefined;
   const mainPane = startMainPane(board, screens, {
     argv: options.argv,
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
-    beforeParse: (data) => echo?.(data),
+    beforeParse: (data) => echo?.(data) ?? false,
   });
   let typedAt = -Infinity;
   const parts = startParts({ options, board, screens, terminal, mainPane, env, now, log, dispatch: (command) => dispatch(command, cockpit), typed: () => (typedAt = now()) });
@@ -163,8 +163,14 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
     copy,
     toPanel: panelKeys({ board, now, log, steer: steerKeys({ line: steer, send: async (id, text) => (await dispatch({ cmd: 'steer', id, text })) ?? { ok: false, error: NO_AGENTS } }) }),
   };
+  const onKeys = routeKeys(route);
   // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
-  terminal.onInput(quietAfter(idleCollection, routeKeys(route)));
+  terminal.onInput(
+    quietAfter(idleCollection, (chunk: string) => {
+      main.settle(); // copy mode and the rest read the main screen
+      onKeys(chunk);
+    }),
+  );
   return { drawing, copy, stopNotifier };
 }
 
@@ -175,15 +181,15 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
  * at its bottom and typed into and its cursor visible. The frame after the
  * parse draws what the screen then holds, over a wrong guess too.
  */
-function echoAhead(board: Board, screens: CockpitScreens, parts: { readonly drawing: Drawing; readonly copy: CopyView }, typed: () => boolean): (data: string) => void {
+function echoAhead(board: Board, screens: CockpitScreens, parts: { readonly drawing: Drawing; readonly copy: CopyView }, typed: () => boolean): (data: string) => boolean {
   return (data) => {
-    if (!typed()) return;
+    if (!typed()) return false;
     const s = board.getState();
-    if (s.focus !== 'main' || s.help || s.scrollback !== 0 || parts.copy.cursor() !== undefined || screens.cursorHidden()) return;
+    if (s.focus !== 'main' || s.help || s.scrollback !== 0 || parts.copy.cursor() !== undefined || screens.cursorHidden()) return false;
     const e = screens.main.echoOf(data);
-    if (e === undefined) return;
+    if (e === undefined) return false;
     const r = mainRect(board);
-    if (e.x + e.chars.length < r.cols && e.y < r.rows) parts.drawing.ahead(r.x + e.x, r.y + e.y, e.chars, e.style);
+    return e.x + e.chars.length < r.cols && e.y < r.rows && parts.drawing.ahead(r.x + e.x, r.y + e.y, e.chars, e.style);
   };
 }
 

@@ -85,6 +85,7 @@ class FrameClock {
   constructor(
     readonly interval: () => number,
     private readonly now: () => number,
+    private readonly main: XtermScreen,
   ) {}
 
   expedite(): void {
@@ -168,10 +169,11 @@ class FrameClock {
     });
   }
 
-  /** Runs the frame listeners. */
+  /** Runs the frame listeners, the main screen settled first (an echo's parse held for the terminal's turn). */
   private frame(...headers: [] | [readonly number[] | undefined]): void {
     this.drawingNow = true;
     try {
+      this.main.settle();
       for (const l of this.frameListeners) l(...headers);
     } finally {
       this.drawingNow = false;
@@ -202,7 +204,7 @@ export function createPaneSource(
   inline = true,
 ): LivePaneSource {
   const cells = new PaneCells(main);
-  const clock = new FrameClock(typeof frameMs === 'number' ? () => frameMs : frameMs, now);
+  const clock = new FrameClock(typeof frameMs === 'number' ? () => frameMs : frameMs, now, main);
   /** The snapshot the chrome was last compared with (undefined: none yet). */
   let lastChrome: BoardState | undefined;
 
@@ -241,7 +243,10 @@ export function createPaneSource(
       const screen = cells.screenOf(pane);
       return screen ? (cells.versions.get(screen) ?? 0) * 2 + (screen === main ? 0 : 1) : -1;
     },
-    overlays: () => cells.overlays(),
+    overlays: () => {
+      main.settle();
+      return cells.overlays();
+    },
     headerOverlays: (ids) => cells.headerOverlays(ids),
     subscribe(listener) {
       clock.listeners.add(listener);

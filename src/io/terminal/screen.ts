@@ -47,6 +47,9 @@ export class XtermScreen implements Screen {
   /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
   readonly flood: FloodSkip | undefined;
 
+  /** Output held by writeAfterTurn until its parse. */
+  private held: { readonly data: string; readonly callback: (() => void) | undefined; readonly timer: NodeJS.Timeout } | undefined;
+
   /** Writes given to xterm.js whose parsing has not finished. */
   private unparsed = 0;
 
@@ -77,6 +80,7 @@ export class XtermScreen implements Screen {
    * parses them in order and yields to the event loop (a timer) every 12 ms.
    */
   write(data: string, callback?: () => void): void {
+    this.settle();
     if (this.flood) this.flood.write(data, callback);
     else this.parse(data, callback);
   }
@@ -104,7 +108,7 @@ export class XtermScreen implements Screen {
    * parses it (TermOutput.ahead). Undefined otherwise.
    */
   echoOf(data: string): Ahead | undefined {
-    if (data.length === 0 || this.atOnce === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
+    if (data.length === 0 || this.held !== undefined || this.atOnce === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
     for (let i = 0; i < data.length; i++) {
       const c = data.charCodeAt(i);
       if (c < 0x20 || c > 0x7e) return undefined;
@@ -128,9 +132,32 @@ export class XtermScreen implements Screen {
 
   /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
+    this.settle();
     this.flood?.flush(); // held lines are parsed at the size they were written for
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
     this.clamp.resize(cols, rows);
+  }
+
+  /**
+   * Writes output whose cells the terminal shows already (the echo ahead),
+   * parsed a timer's turn later rather than now: the terminal just woken by
+   * the echo, most often on this very core, runs first (docs/performance.md,
+   * "The terminal's turn"). Whatever reads or writes the screen settles it
+   * first: the next write, a resize, parsed(), text(), a frame, a key.
+   */
+  writeAfterTurn(data: string, callback?: () => void): void {
+    this.settle();
+    const timer = setTimeout(() => this.settle(), 0);
+    this.held = { data, callback, timer };
+  }
+
+  /** Parses what writeAfterTurn holds, now. */
+  settle(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    clearTimeout(held.timer);
+    this.write(held.data, held.callback);
   }
 
   /** Lines kept above the visible rows: how far the pane can be scrolled back. */
@@ -140,18 +167,22 @@ export class XtermScreen implements Screen {
 
   /** Frees the terminal. */
   dispose(): void {
+    if (this.held !== undefined) clearTimeout(this.held.timer);
+    this.held = undefined;
     this.flood?.stop();
     this.term.dispose();
   }
 
   /** Resolves once everything written so far has been parsed. */
   parsed(): Promise<void> {
+    this.settle();
     this.flood?.flush();
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
   /** The visible rows as plain text, right-trimmed (for tests and status). */
   text(): string[] {
+    this.settle();
     const buf = this.term.buffer.active;
     const out: string[] = [];
     for (let y = 0; y < this.term.rows; y++) {

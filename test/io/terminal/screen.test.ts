@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 
 const MAX = 2147483647;
@@ -74,5 +74,45 @@ describe('XtermScreen under hostile counts', () => {
     expect(order).toEqual(['ab', 'empty']);
     expect(s.text()[0]).toBe('ab');
     s.dispose();
+  });
+});
+
+// The echo ahead reads xterm.js's internals (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
+
+describe('XtermScreen.writeAfterTurn (an echo already on the terminal, parsed after its turn)', () => {
+  /** The cursor's column on the screen's buffer. */
+  const cursorX = (s: XtermScreen) => s.term.buffer.active.cursorX;
+
+  it('parses the held output on a timer, and meanwhile knows no echo ahead', async () => {
+    const s = new XtermScreen(40, 6, 100, true);
+    s.write('$ ');
+    let parsed = false;
+    s.writeAfterTurn('a', () => (parsed = true));
+    expect(parsed).toBe(false);
+    expect(cursorX(s)).toBe(2); // not parsed in this turn
+    expect(s.echoOf('b')).toBeUndefined();
+    await vi.waitFor(() => expect(parsed).toBe(true));
+    expect(cursorX(s)).toBe(3);
+    expect(s.echoOf('b')).toEqual({ x: 3, y: 0, chars: 'b', style: '' });
+    s.dispose();
+  });
+
+  it('parses the held output first whenever the screen is written, resized, read or waited for', async () => {
+    const s = new XtermScreen(40, 6, 100, true);
+    s.writeAfterTurn('a');
+    s.write('b'); // in order: a, then b
+    expect(s.text()[0]).toBe('ab');
+    s.writeAfterTurn('c');
+    s.resize(30, 6);
+    expect(cursorX(s)).toBe(3);
+    s.writeAfterTurn('d');
+    expect(s.text()[0]).toBe('abcd');
+    s.writeAfterTurn('e');
+    await s.parsed();
+    expect(cursorX(s)).toBe(5);
+    s.writeAfterTurn('f');
+    s.dispose(); // its timer is cleared: nothing parses into a disposed terminal
   });
 });

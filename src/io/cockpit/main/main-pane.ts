@@ -38,8 +38,12 @@ export interface MainPaneOptions {
   readonly argv: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly socketPath?: string;
-  /** Sees each piece of the main program's output just before the main screen parses it (the echo written ahead). */
-  readonly beforeParse?: (data: string) => void;
+  /**
+   * Sees each piece of the main program's output just before the main
+   * screen parses it; true when it wrote it on the terminal ahead of its
+   * frame (the echo of a key), which is then parsed after the terminal's turn.
+   */
+  readonly beforeParse?: (data: string) => boolean;
 }
 
 /** Starts the main program at the main pane's size and keeps screen and pty at that size. */
@@ -55,8 +59,8 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   });
   pty.onData((data) => {
-    options.beforeParse?.(data);
-    screens.writeMain(data);
+    main.settle(); // what came before is parsed first: the echo is predicted from it
+    screens.writeMain(data, options.beforeParse?.(data) ?? false);
   });
   main.term.onData((reply) => pty.write(reply));
   const encoding = trackMouseEncoding(main.term);
