@@ -19,12 +19,13 @@
  *   825 KB of text (react-reconciler's alone 750 KB). Those entries never
  *   loaded are dropped: heap after a full collection 13.55 -> 12.77 MB.
  */
-import { createRequire } from 'node:module';
+import { dropUnloadedCommonJs, withoutFetch } from './node-internals.js';
 
 /**
  * Runs `load` (an `import()` of modules that import Ink) with the global
  * `fetch` set to undefined, puts Node's own property back once it has
- * settled, then drops the CommonJS files that were read but never ran.
+ * settled, then drops the CommonJS files that were read but never ran
+ * (both in node-internals.ts, off with TAI_INTERNALS=0).
  */
 export async function leanImport<T>(load: () => Promise<T>): Promise<T> {
   try {
@@ -32,26 +33,4 @@ export async function leanImport<T>(load: () => Promise<T>): Promise<T> {
   } finally {
     dropUnloadedCommonJs();
   }
-}
-
-/** `load` run with the global fetch undefined; where it cannot be replaced, as it is. */
-async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
-  const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
-  // Reading the descriptor runs nothing (on Node 20 fetch is a plain function that loads undici when called).
-  if (own === undefined || own.configurable !== true) return load();
-  Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true, enumerable: own.enumerable ?? false });
-  try {
-    return await load();
-  } finally {
-    Object.defineProperty(globalThis, 'fetch', own);
-  }
-}
-
-/**
- * Removes from `require.cache` the modules that never ran (`loaded` false
- * once every import has settled): a later `require` of one reads it again.
- */
-export function dropUnloadedCommonJs(): void {
-  const cache = createRequire(import.meta.url).cache;
-  for (const [file, module] of Object.entries(cache)) if (module !== undefined && !module.loaded) delete cache[file];
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PREFIX, KeyScanner } from '../../src/core/input/keys.js';
 import { routeKeys } from '../../src/io/cockpit/keys/key-router.js';
 import { MentionController } from '../../src/io/cockpit/keys/mentions.js';
-import { trackMouseEncoding } from '../../src/io/terminal/mouse-encoding.js';
+import { trackMouseEncoding } from '../../src/io/terminal/screen-rows.js';
 import { dispatch } from '../../store/dispatch.js';
 import { createMentionPrompt } from '../../store/mention-prompt.js';
 import { mountCockpit } from './harness.js';

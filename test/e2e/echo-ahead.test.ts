@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 describe('the echo ahead', () => {
-  it('writes a key typed into cat as its cell alone, before any frame', async () => {
+  // The echo ahead reads xterm.js's internals: CI's second run, with them switched off (TAI_INTERNALS=0), has none.
+  it.skipIf(process.env.TAI_INTERNALS === '0')('writes a key typed into cat as its cell alone, before any frame', async () => {
     mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
     const term = pty.spawn(process.execPath, [TAI_CLI, '--', 'cat'], { name: 'xterm-256color', cols: 100, rows: 20, env: testEnv(env) });
     let out = '';

@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { leanImport } from '../../src/io/lean-import.js';
 import { testEnv } from '../helpers/test-env.js';
+
+// What these tests guard needs Node's fetch and require.cache (node-internals.ts), here and in the child: on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
 
 const DIST = fileURLToPath(new URL('../../dist/src/', import.meta.url));
 

@@ -216,21 +216,6 @@ export class KeyScanner {
     if (this.mode === 'copy') this.mode = 'normal';
   }
 
-  /**
-   * Whether push(chunk) would hand the chunk on whole as one input and
-   * change nothing here: the normal mode, nothing carried from the chunk
-   * before, and neither the prefix nor an escape in it (the key router's
-   * straight lane: key-router.ts).
-   */
-  passes(chunk: string): boolean {
-    if (this.mode !== 'normal' || this.carry !== '' || chunk === '') return false;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i];
-      if (c === this.prefix || c === ESC) return false;
-    }
-    return true;
-  }
-
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
     const s = this.carry + chunk;

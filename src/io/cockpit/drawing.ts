@@ -23,7 +23,6 @@ import type { CockpitTerminal } from './cockpit-terminal.js';
 import { terminalTitle } from '../../core/text/title.js';
 import { ENTER, LEAVE, MOUSE_ON, setTitle } from '../terminal/terminal-modes.js';
 import { TermOutput, type CursorPlace, type Overlay, type TermOutputStats } from '../terminal/term-output.js';
-import type { PreparedAhead } from '../terminal/echo-ahead.js';
 
 /** What the cockpit draws and where. */
 export interface DrawingOptions {
@@ -57,14 +56,12 @@ export interface Drawing {
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
   /**
-   * Makes a typed key's echo ready to be written before its frame: `count`
-   * cells at (x, y) in `style`, where the terminal's cursor stands
-   * (TermOutput.prepareAhead). Its write(chars) writes them unless, by then,
-   * something is drawn over the panes (the agent list, the mention prompt),
-   * a frame of new chrome waits or the terminal was drawn on; undefined
-   * when it could not be written now.
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, before its frame
+   * (TermOutput.ahead), unless something is drawn over the panes (the agent
+   * list, the mention prompt), a frame of new chrome waits or nobody watches;
+   * true when written.
    */
-  prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined;
+  ahead(x: number, y: number, chars: string, style: string): boolean;
   /** The terminal has a new size. */
   resize(cols: number, rows: number): void;
   /**
@@ -82,66 +79,88 @@ export interface Drawing {
   stop(): void;
 }
 
-/** Enters the alternate screen and draws every frame the pane source cues. */
-export function startDrawing(options: DrawingOptions): Drawing {
-  const { terminal, board, source, prompt, log } = options;
-  const { cols, rows } = terminal;
-  const out = new TermOutput((data) => terminal.write(data), cols, rows);
-  let drawing = true;
+/**
+ * Draws the frames: the chrome Ink last rendered with the panes' overlays,
+ * or, for a frame of new header text alone, those rows patched; nothing
+ * while no client watches (the next one gets everything anew).
+ */
+class Frames {
+  readonly out: TermOutput;
+  /** False once the terminal is gone or drawing stopped. */
+  drawing = true;
   /** A chrome frame arrived that no frame has drawn yet. */
-  let chromeUndrawn = false;
+  chromeUndrawn = false;
   /** A frame was skipped while no client was attached. */
-  let unwatched = false;
-  const inkOut = new InkStdout(cols, rows, (frame) => {
-    if (!drawing) return;
-    options.rendered?.();
-    out.setChrome(frame);
+  unwatched = false;
+
+  constructor(private readonly options: DrawingOptions) {
+    const { terminal } = options;
+    this.out = new TermOutput((data) => terminal.write(data), terminal.cols, terminal.rows);
+  }
+
+  /** Ink rendered `frame`: kept as the chrome. A render outside the pane source's cue is drawn in this loop turn. */
+  chrome(frame: string): void {
+    if (!this.drawing) return;
+    this.options.rendered?.();
+    this.out.setChrome(frame);
     // A render outside the pane source's cue (the mention line's, the agent list's or the prefix sign's own
     // store changed) is drawn in this loop turn; one inside a cue is drawn by the cue's frame, which runs first.
-    chromeUndrawn = true;
+    this.chromeUndrawn = true;
     setImmediate(() => {
-      if (chromeUndrawn) drawFrame();
+      if (this.chromeUndrawn) this.draw();
     });
-  });
-  source.onFrame((headers) => drawFrame(headers));
-  const drawFrame = (headers?: readonly number[]): void => {
-    if (!drawing) return;
+  }
+
+  draw(headers?: readonly number[]): void {
+    const { terminal, board, source, prompt, log } = this.options;
+    if (!this.drawing) return;
     if (!terminal.watched()) {
-      chromeUndrawn = false;
-      unwatched = true; // nobody attached: the next client gets everything anew
+      this.chromeUndrawn = false;
+      this.unwatched = true; // nobody attached: the next client gets everything anew
       return;
     }
-    if (unwatched) {
-      unwatched = false;
-      out.repaint();
+    if (this.unwatched) {
+      this.unwatched = false;
+      this.out.repaint();
     }
-    if (headers !== undefined && !chromeUndrawn && drawHeaders(headers)) return;
-    chromeUndrawn = false;
+    if (headers !== undefined && !this.chromeUndrawn && this.drawHeaders(headers)) return;
+    this.chromeUndrawn = false;
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
-      const panes = options.list.getState().open ? [] : steerOverlay(source.overlays(), board, options.steer);
-      const overlays = options.decorate ? options.decorate(panes) : panes;
-      out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), options.cursor());
+      const panes = this.options.list.getState().open ? [] : steerOverlay(source.overlays(), board, this.options.steer);
+      const overlays = this.options.decorate ? this.options.decorate(panes) : panes;
+      this.out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), this.options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
     }
-  };
+  }
+
   /**
    * A frame of new header text only (a silent cockpit's second): those rows
    * alone are patched, when nothing is drawn over them (the agent list, the
    * mention prompt, the steering line, copy mode); false leaves it to a full frame.
    */
-  const drawHeaders = (ids: readonly number[]): boolean => {
-    if (options.list.getState().open || prompt.getState().line !== null) return false;
-    const heads = source.headerOverlays(ids);
-    if (!heads || steerOverlay(heads, board, options.steer) !== heads || (options.decorate && options.decorate(heads) !== heads)) return false;
+  private drawHeaders(ids: readonly number[]): boolean {
+    const { options } = this;
+    if (options.list.getState().open || options.prompt.getState().line !== null) return false;
+    const heads = options.source.headerOverlays(ids);
+    if (!heads || steerOverlay(heads, options.board, options.steer) !== heads || (options.decorate && options.decorate(heads) !== heads)) return false;
     try {
-      return out.patch(heads);
+      return this.out.patch(heads);
     } catch (err) {
-      log(`drawing failed: ${messageOf(err)}`);
+      options.log(`drawing failed: ${messageOf(err)}`);
       return true;
     }
-  };
+  }
+}
+
+/** Enters the alternate screen and draws every frame the pane source cues. */
+export function startDrawing(options: DrawingOptions): Drawing {
+  const { terminal, board, source, prompt, log } = options;
+  const frames = new Frames(options);
+  const { out } = frames;
+  const inkOut = new InkStdout(terminal.cols, terminal.rows, (frame) => frames.chrome(frame));
+  source.onFrame((headers) => frames.draw(headers));
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
   /** The terminal modes the cockpit has on, as one string: what a client that attaches is sent first. */
@@ -159,12 +178,12 @@ export function startDrawing(options: DrawingOptions): Drawing {
   });
   // A terminal that went away fails writes: stop drawing, supervision goes on.
   const offGone = terminal.onGone((why) => {
-    drawing = false;
+    frames.drawing = false;
     log(`terminal write failed: ${why}`);
   });
   // A client that attaches gets the modes, then everyone a whole frame.
   const offAttach = terminal.onAttach((send) => {
-    if (!drawing) return;
+    if (!frames.drawing) return;
     send(modes());
     out.repaint();
     source.dirty();
@@ -174,39 +193,37 @@ export function startDrawing(options: DrawingOptions): Drawing {
   return {
     stats: out.stats,
     anyMotion(on) {
-      if (!drawing || options.mouse === false || on === motion) return;
+      if (!frames.drawing || options.mouse === false || on === motion) return;
       motion = on;
       terminal.write(on ? '\x1b[?1003h' : '\x1b[?1003l');
     },
     clipboard(text) {
-      if (drawing) terminal.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
+      if (frames.drawing) terminal.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
     },
     title(raw) {
       const safe = terminalTitle(raw);
-      if (!drawing || safe === title) return;
+      if (!frames.drawing || safe === title) return;
       title = safe;
       terminal.write(setTitle(safe)); // between frames: the same stream, and a frame is one write
     },
     ring(message) {
-      if (drawing) out.ring(message);
+      if (frames.drawing) out.ring(message);
     },
-    prepareAhead(x, y, count, style) {
-      const covered = (): boolean => !drawing || chromeUndrawn || unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null;
-      if (covered()) return undefined;
-      const ready = out.prepareAhead(x, y, count, style);
-      return ready && { write: (chars) => !covered() && ready.write(chars) };
+    ahead(x, y, chars, style) {
+      if (!frames.drawing || frames.chromeUndrawn || frames.unwatched || !terminal.watched() || options.list.getState().open || prompt.getState().line !== null) return false;
+      return out.ahead(x, y, chars, style);
     },
     resize(c, r) {
       out.resize(c, r);
       inkOut.resize(c, r);
     },
     pause() {
-      drawing = false;
+      frames.drawing = false;
     },
     stop() {
       if (stopped) return;
       stopped = true;
-      drawing = false;
+      frames.drawing = false;
       offGone();
       offAttach();
       source.stop();

@@ -23,6 +23,8 @@
  * - `--no-sparkplug`, `--flush-baseline-code`, `--bytecode-old-age=1`,
  *   `--max-lazy`: 0-3 MB, within the noise;
  * - `--lite-mode` and `--jitless`: yoga-layout's WebAssembly fails to load;
+ * - `--max-inlined-bytecode-size-cumulative=300` (a smaller inlining budget):
+ *   no streaming CPU gain in the bench beside tmux;
  * - `--maglev` (Node 20's V8 has it, off and experimental; on by default from
  *   Node 22): first streaming window 1.06 s and the next 0.77 s against
  *   1.10 and 0.91 without (6 runs), left to the Nodes that ship it on;
@@ -55,15 +57,4 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // -> 0.005 / 0.17 % (tai without flags 0.006 / 0.14), RSS 80.2 / 82.9 MB;
   // streaming CPU unchanged (the reducer acts only when allocation is low).
   '--no-memory-reducer',
-  // A smaller budget for inlining into one optimised function (V8's default
-  // 920 bytes of bytecode): TurboFan compiles each hot function in less time.
-  // The cockpit's own work is small (5 % of a core for 8 streaming agents), so
-  // compiling is a large part of it while V8 tiers up: --trace-opt summed 375 ms
-  // of TurboFan in the first 20 s window and 146 ms in the next, of about 1.1
-  // and 0.9 s in all (issue 17, docs/performance.md, session 14). Server CPU,
-  // 8 agents x 500 tok/s, means of 13-16 runs in turns: first 20 s 1.10 ->
-  // 1.01 s, the next 20 s 0.91 -> 0.81 s; `seq 1 2000000` and the keypress
-  // echo unchanged within the noise. No inlining at all (--no-turbo-inlining)
-  // or 150 measured the same; no TurboFan (--no-opt) doubles the CPU.
-  '--max-inlined-bytecode-size-cumulative=300',
 ];

@@ -25,6 +25,8 @@ export interface WakeWiring {
   readonly log: (line: string) => void;
   /** Types into the main program (the main pane's keys). */
   readonly type: (text: string) => void;
+  /** Shows a line on the status line until the next key. */
+  readonly say?: (line: string) => void;
 }
 
 /** The cockpit's side of the wake-up. */
@@ -61,8 +63,11 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
       }, ENTER_AFTER_MS);
       timers.add(t);
     },
-    // The status line has no place for a passing note yet: the log keeps the line as sent.
-    showStatus: (line) => w.log(line),
+    // The status line shows the line as sent until the next key; the log keeps it.
+    showStatus: (line) => {
+      w.log(line);
+      w.say?.(line);
+    },
     now: w.now,
     everyMs: WAKE_TICK_MS,
   });

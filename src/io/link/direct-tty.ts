@@ -23,6 +23,7 @@ import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } fr
 import { isatty, ReadStream, WriteStream } from 'node:tty';
 import { messageOf } from '../../core/errors.js';
 import type { TtyClaim } from '../../core/protocol/link-frames.js';
+import { internalsOn, ttyHandle } from '../node-internals.js';
 
 /** A terminal the server writes a client's output to. */
 export class DirectTty {
@@ -112,8 +113,7 @@ export function openDirectTty(claim: TtyClaim): DirectTty | string {
   const stream = openStream(claim, 'write');
   if (typeof stream === 'string') return stream;
   stream.on('error', () => {}); // a failed write is reported through onError; never an uncaught error
-  const fd = (stream as unknown as { _handle?: Handle })._handle?.fd;
-  return new DirectTty(stream, claim.path, typeof fd === 'number' ? fd : undefined);
+  return new DirectTty(stream, claim.path, ttyHandle(stream)?.fd);
 }
 
 /** The largest read of a client's keys at once (a paste comes in several). */
@@ -134,12 +134,11 @@ export function openTtyInput(claim: TtyClaim, onKeys: (bytes: Buffer) => void): 
 /** tty.ReadStream passes its options on to net.Socket, whose `onread` @types/node 20 leaves out of tty's. */
 type ReadOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean | void } };
 
-/** What Node's TTY handle offers that its streams do not (internal, checked before use). */
-type Handle = { fd?: unknown; setBlocking?: (blocking: boolean) => number };
-
 function openStream(claim: TtyClaim, way: 'read', options: ReadOptions): ReadStream | string;
 function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
 function openStream(claim: TtyClaim, way: 'read' | 'write', options?: ReadOptions): ReadStream | WriteStream | string {
+  // Whether libuv reopened the terminal, and making its writes non-blocking, both need the stream's handle.
+  if (!internalsOn()) return `Node's internals are switched off (TAI_INTERNALS=0): the client ${way === 'read' ? 'reads' : 'writes'} its terminal itself`;
   let fd: number;
   try {
     fd = openSync(claim.path, (way === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -158,12 +157,12 @@ function openStream(claim: TtyClaim, way: 'read' | 'write', options?: ReadOption
     closeSync(fd); // the stream was not made: the fd is still ours alone
     return `cannot ${way} ${claim.path}: ${messageOf(err)}`;
   }
-  const handle = (stream as unknown as { _handle?: Handle })._handle;
+  const handle = ttyHandle(stream);
   // libuv reads and writes through a file description it reopened (its fd, the one it closes) and leaves ours
   // open: ours is closed here. When it could not reopen, its writes block whatever we ask: no direct path then.
-  const reopened = typeof handle?.fd === 'number' && handle.fd !== fd;
+  const reopened = handle !== undefined && handle.fd !== fd;
   if (reopened) closeSync(fd);
-  if (way === 'write' && (!reopened || handle?.setBlocking === undefined || handle.setBlocking(false) !== 0)) {
+  if (way === 'write' && (!reopened || handle.setBlocking(false) !== 0)) {
     stream.destroy();
     return `cannot make the writes to ${claim.path} non-blocking`;
   }

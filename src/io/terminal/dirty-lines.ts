@@ -7,21 +7,16 @@
  * xterm.js tells its renderer which viewport rows each parse touched (the
  * internal `onRequestRefreshRows`; every scroll marks its whole scroll
  * region, so lines that xterm recycled round to the rows they were on are
- * noted too). Those rows' line objects are noted, so a line that
+ * noted too; xterm-internals.ts). Those rows' line objects are noted, so a line that
  * has not moved (the same object on the same row as last read) and is not
  * noted is known unchanged. A line that moved is compared by the reader as
  * before. Not public API: when the shape is not this one, every line counts
  * as written.
  */
 import type xterm from '@xterm/headless';
+import { activeLines, onRowsWritten } from './xterm-internals.js';
 
 type Terminal = InstanceType<typeof xterm.Terminal>;
-
-/** The parts of xterm's core read here (xterm.js 5.5 and 6). */
-interface CoreInternals {
-  readonly _inputHandler?: { readonly onRequestRefreshRows?: (fn: (range: { start: number; end: number } | undefined) => void) => unknown };
-  readonly buffer?: { readonly ybase: number; readonly ydisp: number; readonly lines: { get(i: number): object | undefined } };
-}
 
 /** Lines written since the last `take`. */
 export interface Written {
@@ -38,26 +33,26 @@ export class DirtyLines {
   private all = true;
   private lines = new Set<object>();
   private readonly watching: boolean;
+  /** `term.buffer`, kept: its getter checks the proposed-API option on every call. */
+  private readonly buffers: Terminal['buffer'];
 
   constructor(private readonly term: Terminal) {
-    const core = (term as unknown as { _core?: CoreInternals })._core;
-    const handler = core?._inputHandler;
-    this.watching = core !== undefined && typeof handler?.onRequestRefreshRows === 'function' && typeof core.buffer?.lines?.get === 'function';
-    if (!this.watching || core === undefined || handler?.onRequestRefreshRows === undefined) return;
-    handler.onRequestRefreshRows((range) => this.note(core, range));
-    term.onResize(() => (this.all = true));
+    this.buffers = term.buffer;
+    this.watching = activeLines(term) !== undefined && onRowsWritten(term, (range) => this.note(range));
+    if (this.watching) term.onResize(() => (this.all = true));
   }
 
-  private note(core: CoreInternals, range: { start: number; end: number } | undefined): void {
-    const buf = core.buffer;
+  private note(range: { start: number; end: number } | undefined): void {
     if (this.all) return;
+    const buf = this.buffers.active;
+    const lines = activeLines(this.term);
     // The rows are the viewport's; a viewport scrolled away from the bottom is not followed here.
-    if (range === undefined || buf === undefined || buf.ydisp !== buf.ybase || this.lines.size > SCREENS_NOTED * this.term.rows) {
+    if (range === undefined || lines === undefined || buf.viewportY !== buf.baseY || this.lines.size > SCREENS_NOTED * this.term.rows) {
       this.all = true;
       return;
     }
     for (let y = range.start; y <= range.end; y++) {
-      const line = buf.lines.get(buf.ybase + y);
+      const line = lines.get(buf.baseY + y);
       if (line !== undefined) this.lines.add(line);
     }
   }

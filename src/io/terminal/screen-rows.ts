@@ -7,8 +7,10 @@
  * takes the same rows as cells (screenCells), without the string round trip.
  */
 import type xterm from '@xterm/headless';
+import type { MouseEncoding } from '../../core/input/mouse.js';
 import type { CellRow } from './sgr-cells.js';
 import { DirtyLines } from './dirty-lines.js';
+import { activeLines, lineBehind, lineWords, type XtermLine } from './xterm-internals.js';
 
 type Terminal = InstanceType<typeof xterm.Terminal>;
 type BufferCell = NonNullable<ReturnType<Terminal['buffer']['active']['getNullCell']>>;
@@ -101,17 +103,6 @@ export function lineToCells(line: BufferLine | undefined, cols: number, cell: Bu
   return { chars, styles };
 }
 
-/**
- * xterm's own line object behind a BufferLine view (not public API): its
- * cells as 3 words each in `_data`, combined characters in `_combined`.
- * Read only to notice that a line did not change; when the shape is not
- * this, every line is converted as if it had changed.
- */
-interface LineInternals {
-  readonly _data?: unknown;
-  readonly _combined?: Readonly<Record<number, string>>;
-}
-
 /** A converted line and the cell words it was converted from. */
 interface LineMemo {
   readonly data: Uint32Array;
@@ -136,7 +127,7 @@ interface Shown {
 
 const shownOf = new WeakMap<Terminal, Shown>();
 
-/** The words per cell in xterm's `_data` (content, foreground, background). */
+/** The words per cell in a line's words (xterm-internals.ts lineWords: content, foreground, background). */
 const CELL_WORDS = 3;
 
 /**
@@ -175,22 +166,6 @@ function sameWords(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
-/** xterm's buffer behind the API's view of it (not public API): its line objects by index, as `getLine(i)._line`. */
-interface BufferInternals {
-  readonly _buffer?: { readonly lines?: { readonly get?: (i: number) => unknown } };
-}
-
-/** The buffer's lines, read without making an API view per row; undefined when the shape is not this (then every row is viewed). */
-function linesOf(buf: Terminal['buffer']['active']): { get(i: number): unknown } | undefined {
-  const lines = (buf as unknown as BufferInternals)._buffer?.lines;
-  return typeof lines?.get === 'function' ? (lines as { get(i: number): unknown }) : undefined;
-}
-
-function hasCombined(line: LineInternals): boolean {
-  for (const _ in line._combined ?? {}) return true;
-  return false;
-}
-
 /**
  * The cells a pane shows, `scrollback` lines above the bottom (as screenRows).
  * A line that is on the same row as last time and that the parser has not
@@ -217,12 +192,11 @@ export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
   const memos: Shown['rows'] = [];
   const rows: CellRow[] = [];
   const { cols } = term;
-  const direct = linesOf(buf);
+  const direct = activeLines(term);
   for (let y = 0; y < term.rows; y++) {
     // The line object straight from the buffer: an API view (a new object) only for a line that is read.
     let line = direct === undefined ? buf.getLine(top + y) : undefined;
-    const inner = direct !== undefined ? (direct.get(top + y) as LineInternals | undefined) : (line as unknown as { _line?: LineInternals } | undefined)?._line;
-    const data = inner?._data;
+    const inner: XtermLine | undefined = direct !== undefined ? direct.get(top + y) : lineBehind(line);
     let memo = before.lines[y] === inner ? before.rows[y] : undefined;
     // Unwritten and where it was: known unchanged (and known to have no combined characters: it had none then).
     if (memo !== undefined && memo.cols === cols && !written.all && inner !== undefined && !written.lines.has(inner)) {
@@ -232,7 +206,8 @@ export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
       continue;
     }
     line ??= buf.getLine(top + y);
-    if (!line || !inner || !(data instanceof Uint32Array) || hasCombined(inner)) {
+    const data = inner === undefined ? undefined : lineWords(inner);
+    if (!line || !inner || data === undefined) {
       lines.push(undefined);
       memos.push(undefined);
       rows.push(lineToCells(line, cols, cell));
@@ -283,4 +258,26 @@ export function trackCursorVisibility(term: Terminal): { readonly hidden: () => 
   watch('h');
   watch('l');
   return { hidden: () => hidden };
+}
+
+/**
+ * Which encoding a program asked its (headless) terminal to report the mouse
+ * in: SGR after DECSET 1006, the default X10 bytes otherwise. xterm.js tracks
+ * the tracking mode publicly but not the encoding, so it is watched the way
+ * cursor visibility is: the handlers look and let xterm go on.
+ */
+export function trackMouseEncoding(term: Terminal): { readonly encoding: () => MouseEncoding } {
+  let sgr = false;
+  const watch = (final: 'h' | 'l') =>
+    term.parser.registerCsiHandler({ prefix: '?', final }, (params) => {
+      if (params.includes(1006)) sgr = final === 'h';
+      return false;
+    });
+  watch('h');
+  watch('l');
+  term.parser.registerEscHandler({ final: 'c' }, () => {
+    sgr = false; // RIS
+    return false;
+  });
+  return { encoding: () => (sgr ? 'sgr' : 'x10') };
 }

@@ -7,6 +7,16 @@ import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
 import { CsiClamp } from '../../core/text/csi-clamp.js';
 import { FloodSkip } from './flood-skip.js';
+import { cellSgr, type CellStyle } from './screen-rows.js';
+import { parseNextAtOnce, printSpot, wholeScreenScrolls } from './xterm-internals.js';
+
+/** The cells a chunk will print: `chars` from column `x` of visible row `y`, all in `style` (SGR parameters). */
+export interface Ahead {
+  readonly x: number;
+  readonly y: number;
+  readonly chars: string;
+  readonly style: string;
+}
 
 const { Terminal } = xterm;
 
@@ -31,17 +41,11 @@ export class XtermScreen implements Screen {
   readonly term: InstanceType<typeof Terminal>;
   private readonly clamp: CsiClamp;
 
-  /** Parses the next write at once when nothing waits (xterm.js's own user-input path), else undefined (then on xterm's timer). */
+  /** Parses the next write at once (xterm-internals.ts), else undefined (then on xterm's timer). */
   private readonly atOnce: (() => void) | undefined;
 
   /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
   readonly flood: FloodSkip | undefined;
-
-  /** Writes and resizes so far: while it stays the same, the screen shows what it showed (an echo prepared ahead still holds). */
-  get changes(): number {
-    return this.changed;
-  }
-  private changed = 0;
 
   /** Output held by writeAfterTurn until its parse. */
   private held: { readonly data: string; readonly callback: (() => void) | undefined; readonly timer: NodeJS.Timeout } | undefined;
@@ -65,10 +69,7 @@ export class XtermScreen implements Screen {
    */
   constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, main = false) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
-    // xterm.js 5.5 parses a write synchronously after user input (WriteBuffer.handleUserInput); it has no public
-    // switch for it, so the screen raises that flag itself before each write. Without the method: the timer.
-    const buffer = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
-    this.atOnce = typeof buffer?.handleUserInput === 'function' ? () => buffer.handleUserInput?.() : undefined;
+    this.atOnce = parseNextAtOnce(this.term);
     this.clamp = new CsiClamp(cols, rows, !main);
     this.flood = main ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
@@ -80,7 +81,6 @@ export class XtermScreen implements Screen {
    */
   write(data: string, callback?: () => void): void {
     this.settle();
-    this.changed++;
     if (this.flood) this.flood.write(data, callback);
     else this.parse(data, callback);
   }
@@ -89,7 +89,7 @@ export class XtermScreen implements Screen {
     const slices = this.clamp.push(data);
     if (slices.length === 0 && callback === undefined) return; // all of it held (a sequence begun): nothing to parse yet
     this.atOnce?.();
-    // What waits to be parsed is counted (FloodSkip cuts nothing then, and parsesAtOnce says no).
+    // What waits to be parsed is counted (FloodSkip cuts nothing then).
     this.unparsed++;
     const done = (): void => {
       this.unparsed--;
@@ -101,12 +101,21 @@ export class XtermScreen implements Screen {
   }
 
   /**
-   * Whether `data` written now is parsed in this very turn from the parser's
-   * ground state: a screen that parses at once, every earlier write parsed,
-   * no sequence begun, and FloodSkip not holding it (echo-ahead.ts).
+   * What `data`, the main program's next output, will print, when it is
+   * only printable ASCII at the cursor, parsed in this very turn from the
+   * parser's ground state (every earlier write parsed, no sequence begun,
+   * FloodSkip not holding it): a typed key's echo, known before xterm.js
+   * parses it (TermOutput.ahead). Undefined otherwise.
    */
-  parsesAtOnce(data: string): boolean {
-    return this.held === undefined && this.atOnce !== undefined && this.unparsed === 0 && this.clamp.ground() && (this.flood?.passes(data) ?? true);
+  echoOf(data: string): Ahead | undefined {
+    if (data.length === 0 || this.held !== undefined || this.atOnce === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
+    for (let i = 0; i < data.length; i++) {
+      const c = data.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e) return undefined;
+    }
+    const spot = printSpot(this.term, data.length);
+    if (spot === undefined) return undefined;
+    return { x: spot.x, y: spot.y, chars: data, style: spot.pen === undefined ? '' : cellSgr(spot.pen as CellStyle) };
   }
 
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
@@ -118,31 +127,26 @@ export class XtermScreen implements Screen {
   private trimmable(): boolean {
     // Reverse wraparound (DECSET 45) lets a backspace at the left edge reach the line above: lines are then not independent.
     if (this.unparsed > 0 || !this.clamp.ground() || this.term.buffer.active.type !== 'normal' || this.term.modes.reverseWraparoundMode) return false;
-    const buf = (this.term as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
-    return buf?.scrollTop === 0 && buf.scrollBottom === this.term.rows - 1;
+    return wholeScreenScrolls(this.term);
   }
 
   /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
     this.settle();
-    this.changed++;
     this.flood?.flush(); // held lines are parsed at the size they were written for
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
     this.clamp.resize(cols, rows);
   }
 
   /**
-   * Writes output whose cells the terminal shows already (an echo written
-   * ahead of its frame: echo-ahead.ts), parsed in a timer's turn (about a
-   * millisecond) rather than now: the terminal just woken by the echo, most
-   * often on this very core, runs first, and the parse and its frame come
-   * after it (issue 17: keypress to echo, measured in its tail). Anything
-   * that reads or writes the screen settles it first (settle()): the next
-   * write, a resize, parsed(), a frame. Until then parsesAtOnce is false.
+   * Writes output whose cells the terminal shows already (the echo ahead),
+   * parsed a timer's turn later rather than now: the terminal just woken by
+   * the echo, most often on this very core, runs first (docs/performance.md,
+   * "The terminal's turn"). Whatever reads or writes the screen settles it
+   * first: the next write, a resize, parsed(), text(), a frame, a key.
    */
   writeAfterTurn(data: string, callback?: () => void): void {
     this.settle();
-    this.changed++;
     const timer = setTimeout(() => this.settle(), 0);
     this.held = { data, callback, timer };
   }

@@ -106,41 +106,6 @@ export function blankRow(cols: number): CellRow {
   return { chars: new Array<string>(cols).fill(' '), styles: new Array<string>(cols).fill('') };
 }
 
-/**
- * `row`, the cells parseRow made of a row whose text was `before`, with the
- * characters `after` changes put in their cells, when nothing else can
- * have changed (a second's new elapsed time in a header: no SGR parsed, no
- * widths looked up): the same length, and only printable ASCII changed, one
- * column each, in cells that hold exactly `before`'s characters up to
- * there. The style of a cell stays: the caller changes only text drawn in
- * one style. Undefined when the row must be made again (another length, a
- * wide or combined character, text that was cut off or dropped).
- */
-export function retype(row: CellRow, before: string, after: string): CellRow | undefined {
-  if (before.length !== after.length) return undefined;
-  let from = 0;
-  while (from < before.length && before.charCodeAt(from) === after.charCodeAt(from)) from++;
-  if (from === before.length) return row;
-  let to = before.length;
-  while (before.charCodeAt(to - 1) === after.charCodeAt(to - 1)) to--;
-  let x = 0;
-  for (let at = 0; at < from; x++) {
-    const ch = row.chars[x];
-    if (ch === undefined || (ch === '' ? x === 0 : !before.startsWith(ch, at))) return undefined;
-    at += ch.length;
-    if (at > from) return undefined; // `from` falls inside a character of several units
-  }
-  if (x + (to - from) > row.chars.length) return undefined;
-  for (let i = from; i < to; i++) {
-    const a = before.charCodeAt(i);
-    const b = after.charCodeAt(i);
-    if (a < 0x20 || a > 0x7e || b < 0x20 || b > 0x7e || row.chars[x + i - from] !== before[i]) return undefined;
-  }
-  const chars = row.chars.slice();
-  for (let i = from; i < to; i++) chars[x + i - from] = after[i]!;
-  return { chars, styles: row.styles };
-}
-
 /** Cuts one SGR-coded row into exactly `cols` cells; other escape sequences are dropped. */
 export function parseRow(text: string, cols: number): CellRow {
   const row = blankRow(cols);

@@ -21,11 +21,10 @@
  * - patch: a frame of header rows alone (a silent second's elapsed time),
  *   diffed in their columns only against what the terminal shows; the next
  *   draw looks at those rows again.
- * - ahead: a typed key's echo made ready (prepareAhead) and written before
- *   its frame, at the cursor (echo-ahead.ts); the next draw looks at that row again too.
+ * - ahead: a typed key's echo written before its frame, at the cursor
+ *   (XtermScreen.echoOf); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
-import type { PreparedAhead } from './echo-ahead.js';
 
 /** Where to put the terminal's cursor after a frame; null hides it. */
 export type CursorPlace = { readonly x: number; readonly y: number } | null;
@@ -232,41 +231,33 @@ export class TermOutput {
   }
 
   /**
-   * A typed key's echo (echo-ahead.ts) of `count` cells at (x, y) in
-   * `style`, made ready to be written ahead of its frame; undefined when the
-   * terminal is not drawn yet, its cursor is not at (x, y) or hidden, or the
-   * cells would reach the last column or touch a wide character. Its write
-   * leaves the cursor after them, where the echo leaves the program's; the
-   * next draw looks at the row again and writes the truth over a wrong guess.
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, ahead of its
+   * frame (XtermScreen.echoOf); false, writing nothing, when the terminal is
+   * not drawn yet, its cursor is not at (x, y) or hidden, or the cells would
+   * reach the last column or touch a wide character. It leaves the cursor
+   * after them, where the echo leaves the program's; the next draw looks at
+   * the row again and writes the truth over a wrong guess.
    */
-  prepareAhead(x: number, y: number, count: number, style: string): PreparedAhead | undefined {
+  ahead(x: number, y: number, chars: string, style: string): boolean {
     const cursor = this.cursor;
     const row = this.cells[y];
-    const end = x + count;
-    const cols = this.cols;
-    if (count < 1 || this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= cols || row.chars[x] === '' || row.chars[end] === '') return undefined;
-    const before = `\x1b[${y + 1};${x + 1}H${style === '' ? '' : `\x1b[0;${style}m`}`;
-    const after = style === '' ? '' : '\x1b[0m';
-    return {
-      write: (chars) => {
-        if (chars.length !== count || this.clear || this.cursor !== cursor || this.cells[y] !== row || this.cols !== cols) return false;
-        const data = before + chars + after;
-        this.write(data); // first: the bookkeeping below can wait, the echo cannot
-        const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
-        for (let i = 0; i < chars.length; i++) {
-          next.chars[x + i] = chars[i]!;
-          next.styles[x + i] = style;
-        }
-        this.cells[y] = next;
-        this.sources[y] = UNKNOWN;
-        this.patched.add(y);
-        this.cursor = { x: end, y };
-        this.stats.aheads++;
-        this.stats.writes++;
-        this.stats.bytes += data.length; // ASCII: one byte a character
-        return true;
-      },
-    };
+    const end = x + chars.length;
+    if (chars.length < 1 || this.clear || !cursor || cursor.x !== x || cursor.y !== y || !row || end >= this.cols || row.chars[x] === '' || row.chars[end] === '') return false;
+    const data = `\x1b[${y + 1};${x + 1}H${style === '' ? '' : `\x1b[0;${style}m`}${chars}${style === '' ? '' : '\x1b[0m'}`;
+    this.write(data); // first: the bookkeeping below can wait, the echo cannot
+    const next: CellRow = { chars: row.chars.slice(), styles: row.styles.slice() };
+    for (let i = 0; i < chars.length; i++) {
+      next.chars[x + i] = chars[i]!;
+      next.styles[x + i] = style;
+    }
+    this.cells[y] = next;
+    this.sources[y] = UNKNOWN;
+    this.patched.add(y);
+    this.cursor = { x: end, y };
+    this.stats.aheads++;
+    this.stats.writes++;
+    this.stats.bytes += data.length; // ASCII: one byte a character
+    return true;
   }
 
   /**

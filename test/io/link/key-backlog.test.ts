@@ -4,9 +4,12 @@
  * per stall; a real pty whose program never reads (sleep).
  */
 import pty from 'node-pty';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { boundKeys, KEYS_WAITING_MAX } from '../../../src/io/link/key-backlog.js';
-import { directWrite, queuedBytes } from '../../../src/io/cockpit/main/pty.js';
+import { ptyQueuedBytes as queuedBytes, ptyWriter as directWrite } from '../../../src/io/cockpit/main/node-pty-internals.js';
+
+// The bound reads node-pty's write queue (node-pty-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
 
 const spawned: pty.IPty[] = [];
 afterEach(() => {

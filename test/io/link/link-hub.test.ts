@@ -252,6 +252,9 @@ const openOn = (path: string): number => readdirSync('/proc/self/fd').filter((fd
 }).length;
 
 describe('the link hub and a client that names its terminal', () => {
+  // The server opens a client's terminal only with Node's internals on (src/io/node-internals.ts).
+  beforeEach(() => vi.stubEnv('TAI_INTERNALS', '1'));
+  afterEach(() => vi.unstubAllEnvs());
   it("writes that client's output to the terminal itself, not in frames, and detaches it only once every byte is there and the terminal closed", async () => {
     const typed: string[] = [];
     hub.terminal.onInput((data) => typed.push(data));
@@ -342,6 +345,18 @@ describe('the link hub and a client that names its terminal', () => {
     }
   });
 
+  it("gives output frames to a client that names its terminal while Node's internals are switched off, and logs why", async () => {
+    vi.stubEnv('TAI_INTERNALS', '0');
+    const tty = await terminal();
+    const c = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await until(() => hub.clients() === 1, { what: 'the client attached' });
+    expect(hub.direct()).toBe(0);
+    expect(logged).toEqual([`link: output frames for a client: Node's internals are switched off (TAI_INTERNALS=0): the client writes its terminal itself`]);
+    hub.terminal.write('frame-1');
+    await until(() => c.output() === 'frame-1', { what: 'the frame' });
+    expect(tty.text()).toBe('');
+  });
+
   it('skips a client whose terminal stops taking output instead of buffering for it, and repaints it once it drains', async () => {
     let repaints = 0;
     hub.terminal.onAttach(() => repaints++);
@@ -377,6 +392,9 @@ describe('the link hub and a client that names its terminal', () => {
 });
 
 describe('a terminal written straight (DirectTty)', () => {
+  // The server opens a client's terminal only with Node's internals on (src/io/node-internals.ts).
+  beforeEach(() => vi.stubEnv('TAI_INTERNALS', '1'));
+  afterEach(() => vi.unstubAllEnvs());
   it('writes an echo from its string without making a Buffer, and the rest of a short write whole when it cuts a character', async () => {
     const tty = await terminal();
     const direct = openDirectTty(tty.claim);

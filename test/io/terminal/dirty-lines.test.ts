@@ -1,9 +1,13 @@
 import xterm from '@xterm/headless';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DirtyLines } from '../../../src/io/terminal/dirty-lines.js';
 import { screenCells, screenRows } from '../../../src/io/terminal/screen-rows.js';
 import { MAIN_SCROLLBACK, XtermScreen } from '../../../src/io/terminal/screen.js';
 import { TermOutput } from '../../../src/io/terminal/term-output.js';
+
+// What these tests guard needs xterm.js's internals (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;

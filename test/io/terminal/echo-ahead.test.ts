@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { echoAhead } from '../../../src/io/terminal/echo-ahead.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lineToCells } from '../../../src/io/terminal/screen-rows.js';
 import { MAIN_SCROLLBACK, XtermScreen } from '../../../src/io/terminal/screen.js';
 import { seeded } from '../../helpers/seeded.js';
+
+// The echo is read from xterm.js's internals (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
+
+const echoAhead = (s: XtermScreen, data: string) => s.echoOf(data);
 
 /** A main screen (parsed as it arrives, as the cockpit's is). */
 const mainScreen = (cols: number, rows: number) => new XtermScreen(cols, rows, MAIN_SCROLLBACK, true);
@@ -15,7 +20,7 @@ const rowCells = (s: XtermScreen, y: number) => {
   return lineToCells(buf.getLine(buf.baseY + y), s.term.cols, buf.getNullCell());
 };
 
-describe('echoAhead', () => {
+describe('XtermScreen.echoOf (the echo ahead)', () => {
   it('knows a printed key before the parse: the cell, its pen, and the cursor after it', async () => {
     const s = mainScreen(20, 3);
     await written(s, '$ \x1b[1;32m');

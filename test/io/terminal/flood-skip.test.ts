@@ -1,9 +1,13 @@
 import xterm from '@xterm/headless';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FLOOD_FLUSH_MS, isPlain } from '../../../src/io/terminal/flood-skip.js';
 import { lineToCells } from '../../../src/io/terminal/screen-rows.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 import { seeded } from '../../helpers/seeded.js';
+
+// What these tests guard needs xterm.js's scroll region (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;

@@ -1,7 +1,11 @@
 import xterm from '@xterm/headless';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cursorOf, lineToCells, screenCells, screenRows, trackCursorVisibility } from '../../../src/io/terminal/screen-rows.js';
 import { seeded } from '../../helpers/seeded.js';
+
+// What these tests guard needs xterm.js's line objects (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
+beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+afterAll(() => vi.unstubAllEnvs());
 
 const { Terminal } = xterm;
 

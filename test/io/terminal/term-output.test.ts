@@ -1,8 +1,6 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { parseRow, retype } from '../../../src/io/terminal/sgr-cells.js';
-import { headerRow } from '../../../src/core/panel/header-row.js';
-import { headerAt, headerParts } from '../../../src/core/panel/header.js';
+import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
 import { screenRows } from '../../../src/io/terminal/screen-rows.js';
 import { TermOutput, type Overlay } from '../../../src/io/terminal/term-output.js';
 import { seeded } from '../../helpers/seeded.js';
@@ -210,8 +208,8 @@ describe('TermOutput', () => {
   });
 });
 
-/** An echo written ahead at once, as the cockpit writes one it could not make ready before. */
-const ahead = (out: TermOutput, x: number, y: number, chars: string, style: string) => out.prepareAhead(x, y, chars.length, style)?.write(chars) ?? false;
+/** An echo written ahead of its frame. */
+const ahead = (out: TermOutput, x: number, y: number, chars: string, style: string) => out.ahead(x, y, chars, style);
 
 describe('TermOutput.ahead', () => {
   /** A frame of one pane's text as an overlay, the cursor after `prompt`'s text on row 0. */
@@ -256,37 +254,6 @@ describe('TermOutput.ahead', () => {
     expect(ahead(h.out, 18, 0, 'a', '')).toBe(false); // the cursor hidden
     expect(h.writes).toEqual([]);
   });
-
-  it('makes an echo ready before it comes: written later as one written at once, whichever character it is', async () => {
-    const h = harness(20, 2);
-    paneFrame(h, '$ ', 2);
-    await h.flush();
-    h.writes.length = 0;
-    const ready = h.out.prepareAhead(2, 0, 1, '1;32');
-    expect(ready).toBeDefined();
-    expect(h.writes).toEqual([]); // nothing written until the echo comes
-    expect(ready!.write('xy')).toBe(false); // made for one cell
-    expect(ready!.write('q')).toBe(true);
-    expect(h.writes).toEqual(['\x1b[1;3H\x1b[0;1;32mq\x1b[0m']);
-    await h.flush();
-    expect(h.text()[0]).toBe('$ q');
-    expect(paneFrame(h, '$ \x1b[1;32mq\x1b[0m', 3)).toBe(0); // its cells are kept as an echo written at once keeps them
-    expect(ready!.write('r')).toBe(false); // once: the terminal has moved on
-  });
-
-  it('writes a ready echo only while nothing was drawn since it was made', () => {
-    const h = harness(20, 2);
-    paneFrame(h, '$ ', 2);
-    const stale = h.out.prepareAhead(2, 0, 1, '');
-    paneFrame(h, '$ *', 3); // a frame came first
-    h.writes.length = 0;
-    expect(stale!.write('a')).toBe(false);
-    const moved = h.out.prepareAhead(3, 0, 1, '');
-    h.out.resize(30, 2);
-    expect(moved!.write('a')).toBe(false);
-    expect(h.writes).toEqual([]);
-    expect(h.out.prepareAhead(5, 0, 1, '')).toBeUndefined(); // refused now: the cursor is elsewhere
-  });
 });
 
 describe('parseRow', () => {
@@ -299,52 +266,3 @@ describe('parseRow', () => {
   });
 });
 
-describe('retype', () => {
-  const row = (header: string, cols: number, focused = false, hidden = 0) => parseRow(headerRow({ header, state: 'idle' }, cols, focused, 0, hidden), cols);
-
-  it("puts a second's new elapsed time in the cells it changes, after wide and combined characters too", () => {
-    for (const label of ['build', '世界 build', '😀 e\u0301 x']) {
-      const parts = headerParts({ label, state: 'idle', tools: 3, tokens: 1500 });
-      const before = headerAt(parts, 67_000);
-      const after = headerAt(parts, 68_000);
-      const was = row(before, 60);
-      const made = retype(was, before, after);
-      expect(made, label).toEqual(row(after, 60));
-      expect(made?.styles).toBe(was.styles); // the styles are the row's own: not copied
-      expect(was).toEqual(row(before, 60)); // and the row it came from is left as it was
-      const carry = headerAt(parts, 69_000);
-      expect(retype(row(carry, 60, true, 2), carry, headerAt(parts, 70_000)), label).toEqual(row(headerAt(parts, 70_000), 60, true, 2)); // 1m09s -> 1m10s
-    }
-  });
-
-  it('makes nothing when the row must be made again: another length, a change in the cut-off text, or a wide character changed', () => {
-    const parts = headerParts({ label: 'build', state: 'idle', tools: 0, tokens: 0 });
-    const at59 = headerAt(parts, 59_000);
-    expect(retype(row(at59, 60), at59, headerAt(parts, 60_000))).toBeUndefined(); // 59s -> 1m00s
-    const long = headerAt(headerParts({ label: 'a-long-label', state: 'idle', tools: 12, tokens: 0 }), 67_000);
-    const cut = row(long, 30); // the tools are cut off with an ellipsis
-    expect(retype(cut, long, long.replace('12 tools', '13 tools'))).toBeUndefined();
-    expect(retype(row(' 世 a', 10), ' 世 a', ' 界 a')).toBeUndefined();
-    expect(retype(row('abc', 10), 'abc', 'abc')).toEqual(row('abc', 10));
-  });
-
-  it('gives what parseRow gives or nothing, over generated headers', () => {
-    const next = seeded(11);
-    const pick = (s: string) => [...s][next([...s].length)]!;
-    let retyped = 0;
-    for (let n = 0; n < 400; n++) {
-      const label = Array.from({ length: 1 + next(12) }, () => pick('ab-世😀é\u0301 x')).join('');
-      const parts = headerParts({ label, state: 'idle', tools: next(30), tokens: next(5000) });
-      const t = next(7200) * 1000;
-      const before = headerAt(parts, t);
-      const after = headerAt(parts, t + 1000 * (1 + next(3)));
-      const cols = 10 + next(60);
-      const made = retype(row(before, cols), before, after);
-      if (made !== undefined) {
-        retyped++;
-        expect(made, `${before} -> ${after} in ${cols}`).toEqual(row(after, cols));
-      }
-    }
-    expect(retyped).toBeGreaterThan(100); // the common case does take the short way
-  });
-});

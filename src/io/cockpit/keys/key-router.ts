@@ -63,23 +63,6 @@ export interface KeyRoute {
 }
 
 
-/**
- * The straight lane: typed text that the listener of routeKeys would only
- * hand to the main pane as it is (plain keys, the main pane typed into,
- * nothing open over it) goes there at once, without the scan, its actions
- * and the prefix's watch (issue 17: a key's way to the program, the larger
- * part of its way in). True when it went; false leaves it to the listener.
- */
-export function straightLane(route: KeyRoute): (chunk: string) => boolean {
-  return (chunk) => {
-    if (!route.keys.passes(chunk)) return false;
-    const s = route.board.getState();
-    if (s.help || s.focus !== 'main' || route.list?.getState().open) return false;
-    route.toMain(chunk);
-    return true;
-  };
-}
-
 /** Returns the stdin listener; the scanner leaves prompt mode whenever the prompt closes. */
 export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
   const { keys, board, mentions, list } = route;

@@ -11,7 +11,7 @@
 import { rectOf, type Rect } from '../../../core/panel/layout.js';
 import { toPane } from '../../../core/input/pane-input.js';
 import type { MouseEncoding, MouseTracking } from '../../../core/input/mouse.js';
-import { trackMouseEncoding } from '../../terminal/mouse-encoding.js';
+import { trackMouseEncoding } from '../../terminal/screen-rows.js';
 import type { Board } from '../../../../store/board.js';
 import type { CockpitScreens } from '../cockpit-board.js';
 import { spawnMain, type MainPty } from './pty.js';

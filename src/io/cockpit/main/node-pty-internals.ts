@@ -1,0 +1,136 @@
+/**
+ * Every reach of tai into node-pty's internals (pinned to an exact version
+ * in package.json) and into the net.Socket node-pty reads through, each
+ * behind a function whose fallback is node-pty's own API. With
+ * TAI_INTERNALS=0 (src/io/node-internals.ts) both take their fallback. The
+ * canary test (test/io/cockpit/main/node-pty-internals.test.ts) names the
+ * version when one of these shapes is gone.
+ */
+import { readSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { IPty } from 'node-pty';
+import { internalsOn } from '../../node-internals.js';
+
+/** The parts of node-pty's UnixTerminal written through: its master fd, whether it is open, its write queue. */
+interface WriteInternals {
+  readonly fd?: unknown;
+  readonly _writable?: unknown;
+  readonly _writeStream?: { readonly _writeQueue?: unknown };
+}
+
+/** What a net.Socket keeps for its `onread` option, found by their names. */
+type ReadSocket = NodeJS.EventEmitter & { _handle?: { fd?: unknown; useUserBuffer?: (buf: Buffer) => void } } & Record<symbol, unknown>;
+
+/**
+ * Writes to the pty in the caller's turn. node-pty queues every write and
+ * makes it on libuv's thread pool (fs.write), so a typed key waited for a
+ * worker thread before the program could read it. The master fd is
+ * non-blocking (node-pty sets it), so a full pty input buffer is EAGAIN,
+ * never a blocked server: then, and whenever node-pty still holds earlier
+ * writes (order is kept), the rest goes through node-pty's queue. Without
+ * the fd or the queue: node-pty's write.
+ */
+export function ptyWriter(p: IPty): (data: string) => void {
+  const inner = p as unknown as WriteInternals;
+  const fd = internalsOn() ? inner.fd : undefined;
+  const queue = inner._writeStream?._writeQueue;
+  if (typeof fd !== 'number' || !Array.isArray(queue)) return (data) => p.write(data);
+  return (data) => {
+    // Once node-pty has closed the pty (the program exited) its fd is closed and its number may belong to
+    // another file by now (a git child's pipe, a client's socket): node-pty's write is then a no-op, ours must be too.
+    if (queue.length > 0 || inner._writable !== true) return p.write(data);
+    // Written from the string (no Buffer made for a key); only a short write makes one, for the bytes left.
+    let written = 0;
+    try {
+      written = writeSync(fd, data);
+    } catch {
+      // EAGAIN (the program does not read) or a program that is gone: node-pty retries or reports, as it did.
+    }
+    if (written < Buffer.byteLength(data, 'utf8')) p.write(Buffer.from(data, 'utf8').subarray(written));
+  };
+}
+
+/** Bytes node-pty holds that the program has not taken yet; 0 when its queue cannot be seen (no public API tells it). */
+export function ptyQueuedBytes(p: IPty): number {
+  const queue = internalsOn() ? (p as unknown as WriteInternals)._writeStream?._writeQueue : undefined;
+  if (!Array.isArray(queue)) return 0;
+  let n = 0;
+  for (const task of queue as { buffer?: { byteLength?: unknown }; offset?: unknown }[]) {
+    const length = task.buffer?.byteLength;
+    if (typeof length === 'number') n += length - (typeof task.offset === 'number' ? task.offset : 0);
+  }
+  return n;
+}
+
+/** The pty read at once: the buffer the reads land in (node-pty's own reads are 64 KiB too). */
+const PTY_READ = 65_536;
+
+/** node-pty's socket and the `onread` slots Node's net keeps on it, when all are there. */
+function readParts(p: IPty): { socket: ReadSocket; fd: number; useUserBuffer: (buf: Buffer) => void; kBuffer: symbol; kBufferCb: symbol } | undefined {
+  if (!internalsOn()) return undefined;
+  const socket = (p as unknown as { _socket?: ReadSocket })._socket;
+  const handle = socket?._handle;
+  if (socket === undefined || handle === undefined) return undefined;
+  const symbol = (name: string): symbol | undefined => Object.getOwnPropertySymbols(socket).find((s) => s.description === name);
+  const kBuffer = symbol('kBuffer');
+  const kBufferCb = symbol('kBufferCb');
+  const { fd, useUserBuffer } = handle;
+  if (typeof useUserBuffer !== 'function' || typeof fd !== 'number' || kBuffer === undefined || kBufferCb === undefined || socket[kBuffer] !== null) return undefined;
+  return { socket, fd, useUserBuffer: (buf) => useUserBuffer.call(handle, buf), kBuffer, kBufferCb };
+}
+
+/**
+ * Reads the pty's output straight from libuv: the socket gets what
+ * net.Socket's `onread` option would have given it at construction (one
+ * reused buffer and a callback, called instead of the Readable stream's
+ * push, decoder and 'data' event, and node-pty's emitter), and the UTF-8 is
+ * decoded across reads here. The socket still reports errors and its
+ * close, so node-pty still sees the program's end.
+ *
+ * libuv takes a hang-up after a short read for the end of the data, which
+ * holds for a socket but not for a pty, whose last bytes are still to be
+ * read when the program has exited: at that end the rest is read at once
+ * (the fd is non-blocking: EIO or EAGAIN ends it) before the socket closes.
+ * Without the internals: node-pty's onData. Returns how to add a listener.
+ */
+export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
+  const parts = readParts(p);
+  if (parts === undefined) return (listener) => void p.onData(listener);
+  const { socket, fd, kBuffer, kBufferCb } = parts;
+  const listeners: ((data: string) => void)[] = [];
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(PTY_READ);
+  const tell = (text: string): void => {
+    if (text !== '') for (const l of listeners) l(text);
+  };
+  const got = (n: number, buf: Buffer): void => tell(decoder.write(buf.subarray(0, n)));
+  // Before net.Socket's own 'end' listener, which destroys the stream and closes the fd.
+  socket.prependListener('end', () => {
+    for (;;) {
+      let n = 0;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch {
+        break; // EIO: all read (the program's side is closed); EAGAIN: nothing more now
+      }
+      if (n <= 0) break;
+      got(n, buffer);
+    }
+    tell(decoder.end());
+  });
+  socket[kBufferCb] = got;
+  socket[kBuffer] = buffer;
+  parts.useUserBuffer(buffer);
+  return (listener) => void listeners.push(listener);
+}
+
+/** The internals above that the running pty `p` lacks (the canary test's list): empty when every reach works. */
+export function missingInternals(p: IPty): string[] {
+  const missing: string[] = [];
+  const inner = p as unknown as WriteInternals;
+  if (typeof inner.fd !== 'number') missing.push('UnixTerminal.fd');
+  if (typeof inner._writable !== 'boolean') missing.push('UnixTerminal._writable');
+  if (!Array.isArray(inner._writeStream?._writeQueue)) missing.push('UnixTerminal._writeStream._writeQueue');
+  if (readParts(p) === undefined) missing.push("UnixTerminal._socket (net.Socket's _handle.fd, _handle.useUserBuffer, kBuffer, kBufferCb)");
+  return missing;
+}

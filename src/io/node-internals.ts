@@ -1,0 +1,67 @@
+/**
+ * Every reach of tai into Node's own internals, each behind a function with
+ * a public-API fallback, and the one switch that turns every reach into
+ * another library's or Node's internals off at once: `TAI_INTERNALS=0`
+ * (xterm-internals.ts and node-pty-internals.ts read it here too). CI runs
+ * the end-to-end tests a second time with it set, so every fallback is
+ * proven (docs/performance.md, "Internals").
+ */
+import { createRequire } from 'node:module';
+import type { StringDecoder } from 'node:string_decoder';
+
+/** Whether tai may read other libraries' and Node's internals (false with TAI_INTERNALS=0). */
+export function internalsOn(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['TAI_INTERNALS'] !== '0';
+}
+
+/** What Node's TTY handle offers that its streams do not. */
+export interface TtyHandle {
+  /** The file descriptor libuv reads and writes through. */
+  readonly fd: number;
+  /** Makes its reads and writes blocking or not; 0 on success. */
+  setBlocking(blocking: boolean): number;
+}
+
+/** The handle behind a tty stream (`_handle`), or undefined when switched off or not of this shape. */
+export function ttyHandle(stream: object): TtyHandle | undefined {
+  if (!internalsOn()) return undefined;
+  const handle = (stream as { _handle?: { fd?: unknown; setBlocking?: unknown } })._handle;
+  if (typeof handle?.fd !== 'number' || typeof handle.setBlocking !== 'function') return undefined;
+  const { fd } = handle;
+  const setBlocking = handle.setBlocking as (blocking: boolean) => number;
+  return { fd, setBlocking: (blocking) => setBlocking.call(handle, blocking) };
+}
+
+/** Whether the decoder holds no part of a character from the bytes before (`lastNeed` 0); false when unknown. */
+export function decoderEmpty(decoder: StringDecoder): boolean {
+  return internalsOn() && (decoder as { lastNeed?: unknown }).lastNeed === 0;
+}
+
+/**
+ * `load` run with the global `fetch` set to undefined, Node's own property
+ * put back once it settled: yoga-layout's loader then decodes its
+ * WebAssembly itself instead of loading undici and the modules it needs.
+ * As it is when switched off or when fetch cannot be replaced.
+ */
+export async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
+  const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+  // Reading the descriptor runs nothing (on Node 20 fetch is a plain function that loads undici when called).
+  if (!internalsOn() || own === undefined || own.configurable !== true) return load();
+  Object.defineProperty(globalThis, 'fetch', { value: undefined, configurable: true, writable: true, enumerable: own.enumerable ?? false });
+  try {
+    return await load();
+  } finally {
+    Object.defineProperty(globalThis, 'fetch', own);
+  }
+}
+
+/**
+ * Removes from `require.cache` the CommonJS modules that never ran (read
+ * only to learn their names for an ES import): a later `require` of one
+ * reads it again. Nothing when switched off.
+ */
+export function dropUnloadedCommonJs(): void {
+  if (!internalsOn()) return;
+  const cache = createRequire(import.meta.url).cache;
+  for (const [file, module] of Object.entries(cache)) if (module !== undefined && !module.loaded) delete cache[file];
+}
