@@ -1,8 +1,9 @@
 /**
- * The agent service's end of an attempt (seed 001, sections 6 and 7): a long
- * raw result stored through the claim check (waiting out a locked database),
- * the panel finished, the slot given back, then a retry or the job's answer;
- * and the sweep, on every publish of the board, of what no runner reports.
+ * The agent service's end of an attempt (docs/spec.md, "Supervision" and "Claim
+ * check"): a long raw result stored through the claim check (waiting out a
+ * locked database), the panel finished, the slot given back, then a retry or
+ * the job's answer; and the sweep, on every publish of the board, of what no
+ * runner reports.
  */
 import { codePoints, needsRecord } from '../../core/agents/claim-check.js';
 import { messageOf } from '../../core/errors.js';

@@ -50,7 +50,7 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const prefix = options.prefix === undefined ? choosePrefix(env.TAI_PREFIX) : choosePrefix(options.prefix, 'prefix');
-  // One dispatcher for both doors (STYLE.md, habit 4); the socket's agents are wired in by cockpit-main.ts.
+  // One dispatcher for both doors (docs/architecture.md, "One command type, two doors"); the socket's agents are wired in by cockpit-main.ts.
   const dispatchAny =
     options.dispatch ?? ((command: Command, c: RunningCockpit): Promise<Reply> => dispatchCommand(command, { board: c.board, now: c.now(), log }));
   // Detaching is the terminal's business, not the board's: the link detaches the client that typed it.

@@ -1,7 +1,7 @@
 /**
  * The real screen: an `@xterm/headless` terminal holding a pane's cells and
- * scrollback. The package's named export fails at run time on Node 20
- * (LIBRARY-NOTES.md), hence the default import.
+ * scrollback. The package's named export fails at run time on Node 20, hence
+ * the default import.
  */
 import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
