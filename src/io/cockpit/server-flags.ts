@@ -4,7 +4,7 @@
  * higher than without them). tai spawns the server itself with
  * `process.execPath`, so it chooses them; each was measured on Node 20.20
  * (`npm run bench -- cockpit`, which runs tai with and without them beside
- * tmux: docs/performance.md, "Memory"). Node 20.20, 22.23 and 24.22 all
+ * tmux: docs/perf-log.md, "Memory"). Node 20.20, 22.23 and 24.22 all
  * start with every one of them (an unknown flag makes node refuse to start:
  * "bad option"; test/io/cockpit/server-flags.test.ts checks the Node that
  * runs the tests).
@@ -60,7 +60,7 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // The cockpit's own work is small (5 % of a core for 8 streaming agents), so
   // compiling is a large part of it while V8 tiers up: --trace-opt summed 375 ms
   // of TurboFan in the first 20 s window and 146 ms in the next, of about 1.1
-  // and 0.9 s in all (issue 17, docs/performance.md, session 14). Server CPU,
+  // and 0.9 s in all (issue 17, docs/perf-log.md, session 14). Server CPU,
   // 8 agents x 500 tok/s, means of 13-16 runs in turns: first 20 s 1.10 ->
   // 1.01 s, the next 20 s 0.91 -> 0.81 s; `seq 1 2000000` and the keypress
   // echo unchanged within the noise. No inlining at all (--no-turbo-inlining)

@@ -60,7 +60,7 @@ export class AgentSlots {
   readonly #isAlive: (pid: number) => boolean;
   readonly #held = new Set<number>();
   #next = 1;
-  /** The statements and transactions, made once: the cockpit renews every SLOT_RENEW_MS, and preparing costs more than running (docs/performance.md, "Idle"). */
+  /** The statements and transactions, made once: the cockpit renews every SLOT_RENEW_MS, and preparing costs more than running (docs/perf-log.md, "Idle"). */
   readonly #sql: ReturnType<typeof statements>;
   readonly #renew: (now: number, held: readonly number[]) => void;
   readonly #claim: (now: number, slot: number, label: string) => void;

@@ -96,7 +96,7 @@ interface Connected {
 
 /**
  * The SDK, loaded on the first ACP session: with zod it is 14 MB of heap
- * that a cockpit with no ACP agent never needs (docs/performance.md, idle).
+ * that a cockpit with no ACP agent never needs (docs/perf-log.md, idle).
  */
 const loadSdk = (): Promise<typeof acp> => import('@agentclientprotocol/sdk');
 
