@@ -31,7 +31,7 @@ const RULES: ReadonlyArray<readonly [RegExp, string | ((...m: string[]) => strin
   [new RegExp(`(--${SECRET_NAME}(?:=|\\s+))("[^"]*"|'[^']*'|\\S+)`, 'gi'), (_m, name) => `${name}${HIDDEN}`],
   [
     // From the word on, not from the name's start: a leading `[A-Za-z0-9_-]*` made this rule retry at every
-    // character of a long tool result (32 ms a MiB); what precedes the word is kept as it is anyway.
+    // character of a long tool result; what precedes the word is kept as it is anyway.
     new RegExp(`((${SECRET_WORD}[A-Za-z0-9_-]*)["']?\\s*[:=]\\s*)(?!"?\\[hidden\\])("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&}\\]]+)`, 'gi'),
     (m, name, word, value) => (COUNT_NAME.test(word) ? m : `${name}${value.startsWith('"') ? `"${HIDDEN}"` : HIDDEN}`),
   ],
