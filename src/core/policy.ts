@@ -1,8 +1,8 @@
 /**
- * Every cap and floor of the orchestration spec (docs/spec.md, "Constants"),
- * with the spec's names and values. Durations are in milliseconds unless the
- * name says otherwise; the spec gives them in seconds, so each carries its
- * conversion. There is no configuration file for these: they are the contract.
+ * Every cap and floor of docs/spec.md, "Constants", with its name and value
+ * (test/core/policy.test.ts holds the two together). Durations are in
+ * milliseconds unless the name says otherwise. There is no configuration file
+ * for these: they are the contract.
  */
 
 /** At most this many panels per process (and live agents, docs/spec.md, "Supervision"). */
