@@ -4,9 +4,8 @@
  * agent's process group behind a reaper, and this contract.
  *
  * The contract every kind of agent implements (docs/architecture.md,
- * "Glossary", "runner"): start it, hear its events, stop it softly, stop it
- * hard. The agent service supervises every kind the same way through this
- * interface.
+ * "Glossary": runner): start it, hear its events, stop it softly, stop it hard.
+ * The agent service supervises every kind the same way through this interface.
  *
  * Vocabulary:
  * - result: the text the agent hands back (a command's stdout, the agent's
