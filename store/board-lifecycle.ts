@@ -1,8 +1,8 @@
 /**
- * The board's actions over an agent's life (seed 001, sections 4.1 and 6):
- * a panel opened (under the cap), its events heard and formatted, held
- * through an outage, stopped, finished and closed; a feed pane written; a
- * question asked and answered (store/board-questions.ts).
+ * The board's actions over an agent's life (docs/spec.md, "The board" and
+ * "Supervision"): a panel opened (under the cap), its events heard and
+ * formatted, held through an outage, stopped, finished and closed; a feed pane
+ * written; a question asked and answered (store/board-questions.ts).
  */
 import { AgentsFullError, RequestError } from '../src/core/errors.js';
 import { areaRows } from '../src/core/panel/layout.js';

@@ -1,8 +1,8 @@
 /**
- * The board's clock-driven actions (seed 001, sections 4.2 and 6): the
- * supervision tick (the watchdog's decisions per agent, the feed panes'
- * lease), the coalesced flush of pending output into screens, and what the
- * clock asks to know when to wake (store/board-wake.ts).
+ * The board's clock-driven actions (docs/spec.md, "Panel state machine" and
+ * "Supervision"): the supervision tick (the watchdog's decisions per agent, the
+ * feed panes' lease), the coalesced flush of pending output into screens, and
+ * what the clock asks to know when to wake (store/board-wake.ts).
  */
 import { assertNever } from '../src/core/never.js';
 import { watchDueAt, watchdog } from '../src/core/panel/panel-state.js';

@@ -72,7 +72,7 @@ export interface OpenSpec {
   readonly kind?: PanelKind;
   /** Wall clock in ms from now; omitted: no limit (the owner's own). */
   readonly timeoutMs?: number;
-  /** Silence in ms that cancels the agent; omitted: ORCH_IDLE_KILL (seed 001, section 6). */
+  /** Silence in ms that cancels the agent; omitted: ORCH_IDLE_KILL (docs/spec.md, "Supervision"). */
   readonly idleKillMs?: number;
   /** Feed panes: the header line and state the owner starts with. */
   readonly header?: string;
@@ -152,7 +152,7 @@ export interface BoardActions {
   listen(listener: EventListener, onError?: (err: unknown) => void): () => void;
   /** The window's size changed. */
   resize(cols: number, rows: number): void;
-  /** Totals by state and a row per agent (seed 004's status API). */
+  /** Totals by state and a row per agent (docs/spec.md, "Status API"). */
   status(now: number): BoardStatus;
   /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
   screenOf(id: number): Screen | undefined;

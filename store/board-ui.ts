@@ -8,9 +8,10 @@
  * - focus: the pane keys go to, 'main' or a shown panel; a panel that loses
  *   its rectangle gives the focus back to the main pane.
  * - zoom: the pane drawn over the whole window, or null; while zoomed it
- *   follows the focus, and opening a panel un-zooms a zoomed panel (seed 001,
- *   section 3.3), not a zoomed main pane. A panel the agent list zoomed gives
- *   the focus back where it was when un-zoomed (`zoomFrom`).
+ *   follows the focus, and opening a panel un-zooms a zoomed panel
+ *   (docs/spec.md, "Feed pane lifecycle"), not a zoomed main pane. A panel the
+ *   agent list zoomed gives the focus back where it was when un-zoomed
+ *   (`zoomFrom`).
  * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
  *   Moving the focus or the zoom returns to the bottom.
  */
@@ -57,9 +58,10 @@ export function zoomToggled(s: UiSnapshot): UiChange {
 }
 
 /**
- * A panel opened: a zoomed panel un-zooms (seed 001, section 3.3) so the new
- * one is seen; a zoomed main pane stays zoomed (a deviation from the seed: a
- * zoomed shell is the user working, and the status line counts the new agent).
+ * A panel opened: a zoomed panel un-zooms (docs/spec.md, "Feed pane lifecycle")
+ * so the new one is seen; a zoomed main pane stays zoomed (a deviation from the
+ * spec: a zoomed shell is the user working, and the status line counts the new
+ * agent).
  */
 export function unzoomed(s: UiSnapshot): UiChange | null {
   if (s.zoom === null || s.zoom === 'main') return null;

@@ -1,5 +1,5 @@
 /**
- * The board's actions over what is seen (seed 001, section 4.1): the
+ * The board's actions over what is seen (docs/spec.md, "The board"): the
  * window's size, focus, zoom, help, scrollback, the agent list's reveal of
  * a kept transcript, and the status API. The pure changes are in
  * store/board-ui.ts; these apply them and publish.

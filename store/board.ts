@@ -1,17 +1,17 @@
 /**
  * The board: one zustand vanilla store that opens panels, turns agent events
  * into screen bytes, flushes them in coalesced steps and supervises every
- * agent on its clock, shown or not (seed 001, sections 4.1, 4.2 and 6).
- * This file puts the store together; its private state is in
- * board-context.ts and its actions in three groups: board-lifecycle.ts (an
- * agent's life: open, emit, hold, stop, finish, close; questions),
- * board-tick.ts (the supervision tick, the flush, the clock's wake-ups) and
- * board-view.ts (layout, focus, zoom, scrollback, reveal, status). What the
- * actions apply lives beside them: supervision.ts (a record's life: clocks,
- * heartbeats, holds, stops, its end), panel-output.ts (screens and the output
- * queued for them), board-snapshot.ts (what is published), feed-panes.ts
- * (vpane_* panes and their lease) and board-ui.ts (focus, zoom, scrollback,
- * help, the window's size).
+ * agent on its clock, shown or not (docs/spec.md, "The board", "Panel state
+ * machine" and "Supervision"). This file puts the store together; its private
+ * state is in board-context.ts and its actions in three groups:
+ * board-lifecycle.ts (an agent's life: open, emit, hold, stop, finish, close;
+ * questions), board-tick.ts (the supervision tick, the flush, the clock's
+ * wake-ups) and board-view.ts (layout, focus, zoom, scrollback, reveal,
+ * status). What the actions apply lives beside them: supervision.ts (a record's
+ * life: clocks, heartbeats, holds, stops, its end), panel-output.ts (screens
+ * and the output queued for them), board-snapshot.ts (what is published),
+ * feed-panes.ts (vpane_* panes and their lease) and board-ui.ts (focus, zoom,
+ * scrollback, help, the window's size).
  *
  * Vocabulary:
  * - record: the board's mutable bookkeeping for one panel (PanelRecord). It is

@@ -1,13 +1,14 @@
 /**
- * The one dispatcher (STYLE.md, habit 4): every Command, from a key or from
- * the control socket, is carried out here against the board and, for agents,
- * the injected AgentService. Refusals come back as `{ok: false, error}` with
- * the typed error's exact message; nothing here throws for a bad request.
+ * The one dispatcher (docs/architecture.md, "One command type, two doors"):
+ * every Command, from a key or from the control socket, is carried out here
+ * against the board and, for agents, the injected AgentService. Refusals come
+ * back as `{ok: false, error}` with the typed error's exact message; nothing
+ * here throws for a bad request.
  *
- * vpane_write follows seed 001, section 3.1: every op refreshes its pane's
- * lease; `closed` lists the panes of the write that no longer exist (closed by
- * the user, or gone after a linger or an orphan close), and `cols` the current
- * width of every pane written to, for the client's word wrap.
+ * vpane_write follows docs/spec.md, "The vpane protocol": every op refreshes
+ * its pane's lease; `closed` lists the panes of the write that no longer exist
+ * (closed by the user, or gone after a linger or an orphan close), and `cols`
+ * the current width of every pane written to, for the client's word wrap.
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
 import type { AnsweredQuestion, QuestionRow } from '../src/core/agents/questions.js';
@@ -18,7 +19,7 @@ import type { PanelState } from '../src/core/panel/panel-state.js';
 import type { Board, PanelView } from './board.js';
 import type { BoardStatus } from './status.js';
 
-/** One row of vpane_list (section 3.1). */
+/** One row of vpane_list (docs/spec.md, "The vpane protocol"). */
 export interface VpaneListItem {
   readonly id: number;
   readonly state: PanelState;

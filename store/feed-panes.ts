@@ -1,7 +1,8 @@
 /**
  * Feed panes: panels an external program opens over the control socket and
- * feeds raw bytes (vpane_*, seed 001 section 3.3), with their lease. Pure
- * functions of the records and `now`; the board applies what they return.
+ * feeds raw bytes (vpane_*, docs/spec.md, "Feed pane lifecycle"), with their
+ * lease. Pure functions of the records and `now`; the board applies what they
+ * return.
  *
  * Vocabulary:
  * - feed pane: a record of kind 'feed'. Its owner writes its bytes, its
@@ -67,7 +68,7 @@ export function feedChange(rec: Pick<PanelRecord, 'closeAt'>, op: FeedOp, now: n
   };
 }
 
-/** The lease of a feed pane at `now` (section 3.3): remove it once its linger is over, orphan it when its owner is silent. */
+/** The lease of a feed pane at `now` (docs/spec.md, "Feed pane lifecycle"): remove it once its linger is over, orphan it when its owner is silent. */
 export function leaseOf(rec: Pick<PanelRecord, 'closeAt' | 'lastEventAt' | 'header'>, now: number): LeaseDecision | null {
   if (rec.closeAt !== undefined) return now >= rec.closeAt ? { type: 'remove' } : null;
   if (now - rec.lastEventAt < MPLEX_VPANE_LEASE) return null;

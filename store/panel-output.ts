@@ -1,10 +1,10 @@
 /**
- * A panel's screen and its output on the way there (seed 001, section 4.3):
- * the screen is made at the size of the panel's place, fitted to the layout
- * and dropped when the panel leaves or drawing stops; the board queues bytes
- * into the record's bounded pending output and a flush drains them into the
- * screen in one coalesced step. Functions over the records passed in; the
- * screens are the ones the board's screen factory made.
+ * A panel's screen and its output on the way there (docs/spec.md, "Formatter
+ * and sanitizing"): the screen is made at the size of the panel's place, fitted
+ * to the layout and dropped when the panel leaves or drawing stops; the board
+ * queues bytes into the record's bounded pending output and a flush drains them
+ * into the screen in one coalesced step. Functions over the records passed in;
+ * the screens are the ones the board's screen factory made.
  *
  * Vocabulary:
  * - pending: bytes waiting for the screen (bounded, drops oldest at a line end).

@@ -1,5 +1,5 @@
 /**
- * The status API (seed 004's watchdog status, without its limitations):
+ * The status API (docs/spec.md, "Status API"):
  * totals by state and one row per agent, live, lingering or recently gone.
  */
 import { PANEL_STATES, type PanelState } from '../src/core/panel/panel-state.js';

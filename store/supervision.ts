@@ -1,10 +1,10 @@
 /**
- * A record's life under supervision (seed 001, sections 4.2 and 6): it opens
- * with its clocks at `now`, every event is a heartbeat, an outage holds it,
- * the board asks its owner to stop, carries out the watchdog's decisions and
- * ends it. The rules themselves are pure functions of (panel, now) in
- * src/core/panel/panel-state.ts; these functions apply them to the record and the
- * board's parts passed in, at the `now` passed in.
+ * A record's life under supervision (docs/spec.md, "Panel state machine" and
+ * "Supervision"): it opens with its clocks at `now`, every event is a
+ * heartbeat, an outage holds it, the board asks its owner to stop, carries out
+ * the watchdog's decisions and ends it. The rules themselves are pure functions
+ * of (panel, now) in src/core/panel/panel-state.ts; these functions apply them
+ * to the record and the board's parts passed in, at the `now` passed in.
  *
  * Vocabulary:
  * - clocks: the idle clock (since the last event), the wall clock (the
@@ -46,7 +46,7 @@ export interface Supervisor {
 /** The record of a panel opening at `now`, its screen's size until it gets one. */
 export function openRecord(id: number, spec: OpenSpec, now: number, size: { readonly cols: number; readonly rows: number }): PanelRecord {
   const kind = spec.kind ?? 'agent';
-  // A library may open a panel with a secret in its label or task: masked where the board keeps them (seed 001, section 4.4).
+  // A library may open a panel with a secret in its label or task: masked where the board keeps them (docs/spec.md, "Event sources").
   const label = maskSecrets(spec.label);
   return {
     id,

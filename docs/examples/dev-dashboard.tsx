@@ -121,7 +121,7 @@ function main(): void {
   const example = startExample({ dbPath: join(mkdtempSync(join(tmpdir(), 'tai-example-')), 'tai.db') });
   const log = ['ready in 312 ms', 'GET / 200 4 ms', 'GET /api/items 200 11 ms'];
   const cols = process.stdout.columns || 100;
-  // One row short of the terminal: a frame as tall as the terminal makes Ink clear the screen on every frame (LIBRARY-NOTES).
+  // One row short of the terminal: a frame as tall as the terminal makes Ink clear the screen on every frame.
   const rows = (process.stdout.rows || 30) - 1;
   const app = render(
     <DevServerApp

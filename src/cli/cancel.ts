@@ -1,9 +1,9 @@
 /**
  * `tai cancel ID`: asks the cockpit to stop an agent (soft first, hard after
- * ORCH_CANCEL_GRACE; seed 001, section 6): for a retried job its attempt
- * running now; a job held for an outage stops waiting. Exit 0 when the stop
- * was asked, 1 on an error reply (no such agent, already finished), 2 when no
- * cockpit is reachable, 64 for a bad command line.
+ * ORCH_CANCEL_GRACE; docs/spec.md, "Supervision"): for a retried job its
+ * attempt running now; a job held for an outage stops waiting. Exit 0 when the
+ * stop was asked, 1 on an error reply (no such agent, already finished), 2 when
+ * no cockpit is reachable, 64 for a bad command line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';

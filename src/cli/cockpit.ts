@@ -67,7 +67,7 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
       if (bad !== null) throw new StartRefusedError(`tai: ${bad}`, 64);
     }
     if (serving === undefined && wantsServer(options.env)) return await runAsClient(options, request);
-    // React's development build adds performance.measure calls to every render (LIBRARY-NOTES.md).
+    // React's development build adds performance.measure calls to every render.
     process.env.NODE_ENV ??= 'production';
     // Ink loaded without what it would keep for nothing: undici, React's development builds (src/io/lean-import.ts).
     const { runCockpit } = await leanImport(() => import('../io/cockpit/cockpit-main.js'));

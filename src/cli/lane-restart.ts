@@ -1,12 +1,13 @@
 /**
- * `tai lane restart NAME` (docs/lanes.md): seed 003's dead-lane restart by
- * hand. Where the fresh agent will run is settled first, so that a refusal
- * changes nothing: in the cockpit the control socket finds (its own panel;
- * this command returns once it started), else, when no cockpit runs, here in
- * this process as `tai spawn` runs one, until it ends. Several cockpits, or
- * one that does not answer, is a refusal. Then the lane's uncommitted edits
- * are saved aside as a patch the message names, the worktree is reset to the
- * lane's last commit, and the same agent (command, label, task) starts there.
+ * `tai lane restart NAME` (docs/lanes.md): the dead-lane restart of
+ * docs/spec.md, "A lane cut off mid-task", by hand. Where the fresh agent will
+ * run is settled first, so that a refusal changes nothing: in the cockpit the
+ * control socket finds (its own panel; this command returns once it started),
+ * else, when no cockpit runs, here in this process as `tai spawn` runs one,
+ * until it ends. Several cockpits, or one that does not answer, is a refusal.
+ * Then the lane's uncommitted edits are saved aside as a patch the message
+ * names, the worktree is reset to the lane's last commit, and the same agent
+ * (command, label, task) starts there.
  */
 import { LaneError } from '../io/lanes/lanes.js';
 import { restartLaneByHand } from '../io/lanes/lane-end.js';

@@ -1,11 +1,12 @@
 /**
- * What the CLI prints, through one sanitizer (seed 001, section 4.3: only SGR,
- * newline and tab survive). An agent, a label, a registry file or a socket
- * client controls much of what a subcommand prints (a result, a reason, a
- * label, an error reply); none of it may retitle the terminal, write the
- * clipboard or ask the terminal a question. So every subcommand writes
- * through a CliOutput, never to process.stdout or process.stderr itself
- * (test/cli/output.test.ts reads src/cli for a stray write).
+ * What the CLI prints, through one sanitizer (docs/spec.md, "Formatter and
+ * sanitizing": only SGR, newline and tab survive). An agent, a label, a
+ * registry file or a socket client controls much of what a subcommand prints (a
+ * result, a reason, a label, an error reply); none of it may retitle the
+ * terminal, write the clipboard or ask the terminal a question. So every
+ * subcommand writes through a CliOutput, never to process.stdout or
+ * process.stderr itself (test/cli/output.test.ts reads src/cli for a stray
+ * write).
  *
  * The rules, by what is printed (docs/security.md):
  * - tai's lines (`say`, `warn`): sanitized; SGR kept only when the stream is

@@ -2,7 +2,8 @@
  * `tai spawn --queue`: a spawn refused at the cap takes a ticket in the
  * machine's spawn queue (src/io/agents/spawn/spawn-queue.ts) and retries, oldest
  * ticket first, until a slot is free; Ctrl-C or `tai cancel qN` gives up
- * (exit 130). Without --queue the refusal stands (exit 75, seed 000).
+ * (exit 130). Without --queue the refusal stands (exit 75, docs/spec.md,
+ * "Supervision").
  */
 import { join } from 'node:path';
 import { SpawnQueue, waitInQueue } from '../io/agents/spawn/spawn-queue.js';

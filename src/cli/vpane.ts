@@ -1,12 +1,12 @@
 /**
- * `tai vpane open|write|close|list`: the feed-pane protocol (seed 001,
- * section 3.1) for shell scripts. By default it prints for a person and a
+ * `tai vpane open|write|close|list`: the feed-pane protocol (docs/spec.md, "The
+ * vpane protocol") for shell scripts. By default it prints for a person and a
  * script alike: `open` the new pane's id on stdout (PANE=$(tai vpane open)),
  * `write` nothing, `close` a line, `list` a table; `--json` prints the reply
- * instead, as JSON with every control character escaped (src/cli/output.ts:
- * a header or label another client set cannot reach this terminal raw).
- * Errors go to stderr: exit 1 on an error reply or a pane that is not there,
- * 2 when no cockpit is reachable, 64 for a bad command line.
+ * instead, as JSON with every control character escaped (src/cli/output.ts: a
+ * header or label another client set cannot reach this terminal raw). Errors go
+ * to stderr: exit 1 on an error reply or a pane that is not there, 2 when no
+ * cockpit is reachable, 64 for a bad command line.
  *
  * `write PANE [DATA]` sends DATA, or streams standard input when DATA is
  * `-`, or absent while standard input is not a terminal (pass '' to send only

@@ -1,10 +1,11 @@
 /**
- * Typed refusals (STYLE.md, habit 11): each has the exact message a user or a
- * socket client sees, and says what to do next where there is something to do.
+ * Typed refusals (docs/architecture.md, "Typed refusals"): each has the exact
+ * message a user or a socket client sees, and says what to do next where there
+ * is something to do.
  */
 import { AGENTS_MAX_PARALLEL, MPLEX_PANES_MAX, MPLEX_VPANE_MAX } from './policy.js';
 
-/** The ninth live agent is refused loudly (seed 000). */
+/** The ninth live agent is refused loudly (docs/spec.md, "Supervision"). */
 export class AgentsFullError extends Error {
   override readonly name = 'AgentsFullError';
   constructor(readonly running: number, readonly limit: number = AGENTS_MAX_PARALLEL) {
@@ -15,7 +16,7 @@ export class AgentsFullError extends Error {
   }
 }
 
-/** The refusals of the vpane_* protocol, with the seed's texts (section 3.1). */
+/** The refusals of the vpane_* protocol, with the spec's texts (docs/spec.md, "The vpane protocol"). */
 export const VPANE_ERRORS = {
   tooManyFeedPanes: `too many feed panes (limit ${MPLEX_VPANE_MAX})`,
   tooManyPanes: `too many panes (limit ${MPLEX_PANES_MAX})`,

@@ -1,6 +1,7 @@
 /**
- * What an agent tells its panel (seed 001, sections 4.3 and 4.4). Every runner
- * turns its own protocol into these; the formatter turns them into bytes.
+ * What an agent tells its panel (docs/spec.md, "Formatter and sanitizing" and
+ * "Event sources"). Every runner turns its own protocol into these; the
+ * formatter turns them into bytes.
  */
 
 /** One event from an agent; every event is also a heartbeat. */

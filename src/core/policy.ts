@@ -1,11 +1,11 @@
 /**
- * Every cap and floor of the orchestration spec (seed 001, section 9), with the
- * seed's names and values. Durations are in milliseconds unless the name says
- * otherwise; the seed gives them in seconds, so each carries its conversion.
- * There is no configuration file for these: they are the contract.
+ * Every cap and floor of docs/spec.md, "Constants", with its name and value
+ * (test/core/policy.test.ts holds the two together). Durations are in
+ * milliseconds unless the name says otherwise. There is no configuration file
+ * for these: they are the contract.
  */
 
-/** At most this many panels per process (and live agents, section 6). */
+/** At most this many panels per process (and live agents, docs/spec.md, "Supervision"). */
 export const ORCH_PANELS_MAX = 8;
 /** The board drains pending output into screens at most this often. */
 export const ORCH_FLUSH_INTERVAL = 25;
@@ -24,8 +24,8 @@ export const ORCH_IDLE_KILL = 300_000;
 /**
  * The range a spawn may set its own silence limit in (`tai spawn
  * --idle-cancel S`, a registry entry's `idle_cancel`, the socket's
- * `idle_cancel`): seed 000 names the 300 s as a static guess that suits
- * agents that stream, not a quiet compile. Never below the idle display.
+ * `idle_cancel`): docs/spec.md, "Supervision", calls the 300 s a judgment that
+ * suits agents that stream, not a quiet compile. Never below the idle display.
  */
 export const ORCH_IDLE_KILL_MIN = 60_000;
 export const ORCH_IDLE_KILL_MAX = 3_600_000;
@@ -65,21 +65,21 @@ export const MPLEX_VPANE_ORPHAN_LINGER = 10_000;
 /** A done op's linger is clamped to this. */
 export const MPLEX_VPANE_LINGER_MAX = 300_000;
 
-/** The original's pane table limit (section 3.1: "too many panes (limit 256)"). */
+/** The original's pane table limit (docs/spec.md, "The vpane protocol": "too many panes (limit 256)"). */
 export const MPLEX_PANES_MAX = 256;
-/** A window narrower than this has no room for a feed pane (section 3.1). */
+/** A window narrower than this has no room for a feed pane (docs/spec.md, "The vpane protocol"). */
 export const MPLEX_VPANE_MIN_WINDOW_COLS = 41;
 
-/** Live agents at once (section 5.1, AGENTS_MAX_PARALLEL); the ninth is refused. */
+/** Live agents at once (docs/spec.md, "Owners and sessions", AGENTS_MAX_PARALLEL); the ninth is refused. */
 export const AGENTS_MAX_PARALLEL = 8;
-/** The wall clock of a forked worker: the allowed range and the default (section 6). */
+/** The wall clock of a forked worker: the allowed range and the default (docs/spec.md, "Supervision"). */
 export const FORK_TIMEOUT_MIN = 30_000;
 export const FORK_TIMEOUT_MAX = 3_600_000;
 export const FORK_TIMEOUT_DEFAULT = 600_000;
-/** The wall clock of one CAP turn (section 6). */
+/** The wall clock of one CAP turn (docs/spec.md, "Supervision"). */
 export const CAP_TURN_TIMEOUT = 600_000;
 
-/** A result longer than this many characters is stored as a record (section 7). */
+/** A result longer than this many characters is stored as a record (docs/spec.md, "Claim check"). */
 export const SPILL_LIMIT = 6_000;
 /** A record page holds at most this many characters; a larger record_read limit is clamped to it. */
 export const RECORD_PAGE_MAX = 1_000_000;
@@ -89,11 +89,11 @@ export const RECORD_PAGE_MAX = 1_000_000;
  */
 export const POLL_WAIT_MAX = FORK_TIMEOUT_MAX;
 
-/** A word held back by the word wrap is released after the text pauses this long (section 4.2). */
+/** A word held back by the word wrap is released after the text pauses this long (docs/spec.md, "Panel state machine"). */
 export const ORCH_WORD_RELEASE = 100;
-/** Note and Error events show at most this many characters (section 4.3). */
+/** Note and Error events show at most this many characters (docs/spec.md, "Formatter and sanitizing"). */
 export const ORCH_NOTE_MAX = 400;
-/** The footer's summary shows at most this many characters (section 4.3). */
+/** The footer's summary shows at most this many characters (docs/spec.md, "Formatter and sanitizing"). */
 export const ORCH_SUMMARY_MAX = 300;
-/** Three consecutive failed flushes stop drawing (section 4.1). */
+/** Three consecutive failed flushes stop drawing (docs/spec.md, "The board"). */
 export const ORCH_DISPLAY_FAILURES_MAX = 3;

@@ -2,7 +2,7 @@
  * The two uses tai has for node:crypto (a record id's random part, a lane
  * lock's name), with the module loaded on first use: loaded at start it is
  * about 1.1 MB of the cockpit server's RSS at rest, where neither is needed
- * (issue 11: the server with 8 panels at most 80 MB; docs/performance.md,
+ * (issue 11: the server with 8 panels at most 80 MB; docs/perf-log.md,
  * "Memory").
  */
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 /**
  * One full garbage collection once the agents' output stops (issue 11: the
- * cockpit with 8 panels at most 80 MB RSS; docs/performance.md, "Memory").
+ * cockpit with 8 panels at most 80 MB RSS; docs/perf-log.md, "Memory").
  * While agents stream, V8 grows its young generation to 2 x 16 MB
  * semi-spaces, which is what keeps tai's streaming CPU at or below tmux's
  * (a 1 MB young generation scavenges 16 times as often: measured, more CPU).

@@ -1,7 +1,7 @@
 /**
  * The drawn cockpit's modules (Ink, React, yoga) loaded without what they
  * would keep for nothing (issue 11: the cockpit with 8 panels at most 80 MB
- * RSS; docs/performance.md, "Memory"). Two things, each measured on Node
+ * RSS; docs/perf-log.md, "Memory"). Two things, each measured on Node
  * 20.20:
  * - **No fetch while they load.** yoga-layout's emscripten loader reads its
  *   WebAssembly from a `data:` URL, with `fetch` when `typeof fetch ===

@@ -188,7 +188,7 @@ export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { 
   const tmux = (name: string, panes: number, clock: boolean) => async (): Promise<Started> => {
     const session = `tai-idle${name}-${process.pid}`;
     const s = await tmuxSession(session, `sleep ${total}`, new Array<string>(panes).fill(agent));
-    // tai's headers show each agent's elapsed seconds (seed 001, 4.2: `Ns` or `MmSSs`), so its screen changes every
+    // tai's headers show each agent's elapsed seconds (docs/spec.md, "Panel state machine": `Ns` or `MmSSs`), so its screen changes every
     // second; the like-for-like tmux redraws a clock with seconds in its status line every second.
     if (clock) for (const [option, value] of [['status', 'on'], ['status-interval', '1'], ['status-right', '%H:%M:%S']] as const) spawnSync('tmux', ['-L', session, 'set-option', '-g', option, value]);
     return { pids: () => [s.server, s.client.pty.pid], end: async () => void s.kill() };

@@ -27,8 +27,8 @@ describe('Cockpit layout', () => {
     expect(m.text()[39]).toMatch(/^ tai 42 sh │ 0 running +C-\] \? help $/); // the status line's row
   });
 
-  // Section 10 measured the whole window; the status line takes the last row, so the panes share 39 (docs/cockpit.md).
-  it('gives one agent on 120x40 a 53x39 pane beside a 66-column main pane (section 10, less the status line)', async () => {
+  // The original measured its layout on the whole window (docs/spec.md, "Layout"); the status line takes the last row, so the panes share 39 (docs/cockpit.md).
+  it('gives one agent on 120x40 a 53x39 pane beside a 66-column main pane (docs/spec.md, "Layout", less the status line)', async () => {
     m = mountCockpit(120, 40);
     m.board.getState().open({ label: 'agent #1' }, T0);
     await vi.waitFor(() => expect(m!.text()[0]).toContain('agent #1'));

@@ -1,68 +1,47 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as policy from '../../src/core/policy.js';
+import * as schedule from '../../src/core/outage/outage-schedule.js';
 
-/** Seed 001, section 9, copied verbatim: the contract. */
-const SECTION_9 = `ORCH_PANELS_MAX	8
-ORCH_FLUSH_INTERVAL	0.025 s
-ORCH_MONITOR_INTERVAL	1.0 s
-ORCH_PENDING_MAX	262144 bytes
-ORCH_WRITE_MAX	32768 bytes
-ORCH_LINGER	20 s
-ORCH_IDLE_WARN	60 s
-ORCH_IDLE_KILL	300 s
-ORCH_CANCEL_GRACE	5 s
-ORCH_TASK_SHOW_MAX	300 characters
-ORCH_TOOL_ARGS_MAX	120 characters
-ORCH_TOOL_RESULT_LINES	3
-ORCH_TOOL_RESULT_COLS	160
-ORCH_LABEL_MAX	60
-ORCH_CALL_TIMEOUT_MS	2000
-MPLEX_VPANE_MAX	8
-MPLEX_VPANE_MIN_ROWS	6
-MPLEX_VPANE_MIN_COLS	20
-MPLEX_VPANE_MAIN_PERCENT	55
-MPLEX_VPANE_OPS_MAX	16
-MPLEX_VPANE_WRITE_MAX	65536 bytes
-MPLEX_VPANE_HEADER_MAX	200 characters
-MPLEX_VPANE_LEASE	30 s
-MPLEX_VPANE_ORPHAN_LINGER	10 s
-MPLEX_VPANE_LINGER_MAX	300 s`;
+/** docs/spec.md, "Constants": the contract, one row per constant. */
+const SPEC = readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
 
-/** The seed's value in tai's unit: seconds become milliseconds, the rest stays. */
-function expected(value: string): number {
-  const [num, unit] = value.split(' ');
-  return unit === 's' ? Math.round(Number(num) * 1000) : Number(num);
+/** Milliseconds per unit of the spec's value column; a unit not listed is a count. */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, min: 60_000, h: 3_600_000 };
+
+/** The spec's rows: constant name to its value in code's units (durations in ms). */
+function specRows(): Map<string, number> {
+  const section = SPEC.slice(SPEC.indexOf('## Constants'), SPEC.indexOf('\n## ', SPEC.indexOf('## Constants') + 1));
+  const rows = new Map<string, number>();
+  for (const line of section.split('\n')) {
+    const cells = /^\| `([A-Z_]+)` \| ([0-9.]+)(?: ([a-z]+))? \|/.exec(line);
+    if (cells) rows.set(cells[1]!, Number(cells[2]) * (UNIT_MS[cells[3] ?? ''] ?? 1));
+  }
+  return rows;
 }
 
-/** Seed 001 itself, where the checkout sits beside ../shared. */
-const SEED = new URL('../../../shared/seeds/001_6b773734c66c49a4.txt', import.meta.url);
-
-const constants = policy as unknown as Record<string, number>;
+/** Every numeric constant of a module, by name. */
+function numbers(module: Record<string, unknown>): [string, number][] {
+  return Object.entries(module).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+}
 
 describe('policy', () => {
-  it.each(SECTION_9.split('\n').map((line) => line.split('\t') as [string, string]))(
-    'has %s with the seed value %s',
-    (name, value) => {
-      expect(constants[name]).toBe(expected(value));
-    },
-  );
+  const rows = specRows();
 
-  it('has the fork wall-clock range, its default and the CAP turn timeout', () => {
+  it.each([...numbers(policy), ...numbers(schedule)])('has %s in docs/spec.md, "Constants", with its value %d', (name, value) => {
+    expect(rows.get(name)).toBe(value);
+  });
+
+  it('lists no constant in docs/spec.md that the code lacks', () => {
+    const known = new Set([...numbers(policy), ...numbers(schedule)].map(([name]) => name));
+    expect([...rows.keys()].filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it('keeps the values the contract names', () => {
     expect([policy.FORK_TIMEOUT_MIN, policy.FORK_TIMEOUT_DEFAULT, policy.FORK_TIMEOUT_MAX]).toEqual([30_000, 600_000, 3_600_000]);
+    expect([policy.ORCH_IDLE_WARN, policy.ORCH_IDLE_KILL, policy.ORCH_CANCEL_GRACE]).toEqual([60_000, 300_000, 5_000]);
     expect(policy.CAP_TURN_TIMEOUT).toBe(600_000);
     expect(policy.SPILL_LIMIT).toBe(6000);
     expect(policy.AGENTS_MAX_PARALLEL).toBe(8);
-  });
-
-  // A clone without ../shared has no seed to compare: the test shows as skipped, and the table above is the contract.
-  it.skipIf(!existsSync(SEED))('copies section 9 of the seed word for word (skipped where the seed is not beside the checkout)', () => {
-    const text = readFileSync(SEED, 'utf8');
-    const section = text.slice(text.indexOf('9. Caps and floors'), text.indexOf('10. Measured behavior'));
-    const rows = section
-      .split('\n')
-      .filter((line) => /^[A-Z_]+\t/.test(line))
-      .join('\n');
-    expect(rows).toBe(SECTION_9);
   });
 });

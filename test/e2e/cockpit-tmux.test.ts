@@ -1,7 +1,7 @@
 /**
  * The built `tai` in a real tmux session (a private server, always killed):
- * types into the shell, opens agents, checks the geometry of seed 001
- * section 10 on 120x40, a coloured header, that closing a panel cancels its
+ * types into the shell, opens agents, checks the geometry of docs/spec.md,
+ * "Layout" on 120x40, a coloured header, that closing a panel cancels its
  * agent, and that the normal screen is back after exit. Waits on conditions
  * read with capture-pane, never on time.
  */
@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs the cockpit, lays it out as section 10, cancels a closed agent and restores the screen', async () => {
+  it('runs the cockpit, lays it out as docs/spec.md, "Layout", cancels a closed agent and restores the screen', async () => {
     keys('PS1="outer$ "; clear; echo NORMAL-SCREEN-MARK', 'Enter');
     await untilPasses(() => expect(screen().join('\n')).toContain('NORMAL-SCREEN-MARK'), TMUX);
     keys(`node ${CLI} demo --agents silent*3 -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');

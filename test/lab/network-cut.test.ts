@@ -1,14 +1,13 @@
 /**
- * The live lab of issue 6: a real network cut on one machine (LIBRARY-NOTES
- * "A real network cut on one machine"). Two network namespaces joined by a
- * veth pair; a git daemon in the server namespace; on the client side,
- * `tai net -- git ls-remote git://…` (the built CLI) and agent-like processes
- * that read the remote in a loop, supervised by this test through the real
- * board and the outage watch. The link is cut mid-run (`ip link set … down`,
- * the loud cut: "Network is unreachable" at once) and restored; then cut
- * silently (`tc qdisc … pfifo limit 0`: packets vanish, nothing fails), which
- * only the idle clock notices and the probe confirms; then cut for good, on
- * the lab time scale, until the schedule gives up.
+ * The live lab of issue 6: a real network cut on one machine. Two network
+ * namespaces joined by a veth pair; a git daemon in the server namespace; on
+ * the client side, `tai net -- git ls-remote git://…` (the built CLI) and
+ * agent-like processes that read the remote in a loop, supervised by this test
+ * through the real board and the outage watch. The link is cut mid-run (`ip
+ * link set … down`, the loud cut: "Network is unreachable" at once) and
+ * restored; then cut silently (`tc qdisc … pfifo limit 0`: packets vanish,
+ * nothing fails), which only the idle clock notices and the probe confirms;
+ * then cut for good, on the lab time scale, until the schedule gives up.
  *
  * Needs root (CI is root); skipped with a printed reason elsewhere. Every
  * name is unique to the run and everything is removed in afterAll, also when a

@@ -120,7 +120,7 @@ describe('supervision', () => {
     expect(h.calls.hard).toHaveLength(1);
   });
 
-  it('calls a clean finish during the grace cancelled: the stop was asked for (seed 001, 5.1)', () => {
+  it('calls a clean finish during the grace cancelled: the stop was asked for (docs/spec.md, "Owners and sessions")', () => {
     const board = createBoard();
     const id = board.getState().open({ label: 'quick' }, T0);
     board.getState().cancel(id, 'enough', T0);
@@ -370,7 +370,7 @@ describe('focus and zoom', () => {
     expect(s().panels[1]).toMatchObject({ cols: 53, rows: 18 });
   });
 
-  it('un-zooms the window when a panel opens (seed 001, section 3.3)', () => {
+  it('un-zooms the window when a panel opens (docs/spec.md, "Feed pane lifecycle")', () => {
     const { board } = drawnBoard();
     const s = () => board.getState();
     s().open({ label: 'a' }, T0);

@@ -3,7 +3,7 @@
  * mapping to a kind of runner and the command that starts it. The file lives
  * in the user's config (`agents.json`, read by src/io/agents/spawn/agent-config.ts); this
  * module only validates its JSON, holds the built-in entries and parses the
- * cockpit's `@name prompt` mentions (seed 001, section 5.2).
+ * cockpit's `@name prompt` mentions (docs/spec.md, "Owners and sessions").
  *
  * Vocabulary:
  * - entry: one named agent, as written in the file or built in.
@@ -27,7 +27,7 @@ export const AGENT_PERMISSIONS = PERMISSION_POLICIES;
 /** A permission policy. */
 export type AgentPermissions = (typeof AGENT_PERMISSIONS)[number];
 
-/** The shortest wall clock an entry may set, in seconds (the fork range of section 6). */
+/** The shortest wall clock an entry may set, in seconds (the fork range of docs/spec.md, "Supervision"). */
 export const AGENT_TIMEOUT_MIN_S = FORK_TIMEOUT_MIN / 1000;
 /** The longest wall clock an entry may set, in seconds. */
 export const AGENT_TIMEOUT_MAX_S = FORK_TIMEOUT_MAX / 1000;

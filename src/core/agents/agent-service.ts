@@ -23,8 +23,9 @@ export interface SpawnResult {
 }
 
 /**
- * An agent's result as handed back to the caller (the claim check, seed 001
- * section 7): the whole text when short, else head + tail + the record id.
+ * An agent's result as handed back to the caller (the claim check,
+ * docs/spec.md, "Claim check"): the whole text when short, else head + tail +
+ * the record id.
  */
 export interface AgentResult {
   readonly id: number;

@@ -76,9 +76,9 @@ function policyFields(entry: AgentEntry, options: EntrySpawnOptions): Partial<Co
 }
 
 /**
- * The key of an agent's session (seed 001, section 5.2): later turns to the
- * same agent, model and directory (`dir`, where the agent runs: the spawn
- * command's cwd) belong to one session while it lives.
+ * The key of an agent's session (docs/spec.md, "Owners and sessions"): later
+ * turns to the same agent, model and directory (`dir`, where the agent runs:
+ * the spawn command's cwd) belong to one session while it lives.
  */
 export function sessionKey(entry: AgentEntry, dir: string): string {
   return JSON.stringify([entry.name, entry.model ?? '', dir]);

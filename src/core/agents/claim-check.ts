@@ -1,6 +1,6 @@
 /**
- * The claim check (seed 001, section 7; the Azure claim-check pattern): a
- * result longer than SPILL_LIMIT is stored whole as a record first, and the
+ * The claim check (docs/spec.md, "Claim check"; the Azure claim-check pattern):
+ * a result longer than SPILL_LIMIT is stored whole as a record first, and the
  * caller receives only its head, its tail and the record id, so a long answer
  * never floods the caller's context. Pure: the store is the caller's.
  *

@@ -1,9 +1,9 @@
 /**
  * An agent's transcript as plain text (issue 13, `tai logs`): the same
- * events its panel shows (seed 001, section 4.3), sanitized and without any
- * ANSI (no colours, no cursor moves), not wrapped, for any terminal, a file
- * or a pipe: the task, the streamed text and thoughts, stderr lines, tool
- * lines, plans, notes, errors, and a footer with the final state.
+ * events its panel shows (docs/spec.md, "Formatter and sanitizing"), sanitized
+ * and without any ANSI (no colours, no cursor moves), not wrapped, for any
+ * terminal, a file or a pipe: the task, the streamed text and thoughts, stderr
+ * lines, tool lines, plans, notes, errors, and a footer with the final state.
  *
  * Vocabulary:
  * - stream: text and thoughts, through one sanitizer so a sequence split

@@ -1,7 +1,7 @@
 /**
- * ACP `session/update` notifications to events (issue 5; LIBRARY-NOTES,
- * "ACP"). Pure: the runner parses the JSON-RPC, this maps one update at a
- * time and remembers tool names by call id.
+ * ACP `session/update` notifications to events (issue 5; docs/agents.md, "The
+ * kinds"). Pure: the runner parses the JSON-RPC, this maps one update at a time
+ * and remembers tool names by call id.
  *
  * Mapping: agent_message_chunk -> Text (also the result; after a tool call
  * it starts a new paragraph, so the text before and after it is not glued);

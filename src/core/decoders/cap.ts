@@ -1,6 +1,6 @@
 /**
- * CAP events to panel events, the table of seed 001 section 4.4, over JSON
- * lines: each line is one event `{"type": "cap.<name>", ...fields}`.
+ * CAP events to panel events, the table of docs/spec.md, "Event sources", over
+ * JSON lines: each line is one event `{"type": "cap.<name>", ...fields}`.
  *
  * | CAP event                              | event                                   |
  * |----------------------------------------|-----------------------------------------|
@@ -15,7 +15,7 @@
  * | cap.turn.end (tai's framing)           | the end: done, or failed for stop_reason "error" / "cancelled" |
  * | anything else                          | ignored                                 |
  *
- * The seed gives the event names, not the framing; the field names here
+ * The spec gives the event names, not the framing; the field names here
  * (text, channel, id, name, input, output, is_error, entries, input_tokens,
  * output_tokens, code, message, stop_reason) are tai's, documented in
  * docs/agents.md.

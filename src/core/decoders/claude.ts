@@ -1,6 +1,6 @@
 /**
  * Claude Code's headless stream-json (`claude -p --output-format stream-json
- * --verbose`, LIBRARY-NOTES "Other agents' stream formats") to events.
+ * --verbose`, docs/agents.md, "The kinds") to events.
  *
  * Mapping, every line type:
  * - system/init -> Note (model, session); system/api_retry -> Note (attempt,

@@ -1,6 +1,5 @@
 /**
- * Codex's `codex exec --json` events (LIBRARY-NOTES "Other agents' stream
- * formats") to events.
+ * Codex's `codex exec --json` events (docs/agents.md, "The kinds") to events.
  *
  * Mapping:
  * - thread.started -> Note (thread id); turn.started -> nothing.

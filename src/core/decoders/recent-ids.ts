@@ -1,7 +1,8 @@
 /**
- * A bounded memory of tool call ids and their names (seed 001, section 4.4:
- * "the tool name comes from the remembered call id (at most 256 remembered)"),
- * so that a tool's end can be named however long the session runs.
+ * A bounded memory of tool call ids and their names (docs/spec.md, "Event
+ * sources": "the tool name comes from the remembered call id (at most 256
+ * remembered)"), so that a tool's end can be named however long the session
+ * runs.
  */
 
 /** At most this many tool calls are remembered. */

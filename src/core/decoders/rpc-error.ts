@@ -4,7 +4,7 @@
  * is named in `data.errorKind` (claude-agent-acp: rate_limit, overloaded,
  * transport_lost) or `data.codexErrorInfo` (codex-acp: a name, or a one-key
  * object such as `{httpConnectionFailed: {httpStatusCode}}`), or by code 429
- * (Gemini CLI); otherwise only its words tell (LIBRARY-NOTES, "ACP").
+ * (Gemini CLI); otherwise only its words tell (docs/agents.md, "The kinds").
  */
 import type { AgentFailure } from '../outage/classify.js';
 import { numeric } from '../outage/reset-time.js';

@@ -4,8 +4,7 @@
  *
  * The cockpit's keyboard: an incremental scanner from raw stdin chunks to
  * Commands (after the prefix key) and bytes for the focused pane (everything
- * else, unchanged). Raw bytes, not Ink's useInput, which loses keys
- * (LIBRARY-NOTES.md).
+ * else, unchanged). Raw bytes, not Ink's useInput, which loses keys.
  *
  * Vocabulary:
  * - prefix: one control byte that no common REPL or agent CLI uses. The

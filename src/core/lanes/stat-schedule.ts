@@ -1,6 +1,6 @@
 /**
  * When a live lane's diff stat is taken again (docs/lanes.md, "The panel";
- * docs/performance.md, "Lanes at rest"). Each stat is a `git diff
+ * docs/perf-log.md, "Lanes at rest"). Each stat is a `git diff
  * --shortstat` child process: cheap once, not when eight silent lanes run one
  * every 5 s for an hour. So a lane whose agent told nothing since the last
  * stat and whose stat did not change waits twice as long each time, up to

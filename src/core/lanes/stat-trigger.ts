@@ -1,6 +1,6 @@
 /**
  * When a watched lane's diff stat is taken (docs/lanes.md, "The panel";
- * docs/performance.md, "Lanes at rest"). The lane's worktree and git state
+ * docs/perf-log.md, "Lanes at rest"). The lane's worktree and git state
  * are watched (src/io/lanes/lane-tree-watch.ts); each change event is told
  * here, and a stat is due only after one: a lane at rest runs no git at all.
  *

@@ -6,14 +6,14 @@
  * in one place"). Every failure tai sees is sorted here into a lost network, a
  * model service down, a rate limit, or anything else. A rate limit is checked
  * first and always wins: it is reported as it is, never waited out as an outage
- * (seed 003, "A usage limit is not an outage").
+ * (docs/spec.md, "Rate limits are not outages").
  *
  * The classifier knows no agent's format: each decoder reads the failures of
  * its own protocol into an AgentFailure (src/core/decoders/claude.ts,
  * codex.ts, cap.ts, acp.ts), and this file sorts those, thrown errors, HTTP
  * statuses, a tool's stderr and plain text. The patterns come from measured
- * failures (LIBRARY-NOTES "Errors from a lost network", the ACP notes and the
- * Claude and Codex stream formats); when a limit resets is read by
+ * failures of Node, git and the agents (docs/outages.md, "The model";
+ * docs/agents.md, "The kinds"); when a limit resets is read by
  * src/core/outage/reset-time.ts.
  */
 import { resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
@@ -123,7 +123,7 @@ export function outageServiceOf(classification: Classification): OutageService |
 /** A detail is clipped to this many characters. */
 const DETAIL_MAX = 300;
 
-/** Node and undici codes of a lost connection (LIBRARY-NOTES, measured on Node 20). */
+/** Node and undici codes of a lost connection (as Node 20 and undici name them). */
 const NETWORK_CODES: ReadonlySet<string> = new Set([
   'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET',
   'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET',

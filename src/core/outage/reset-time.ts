@@ -5,8 +5,8 @@
  * relative time ("retry-after: 30", "try again in 2 hours") counts from; a
  * relative time without `now` is unknown.
  *
- * The shapes come from the services' own words (LIBRARY-NOTES, the ACP and
- * stream-format notes):
+ * The shapes come from the services' own words (docs/agents.md, "The kinds";
+ * docs/outages.md, "The model"):
  * - headers: `retry-after-ms`, `retry-after` (seconds or an HTTP date), and
  *   the reset headers of Anthropic (an RFC 3339 date or epoch seconds),
  *   OpenAI (durations such as "6m0s") and GitHub (epoch seconds);

@@ -1,6 +1,6 @@
 /**
- * Turns agent events into the bytes of a feed pane (seed 001, section 4.3):
- * sanitized, word-wrapped ANSI text with CRLF line ends.
+ * Turns agent events into the bytes of a feed pane (docs/spec.md, "Formatter
+ * and sanitizing"): sanitized, word-wrapped ANSI text with CRLF line ends.
  *
  * Vocabulary:
  * - stream: the text and thought events, which flow through one sanitizer
@@ -208,7 +208,7 @@ export class Formatter {
   }
 }
 
-/** The wrap width of a pane: its columns minus one (section 4.3). */
+/** The wrap width of a pane: its columns minus one (docs/spec.md, "Formatter and sanitizing"). */
 function lineWidth(cols: number): number {
   return Math.max(1, Math.floor(cols) - 1);
 }

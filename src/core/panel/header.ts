@@ -1,5 +1,5 @@
 /**
- * A panel's header line (seed 001, section 4.2):
+ * A panel's header line (docs/spec.md, "Panel state machine"):
  * ` <icon> <label> · <state> · <elapsed> · <n> tools · <tokens> tok`.
  * The renderer draws it on row 0 of the pane in the colour of the state.
  */
@@ -24,7 +24,7 @@ export interface HeaderInfo {
 /** The colour names a header can take; the renderer maps each to SGR. */
 export type HeaderColor = 'blue' | 'orange' | 'green' | 'red' | 'grey' | 'magenta';
 
-/** The icon in front of the label, per state (queued, waiting and asking are ours; the seed has no icon for them). */
+/** The icon in front of the label, per state (queued, waiting and asking are ours; the spec has no icon for them). */
 export const STATE_ICON: Readonly<Record<PanelState, string>> = {
   queued: '…',
   running: '●',
@@ -37,7 +37,7 @@ export const STATE_ICON: Readonly<Record<PanelState, string>> = {
   cancelled: '⊘',
 };
 
-/** The header colour per state (section 4.2; queued grey, waiting orange and asking magenta are ours). */
+/** The header colour per state (docs/spec.md, "Panel state machine"; queued grey, waiting orange and asking magenta are ours). */
 export const STATE_COLOR: Readonly<Record<PanelState, HeaderColor>> = {
   queued: 'grey',
   running: 'blue',

@@ -1,6 +1,7 @@
 /**
- * The window layout (seed 001, sections 1, 3.2, 6 and 10; STYLE.md habit 5):
- * a pure function from (columns, rows, panels, zoom) to rectangles.
+ * The window layout (docs/spec.md, "Layout" and "Supervision";
+ * docs/architecture.md, "Layout is a function"): a pure function from (columns,
+ * rows, panels, zoom) to rectangles.
  *
  * Vocabulary:
  * - window: the whole terminal, `cols` x `rows` cells, origin at the top left.
@@ -11,11 +12,12 @@
  * - panel: one agent's pane; its rectangle includes its header (row 0), so its
  *   screen is `rows - 1` rows high.
  * - shown / hidden: a panel with no room has no rectangle and a reason, the
- *   seed's exact error text; its agent is still supervised (section 6).
+ *   spec's exact error text; its agent is still supervised (docs/spec.md,
+ *   "Supervision").
  * - zoom: one shown pane drawn over the whole window. The unzoomed geometry is
  *   still computed so every screen keeps its size while the others are not drawn.
  * - status line: with `statusLine`, the window's last row is the cockpit's
- *   status line and the panes share the rows above it (the area); seed 001
+ *   status line and the panes share the rows above it (the area); docs/spec.md
  *   section 10's measures are for an area of the whole window, so with a
  *   status line 40 rows give the panes 39 (three agents: 13, 12 and 12 rows,
  *   the first ones still taking the remainder). A window of one row has no
@@ -63,7 +65,7 @@ export interface PanelPlace {
   readonly rect: Rect;
 }
 
-/** A panel that got no place, with the seed's exact reason. */
+/** A panel that got no place, with the spec's exact reason. */
 export interface HiddenPanel {
   readonly id: number;
   readonly reason: string;
@@ -90,11 +92,11 @@ export interface Layout {
   readonly status?: Rect;
 }
 
-/** Section 3.1: the window is under MPLEX_VPANE_MIN_WINDOW_COLS columns. */
+/** docs/spec.md, "The vpane protocol": the window is under MPLEX_VPANE_MIN_WINDOW_COLS columns. */
 export const REASON_TOO_NARROW = 'window too narrow for a feed pane';
-/** Section 3.1: the window is too short for another pane of MPLEX_VPANE_MIN_ROWS rows. */
+/** docs/spec.md, "The vpane protocol": the window is too short for another pane of MPLEX_VPANE_MIN_ROWS rows. */
 export const REASON_NO_SPACE = 'no space for another feed pane';
-/** Section 3.1: past ORCH_PANELS_MAX panels. */
+/** docs/spec.md, "The vpane protocol": past ORCH_PANELS_MAX panels. */
 export const REASON_TOO_MANY = `too many feed panes (limit ${ORCH_PANELS_MAX})`;
 
 /** A size made safe: a finite, non-negative integer (garbage counts as 0). */
@@ -106,7 +108,8 @@ function cells(n: number): number {
  * Null when `n` panels fit a `cols` x `rows` window, else the reason the
  * last of them does not; the board asks this before opening a panel.
  * A panel's share of MPLEX_VPANE_MIN_ROWS includes the separator row above
- * it, which is what makes six fit in 40 rows and a seventh not (section 10).
+ * it, which is what makes six fit in 40 rows and a seventh not (docs/spec.md,
+ * "Layout").
  */
 export function fits(cols: number, rows: number, n: number): string | null {
   const count = cells(n);
@@ -127,7 +130,7 @@ export function shares(total: number, n: number): number[] {
   return Array.from({ length: count }, (_, i) => base + (i < extra ? 1 : 0));
 }
 
-/** Section 3.2: percent of the width, clamped to [1, cols - 2], then squeezed so the right column keeps MPLEX_VPANE_MIN_COLS. */
+/** docs/spec.md, "Layout": percent of the width, clamped to [1, cols - 2], then squeezed so the right column keeps MPLEX_VPANE_MIN_COLS. */
 function mainWidth(cols: number, percent: number): number {
   let width = Math.floor((cols * percent) / 100);
   width = Math.max(1, Math.min(width, cols - 2));

@@ -3,8 +3,9 @@
  * this state machine, pending output, the formatter, the header and its row,
  * colours, the layout, the column's fit, and what components need of screens.
  *
- * The panel state machine (seed 001, section 4.2) and the watchdog rules of
- * section 6, as pure functions of (panel, now).
+ * The panel state machine (docs/spec.md, "Panel state machine") and the
+ * watchdog rules of docs/spec.md, "Supervision", as pure functions of (panel,
+ * now).
  *
  * Vocabulary:
  * - live: queued, running, idle, waiting or asking; the agent has not finished.
@@ -96,7 +97,7 @@ export function isLive(state: PanelState): boolean {
   }
 }
 
-/** The final state a stop of this cause ends in (section 5.1). */
+/** The final state a stop of this cause ends in (docs/spec.md, "Owners and sessions"). */
 export function stopState(cause: StopCause): FinalState {
   switch (cause) {
     case 'wall_clock':
@@ -137,19 +138,19 @@ export function afterEvent(state: PanelState): PanelState {
 
 /**
  * The final state when the owner reports `reported` after supervision asked
- * for a stop: the stop's state, whatever the agent reported (section 5.1: the
- * time limit is Timeout, a raised cancel flag is Cancelled). An agent that
- * answers SIGINT by exiting 0 (Claude Code `-p`, a shell's `trap 'exit 0'
- * INT`) was still stopped, not done.
+ * for a stop: the stop's state, whatever the agent reported (docs/spec.md,
+ * "Owners and sessions": the time limit is Timeout, a raised cancel flag is
+ * Cancelled). An agent that answers SIGINT by exiting 0 (Claude Code `-p`, a
+ * shell's `trap 'exit 0' INT`) was still stopped, not done.
  */
 export function finalState(reported: FinalState, stop: Supervised['stop']): FinalState {
   return stop ? stopState(stop.cause) : reported;
 }
 
 /**
- * The watchdog (section 6): what must happen to this panel at `now`. Pure;
- * calling it twice at the same time with the same panel gives the same answer,
- * and the board records each decision so that none fires twice.
+ * The watchdog (docs/spec.md, "Supervision"): what must happen to this panel at
+ * `now`. Pure; calling it twice at the same time with the same panel gives the
+ * same answer, and the board records each decision so that none fires twice.
  */
 export function watchdog(panel: Supervised, now: number): Decision[] {
   if (!isLive(panel.state)) {

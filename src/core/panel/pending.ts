@@ -2,8 +2,8 @@
  * A panel's pending output: bytes formatted but not yet in its screen.
  * Producers append without waiting; the board drains at most ORCH_WRITE_MAX
  * bytes per flush. When the screen falls behind, the oldest output is dropped
- * at a line end and one visible line says so (seed 001, section 4.2).
- * Sizes are UTF-8 bytes; a drain never splits a character.
+ * at a line end and one visible line says so (docs/spec.md, "Panel state
+ * machine"). Sizes are UTF-8 bytes; a drain never splits a character.
  */
 import { ORCH_PENDING_MAX, ORCH_WRITE_MAX } from '../policy.js';
 

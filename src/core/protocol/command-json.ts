@@ -1,14 +1,16 @@
 /**
- * The JSON form of a Command (STYLE.md, habit 4): one request line of the
- * control socket parsed into the one command type, or refused with a
- * RequestError whose message names the bad field. The reverse is the object
- * itself: a Command is already its own JSON (field names are the wire names).
+ * The JSON form of a Command (docs/architecture.md, "One command type, two
+ * doors"): one request line of the control socket parsed into the one command
+ * type, or refused with a RequestError whose message names the bad field. The
+ * reverse is the object itself: a Command is already its own JSON (field names
+ * are the wire names).
  *
- * Limits come from seed 001, sections 3.1 and 9. The whole request is checked
- * before anything is carried out, so a refused write changes nothing. The
- * seed's refusals keep its exact texts (VPANE_ERRORS); a header longer than
- * MPLEX_VPANE_HEADER_MAX is clipped, not refused, and a linger is clamped,
- * because the seed lists no error for either. Unknown fields are ignored.
+ * Limits come from docs/spec.md, "The vpane protocol" and "Constants". The
+ * whole request is checked before anything is carried out, so a refused write
+ * changes nothing. The spec's refusals keep its exact texts (VPANE_ERRORS); a
+ * header longer than MPLEX_VPANE_HEADER_MAX is clipped, not refused, and a
+ * linger is clamped, because the spec lists no error for either. Unknown fields
+ * are ignored.
  */
 import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp } from './commands.js';
 import type { PaneId } from '../panel/layout.js';
@@ -52,7 +54,7 @@ export const COMMAND_NAMES = [
 /** Fails to compile when a member of the Command union is missing from COMMAND_NAMES. */
 export const COMMAND_NAMES_COMPLETE: [Exclude<CommandName, (typeof COMMAND_NAMES)[number]>] extends [never] ? true : never = true;
 
-/** The states a feed pane's owner may set (section 3.1). */
+/** The states a feed pane's owner may set (docs/spec.md, "The vpane protocol"). */
 export const FEED_STATES = ['running', 'idle', 'done', 'failed', 'timeout', 'cancelled'] as const satisfies readonly FeedState[];
 
 /** The directions `focus` accepts. */
@@ -327,7 +329,7 @@ function withoutNul(read: Reader<string>): Reader<string> {
   };
 }
 
-/** Linger seconds, clamped to [0, MPLEX_VPANE_LINGER_MAX] (section 3.1). */
+/** Linger seconds, clamped to [0, MPLEX_VPANE_LINGER_MAX] (docs/spec.md, "The vpane protocol"). */
 const lingerSeconds: Reader<number> = (value, name) =>
   Math.min(Math.max(0, finite(value, name)), MPLEX_VPANE_LINGER_MAX / 1000);
 

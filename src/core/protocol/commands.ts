@@ -2,16 +2,17 @@
  * The folder `src/core/protocol/`: the one command type (this file), its
  * JSON form, and the socket's bounded line decoder.
  *
- * One command type, two doors (STYLE.md, habit 4): the keyboard and the
- * control socket both produce these, and one dispatcher carries them out.
- * The vpane_* commands are the original's protocol word for word (seed 001,
- * section 3.1); the rest are tai's own. Field names are the wire names.
+ * One command type, two doors (docs/architecture.md, "One command type, two
+ * doors"): the keyboard and the control socket both produce these, and one
+ * dispatcher carries them out. The vpane_* commands are the original's protocol
+ * word for word (docs/spec.md, "The vpane protocol"); the rest are tai's own.
+ * Field names are the wire names.
  */
 import type { PaneId } from '../panel/layout.js';
 import type { PanelState } from '../panel/panel-state.js';
 import type { DefaultAnswer, PermissionPolicy } from '../agents/questions.js';
 
-/** States a feed pane's owner may set (section 3.1). */
+/** States a feed pane's owner may set (docs/spec.md, "The vpane protocol"). */
 export type FeedState = Extract<PanelState, 'running' | 'idle' | 'done' | 'failed' | 'timeout' | 'cancelled'>;
 
 /** One op of a vpane_write. */

@@ -10,8 +10,9 @@ import { MPLEX_VPANE_HEADER_MAX, MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } fr
 /**
  * The longest request line the control socket accepts: 8 MiB. It must not
  * refuse a valid request, and the largest one (a vpane_write of 16 ops of
- * 65536 bytes, seed 001 section 3.1) is 1 MiB of data that JSON may write as
- * `\u00XX` escapes, 6 bytes each: about 6 MiB. See LARGEST_VALID_REQUEST.
+ * 65536 bytes, docs/spec.md, "The vpane protocol") is 1 MiB of data that JSON
+ * may write as `\u00XX` escapes, 6 bytes each: about 6 MiB. See
+ * LARGEST_VALID_REQUEST.
  */
 export const REQUEST_LINE_MAX = 8 * 1_048_576;
 

@@ -2,15 +2,16 @@
  * Hostile escape sequences made harmless before a screen parses them
  * (docs/security.md, "Hostile escape sequences"). `@xterm/headless` runs a
  * count as a loop of that many steps (CSI 2147483647 S splices lines for
- * 50 minutes) and allocates a repeat's characters at once (CSI 1e8 b: 473 MB);
- * while it parses, the event loop is held: no socket, no keys, no watchdog.
+ * minutes) and allocates a repeat's characters at once (CSI 1e8 b: hundreds of
+ * megabytes); while it parses, the event loop is held: no socket, no keys, no
+ * watchdog.
  *
  * Two defences, one pass:
  * - clamp: every count is clamped to what the screen can show (a scroll of
  *   more than its rows, a repeat of more than its cells, looks the same);
  * - slice: the output is cut into slices whose estimated work is at most
  *   CLAMP_SLICE_WORK, to be written one by one: xterm's write buffer yields to
- *   the event loop every 12 ms, but only between writes.
+ *   the event loop only between writes.
  *
  * Vocabulary:
  * - mode: where xterm's parser is (its VT500 states, merged where they act
@@ -22,7 +23,7 @@
  *   state is bounded; re-emitted canonically at the final byte. The
  *   introducer and the C0 controls inside a CSI (which xterm executes in
  *   place) pass through at once.
- * - work: a unit is about one printed character (~50 ns); a sequence costs
+ * - work: a unit is about one printed character; a sequence costs
  *   what its handler may do on this screen (a line, the whole screen).
  * - tail: at most the UTF-16 length of the last cell's text (its character
  *   and the joining marks after it), which REP copies per repetition.
@@ -30,7 +31,7 @@
 import { clampCsi, CSI_SEQUENCE_WORK, csiWork, escWork, type HeldCsi, PARAMS_MAX } from './csi-rules.js';
 import { BEL, C1_CSI, C1_ST, CAN, DEL, ESC, SUB } from './control-codes.js';
 
-/** The estimated work one slice may carry, in units of ~50 ns (about 5 ms). */
+/** The estimated work one slice may carry: a few milliseconds of parse, so keys and the watchdog wait little. */
 export const CLAMP_SLICE_WORK = 100_000;
 
 
@@ -113,8 +114,8 @@ export class CsiClamp {
   /**
    * Plain text from `i` on (ASCII and the C0 controls but ESC, CAN and SUB),
    * accounted at once as `step` would one code at a time: a flood of lines
-   * (`seq`) is most of what a pane parses, and stepping costs a fifth of
-   * xterm's own parse (docs/performance.md). Stops at the first other code,
+   * (`seq`) is most of what a pane parses, and stepping through it code by
+   * code would cost more than a run at a time. Stops at the first other code,
    * or at the code that would not fit the slice (`step` cuts there); returns
    * where it stopped.
    */

@@ -2,9 +2,9 @@
  * The folder `src/core/text/`: agent text made safe and fitted: this
  * sanitizer, word wrap and widths, fitting to cells, and secret masking.
  *
- * The sanitizer (seed 001, section 4.3): agent text may carry only SGR colour
- * sequences, newline and tab, so that an agent cannot move the cursor,
- * retitle the terminal or write outside its pane.
+ * The sanitizer (docs/spec.md, "Formatter and sanitizing"): agent text may
+ * carry only SGR colour sequences, newline and tab, so that an agent cannot
+ * move the cursor, retitle the terminal or write outside its pane.
  *
  * Vocabulary:
  * - sequence: an escape sequence, from its introducer (ESC, or an 8-bit C1
@@ -93,7 +93,8 @@ export interface SanitizerOptions {
    * A carriage return: back to the start of the current line, which cannot
    * leave the pane, so a panel keeps progress lines (`Receiving objects: 10%`
    * overwritten in place) as git, curl, pip and npm print them. A deliberate
-   * extension of seed 001 section 4.3 (docs/agents.md); off by default.
+   * extension of docs/spec.md, "Formatter and sanitizing" (docs/agents.md); off
+   * by default.
    */
   readonly carriageReturn?: boolean;
 }

@@ -1,11 +1,11 @@
 /**
- * Masks what looks like a secret before tai shows or stores it (seed 001,
- * section 4.4: "with secrets masked"): in a tool's arguments and result, an
+ * Masks what looks like a secret before tai shows or stores it (docs/spec.md,
+ * "Event sources": "with secrets masked"): in a tool's arguments and result, an
  * agent's task and label, the CLI's one-line fields (docs/security.md). API
  * keys (OpenAI, Anthropic, Stripe, AWS with its secret key, GitHub, Slack,
  * Google), tokens, passwords (also `mysql -pSECRET`, `sshpass -p`), bearer
- * headers, credentials in URLs, private keys. A pattern list, so it errs on
- * the side of hiding, except where a name only counts (`max_tokens: 4096`).
+ * headers, credentials in URLs, private keys. A pattern list, so it errs on the
+ * side of hiding, except where a name only counts (`max_tokens: 4096`).
  *
  * Cost: one pass per rule over the text, run once per tool event or task,
  * never per streamed token; every rule starts at a literal or a name.
@@ -31,7 +31,7 @@ const RULES: ReadonlyArray<readonly [RegExp, string | ((...m: string[]) => strin
   [new RegExp(`(--${SECRET_NAME}(?:=|\\s+))("[^"]*"|'[^']*'|\\S+)`, 'gi'), (_m, name) => `${name}${HIDDEN}`],
   [
     // From the word on, not from the name's start: a leading `[A-Za-z0-9_-]*` made this rule retry at every
-    // character of a long tool result (32 ms a MiB); what precedes the word is kept as it is anyway.
+    // character of a long tool result; what precedes the word is kept as it is anyway.
     new RegExp(`((${SECRET_WORD}[A-Za-z0-9_-]*)["']?\\s*[:=]\\s*)(?!"?\\[hidden\\])("(?:[^"\\\\]|\\\\.)*"|'[^']*'|[^\\s,;&}\\]]+)`, 'gi'),
     (m, name, word, value) => (COUNT_NAME.test(word) ? m : `${name}${value.startsWith('"') ? `"${HIDDEN}"` : HIDDEN}`),
   ],

@@ -1,5 +1,6 @@
 /**
- * Incremental word wrap for a feed pane (seed 001, section 4.3).
+ * Incremental word wrap for a feed pane (docs/spec.md, "Formatter and
+ * sanitizing").
  *
  * Vocabulary:
  * - width: the columns a line may use; the formatter passes cols - 1 so that a

@@ -1,11 +1,13 @@
 /**
- * A job and its attempts (seed 001, sections 5 and 6): what one spawn asked
- * for, checked once, and the agent each attempt runs in its own panel.
+ * A job and its attempts (docs/spec.md, "Owners and sessions" and
+ * "Supervision"): what one spawn asked for, checked once, and the agent each
+ * attempt runs in its own panel.
  *
  * Vocabulary:
  * - job: what one spawn asked for; it has one attempt, or more with
- *   `retries` (opt-in, seed 000: agents are not idempotent, so the caller
- *   decides). Every attempt is a new panel; the job answers to the id of any.
+ *   `retries` (opt-in, docs/spec.md, "Supervision": agents are not idempotent,
+ *   so the caller decides). Every attempt is a new panel; the job answers to
+ *   the id of any.
  * - attempt: one panel and the agent running in it; after an outage a fresh
  *   agent starts in the same panel, so the attempt outlives its first agent.
  * - waiter: a poll waiting for the job's result; woken when the job

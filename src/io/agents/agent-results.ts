@@ -1,6 +1,6 @@
 /**
- * What a job answers (seed 001, section 7, the claim check): the result of a
- * finished job, of one still running, and of one only its stored row
+ * What a job answers (the claim check, docs/spec.md, "Claim check"): the result
+ * of a finished job, of one still running, and of one only its stored row
  * remembers, with the shell exit code of each final state.
  *
  * Vocabulary:

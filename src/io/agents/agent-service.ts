@@ -5,10 +5,11 @@
  * queue at the cap, the demo's agents) and `runners/`, one per kind of agent
  * (the ACP one in `runners/acp/`).
  *
- * The AgentService over a board, the runners and the record store (seed 001,
- * sections 5, 6 and 7): spawn opens a panel and starts a runner in it, the
- * board's clock supervises it (wall clock, heartbeat, user, staged stop), and
- * when it ends its result is handed back through the claim check.
+ * The AgentService over a board, the runners and the record store
+ * (docs/spec.md, "Owners and sessions", "Supervision" and "Claim check"): spawn
+ * opens a panel and starts a runner in it, the board's clock supervises it
+ * (wall clock, heartbeat, user, staged stop), and when it ends its result is
+ * handed back through the claim check.
  *
  * Its parts: the state they share (service-state.ts); the spawn path
  * (agent-start.ts); a job and its attempts (agent-jobs.ts); an attempt's

@@ -1,7 +1,7 @@
 /**
- * The agent service's spawn path (seed 001, section 5): a job made from a
- * request, then each attempt of it: a machine-wide slot claimed, a panel
- * opened on the board (under its cap), the runner started in it, the
+ * The agent service's spawn path (docs/spec.md, "Owners and sessions"): a job
+ * made from a request, then each attempt of it: a machine-wide slot claimed, a
+ * panel opened on the board (under its cap), the runner started in it, the
  * board's stop hooks bound to whichever agent runs there, its row saved.
  */
 import type { SpawnResult } from '../../core/agents/agent-service.js';

@@ -1,8 +1,8 @@
 /**
- * The agent service on the user's state database (DESIGN "Persistence"):
- * the records of the claim check, the agents' rows, the one outage watch of
- * this process and the kept ACP sessions, opened together and closed
- * together. The cockpit and an in-process `tai spawn` both start here.
+ * The agent service on the user's state database (docs/architecture.md,
+ * "Persistence"): the records of the claim check, the agents' rows, the one
+ * outage watch of this process and the kept ACP sessions, opened together and
+ * closed together. The cockpit and an in-process `tai spawn` both start here.
  */
 import { join } from 'node:path';
 import type { Board } from '../../../store/board.js';

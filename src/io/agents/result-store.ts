@@ -1,6 +1,6 @@
 /**
- * Where a long result goes (seed 001, section 7, the claim check) when the
- * state database may refuse it (docs/security.md, "Storage faults"): into a
+ * Where a long result goes (the claim check, docs/spec.md, "Claim check") when
+ * the state database may refuse it (docs/security.md, "Storage faults"): into a
  * record, after waiting out a lock without blocking the loop; else whole into
  * a file of the state folder that the result names; else (that failed too)
  * whole into the answer itself. Nothing is cut and no record is named that

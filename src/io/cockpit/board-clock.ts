@@ -4,7 +4,7 @@
  * this adapter is the one place that does, through an injectable `now`.
  *
  * The clock sleeps when there is nothing to do (issue 3: idle under 1 % of a
- * core; docs/performance.md, "idle"): the flush timer is armed only while the
+ * core; docs/perf-log.md, "idle"): the flush timer is armed only while the
  * board has pending output (the board wakes it, once per flush, not per
  * token), and the watchdog sleeps until the board's next due time
  * (`nextDue`: every tick while an agent is live, else a lingering panel's

@@ -3,8 +3,9 @@
  * separators, help, the mention line) into its own stdout, the pane source
  * gives every pane's cells as overlays, and the differential output stage
  * writes only what changed to the terminal, inside the alternate screen.
- * A failing draw is logged and drawing goes on (STYLE.md habit 12); once
- * stopped, the terminal is given back as it was.
+ * A failing draw is logged and drawing goes on (docs/architecture.md, "A
+ * failing view never stops the work"); once stopped, the terminal is given back
+ * as it was.
  */
 import { PassThrough } from 'node:stream';
 import React from 'react';

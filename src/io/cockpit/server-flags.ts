@@ -4,7 +4,7 @@
  * higher than without them). tai spawns the server itself with
  * `process.execPath`, so it chooses them; each was measured on Node 20.20
  * (`npm run bench -- cockpit`, which runs tai with and without them beside
- * tmux: docs/performance.md, "Memory"). Node 20.20, 22.23 and 24.22 all
+ * tmux: docs/perf-log.md, "Memory"). Node 20.20, 22.23 and 24.22 all
  * start with every one of them (an unknown flag makes node refuse to start:
  * "bad option"; test/io/cockpit/server-flags.test.ts checks the Node that
  * runs the tests).

@@ -80,7 +80,7 @@ export function classifyAttempt(outcome: RunOutcome, now: number): Classificatio
   return classifyEvidence(evidence, now) ?? { kind: 'other', detail: outcome.summary };
 }
 
-/** A rate limit's summary: said as it is, with its reset time when known (seed 003, "a usage limit is not an outage"). */
+/** A rate limit's summary: said as it is, with its reset time when known (docs/spec.md, "Rate limits are not outages"). */
 export function rateLimitSummary(summary: string, classification: Classification): string {
   const said = sayFailure(classification, summary === '' ? classification.detail : summary);
   return classification.resetAt === undefined ? said : `${said} (resets at ${new Date(classification.resetAt).toISOString()})`;

@@ -1,5 +1,5 @@
 /**
- * The one notification at give-up (seed 003, "Telling the product thinker": a
+ * The one notification at give-up (docs/spec.md, "Give-up and notification": a
  * notification only when the 8-hour limit is reached and the run stops).
  * Exactly one process machine-wide sends it, the one that wins the
  * compare-and-set on the outage's `notified_at`; every other waiter, and every

@@ -2,8 +2,8 @@
  * `tai outage status` and `tai report`, read from the outage table and the run
  * log (issue 6: "every outage with start, end, duration, probes made, and what
  * waited or was restarted; after a give-up, what was done and what is left";
- * seed 003: "shorter outages appear in the end-of-run report with how long
- * each lasted and what was retried").
+ * docs/spec.md, "Give-up and notification": "shorter outages appear in the
+ * end-of-run report with how long each lasted and what was retried").
  *
  * Vocabulary of the run log rows read here, each tied to an outage:
  * - waited: `net-wait` (a `tai net` step joined the outage), `agent-hold`

@@ -1,11 +1,12 @@
 /**
  * The folder `src/io/outage/`: a lost network or model service waited out
- * once for the whole machine (seed 003): this store, the run log, the shared
- * wait, the probes, lane restarts, the one notification and the report.
+ * once for the whole machine (docs/spec.md, "Outages"): this store, the run
+ * log, the shared wait, the probes, lane restarts, the one notification and the
+ * report.
  *
  * The machine-wide outage state and the run log, on the state database
- * (seed 003: "a channel on the machine itself ... would let one agent record
- * the outage and the others hold off"; issue 6, "The shared state").
+ * (docs/spec.md, "Outages": one process records the outage on the machine and
+ * the others hold off; issue 6, "The shared state").
  *
  * The run log itself is src/io/outage/run-log.ts.
  *

@@ -1,7 +1,7 @@
 /**
  * Waiting an outage out on the one shared probe (issue 6, "One probe at a time
- * machine-wide"; seed 003, "a lane that reaches a network step waits on one
- * shared probe recorded in the run state and run log").
+ * machine-wide"; docs/spec.md, "Outages": a lane that reaches a network step
+ * waits on one shared probe).
  *
  * Vocabulary. A *waiter* is anything blocked on an outage: a `tai net` step, a
  * held agent, `tai outage wait`, the cockpit's standing wake-up. Every waiter
@@ -11,8 +11,8 @@
  * outcome; otherwise *poll*: sleep until `next_probe_at`, but never longer than
  * the poll bound, so an outcome recorded by another process (or by hand) is
  * seen soon. The *standing wake-up* evaluates every open outage at least every
- * 20 minutes even when no waiter is left (seed 003, Q2), so a run whose own
- * turn died still follows the schedule.
+ * 20 minutes even when no waiter is left (docs/spec.md, "The standing
+ * wake-up"), so a run whose own turn died still follows the schedule.
  *
  * Time comes from an injected clock and sleep, so tests drive the loop without
  * waiting; the defaults are the real ones.
@@ -36,7 +36,7 @@ export const OUTAGE_POLL_MS = 1_000;
 export const OUTAGE_POLL_FLOOR_MS = 10;
 /** A claimed probe's lease: the probe's timeout and a margin to record its outcome. */
 export const OUTAGE_PROBE_LEASE_MS = PROBE_TIMEOUT_MS + 15_000;
-/** The standing wake-up re-evaluates the outages this often (seed 003, Q2: every 20 minutes). */
+/** The standing wake-up re-evaluates the outages this often (docs/spec.md, "The standing wake-up": every 20 minutes). */
 export const OUTAGE_WAKE_UP_MS = 20 * 60_000;
 
 /** The services an outage can belong to, in the order they are evaluated. */

@@ -15,9 +15,9 @@
  * run log row, which `tai report` reads.
  *
  * `onLaneYield(request, panelId)` is for a lane whose agent handed back with a
- * final `NETWORK: <cmd>` line (seed 003, Q1): the panel is held while
- * `restartLaneWhenBack` waits, and resumed for the fresh agent once the lane
- * is reset to its last commit with its edits saved aside.
+ * final `NETWORK: <cmd>` line (docs/spec.md, "A lane cut off mid-task"): the
+ * panel is held while `restartLaneWhenBack` waits, and resumed for the fresh
+ * agent once the lane is reset to its last commit with its edits saved aside.
  *
  * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
  * mid-answer raises nothing, so an agent silent past its idle limit is
@@ -104,17 +104,19 @@ export interface OutageWatch {
    */
   onAgentSilent(panelId: number, label?: string, signal?: AbortSignal, onHold?: (classification: Classification) => void): Promise<AgentFailureVerdict>;
   /**
-   * A lane that handed back with `NETWORK: <cmd>` (seed 003, Q1): holds panel
-   * `panelId`, waits through `restartLaneWhenBack` (which saves the lane's
-   * edits aside and resets it to its last commit when the service is back),
-   * then resumes the panel for the fresh agent; at give-up, as for a failure.
+   * A lane that handed back with `NETWORK: <cmd>` (docs/spec.md, "A lane cut
+   * off mid-task"): holds panel `panelId`, waits through `restartLaneWhenBack`
+   * (which saves the lane's edits aside and resets it to its last commit when
+   * the service is back), then resumes the panel for the fresh agent; at
+   * give-up, as for a failure.
    */
   onLaneYield(request: LaneYield, panelId: number, label?: string, signal?: AbortSignal): Promise<LaneYieldVerdict>;
   /**
-   * Arms the standing wake-up for the cockpit's whole life (seed 003, Q2):
-   * every 20 minutes (or `everyMs`) the open outages are re-evaluated, due
-   * probes run, and an outage that gave up without a notification gets its
-   * one notification from here. Stop it when the cockpit exits.
+   * Arms the standing wake-up for the cockpit's whole life (docs/spec.md, "The
+   * standing wake-up"): every 20 minutes (or `everyMs`) the open outages are
+   * re-evaluated, due probes run, and an outage that gave up without a
+   * notification gets its one notification from here. Stop it when the cockpit
+   * exits.
    */
   armWakeUp(everyMs?: number, onError?: (error: unknown) => void): StandingWakeUp;
 }

@@ -2,11 +2,12 @@
  * The folder `src/io/socket/`: the control socket: its safe path, this
  * server, and the typed client the CLI uses.
  *
- * The control socket (seed 001, section 3.1): JSON lines on a Unix socket,
- * one reply line per request line. A client may send one request and hang up
- * (the original's way) or several in sequence on one connection; replies come
- * back in request order. This adapter only translates: bytes to Commands
- * (LineDecoder, parseCommand) and Replies to bytes; the dispatcher decides.
+ * The control socket (docs/spec.md, "The vpane protocol"): JSON lines on a Unix
+ * socket, one reply line per request line. A client may send one request and
+ * hang up (the original's way) or several in sequence on one connection;
+ * replies come back in request order. This adapter only translates: bytes to
+ * Commands (LineDecoder, parseCommand) and Replies to bytes; the dispatcher
+ * decides.
  *
  * Bad input harms nobody: a malformed or unknown request gets an error reply
  * and the connection stays usable; a line over the cap gets an error reply and

@@ -1,10 +1,10 @@
 /**
- * The machine's agent cap (seed 000; seed 001 sections 5.1 and 6,
- * AGENTS_MAX_PARALLEL): every live agent of this user holds a slot, a row on
- * the state database claimed in one IMMEDIATE transaction before the agent
- * starts, so the ninth is refused wherever it starts: in a cockpit or in a
- * plain `tai spawn`, which count the same slots (LIBRARY-NOTES "SQLite as
- * the machine-wide shared state").
+ * The machine's agent cap (docs/spec.md, "Supervision" and "Owners and
+ * sessions", AGENTS_MAX_PARALLEL): every live agent of this user holds a slot,
+ * a row on the state database claimed in one IMMEDIATE transaction before the
+ * agent starts, so the ninth is refused wherever it starts: in a cockpit or in
+ * a plain `tai spawn`, which count the same slots (docs/architecture.md,
+ * "Persistence").
  *
  * Vocabulary:
  * - slot: one live agent's row: its supervisor's run and pid, a number local
@@ -60,7 +60,7 @@ export class AgentSlots {
   readonly #isAlive: (pid: number) => boolean;
   readonly #held = new Set<number>();
   #next = 1;
-  /** The statements and transactions, made once: the cockpit renews every SLOT_RENEW_MS, and preparing costs more than running (docs/performance.md, "Idle"). */
+  /** The statements and transactions, made once: the cockpit renews every SLOT_RENEW_MS, and preparing costs more than running (docs/perf-log.md, "Idle"). */
   readonly #sql: ReturnType<typeof statements>;
   readonly #renew: (now: number, held: readonly number[]) => void;
   readonly #claim: (now: number, slot: number, label: string) => void;

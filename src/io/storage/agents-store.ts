@@ -1,8 +1,8 @@
 /**
  * The agents' rows on the state database, so that `tai status` and `tai poll`
  * still answer after the cockpit that ran an agent has exited or crashed
- * (DESIGN "Persistence"). Rows are keyed by the supervisor's run and the
- * panel id, since panel ids start again at 1 in every process.
+ * (docs/architecture.md, "Persistence"). Rows are keyed by the supervisor's run
+ * and the panel id, since panel ids start again at 1 in every process.
  */
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
 import type { AgentRow } from '../../../store/status.js';

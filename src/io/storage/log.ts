@@ -38,7 +38,7 @@ export function fileLogger(path: string, now: () => number = Date.now): Logger {
       appendFileSync(path, text, { mode: 0o600 });
       size += Buffer.byteLength(text);
     } catch {
-      // Nowhere left to report to: the work goes on (STYLE.md, habit 12).
+      // Nowhere left to report to: the work goes on (docs/architecture.md, "A failing view never stops the work").
     }
   };
 }

@@ -1,8 +1,9 @@
 /**
- * The record store of the claim check (seed 001, section 7) on the state
- * database: a long result is written here (committed) before its id is
+ * The record store of the claim check (docs/spec.md, "Claim check") on the
+ * state database: a long result is written here (committed) before its id is
  * handed out; `read` pages it, `search` finds records by full text (FTS5),
- * `gc` applies the retention policy the original lacked (seed 000, "Risks").
+ * `gc` applies the retention policy the original lacked (docs/spec.md, "Claim
+ * check").
  *
  * Retention defaults: records older than RECORDS_MAX_AGE_DAYS (30) go, and
  * then the oldest go until the rest hold at most RECORDS_MAX_CHARS

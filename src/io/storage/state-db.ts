@@ -3,12 +3,11 @@
  * claim-check records, the agents' rows, status without a cockpit, the log.
  *
  * The one per-user SQLite database that every tai process on the machine
- * shares (DESIGN "Persistence"; LIBRARY-NOTES "SQLite as the machine-wide
- * shared state"): the records, the agents' rows, the outage state and the run
- * log. WAL gives every process the same view with atomic transactions;
- * `synchronous=FULL` makes a committed flag (a claimed probe, a sent
- * notification) survive a crash. Each store module owns its own tables and
- * creates them through `migrate`.
+ * shares (docs/architecture.md, "Persistence"): the records, the agents' rows,
+ * the outage state and the run log. WAL gives every process the same view with
+ * atomic transactions; `synchronous=FULL` makes a committed flag (a claimed
+ * probe, a sent notification) survive a crash. Each store module owns its own
+ * tables and creates them through `migrate`.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';

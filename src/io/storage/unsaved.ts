@@ -101,7 +101,7 @@ export interface ImportReport {
 export function importUnsaved(stateDir: string, records: RecordStore, agents: AgentsStore, now: number): ImportReport {
   const dir = unsavedDir(stateDir);
   // Asked every SLOT_RENEW_MS by a cockpit at rest, where the folder is usually missing: a failed readdirSync
-  // builds an error with its stack each time, the cockpit's costliest step at rest (docs/performance.md, "Idle").
+  // builds an error with its stack each time, the cockpit's costliest step at rest (docs/perf-log.md, "Idle").
   if (!existsSync(dir)) return { records: 0, rows: 0 };
   let names: string[];
   try {

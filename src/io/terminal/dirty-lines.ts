@@ -2,7 +2,7 @@
  * Which lines of a headless terminal its parser wrote since they were last
  * read: a keypress's echo changes one row of the main pane, and reading all
  * of its rows' cells again to find that row cost most of the server's time
- * per key (docs/performance.md, "Server and client").
+ * per key (docs/perf-log.md, "Server and client").
  *
  * xterm.js tells its renderer which viewport rows each parse touched (the
  * internal `onRequestRefreshRows`; every scroll marks its whole scroll

@@ -3,7 +3,7 @@
  * parsed only as far as it can still be seen. xterm.js keeps the last
  * `scrollback + rows` lines; every line before those scrolls out for good,
  * and parsing it was most of the server's time in a flood, most of that
- * xterm recycling 160-column lines (docs/performance.md, "Server and
+ * xterm recycling 160-column lines (docs/perf-log.md, "Server and
  * client"). tmux parses every line too, but stores only the cells used.
  *
  * Vocabulary:

@@ -247,7 +247,7 @@ export function cursorOf(term: Terminal): CursorSpot {
   return { x: Math.min(buf.cursorX, term.cols - 1), y: buf.cursorY };
 }
 
-/** Tracks `CSI ? 25 l/h` (hidden cursor), which xterm has no public flag for (LIBRARY-NOTES.md). */
+/** Tracks `CSI ? 25 l/h` (hidden cursor), which xterm has no public flag for. */
 export function trackCursorVisibility(term: Terminal): { readonly hidden: () => boolean } {
   let hidden = false;
   const watch = (final: 'h' | 'l') =>

@@ -1,7 +1,7 @@
 /**
  * The real screen: an `@xterm/headless` terminal holding a pane's cells and
- * scrollback. The package's named export fails at run time on Node 20
- * (LIBRARY-NOTES.md), hence the default import.
+ * scrollback. The package's named export fails at run time on Node 20, hence
+ * the default import.
  */
 import xterm from '@xterm/headless';
 import type { Screen } from '../../core/screen.js';
@@ -141,7 +141,7 @@ export class XtermScreen implements Screen {
   /**
    * Writes output whose cells the terminal shows already (the echo ahead),
    * parsed a timer's turn later rather than now: the terminal just woken by
-   * the echo, most often on this very core, runs first (docs/performance.md,
+   * the echo, most often on this very core, runs first (docs/perf-log.md,
    * "The terminal's turn"). Whatever reads or writes the screen settles it
    * first: the next write, a resize, parsed(), text(), a frame, a key.
    */

@@ -1,7 +1,7 @@
 /**
  * The outer terminal's modes: what the cockpit switches on when it starts and
  * what it always switches off again (normal exit, a signal, an uncaught
- * exception). Ink never enters the alternate screen itself (LIBRARY-NOTES.md).
+ * exception). Ink never enters the alternate screen itself.
  */
 import { writeSync } from 'node:fs';
 

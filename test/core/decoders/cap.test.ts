@@ -3,7 +3,7 @@ import { capFailure, CapDecoder } from '../../../src/core/decoders/cap.js';
 import { classify } from '../../../src/core/outage/classify.js';
 import { TOOL_IDS_MAX } from '../../../src/core/decoders/recent-ids.js';
 
-describe('the CAP decoder (seed 001, section 4.4)', () => {
+describe('the CAP decoder (docs/spec.md, "Event sources")', () => {
   it('maps each row of the table', () => {
     const d = new CapDecoder();
     const m = (o: unknown) => d.message(o).events;

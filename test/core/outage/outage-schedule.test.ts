@@ -17,7 +17,7 @@ import {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** 23:00 UTC on the day of the interview: the seed's "an outage at 23:00". */
+/** 23:00 UTC on the day of the interview: the spec's "an outage at 23:00". */
 const T0 = Date.UTC(2026, 9, 9, 23, 0, 0);
 
 /** Fails every probe exactly when it is due and returns the probes made, until the schedule gives up. */

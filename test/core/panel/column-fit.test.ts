@@ -6,7 +6,7 @@ describe('the agent column on its own', () => {
     for (let cols = COLUMN_MIN_COLS; cols <= 200; cols++) expect(columnCols(windowForColumn(cols))).toBe(cols);
   });
 
-  it('gives a 53-column column the 120-column window of section 10', () => {
+  it('gives a 53-column column the 120-column window of docs/spec.md, "Layout"', () => {
     expect(windowForColumn(53)).toBe(118);
     expect(columnCols(120)).toBe(53);
   });

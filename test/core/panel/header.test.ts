@@ -12,7 +12,7 @@ import { MPLEX_VPANE_HEADER_MAX, ORCH_LABEL_MAX } from '../../../src/core/policy
 const BASE: HeaderInfo = { label: 'agent #1', state: 'running', elapsedMs: 0, tools: 0, tokens: 0 };
 
 describe('headerText', () => {
-  it('matches the seed example for a fresh running agent', () => {
+  it('matches the spec example for a fresh running agent', () => {
     expect(headerText(BASE)).toBe(' ● agent #1 · running · 0s');
   });
 

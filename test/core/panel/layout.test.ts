@@ -177,7 +177,7 @@ describe('section 10, measured on a 120 x 40 window', () => {
     ]);
   });
 
-  it('fits six agents and gives the seventh no panel, with the seed\'s reason', () => {
+  it('fits six agents and gives the seventh no panel, with the spec\'s reason', () => {
     const l = layout({ cols: 120, rows: 40, panels: [1, 2, 3, 4, 5, 6, 7] });
     expect(l.panels.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(l.panels.map((p) => p.rect.rows)).toEqual([6, 6, 6, 6, 6, 5]);
@@ -354,7 +354,7 @@ describe('the status line', () => {
     expect(layout(input).status).toEqual({ x: 0, y: 12, cols: 50, rows: 1 });
   });
 
-  it('stacks three agents in 40 rows 13, 12 and 12 high: section 10 measured 40 rows for the panes, they get 39', () => {
+  it('stacks three agents in 40 rows 13, 12 and 12 high: the original measured 40 rows for the panes, they get 39', () => {
     const l = layout({ cols: 120, rows: 40, panels: [1, 2, 3], statusLine: true });
     expect(l.panels.map((p) => [p.rect.y, p.rect.rows])).toEqual([
       [0, 13],

@@ -1,8 +1,8 @@
 /**
  * The JSON form of every Command: each round-trips, every field's refusal
- * names the field, and every limit of section 3.1 holds. The EXAMPLES table
- * is keyed by command name, so a new member of the Command union without a
- * row here fails to compile.
+ * names the field, and every limit of docs/spec.md, "The vpane protocol" holds.
+ * The EXAMPLES table is keyed by command name, so a new member of the Command
+ * union without a row here fails to compile.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -127,7 +127,7 @@ describe('refusals name the field', () => {
   });
 });
 
-describe('the limits of section 3.1', () => {
+describe('the limits of docs/spec.md, "The vpane protocol"', () => {
   const ops = (n: number): unknown => ({ cmd: 'vpane_write', ops: Array.from({ length: n }, () => ({ pane: 1 })) });
 
   test('16 ops pass, 17 are refused', () => {
@@ -190,7 +190,7 @@ describe('docs/protocol.md', () => {
     expect(COMMAND_NAMES.filter((name) => !doc.includes(`"cmd":"${name}"`))).toEqual([]);
   });
 
-  test('lists every error text of the seed', () => {
+  test('lists every error text of the spec', () => {
     expect(Object.values(VPANE_ERRORS).filter((text) => !doc.includes(`| \`${text}\``))).toEqual([]);
   });
 });

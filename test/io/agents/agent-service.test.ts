@@ -196,7 +196,7 @@ function resultText(hh: ReturnType<typeof harness>, id: number): string {
   return hh.service.peek(id)?.text ?? '';
 }
 
-describe('the agent service and secrets (seed 001, section 4.4)', () => {
+describe('the agent service and secrets (docs/spec.md, "Event sources")', () => {
   const bearer = 'Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwx';
 
   it("masks a tool's result on the panel, and the task on the panel's first line and in the agents table", async () => {

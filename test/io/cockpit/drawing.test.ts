@@ -131,7 +131,7 @@ describe("the cockpit's drawing of a second", () => {
     await r.screen();
     await new Promise((resolve) => setImmediate(resolve)); // an Ink render would have come in the turn after
     expect(r.renders()).toBe(before);
-    r.tick(61_000); // 60 s without an event: the panels show idle (seed 001), their chrome changes
+    r.tick(61_000); // 60 s without an event: the panels show idle (docs/spec.md, "Panel state machine"), their chrome changes
     await vi.waitFor(async () => expect(await r.screen()).toMatch(/◌ alpha · idle · 1m01s/));
     expect(r.renders()).toBeGreaterThan(before);
     r.stop();

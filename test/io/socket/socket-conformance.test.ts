@@ -1,8 +1,9 @@
 /**
- * Conformance with seed 001, sections 3.1 and 3.3: the seed's example
- * requests sent byte for byte, every error text, the lease and orphan path on
- * fake time, and closed-pane reporting. The board is 120 x 39 (a 120 x 40
- * window less its status row), which gives the seed's 53 x 38 feed pane.
+ * Conformance with docs/spec.md, "The vpane protocol" and "Feed pane
+ * lifecycle": the spec's example requests sent byte for byte, every error text,
+ * the lease and orphan path on fake time, and closed-pane reporting. The board
+ * is 120 x 39 (a 120 x 40 window less its status row), which gives the spec's
+ * 53 x 38 feed pane.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { VPANE_ERRORS } from '../../../src/core/errors.js';
@@ -24,10 +25,10 @@ const open = async (label: string): Promise<number> =>
 const list = async (): Promise<Array<{ id: number; state: string; header: string; closing: boolean }>> =>
   (JSON.parse(await send('{"cmd":"vpane_list"}')) as { data: Array<{ id: number; state: string; header: string; closing: boolean }> }).data;
 
-describe('the seed examples, byte for byte', () => {
-  test('vpane_open answers id, cols and rows exactly as the seed shows', async () => {
+describe('the spec examples, byte for byte', () => {
+  test('vpane_open answers id, cols and rows exactly as the spec shows', async () => {
     h = await startHarness();
-    // Ids 1 and 2 are used and gone, so the seed's pane is number 3 as in its example.
+    // Ids 1 and 2 are used and gone, so the spec's pane is number 3 as in its example.
     await open('first');
     await open('second');
     expect(await send('{"cmd":"vpane_close","pane":1}')).toBe('{"ok":true,"data":null}\n');
@@ -37,7 +38,7 @@ describe('the seed examples, byte for byte', () => {
     expect(pane).toEqual({ id: 3, state: 'running', header: ' ● agent #1 · running · 0s', cols: 53, rows: 38, closing: false });
   });
 
-  test('vpane_write answers closed and cols exactly as the seed shows, and feeds the screens', async () => {
+  test('vpane_write answers closed and cols exactly as the spec shows, and feeds the screens', async () => {
     h = await startHarness();
     await open('first');
     await open('second');
@@ -55,7 +56,7 @@ describe('the seed examples, byte for byte', () => {
   });
 });
 
-describe('every error text of section 3.1', () => {
+describe('every error text of docs/spec.md, "The vpane protocol"', () => {
   test('too many feed panes (limit 8)', async () => {
     h = await startHarness({ rows: 80 });
     for (let i = 0; i < 8; i++) await open(`p${i}`);
@@ -132,7 +133,7 @@ describe('every error text of section 3.1', () => {
   });
 });
 
-describe('the lifecycle of section 3.3 on fake time', () => {
+describe('the lifecycle of docs/spec.md, "Feed pane lifecycle" on fake time', () => {
   test('a done op lingers, then the pane closes and the next write reports it closed', async () => {
     h = await startHarness();
     const a = await open('a');

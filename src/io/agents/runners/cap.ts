@@ -1,9 +1,10 @@
 /**
- * The `cap` kind: a CAP agent over JSON lines on stdio (seed 001, section
- * 4.4; src/core/decoders/cap.ts). The task goes in as
+ * The `cap` kind: a CAP agent over JSON lines on stdio (docs/spec.md, "Event
+ * sources"; src/core/decoders/cap.ts). The task goes in as
  * `{"type":"cap.prompt","text":...}`; the soft stop is `{"type":"cap.cancel"}`
- * (seed 000: "a CAP agent gets cap.cancel"); a session that ignores it is
- * killed after the grace, and the turn has its own wall clock like every job.
+ * (docs/spec.md, "Supervision": "a CAP agent gets cap.cancel"); a session that
+ * ignores it is killed after the grace, and the turn has its own wall clock
+ * like every job.
  */
 import { CapDecoder } from '../../../core/decoders/cap.js';
 import { runJsonLines, writeLine } from './json-lines.js';

@@ -3,9 +3,9 @@
  * claude, codex, cap, worker; the ACP one in `acp/`), their table, every
  * agent's process group behind a reaper, and this contract.
  *
- * The contract every kind of agent implements (DESIGN glossary, "runner"):
- * start it, hear its events, stop it softly, stop it hard. The agent service
- * supervises every kind the same way through this interface.
+ * The contract every kind of agent implements (docs/architecture.md,
+ * "Glossary": runner): start it, hear its events, stop it softly, stop it hard.
+ * The agent service supervises every kind the same way through this interface.
  *
  * Vocabulary:
  * - result: the text the agent hands back (a command's stdout, the agent's
@@ -91,7 +91,8 @@ export interface RunningAgent {
   hard(reason: string): void;
   /**
    * Told the panel's final state once supervision has decided it (after
-   * `ended`): a kept ACP session is dropped after a timeout (seed 001, 5.2).
+   * `ended`): a kept ACP session is dropped after a timeout (docs/spec.md,
+   * "Owners and sessions").
    */
   finished?(state: FinalState): void;
   /**

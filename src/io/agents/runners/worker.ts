@@ -1,9 +1,10 @@
 /**
  * The in-process worker for library users: an async function that receives
  * an AbortSignal and an `emit`. Soft stop aborts the signal (the worker stops
- * at its next step, seed 001 section 5.1); there is no hard stop for code in
- * this process, so a worker that ignores the signal is finished by the board
- * one grace after the hard stop, and its promise is left to settle unseen.
+ * at its next step, docs/spec.md, "Owners and sessions"); there is no hard stop
+ * for code in this process, so a worker that ignores the signal is finished by
+ * the board one grace after the hard stop, and its promise is left to settle
+ * unseen.
  */
 import { messageOf } from '../../../core/errors.js';
 import type { AgentEvent } from '../../../core/events.js';

@@ -1,6 +1,6 @@
 /**
  * The main pane's pty (node-pty): runs `$SHELL` or the given command with
- * tai's variables in its environment (seed 001, section 1: every pane has
+ * tai's variables in its environment (docs/spec.md, "Layout": every pane has
  * TAI_PLEXER_ACTIVE, TAI_PLEXER_SOCKET and TAI_PLEXER_PANE).
  */
 import pty from 'node-pty';

@@ -1,11 +1,11 @@
 /**
- * The ACP sessions kept between turns (seed 001, section 5.2: "reuse or
- * create the session for (agent, model, directory)"). A spawn that names a
- * session key takes the idle session kept under that key, or starts one; when
- * its turn ends fit for another, the session goes back here, idle, for the
- * next spawn with the same key. Reuse is opt-in: a spawn without a key never
- * comes here (src/io/agents/runners/acp/acp.ts), so a script fanning out tasks never
- * finds an earlier task's conversation in its agent.
+ * The ACP sessions kept between turns (docs/spec.md, "Owners and sessions":
+ * "reuse or create the session for (agent, model, directory)"). A spawn that
+ * names a session key takes the idle session kept under that key, or starts
+ * one; when its turn ends fit for another, the session goes back here, idle,
+ * for the next spawn with the same key. Reuse is opt-in: a spawn without a key
+ * never comes here (src/io/agents/runners/acp/acp.ts), so a script fanning out
+ * tasks never finds an earlier task's conversation in its agent.
  *
  * Vocabulary:
  * - key: the caller's session key joined with the agent's argv, directory and

@@ -1,12 +1,13 @@
 /**
- * One ACP agent kept for one or more turns (seed 001, section 5.2): its
- * process, in its own group behind the reaper (process-group.ts); its
- * connection through `@agentclientprotocol/sdk` 2.4.0; `initialize` and
- * `session/new` once, on the first turn; then one `session/prompt` per turn,
- * one turn at a time. session/update notifications become events of the turn
- * that is current (src/core/decoders/acp.ts); permission requests are
- * answered by that turn's policy (acp-permission.ts): asked of the user,
- * rejected or accepted, answered `cancelled` once a stop was asked for.
+ * One ACP agent kept for one or more turns (docs/spec.md, "Owners and
+ * sessions"): its process, in its own group behind the reaper
+ * (process-group.ts); its connection through `@agentclientprotocol/sdk` 2.4.0;
+ * `initialize` and `session/new` once, on the first turn; then one
+ * `session/prompt` per turn, one turn at a time. session/update notifications
+ * become events of the turn that is current (src/core/decoders/acp.ts);
+ * permission requests are answered by that turn's policy (acp-permission.ts):
+ * asked of the user, rejected or accepted, answered `cancelled` once a stop was
+ * asked for.
  *
  * Vocabulary:
  * - turn: one prompt and its answer. Its events go to its own emit (its
@@ -32,7 +33,7 @@ import type { AskUser, EmitEvent, RunOutcome } from '../runner.js';
 import type { PermissionPolicy } from '../../../../core/agents/questions.js';
 import { answerPermission, type PermissionTurn, type Remembered } from './acp-permission.js';
 
-/** What the SDK rejects a pending request with when the agent's process is gone (LIBRARY-NOTES). */
+/** What the SDK rejects a pending request with when the agent's process is gone. */
 const ACP_CLOSED = 'ACP connection closed';
 
 /** The last stderr lines kept to explain a failure. */
@@ -95,7 +96,7 @@ interface Connected {
 
 /**
  * The SDK, loaded on the first ACP session: with zod it is 14 MB of heap
- * that a cockpit with no ACP agent never needs (docs/performance.md, idle).
+ * that a cockpit with no ACP agent never needs (docs/perf-log.md, idle).
  */
 const loadSdk = (): Promise<typeof acp> => import('@agentclientprotocol/sdk');
 

@@ -16,8 +16,8 @@
  *   session kept under the key, or a new one, and its panel says which in its
  *   first line. A turn that ends with end_turn, or with `cancelled` after a
  *   soft stop, gives the session back to the pool; a failed turn, a hard stop
- *   or a timeout (seed 001, 5.2: "a timeout cancels and drops the session")
- *   closes it and kills its process group.
+ *   or a timeout (docs/spec.md, "Owners and sessions": "a timeout cancels and
+ *   drops the session") closes it and kills its process group.
  *
  * A message the user steers in while a turn runs becomes the next prompt of
  * the same session, in the same panel, once the turn ends (acp-steer.ts).

@@ -1,8 +1,8 @@
 /**
- * Kept ACP sessions (seed 001, section 5.2) through the real service and
- * board: a fixture agent built on the real SDK that answers "pid P turn N:",
- * real process groups, the board's staged stop on a test clock. Nothing
- * sleeps: every wait is on a condition.
+ * Kept ACP sessions (docs/spec.md, "Owners and sessions") through the real
+ * service and board: a fixture agent built on the real SDK that answers "pid P
+ * turn N:", real process groups, the board's staged stop on a test clock.
+ * Nothing sleeps: every wait is on a condition.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
