@@ -1,6 +1,6 @@
 /**
- * The largest window the cockpit lays out for (docs/security.md, "A display
- * never stops supervision"). The board builds screens and a frame of cells
+ * The largest window the cockpit lays out for (docs/security.md, "The window's
+ * size"). The board builds screens and a frame of cells
  * for the window's size, so one size report of 10000x10000 from a client
  * would ask for a hundred million cells; a larger window gets the cockpit in
  * its top-left corner, at this size.

@@ -4,7 +4,7 @@
  * another library's or Node's internals off at once: `TAI_INTERNALS=0`
  * (xterm-internals.ts and node-pty-internals.ts read it here too). CI runs
  * the end-to-end tests a second time with it set, so every fallback is
- * proven (docs/perf-log.md, "Internals").
+ * proven (docs/performance.md, "Internals").
  */
 import { createRequire } from 'node:module';
 import type { StringDecoder } from 'node:string_decoder';

@@ -1,6 +1,6 @@
 /**
- * Grapheme segmentation in bounded slices (docs/security.md, "A display never
- * stops supervision").
+ * Grapheme segmentation in bounded slices (docs/security.md, "Text without
+ * spaces").
  *
  * `Intl.Segmenter` iterates a long string in superlinear time on Node 20, so
  * a run of non-ASCII text without spaces from an agent could hold the event

@@ -1,6 +1,7 @@
 /**
  * A bound on the keys that wait for the main program (docs/security.md,
- * "One connection cannot exhaust the cockpit"). A program that does not read
+ * "Keys for a program that does not
+ * read"). A program that does not read
  * its input (`stty -icanon; sleep 1000`) leaves every key sent to it queued
  * in the server; a client could queue gigabytes. As a terminal's own input
  * buffer does when full, keys past KEYS_WAITING_MAX are dropped, not
