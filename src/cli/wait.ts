@@ -59,7 +59,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     const outcome = await waitForEvents(backend, { ids, all: o.all === true, timeoutMs: timeout * 1000, seenQuestions: new Set(), signal: controller.signal });
     for (const e of outcome.events) print(e, o.json === true, out);
     if (outcome.events.length === 0) {
-      out.warn(`tai wait: nothing ended${outcome.aborted ? ' (interrupted)' : ` within ${timeout} s`}; still running: ${outcome.pending.map((i) => `#${i}`).join(', ')}\n`);
+      out.warn(`tai wait: nothing ended or asked${outcome.aborted ? ' (interrupted)' : ` within ${timeout} s`}; still running: ${outcome.pending.map((i) => `#${i}`).join(', ')}\n`);
       return outcome.aborted ? EXIT_CODES.cancelled : EXIT_NOTHING_ENDED;
     }
     return exitOf(outcome.events);
@@ -80,7 +80,7 @@ async function liveIds(backend: ReturnType<typeof cockpitBackend>): Promise<numb
 
 function print(e: LeadEvent, json: boolean, out: CliOutput): void {
   if (!json) {
-    out.result(`${eventText(e)}\n`, false);
+    out.result(`${eventText(e, 'shell')}\n`, false);
     return;
   }
   if (e.kind === 'asking') out.json(e);

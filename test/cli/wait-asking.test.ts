@@ -69,7 +69,7 @@ describe('tai wait on an agent that asks', () => {
     expect(asked.out).toBe(
       `agent #${id} editor asks: Edit notes.txt\n` +
         '  question q1; options: allow-once (Allow once), allow-always (Allow always), reject-once (Reject), reject-always (Reject always)\n' +
-        '  answer with the tool answer (qid q1, option one of the ids)\n',
+        '  answer with tai ask answer q1 OPTION (one of the ids)\n',
     );
     expect(r.service.peek(Number(id))?.finished).toBe(false);
 

@@ -56,10 +56,11 @@ export function headAndTail(text: string, head = EVENT_HEAD, tail = EVENT_TAIL):
 }
 
 /** An event as the lead reads it: a line saying what happened, then the result's head (and tail), and how to read more. */
-export function eventText(e: LeadEvent): string {
+export function eventText(e: LeadEvent, door: 'tool' | 'shell' = 'tool'): string {
   if (e.kind === 'asking') {
     const options = e.options.map((o) => `${o.id} (${o.name})`).join(', ');
-    return `agent #${e.id} ${e.label} asks: ${e.tool}\n  question ${e.qid}; options: ${options}\n  answer with the tool answer (qid ${e.qid}, option one of the ids)`;
+    const how = door === 'tool' ? `the tool answer (qid ${e.qid}, option one of the ids)` : `tai ask answer ${e.qid} OPTION (one of the ids)`;
+    return `agent #${e.id} ${e.label} asks: ${e.tool}\n  question ${e.qid}; options: ${options}\n  answer with ${how}`;
   }
   const { head, tail } = headAndTail(e.text);
   const where = e.recordId ? `record ${e.recordId}` : 'no record (short enough to keep whole)';
@@ -69,8 +70,14 @@ export function eventText(e: LeadEvent): string {
     head.trimEnd(),
   ];
   if (tail !== undefined) lines.push('--- tail ---', tail.trimEnd());
-  if (tail !== undefined || e.recordId) lines.push(`--- more: ${e.recordId ? `read_record (id ${e.recordId}, offset, limit)` : `result (id ${e.id}, offset)`} ---`);
+  if (tail !== undefined || e.recordId) lines.push(`--- more: ${moreOf(e, door)} ---`);
   return lines.join('\n');
+}
+
+/** How to read the rest of a result: the lead's tools, or the shell's commands. */
+function moreOf(e: { readonly id: number; readonly recordId?: string | undefined }, door: 'tool' | 'shell'): string {
+  if (door === 'tool') return e.recordId ? `read_record (id ${e.recordId}, offset, limit)` : `result (id ${e.id}, offset)`;
+  return e.recordId ? `tai record read ${e.recordId} --offset N` : `tai logs ${e.id}`;
 }
 
 /** `text` cut to `max` characters, ending with how to read the rest when cut. */

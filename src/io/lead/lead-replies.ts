@@ -44,7 +44,7 @@ export function waitReply(outcome: WaitOutcome, timeoutS: number, queued: { read
 
 function waitBody(outcome: WaitOutcome, timeoutS: number): string {
   if (outcome.events.length === 0 && outcome.pending.length === 0) return 'no agent of this lead is running or unreported: spawn one first (or name ids already reported to see their ends again)';
-  const parts = outcome.events.map(eventText);
+  const parts = outcome.events.map((e) => eventText(e));
   const left = outcome.pending.map((i) => `#${i}`).join(', ');
   if (outcome.timedOut && parts.length === 0) parts.push(`nothing ended or asked within ${timeoutS} s; still running: ${left}. Call wait again (it costs nothing while they work).`);
   else if (left !== '') parts.push(`still running: ${left}`);

@@ -89,7 +89,7 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp inside a cockpit', () => {
     const sleeper = await spawn('exec sleep 600');
     const none = await runTai(['wait', sleeper, '--timeout', '1', '--socket', c.socket], env);
     expect(none.code).toBe(2);
-    expect(none.err).toBe(`tai wait: nothing ended within 1 s; still running: #${sleeper}\n`);
+    expect(none.err).toBe(`tai wait: nothing ended or asked within 1 s; still running: #${sleeper}\n`);
     const ok = await spawn('echo fine');
     const bad = await spawn('echo broken; exit 3');
     const all = await runTai(['wait', ok, bad, '--all', '--socket', c.socket], env);
