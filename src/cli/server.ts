@@ -48,7 +48,8 @@ export async function run(args: readonly string[]): Promise<number> {
       started(cockpit, control) {
         updateCard(cardFile, { ...named, ...(control === undefined ? {} : { control }) });
         linkHub.describe(() => {
-          const agents = cockpit.board.getState().status(cockpit.now()).agents;
+          // Agents only: a feed pane or a lane's diff view is no agent of the cockpit's.
+          const agents = cockpit.board.getState().status(cockpit.now()).agents.filter((a) => a.kind === 'agent');
           return {
             name,
             pid: process.pid,

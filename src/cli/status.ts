@@ -116,10 +116,18 @@ export function formatStoredStatus(status: StoredStatus): string {
 /** The human form: a totals line, then one line per agent or feed pane (labels and reasons one sanitized line each); `keys` replace the ids (PID/ID). */
 export function formatStatus(status: BoardStatus, keys?: readonly string[]): string {
   const totals = PANEL_STATES.filter((s) => status.totals[s] > 0).map((s) => `${status.totals[s]} ${s}`);
-  const lines = [`${status.totals.total} panel${status.totals.total === 1 ? '' : 's'}${totals.length ? `: ${totals.join(', ')}` : ''}`];
+  const lines = [`${whatIsShown(status.agents)}${totals.length ? `: ${totals.join(', ')}` : ''}`];
   const width = Math.max(5, ...(keys ?? []).map((k) => k.length + 2));
   status.agents.forEach((row, i) => lines.push(formatRow(row, keys?.[i] ?? `#${row.id}`, width)));
   return `${lines.join('\n')}\n`;
+}
+
+/** The rows counted by what they are: `3 agents`, `1 agent, 1 feed pane` (a feed pane is no agent). */
+function whatIsShown(rows: readonly { readonly kind: 'agent' | 'feed' }[]): string {
+  const agents = rows.filter((r) => r.kind === 'agent').length;
+  const feeds = rows.length - agents;
+  const said = `${agents} agent${agents === 1 ? '' : 's'}`;
+  return feeds === 0 ? said : `${said}, ${feeds} feed pane${feeds === 1 ? '' : 's'}`;
 }
 
 /** `1 tool`, `2 tools`: a count with its noun, singular for one. */

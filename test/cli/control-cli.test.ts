@@ -159,7 +159,7 @@ describe('tai status', () => {
     await vpane(['open', '--label', 'feed', '--socket', h.path]);
     out = '';
     expect(await status(['--socket', h.path])).toBe(0);
-    expect(out).toBe(['2 panels: 2 running', '  #1    running      12s  fixer  · 0 tools · 0 tokens', '  #2    running       0s  feed  · feed pane', ''].join('\n'));
+    expect(out).toBe(['1 agent, 1 feed pane: 2 running', '  #1    running      12s  fixer  · 0 tools · 0 tokens', '  #2    running       0s  feed  · feed pane', ''].join('\n'));
     // One of each is singular.
     h.board.getState().emit(fixer, { type: 'tool_start', name: 'read', args: '' }, h.clock.t);
     h.board.getState().emit(fixer, { type: 'usage', tokens: 1 }, h.clock.t);
@@ -180,7 +180,7 @@ describe('tai status', () => {
     out = '';
     expect(await status(['--socket', h.path])).toBe(0);
     expect(out.split('\n')).toEqual([
-      '2 panels: 1 running, 1 failed',
+      '1 agent, 1 feed pane: 1 running, 1 failed',
       '  #1    failed        0s  evil fake  · 0 tools · 0 tokens  · boom line two',
       '  #2    running       0s  feedred  · feed pane',
       '',
@@ -227,13 +227,13 @@ describe('tai status', () => {
     expect(last.err).toContain('tai status: no cockpit at ');
     const db0 = join(state, 'tai', 'tai.db');
     expect(last.out.split('\n')[0]).toBe(`agents of the last run (tai status --all: every run) as stored in ${db0} (not live)`);
-    expect(last.out.split('\n').slice(1)).toEqual(['1 panel: 1 running', expect.stringMatching(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`)), '']);
+    expect(last.out.split('\n').slice(1)).toEqual(['1 agent: 1 running', expect.stringMatching(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`)), '']);
 
     const all = await runTai(['status', '--all'], env);
     expect(all.code).toBe(0);
     const lines = all.out.split('\n');
     expect(lines[0]).toBe(`agents of every run as stored in ${db0} (not live)`);
-    expect(lines[1]).toBe('2 panels: 1 running, 1 cancelled');
+    expect(lines[1]).toBe('2 agents: 1 running, 1 cancelled');
     expect(lines[2]).toMatch(/^ {2}999999999\/1 +cancelled +\d+s {2}old job {2}· 2 tools · 30 tokens {2}· the supervisor exited; its reaper stopped the agent$/);
     expect(lines[3]).toMatch(new RegExp(`^ {2}${process.pid}/1 +running +\\d+s {2}fixer {2}· 2 tools · 30 tokens$`));
     const json = await runTai(['status', '--all', '--json'], env);
