@@ -47,6 +47,7 @@ function ownFolders(): Record<string, string> {
  * switch, no prefix, no cockpit of the caller's.
  */
 export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
+  const internals = process.env['TAI_INTERNALS'];
   const env: Record<string, string | undefined> = {
     PATH: TEST_PATH,
     ...ownFolders(),
@@ -55,6 +56,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
     // tmux runs a pane's command with $SHELL -c: bash execs it (the pane's pid is the command's), sh does not.
     SHELL: '/bin/bash',
     ...TEST_GIT_ENV,
+    // The one switch a run sets on purpose: CI's second run takes every internal's fallback (TAI_INTERNALS=0).
+    ...(internals === undefined ? {} : { TAI_INTERNALS: internals }),
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
