@@ -31,6 +31,7 @@
  */
 import type { Command } from '../protocol/commands.js';
 import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
+import { HELP_SCROLL } from './help-keys.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
@@ -62,19 +63,6 @@ export const LIST_KEYS: readonly string[] = ['w'];
 
 /** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
 export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
-
-/** The keys that scroll the help while it is open: a line or a page each way; any other key closes it. */
-export const HELP_SCROLL: ReadonlyMap<string, { readonly lines?: number; readonly pages?: number }> = new Map([
-  ['j', { lines: 1 }],
-  ['\x1b[B', { lines: 1 }],
-  ['\x1bOB', { lines: 1 }],
-  ['k', { lines: -1 }],
-  ['\x1b[A', { lines: -1 }],
-  ['\x1bOA', { lines: -1 }],
-  [' ', { pages: 1 }],
-  ['\x1b[6~', { pages: 1 }],
-  ['\x1b[5~', { pages: -1 }],
-]);
 
 /** The default prefix key, Ctrl-] (see the module comment for why). */
 export const DEFAULT_PREFIX = '\x1d';
