@@ -20,3 +20,17 @@ export function after(ms: number, fn: () => void, unref = false): Cancel {
   if (unref) timer.unref();
   return () => clearTimeout(timer);
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts: the one sleep of the waits (the outage's, the lead's). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -8,6 +8,7 @@
  */
 import type { AgentResult } from '../../core/agents/agent-service.js';
 import type { LeadEvent } from '../../core/lead/lead-view.js';
+import { sleep } from '../after.js';
 import type { LeadBackend } from './lead-backend.js';
 
 /** The pause between two looks (ms). */
@@ -60,7 +61,7 @@ export async function waitForEvents(backend: LeadBackend, options: WaitOptions):
     const aborted = options.signal?.aborted === true;
     if (ended || timedOut || aborted) return { events, timedOut, aborted: aborted && !ended, pending: [...pending] };
     options.onLook?.(waited, [...pending]);
-    await pause(Math.min(options.lookMs ?? WAIT_LOOK_MS, options.timeoutMs - waited), options.signal);
+    await sleep(Math.min(options.lookMs ?? WAIT_LOOK_MS, options.timeoutMs - waited), options.signal);
   }
 }
 
@@ -97,15 +98,3 @@ export async function labelsOf(backend: LeadBackend): Promise<Map<number, string
   return new Map(status.ok ? status.data.agents.map((r) => [r.id, r.label]) : []);
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done);
-  });
-}

@@ -29,6 +29,7 @@ import {
 } from './outage-store.js';
 import { PROBE_TIMEOUT_MS, type ProbeSource } from './probes.js';
 import { StateDbLockedError, type StateDb } from '../storage/state-db.js';
+import { sleep } from '../after.js';
 
 /** A waiter polls the shared state at least this often (on the outage's time scale). */
 export const OUTAGE_POLL_MS = 1_000;
@@ -71,17 +72,7 @@ export type WaitEnd =
   | { readonly kind: 'aborted'; readonly outage: Outage };
 
 /** The real sleep: a timer, cut short by an abort. */
-export const realSleep: Sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener('abort', done, { once: true });
-  });
+export const realSleep: Sleep = sleep;
 
 /** Waits on outage `outageId` until its service is back or the schedule gives up, probing whenever this waiter wins the claim. */
 export async function waitOutOutage(options: OutageWaitOptions, outageId: number): Promise<WaitEnd> {
