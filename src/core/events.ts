@@ -14,7 +14,9 @@ export type AgentEvent =
   | { readonly type: 'note'; readonly text: string }
   | { readonly type: 'error'; readonly text: string }
   /** The agent's token total so far (input plus output); runners that receive increments sum them. */
-  | { readonly type: 'usage'; readonly tokens: number };
+  | { readonly type: 'usage'; readonly tokens: number }
+  /** The agent's own session id (Claude Code's session_id, Codex's thread id, an ACP sessionId): what a restore resumes (docs/restore.md). */
+  | { readonly type: 'session'; readonly id: string };
 
 /** The kind of an event, for tables and counters. */
 export type AgentEventType = AgentEvent['type'];

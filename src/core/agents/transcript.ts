@@ -59,6 +59,7 @@ export class TranscriptFormatter {
       case 'error':
         return this.#line(`✗ ${sanitizeLine(ev.text).trim()}`);
       case 'usage':
+      case 'session':
         return '';
       default:
         return assertNever(ev);

@@ -108,6 +108,7 @@ export class Formatter {
       case 'error':
         return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'usage':
+      case 'session':
         return '';
       default:
         return assertNever(ev);

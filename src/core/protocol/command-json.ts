@@ -218,6 +218,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const askTimeout = optional(v, 'ask_timeout', 'spawn ask_timeout', positive);
   const askDefault = optional(v, 'ask_default', 'spawn ask_default', oneOf(DEFAULT_ANSWERS));
   const stdin = optional(v, 'stdin', 'spawn stdin', boolean);
+  const resume = optional(v, 'resume', 'spawn resume', nonEmptyString);
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -234,6 +235,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(askDefault === undefined ? {} : { ask_default: askDefault }),
     ...(stdin === undefined ? {} : { stdin }),
     ...(session === undefined ? {} : { session }),
+    ...(resume === undefined ? {} : { resume }),
     ...(lane === undefined ? {} : { lane }),
     ...(inLane === undefined ? {} : { in_lane: inLane }),
   };

@@ -70,6 +70,8 @@ export type Command =
       readonly lane?: string;
       /** Run the agent in the existing lane of this name (a restart; `tai lane restart`). */
       readonly in_lane?: string;
+      /** Resume the agent's own session of this id instead of starting a new one (a restore; docs/restore.md). */
+      readonly resume?: string;
     }
   | { readonly cmd: 'cancel'; readonly id: number; /** Why, as the footer says it (at most a header's length); default `cancelled by request (tai cancel)`. */ readonly reason?: string }
   | { readonly cmd: 'status' }

@@ -162,6 +162,7 @@ function masked(event: AgentEvent): AgentEvent {
     case 'text':
     case 'thought':
     case 'usage':
+    case 'session':
       return event;
     default:
       return assertNever(event);

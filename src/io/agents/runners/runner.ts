@@ -42,6 +42,8 @@ export interface RunSpec {
   readonly session?: string;
   /** Command agents: stdin stays open for steering lines (after the prompt, if any). */
   readonly stdin?: boolean;
+  /** Resume the agent's own session of this id (claude `--resume`, codex `exec resume`, ACP `session/load`); docs/restore.md. */
+  readonly resume?: string;
 }
 
 /** The policy of a spec: `permissions`, else `allow` (the old flag), else reject. */
@@ -61,6 +63,7 @@ export function runSpecOf(request: CommandOf<'spawn'>): RunSpec {
     ...(request.ask_default === undefined ? {} : { askDefault: request.ask_default }),
     ...(request.session === undefined ? {} : { session: request.session }),
     ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
+    ...(request.resume === undefined ? {} : { resume: request.resume }),
   };
 }
 
