@@ -43,7 +43,7 @@ import { inProcess } from './spawn-in-process.js';
 import { viaCockpit } from './spawn-via-cockpit.js';
 import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
-import { LaneError, repoOf } from '../io/lanes/lanes.js';
+import { laneRequestProblem } from './spawn-lane-check.js';
 import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
 import { remoteSpawn } from '../io/remote/remote-spawn.js';
 
@@ -174,16 +174,8 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
   const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
-  if (request.lane !== undefined) {
-    // Outside a repository a lane is a bad command line (64), said before any cockpit is asked.
-    try {
-      await repoOf(request.cwd ?? cwd);
-    } catch (err) {
-      if (!(err instanceof LaneError)) throw err;
-      out.warn(`tai spawn: ${field(err.message)}\n`);
-      return USAGE_EXIT;
-    }
-  }
+  const laneBad = request.lane === undefined && request.in_lane === undefined ? undefined : await laneRequestProblem(request, request.cwd ?? cwd, io.env);
+  if (laneBad !== undefined) return usageError(SPEC, out, laneBad);
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true) ?? askWithoutCockpit(request, Boolean(socket));
   if (note !== undefined) out.warn(`tai spawn: ${note}\n`);

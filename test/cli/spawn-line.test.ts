@@ -73,6 +73,20 @@ describe("tai spawn's command line", () => {
     expect(outside.stderr).toContain(USAGE_LINE);
   });
 
+  it('refuses a lane that does not exist with 64 and the usage, inside a cockpit as outside, and starts nothing', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tai-not-a-repo-'));
+    const outside = recordingIo();
+    expect(await spawnCli(['--in-lane', 'nosuch', '--cwd', elsewhere, ...agent('--say', 'never')], outside)).toBe(64);
+    expect(outside.stderr.split('\n')[0]).toBe('tai spawn: no lane named nosuch: tai lane list shows the lanes');
+    expect(outside.stderr).toContain(USAGE_LINE);
+    const socket = await cockpit();
+    const inside = recordingIo({ env: { TAI_PLEXER_SOCKET: socket } });
+    expect(await spawnCli(['--in-lane', 'nosuch', '--cwd', elsewhere, ...agent('--say', 'never')], inside)).toBe(64);
+    expect(inside.stderr.split('\n')[0]).toBe('tai spawn: no lane named nosuch: tai lane list shows the lanes');
+    expect(inside.stderr).toContain(USAGE_LINE);
+    expect(h?.board.getState().panels).toEqual([]);
+  });
+
   it('refuses an empty --prompt and an agent by name with no prompt at all', async () => {
     const empty = recordingIo();
     expect(await spawnCli(['--prompt', '', ...agent('--stdin')], empty)).toBe(64);
