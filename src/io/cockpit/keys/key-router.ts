@@ -18,7 +18,7 @@
 import type { Command } from '../../../core/protocol/commands.js';
 import type { Reply } from '../../../../store/dispatch.js';
 import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
-import { WHEEL_LINES } from '../../../core/input/mouse.js';
+import { WHEEL_LINES, type MouseEvent } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
 import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../../core/input/keys.js';
 import { listMove } from '../../../core/input/list-keys.js';
@@ -67,32 +67,14 @@ export interface KeyRoute {
 export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
   const { keys, board, mentions, list } = route;
   const mouse = new MouseRouter();
-  const none: MouseView['main'] = { tracking: 'none', encoding: 'x10' };
   const changed = route.changed ?? (() => {});
   const now = route.now ?? Date.now;
-  const later = route.after ?? ((ms: number, fn: () => void) => after(ms, fn, true));
-  let lapse: Cancel | undefined;
   const commands = keyCommands({ board, ...(route.sign === undefined ? {} : { sign: route.sign }), dispatch: (c) => route.dispatch(c), changed });
   mentions.prompt.subscribe((p) => {
     if (p.line === null) keys.promptClosed();
   });
 
-  /** Arms (or disarms) the prefix's lapse after a chunk, and redraws when its sign changed. */
-  const watchPrefix = (wasPending: boolean): void => {
-    if (keys.awaiting === wasPending) return;
-    lapse?.();
-    lapse = undefined;
-    if (keys.awaiting) {
-      lapse = later(PREFIX_TIMEOUT_MS, () => {
-        lapse = undefined;
-        if (!keys.prefixTimedOut()) return;
-        route.sign?.getState().set(false);
-        changed();
-      });
-    }
-    route.sign?.getState().set(keys.awaiting);
-    changed();
-  };
+  const watchPrefix = prefixWatch(route, changed);
 
   /** One key for the open list. */
   const listKey = (l: AgentList, key: string): void => {
@@ -127,14 +109,9 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           list?.getState().close();
           mentions.open();
           continue;
-        case 'list': {
-          if (!list) continue;
-          const s = board.getState();
-          if (list.getState().open) list.getState().close();
-          else list.getState().show(typeof s.focus === 'number' ? s.focus : undefined);
-          changed();
+        case 'list':
+          if (list) toggleList(list, board, changed);
           continue;
-        }
         case 'prompt':
           void mentions.key(action.key, action.paste);
           continue;
@@ -145,50 +122,89 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
           commands.command(action.command);
           continue;
         case 'copy':
-          if (!route.copy?.start()) keys.copyClosed();
-          continue;
         case 'copy-key':
-          if (!route.copy?.key(action.key)) keys.copyClosed();
+          if (!(action.kind === 'copy' ? route.copy?.start() : route.copy?.key(action.key))) keys.copyClosed();
           continue;
-        case 'mouse': {
-          if (mentions.prompt.getState().line !== null) continue;
-          if (keys.copying) {
-            // In copy mode the wheel moves its cursor; clicks are not its business.
-            const e = action.event;
-            if (e.button !== 64 && e.button !== 65) continue;
-            for (let n = 0; n < WHEEL_LINES; n++) if (!route.copy?.key(e.button === 64 ? SCROLL_UP : SCROLL_DOWN)) keys.copyClosed();
-            continue;
-          }
-          const s = board.getState();
-          const view = { layout: s.layout, focus: s.focus, scrollback: s.scrollback, help: s.help, main: route.mainMouse?.main() ?? none };
-          for (const o of mouse.route(action.event, view)) {
-            if (o.kind === 'command') commands.run(o.command);
-            else route.mainMouse?.send(o.data);
-          }
-          keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
+        case 'mouse':
+          if (mentions.prompt.getState().line === null) routeMouse(route, mouse, commands, action.event);
           continue;
-        }
         case 'input': {
           const data = commands.asking ? commands.answer(action.data) : action.data;
           if (data === '') continue;
-          const s = board.getState();
-          if (s.help) {
-            commands.run({ cmd: 'help' }); // opened by other means: any key closes it too
-            continue;
-          }
-          if (list?.getState().open) {
+          if (list?.getState().open && !board.getState().help) {
             for (let i = 0; i < data.length; ) {
               const len = keyLength(data, i) || data.length - i;
               listKey(list, data.slice(i, i + len));
               i += len;
             }
-            continue;
-          }
-          if (s.focus !== 'main') { route.toPanel?.(s.focus, data); if (data === 'q') commands.run({ cmd: 'view_close' }); continue; } // keys typed into a panel answer its question or open its steering line; `q` closes a read-only view
-          route.toMain(data);
+          } else typed(route, commands, data);
         }
       }
     }
     watchPrefix(wasPending);
   };
+}
+
+/** Arms (or disarms) the prefix's lapse after a chunk, and redraws when its sign changed. */
+function prefixWatch(route: KeyRoute, changed: () => void): (wasPending: boolean) => void {
+  const { keys } = route;
+  const later = route.after ?? ((ms: number, fn: () => void) => after(ms, fn, true));
+  let lapse: Cancel | undefined;
+  return (wasPending) => {
+    if (keys.awaiting === wasPending) return;
+    lapse?.();
+    lapse = undefined;
+    if (keys.awaiting) {
+      lapse = later(PREFIX_TIMEOUT_MS, () => {
+        lapse = undefined;
+        if (!keys.prefixTimedOut()) return;
+        route.sign?.getState().set(false);
+        changed();
+      });
+    }
+    route.sign?.getState().set(keys.awaiting);
+    changed();
+  };
+}
+
+const NO_MOUSE: MouseView['main'] = { tracking: 'none', encoding: 'x10' };
+
+/** One mouse event: copy mode's wheel, else tai's own (focus, scroll) or the main program's. */
+function routeMouse(route: KeyRoute, mouse: MouseRouter, commands: ReturnType<typeof keyCommands>, event: MouseEvent): void {
+  const { keys, board } = route;
+  if (keys.copying) {
+    // In copy mode the wheel moves its cursor; clicks are not its business.
+    if (event.button !== 64 && event.button !== 65) return;
+    for (let n = 0; n < WHEEL_LINES; n++) if (!route.copy?.key(event.button === 64 ? SCROLL_UP : SCROLL_DOWN)) keys.copyClosed();
+    return;
+  }
+  const s = board.getState();
+  const view = { layout: s.layout, focus: s.focus, scrollback: s.scrollback, help: s.help, main: route.mainMouse?.main() ?? NO_MOUSE };
+  for (const o of mouse.route(event, view)) {
+    if (o.kind === 'command') commands.run(o.command);
+    else route.mainMouse?.send(o.data);
+  }
+  keys.scrolledBack(board.getState().scrollback > 0); // the wheel scrolled back: the next key returns first
+}
+
+/** Keys typed while neither the prompt nor the list has them: they close the help, else reach the focused pane. */
+function typed(route: KeyRoute, commands: ReturnType<typeof keyCommands>, data: string): void {
+  const s = route.board.getState();
+  if (s.help) {
+    commands.run({ cmd: 'help' }); // opened by other means: any key closes it too
+  } else if (s.focus !== 'main') {
+    // Keys typed into a panel answer its question or open its steering line; `q` closes a read-only view.
+    route.toPanel?.(s.focus, data);
+    if (data === 'q') commands.run({ cmd: 'view_close' });
+  } else {
+    route.toMain(data);
+  }
+}
+
+/** prefix + w: the agent list opens on the focused panel, or closes. */
+function toggleList(list: AgentList, board: Board, changed: () => void): void {
+  const s = board.getState();
+  if (list.getState().open) list.getState().close();
+  else list.getState().show(typeof s.focus === 'number' ? s.focus : undefined);
+  changed();
 }
