@@ -116,21 +116,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
     rec.pending.append(data);
     wakes.wake();
   };
-  const remove = (rec: PanelRecord): void => {
-    records.delete(rec.id);
-    rec.pending.clear();
-    if (rec.kind === 'agent' && rec.screen && !isLive(rec.state) && keptMax > 0) {
-      kept.set(rec.id, rec);
-      for (const old of kept.values()) {
-        if (kept.size <= keptMax) break;
-        kept.delete(old.id);
-        dropScreen(old);
-      }
-      return;
-    }
-    rec.screen?.dispose();
-    rec.screen = undefined;
-  };
+  const remove = (rec: PanelRecord): void => removeRecord(records, kept, keptMax, rec);
   const questions = new BoardQuestions({ record: (id) => records.get(id), queue, log });
   const closeQuestions = (rec: PanelRecord, why: string): void => questions.closePanel(rec.id, why);
   const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions };
@@ -168,24 +154,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       return rec;
     },
     publish(now = vars.seen) {
-      vars.seen = Math.max(vars.seen, now);
-      const s = get();
-      const zoom = zoomKept(s.zoom, (id) => records.has(id));
-      const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff: vars.drawingOff, mainPercent: vars.mainPercent, statusLine: s.statusLine };
-      // The layout is a pure function of its key: reuse the published one (and its identity) while the key is the same.
-      let key = layoutKeyOf(records, inputs);
-      let lay = key === vars.layoutKey ? s.layout : layoutOf(records, inputs);
-      for (let rec = yielding(records, lay, zoom); rec !== undefined; rec = yielding(records, lay, zoom)) {
-        remove(rec);
-        key = layoutKeyOf(records, inputs);
-        lay = layoutOf(records, inputs);
-      }
-      vars.layoutKey = key;
-      fitScreens(records, lay);
-      const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
-      let live = 0;
-      for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;
-      set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: questions.asking, live });
+      publishBoard({ records, vars, get, set, remove, questions }, now);
     },
     publishTime(now) {
       vars.seen = Math.max(vars.seen, now);
@@ -197,6 +166,49 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       if (change) set(change);
     },
   };
+}
+
+/**
+ * A record leaves the board: a finished agent's screen is kept for the list
+ * (the newest `keptMax`), any other screen is freed.
+ */
+function removeRecord(records: Map<number, PanelRecord>, kept: Map<number, PanelRecord>, keptMax: number, rec: PanelRecord): void {
+  records.delete(rec.id);
+  rec.pending.clear();
+  if (rec.kind === 'agent' && rec.screen && !isLive(rec.state) && keptMax > 0) {
+    kept.set(rec.id, rec);
+    for (const old of kept.values()) {
+      if (kept.size <= keptMax) break;
+      kept.delete(old.id);
+      dropScreen(old);
+    }
+    return;
+  }
+  rec.screen?.dispose();
+  rec.screen = undefined;
+}
+
+/** Re-lays out (a running agent taking a finished one's place), resizes screens and publishes the snapshot. */
+function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'remove' | 'questions'>, now: number): void {
+  const { records, vars } = c;
+  vars.seen = Math.max(vars.seen, now);
+  const s = c.get();
+  const zoom = zoomKept(s.zoom, (id) => records.has(id));
+  const inputs = { cols: s.cols, rows: s.rows, zoom, drawingOff: vars.drawingOff, mainPercent: vars.mainPercent, statusLine: s.statusLine };
+  // The layout is a pure function of its key: reuse the published one (and its identity) while the key is the same.
+  let key = layoutKeyOf(records, inputs);
+  let lay = key === vars.layoutKey ? s.layout : layoutOf(records, inputs);
+  for (let rec = yielding(records, lay, zoom); rec !== undefined; rec = yielding(records, lay, zoom)) {
+    c.remove(rec);
+    key = layoutKeyOf(records, inputs);
+    lay = layoutOf(records, inputs);
+  }
+  vars.layoutKey = key;
+  fitScreens(records, lay);
+  const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
+  let live = 0;
+  for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;
+  c.set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: c.questions.asking, live });
 }
 
 /**
