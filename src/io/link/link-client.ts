@@ -27,6 +27,7 @@ import {
   payloadJson,
   readAttached,
   type Farewell,
+  type Frame,
   type Hello,
 } from '../../core/protocol/link-frames.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
@@ -78,33 +79,10 @@ export async function attach(options: AttachOptions): Promise<number> {
   const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const socket = await connectLink(options.link);
   socket.setNoDelay(true);
-  const fd = (stdout as { fd?: unknown }).fd;
-  const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
-  // The keys are offered only when they come from that very terminal (not a pipe on stdin).
-  const inFd = (stdin as { fd?: unknown }).fd;
-  const offer = tty !== undefined && process.env['TAI_DIRECT_TTY'] !== 'output' && typeof inFd === 'number' && sameTerminal(inFd, tty);
-  const hello: Hello = {
-    version: LINK_VERSION,
-    mode: 'attach',
-    cols: stdout.columns || 80,
-    rows: stdout.rows || 24,
-    ...(options.readOnly === true ? { readOnly: true } : {}),
-    ...(tty === undefined ? {} : { tty, ...(offer ? { ttyInput: true } : {}) }),
-  };
+  const { hello, offer } = helloOf(options, stdin, stdout);
   if (stdin.isTTY) stdin.setRawMode(true);
-  const onInput = (data: Buffer): void => {
-    for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
-  };
-  let reading = false;
-  /** The attached frame came: the server said who reads the terminal. */
-  let answered = false;
-  const readInput = (): void => {
-    if (reading) return;
-    reading = true;
-    stdin.on('data', onInput);
-    stdin.resume();
-  };
-  if (!offer) readInput();
+  const keys = new KeysRelay(stdin, socket);
+  if (!offer) keys.read();
   const onResize = (): void => void socket.write(encodeJson(FRAME.resize, { cols: stdout.columns || 80, rows: stdout.rows || 24 }));
   stdout.on('resize', onResize);
   const onDrain = (): void => void socket.resume();
@@ -119,7 +97,7 @@ export async function attach(options: AttachOptions): Promise<number> {
       finished = true;
       clearTimeout(leaveTimer);
       const words = leaving ?? told;
-      stdin.off('data', onInput);
+      keys.stop();
       stdout.off('resize', onResize);
       stdout.off('drain', onDrain);
       for (const s of DETACH_SIGNALS) process.off(s, onSignal);
@@ -147,29 +125,78 @@ export async function attach(options: AttachOptions): Promise<number> {
     socket.on('data', (chunk: Buffer) => {
       const { frames, error } = reader.push(chunk);
       for (const frame of frames) {
-        switch (frame.type) {
-          case FRAME.output:
-            if (!answered) readInput(); // output before the attached frame: a server that never reads a terminal
-            if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
-            break;
-          case FRAME.attached:
-            answered = true;
-            if (readAttached(payloadJson(frame)).input === 'frames') readInput();
-            break;
-          case FRAME.exit:
-            leaving = undefined; // the cockpit ended meanwhile: its code and lines are the news
-            finish(farewellOf(payloadJson(frame)));
-            return;
-          case FRAME.detached:
-            finish(farewellOf(payloadJson(frame)));
-            return;
-          default:
-            break; // a newer server's frame this client does not know
-        }
+        const end = onFrame(frame, keys, stdout, socket);
+        if (end === undefined) continue;
+        if (end.exited) leaving = undefined; // the cockpit ended meanwhile: its code and lines are the news
+        return finish(end.farewell);
       }
       if (error !== undefined) finish(brokenFarewell(options.name, error));
     });
     socket.on('error', () => {}); // 'close' follows
     socket.on('close', () => finish(silentFarewell(options.name, options.logPath)));
   });
+}
+
+/** The hello of this terminal: its size, and its tty offered to the server (its keys only when stdin is that terminal). */
+function helloOf(options: AttachOptions, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): { hello: Hello; offer: boolean } {
+  const fd = (stdout as { fd?: unknown }).fd;
+  const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
+  const inFd = (stdin as { fd?: unknown }).fd;
+  const offer = tty !== undefined && process.env['TAI_DIRECT_TTY'] !== 'output' && typeof inFd === 'number' && sameTerminal(inFd, tty);
+  const hello: Hello = {
+    version: LINK_VERSION,
+    mode: 'attach',
+    cols: stdout.columns || 80,
+    rows: stdout.rows || 24,
+    ...(options.readOnly === true ? { readOnly: true } : {}),
+    ...(tty === undefined ? {} : { tty, ...(offer ? { ttyInput: true } : {}) }),
+  };
+  return { hello, offer };
+}
+
+/** The terminal's keys to the server, read only once it is clear the server does not read that terminal itself. */
+class KeysRelay {
+  /** The attached frame came: the server said who reads the terminal. */
+  answered = false;
+  #reading = false;
+  readonly #onInput: (data: Buffer) => void;
+
+  constructor(
+    private readonly stdin: NodeJS.ReadStream,
+    socket: Socket,
+  ) {
+    this.#onInput = (data) => {
+      for (let at = 0; at < data.length; at += LINK_CHUNK) socket.write(encodeFrame(FRAME.input, data.subarray(at, at + LINK_CHUNK)));
+    };
+  }
+
+  read(): void {
+    if (this.#reading) return;
+    this.#reading = true;
+    this.stdin.on('data', this.#onInput);
+    this.stdin.resume();
+  }
+
+  stop(): void {
+    this.stdin.off('data', this.#onInput);
+  }
+}
+
+/** What one frame does: output written, the terminal's reading begun, or the link's end. */
+function onFrame(frame: Frame, keys: KeysRelay, stdout: NodeJS.WriteStream, socket: Socket): { farewell: Farewell; exited: boolean } | undefined {
+  switch (frame.type) {
+    case FRAME.output:
+      if (!keys.answered) keys.read(); // output before the attached frame: a server that never reads a terminal
+      if (!stdout.write(frame.payload)) socket.pause(); // a slow terminal slows the link, not the client's memory
+      return undefined;
+    case FRAME.attached:
+      keys.answered = true;
+      if (readAttached(payloadJson(frame)).input === 'frames') keys.read();
+      return undefined;
+    case FRAME.exit:
+    case FRAME.detached:
+      return { farewell: farewellOf(payloadJson(frame)), exited: frame.type === FRAME.exit };
+    default:
+      return undefined; // a newer server's frame this client does not know
+  }
 }
