@@ -24,16 +24,25 @@ import { readCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './spawn.js';
 import { restartLaneCli } from './lane-restart.js';
+import { DROP_KEEP_DAYS, DROP_KEEP_ENV, dropKeepMs } from '../core/lanes/drop-record.js';
+import { undropLane } from '../io/lane-drops/undrop.js';
+import { gcDrops } from '../io/lane-drops/drop-gc.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
   '       tai lane diff NAME\n' +
   '       tai lane merge NAME\n' +
-  '       tai lane drop NAME [--force]\n' +
+  '       tai lane drop NAME [--force]       (--force saves what the lane held first: tai lane undrop brings it back)\n' +
+  '       tai lane undrop NAME [--as NEW]\n' +
+  '       tai lane order                     (a merge order with the fewest conflicts)\n' +
+  `       tai lane gc [--older-than DAYS]    (removes saved drops older than ${DROP_KEEP_DAYS} days; or ${DROP_KEEP_ENV})\n` +
   '       tai lane restart NAME [--socket PATH]   (the fresh agent runs in the cockpit; with none, here until it ends)\n' +
   'A lane is an agent in its own git worktree on a branch tai/NAME (tai spawn --lane; docs/lanes.md).\n';
 
-const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart'];
+const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart', 'undrop', 'order', 'gc'];
+
+/** Verbs that take no lane name. */
+const NAMELESS: readonly string[] = ['list', 'order', 'gc'];
 
 /** Runs `tai lane ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -43,14 +52,18 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     out.say(USAGE);
     return verb === undefined ? USAGE_EXIT : 0;
   }
-  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' } } }, rest, out);
+  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' }, as: { type: 'string' }, 'older-than': { type: 'string' } } }, rest, out);
   if (typeof parsed === 'number') return parsed;
   const name = parsed.positionals[0];
   if (!VERBS.includes(verb)) {
     out.warn(`tai lane: unknown subcommand '${field(verb)}': it is one of ${VERBS.join(', ')}\n${USAGE}`);
     return USAGE_EXIT;
   }
-  if (verb !== 'list' && (name === undefined || parsed.positionals.length > 1)) {
+  if (NAMELESS.includes(verb) ? parsed.positionals.length > 0 : name === undefined || parsed.positionals.length > 1) {
+    if (NAMELESS.includes(verb)) {
+      out.warn(`tai lane ${field(verb)}: takes no lane name\n${USAGE}`);
+      return USAGE_EXIT;
+    }
     out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);
     return USAGE_EXIT;
   }
@@ -83,10 +96,26 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       }
       case 'drop': {
         const lane = await findLane(db, name ?? '', here);
-        const dropped = await dropLane(db, lane, parsed.values.force === true);
+        const dropped = await dropLane(db, lane, parsed.values.force === true, Date.now());
         out.say(`dropped the lane ${lane.name}: worktree ${dropped.worktree}, branch ${lane.branch} ${dropped.branch}\n`);
+        if (dropped.saved) {
+          out.warn(
+            `tai: what the lane held (its last commit and ${dropped.saved.files} changed, new or ignored path${dropped.saved.files === 1 ? '' : 's'}) is saved as ${dropped.saved.ref}: ` +
+              `tai lane undrop ${lane.name} brings it back; tai lane gc removes saved drops after ${DROP_KEEP_DAYS} days\n`,
+          );
+        }
         return 0;
       }
+      case 'undrop': {
+        const back = await undropLane(db, here, name ?? '', parsed.values.as);
+        out.say(
+          `the lane ${back.lane.name} is back in ${back.lane.worktree} on ${back.lane.branch} (${back.files} saved path${back.files === 1 ? '' : 's'} restored; ${back.from} removed): ` +
+            `tai lane diff ${back.lane.name} shows it\n`,
+        );
+        return 0;
+      }
+      case 'gc':
+        return await gc(here, parsed.values['older-than'], io, out);
       case 'restart':
         return await restartLaneCli(db, await findLane(db, name ?? '', here), parsed.values.socket, io, out);
     }
@@ -128,5 +157,24 @@ async function list(db: StateDb, cwd: string, json: boolean, out: CliOutput): Pr
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => [...(r[c] ?? '')].length)));
   const line = (r: readonly string[]): string => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
   out.say(`${[line(head), ...rows.map(line)].join('\n')}\n`);
+  return 0;
+}
+
+/** `tai lane gc`: removes this repository's saved drops older than the keep time. */
+async function gc(here: string, flag: string | undefined, io: CliIo, out: CliOutput): Promise<number> {
+  const keep = dropKeepMs(flag, io.env[DROP_KEEP_ENV]);
+  if (typeof keep === 'string') {
+    out.warn(`tai lane gc: ${keep}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const { top } = await repoOf(here);
+  const done = await gcDrops(top, Date.now(), keep);
+  const days = `${keep / 86_400_000} day${keep === 86_400_000 ? '' : 's'}`;
+  const names = done.removed.map((d) => d.ref).join(', ');
+  out.say(
+    done.removed.length === 0
+      ? `no saved drop in ${top} is older than ${days} (${done.kept.length} kept)\n`
+      : `removed ${done.removed.length} saved drop${done.removed.length === 1 ? '' : 's'} older than ${days}: ${names} (${done.kept.length} kept)\n`,
+  );
   return 0;
 }
