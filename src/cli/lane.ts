@@ -27,6 +27,12 @@ import { restartLaneCli } from './lane-restart.js';
 import { DROP_KEEP_DAYS, DROP_KEEP_ENV, dropKeepMs } from '../core/lanes/drop-record.js';
 import { undropLane } from '../io/lane-drops/undrop.js';
 import { gcDrops } from '../io/lane-drops/drop-gc.js';
+import { collisionTag, fileList, type CollisionWith } from '../core/lanes/collisions.js';
+import { mergeOrder, BASE } from '../core/lanes/merge-order.js';
+import { collisionsAmong } from '../io/lane-collide/collide.js';
+import { touchedFiles } from '../io/lane-collide/touched.js';
+import { conflictsAmong, conflictsWith, liveLanes } from '../io/lane-collide/lane-conflicts.js';
+import type { StoredLane } from '../io/lanes/lane-store.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
@@ -92,6 +98,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
             ? `the lane ${lane.name} has nothing ${merged.into} does not have\n`
             : `merged the lane ${lane.name} into ${merged.into} (${merged.kind}, now ${merged.head.slice(0, 7)}); drop it with: tai lane drop ${lane.name}\n`,
         );
+        if (merged.kind !== 'nothing to merge') await sayConflictsAfter(db, lane, merged.head, out);
         return 0;
       }
       case 'drop': {
@@ -114,6 +121,8 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
         );
         return 0;
       }
+      case 'order':
+        return await order(db, here, out);
       case 'gc':
         return await gc(here, parsed.values['older-than'], io, out);
       case 'restart':
@@ -134,8 +143,9 @@ async function list(db: StateDb, cwd: string, json: boolean, out: CliOutput): Pr
   const here = await repoOf(cwd).catch(() => undefined);
   const lanes = new LaneStore(db).list(here?.repo);
   const infos = await Promise.all(lanes.map((lane) => laneInfo(db, lane)));
+  const collide = await laneCollisions(lanes);
   if (json) {
-    out.json(infos);
+    out.json(infos.map((i) => ({ ...i, collisions: collide.get(`${i.lane.repo}\0${i.lane.name}`) ?? [] })));
     return 0;
   }
   if (infos.length === 0) {
@@ -152,8 +162,9 @@ async function list(db: StateDb, cwd: string, json: boolean, out: CliOutput): Pr
     i.stat ? diffStatText(i.stat) : '-',
     i.missing ? '-' : i.uncommitted ? 'uncommitted' : 'clean',
     i.lane.mergedAt === null ? laneAge(now - i.lane.createdAt) : `${laneAge(now - i.lane.createdAt)} merged`,
+    collisionTag(collide.get(`${i.lane.repo}\0${i.lane.name}`) ?? []) || '-',
   ]);
-  const head = ['LANE', 'AGENT', 'BRANCH', 'BASE', 'AHEAD/BEHIND', 'CHANGES', 'EDITS', 'AGE'];
+  const head = ['LANE', 'AGENT', 'BRANCH', 'BASE', 'AHEAD/BEHIND', 'CHANGES', 'EDITS', 'AGE', 'COLLIDES WITH'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => [...(r[c] ?? '')].length)));
   const line = (r: readonly string[]): string => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
   out.say(`${[line(head), ...rows.map(line)].join('\n')}\n`);
@@ -175,6 +186,69 @@ async function gc(here: string, flag: string | undefined, io: CliIo, out: CliOut
     done.removed.length === 0
       ? `no saved drop in ${top} is older than ${days} (${done.kept.length} kept)\n`
       : `removed ${done.removed.length} saved drop${done.removed.length === 1 ? '' : 's'} older than ${days}: ${names} (${done.kept.length} kept)\n`,
+  );
+  return 0;
+}
+
+/** The collisions of each live lane (keyed by repository and name) with the other live lanes of its repository. */
+async function laneCollisions(lanes: readonly StoredLane[]): Promise<Map<string, CollisionWith[]>> {
+  const found = new Map<string, CollisionWith[]>();
+  const live = liveLanes(lanes);
+  for (const repo of new Set(live.map((l) => l.repo))) {
+    const mine = live.filter((l) => l.repo === repo);
+    const touches = await Promise.all(mine.map(async (l) => ({ name: l.name, files: await touchedFiles(l) })));
+    for (const [name, list] of await collisionsAmong(mine, touches)) found.set(`${repo}\0${name}`, list);
+  }
+  return found;
+}
+
+/** After a merge: the other live lanes into the same branch that now conflict with it. */
+async function sayConflictsAfter(db: StateDb, merged: StoredLane, head: string, out: CliOutput): Promise<void> {
+  const others = liveLanes(new LaneStore(db).list(merged.repo)).filter((l) => l.name !== merged.name && l.baseBranch === merged.baseBranch);
+  if (others.length === 0) return;
+  const found = await conflictsWith(merged.top, head, others, Date.now());
+  if (found.guessed !== null) {
+    out.warn(`tai: ${found.guessed}; not checked: tai lane order lists the lanes that change the same lines\n`);
+    return;
+  }
+  if (found.conflicts.length === 0) {
+    out.warn(`tai: no other lane conflicts with ${merged.baseBranch} now (${others.map((l) => l.name).join(', ')} checked)\n`);
+    return;
+  }
+  const named = found.conflicts.map((c) => `${c.a} (${fileList(c.files)})`).join(', ');
+  out.warn(
+    `tai: ${found.conflicts.length === 1 ? 'the lane' : 'the lanes'} ${named} now ${found.conflicts.length === 1 ? 'conflicts' : 'conflict'} with ${merged.baseBranch}: ` +
+      `before merging ${found.conflicts.length === 1 ? 'it' : 'each'}, resolve in the lane (cd WORKTREE && git merge ${merged.baseBranch}; tai lane list shows where)\n`,
+  );
+}
+
+/** `tai lane order`: the merge order of this repository's live lanes with the fewest conflicts (docs/lanes.md, "Merge order"). */
+async function order(db: StateDb, here: string, out: CliOutput): Promise<number> {
+  const { repo, top } = await repoOf(here);
+  const lanes = liveLanes(new LaneStore(db).list(repo));
+  if (lanes.length === 0) {
+    out.say(`no lanes to merge in ${top}: tai lane list shows the lanes\n`);
+    return 0;
+  }
+  const found = await conflictsAmong(top, lanes, Date.now());
+  const proposal = mergeOrder(lanes.map((l) => l.name), found.pairs.map((c) => [c.a, c.b] as const), found.withBase.map((c) => c.a));
+  const filesOf = (a: string, b: string): readonly string[] =>
+    b === BASE
+      ? (found.withBase.find((c) => c.a === a)?.files ?? [])
+      : (found.pairs.find((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a))?.files ?? []);
+  const conflicted = new Map(proposal.conflicted.map((c) => [c.lane, c.with]));
+  const lines = proposal.order.map((name, i) => {
+    const lane = lanes.find((l) => l.name === name);
+    const against = conflicted.get(name);
+    const what = against === undefined ? 'merges clean' : `will conflict with ${against.map((o) => `${o === BASE ? lane?.baseBranch ?? o : o} (${fileList(filesOf(name, o))})`).join(', ')}`;
+    return `  ${i + 1}. ${name.padEnd(Math.max(...proposal.order.map((n) => n.length)))}  ${what}`;
+  });
+  const n = proposal.conflicted.length;
+  out.say(
+    `merge order for ${lanes.length} lane${lanes.length === 1 ? '' : 's'} in ${top} (${n === 0 ? 'no conflicts' : `${n} conflicted merge${n === 1 ? '' : 's'}, the fewest possible`}):\n` +
+      `${lines.join('\n')}\n` +
+      (found.guessed === null ? '' : `(${found.guessed})\n`) +
+      'the lanes that merge clean go first: no two of them conflict, and no larger such set exists (docs/lanes.md, "Merge order")\n',
   );
   return 0;
 }

@@ -8,7 +8,7 @@
  * lane (drop-save.ts) and to merge a live lane's uncommitted work in a
  * conflict check (src/io/lane-collide/lane-conflicts.ts).
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, gitOk } from '../lanes/lane-git.js';
@@ -43,7 +43,7 @@ export async function snapshotWorktree(dir: string, ignored: boolean): Promise<S
   const tmp = await mkdtemp(join(tmpdir(), 'tai-snapshot-'));
   try {
     const tmpIndex = join(tmp, 'index');
-    await copyFile(index, tmpIndex).catch(() => {});
+    await copyIndex(index, tmpIndex);
     const env = { ...process.env, GIT_INDEX_FILE: tmpIndex };
     const add = await git(dir, ['add', '--all', ...(ignored ? ['--force'] : []), '--', '.'], env);
     if (add.code !== 0) throw new Error(`git add failed: ${add.stderr.trim() || `exit ${add.code}`}`);
@@ -59,4 +59,15 @@ export async function snapshotCommit(dir: string, snap: Snapshot, message: strin
   const headTree = (await gitOk(dir, ['rev-parse', `${snap.head}^{tree}`])).trim();
   if (headTree === snap.tree) return snap.head;
   return (await gitOk(dir, ['commit-tree', '--no-gpg-sign', snap.tree, '-p', snap.head, '-m', message], taiCommitEnv(at))).trim();
+}
+
+/**
+ * Copies the index with its modification time: git trusts a file's stat only when the file is older than
+ * the index ("racy git"), so a copy made now would hide an edit of the same size made just before it.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const st = await stat(from).catch(() => undefined);
+  if (st === undefined) return;
+  await copyFile(from, to);
+  await utimes(to, st.atime, st.mtime);
 }
