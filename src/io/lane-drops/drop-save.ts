@@ -1,4 +1,8 @@
 /**
+ * The folder `src/io/lane-drops/`: drops that can be undone (docs/lanes.md,
+ * "Undoing a drop"): a worktree as a tree (snapshot.ts), saving (here),
+ * undrop.ts and drop-gc.ts.
+ *
  * Saving a lane before `tai lane drop --force` removes it (docs/lanes.md,
  * "Undoing a drop"): a commit of the worktree's whole tree (edits, new files,
  * git-ignored files; snapshot.ts) on top of the lane's last commit, under

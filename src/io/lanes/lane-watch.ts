@@ -24,6 +24,9 @@ import type { StateDb } from '../storage/state-db.js';
 import type { Logger } from '../storage/log.js';
 import type { WatchFolder } from './lane-tree-watch.js';
 import { LaneStat, type LaneStatCounters } from './lane-stat.js';
+import { CollisionWatch } from '../lane-collide/collision-watch.js';
+import { collisionTag, collisionText, type CollisionWith } from '../../core/lanes/collisions.js';
+import type { DiffStat } from '../../core/lanes/git-output.js';
 
 /** A live lane's diff stat is refreshed at most this often (kept for importers). */
 export { LANE_STAT_EVERY_MS };
@@ -47,6 +50,9 @@ interface Followed {
   ended: boolean;
   /** Its diff stat: on change while watched, else on the timer. */
   stat: LaneStat;
+  /** The diff stat last shown, and the lane's collisions with other live lanes (docs/lanes.md, "Collisions"). */
+  shownStat: DiffStat | undefined;
+  collisions: readonly CollisionWith[];
 }
 
 /** After a start, the agent's pid is looked for after 10, 20, 40 ... ms, up to this; later, at each stat refresh. */
@@ -68,6 +74,8 @@ export class LaneWatch {
   readonly #watchFolder: WatchFolder | undefined;
   /** What the lanes' stats and watches did (for tests and the lanes-idle bench). */
   readonly counters: LaneStatCounters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
+  /** The live lanes' collision looks (src/io/lane-collide/collision-watch.ts). */
+  readonly collide: CollisionWatch;
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
@@ -77,6 +85,23 @@ export class LaneWatch {
     this.#log = options.log ?? (() => {});
     this.#watchMax = options.watchMax;
     this.#watchFolder = options.watchFolder;
+    this.collide = new CollisionWatch({ now: this.#now, shown: (id, list, fresh) => this.#collided(id, list, fresh) });
+  }
+
+  /** A lane's collisions changed: its header says them, and each new one is a note in its panel. */
+  #collided(id: number, list: readonly CollisionWith[], fresh: readonly CollisionWith[]): void {
+    const followed = this.#followed.get(id);
+    if (!followed) return;
+    followed.collisions = list;
+    this.#retag(id, followed);
+    const now = this.#now();
+    for (const c of fresh) this.#board.getState().emit(id, { type: 'note', text: collisionText(c) }, now);
+  }
+
+  /** The header tag: `⎇ NAME · 2 files +3 −1 · ⚠ other: a.ts (same lines)`. */
+  #retag(id: number, followed: Followed): void {
+    const warn = collisionTag(followed.collisions);
+    this.#board.getState().tag(id, `${laneTag(followed.lane.name, followed.shownStat)}${warn === '' ? '' : ` · ${warn}`}`, this.#now());
   }
 
   /** The watches open now, over every followed lane (for tests: none once the agents ended). */
@@ -143,11 +168,16 @@ export class LaneWatch {
         this.#storePid(id, followed);
         return true;
       },
-      shown: (stat) => this.#board.getState().tag(id, laneTag(lane.name, stat), this.#now()),
+      shown: (stat) => {
+        followed.shownStat = stat;
+        this.#retag(id, followed);
+      },
       timed: () => this.#timed(),
+      changed: () => this.collide.changed(id),
     });
-    const followed: Followed = { lane, pidOf, stored: undefined, ended: false, stat };
+    const followed: Followed = { lane, pidOf, stored: undefined, ended: false, stat, shownStat: undefined, collisions: [] };
     this.#followed.set(id, followed);
+    this.collide.add(id, lane);
     this.#chasePid(id, followed, 10);
   }
 
@@ -193,6 +223,7 @@ export class LaneWatch {
     if (!followed || followed.ended) return;
     followed.ended = true;
     followed.stat.close();
+    this.collide.remove(id);
     this.#board.getState().emit(id, { type: 'note', text: laneNextSteps(followed.lane.name) }, this.#now());
     void fullStat(followed.lane).then(
       (stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()),
@@ -200,9 +231,42 @@ export class LaneWatch {
     );
     this.#followed.delete(id);
     this.#ended.set(id, followed.lane.name);
+    this.#endedLanes.set(id, followed.lane);
     // Only lingering panels need it: keep the newest few.
     for (const old of this.#ended.keys()) if (this.#ended.size > 64) this.#ended.delete(old);
+    for (const old of this.#endedLanes.keys()) if (this.#endedLanes.size > 64) this.#endedLanes.delete(old);
+    this.#watchReopens();
     this.#settle();
+  }
+
+  /** Ended lanes' panels, to say what still applies when one is reopened from the agent list after its lane was dropped or merged. */
+  readonly #endedLanes = new Map<number, StoredLane>();
+  #unwatchReopens: (() => void) | undefined;
+
+  /** Hears an ended lane's panel come back on the board (one identity check per publish, only while such panels exist). */
+  #watchReopens(): void {
+    if (this.#unwatchReopens) return;
+    let last = this.#board.getState().panels;
+    let shown = new Set(last.map((p) => p.id));
+    this.#unwatchReopens = this.#board.subscribe((s) => {
+      if (s.panels === last) return;
+      last = s.panels;
+      const now = new Set(s.panels.map((p) => p.id));
+      for (const id of now) if (!shown.has(id) && this.#endedLanes.has(id)) this.#reopened(id);
+      shown = now;
+    });
+  }
+
+  /** A lane's ended panel is back: when the lane was dropped or merged since, its next steps say so. */
+  #reopened(id: number): void {
+    const lane = this.#endedLanes.get(id);
+    if (!lane) return;
+    const row = new LaneStore(this.#db).get(lane.repo, lane.name);
+    if (row && row.mergedAt === null) return;
+    const text = laneNextSteps(lane.name, row ? 'merged' : 'dropped');
+    const s = this.#board.getState();
+    s.tag(id, `⎇ ${lane.name} · ${row ? 'merged' : 'dropped'}`, this.#now());
+    s.write(id, `\r\n${text}\r\n`, this.#now());
   }
 
   /** The lane of a panel (followed now, or whose view it is), if any. */
@@ -247,6 +311,9 @@ export class LaneWatch {
     this.#timer = undefined;
     for (const followed of this.#followed.values()) followed.stat.close();
     this.#followed.clear();
+    this.collide.dispose();
+    this.#unwatchReopens?.();
+    this.#unwatchReopens = undefined;
     this.#unlisten?.();
     this.#unlisten = undefined;
   }
