@@ -6,7 +6,9 @@ import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
 import { LaneWatch } from '../../../src/io/lanes/lane-watch.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
-import { xtermScreens } from '../../../src/io/terminal/screen.js';
+import { xtermScreens, type XtermScreen } from '../../../src/io/terminal/screen.js';
+import { LaneStore } from '../../../src/io/lanes/lane-store.js';
+import { dropLane } from '../../../src/io/lanes/lane-end.js';
 import { tempRepo, type TempRepo } from '../../helpers/git-repo.js';
 import { until } from '../../helpers/until.js';
 
@@ -58,3 +60,30 @@ describe('two live lanes changing one file', () => {
     expect(header(b.id)).toContain('⚠ first: src/a.txt (same lines)');
   });
 });
+
+describe('a lane panel reopened from the agent list', () => {
+  it('offers tai lane undrop, not tai lane merge, once its lane was dropped', async () => {
+    repo = tempRepo();
+    const board = createBoard({ createScreen: xtermScreens, cols: 200, rows: 48 });
+    const lanes = new LaneWatch({ db: repo.db, board, run: 'test-run' });
+    service = new LocalAgentService({ board, records: new RecordStore(repo.db), agents: new AgentsStore(repo.db), run: 'test-run', lanes });
+    const started = await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sh', '-c', 'echo new > n.txt'], label: 'gone', cwd: repo.dir, lane: 'gone' }, Date.now());
+    expect((await service.poll(started.id, 10_000))?.state).toBe('done');
+    const s = () => board.getState();
+    expect(await screenText(board, started.id)).toContain('merge: tai lane merge gone');
+    expect(s().close(started.id, Date.now())).toBe(true);
+    await dropLane(repo.db, new LaneStore(repo.db).get(new LaneStore(repo.db).list()[0]?.repo ?? '', 'gone')!, true);
+    expect(s().reveal(started.id, Date.now())).toBe(true);
+    expect(s().panels.find((p) => p.id === started.id)?.header).toContain('⎇ gone · dropped');
+    const text = (await screenText(board, started.id)).replace(/\s+/g, ' ');
+    expect(text).toContain('the lane gone was dropped: tai lane undrop gone brings it back');
+  });
+});
+
+async function screenText(board: ReturnType<typeof createBoard>, id: number): Promise<string> {
+  while (board.getState().flush(Date.now() + 1_000_000));
+  const screen = board.getState().screenOf(id) as XtermScreen | undefined;
+  if (!screen) return '';
+  await screen.parsed();
+  return screen.text().join('\n');
+}
