@@ -5,7 +5,9 @@
  * base (lane-stat.ts: one `git diff-index --shortstat` when something in the
  * lane changed, never on the board's hot path; on the backing-off timer here
  * for a lane whose watch failed), its pid in the lane's row; once more with
- * new files counted when the agent ends, and the footer's next steps.
+ * new files counted when the agent ends, and the footer's next steps; its
+ * collisions with the other live lanes (src/io/lane-collide/collision-watch.ts)
+ * as a note and in the header.
  * Prefix + `D` opens the lane's coloured diff in a read-only view pane,
  * zoomed and focused; `q` (or prefix + `x`) closes it.
  */
@@ -25,6 +27,7 @@ import type { Logger } from '../storage/log.js';
 import type { WatchFolder } from './lane-tree-watch.js';
 import { LaneStat, type LaneStatCounters } from './lane-stat.js';
 import { CollisionWatch } from '../lane-collide/collision-watch.js';
+import { ReopenedPanels } from '../lane-drops/reopened-panels.js';
 import { collisionTag, collisionText, type CollisionWith } from '../../core/lanes/collisions.js';
 import type { DiffStat } from '../../core/lanes/git-output.js';
 
@@ -76,6 +79,8 @@ export class LaneWatch {
   readonly counters: LaneStatCounters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
   /** The live lanes' collision looks (src/io/lane-collide/collision-watch.ts). */
   readonly collide: CollisionWatch;
+  /** Ended lane panels, to say what still applies when one is reopened after its lane was dropped. */
+  readonly #reopens: ReopenedPanels;
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
@@ -86,6 +91,7 @@ export class LaneWatch {
     this.#watchMax = options.watchMax;
     this.#watchFolder = options.watchFolder;
     this.collide = new CollisionWatch({ now: this.#now, shown: (id, list, fresh) => this.#collided(id, list, fresh) });
+    this.#reopens = new ReopenedPanels({ board: this.#board, db: this.#db, now: this.#now });
   }
 
   /** A lane's collisions changed: its header says them, and each new one is a note in its panel. */
@@ -231,42 +237,10 @@ export class LaneWatch {
     );
     this.#followed.delete(id);
     this.#ended.set(id, followed.lane.name);
-    this.#endedLanes.set(id, followed.lane);
     // Only lingering panels need it: keep the newest few.
     for (const old of this.#ended.keys()) if (this.#ended.size > 64) this.#ended.delete(old);
-    for (const old of this.#endedLanes.keys()) if (this.#endedLanes.size > 64) this.#endedLanes.delete(old);
-    this.#watchReopens();
+    this.#reopens.ended(id, followed.lane);
     this.#settle();
-  }
-
-  /** Ended lanes' panels, to say what still applies when one is reopened from the agent list after its lane was dropped or merged. */
-  readonly #endedLanes = new Map<number, StoredLane>();
-  #unwatchReopens: (() => void) | undefined;
-
-  /** Hears an ended lane's panel come back on the board (one identity check per publish, only while such panels exist). */
-  #watchReopens(): void {
-    if (this.#unwatchReopens) return;
-    let last = this.#board.getState().panels;
-    let shown = new Set(last.map((p) => p.id));
-    this.#unwatchReopens = this.#board.subscribe((s) => {
-      if (s.panels === last) return;
-      last = s.panels;
-      const now = new Set(s.panels.map((p) => p.id));
-      for (const id of now) if (!shown.has(id) && this.#endedLanes.has(id)) this.#reopened(id);
-      shown = now;
-    });
-  }
-
-  /** A lane's ended panel is back: when the lane was dropped or merged since, its next steps say so. */
-  #reopened(id: number): void {
-    const lane = this.#endedLanes.get(id);
-    if (!lane) return;
-    const row = new LaneStore(this.#db).get(lane.repo, lane.name);
-    if (row && row.mergedAt === null) return;
-    const text = laneNextSteps(lane.name, row ? 'merged' : 'dropped');
-    const s = this.#board.getState();
-    s.tag(id, `⎇ ${lane.name} · ${row ? 'merged' : 'dropped'}`, this.#now());
-    s.write(id, `\r\n${text}\r\n`, this.#now());
   }
 
   /** The lane of a panel (followed now, or whose view it is), if any. */
@@ -312,8 +286,7 @@ export class LaneWatch {
     for (const followed of this.#followed.values()) followed.stat.close();
     this.#followed.clear();
     this.collide.dispose();
-    this.#unwatchReopens?.();
-    this.#unwatchReopens = undefined;
+    this.#reopens.dispose();
     this.#unlisten?.();
     this.#unlisten = undefined;
   }
