@@ -245,7 +245,7 @@ async function order(db: StateDb, here: string, out: CliOutput): Promise<number>
   });
   const n = proposal.conflicted.length;
   out.say(
-    `merge order for ${lanes.length} lane${lanes.length === 1 ? '' : 's'} in ${top} (${n === 0 ? 'no conflicts' : `${n} conflicted merge${n === 1 ? '' : 's'}, the fewest possible`}):\n` +
+    `merge order for ${lanes.length} lane${lanes.length === 1 ? '' : 's'} in ${top} (${n === 0 ? 'no conflicts' : `${n} conflicted merge${n === 1 ? '' : 's'}${proposal.exact ? ', the fewest possible' : ''}`}):\n` +
       `${lines.join('\n')}\n` +
       (found.guessed === null ? '' : `(${found.guessed})\n`) +
       'the lanes that merge clean go first: no two of them conflict, and no larger such set exists (docs/lanes.md, "Merge order")\n',

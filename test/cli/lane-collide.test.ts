@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as laneCli } from '../../src/cli/lane.js';
@@ -75,5 +77,29 @@ describe('lanes that collide', () => {
     expect(merge.stderr).not.toContain('right (');
     // The check changed no lane: wide's edits are still uncommitted, its index untouched.
     expect(repo.git('-C', join(repo.git('rev-parse', '--path-format=absolute', '--git-common-dir').trim(), 'tai-lanes/wide'), 'status', '--porcelain')).toBe(' M README.md\n M src/a.txt\n');
+  });
+});
+
+describe('lanes that collide, with a git older than 2.38', () => {
+  it('guesses the conflicts from the lines both lanes changed, and says so', async () => {
+    await threeLanes();
+    // A git that says it is 2.37 and is otherwise the real one: merge-tree --write-tree is not used.
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = mkdtempSync(join(tmpdir(), 'tai-old-git-'));
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nif [ "$1" = version ]; then echo "git version 2.37.1"; exit 0; fi\nexec ${real} "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path ?? ''}`;
+    try {
+      const order = await cli('order');
+      expect(order.code, order.stderr).toBe(0);
+      expect(order.stdout).toMatch(/3\. wide\s+will conflict with left \(src\/a\.txt\), right \(README\.md\)\n/);
+      expect(order.stdout).toContain('(git version 2.37.1 has no git merge-tree --write-tree (git 2.38): conflicts are guessed from the lines both lanes changed)');
+      const merge = await cli('merge', 'left');
+      expect(merge.code, merge.stderr).toBe(0);
+      expect(merge.stderr).toContain('conflicts are guessed from the lines both lanes changed; not checked: tai lane order lists the lanes that change the same lines');
+    } finally {
+      process.env['PATH'] = path;
+    }
   });
 });

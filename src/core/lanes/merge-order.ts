@@ -14,6 +14,8 @@ export interface MergeOrder {
   readonly order: readonly string[];
   /** Lanes whose merge will conflict in this order, with the earlier lanes (or the base branch) they conflict with. */
   readonly conflicted: readonly { readonly lane: string; readonly with: readonly string[] }[];
+  /** Whether the clean set is the largest there is (up to EXACT_MAX lanes), or a greedy one. */
+  readonly exact: boolean;
 }
 
 /** Lanes past this count are ordered greedily (2^n subsets are tried up to it). */
@@ -36,7 +38,8 @@ export function mergeOrder(lanes: readonly string[], conflicts: readonly (readon
   const blocked = new Set(withBase.map((l) => index.get(l)).filter((i): i is number => i !== undefined));
   const byDegree = (i: number, j: number): number => (adj[i]?.size ?? 0) - (adj[j]?.size ?? 0) || i - j;
   const free = lanes.map((_, i) => i).filter((i) => !blocked.has(i));
-  const clean = lanes.length <= EXACT_MAX ? largestIndependent(free, adj, byDegree) : greedyIndependent(free, adj, byDegree);
+  const exact = free.length <= EXACT_MAX;
+  const clean = exact ? largestIndependent(free, adj, byDegree) : greedyIndependent(free, adj, byDegree);
   const cleanSet = new Set(clean);
   const rest = lanes.map((_, i) => i).filter((i) => !cleanSet.has(i)).sort(byDegree);
   const order = [...clean.sort(byDegree), ...rest];
@@ -46,7 +49,7 @@ export function mergeOrder(lanes: readonly string[], conflicts: readonly (readon
     const all = blocked.has(i) ? [BASE, ...earlier] : earlier;
     if (all.length > 0) conflicted.push({ lane: lanes[i] ?? '', with: all });
   });
-  return { order: order.map((i) => lanes[i] ?? ''), conflicted };
+  return { order: order.map((i) => lanes[i] ?? ''), conflicted, exact };
 }
 
 /** The largest set of `nodes` with no edge inside, by trying every subset; among equals, the first in `better` order. */

@@ -82,12 +82,13 @@ describe('the merge order with the fewest conflicts', () => {
     expect(mergeOrder(['wide', 'left', 'right'], [['wide', 'left'], ['wide', 'right']])).toEqual({
       order: ['left', 'right', 'wide'],
       conflicted: [{ lane: 'wide', with: ['left', 'right'] }],
+      exact: true,
     });
   });
 
   it('keeps the age order when nothing conflicts, and puts a lane conflicting with its base branch with the conflicted', () => {
-    expect(mergeOrder(['a', 'b', 'c'], [])).toEqual({ order: ['a', 'b', 'c'], conflicted: [] });
-    expect(mergeOrder(['a', 'b'], [], ['a'])).toEqual({ order: ['b', 'a'], conflicted: [{ lane: 'a', with: [BASE] }] });
+    expect(mergeOrder(['a', 'b', 'c'], [])).toEqual({ order: ['a', 'b', 'c'], conflicted: [], exact: true });
+    expect(mergeOrder(['a', 'b'], [], ['a'])).toEqual({ order: ['b', 'a'], conflicted: [{ lane: 'a', with: [BASE] }], exact: true });
   });
 
   it('leaves two conflicted merges on a path of four lanes, and only the hub on a star of five', () => {
@@ -97,5 +98,14 @@ describe('the merge order with the fewest conflicts', () => {
     const five = mergeOrder(['hub', 'x', 'y', 'z', 'w'], [['hub', 'x'], ['hub', 'y'], ['hub', 'z'], ['hub', 'w']]);
     expect(five.order).toEqual(['x', 'y', 'z', 'w', 'hub']);
     expect(five.conflicted).toEqual([{ lane: 'hub', with: ['x', 'y', 'z', 'w'] }]);
+  });
+});
+
+describe('the merge order past the exact bound', () => {
+  it('orders seventeen lanes greedily and says it is not exact', () => {
+    const lanes = Array.from({ length: 17 }, (_, i) => `l${i}`);
+    const order = mergeOrder(lanes, [['l0', 'l1']]);
+    expect(order.exact).toBe(false);
+    expect(order.conflicted).toEqual([{ lane: 'l1', with: ['l0'] }]);
   });
 });
