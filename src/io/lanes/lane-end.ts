@@ -51,7 +51,7 @@ export async function dropLane(db: StateDb, lane: StoredLane, force: boolean, no
   let saved: SavedDropOf | null = null;
   if (force) {
     saved = await saveDrop(lane, now).catch((err: unknown) => {
-      throw new LaneError(`cannot save the lane ${lane.name}'s work before dropping it: ${err instanceof Error ? err.message : String(err)}; nothing was removed`);
+      throw new LaneError(`cannot save the lane ${lane.name}'s work before dropping it: ${err instanceof Error ? err.message : String(err)}; nothing was removed (make those files readable, or remove what you do not need to keep, then drop again)`);
     });
   }
   let worktree: LaneDrop['worktree'] = 'already gone';
