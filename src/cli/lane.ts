@@ -24,16 +24,31 @@ import { readCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './spawn.js';
 import { restartLaneCli } from './lane-restart.js';
+import { DROP_KEEP_DAYS, DROP_KEEP_ENV, dropKeepMs } from '../core/lanes/drop-record.js';
+import { undropLane } from '../io/lane-drops/undrop.js';
+import { gcDrops } from '../io/lane-drops/drop-gc.js';
+import { collisionTag, fileList, type CollisionWith } from '../core/lanes/collisions.js';
+import { mergeOrder, BASE } from '../core/lanes/merge-order.js';
+import { collisionsAmong } from '../io/lane-collide/collide.js';
+import { touchedFiles } from '../io/lane-collide/touched.js';
+import { conflictsAmong, conflictsWith, liveLanes } from '../io/lane-collide/lane-conflicts.js';
+import type { StoredLane } from '../io/lanes/lane-store.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
   '       tai lane diff NAME\n' +
   '       tai lane merge NAME\n' +
-  '       tai lane drop NAME [--force]\n' +
+  '       tai lane drop NAME [--force]       (--force saves what the lane held first: tai lane undrop brings it back)\n' +
+  '       tai lane undrop NAME [--as NEW]\n' +
+  '       tai lane order                     (a merge order with the fewest conflicts)\n' +
+  `       tai lane gc [--older-than DAYS]    (removes saved drops older than ${DROP_KEEP_DAYS} days; or ${DROP_KEEP_ENV})\n` +
   '       tai lane restart NAME [--socket PATH]   (the fresh agent runs in the cockpit; with none, here until it ends)\n' +
   'A lane is an agent in its own git worktree on a branch tai/NAME (tai spawn --lane; docs/lanes.md).\n';
 
-const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart'];
+const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart', 'undrop', 'order', 'gc'];
+
+/** Verbs that take no lane name. */
+const NAMELESS: readonly string[] = ['list', 'order', 'gc'];
 
 /** Runs `tai lane ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -43,14 +58,18 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     out.say(USAGE);
     return verb === undefined ? USAGE_EXIT : 0;
   }
-  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' } } }, rest, out);
+  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' }, as: { type: 'string' }, 'older-than': { type: 'string' } } }, rest, out);
   if (typeof parsed === 'number') return parsed;
   const name = parsed.positionals[0];
   if (!VERBS.includes(verb)) {
     out.warn(`tai lane: unknown subcommand '${field(verb)}': it is one of ${VERBS.join(', ')}\n${USAGE}`);
     return USAGE_EXIT;
   }
-  if (verb !== 'list' && (name === undefined || parsed.positionals.length > 1)) {
+  if (NAMELESS.includes(verb) ? parsed.positionals.length > 0 : name === undefined || parsed.positionals.length > 1) {
+    if (NAMELESS.includes(verb)) {
+      out.warn(`tai lane ${field(verb)}: takes no lane name\n${USAGE}`);
+      return USAGE_EXIT;
+    }
     out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);
     return USAGE_EXIT;
   }
@@ -79,14 +98,33 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
             ? `the lane ${lane.name} has nothing ${merged.into} does not have\n`
             : `merged the lane ${lane.name} into ${merged.into} (${merged.kind}, now ${merged.head.slice(0, 7)}); drop it with: tai lane drop ${lane.name}\n`,
         );
+        if (merged.kind !== 'nothing to merge') await sayConflictsAfter(db, lane, merged.head, out);
         return 0;
       }
       case 'drop': {
         const lane = await findLane(db, name ?? '', here);
-        const dropped = await dropLane(db, lane, parsed.values.force === true);
+        const dropped = await dropLane(db, lane, parsed.values.force === true, Date.now());
         out.say(`dropped the lane ${lane.name}: worktree ${dropped.worktree}, branch ${lane.branch} ${dropped.branch}\n`);
+        if (dropped.saved) {
+          out.warn(
+            `tai: what the lane held (its last commit and ${dropped.saved.files} changed, new or ignored path${dropped.saved.files === 1 ? '' : 's'}) is saved as ${dropped.saved.ref}: ` +
+              `tai lane undrop ${lane.name} brings it back; tai lane gc removes saved drops after ${DROP_KEEP_DAYS} days\n`,
+          );
+        }
         return 0;
       }
+      case 'undrop': {
+        const back = await undropLane(db, here, name ?? '', parsed.values.as);
+        out.say(
+          `the lane ${back.lane.name} is back in ${back.lane.worktree} on ${back.lane.branch} (${back.files} saved path${back.files === 1 ? '' : 's'} restored; ${back.from} removed): ` +
+            `tai lane diff ${back.lane.name} shows it\n`,
+        );
+        return 0;
+      }
+      case 'order':
+        return await order(db, here, out);
+      case 'gc':
+        return await gc(here, parsed.values['older-than'], io, out);
       case 'restart':
         return await restartLaneCli(db, await findLane(db, name ?? '', here), parsed.values.socket, io, out);
     }
@@ -105,8 +143,9 @@ async function list(db: StateDb, cwd: string, json: boolean, out: CliOutput): Pr
   const here = await repoOf(cwd).catch(() => undefined);
   const lanes = new LaneStore(db).list(here?.repo);
   const infos = await Promise.all(lanes.map((lane) => laneInfo(db, lane)));
+  const collide = await laneCollisions(lanes);
   if (json) {
-    out.json(infos);
+    out.json(infos.map((i) => ({ ...i, collisions: collide.get(`${i.lane.repo}\0${i.lane.name}`) ?? [] })));
     return 0;
   }
   if (infos.length === 0) {
@@ -123,10 +162,93 @@ async function list(db: StateDb, cwd: string, json: boolean, out: CliOutput): Pr
     i.stat ? diffStatText(i.stat) : '-',
     i.missing ? '-' : i.uncommitted ? 'uncommitted' : 'clean',
     i.lane.mergedAt === null ? laneAge(now - i.lane.createdAt) : `${laneAge(now - i.lane.createdAt)} merged`,
+    collisionTag(collide.get(`${i.lane.repo}\0${i.lane.name}`) ?? []) || '-',
   ]);
-  const head = ['LANE', 'AGENT', 'BRANCH', 'BASE', 'AHEAD/BEHIND', 'CHANGES', 'EDITS', 'AGE'];
+  const head = ['LANE', 'AGENT', 'BRANCH', 'BASE', 'AHEAD/BEHIND', 'CHANGES', 'EDITS', 'AGE', 'COLLIDES WITH'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => [...(r[c] ?? '')].length)));
   const line = (r: readonly string[]): string => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
   out.say(`${[line(head), ...rows.map(line)].join('\n')}\n`);
+  return 0;
+}
+
+/** `tai lane gc`: removes this repository's saved drops older than the keep time. */
+async function gc(here: string, flag: string | undefined, io: CliIo, out: CliOutput): Promise<number> {
+  const keep = dropKeepMs(flag, io.env[DROP_KEEP_ENV]);
+  if (typeof keep === 'string') {
+    out.warn(`tai lane gc: ${keep}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  const { top } = await repoOf(here);
+  const done = await gcDrops(top, Date.now(), keep);
+  const days = `${keep / 86_400_000} day${keep === 86_400_000 ? '' : 's'}`;
+  const names = done.removed.map((d) => d.ref).join(', ');
+  out.say(
+    done.removed.length === 0
+      ? `no saved drop in ${top} is older than ${days} (${done.kept.length} kept)\n`
+      : `removed ${done.removed.length} saved drop${done.removed.length === 1 ? '' : 's'} older than ${days}: ${names} (${done.kept.length} kept)\n`,
+  );
+  return 0;
+}
+
+/** The collisions of each live lane (keyed by repository and name) with the other live lanes of its repository. */
+async function laneCollisions(lanes: readonly StoredLane[]): Promise<Map<string, CollisionWith[]>> {
+  const found = new Map<string, CollisionWith[]>();
+  const live = liveLanes(lanes);
+  for (const repo of new Set(live.map((l) => l.repo))) {
+    const mine = live.filter((l) => l.repo === repo);
+    const touches = await Promise.all(mine.map(async (l) => ({ name: l.name, files: await touchedFiles(l) })));
+    for (const [name, list] of await collisionsAmong(mine, touches)) found.set(`${repo}\0${name}`, list);
+  }
+  return found;
+}
+
+/** After a merge: the other live lanes into the same branch that now conflict with it. */
+async function sayConflictsAfter(db: StateDb, merged: StoredLane, head: string, out: CliOutput): Promise<void> {
+  const others = liveLanes(new LaneStore(db).list(merged.repo)).filter((l) => l.name !== merged.name && l.baseBranch === merged.baseBranch);
+  if (others.length === 0) return;
+  const found = await conflictsWith(merged.top, head, others, Date.now());
+  if (found.guessed !== null) {
+    out.warn(`tai: ${found.guessed}; not checked: tai lane order lists the lanes that change the same lines\n`);
+    return;
+  }
+  if (found.conflicts.length === 0) {
+    out.warn(`tai: no other lane conflicts with ${merged.baseBranch} now (${others.map((l) => l.name).join(', ')} checked)\n`);
+    return;
+  }
+  const named = found.conflicts.map((c) => `${c.a} (${fileList(c.files)})`).join(', ');
+  out.warn(
+    `tai: ${found.conflicts.length === 1 ? 'the lane' : 'the lanes'} ${named} now ${found.conflicts.length === 1 ? 'conflicts' : 'conflict'} with ${merged.baseBranch}: ` +
+      `before merging ${found.conflicts.length === 1 ? 'it' : 'each'}, resolve in the lane (cd WORKTREE && git merge ${merged.baseBranch}; tai lane list shows where)\n`,
+  );
+}
+
+/** `tai lane order`: the merge order of this repository's live lanes with the fewest conflicts (docs/lanes.md, "Merge order"). */
+async function order(db: StateDb, here: string, out: CliOutput): Promise<number> {
+  const { repo, top } = await repoOf(here);
+  const lanes = liveLanes(new LaneStore(db).list(repo));
+  if (lanes.length === 0) {
+    out.say(`no lanes to merge in ${top}: tai lane list shows the lanes\n`);
+    return 0;
+  }
+  const found = await conflictsAmong(top, lanes, Date.now());
+  const proposal = mergeOrder(lanes.map((l) => l.name), found.pairs.map((c) => [c.a, c.b] as const), found.withBase.map((c) => c.a));
+  const filesOf = (a: string, b: string): readonly string[] =>
+    b === BASE
+      ? (found.withBase.find((c) => c.a === a)?.files ?? [])
+      : (found.pairs.find((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a))?.files ?? []);
+  const conflicted = new Map(proposal.conflicted.map((c) => [c.lane, c.with]));
+  const lines = proposal.order.map((name, i) => {
+    const lane = lanes.find((l) => l.name === name);
+    const against = conflicted.get(name);
+    const what = against === undefined ? 'merges clean' : `will conflict with ${against.map((o) => `${o === BASE ? lane?.baseBranch ?? o : o} (${fileList(filesOf(name, o))})`).join(', ')}`;
+    return `  ${i + 1}. ${name.padEnd(Math.max(...proposal.order.map((n) => n.length)))}  ${what}`;
+  });
+  const n = proposal.conflicted.length;
+  out.say(
+    `merge order for ${lanes.length} lane${lanes.length === 1 ? '' : 's'} in ${top} (${n === 0 ? 'no conflicts' : `${n} conflicted merge${n === 1 ? '' : 's'}${proposal.exact ? ', the fewest possible' : ''}`}):\n` +
+      `${lines.join('\n')}\n` +
+      (found.guessed === null ? '' : `(${found.guessed})\n`) +
+      'the lanes that merge clean go first: no two of them conflict, and no larger such set exists (docs/lanes.md, "Merge order")\n',
+  );
   return 0;
 }

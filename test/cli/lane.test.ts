@@ -46,6 +46,6 @@ describe('tai lane on a bad verb', () => {
     repo = tempRepo();
     const io = testIo(repo.stateDir);
     expect(await laneCli(['bogus', '-C', repo.dir], io)).toBe(64);
-    expect(io.stderr).toMatch(/^tai lane: unknown subcommand 'bogus': it is one of list, diff, merge, drop, restart\nusage: tai lane list/);
+    expect(io.stderr).toMatch(/^tai lane: unknown subcommand 'bogus': it is one of list, diff, merge, drop, restart, undrop, order, gc\nusage: tai lane list/);
   });
 });

@@ -87,3 +87,11 @@ export function parseWorktreeList(output: string): WorktreeEntry[] {
   }
   return entries;
 }
+
+/** `git version 2.39.5` -> whether `git merge-tree --write-tree` is there (git 2.38 or newer). */
+export function hasWriteTreeMerge(versionOutput: string): boolean {
+  const m = /(\d+)\.(\d+)/.exec(versionOutput);
+  if (!m) return false;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  return major > 2 || (major === 2 && minor >= 38);
+}

@@ -15,8 +15,10 @@ export function laneTag(name: string, stat?: DiffStat): string {
   return stat === undefined ? `⎇ ${name}` : `⎇ ${name} · ${diffStatText(stat)}`;
 }
 
-/** What to do with a lane whose agent ended (the panel's footer note). */
-export function laneNextSteps(name: string): string {
+/** What to do with a lane whose agent ended (the panel's footer note); a lane since dropped or merged is offered what still applies. */
+export function laneNextSteps(name: string, now: 'ended' | 'dropped' | 'merged' = 'ended'): string {
+  if (now === 'dropped') return `the lane ${name} was dropped: tai lane undrop ${name} brings it back (if it was dropped with --force)`;
+  if (now === 'merged') return `the lane ${name} is merged: review: tai lane diff ${name} · drop: tai lane drop ${name}`;
   return `review: tai lane diff ${name} · merge: tai lane merge ${name} · drop: tai lane drop ${name}`;
 }
 

@@ -23,6 +23,23 @@ export const LANE_STAT_SETTLE_MAX_MS = 1_000;
 /** Two stats of one lane start at least this far apart ("every few seconds while it runs, cheaply"). */
 export const LANE_STAT_GAP_MS = 5_000;
 
+/** The three waits of a trigger: the quiet that ends a burst, the most a burst may hold it, the least between two starts. */
+export interface TriggerTiming {
+  readonly settle: number;
+  readonly settleMax: number;
+  readonly gap: number;
+}
+
+/** The diff stat's timing. */
+export const STAT_TIMING: TriggerTiming = { settle: LANE_STAT_SETTLE_MS, settleMax: LANE_STAT_SETTLE_MAX_MS, gap: LANE_STAT_GAP_MS };
+
+/**
+ * The collision look's timing (docs/lanes.md, "Collisions"): a lane that changed is looked at (one `git
+ * diff-index --name-only`, one `ls-files`) within about a third of a second, so two lanes changing one file
+ * are told within a second of the second change; at most three looks a second a lane, none at rest.
+ */
+export const COLLIDE_TIMING: TriggerTiming = { settle: 50, settleMax: 300, gap: 300 };
+
 /** What the stat trigger of one lane knows. */
 export interface StatTrigger {
   /** The first change no stat has seen yet, if any. */
@@ -54,8 +71,8 @@ export function statEnded(t: StatTrigger): StatTrigger {
 }
 
 /** When the next stat is due, or undefined when none is (nothing pending, or one runs: its end asks again). */
-export function statDueAt(t: StatTrigger): number | undefined {
+export function statDueAt(t: StatTrigger, timing: TriggerTiming = STAT_TIMING): number | undefined {
   if (t.pendingSince === undefined || t.running) return undefined;
-  const settled = Math.min(t.lastChangeAt + LANE_STAT_SETTLE_MS, t.pendingSince + LANE_STAT_SETTLE_MAX_MS);
-  return t.lastStartAt === undefined ? settled : Math.max(settled, t.lastStartAt + LANE_STAT_GAP_MS);
+  const settled = Math.min(t.lastChangeAt + timing.settle, t.pendingSince + timing.settleMax);
+  return t.lastStartAt === undefined ? settled : Math.max(settled, t.lastStartAt + timing.gap);
 }

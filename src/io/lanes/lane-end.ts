@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { restartLane, type LaneRestart } from '../outage/lane-restart.js';
+import { saveDrop, type SavedDropOf } from '../lane-drops/drop-save.js';
 import { git } from './lane-git.js';
 import { LaneError, refuseMissing, refuseWhileLive } from './lanes.js';
 import { LaneStore, type StoredLane } from './lane-store.js';
@@ -18,10 +19,15 @@ import type { StateDb } from '../storage/state-db.js';
 export interface LaneDrop {
   readonly worktree: 'removed' | 'already gone';
   readonly branch: 'deleted' | 'already gone';
+  /** Where a forced drop saved what the lane held (`tai lane undrop NAME` brings it back); null when it held nothing. */
+  readonly saved: SavedDropOf | null;
 }
 
-/** Removes the lane's worktree, branch and row; throws LaneError (nothing removed) when that would lose work and `force` is not set. */
-export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): Promise<LaneDrop> {
+/**
+ * Removes the lane's worktree, branch and row; throws LaneError (nothing removed) when that would lose work and `force` is not set.
+ * With `force`, what the lane holds is first saved under a drop ref (src/io/lane-drops/drop-save.ts), at `now`.
+ */
+export async function dropLane(db: StateDb, lane: StoredLane, force: boolean, now: number = Date.now()): Promise<LaneDrop> {
   refuseWhileLive(db, lane, 'drop');
   const present = existsSync(lane.worktree);
   const hasBranch = (await git(lane.top, ['show-ref', '--verify', '--quiet', `refs/heads/${lane.branch}`])).code === 0;
@@ -42,6 +48,12 @@ export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): P
       );
     }
   }
+  let saved: SavedDropOf | null = null;
+  if (force) {
+    saved = await saveDrop(lane, now).catch((err: unknown) => {
+      throw new LaneError(`cannot save the lane ${lane.name}'s work before dropping it: ${err instanceof Error ? err.message : String(err)}; nothing was removed (make those files readable, or remove what you do not need to keep, then drop again)`);
+    });
+  }
   let worktree: LaneDrop['worktree'] = 'already gone';
   if (present) {
     const run = await git(lane.top, ['worktree', 'remove', ...(force ? ['--force', '--force'] : []), lane.worktree]);
@@ -58,7 +70,7 @@ export async function dropLane(db: StateDb, lane: StoredLane, force: boolean): P
     branch = 'deleted';
   }
   new LaneStore(db).remove(lane.repo, lane.name);
-  return { worktree, branch };
+  return { worktree, branch, saved };
 }
 
 /** How many files `git worktree remove` would lose: uncommitted edits, and git-ignored files (named: they look clean). */

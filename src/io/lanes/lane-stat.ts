@@ -38,6 +38,8 @@ export interface LaneStatOptions {
   readonly shown: (stat: DiffStat) => void;
   /** The watch failed: the lane needs the timer (`look`) from now on. */
   readonly timed: () => void;
+  /** Something in the lane changed (each watch event; each timed stat once the watch failed): the collision look's cue. */
+  readonly changed?: () => void;
   readonly watchMax?: number;
   readonly watchFolder?: WatchFolder;
 }
@@ -69,6 +71,7 @@ export class LaneStat {
       ...(options.watchFolder === undefined ? {} : { watch: options.watchFolder }),
       onChange: () => {
         options.counters.changes++;
+        options.changed?.();
         this.#trigger = changed(this.#trigger, options.now());
         this.#arm();
       },
@@ -102,6 +105,7 @@ export class LaneStat {
     if (this.#tree !== undefined || this.#closed || this.#busy || (!this.#told && now < this.#dueAt)) return;
     const told = this.#told;
     this.#told = false;
+    this.#o.changed?.();
     this.#take(!told, () => {});
   }
 

@@ -5,7 +5,9 @@
  * base (lane-stat.ts: one `git diff-index --shortstat` when something in the
  * lane changed, never on the board's hot path; on the backing-off timer here
  * for a lane whose watch failed), its pid in the lane's row; once more with
- * new files counted when the agent ends, and the footer's next steps.
+ * new files counted when the agent ends, and the footer's next steps; its
+ * collisions with the other live lanes (src/io/lane-collide/collision-watch.ts)
+ * as a note and in the header.
  * Prefix + `D` opens the lane's coloured diff in a read-only view pane,
  * zoomed and focused; `q` (or prefix + `x`) closes it.
  */
@@ -24,6 +26,10 @@ import type { StateDb } from '../storage/state-db.js';
 import type { Logger } from '../storage/log.js';
 import type { WatchFolder } from './lane-tree-watch.js';
 import { LaneStat, type LaneStatCounters } from './lane-stat.js';
+import { CollisionWatch } from '../lane-collide/collision-watch.js';
+import { ReopenedPanels } from '../lane-drops/reopened-panels.js';
+import { collisionTag, collisionText, type CollisionWith } from '../../core/lanes/collisions.js';
+import type { DiffStat } from '../../core/lanes/git-output.js';
 
 /** A live lane's diff stat is refreshed at most this often (kept for importers). */
 export { LANE_STAT_EVERY_MS };
@@ -47,6 +53,9 @@ interface Followed {
   ended: boolean;
   /** Its diff stat: on change while watched, else on the timer. */
   stat: LaneStat;
+  /** The diff stat last shown, and the lane's collisions with other live lanes (docs/lanes.md, "Collisions"). */
+  shownStat: DiffStat | undefined;
+  collisions: readonly CollisionWith[];
 }
 
 /** After a start, the agent's pid is looked for after 10, 20, 40 ... ms, up to this; later, at each stat refresh. */
@@ -68,6 +77,10 @@ export class LaneWatch {
   readonly #watchFolder: WatchFolder | undefined;
   /** What the lanes' stats and watches did (for tests and the lanes-idle bench). */
   readonly counters: LaneStatCounters = { stats: 0, statsDone: 0, checks: 0, changes: 0 };
+  /** The live lanes' collision looks (src/io/lane-collide/collision-watch.ts). */
+  readonly collide: CollisionWatch;
+  /** Ended lane panels, to say what still applies when one is reopened after its lane was dropped. */
+  readonly #reopens: ReopenedPanels;
 
   constructor(options: { db: StateDb; board: Board; run: string; now?: () => number; log?: Logger; watchMax?: number; watchFolder?: WatchFolder }) {
     this.#db = options.db;
@@ -77,6 +90,24 @@ export class LaneWatch {
     this.#log = options.log ?? (() => {});
     this.#watchMax = options.watchMax;
     this.#watchFolder = options.watchFolder;
+    this.collide = new CollisionWatch({ now: this.#now, shown: (id, list, fresh) => this.#collided(id, list, fresh) });
+    this.#reopens = new ReopenedPanels({ board: this.#board, db: this.#db, now: this.#now });
+  }
+
+  /** A lane's collisions changed: its header says them, and each new one is a note in its panel. */
+  #collided(id: number, list: readonly CollisionWith[], fresh: readonly CollisionWith[]): void {
+    const followed = this.#followed.get(id);
+    if (!followed) return;
+    followed.collisions = list;
+    this.#retag(id, followed);
+    const now = this.#now();
+    for (const c of fresh) this.#board.getState().emit(id, { type: 'note', text: collisionText(c) }, now);
+  }
+
+  /** The header tag: `⎇ NAME · 2 files +3 −1 · ⚠ other: a.ts (same lines)`. */
+  #retag(id: number, followed: Followed): void {
+    const warn = collisionTag(followed.collisions);
+    this.#board.getState().tag(id, `${laneTag(followed.lane.name, followed.shownStat)}${warn === '' ? '' : ` · ${warn}`}`, this.#now());
   }
 
   /** The watches open now, over every followed lane (for tests: none once the agents ended). */
@@ -143,11 +174,16 @@ export class LaneWatch {
         this.#storePid(id, followed);
         return true;
       },
-      shown: (stat) => this.#board.getState().tag(id, laneTag(lane.name, stat), this.#now()),
+      shown: (stat) => {
+        followed.shownStat = stat;
+        this.#retag(id, followed);
+      },
       timed: () => this.#timed(),
+      changed: () => this.collide.changed(id),
     });
-    const followed: Followed = { lane, pidOf, stored: undefined, ended: false, stat };
+    const followed: Followed = { lane, pidOf, stored: undefined, ended: false, stat, shownStat: undefined, collisions: [] };
     this.#followed.set(id, followed);
+    this.collide.add(id, lane);
     this.#chasePid(id, followed, 10);
   }
 
@@ -193,6 +229,7 @@ export class LaneWatch {
     if (!followed || followed.ended) return;
     followed.ended = true;
     followed.stat.close();
+    this.collide.remove(id);
     this.#board.getState().emit(id, { type: 'note', text: laneNextSteps(followed.lane.name) }, this.#now());
     void fullStat(followed.lane).then(
       (stat) => this.#board.getState().tag(id, laneTag(followed.lane.name, stat), this.#now()),
@@ -202,6 +239,7 @@ export class LaneWatch {
     this.#ended.set(id, followed.lane.name);
     // Only lingering panels need it: keep the newest few.
     for (const old of this.#ended.keys()) if (this.#ended.size > 64) this.#ended.delete(old);
+    this.#reopens.ended(id, followed.lane);
     this.#settle();
   }
 
@@ -247,6 +285,8 @@ export class LaneWatch {
     this.#timer = undefined;
     for (const followed of this.#followed.values()) followed.stat.close();
     this.#followed.clear();
+    this.collide.dispose();
+    this.#reopens.dispose();
     this.#unlisten?.();
     this.#unlisten = undefined;
   }

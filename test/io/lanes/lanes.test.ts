@@ -135,7 +135,7 @@ describe('a lane after its agent', () => {
     runIn(lane.worktree, 'echo x > x.txt && git add x.txt && git commit -qm x && echo y > y.txt');
     await expect(dropLane(repo.db, lane, false)).rejects.toThrow('has 1 commit not merged into main and uncommitted edits in 1 file: nothing was removed');
     expect(existsSync(lane.worktree)).toBe(true);
-    expect(await dropLane(repo.db, lane, true)).toEqual({ worktree: 'removed', branch: 'deleted' });
+    expect(await dropLane(repo.db, lane, true)).toMatchObject({ worktree: 'removed', branch: 'deleted', saved: { ref: expect.stringMatching(/^refs\/tai\/drops\//) } });
     expect(existsSync(lane.worktree)).toBe(false);
     expect(repo.git('branch', '--list', 'tai/*')).toBe('');
   });
@@ -150,7 +150,7 @@ describe('a lane after its agent', () => {
       'the lane ignored has 2 git-ignored files or folders (.env, build/): nothing was removed. Merge it (tai lane merge ignored), or drop it with --force to lose that work',
     );
     expect(readFileSync(join(lane.worktree, '.env'), 'utf8')).toBe('SECRET=1\n');
-    expect(await dropLane(repo.db, lane, true)).toEqual({ worktree: 'removed', branch: 'deleted' });
+    expect(await dropLane(repo.db, lane, true)).toMatchObject({ worktree: 'removed', branch: 'deleted', saved: { ref: expect.stringMatching(/^refs\/tai\/drops\//) } });
     expect(existsSync(lane.worktree)).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe('a lane after its agent', () => {
     rmSync(lane.worktree, { recursive: true, force: true });
     expect((await laneInfo(repo.db, lane)).missing).toBe(true);
     await expect(mergeLane(repo.db, lane, 2)).rejects.toThrow('is gone (removed by hand?)');
-    expect(await dropLane(repo.db, lane, false)).toEqual({ worktree: 'already gone', branch: 'deleted' });
+    expect(await dropLane(repo.db, lane, false)).toEqual({ worktree: 'already gone', branch: 'deleted', saved: null });
   });
 
   it('restarts by hand: edits saved aside as a patch, the worktree back at its last commit', async () => {
@@ -195,7 +195,7 @@ describe('a lane after its agent', () => {
     store.setAgentProcess(lane.repo, 'pid', run, 3, process.pid, String(Number(start) + 1));
     const recycled = store.get(lane.repo, 'pid') as StoredLane;
     expect(laneAgentState(repo.db, recycled)).toEqual({ label: 'editor', state: 'cancelled', live: false, pid: process.pid });
-    expect(await dropLane(repo.db, recycled, false)).toEqual({ worktree: 'removed', branch: 'deleted' });
+    expect(await dropLane(repo.db, recycled, false)).toEqual({ worktree: 'removed', branch: 'deleted', saved: null });
   });
 
   it("refuses to drop a lane while its agent's very process runs, naming the agent and tai cancel", async () => {
