@@ -13,6 +13,7 @@ import { openAgentServiceWhenReady } from '../agents/open-when-ready.js';
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
 import { checkMainProgram } from './main/main-program.js';
+import { checkWebhook } from '../notify/webhook-env.js';
 import { putTaiOnPath } from './main/tai-on-path.js';
 import type { RunningCockpit } from './cockpit-types.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
@@ -48,6 +49,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   // Before anything opens or the screen is taken over: the prefix key, the main program (the terminal: createCockpitBoard).
   const prefix = choosePrefix(env.TAI_PREFIX);
   checkMainProgram(options.argv, env);
+  checkWebhook(env);
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;

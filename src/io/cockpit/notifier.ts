@@ -9,13 +9,18 @@
  * `TAI_NOTIFY_AGENT`, `TAI_NOTIFY_PANEL`, `TAI_NOTIFY_QID`,
  * `TAI_NOTIFY_QUESTION` and `TAI_NOTIFY_MESSAGE`. Never more than one per
  * question (the board opens each question once) or per agent's end.
- * `TAI_NOTIFY=0` turns it off.
+ * With `TAI_WEBHOOK_URL` set, every question, every end and every hold of an
+ * agent is also pushed to that webhook, once each (src/io/notify/; docs/agents.md,
+ * "Pushes to a webhook"). `TAI_NOTIFY=0` turns it all off.
  */
 import { spawn } from 'node:child_process';
 import { isLive, type PanelState } from '../../core/panel/panel-state.js';
 import { messageOf } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import type { Board } from '../../../store/board.js';
+import { hostOfLabel, type Push } from '../../core/notify/webhook-push.js';
+import { webhookFromEnv } from '../notify/webhook-env.js';
+import type { WebhookSender } from '../notify/webhook-sender.js';
 
 /** A hook gets this long before it is killed. */
 export const NOTIFY_HOOK_TIMEOUT_MS = 10_000;
@@ -42,6 +47,9 @@ export interface NotifierOptions {
   readonly log?: (line: string) => void;
   /** Told every notification sent (tests). */
   readonly sent?: (n: Notification) => void;
+  /** Where pushes go; default the webhook of TAI_WEBHOOK_URL, if set (null: none). */
+  readonly webhook?: WebhookSender | null;
+  readonly now?: () => number;
 }
 
 /** True unless TAI_NOTIFY turns notifications off (`0`, `off`, `no`, `false`). */
@@ -54,6 +62,12 @@ export function startNotifier(options: NotifierOptions): () => void {
   const env = options.env ?? process.env;
   if (!notifyOn(env)) return () => {};
   const { board } = options;
+  const now = options.now ?? Date.now;
+  const webhook = options.webhook === undefined ? webhookFromEnv(env, options.log) : options.webhook;
+  const pushOf = (p: Omit<Push, 'at' | 'host'>): void => {
+    const host = hostOfLabel(p.label);
+    webhook?.push({ ...p, ...(host === undefined ? {} : { host }), at: now() });
+  };
   const send = (n: Notification): void => {
     options.sent?.(n);
     options.ring?.(`tai: ${n.message}`);
@@ -62,7 +76,10 @@ export function startNotifier(options: NotifierOptions): () => void {
   const offAsked = board.getState().onAsked((q, label) => {
     const question = `${q.tool}${q.toolKind ? ` (${q.toolKind})` : ''}: ${q.options.map((o, i) => `${i + 1} ${o.name}`).join(', ')}`;
     send({ event: 'asking', agent: label, panel: q.panel, qid: q.qid, question, message: `${label} is waiting for you: ${question}` });
+    const options = q.options.map((o) => ({ name: o.name, ...(o.kind === undefined ? {} : { kind: o.kind }) }));
+    pushOf({ event: 'asking', agent: q.panel, label, qid: q.qid, tool: q.tool, options, message: `${label} is waiting for you: ${question}` });
   });
+  const offPushes = webhook ? pushChanges(board, pushOf) : () => {};
   // An end is news only while the user looks elsewhere (zoomed on another pane); once per panel.
   const seen = new Map<number, PanelState>();
   const told = new Set<number>();
@@ -80,7 +97,30 @@ export function startNotifier(options: NotifierOptions): () => void {
   return () => {
     offAsked();
     offEnds();
+    offPushes();
+    webhook?.stop();
   };
+}
+
+/** Pushes every agent's end and every hold (an outage holds it), wherever the user looks: pushes are for when they are away. */
+function pushChanges(board: Board, pushOf: (p: Omit<Push, 'at' | 'host'>) => void): () => void {
+  const seen = new Map<number, PanelState>();
+  const holds = new Map<number, number>();
+  return board.subscribe((s) => {
+    for (const p of s.panels) {
+      const before = seen.get(p.id);
+      seen.set(p.id, p.state);
+      if (p.kind !== 'agent' || before === p.state) continue;
+      if (p.state === 'waiting') {
+        const nth = (holds.get(p.id) ?? 0) + 1;
+        holds.set(p.id, nth);
+        pushOf({ event: 'held', agent: p.id, label: p.label, nth, message: `${p.label} is held: the network or the model service is lost; it restarts when it is back` });
+      } else if (!isLive(p.state) && (before === undefined || isLive(before))) {
+        const event = p.state as Push['event'];
+        pushOf({ event, agent: p.id, label: p.label, message: `${p.label} ${event === 'done' ? 'finished' : event}` });
+      }
+    }
+  });
 }
 
 function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) => void) | undefined): void {
