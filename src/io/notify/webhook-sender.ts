@@ -1,5 +1,6 @@
 /**
- * The webhook's queue: pushes sent one at a time, in order, each at most once
+ * The folder `src/io/notify/`: pushes to the webhook (the environment's
+ * config, one bounded POST, this queue). The webhook's queue: pushes sent one at a time, in order, each at most once
  * (by its key), never waited for by the cockpit (`push` only queues). A push
  * that fails for the network, a timeout, 5xx, 408 or 429 is tried again on
  * the outage schedule (one minute, five, ten, an hour, then hourly for 8
