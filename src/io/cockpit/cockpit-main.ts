@@ -66,6 +66,8 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     },
   });
   const agents = pending.agents;
+  let service: { pgidOf(id: number): number | undefined } | undefined;
+  void pending.ready.then((opened) => (service = opened?.service));
   const traffic = options.wake === true ? createLeadTraffic((id) => agents.currentAttempt(id)) : undefined;
 
   let server: ControlServer | undefined;
@@ -92,6 +94,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     ...(server === undefined ? {} : { socketPath: server.path }),
     ...(traffic === undefined || server === undefined ? {} : { lead: traffic }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
+    pgidOf: (id) => service?.pgidOf(id),
   });
   let wake: { stop(): void } | undefined;
   void pending.ready.then((opened) => (wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`))));
