@@ -23,6 +23,8 @@ export type WebhookFormat = 'json' | 'ntfy';
 
 /** One option of a question, as pushed. */
 export interface PushOption {
+  /** What `tai ask answer QID OPTION` takes (its number, from 1, is taken too). */
+  readonly id?: string;
   readonly name: string;
   readonly kind?: string;
 }

@@ -76,7 +76,7 @@ export function startNotifier(options: NotifierOptions): () => void {
   const offAsked = board.getState().onAsked((q, label) => {
     const question = `${q.tool}${q.toolKind ? ` (${q.toolKind})` : ''}: ${q.options.map((o, i) => `${i + 1} ${o.name}`).join(', ')}`;
     send({ event: 'asking', agent: label, panel: q.panel, qid: q.qid, question, message: `${label} is waiting for you: ${question}` });
-    const options = q.options.map((o) => ({ name: o.name, ...(o.kind === undefined ? {} : { kind: o.kind }) }));
+    const options = q.options.map((o) => ({ id: o.id, name: o.name, ...(o.kind === undefined ? {} : { kind: o.kind }) }));
     pushOf({ event: 'asking', agent: q.panel, label, qid: q.qid, tool: q.tool, options, message: `${label} is waiting for you: ${question}` });
   });
   const offPushes = webhook ? pushChanges(board, pushOf) : () => {};

@@ -115,7 +115,7 @@ describe('pushes to a webhook', () => {
       text: 'tai: editor @build-1 is waiting for you: Edit a.txt (edit): 1 Allow, 2 Reject',
       event: 'asking',
       agent: { id, label: 'editor @build-1', host: 'build-1' },
-      question: { id: qid, tool: 'Edit a.txt', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }] },
+      question: { id: qid, tool: 'Edit a.txt', options: [{ id: 'ok', name: 'Allow', kind: 'allow_once' }, { id: 'no', name: 'Reject', kind: 'reject_once' }] },
       at: '2023-11-14T22:13:20.000Z',
     });
     expect(h.json(1)).toMatchObject({ text: 'tai: editor @build-1 finished', event: 'done', agent: { id } });
