@@ -38,6 +38,7 @@ describe('what each agent costs', () => {
     m = mountCockpit(140, 20, { now: () => Date.now() });
     const id = m.board.getState().open({ label: 'burner' }, Date.now());
     sampler = startCostSampler({ board: m.board, list: m.list, pgidOf: (asked) => (asked === id ? pgid : undefined), intervalMs: 3_600_000 });
+    m.type(`${DEFAULT_PREFIX}w`); // the agents' figures are sampled while the list is open
     const cost = (): { cpu: number | undefined; rssBytes: number } | undefined => {
       const c = m!.list.getState().costs.get(id);
       return c === 'remote' ? undefined : c;
@@ -50,22 +51,24 @@ describe('what each agent costs', () => {
     }, { interval: 200, timeout: 20_000, what: 'the group to show CPU and the 64 MB it holds' });
     const c = cost();
     expect(c?.rssBytes).toBeLessThan(1024 * 1024 * 1024); // plausible: two node processes and 64 MB, not a gigabyte
-    m.type(`${DEFAULT_PREFIX}w`);
     await vi.waitFor(() => expect(m!.text().join('\n')).toMatch(/#1 {2}burner · running · \d+s · cpu \d+% · \d+ MB/));
     const row = m.text().find((r) => r.includes('#1  burner')) ?? '';
     const [, cpu, mb] = /cpu (\d+)% · (\d+) MB/.exec(row) ?? [];
     expect(Number(cpu)).toBeGreaterThan(0);
     expect(Number(mb)).toBeGreaterThanOrEqual(64);
     // The cockpit's own figure on the status line, beside the counts.
-    await vi.waitFor(() => expect(m!.text().at(-1)).toMatch(/^ tai 42 sh │ 1 running │ tai cpu (\d+|<1|…)% · \d+ MB /));
+    await vi.waitFor(() => expect(m!.text().at(-1)).toMatch(/^ tai 42 sh │ 1 running │ tai cpu (\d+%|<1%|…) · \d+ MB /));
   });
 
-  it('stops showing a cost once the agent ended (its group is gone)', async () => {
+  it('samples the agents only while the list is open, and stops showing a cost once the agent ended', async () => {
     group = spawnGroup([process.execPath, '-e', 'setInterval(() => {}, 1000)']);
     const pgid = await group.started;
     m = mountCockpit(140, 20, { now: () => Date.now() });
     const id = m.board.getState().open({ label: 'idler' }, Date.now());
     sampler = startCostSampler({ board: m.board, list: m.list, pgidOf: () => pgid, intervalMs: 3_600_000 });
+    expect(m.list.getState().costs.has(id)).toBe(false);
+    expect(sampler.stats().read).toBe(0); // closed: /proc not read
+    m.type(`${DEFAULT_PREFIX}w`); // opening it samples at once
     expect(m.list.getState().costs.has(id)).toBe(true);
     m.board.getState().finish(id, 'done', 'ok', Date.now());
     sampler.sample();

@@ -89,9 +89,13 @@ export function groupCost(prev: GroupSample | undefined, procs: readonly ProcSta
   return { sample: { at, ticks, childTicks }, cost: { cpu, rssBytes: rssPages * pageSize } };
 }
 
-/** A cost in a few characters: `cpu 12% · 143 MB`, `cpu … · 143 MB` before its second sample. */
+/**
+ * A cost in a few characters: `cpu 12% · 143 MB`, `cpu … · 143 MB` before
+ * its second sample. Under 1 % (none included) is `<1%`: a process at rest
+ * then keeps one text, and an unchanged text draws nothing.
+ */
 export function formatCost(cost: Cost): string {
-  const cpu = cost.cpu === undefined ? '…' : `${cost.cpu > 0 && cost.cpu < 1 ? '<1' : Math.round(cost.cpu)}%`;
+  const cpu = cost.cpu === undefined ? '…' : `${cost.cpu < 1 ? '<1' : Math.round(cost.cpu)}%`;
   return `cpu ${cpu} · ${formatBytes(cost.rssBytes)}`;
 }
 

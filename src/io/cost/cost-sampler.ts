@@ -2,8 +2,10 @@
  * Samples what each live agent's process group and the cockpit itself cost,
  * every COST_SAMPLE_MS on a timer of its own (never in a render), into the
  * agent list's store, which keeps a sample only when its text changed. The
- * /proc scan runs only while a local agent runs; the cockpit's own figure is
- * Node's (process.cpuUsage, the resident set), no file read. A remote agent
+ * /proc scan runs only while the agent list is open (the one place the
+ * agents' figures show; a sample at once when it opens) and a local agent
+ * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
+ * is Node's (process.cpuUsage, the resident set), no file read. A remote agent
  * (`--host`) is `remote`: its processes are on the host, and what runs here
  * is only ssh.
  */
@@ -61,7 +63,7 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     const started = performance.now();
     const at = now();
     const wanted = new Map<number, number>(); // pgid -> agent id
-    for (const p of board.getState().panels) {
+    for (const p of list.getState().open ? board.getState().panels : []) {
       if (p.kind !== 'agent' || !isLive(p.state)) continue;
       const pgid = pgidOf(p.id);
       if (pgid !== undefined) wanted.set(pgid, p.id);
@@ -94,10 +96,16 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
 
   const timer = setInterval(sample, options.intervalMs ?? COST_SAMPLE_MS);
   timer.unref();
+  const offList = list.subscribe((now, before) => {
+    if (now.open && !before.open) sample();
+  });
   sample();
   return {
     sample,
     stats: () => ({ ...spent }),
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      offList();
+    },
   };
 }

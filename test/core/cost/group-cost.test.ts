@@ -51,7 +51,8 @@ describe("a group's cost", () => {
   it('is written in a few characters', () => {
     expect(formatCost({ cpu: 12.4, rssBytes: 143 * 1024 * 1024 })).toBe('cpu 12% · 143 MB');
     expect(formatCost({ cpu: 0.3, rssBytes: 1024 * 1024 })).toBe('cpu <1% · 1 MB');
-    expect(formatCost({ cpu: 0, rssBytes: 0 })).toBe('cpu 0% · 0 MB');
+    expect(formatCost({ cpu: 0, rssBytes: 0 })).toBe('cpu <1% · 0 MB');
+    expect(formatCost({ cpu: 250.4, rssBytes: 0 })).toBe('cpu 250% · 0 MB');
     expect(formatCost({ cpu: undefined, rssBytes: 5 * 1024 * 1024 })).toBe('cpu … · 5 MB');
     expect(formatBytes(12.5 * 1024 * 1024 * 1024)).toBe('12.5 GB');
   });
