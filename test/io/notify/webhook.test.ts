@@ -122,6 +122,24 @@ describe('pushes to a webhook', () => {
     stop();
   });
 
+  it('pushes each hold of an agent and its end wherever the user looks, each once', async () => {
+    const h = await hook();
+    const board = createBoard();
+    const webhook = startWebhookSender({ config: { url: h.url, format: 'json' } });
+    const stop = startNotifier({ board, env: {}, webhook, sent: () => {} });
+    const id = board.getState().open({ label: 'fetcher' }, 0);
+    board.getState().hold(id, 'network', 1_000);
+    board.getState().tick(2_000);
+    board.getState().finish(id, 'failed', 'exit 1', 3_000);
+    board.getState().tick(4_000);
+    await until(() => h.got.length >= 2 && webhook.pending() === 0);
+    expect(h.got.map((g) => (JSON.parse(g.body) as { event: string; text: string }).text)).toEqual([
+      'tai: fetcher is held: the network or the model service is lost; it restarts when it is back',
+      'tai: fetcher failed',
+    ]);
+    stop();
+  });
+
   it('pushes one event only once, however often it is handed in', async () => {
     const h = await hook();
     const webhook = startWebhookSender({ config: { url: h.url, format: 'json' } });
