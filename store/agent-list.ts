@@ -45,7 +45,7 @@ export function createAgentList(): AgentList {
     own: undefined,
     measured(costs, own) {
       const s = get();
-      const sameOwn = (s.own === undefined ? '' : formatCost(s.own)) === (own === undefined ? '' : formatCost(own));
+      const sameOwn = sameOwnCost(s.own, own);
       if (sameOwn && sameCosts(s.costs, costs)) return;
       set({ ...(sameOwn ? {} : { own }), ...(sameCosts(s.costs, costs) ? {} : { costs }) });
     },
@@ -65,6 +65,16 @@ export function createAgentList(): AgentList {
 export function selectedIndex(selected: number | undefined, ids: readonly number[]): number {
   const at = selected === undefined ? -1 : ids.indexOf(selected);
   return at >= 0 ? at : ids.length - 1;
+}
+
+/** The cockpit's own RSS is shown anew only when it moved by this share: each render is activity that delays the idle collection. */
+const OWN_RSS_STEP = 0.05;
+
+/** Whether the status line may keep showing `shown` for `now`: the same CPU text and an RSS within OWN_RSS_STEP of it. */
+function sameOwnCost(shown: Cost | undefined, now: Cost | undefined): boolean {
+  if (shown === undefined || now === undefined) return shown === now;
+  const cpu = (c: Cost): string => formatCost({ ...c, rssBytes: 0 });
+  return cpu(shown) === cpu(now) && Math.abs(now.rssBytes - shown.rssBytes) < shown.rssBytes * OWN_RSS_STEP;
 }
 
 /** Whether two samples show the same text for every agent. */
