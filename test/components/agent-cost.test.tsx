@@ -3,6 +3,9 @@
  * reaper) that burns CPU and holds 64 MB, sampled from the real /proc into
  * the real cockpit's agent list (prefix + w) and status line, as Ink draws them.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PREFIX } from '../../src/core/input/keys.js';
 import { spawnGroup, type GroupChild } from '../../src/io/agents/runners/process-group.js';
@@ -58,6 +61,24 @@ describe('what each agent costs', () => {
     expect(Number(mb)).toBeGreaterThanOrEqual(64);
     // The cockpit's own figure on the status line, beside the counts.
     await vi.waitFor(() => expect(m!.text().at(-1)).toMatch(/^ tai 42 sh │ 1 running │ tai cpu (\d+%|<1%|…) · \d+ MB /));
+  });
+
+  it('shows a remote agent (the local end of tai spawn --host) as cpu - · -, its processes being on the host', async () => {
+    // The local end of a remote agent is node running remote-run.js: a stand-in of that name that only waits.
+    const dir = mkdtempSync(join(tmpdir(), 'tai-cost-'));
+    try {
+      writeFileSync(join(dir, 'remote-run.js'), 'setInterval(() => {}, 1000);\n');
+      group = spawnGroup([process.execPath, join(dir, 'remote-run.js'), 'build-1', '--', 'ssh']);
+      const pgid = await group.started;
+      m = mountCockpit(140, 20, { now: () => Date.now() });
+      const id = m.board.getState().open({ label: 'tests @build-1' }, Date.now());
+      sampler = startCostSampler({ board: m.board, list: m.list, pgidOf: () => pgid, intervalMs: 3_600_000 });
+      m.type(`${DEFAULT_PREFIX}w`);
+      expect(m.list.getState().costs.get(id)).toBe('remote');
+      await vi.waitFor(() => expect(m!.text().join('\n')).toMatch(/#1 {2}tests @build-1 · running · \d+s · cpu - · -/));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('samples the agents only while the list is open, and stops showing a cost once the agent ended', async () => {

@@ -1,6 +1,6 @@
 /** The agent list's costs: a sample is kept only when what it shows changed, so a figure at rest renders nothing. */
 import { describe, expect, it } from 'vitest';
-import { createAgentList, costText } from '../../store/agent-list.js';
+import { createAgentList, costText, type AgentCost } from '../../store/agent-list.js';
 
 const MB = 1024 * 1024;
 
@@ -13,7 +13,7 @@ describe("the agent list's costs", () => {
     expect(changes).toBe(1);
     list.getState().measured(new Map([[1, { cpu: 11.8, rssBytes: 100.3 * MB }]]), undefined); // still "cpu 12% · 100 MB"
     expect(changes).toBe(1);
-    list.getState().measured(new Map([[1, { cpu: 30, rssBytes: 100 * MB }], [2, 'remote']]), undefined);
+    list.getState().measured(new Map<number, AgentCost>([[1, { cpu: 30, rssBytes: 100 * MB }], [2, 'remote']]), undefined);
     expect(changes).toBe(2);
     expect(costText(list.getState().costs.get(2) ?? 'remote')).toBe('cpu - · -');
   });

@@ -59,7 +59,9 @@ function readSmall(file: string): string | undefined {
 export function isRemoteGroup(pgid: number, root = '/proc'): boolean {
   try {
     const argv = readFileSync(`${root}/${pgid}/cmdline`, 'utf8').split('\0');
-    return argv.slice(0, 3).some((a) => basename(a) === basename(REMOTE_RUN_SCRIPT));
+    // By its name without the extension: the built .js, or the .ts source under a test runner.
+    const name = (file: string): string => basename(file).replace(/\.[jt]s$/, '');
+    return argv.slice(0, 3).some((a) => a !== '' && name(a) === name(REMOTE_RUN_SCRIPT));
   } catch {
     return false;
   }
