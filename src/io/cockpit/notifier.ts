@@ -18,7 +18,7 @@ import { isLive, type PanelState } from '../../core/panel/panel-state.js';
 import { messageOf } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import type { Board } from '../../../store/board.js';
-import { hostOfLabel, type Push } from '../../core/notify/webhook-push.js';
+import { startPushes } from '../notify/agent-pushes.js';
 import { webhookFromEnv } from '../notify/webhook-env.js';
 import type { WebhookSender } from '../notify/webhook-sender.js';
 
@@ -62,12 +62,8 @@ export function startNotifier(options: NotifierOptions): () => void {
   const env = options.env ?? process.env;
   if (!notifyOn(env)) return () => {};
   const { board } = options;
-  const now = options.now ?? Date.now;
   const webhook = options.webhook === undefined ? webhookFromEnv(env, options.log) : options.webhook;
-  const pushOf = (p: Omit<Push, 'at' | 'host'>): void => {
-    const host = hostOfLabel(p.label);
-    webhook?.push({ ...p, ...(host === undefined ? {} : { host }), at: now() });
-  };
+  const offPushes = webhook ? startPushes(board, webhook, options.now) : () => {};
   const send = (n: Notification): void => {
     options.sent?.(n);
     options.ring?.(`tai: ${n.message}`);
@@ -76,10 +72,7 @@ export function startNotifier(options: NotifierOptions): () => void {
   const offAsked = board.getState().onAsked((q, label) => {
     const question = `${q.tool}${q.toolKind ? ` (${q.toolKind})` : ''}: ${q.options.map((o, i) => `${i + 1} ${o.name}`).join(', ')}`;
     send({ event: 'asking', agent: label, panel: q.panel, qid: q.qid, question, message: `${label} is waiting for you: ${question}` });
-    const options = q.options.map((o) => ({ id: o.id, name: o.name, ...(o.kind === undefined ? {} : { kind: o.kind }) }));
-    pushOf({ event: 'asking', agent: q.panel, label, qid: q.qid, tool: q.tool, options, message: `${label} is waiting for you: ${question}` });
   });
-  const offPushes = webhook ? pushChanges(board, pushOf) : () => {};
   // An end is news only while the user looks elsewhere (zoomed on another pane); once per panel.
   const seen = new Map<number, PanelState>();
   const told = new Set<number>();
@@ -98,29 +91,13 @@ export function startNotifier(options: NotifierOptions): () => void {
     offAsked();
     offEnds();
     offPushes();
-    webhook?.stop();
   };
 }
 
-/** Pushes every agent's end and every hold (an outage holds it), wherever the user looks: pushes are for when they are away. */
-function pushChanges(board: Board, pushOf: (p: Omit<Push, 'at' | 'host'>) => void): () => void {
-  const seen = new Map<number, PanelState>();
-  const holds = new Map<number, number>();
-  return board.subscribe((s) => {
-    for (const p of s.panels) {
-      const before = seen.get(p.id);
-      seen.set(p.id, p.state);
-      if (p.kind !== 'agent' || before === p.state) continue;
-      if (p.state === 'waiting') {
-        const nth = (holds.get(p.id) ?? 0) + 1;
-        holds.set(p.id, nth);
-        pushOf({ event: 'held', agent: p.id, label: p.label, nth, message: `${p.label} is held: the network or the model service is lost; it restarts when it is back` });
-      } else if (!isLive(p.state) && (before === undefined || isLive(before))) {
-        const event = p.state as Push['event'];
-        pushOf({ event, agent: p.id, label: p.label, message: `${p.label} ${event === 'done' ? 'finished' : event}` });
-      }
-    }
-  });
+/** The webhook's pushes alone, for a cockpit that draws nothing (no bell to ring); off with TAI_NOTIFY=0. */
+export function startPushesOnly(board: Board, env: NodeJS.ProcessEnv, log?: (line: string) => void): () => void {
+  const webhook = notifyOn(env) ? webhookFromEnv(env, log) : null;
+  return webhook ? startPushes(board, webhook) : () => {};
 }
 
 function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) => void) | undefined): void {
