@@ -2,7 +2,8 @@
  * The agent list (prefix + w, like tmux's choose-tree), over the window above
  * the status line: every agent of this cockpit from the board's status, live,
  * hidden (no room for its panel) or finished (kept in the board's history),
- * with its state, label and elapsed time; the selected row inverted, scrolled
+ * with its state, label, elapsed time and, while it runs, what its process
+ * group costs (CPU and RSS, store/agent-list.ts); the selected row inverted, scrolled
  * to stay in view. Enter opens the selected one zoomed (key-router.ts).
  */
 import React from 'react';
@@ -11,7 +12,7 @@ import { formatElapsed, STATE_ICON } from '../src/core/panel/header.js';
 import type { Palette } from '../src/core/panel/colors.js';
 import { sanitizeLine } from '../src/core/text/sanitize.js';
 import { fit, styled } from '../src/core/text/fit.js';
-import { selectedIndex, type AgentList as AgentListStore } from '../store/agent-list.js';
+import { costText, selectedIndex, type AgentCost, type AgentList as AgentListStore } from '../store/agent-list.js';
 import type { AgentRow } from '../store/status.js';
 import { RawRows } from './RawRows.js';
 import { usePalette } from './use-palette.js';
@@ -22,14 +23,15 @@ export const LIST_TITLE = ' tai agents · ↑↓ / j k move · Enter opens it zo
 /** Where each agent is: its panel shown, hidden, or gone (and whether its transcript can be reopened). */
 export type RowPlace = 'shown' | 'hidden' | 'kept' | 'gone';
 
-/** One agent's row text: icon, id, label, state, elapsed, where it is. */
-export function agentLine(row: AgentRow, place: RowPlace): string {
+/** One agent's row text: icon, id, label, state, elapsed, its cost while it runs, where it is. */
+export function agentLine(row: AgentRow, place: RowPlace, cost?: AgentCost): string {
   const where = place === 'hidden' ? ' · hidden (no room)' : place === 'gone' ? ` · its transcript: tai logs ${row.id}` : '';
-  return `  ${STATE_ICON[row.state]} #${row.id}  ${sanitizeLine(row.label)} · ${row.state} · ${formatElapsed(row.elapsedMs)}${where}`;
+  const spent = cost === undefined ? '' : ` · ${costText(cost)}`;
+  return `  ${STATE_ICON[row.state]} #${row.id}  ${sanitizeLine(row.label)} · ${row.state} · ${formatElapsed(row.elapsedMs)}${spent}${where}`;
 }
 
 /** The list's rows, exactly `height` of them, `cols` wide; the selected row inverted and kept in view. */
-export function listRows(rows: readonly AgentRow[], places: ReadonlyMap<number, RowPlace>, selected: number | undefined, note: string | undefined, cols: number, height: number, palette: Palette): string[] {
+export function listRows(rows: readonly AgentRow[], places: ReadonlyMap<number, RowPlace>, selected: number | undefined, note: string | undefined, cols: number, height: number, palette: Palette, costs: ReadonlyMap<number, AgentCost> = new Map()): string[] {
   const out = [styled(LIST_TITLE, cols, palette.status)];
   const room = Math.max(0, height - 2);
   const ids = rows.map((r) => r.id);
@@ -37,7 +39,7 @@ export function listRows(rows: readonly AgentRow[], places: ReadonlyMap<number, 
   const start = Math.max(0, Math.min(at - room + 1, rows.length - room));
   if (rows.length === 0) out.push(fit('  no agents yet: start one with the prefix and @ (a mention), or tai spawn', cols));
   for (const [i, row] of rows.slice(start, start + room).entries()) {
-    const line = agentLine(row, places.get(row.id) ?? 'gone');
+    const line = agentLine(row, places.get(row.id) ?? 'gone', costs.get(row.id));
     out.push(start + i === at ? styled(line, cols, '7') : fit(line, cols));
   }
   while (out.length < height - 1) out.push(fit('', cols));
@@ -58,7 +60,8 @@ export interface AgentListProps {
 export function AgentList({ list, rows, places, cols, height }: AgentListProps): React.JSX.Element | null {
   const selected = useStore(list, (s) => s.selected);
   const note = useStore(list, (s) => s.note);
+  const costs = useStore(list, (s) => s.costs);
   const palette = usePalette();
   if (height <= 0) return null;
-  return <RawRows rows={listRows(rows, places, selected, note, cols, height, palette)} cols={cols} height={height} />;
+  return <RawRows rows={listRows(rows, places, selected, note, cols, height, palette, costs)} cols={cols} height={height} />;
 }

@@ -10,6 +10,7 @@ import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import { useStore } from 'zustand';
 import { paletteOf } from '../src/core/panel/colors.js';
+import { formatCost } from '../src/core/cost/group-cost.js';
 import { rectOf } from '../src/core/panel/layout.js';
 import type { Board } from '../store/board.js';
 import { createAgentList, type AgentList as AgentListStore } from '../store/agent-list.js';
@@ -55,6 +56,7 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
   const pending = useStore(prefixSign, (p) => p.pending);
   const ask = useStore(prefixSign, (p) => p.ask);
   const message = useStore(prefixSign, (p) => p.message);
+  const own = useStore(list, (l) => l.own);
   const s = board.getState();
   const { layout, focus, scrollback } = s;
   const area = layout.status ? s.rows - 1 : s.rows;
@@ -97,7 +99,7 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
         {body}
         {statusRect && status ? (
           <Box position="absolute" marginLeft={0} marginTop={statusRect.y} width={statusRect.cols} height={1}>
-            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending, ask, message, ...zoomedName(layout.zoomed?.id) }} cols={statusRect.cols} />
+            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending, ask, message, ...zoomedName(layout.zoomed?.id), ...(own === undefined ? {} : { cost: formatCost(own) }) }} cols={statusRect.cols} />
           </Box>
         ) : null}
         {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}

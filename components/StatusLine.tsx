@@ -1,7 +1,8 @@
 /**
  * The status line: the window's last row (the layout keeps it, src/core/panel/layout.ts).
  * On the left the cockpit's name, the zoomed pane if one is, and how many
- * agents run, wait (an outage holds them), ended in each state and have no panel; on the right the key to the help
+ * agents run, wait (an outage holds them), ended in each state and have no panel, and what the cockpit's own
+ * process costs (dropped first when room is short); on the right the key to the help
  * (`C-] ?`), or, while the prefix waits for its key, a lit sign saying so. It
  * still counts the agents when the window is too narrow for any panel.
  */
@@ -30,6 +31,8 @@ export interface StatusFacts {
   readonly message?: string;
   /** The zoomed pane's name (`main pane`, `#3`), shown with how to un-zoom (tmux's Z flag). */
   readonly zoomed?: string;
+  /** What the cockpit's own process costs (`cpu 2% · 84 MB`). */
+  readonly cost?: string;
 }
 
 /**
@@ -62,8 +65,9 @@ export function statusRow(facts: StatusFacts, cols: number, palette: Palette): s
   const right = note !== undefined ? ` ${note} ` : facts.pending ? ` ${key} … press a key (? help) ` : ` ${key} ? help `;
   const lit = facts.ask !== undefined || facts.pending ? palette.pending : facts.message !== undefined ? palette.error : palette.status;
   const counts = `${facts.zoomed === undefined ? '' : `zoomed: ${facts.zoomed} (${key} z) · `}${statusCounts(facts.status, facts.hidden)}`;
+  const costly = ` ${facts.name} │ ${counts}${facts.cost === undefined ? '' : ` │ tai ${facts.cost}`} `;
   const full = ` ${facts.name} │ ${counts} `;
-  const left = full.length + right.length <= cols ? full : ` ${counts} `;
+  const left = costly.length + right.length <= cols ? costly : full.length + right.length <= cols ? full : ` ${counts} `;
   if (left.length + right.length > cols) {
     // Too narrow for both: a question, a refusal or the pending sign wins, else the counts.
     return note !== undefined || facts.pending ? styled(right, cols, lit) : styled(left, cols, palette.status);

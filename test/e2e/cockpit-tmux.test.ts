@@ -70,7 +70,7 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     await untilPasses(() => expect(agentsUp(screen())).toBe(true), TMUX);
     let rows = screen();
     for (const r of rows.slice(0, 39)) expect(columnsOf(r, '│')).toEqual([66]);
-    expect(rows[39]).toMatch(/^ tai bash(-\d+)? │ 3 running +C-\] \? help$/); // the cockpit's name, made from its program's // capture-pane drops the trailing space
+    expect(rows[39]).toMatch(/^ tai bash(-\d+)? │ 3 running │ tai cpu (\d+%|<1%|…) · \d+ MB +C-\] \? help$/); // the cockpit's name, made from its program's // capture-pane drops the trailing space
     expect([...rows[13]].slice(67).join('')).toBe('─'.repeat(53));
     expect([...rows[0]].slice(67).join('')).toMatch(/^ ● demo silent #1 · running · \d+s/);
     // The header is drawn in the colour of its state: running is blue (SGR 34).

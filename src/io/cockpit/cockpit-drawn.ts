@@ -31,6 +31,7 @@ import { routeKeys, type KeyRoute } from './keys/key-router.js';
 import { panelKeys } from './keys/panel-keys.js';
 import { steerKeys } from './keys/steer-keys.js';
 import { startNotifier } from './notifier.js';
+import { startCostSampler } from '../cost/cost-sampler.js';
 import { createSteerLine } from '../../../store/steer-line.js';
 import { mainRect, startMainPane, type MainPane } from './main/main-pane.js';
 import { cockpitName, FAILS_AT_ONCE_MS, lastLines, mainArgv } from './main/main-program.js';
@@ -165,7 +166,9 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
   const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer, rendered: () => idleCollection.activity() });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
-  const stopNotifier = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
+  const stopRings = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
+  const cost = startCostSampler({ board, list, pgidOf: options.pgidOf ?? (() => undefined) });
+  const stopNotifier = (): void => (stopRings(), cost.stop());
   const route: KeyRoute = {
     keys: new KeyScanner(prefix),
     board,

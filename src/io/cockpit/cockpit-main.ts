@@ -13,6 +13,7 @@ import { openAgentServiceWhenReady } from '../agents/open-when-ready.js';
 import { createCockpitBoard } from './cockpit-board.js';
 import { startCockpit } from './cockpit.js';
 import { checkMainProgram } from './main/main-program.js';
+import { checkWebhook } from '../notify/webhook-env.js';
 import { putTaiOnPath } from './main/tai-on-path.js';
 import type { RunningCockpit } from './cockpit-types.js';
 import type { CockpitTerminal } from './cockpit-terminal.js';
@@ -48,6 +49,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   // Before anything opens or the screen is taken over: the prefix key, the main program (the terminal: createCockpitBoard).
   const prefix = choosePrefix(env.TAI_PREFIX);
   checkMainProgram(options.argv, env);
+  checkWebhook(env);
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;
@@ -64,6 +66,8 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     },
   });
   const agents = pending.agents;
+  let service: { pgidOf(id: number): number | undefined } | undefined;
+  void pending.ready.then((opened) => (service = opened?.service));
   const traffic = options.wake === true ? createLeadTraffic((id) => agents.currentAttempt(id)) : undefined;
 
   let server: ControlServer | undefined;
@@ -90,6 +94,7 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     ...(server === undefined ? {} : { socketPath: server.path }),
     ...(traffic === undefined || server === undefined ? {} : { lead: traffic }),
     dispatch: (command, running) => dispatch(command, { board: running.board, now: running.now(), log, agents }),
+    pgidOf: (id) => service?.pgidOf(id),
   });
   let wake: { stop(): void } | undefined;
   void pending.ready.then((opened) => (wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`))));

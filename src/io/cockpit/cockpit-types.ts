@@ -38,6 +38,8 @@ export interface CockpitOptions {
   readonly now?: () => number;
   /** Where the board and the cockpit report what they cannot throw. */
   readonly log?: (line: string) => void;
+  /** An agent's process group, for what it costs in the agent list (src/io/cost/); none without. */
+  readonly pgidOf?: (id: number) => number | undefined;
   /** Set with `tai --wake`: the control socket's record of the lead, and the drawn cockpit wakes it (src/io/lead/wake-wiring.ts). */
   readonly lead?: LeadTraffic;
 }

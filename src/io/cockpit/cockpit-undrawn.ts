@@ -10,6 +10,7 @@ import type { CockpitBoard } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { mainEnv } from './main/pty.js';
 import { endOnce, holdProcess, signalNumber } from './cockpit-end.js';
+import { startPushesOnly } from './notifier.js';
 
 /** Starts the main program on the terminal with a board that draws nothing. */
 export function startUndrawn(options: CockpitOptions, made: CockpitBoard): RunningCockpit {
@@ -22,7 +23,8 @@ export function startUndrawn(options: CockpitOptions, made: CockpitBoard): Runni
   for (const line of options.notices ?? []) notice(line);
   const [file, ...args] = options.argv.length > 0 ? options.argv : [env.SHELL || '/bin/sh'];
   const child = spawn(file, args, { stdio: 'inherit', env: mainEnv(env, options.socketPath) });
-  const { end, done } = endOnce(board, now, () => clock.stop());
+  const stopPushes = startPushesOnly(board, env, options.log); // the webhook's, with no terminal to ring
+  const { end, done } = endOnce(board, now, () => (clock.stop(), stopPushes()));
   // The terminal's Ctrl-C reaches the child too (same process group): it decides; other signals are forwarded.
   const release = holdProcess({
     signal(signal) {

@@ -9,13 +9,18 @@
  * `TAI_NOTIFY_AGENT`, `TAI_NOTIFY_PANEL`, `TAI_NOTIFY_QID`,
  * `TAI_NOTIFY_QUESTION` and `TAI_NOTIFY_MESSAGE`. Never more than one per
  * question (the board opens each question once) or per agent's end.
- * `TAI_NOTIFY=0` turns it off.
+ * With `TAI_WEBHOOK_URL` set, every question, every end and every hold of an
+ * agent is also pushed to that webhook, once each (src/io/notify/; docs/agents.md,
+ * "Pushes to a webhook"). `TAI_NOTIFY=0` turns it all off.
  */
 import { spawn } from 'node:child_process';
 import { isLive, type PanelState } from '../../core/panel/panel-state.js';
 import { messageOf } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import type { Board } from '../../../store/board.js';
+import { startPushes } from '../notify/agent-pushes.js';
+import { webhookFromEnv } from '../notify/webhook-env.js';
+import type { WebhookSender } from '../notify/webhook-sender.js';
 
 /** A hook gets this long before it is killed. */
 export const NOTIFY_HOOK_TIMEOUT_MS = 10_000;
@@ -42,6 +47,9 @@ export interface NotifierOptions {
   readonly log?: (line: string) => void;
   /** Told every notification sent (tests). */
   readonly sent?: (n: Notification) => void;
+  /** Where pushes go; default the webhook of TAI_WEBHOOK_URL, if set (null: none). */
+  readonly webhook?: WebhookSender | null;
+  readonly now?: () => number;
 }
 
 /** True unless TAI_NOTIFY turns notifications off (`0`, `off`, `no`, `false`). */
@@ -54,6 +62,8 @@ export function startNotifier(options: NotifierOptions): () => void {
   const env = options.env ?? process.env;
   if (!notifyOn(env)) return () => {};
   const { board } = options;
+  const webhook = options.webhook === undefined ? webhookFromEnv(env, options.log) : options.webhook;
+  const offPushes = webhook ? startPushes(board, webhook, options.now) : () => {};
   const send = (n: Notification): void => {
     options.sent?.(n);
     options.ring?.(`tai: ${n.message}`);
@@ -80,7 +90,14 @@ export function startNotifier(options: NotifierOptions): () => void {
   return () => {
     offAsked();
     offEnds();
+    offPushes();
   };
+}
+
+/** The webhook's pushes alone, for a cockpit that draws nothing (no bell to ring); off with TAI_NOTIFY=0. */
+export function startPushesOnly(board: Board, env: NodeJS.ProcessEnv, log?: (line: string) => void): () => void {
+  const webhook = notifyOn(env) ? webhookFromEnv(env, log) : null;
+  return webhook ? startPushes(board, webhook) : () => {};
 }
 
 function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) => void) | undefined): void {

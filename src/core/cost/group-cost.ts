@@ -1,0 +1,106 @@
+/**
+ * The folder `src/core/cost/`: what an agent costs the machine, from the
+ * kernel's own counters (docs/cockpit.md, "What each agent costs").
+ *
+ * Vocabulary:
+ * - group: every process whose process group id is the agent's (the reaper
+ *   starts each agent as its group's leader, so what it starts is in it).
+ * - ticks: CPU time in clock ticks (`utime + stime` of /proc/PID/stat), at
+ *   the user-visible 100 a second Linux has on every architecture tai runs on.
+ * - children ticks: `cutime + cstime`, the ticks of children a process has
+ *   waited for: how a compiler run or a `git status` that lived between two
+ *   samples is still counted.
+ * - CPU: the group's ticks over the last sample's wall time, in percent of
+ *   one core (200 % is two cores busy); undefined on a group's first sample.
+ * - RSS: the sum of the group's resident sets (pages shared between them
+ *   counted in each, as `ps` and `top` count them).
+ */
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ). */
+export const CLOCK_TICKS = 100;
+
+/** One process as /proc/PID/stat says. */
+export interface ProcStat {
+  readonly pid: number;
+  readonly pgid: number;
+  /** When it started (ticks after boot): with the pid, a process that cannot be another reusing the pid. */
+  readonly start: number;
+  readonly ticks: number;
+  readonly childTicks: number;
+  readonly rssPages: number;
+}
+
+/** A group's counters at one sample, for the next one's CPU. */
+export interface GroupSample {
+  readonly at: number;
+  /** Ticks by `pid:start`. */
+  readonly ticks: ReadonlyMap<string, number>;
+  /** Children ticks by `pid:start`. */
+  readonly childTicks: ReadonlyMap<string, number>;
+}
+
+/** What a group costs now. */
+export interface Cost {
+  /** Percent of one core over the last sample; undefined until a second sample. */
+  readonly cpu: number | undefined;
+  readonly rssBytes: number;
+}
+
+/** The fields of a /proc/PID/stat line, or undefined for one that does not parse. */
+export function parseProcStat(text: string): ProcStat | undefined {
+  // The command name may hold spaces and parentheses: the fields start after the last ')'.
+  const close = text.lastIndexOf(')');
+  const pid = Number.parseInt(text, 10);
+  if (close < 0 || !Number.isInteger(pid)) return undefined;
+  const f = text.slice(close + 2).split(' ');
+  // f[0] is the state (field 3): field N is f[N - 3].
+  const num = (field: number): number => Number(f[field - 3]);
+  const stat = { pid, pgid: num(5), start: num(22), ticks: num(14) + num(15), childTicks: num(16) + num(17), rssPages: num(24) };
+  return Object.values(stat).every((v) => Number.isFinite(v)) ? stat : undefined;
+}
+
+/**
+ * The cost of a group from its processes now (`procs`) and its previous
+ * sample: each process seen before adds its new ticks, one born since adds
+ * all of its own, and the children ticks that grew add what ended in between,
+ * less what was counted of those processes while they lived.
+ */
+export function groupCost(prev: GroupSample | undefined, procs: readonly ProcStat[], at: number, pageSize: number): { readonly sample: GroupSample; readonly cost: Cost } {
+  const ticks = new Map<string, number>();
+  const childTicks = new Map<string, number>();
+  let rssPages = 0;
+  let used = 0;
+  let reaped = 0;
+  for (const p of procs) {
+    const key = `${p.pid}:${p.start}`;
+    ticks.set(key, p.ticks);
+    childTicks.set(key, p.childTicks);
+    rssPages += p.rssPages;
+    const before = prev?.ticks.get(key);
+    used += before === undefined ? p.ticks : Math.max(0, p.ticks - before);
+    const childrenBefore = prev?.childTicks.get(key);
+    if (childrenBefore !== undefined) reaped += Math.max(0, p.childTicks - childrenBefore);
+  }
+  let countedOfGone = 0;
+  for (const [key, t] of prev?.ticks ?? []) if (!ticks.has(key)) countedOfGone += t;
+  used += Math.max(0, reaped - countedOfGone);
+  const seconds = prev === undefined ? 0 : (at - prev.at) / 1000;
+  const cpu = seconds > 0 ? (used / CLOCK_TICKS / seconds) * 100 : undefined;
+  return { sample: { at, ticks, childTicks }, cost: { cpu, rssBytes: rssPages * pageSize } };
+}
+
+/**
+ * A cost in a few characters: `cpu 12% · 143 MB`, `cpu … · 143 MB` before
+ * its second sample. Under 1 % (none included) is `<1%`: a process at rest
+ * then keeps one text, and an unchanged text draws nothing.
+ */
+export function formatCost(cost: Cost): string {
+  const cpu = cost.cpu === undefined ? '…' : `${cost.cpu < 1 ? '<1' : Math.round(cost.cpu)}%`;
+  return `cpu ${cpu} · ${formatBytes(cost.rssBytes)}`;
+}
+
+/** Bytes as `143 MB` (whole megabytes under 10 GB), `12.5 GB` beyond. */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 10_240 ? `${(mb / 1024).toFixed(1)} GB` : `${Math.round(mb)} MB`;
+}
