@@ -24,6 +24,7 @@ import { readCommandLine, USAGE_EXIT } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './spawn.js';
 import { restartLaneCli } from './lane-restart.js';
+import { hostLaneCli } from './lane-host.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
@@ -57,6 +58,11 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   const here = resolve(parsed.values.repo ?? '.');
   const db = openStateDb(join(stateDir(io.env), STATE_DB_FILE));
   try {
+    // A lane on another host: its git runs there, through the host's connection (docs/remote.md).
+    if (verb === 'diff' || verb === 'merge' || verb === 'drop') {
+      const onHost = await findLane(db, name ?? '', here);
+      if (onHost.host) return await hostLaneCli(verb, db, onHost, parsed.values.force === true, io, out);
+    }
     switch (verb) {
       case 'list':
         return await list(db, here, parsed.values.json === true, out);
