@@ -46,6 +46,7 @@ import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { LaneError, repoOf } from '../io/lanes/lanes.js';
 import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
 import { hostRefusal } from '../io/remote/remote-spawn.js';
+import { hostLaneSpawn } from '../io/remote/remote-lanes.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
@@ -123,7 +124,6 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   // An agent on another host (--host, or the entry's `host`): the host checked before any panel opens.
   const host = o.host ?? named?.host;
   if (host !== undefined) {
-    if (laneFlag !== undefined) return usageError(SPEC, out, '--lane with --host is not built yet (docs/remote.md)');
     const refused = await hostRefusal(host, io.env);
     if (refused !== undefined) return (out.warn(`tai spawn: ${field(refused.message)}\n`), refused.exitCode);
   }
@@ -174,8 +174,19 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), ...where, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
-  const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
-  if (request.lane !== undefined) {
+  let request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
+  if (request.lane !== undefined && request.host !== undefined) {
+    // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
+    try {
+      const made = await hostLaneSpawn(request, Date.now(), io.env);
+      request = { ...made.request, ...(o.queue ? { queue: true } : {}) };
+      out.warn(`tai spawn: lane ${made.lane.name} on ${made.lane.host ?? ''}: worktree ${field(made.lane.worktree)} on branch ${made.lane.branch}\n`);
+    } catch (err) {
+      if (!(err instanceof LaneError)) throw err;
+      out.warn(`tai spawn: ${field(err.message)}\n`);
+      return USAGE_EXIT;
+    }
+  } else if (request.lane !== undefined) {
     // Outside a repository a lane is a bad command line (64), said before any cockpit is asked.
     try {
       await repoOf(request.cwd ?? cwd);

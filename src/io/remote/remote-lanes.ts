@@ -11,7 +11,11 @@ import { checkLaneName, laneBranch, laneNameOf, uniqueLaneName } from '../../cor
 import { shCommand } from '../../core/remote/sh-quote.js';
 import { LaneError, LANES_DIR } from '../lanes/lanes.js';
 import { LaneStore, type LaneAgentSpec, type StoredLane } from '../lanes/lane-store.js';
-import type { StateDb } from '../storage/state-db.js';
+import type { CommandOf } from '../../core/protocol/commands.js';
+import { defaultLabel } from '../../core/agents/agent-spawn.js';
+import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
+import { join } from 'node:path';
+import { hostCwd } from './remote-agent.js';
 import { placeOf } from './ssh-master.js';
 import { runArgv } from './ssh-argv.js';
 import { lastLine, runSsh, type SshRun } from './ssh-run.js';
@@ -44,7 +48,7 @@ export interface MakeHostLane {
 /** Makes a lane in the host's repository: a worktree on a new branch tai/NAME from its HEAD; refuses with a LaneError, leaving nothing behind. */
 export async function makeHostLane(db: StateDb, ask: MakeHostLane): Promise<StoredLane> {
   const { host, env } = ask;
-  const where = await hostGit(host, ask.cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], env);
+  const where = await hostGit(host, hostCwd(ask.cwd) || '.', ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel'], env);
   const [common, top] = where.stdout.split('\n');
   if (where.code !== 0 || !common || !top) throw new LaneError(`lanes need a git repository: ${ask.cwd} on ${host} is not inside one (${lastLine(where.stderr)}); give --cwd a repository there`);
   const base = (await hostGitOk(host, top, ['rev-parse', '--verify', 'HEAD^{commit}'], env)).trim();
@@ -130,4 +134,29 @@ export async function hostLaneDrop(db: StateDb, lane: StoredLane, force: boolean
   if (removed.code !== 0 && !/is not a working tree/.test(removed.stderr)) throw new LaneError(`cannot remove the worktree ${lane.worktree} on ${host}: ${lastLine(removed.stderr)}`);
   await hostGit(host, lane.top, ['branch', '-D', lane.branch], env);
   new LaneStore(db).remove(lane.repo, lane.name);
+}
+
+/**
+ * A spawn with a host and a lane (`tai spawn --host NAME --lane L`): the
+ * lane made on the host from the repository of the spawn's `cwd` there,
+ * and the spawn turned into one that runs in the lane's worktree.
+ */
+export async function hostLaneSpawn(request: CommandOf<'spawn'>, now: number, env: NodeJS.ProcessEnv): Promise<{ request: CommandOf<'spawn'>; lane: StoredLane }> {
+  const { lane: name, ...rest } = request;
+  const label = request.label ?? defaultLabel(request.kind, request.argv);
+  const db = openStateDb(join(stateDir(env), STATE_DB_FILE));
+  try {
+    const lane = await makeHostLane(db, {
+      host: request.host ?? '',
+      cwd: request.cwd ?? '',
+      ...(name ? { name } : {}),
+      task: request.prompt ?? request.argv.join(' '),
+      agent: { kind: request.kind, argv: request.argv, label, ...(request.prompt === undefined ? {} : { prompt: request.prompt }) },
+      now,
+      env,
+    });
+    return { request: { ...rest, cwd: lane.worktree, label: `${label} [${lane.name}]` }, lane };
+  } finally {
+    db.close();
+  }
 }
