@@ -178,9 +178,9 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   if (request.lane !== undefined && request.host !== undefined) {
     // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
     try {
-      const made = await hostLaneSpawn(request, Date.now(), io.env);
-      request = { ...made.request, ...(o.queue ? { queue: true } : {}) };
-      out.warn(`tai spawn: lane ${made.lane.name} on ${made.lane.host ?? ''}: worktree ${field(made.lane.worktree)} on branch ${made.lane.branch}\n`);
+      const there = await hostLaneSpawn(request, Date.now(), io.env);
+      request = { ...there.request, ...(o.queue ? { queue: true } : {}) };
+      out.warn(`tai spawn: lane ${there.lane.name} on ${there.lane.host ?? ''}: worktree ${field(there.lane.worktree)} on branch ${there.lane.branch}\n`);
     } catch (err) {
       if (!(err instanceof LaneError)) throw err;
       out.warn(`tai spawn: ${field(err.message)}\n`);
