@@ -40,18 +40,19 @@ export async function run(args: readonly string[], env: NodeJS.ProcessEnv = proc
   const listing: AgentListing[] = registry.entries.map((entry) => ({
     entry,
     origin: userNames.has(entry.name) ? 'config' : 'built-in',
-    program: locateAgent(entry, env),
+    // An agent on a host is looked for there (tai hosts check HOST), not on this PATH.
+    program: entry.host === undefined ? locateAgent(entry, env) : undefined,
   }));
   if (o.json) processOutput.json(listingJson(registry, listing));
   else processOutput.say(formatAgents(registry, listing));
   return 0;
 }
 
-/** The human form: a table (name, kind, available or not found, origin, command), the agents the permission policy cannot hold back, then where the config is. */
+/** The human form: a table (name, kind, available or not found or `on HOST`, origin, command), the agents the permission policy cannot hold back, then where the config is. */
 export function formatAgents(registry: LoadedRegistry, listing: readonly AgentListing[]): string {
   const rows = [
     ['NAME', 'KIND', 'STATUS', 'FROM', 'COMMAND'],
-    ...listing.map((a) => [a.entry.name, a.entry.kind, a.program ? 'available' : 'not found', a.origin, a.entry.command.map(shellQuote).join(' ')]),
+    ...listing.map((a) => [a.entry.name, a.entry.kind, statusOf(a), a.origin, a.entry.command.map(shellQuote).join(' ')]),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const lines = rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i] ?? 0) : cell)).join('  '));
@@ -62,6 +63,12 @@ export function formatAgents(registry: LoadedRegistry, listing: readonly AgentLi
   if (notes.length > 0) lines.push('', ...notes);
   lines.push('', `config: ${registry.path} (${describeConfig(registry)})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** available or not found on this machine; `on HOST` for an agent of another host. */
+function statusOf(a: AgentListing): string {
+  if (a.entry.host !== undefined) return `on ${a.entry.host}`;
+  return a.program ? 'available' : 'not found';
 }
 
 function describeConfig(registry: LoadedRegistry): string {

@@ -2,14 +2,17 @@
  * `tai hosts [--json]`: the hosts tai has connected to from this state
  * folder, whether their shared connection is up, and its round trip.
  * `tai hosts check NAME`: whether remote agents can run there: ssh works,
- * a banner mixes into output, what the host lacks (docs/remote.md).
- * Exit 0; `check` exits 1 when the host cannot run remote agents, 69 when
+ * a banner mixes into output, what the host lacks, the programs of the
+ * registry's entries that name it, the reaper it gets (docs/remote.md).
+ * Exit 0; `check` exits 1 when the host cannot run remote agents or lacks an entry's program, 69 when
  * ssh cannot reach it, 64 for a bad host name.
  */
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput, type CliOutput } from './output.js';
 import { BadHostError, checkHost } from '../core/remote/host-name.js';
-import { PROBE_SCRIPT, readProbe } from '../core/remote/host-probe.js';
+import { PROBE_SCRIPT, readProbe, type Finding } from '../core/remote/host-probe.js';
+import { shQuote } from '../core/remote/sh-quote.js';
+import { RegistryError, type AgentEntry } from '../core/agents/agent-registry.js';
 import { messageOf } from '../core/errors.js';
 
 const USAGE =
@@ -61,6 +64,37 @@ async function check(name: string, out: CliOutput, env: NodeJS.ProcessEnv): Prom
     return 69;
   }
   const { findings, usable } = readProbe(stdout);
-  for (const f of findings) out.say(`${f.ok ? 'ok  ' : 'NO  '} ${field(f.text)}\n`);
-  return usable ? 0 : 1;
+  const agents = await entryFindings(name, env);
+  for (const f of [...findings, ...agents, REAPER_FINDING]) out.say(`${f.ok ? 'ok  ' : 'NO  '} ${field(f.text)}\n`);
+  return usable && agents.every((f) => f.ok) ? 0 : 1;
+}
+
+/** Which reaper agents on a host run under: the sh one, whatever the host (the native one is not delivered there). */
+const REAPER_FINDING: Finding = { ok: true, text: 'reaper: the POSIX sh one, sent in the command line (nothing installed there)' };
+
+/** The registry's entries that name `host`: whether each one's program is on the host's PATH (or at its path). */
+async function entryFindings(host: string, env: NodeJS.ProcessEnv): Promise<Finding[]> {
+  const { loadRegistry } = await import('../io/agents/spawn/agent-config.js');
+  const { probeHost } = await import('../io/remote/ssh-master.js');
+  let entries: readonly AgentEntry[];
+  try {
+    entries = (await loadRegistry(undefined, env)).entries.filter((e) => e.host === host);
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return [{ ok: false, text: `the registry cannot be read: ${err.message}` }];
+  }
+  if (entries.length === 0) return [];
+  const programs = entries.map((e) => e.command[0] ?? '');
+  const script = `for c in ${programs.map(shQuote).join(' ')}; do if command -v "$c" >/dev/null 2>&1; then echo "have $c"; else echo "lack $c"; fi; done`;
+  let answer: string;
+  try {
+    answer = await probeHost(host, script, env);
+  } catch (err) {
+    return [{ ok: false, text: `the registry's agents of ${host} could not be looked for: ${messageOf(err)}` }];
+  }
+  const have = new Set(answer.split('\n').filter((l) => l.startsWith('have ')).map((l) => l.slice(5)));
+  return entries.map((e) => {
+    const program = e.command[0] ?? '';
+    return have.has(program) ? { ok: true, text: `@${e.name}: ${program} found` } : { ok: false, text: `@${e.name}: no ${program} on its PATH: install it there, or change the entry's command (tai agents)` };
+  });
 }

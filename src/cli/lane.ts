@@ -33,6 +33,7 @@ import { collisionsAmong } from '../io/lane-collide/collide.js';
 import { touchedFiles } from '../io/lane-collide/touched.js';
 import { conflictsAmong, conflictsWith, liveLanes } from '../io/lane-collide/lane-conflicts.js';
 import type { StoredLane } from '../io/lanes/lane-store.js';
+import { hostLaneCli } from './lane-host.js';
 
 const USAGE =
   'usage: tai lane list [--json]          (each verb takes -C DIR: the repository to look in; default here)\n' +
@@ -76,6 +77,11 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   const here = resolve(parsed.values.repo ?? '.');
   const db = openStateDb(join(stateDir(io.env), STATE_DB_FILE));
   try {
+    // A lane on another host: its git runs there, through the host's connection (docs/remote.md).
+    if (verb === 'diff' || verb === 'merge' || verb === 'drop') {
+      const onHost = await findLane(db, name ?? '', here);
+      if (onHost.host) return await hostLaneCli(verb, db, onHost, parsed.values.force === true, io, out);
+    }
     switch (verb) {
       case 'list':
         return await list(db, here, parsed.values.json === true, out);

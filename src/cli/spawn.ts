@@ -28,7 +28,7 @@
  * spawn-in-process.ts (here), the result printed by spawn-result.ts, the
  * live status line drawn by spawn-status.ts.
  */
-import { defaultLabel, entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
+import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';
 import type { CommandOf } from '../core/protocol/commands.js';
 import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEntry } from '../core/agents/agent-registry.js';
@@ -44,15 +44,17 @@ import { viaCockpit } from './spawn-via-cockpit.js';
 import type { QueuedSpawn, ResultShape } from './spawn-result.js';
 import { takeLaneFlag } from '../core/lanes/lane-args.js';
 import { laneRequestProblem } from './spawn-lane-check.js';
+import { LaneError } from '../io/lanes/lanes.js';
 import { askWithoutCockpit, laneProblem, policyNote, promptProblem, rangeProblem } from './spawn-checks.js';
-import { remoteSpawn } from '../io/remote/remote-spawn.js';
+import { hostRefusal } from '../io/remote/remote-spawn.js';
+import { hostLaneSpawn } from '../io/remote/remote-lanes.js';
 
 const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] [--host NAME] -- ARGV...\n' +
-  '--host runs the command on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
+  '--host runs the agent (any kind, or @NAME) on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
@@ -120,12 +122,11 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     argv = withModel(named);
   }
   if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
-  let remoteLabel: string | undefined;
-  if (o.host !== undefined) {
-    if (named || (o.kind ?? 'command') !== 'command' || laneFlag !== undefined) return usageError(SPEC, out, '--host runs command agents (-- ARGV) only so far, without --lane (docs/remote.md)');
-    const remote = await remoteSpawn(o.host, argv, o.label ?? defaultLabel('command', argv), o.cwd, io.env);
-    if ('message' in remote) return (out.warn(`tai spawn: ${field(remote.message)}\n`), remote.exitCode);
-    [argv, remoteLabel] = [remote.argv, remote.label];
+  // An agent on another host (--host, or the entry's `host`): the host checked before any panel opens.
+  const host = o.host ?? named?.host;
+  if (host !== undefined) {
+    const refused = await hostRefusal(host, io.env);
+    if (refused !== undefined) return (out.warn(`tai spawn: ${field(refused.message)}\n`), refused.exitCode);
   }
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
@@ -153,11 +154,12 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
   const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);
   if (noPrompt !== undefined) return usageError(SPEC, out, noPrompt);
-  // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere.
-  const cwd = resolve(o.host === undefined ? (o.cwd ?? '.') : '.');
+  // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere; on a host, the host's folder as given.
+  const cwd = resolve(o.cwd ?? '.');
+  const where = host === undefined ? { cwd } : { ...(o.cwd === undefined ? {} : { cwd: o.cwd }), host };
   const asked = {
     ...(o.kind === undefined ? {} : { kind: o.kind }),
-    ...((remoteLabel ?? o.label) === undefined ? {} : { label: remoteLabel ?? o.label }),
+    ...(o.label === undefined ? {} : { label: o.label }),
     ...(prompt === undefined || prompt === '' ? {} : { prompt }),
     ...(timeout === undefined ? {} : { timeout }),
     ...(idleCancel === undefined ? {} : { idle_cancel: idleCancel }),
@@ -169,13 +171,28 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   };
   // An agent by name is started exactly as the cockpit's @mention line starts it: a turn of its session.
   const built: CommandOf<'spawn'> = named
-    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, session: true, ...(policy === undefined ? {} : { permissions: policy }), ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
-    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), cwd, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
+    ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, ...(o.host === undefined ? {} : { host: o.host }), session: true, ...(policy === undefined ? {} : { permissions: policy }), ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
+    : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), ...where, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
-  const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
-  const laneBad = request.lane === undefined && request.in_lane === undefined ? undefined : await laneRequestProblem(request, request.cwd ?? cwd, io.env);
-  if (laneBad !== undefined) return usageError(SPEC, out, laneBad);
+  let request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
+  if (request.lane !== undefined && request.host !== undefined) {
+    // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
+    try {
+      const there = await hostLaneSpawn(request, Date.now(), io.env);
+      request = { ...there.request, ...(o.queue ? { queue: true } : {}) };
+      out.warn(`tai spawn: lane ${there.lane.name} on ${there.lane.host ?? ''}: worktree ${field(there.lane.worktree)} on branch ${there.lane.branch}
+`);
+    } catch (err) {
+      if (!(err instanceof LaneError)) throw err;
+      out.warn(`tai spawn: ${field(err.message)}
+`);
+      return USAGE_EXIT;
+    }
+  } else {
+    const laneBad = request.lane === undefined && request.in_lane === undefined ? undefined : await laneRequestProblem(request, request.cwd ?? cwd, io.env);
+    if (laneBad !== undefined) return usageError(SPEC, out, laneBad);
+  }
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true) ?? askWithoutCockpit(request, Boolean(socket));
   if (note !== undefined) out.warn(`tai spawn: ${note}\n`);

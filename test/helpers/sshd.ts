@@ -27,6 +27,8 @@ export interface TestSshd {
   readonly config: string;
   /** The host's TMPDIR for sessions through `config` (where the remote reaper keeps its folder). */
   readonly hostTmp: string;
+  /** The host's XDG_CACHE_HOME for sessions through `config` (where the host's agent slots are kept, in tai/slots). */
+  readonly hostCache: string;
   /** The sshd process (the listener). */
   readonly process: ChildProcess;
   /** Everything sshd printed (it logs to stderr with -e). */
@@ -74,6 +76,7 @@ export async function startSshd(): Promise<TestSshd> {
   const config = join(dir, 'ssh_config');
   const hostTmp = join(dir, 'host-tmp');
   mkdirSync(hostTmp, { mode: 0o700 });
+  const hostCache = join(dir, 'host-cache');
   writeFileSync(
     config,
     [
@@ -86,7 +89,7 @@ export async function startSshd(): Promise<TestSshd> {
       '  StrictHostKeyChecking no',
       `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
       '  LogLevel ERROR',
-      `  SetEnv TMPDIR=${hostTmp}`,
+      `  SetEnv TMPDIR=${hostTmp} XDG_CACHE_HOME=${hostCache}`,
       '',
     ].join('\n'),
   );
@@ -95,7 +98,7 @@ export async function startSshd(): Promise<TestSshd> {
     ['-D', '-e', '-f', '/dev/null', '-p', String(port), '-h', join(dir, 'host'),
       '-o', 'ListenAddress=127.0.0.1', '-o', `AuthorizedKeysFile=${join(dir, 'authorized_keys')}`,
       '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no', '-o', 'StrictModes=no',
-      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR'],
+      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR XDG_CACHE_HOME'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
@@ -107,6 +110,7 @@ export async function startSshd(): Promise<TestSshd> {
     port,
     config,
     hostTmp,
+    hostCache,
     process: sshd,
     log: () => log,
     async stop() {

@@ -14,6 +14,7 @@
 import { idleCancelProblem } from './idle-cancel.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer } from './questions.js';
 import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
+import { BadHostError, checkHost } from '../remote/host-name.js';
 
 /** The one list of agent kinds: what an entry can name and `tai spawn --kind` takes; each has a runner (src/io/agents/runners/table.ts). */
 export const AGENT_KINDS = ['acp', 'claude', 'codex', 'cap', 'command'] as const;
@@ -57,6 +58,8 @@ export interface AgentEntry {
   readonly description?: string;
   /** Every spawn of this agent runs in a new lane (a git worktree; docs/lanes.md), by `tai spawn @name` and the mention line. */
   readonly lane?: boolean;
+  /** The host the agent runs on over ssh (docs/remote.md), as `ssh` names it; `cwd` is then a folder there. */
+  readonly host?: string;
 }
 
 /** A validated registry file. */
@@ -94,7 +97,7 @@ export class UnknownAgentError extends Error {
   }
 }
 
-const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'idle_cancel', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane'] as const;
+const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'idle_cancel', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane', 'host'] as const;
 const FILE_FIELDS = ['agents'] as const;
 
 /** Validates the parsed JSON of a registry file; `source` names the file in every error. */
@@ -168,6 +171,12 @@ function parseEntry(name: string, raw: unknown, fail: Fail): AgentEntry {
   if (lane !== undefined) {
     if (typeof lane !== 'boolean') return fail(`${at}.lane`, `must be true or false (got ${describe(lane)})`);
     entry.lane = lane;
+  }
+  const host = raw['host'];
+  if (host !== undefined) {
+    const bad = typeof host === 'string' ? hostNameProblem(host) : 'must be a host name as ssh takes it, like "build" or "me@build.example"';
+    if (bad !== undefined) return fail(`${at}.host`, `${bad} (got ${describe(host)})`);
+    entry.host = host as string;
   }
   const askTimeout = raw['ask_timeout'];
   if (askTimeout !== undefined) {
@@ -313,6 +322,17 @@ export function commonPrefix(words: readonly string[]): string {
     end = i;
   }
   return first.slice(0, end);
+}
+
+/** Why `host` cannot be an entry's host (it would reach ssh as an option, or hold what no host name has), or undefined. */
+function hostNameProblem(host: string): string | undefined {
+  try {
+    checkHost(host);
+    return undefined;
+  } catch (err) {
+    if (err instanceof BadHostError) return `is not a host name ssh can be given: ${err.message}`;
+    throw err;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

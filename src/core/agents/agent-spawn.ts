@@ -31,6 +31,8 @@ export interface EntrySpawnOptions {
   readonly session?: boolean;
   /** Run in a new lane (docs/lanes.md): its name, or '' for one from the label; the entry's `lane: true` asks for '' too. */
   readonly lane?: string;
+  /** Run on this host over ssh (docs/remote.md); beats the entry's `host`. On a host, `cwd` is the entry's or the override, else the login folder. */
+  readonly host?: string;
 }
 
 /** A registry entry's command, with `--model M` added for the kinds whose CLIs take it (claude, codex). */
@@ -45,7 +47,9 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
   const label = options.label ?? `@${entry.name}`;
   const wall = options.timeout ?? entry.timeout;
   const idle = options.idle_cancel ?? entry.idle_cancel;
-  const cwd = options.cwdOverride ? options.cwd : (entry.cwd ?? options.cwd);
+  const host = options.host ?? entry.host;
+  // On a host, the caller's folder is a local one: the entry's folder there, else the login folder.
+  const cwd = options.cwdOverride ? options.cwd : host === undefined ? (entry.cwd ?? options.cwd) : entry.cwd;
   const lane = options.lane ?? (entry.lane ? '' : undefined);
   return {
     cmd: 'spawn',
@@ -55,12 +59,13 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
     ...(options.prompt === undefined || options.prompt === '' ? {} : { prompt: options.prompt }),
     ...(wall === undefined ? {} : { timeout: wall }),
     ...(idle === undefined ? {} : { idle_cancel: idle }),
-    cwd,
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(host === undefined ? {} : { host }),
     ...(options.retries === undefined ? {} : { retries: options.retries }),
     ...(options.allow || entry.permissions === 'allow' ? { allow: true } : {}),
     ...policyFields(entry, options),
     // A lane runs in a new worktree: a kept session belongs to another folder, so a lane turn never continues one.
-    ...(options.session && lane === undefined ? { session: sessionKey(entry, cwd) } : {}),
+    ...(options.session && lane === undefined ? { session: sessionKey(entry, host === undefined ? (cwd ?? '') : `${host}:${cwd ?? '~'}`) } : {}),
     ...(lane === undefined ? {} : { lane }),
   };
 }

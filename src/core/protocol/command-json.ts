@@ -219,6 +219,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const askDefault = optional(v, 'ask_default', 'spawn ask_default', oneOf(DEFAULT_ANSWERS));
   const stdin = optional(v, 'stdin', 'spawn stdin', boolean);
   const resume = optional(v, 'resume', 'spawn resume', nonEmptyString);
+  const host = optional(v, 'host', 'spawn host', withoutNul(nonEmptyString));
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -236,6 +237,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(stdin === undefined ? {} : { stdin }),
     ...(session === undefined ? {} : { session }),
     ...(resume === undefined ? {} : { resume }),
+    ...(host === undefined ? {} : { host }),
     ...(lane === undefined ? {} : { lane }),
     ...(inLane === undefined ? {} : { in_lane: inLane }),
   };

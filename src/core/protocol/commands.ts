@@ -72,6 +72,8 @@ export type Command =
       readonly in_lane?: string;
       /** Resume the agent's own session of this id instead of starting a new one (a restore; docs/restore.md). */
       readonly resume?: string;
+      /** Run the agent on this host over ssh, under tai's reaper there (docs/remote.md); `cwd` is then a folder on the host. */
+      readonly host?: string;
     }
   | { readonly cmd: 'cancel'; readonly id: number; /** Why, as the footer says it (at most a header's length); default `cancelled by request (tai cancel)`. */ readonly reason?: string }
   | { readonly cmd: 'status' }

@@ -38,6 +38,7 @@ import type { Board } from '../../../store/board.js';
 import { waitForResult, type Attempt } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { liveResult, storedResult } from './agent-results.js';
+import { hostRequest } from '../remote/remote-spawn.js';
 import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
 import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
 import { freeRoom, importUnsaved, reserveRoom } from '../storage/unsaved.js';
@@ -146,7 +147,9 @@ export class LocalAgentService implements AgentService {
   }
 
   /** Starts an agent of `request.kind`; throws AgentsFullError past the cap, RequestError on a bad request. */
-  async spawn(request: CommandOf<'spawn'>, now: number): Promise<SpawnResult> {
+  async spawn(asked: CommandOf<'spawn'>, now: number): Promise<SpawnResult> {
+    // An agent on another host: the runner starts its local side (docs/remote.md).
+    const request = hostRequest(asked);
     const runner = this.#runners[request.kind];
     if (!runner) {
       throw new RequestError(`unknown kind '${request.kind}': use one of ${Object.keys(this.#runners).join(', ')}`);
@@ -154,7 +157,7 @@ export class LocalAgentService implements AgentService {
     if (request.argv.length === 0) throw new RequestError(`kind '${request.kind}' needs a program to run (-- ARGV...)`);
     checkStartable(request.argv, request.cwd); // a lane's folder is made below; its program is checked first
     const label = request.label ?? defaultLabel(request.kind, request.argv);
-    const task = request.prompt ?? request.argv.join(' ');
+    const task = request.prompt ?? asked.argv.join(' ');
     const job = { label, task, timeout: request.timeout, retries: request.retries, idleCancel: request.idle_cancel };
     if (request.lane === undefined && request.in_lane === undefined) {
       return startJob(this.#s, request.kind, runner, runSpecOf(request), job, now);

@@ -47,6 +47,8 @@ export interface StoredLane {
   readonly agentStart: string | null;
   readonly createdAt: number;
   readonly mergedAt: number | null;
+  /** The host the lane lives on (docs/remote.md, "Lanes on a host"); absent or null: this machine. */
+  readonly host?: string | null;
 }
 
 const SCHEMA = [
@@ -70,6 +72,9 @@ const SCHEMA = [
 /** The agent's process identity, so a recycled pid is not taken for the agent (`tai lane drop` while it runs). */
 const SCHEMA_2 = ['ALTER TABLE lanes ADD COLUMN agent_pid INTEGER', 'ALTER TABLE lanes ADD COLUMN agent_start TEXT'];
 
+/** A lane on another host: its paths are the host's (src/io/remote/remote-lanes.ts). */
+const SCHEMA_HOST = ['ALTER TABLE lanes ADD COLUMN host TEXT'];
+
 interface Row {
   repo: string;
   name: string;
@@ -86,6 +91,7 @@ interface Row {
   agent_start: string | null;
   created_at: number;
   merged_at: number | null;
+  host: string | null;
 }
 
 /** The `lanes` table. */
@@ -93,6 +99,7 @@ export class LaneStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'lanes/1', SCHEMA);
     migrate(db, 'lanes/2', SCHEMA_2);
+    migrate(db, 'lanes/host', SCHEMA_HOST);
   }
 
   /** Inserts a new lane; false when the repository already has a lane of that name. */
@@ -100,10 +107,10 @@ export class LaneStore {
     return guardBusy(this.db, () => {
       const info = this.db
         .prepare(
-          `INSERT OR IGNORE INTO lanes (repo, name, top, branch, worktree, base, base_branch, task, agent, agent_run, agent_id, agent_pid, agent_start, created_at, merged_at)
-           VALUES (@repo, @name, @top, @branch, @worktree, @base, @baseBranch, @task, @agent, @agentRun, @agentId, @agentPid, @agentStart, @createdAt, @mergedAt)`,
+          `INSERT OR IGNORE INTO lanes (repo, name, top, branch, worktree, base, base_branch, task, agent, agent_run, agent_id, agent_pid, agent_start, created_at, merged_at, host)
+           VALUES (@repo, @name, @top, @branch, @worktree, @base, @baseBranch, @task, @agent, @agentRun, @agentId, @agentPid, @agentStart, @createdAt, @mergedAt, @host)`,
         )
-        .run({ ...lane, agent: JSON.stringify(lane.agent) });
+        .run({ ...lane, agent: JSON.stringify(lane.agent), host: lane.host ?? null });
       return info.changes === 1;
     });
   }
@@ -167,5 +174,6 @@ function fromRow(row: Row): StoredLane {
     agentStart: row.agent_start,
     createdAt: row.created_at,
     mergedAt: row.merged_at,
+    ...(row.host === null ? {} : { host: row.host }),
   };
 }

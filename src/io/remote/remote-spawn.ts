@@ -1,27 +1,24 @@
 /**
- * `tai spawn --host NAME -- ARGV...` turned into a local command agent: the
- * host checked, its shared connection up, and the argv the `command` runner
- * runs (the wrapper, remote-run.ts, around ssh and the host's reaper). The
- * panel, clocks and stops are the local ones; the label carries the host.
+ * A spawn with a `host` (`tai spawn --host NAME`, a registry entry's
+ * `host`, a socket request) turned into a local agent of any kind: its argv
+ * wrapped (remote-agent.ts) so the runner starts the local side of the host's
+ * slot and reaper, its label carrying the host. `tai spawn` first checks the
+ * host (name, connection, its slots) so a bad host is said before any panel.
  */
+import type { CommandOf } from '../../core/protocol/commands.js';
+import { RequestError } from '../../core/errors.js';
+import { defaultLabel } from '../../core/agents/agent-spawn.js';
 import { BadHostError, checkHost } from '../../core/remote/host-name.js';
+import { countCommandLine, HOST_FULL_EXIT, hostFullMessage, readCount } from '../../core/remote/host-slots.js';
 import { REMOTE_CLOCKS, type RemoteClocks } from '../../core/remote/remote-reaper.js';
-import { UnquotableWordError } from '../../core/remote/sh-quote.js';
+import { shQuote, UnquotableWordError } from '../../core/remote/sh-quote.js';
+import { AGENTS_MAX_PARALLEL } from '../../core/policy.js';
 import { ControlDirError } from './control-dir.js';
-import { agentArgv } from './ssh-argv.js';
-import { ensureMaster, HostUnreachableError, placeOf } from './ssh-master.js';
-import { REMOTE_RUN_SCRIPT } from './remote-run.js';
+import { hostCwd, wrapperArgv, type RemotePlace } from './remote-agent.js';
+import { ensureMaster, HostUnreachableError, placeOf, probeHost } from './ssh-master.js';
 
 /** Exit code of `tai spawn` when the host cannot be reached (EX_UNAVAILABLE). */
 export const HOST_UNREACHABLE_EXIT = 69;
-
-/** What a remote spawn runs locally. */
-export interface RemoteSpawn {
-  /** The local argv: node, the wrapper, the host, ssh's argv. */
-  readonly argv: string[];
-  /** The label, with the host: `command sleep @build`. */
-  readonly label: string;
-}
 
 /** Why a remote spawn cannot start: the message and `tai spawn`'s exit code. */
 export interface RemoteRefusal {
@@ -35,15 +32,45 @@ export function remoteClocks(env: NodeJS.ProcessEnv): RemoteClocks {
   return Number.isInteger(grace) && grace > 0 ? { ...REMOTE_CLOCKS, lostGraceS: grace } : REMOTE_CLOCKS;
 }
 
-/** The local argv and label of `argv` run on `host`, or why not (64: bad input, 69: unreachable). */
-export async function remoteSpawn(host: string, argv: readonly string[], label: string, cwd: string | undefined, env: NodeJS.ProcessEnv): Promise<RemoteSpawn | RemoteRefusal> {
+/** Where an agent of `host` runs: the connection's place, the clocks, the host's folder. */
+export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.ProcessEnv): RemotePlace {
+  return { place: placeOf(checkHost(host), env), clocks: remoteClocks(env), cwd: hostCwd(cwd) };
+}
+
+/**
+ * The request the runner starts for a spawn with a `host`: its argv wrapped,
+ * its label `LABEL @HOST`, its `cwd` (a folder on the host) carried inside
+ * the wrapper's argument, so the local side runs where the service runs.
+ * A request without a host is returned as it is.
+ */
+export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): CommandOf<'spawn'> {
+  const { host, cwd, ...rest } = request;
+  if (host === undefined) return request;
+  if (request.lane !== undefined || request.in_lane !== undefined) throw new RequestError('a lane on a host is made by tai spawn --host NAME --lane (docs/remote.md), not by a socket request');
+  try {
+    const remote = remotePlace(host, cwd, env);
+    for (const word of request.argv) shQuote(word);
+    return { ...rest, argv: wrapperArgv(remote, request.argv), label: `${request.label ?? defaultLabel(request.kind, request.argv)} @${host}` };
+  } catch (err) {
+    if (err instanceof BadHostError || err instanceof UnquotableWordError || err instanceof ControlDirError) throw new RequestError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Whether `host` can take one more agent, asked before any panel opens:
+ * a bad name (64), no connection (69), its own slots all live (75, the
+ * message naming the host). Undefined when it can.
+ */
+export async function hostRefusal(host: string, env: NodeJS.ProcessEnv): Promise<RemoteRefusal | undefined> {
   try {
     const place = placeOf(checkHost(host), env);
-    const ssh = agentArgv(place, argv, remoteClocks(env), cwd ?? '');
     await ensureMaster(place);
-    return { argv: [process.execPath, REMOTE_RUN_SCRIPT, host, '--', ...ssh], label: `${label} @${host}` };
+    const running = readCount(await probeHost(host, countCommandLine(), env));
+    if (running !== undefined && running >= AGENTS_MAX_PARALLEL) return { message: hostFullMessage(host, running), exitCode: HOST_FULL_EXIT };
+    return undefined;
   } catch (err) {
-    if (err instanceof BadHostError || err instanceof UnquotableWordError) return { message: err.message, exitCode: 64 };
+    if (err instanceof BadHostError) return { message: err.message, exitCode: 64 };
     if (err instanceof HostUnreachableError || err instanceof ControlDirError) return { message: err.message, exitCode: HOST_UNREACHABLE_EXIT };
     throw err;
   }

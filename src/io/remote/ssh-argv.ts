@@ -5,6 +5,7 @@
  * user's config, or `TAI_SSH_CONFIG` (-F) when set (the tests' own sshd).
  */
 import { checkHost } from '../../core/remote/host-name.js';
+import { slotCommandLine } from '../../core/remote/host-slots.js';
 import { remoteCommandLine, type RemoteClocks } from '../../core/remote/remote-reaper.js';
 
 /** Where ssh finds its config and tai its control socket for one host. */
@@ -56,4 +57,9 @@ export function runArgv(place: SshPlace, commandLine: string): string[] {
 /** An agent's argv run on the host under the remote reaper. */
 export function agentArgv(place: SshPlace, argv: readonly string[], clocks?: RemoteClocks, cwd?: string): string[] {
   return runArgv(place, remoteCommandLine(argv, clocks, cwd));
+}
+
+/** An agent's argv run on the host in one of the host's own slots (src/core/remote/host-slots.ts), under the remote reaper. */
+export function slotAgentArgv(place: SshPlace, argv: readonly string[], clocks?: RemoteClocks, cwd?: string): string[] {
+  return runArgv(place, slotCommandLine(remoteCommandLine(argv, clocks, cwd), place.host));
 }

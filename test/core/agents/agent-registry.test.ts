@@ -120,13 +120,21 @@ describe('parseRegistry', () => {
     expect(errorOf({ agents: { reviewer: null } })).toBe('agents.json: agents.reviewer must be an object with at least kind and command (got null)');
   });
 
+  it('accepts a host as ssh names it, and refuses one that would reach ssh as an option or holds a shell character', () => {
+    const parsed = parseRegistry({ agents: { 'codex-big': { kind: 'codex', command: ['codex', 'exec'], host: 'me@build.example', cwd: '~/src' } } }, SRC);
+    expect(parsed.entries[0]).toEqual({ name: 'codex-big', kind: 'codex', command: ['codex', 'exec'], host: 'me@build.example', cwd: '~/src' });
+    expect(entryError({ kind: 'acp', command: ['x'], host: '-oProxyCommand=id' })).toMatch(/^agents\.json: agents\.reviewer\.host is not a host name ssh can be given: .*starts with '-'.* \(got "-oProxyCommand=id"\)$/);
+    expect(entryError({ kind: 'acp', command: ['x'], host: 'build;id' })).toMatch(/agents\.reviewer\.host is not a host name ssh can be given: .*holds ";"/);
+    expect(entryError({ kind: 'acp', command: ['x'], host: 7 })).toBe('agents.json: agents.reviewer.host must be a host name as ssh takes it, like "build" or "me@build.example" (got 7)');
+  });
+
   it('refuses unknown fields, suggesting a near one', () => {
     expect(entryError({ kind: 'acp', comand: ['x'] })).toBe('agents.json: agents.reviewer.comand is not a known field (did you mean command?)');
     expect(entryError({ kind: 'acp', command: ['x'], Timeout: 60 })).toBe(
       'agents.json: agents.reviewer.Timeout is not a known field (did you mean timeout?)',
     );
     expect(entryError({ kind: 'acp', command: ['x'], env: {} })).toBe(
-      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, idle_cancel, permissions, ask_timeout, ask_default, model, description, lane)',
+      'agents.json: agents.reviewer.env is not a known field (known fields: kind, command, cwd, timeout, idle_cancel, permissions, ask_timeout, ask_default, model, description, lane, host)',
     );
   });
 

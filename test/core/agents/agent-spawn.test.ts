@@ -25,6 +25,13 @@ describe('a registry entry as a spawn command', () => {
     });
   });
 
+  it("runs an entry with a host there: the host in the command, the entry's folder (not the caller's local one), a --host and --cwd of the caller winning", () => {
+    const far: AgentEntry = { name: 'codex-big', kind: 'codex', command: ['codex', 'exec'], host: 'build' };
+    expect(entrySpawnCommand(far, { prompt: 'go', cwd: '/local/here' })).toEqual({ cmd: 'spawn', kind: 'codex', argv: ['codex', 'exec'], label: '@codex-big', prompt: 'go', host: 'build' });
+    expect(entrySpawnCommand({ ...far, cwd: '~/src' }, { cwd: '/local/here', session: true })).toMatchObject({ cwd: '~/src', host: 'build', session: sessionKey(far, 'build:~/src') });
+    expect(entrySpawnCommand(far, { cwd: '/srv/x', cwdOverride: true, host: 'gpu' })).toMatchObject({ cwd: '/srv/x', host: 'gpu' });
+  });
+
   it("takes the entry's directory, wall clock, permissions and model", () => {
     expect(entrySpawnCommand(REVIEWER, { prompt: 'review', cwd: '/elsewhere' })).toEqual({
       cmd: 'spawn',

@@ -146,7 +146,7 @@ describe('a command agent on another host over ssh', () => {
     const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], envOf({ TAI_REMOTE_GRACE: '1' }));
     await until(() => processesRunning(agent.grandchild).length > 0 && processesRunning(agent.child).length > 0, { what: 'the agent running on the host', explain: run.err, timeout: 20_000 });
     // The local side frozen: no heartbeat, no end of the channel, as when packets stop arriving.
-    const local = descendants(run.child.pid ?? -1).filter((pid) => /remote-run\.js|^ssh /.test(readCmd(pid)) && !readCmd(pid).startsWith('tai-reaper'));
+    const local = descendants(run.child.pid ?? -1).filter((pid) => /remote-(run|agent)\.js|^ssh /.test(readCmd(pid)) && !readCmd(pid).startsWith('tai-reaper'));
     expect(local.length).toBe(2);
     for (const pid of local) process.kill(pid, 'SIGSTOP');
     try {

@@ -62,6 +62,8 @@ export function locateAgent(entry: AgentEntry, env: NodeJS.ProcessEnv = process.
 
 /** Expands a leading `~` in the program and the working directory (the file is JSON, no shell does it). */
 function expandEntry(entry: AgentEntry, homeDir: string): AgentEntry {
+  // On a host, `~` is the host's home: the remote side reads it (src/io/remote/remote-agent.ts, hostCwd).
+  if (entry.host !== undefined) return entry;
   const [program = '', ...args] = entry.command;
   const expanded: AgentEntry = { ...entry, command: [expandHome(program, homeDir), ...args] };
   return entry.cwd === undefined ? expanded : { ...expanded, cwd: expandHome(entry.cwd, homeDir) };

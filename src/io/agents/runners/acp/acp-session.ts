@@ -39,6 +39,17 @@ const ACP_CLOSED = 'ACP connection closed';
 /** The last stderr lines kept to explain a failure. */
 const STDERR_KEEP = 5;
 
+/** How long a closed session's agent has to end on its stdin's end before it is killed. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Resolves once `exited` settles or `ms` passed, whichever is first. */
+function endsWithin(exited: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void exited.then(() => (clearTimeout(timer), resolve()));
+  });
+}
+
 /** Characters of the agent's session id shown in a panel's first line. */
 const SHORT_ID = 8;
 
@@ -218,6 +229,8 @@ export class AcpSession {
       this.#broken ??= this.#ended;
       (await this.#ready).connection.close();
       this.#group.stdin.end();
+      // A moment to end on its stdin's end before the KILL: an agent on another host ends there only so (docs/remote.md).
+      await endsWithin(this.#group.exited, CLOSE_GRACE_MS);
       // A reaper that has exited took its group with it; never signal a pgid that may be reused.
       if (this.#group.reaper.exitCode === null && this.#group.reaper.signalCode === null) this.#group.kill();
       await this.#group.exited;

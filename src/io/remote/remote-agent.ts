@@ -1,0 +1,62 @@
+/**
+ * The program every remote agent's runner starts, of any kind
+ * (`node remote-agent.js PLACE_JSON -- ARGV...`): the agent's own argv stays
+ * in the runner's argv word by word, so a runner that reads or extends it
+ * (Claude's `--input-format stream-json`, `--permission-prompt-tool stdio`)
+ * works as for a local agent. At start it turns ARGV into the ssh argv of
+ * the host's slot and reaper (ssh-argv.ts) and runs the local side
+ * (remote-run.ts) on it: the ACP JSON-RPC, Claude's and Codex's stream-json
+ * go over the same ssh stdio as a command's lines.
+ */
+import { fileURLToPath } from 'node:url';
+import { REMOTE_CLOCKS, type RemoteClocks } from '../../core/remote/remote-reaper.js';
+import { slotAgentArgv, type SshPlace } from './ssh-argv.js';
+import { ensureMaster } from './ssh-master.js';
+import { main as runRemote } from './remote-run.js';
+
+/** This file, as the runner's argv names it (the built one under dist/). */
+export const REMOTE_AGENT_SCRIPT = fileURLToPath(import.meta.url);
+
+/** Where and how the agent runs on the host: what the wrapper's first argument carries. */
+export interface RemotePlace {
+  readonly place: SshPlace;
+  readonly clocks: RemoteClocks;
+  /** The folder on the host ('' for the login folder; `~/x` is read as x under it). */
+  readonly cwd: string;
+}
+
+/** The runner's argv of `argv` run at `remote`. */
+export function wrapperArgv(remote: RemotePlace, argv: readonly string[]): string[] {
+  return [process.execPath, REMOTE_AGENT_SCRIPT, JSON.stringify(remote), '--', ...argv];
+}
+
+/** A folder of a registry entry or --cwd as the host's shell will `cd` to it: `~/x` relative to the login folder. */
+export function hostCwd(cwd: string | undefined): string {
+  if (cwd === undefined || cwd === '~') return '';
+  return cwd.startsWith('~/') ? cwd.slice(2) : cwd;
+}
+
+/** Runs the wrapper: `PLACE_JSON -- ARGV...`. */
+export async function main(args: readonly string[]): Promise<void> {
+  const remote = readPlace(args[0]);
+  const argv = args.slice(2);
+  if (remote === undefined || args[1] !== '--' || argv.length === 0) {
+    process.stderr.write('tai: usage: remote-agent PLACE_JSON -- ARGV...\n');
+    process.exit(64);
+  }
+  // The connection may be down (a cockpit's @name line, no `tai spawn` before): start it; ssh says why if it cannot.
+  await ensureMaster(remote.place).catch(() => undefined);
+  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)]);
+}
+
+function readPlace(text: string | undefined): RemotePlace | undefined {
+  try {
+    const v = JSON.parse(text ?? '') as Partial<RemotePlace>;
+    if (typeof v.place?.host !== 'string' || typeof v.place.socket !== 'string' || typeof v.cwd !== 'string') return undefined;
+    return { place: v.place, clocks: { ...REMOTE_CLOCKS, ...v.clocks }, cwd: v.cwd };
+  } catch {
+    return undefined;
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) void main(process.argv.slice(2));
