@@ -42,6 +42,7 @@ export function questionRows(question: Question, width: number, rows: number, qu
     `press 1-${question.options.length}`,
     ...(allow ? ['y allow'] : []),
     ...(reject ? ['n reject'] : []),
+    'a / r allow / reject this tool for 30 min (a rule)',
     `or tai ask answer ${question.qid} N`,
   ];
   const tail = [DIM + fitted(keys.join(' · ') + (queued > 0 ? ` · ${queued} more queued` : '')) + RESET];
@@ -59,6 +60,11 @@ export function questionRows(question: Question, width: number, rows: number, qu
 /** The one line a panel gets once its question is answered. */
 export function answeredRow(qid: string, said: string, width: number): string {
   return GREEN + clip(sanitizeLine(`✓ ${qid} answered: ${said}`), Math.max(8, width)) + RESET;
+}
+
+/** The line a panel gets when a rule answered its question: `✓ q5 (Bash) answered by rule R3 (allow Bash for @x, 12 min left): Allow`. */
+export function ruleAnsweredRow(qid: string, tool: string, note: string, option: string, width: number): string {
+  return GREEN + clip(sanitizeLine(`✓ ${qid} (${tool}) answered by rule ${note}: ${option}`), Math.max(8, width)) + RESET;
 }
 
 function toneOf(line: DetailLine): string {
