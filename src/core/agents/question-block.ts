@@ -10,6 +10,7 @@ import { assertNever } from '../never.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { clip } from '../text/wrap.js';
 import type { DetailLine, Question } from './questions.js';
+import { RULE_KEY_MINUTES } from '../inbox/rules.js';
 
 const RESET = '\x1b[0m';
 const MAGENTA_BOLD = '\x1b[1;35m';
@@ -42,8 +43,9 @@ export function questionRows(question: Question, width: number, rows: number, qu
     `press 1-${question.options.length}`,
     ...(allow ? ['y allow'] : []),
     ...(reject ? ['n reject'] : []),
-    'a / r allow / reject this tool for 30 min (a rule)',
-    `or tai ask answer ${question.qid} N`,
+    // a / r: a rule allowing / rejecting this tool for this agent (docs/agents.md, "The inbox").
+    `a/r rule ${RULE_KEY_MINUTES}m`,
+    `tai ask answer ${question.qid} N`,
   ];
   const tail = [DIM + fitted(keys.join(' · ') + (queued > 0 ? ` · ${queued} more queued` : '')) + RESET];
   const room = Math.max(1, Math.min(DETAIL_LINES_MAX, rows - head.length - options.length - tail.length - 2));
