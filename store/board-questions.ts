@@ -41,25 +41,13 @@ import {
 } from '../src/core/agents/questions.js';
 import { argsLine, type AuditEntry } from '../src/core/inbox/audit.js';
 import type { RuleRequest } from '../src/core/inbox/rule-input.js';
-import { ANY_TOOL, matches, ruleNote, ruleOption, ruleRow, RULE_KEY_MINUTES, type RuleDecision, type RuleRow, type RuleScope } from '../src/core/inbox/rules.js';
-import { subjectOf, type Subject } from '../src/core/inbox/subject.js';
+import { ANY_TOOL, matches, ruleNote, ruleOption, ruleRow, RULE_KEY_MINUTES, type BatchFilter, type RuleAdded, type RuleDecision, type RuleScope } from '../src/core/inbox/rules.js';
+import { ruleToolOf, subjectOf, type Subject } from '../src/core/inbox/subject.js';
 import { messageOf } from '../src/core/errors.js';
 import { isLive } from '../src/core/panel/panel-state.js';
 import { maskSecrets } from '../src/core/text/secrets.js';
 import { BoardInbox } from './board-inbox.js';
 import type { PanelRecord } from './panel-record.js';
-
-/** A rule added: the rule, and how many waiting questions it answered at once. */
-export interface RuleAdded {
-  readonly rule: RuleRow;
-  readonly answered: number;
-}
-
-/** Which open questions a batch answer takes: a tool, an agent (panel id or @name), or both. */
-export interface BatchFilter {
-  readonly tool?: string;
-  readonly agent?: string;
-}
 
 /** The parts of the board the questions act on. */
 export interface QuestionHost {
@@ -331,7 +319,3 @@ export class BoardQuestions {
   }
 }
 
-/** The tool name a rule from a key or a list key takes: the tool's kind when the agent gives one (stable across titles), else its title's first word. */
-export function ruleToolOf(question: QuestionAsk): string {
-  return question.toolKind ?? question.tool.trim().split(/\s+/)[0] ?? question.tool;
-}

@@ -11,9 +11,8 @@ import type { Screen, ScreenFactory } from '../src/core/screen.js';
 import type { BoardStatus } from './status.js';
 import type { AnsweredQuestion, AskedListener, BatchAnswered, Question, QuestionAnswer, QuestionAsk, QuestionRow } from '../src/core/agents/questions.js';
 import type { RuleRequest } from '../src/core/inbox/rule-input.js';
-import type { RuleDecision, RuleRow } from '../src/core/inbox/rules.js';
+import type { BatchFilter, RuleAdded, RuleDecision, RuleRow } from '../src/core/inbox/rules.js';
 import type { AuditListener } from './board-inbox.js';
-import type { BatchFilter, RuleAdded } from './board-questions.js';
 
 /** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
 export type PanelKind = 'agent' | 'feed';

@@ -12,8 +12,7 @@
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
 import type { AnsweredQuestion, BatchAnswered, QuestionRow } from '../src/core/agents/questions.js';
-import type { RuleRow } from '../src/core/inbox/rules.js';
-import type { RuleAdded } from './board-questions.js';
+import type { RuleAdded, RuleRow } from '../src/core/inbox/rules.js';
 import { inboxCommand } from './inbox-dispatch.js';
 import type { Command, CommandName, CommandOf } from '../src/core/protocol/commands.js';
 import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';

@@ -5,9 +5,8 @@
  */
 import type { BatchAnswered } from '../src/core/agents/questions.js';
 import type { CommandOf } from '../src/core/protocol/commands.js';
-import type { RuleScope, RuleRow } from '../src/core/inbox/rules.js';
+import type { RuleAdded, RuleScope, RuleRow } from '../src/core/inbox/rules.js';
 import type { BoardState } from './board.js';
-import type { RuleAdded } from './board-questions.js';
 
 type InboxCommand = CommandOf<'ask_answer_all' | 'ask_rule_add' | 'ask_rule_list' | 'ask_rule_drop'>;
 

@@ -10,7 +10,7 @@ import { auditLine } from '../core/inbox/audit.js';
 import { EXIT_STORAGE } from '../io/agents/agent-results.js';
 import { AskLogStore } from '../io/storage/ask-log.js';
 import { openStateDb, STATE_DB_FILE, StateDbError, stateDir } from '../io/storage/state-db.js';
-import type { AskOptions } from './ask.js';
+import type { AskOptions } from './ask-options.js';
 import { CommandLineError, usageError, wholeNumber } from './command-line.js';
 import { CliOutput, field } from './output.js';
 

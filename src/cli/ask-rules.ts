@@ -12,7 +12,7 @@ import { RULE_DECISIONS, minutesLeft, type RuleDecision, type RuleRow, type Rule
 import { messageOf } from '../core/errors.js';
 import { call, describeCallError, NO_COCKPIT_HINT } from '../io/socket/control-client.js';
 import { saveRule, unsaveRule } from '../io/inbox/saved-rules.js';
-import type { AskOptions } from './ask.js';
+import type { AskOptions } from './ask-options.js';
 import { USAGE_EXIT, usageError } from './command-line.js';
 import { CliOutput, field } from './output.js';
 

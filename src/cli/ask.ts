@@ -20,7 +20,8 @@ import { formatElapsed } from '../core/panel/header.js';
 import { runningCockpits } from '../io/link/link-place.js';
 import { findLiveSockets } from '../io/socket/socket-path.js';
 import { call, describeCallError, NO_COCKPIT_HINT } from '../io/socket/control-client.js';
-import { readCommandLine, USAGE_EXIT, type CommandLine } from './command-line.js';
+import { readCommandLine, USAGE_EXIT } from './command-line.js';
+import { ASK_OPTIONS as OPTIONS, type AskOptions } from './ask-options.js';
 import { askLog } from './ask-log.js';
 import { askRule } from './ask-rules.js';
 import { CliOutput, field, processOutput } from './output.js';
@@ -33,26 +34,6 @@ const USAGE =
   '                        [--for 30m | --until TIME] [--save] [--everything]\n' +
   '       tai ask rule list [--json] | tai ask rule drop RULE\n' +
   '       tai ask log [--json] [--limit N]\n';
-
-/** Every option of every verb. */
-const OPTIONS = {
-  socket: { type: 'string' },
-  json: { type: 'boolean' },
-  'all-matching': { type: 'string' },
-  agent: { type: 'string' },
-  lane: { type: 'string' },
-  all: { type: 'boolean' },
-  path: { type: 'string' },
-  prefix: { type: 'string' },
-  for: { type: 'string' },
-  until: { type: 'string' },
-  save: { type: 'boolean' },
-  everything: { type: 'boolean' },
-  limit: { type: 'string' },
-} as const;
-
-/** The options read, as the verbs take them. */
-export type AskOptions = CommandLine<typeof OPTIONS>['values'];
 
 /** Runs `tai ask ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -1,4 +1,7 @@
 /**
+ * The folder `src/core/inbox/`: the approval inbox's pure parts: rules (this
+ * file), what a question is about, checks, the saved form, the audit entry.
+ *
  * Rules of the approval inbox (docs/agents.md, "The inbox"): "allow (or
  * reject) this tool, or this tool on paths under a folder, or this command
  * prefix, for this agent / lane / all agents, until a time". Pure: which rule
@@ -57,6 +60,18 @@ export interface Rule extends RuleSpec {
   readonly createdAt: number;
   /** Also written to the agents registry (`--save`). */
   readonly saved: boolean;
+}
+
+/** A rule added: the rule, and how many waiting questions it answered at once. */
+export interface RuleAdded {
+  readonly rule: RuleRow;
+  readonly answered: number;
+}
+
+/** Which open questions a batch answer takes: a tool, an agent (panel id or @name), or both. */
+export interface BatchFilter {
+  readonly tool?: string;
+  readonly agent?: string;
 }
 
 /** A rule as `tai ask rule list` shows it. */

@@ -80,3 +80,8 @@ function pathsOf(ask: QuestionAsk): string[] {
   }
   return [...new Set(paths)];
 }
+
+/** The tool name a rule from a key or the list's batch takes: the tool's kind when the agent gives one (stable across titles), else its title's first word. */
+export function ruleToolOf(question: QuestionAsk): string {
+  return question.toolKind ?? question.tool.trim().split(/\s+/)[0] ?? question.tool;
+}

@@ -10,7 +10,7 @@
 import { QuestionError } from '../../../core/agents/questions.js';
 import { isLive } from '../../../core/panel/panel-state.js';
 import { RuleError } from '../../../core/inbox/rule-input.js';
-import { ruleToolOf } from '../../../../store/board-questions.js';
+import { ruleToolOf } from '../../../core/inbox/subject.js';
 import type { Board } from '../../../../store/board.js';
 
 /** What the panel keys act on. */
