@@ -152,11 +152,12 @@ export class BoardQuestions {
   addRule(req: RuleRequest, saved: boolean, now: number): RuleAdded {
     const rule = this.inbox.add(req, saved, now);
     let answered = 0;
-    for (const question of [...this.#queue.questions]) {
-      const rec = this.#host.record(question.panel);
-      const option = ruleOption(rule.decision, question.options);
-      if (!rec || !option || !matches(rule, this.#subject(rec, question))) continue;
-      if (!this.#queue.questions.includes(question)) continue;
+    // By id: answering one opens the next of its panel as a new object.
+    for (const qid of this.#queue.questions.map((q) => q.qid)) {
+      const question = this.#queue.questions.find((q) => q.qid === qid);
+      const rec = question && this.#host.record(question.panel);
+      const option = question && ruleOption(rule.decision, question.options);
+      if (!question || !rec || !option || !matches(rule, this.#subject(rec, question))) continue;
       this.#answered(question, option, `rule ${rule.id}`, now, undefined, rule.id);
       answered++;
     }
@@ -202,12 +203,12 @@ export class BoardQuestions {
   }
 
   /** Every question of a panel closed: answered `cancelled` (a stop) or removed (the agent gone). */
-  closePanel(id: number, why: string): void {
+  closePanel(id: number, why: string, now?: number): void {
     const { queue, removed } = closePanel(this.#queue, id, why);
     this.#queue = queue;
     const rec = this.#host.record(id);
     for (const question of removed) {
-      if (rec) this.#audit(rec, question.qid, question, 'cancelled', 0, { why });
+      if (rec) this.#audit(rec, question.qid, question, 'cancelled', now ?? rec.lastEventAt, { why });
       this.#reply(question, { outcome: 'cancelled', why });
     }
     if (rec && rec.state === 'asking') rec.state = 'running';
