@@ -49,7 +49,14 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   }
   if (verb === undefined) return list(sockets, Boolean(parsed.values.json), out);
   const batch = parsed.values['all-matching'] !== undefined || parsed.values.agent !== undefined;
-  if (verb === 'answer' && batch && rest.length === 1) return answerAll(sockets, parsed.values, rest[0] ?? '', out);
+  if (verb === 'answer' && batch && rest.length === 1) {
+    // Panel ids repeat across cockpits: an agent is named in one cockpit only.
+    if (parsed.values.agent !== undefined && sockets.length > 1) {
+      out.warn(`tai ask: ${sockets.length} cockpits are running: say which with --socket PATH for --agent (tai ls lists them)\n${USAGE}`);
+      return USAGE_EXIT;
+    }
+    return answerAll(sockets, parsed.values, rest[0] ?? '', out);
+  }
   if (verb === 'answer' && !batch && rest.length === 2) return answer(sockets, rest[0] ?? '', rest[1] ?? '', out, env);
   const why = verb !== 'answer' ? `unknown verb ${field(verb)}` : batch ? 'answer --all-matching TOOL / --agent ID takes one option' : 'answer takes a question id and an option';
   out.warn(`tai ask: ${why}\n${USAGE}`);

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { QuestionAnswer, QuestionAsk } from '../../src/core/agents/questions.js';
 import type { AuditEntry } from '../../src/core/inbox/audit.js';
 import { createBoard } from '../../store/board.js';
+import { dispatch } from '../../store/dispatch.js';
 
 const ASK: QuestionAsk = {
   tool: 'Bash',
@@ -64,5 +65,14 @@ describe('the audit entries', () => {
       [50_000, 'q3', 'cancelled', 'was cancelled: its agent was stopped (enough)'],
     ]);
     expect(r.log[0]?.args).toBe('command: npm test --token=[hidden]');
+  });
+});
+
+describe('the socket door', () => {
+  test('an answer by the MCP lead is logged as the lead', async () => {
+    const r = rig();
+    const qid = r.ask(1_000) ?? '';
+    expect(await dispatch({ cmd: 'ask_answer', qid, option: 'n', by: 'lead' }, { board: r.board, now: 2_000 })).toMatchObject({ ok: true });
+    expect(r.log.at(-1)).toMatchObject({ qid, event: 'answered', by: 'lead', option: 'Reject (no)' });
   });
 });
