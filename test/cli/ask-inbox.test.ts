@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { openAgentService, type OpenedAgentService } from '../../src/io/agents/open-agent-service.js';
 import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
 import { call } from '../../src/io/socket/control-client.js';
@@ -68,6 +68,17 @@ function tai(r: Rig, args: string[]): Promise<{ code: number; out: string; err: 
   });
 }
 
+/** `tai ask log --json` once it holds `count` entries. */
+async function logOf(r: Rig, count: number): Promise<{ code: number; out: string; err: string }> {
+  let log = { code: -1, out: '[]', err: '' };
+  await vi.waitFor(async () => {
+    log = await tai(r, ['ask', 'log', '--json']);
+    expect(log.code, log.err).toBe(0);
+    expect((JSON.parse(log.out) as unknown[]).length).toBeGreaterThanOrEqual(count);
+  }, { timeout: 20_000, interval: 100 });
+  return log;
+}
+
 async function spawnAsker(r: Rig, script: string, mode: string[], label: string): Promise<number> {
   const spawned = await call(r.path, { cmd: 'spawn', kind: 'acp', argv: [process.execPath, fixture(script), ...mode], prompt: 'go', label, permissions: 'ask', timeout: 3600 });
   if (!spawned.ok) throw new Error(spawned.error);
@@ -102,8 +113,8 @@ describe('rules of the inbox', () => {
     await until(() => r.opened.service.peek(id)?.finished === true, SLOW);
     expect(r.opened.service.peek(id)?.text).toBe('Answers: allow-once, allow-once, reject-once.');
 
-    const log = await tai(r, ['ask', 'log', '--json']);
-    expect(log.code, log.err).toBe(0);
+    // The service writes the log a moment after the answers (one transaction per turn of its event loop).
+    const log = await logOf(r, 6);
     const rows = JSON.parse(log.out) as LogRow[];
     expect(rows.map((e) => [e.qid, e.event, e.by ?? ''])).toEqual([
       ['q1', 'asked', ''],
@@ -195,7 +206,7 @@ describe('batch answers', () => {
     await until(() => r.opened.service.peek(fourth)?.finished === true, SLOW);
     expect(r.opened.service.peek(fourth)?.text).toBe('Editing. Answer: reject-once.');
 
-    const rows = JSON.parse((await tai(r, ['ask', 'log', '--json'])).out) as LogRow[];
+    const rows = JSON.parse((await logOf(r, 8)).out) as LogRow[];
     expect(rows.filter((e) => e.event === 'answered').map((e) => e.by)).toEqual(['tai ask (batch)', 'tai ask (batch)', 'tai ask (batch)', 'tai ask (batch)']);
     expect(rows.filter((e) => e.event === 'asked')).toHaveLength(4);
   }, 60_000);

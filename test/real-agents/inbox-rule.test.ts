@@ -43,8 +43,12 @@ describe.skipIf(missing !== undefined)(`an inbox rule and the real claude CLI${m
     const { result } = await run.finish();
     expect(result.state, result.reason).toBe('done');
     expect(existsSync(join(run.place.project, 'tai-touched.txt'))).toBe(true);
-    const log = await run.inCockpit(['ask', 'log', '--json']);
-    const entries = JSON.parse(log.stdout) as { qid: string; event: string; tool: string; args: string; by?: string }[];
+    let entries: { qid: string; event: string; tool: string; args: string; by?: string }[] = [];
+    // The cockpit writes the log a moment after the answer (one transaction per turn of its event loop).
+    await vi.waitFor(async () => {
+      entries = JSON.parse((await run.inCockpit(['ask', 'log', '--json'])).stdout) as typeof entries;
+      expect(entries.filter((e) => e.event === 'answered')).toHaveLength(1);
+    }, { timeout: 20_000, interval: 200 });
     expect(entries.filter((e) => e.qid === question?.qid).map((e) => [e.event, e.tool, e.by ?? ''])).toEqual([
       ['asked', 'Bash', ''],
       ['answered', 'Bash', 'rule R2'],

@@ -7,6 +7,7 @@
  */
 import type { Board } from '../../../store/board.js';
 import { messageOf } from '../../core/errors.js';
+import type { AuditEntry } from '../../core/inbox/audit.js';
 import { ruleText } from '../../core/inbox/rules.js';
 import { AskLogStore } from '../storage/ask-log.js';
 import type { StateDb } from '../storage/state-db.js';
@@ -15,13 +16,22 @@ import { savedRules } from './saved-rules.js';
 /** Ties `board`'s inbox to `db` and the registry; returns what undoes it. */
 export function attachInbox(board: Board, db: StateDb, run: string, env: NodeJS.ProcessEnv, now: number, log: (line: string) => void): () => void {
   const store = new AskLogStore(db);
-  const off = board.getState().onAudit((entry) => {
+  // Entries of one turn of the event loop go in one transaction: a flood of questions is one write, not one fsync each.
+  const pending: AuditEntry[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    scheduled = undefined;
+    const entries = pending.splice(0);
     try {
-      store.append(run, entry);
+      store.append(run, ...entries);
     } catch (err) {
-      // The answer stands: only its log line is lost, and the log says so.
-      log(`ask log: ${entry.qid} ${entry.event} not stored: ${messageOf(err)}`);
+      // The answers stand: only their log lines are lost, and the log says so.
+      log(`ask log: ${entries.length} entries not stored: ${messageOf(err)}`);
     }
+  };
+  const off = board.getState().onAudit((entry) => {
+    pending.push(entry);
+    scheduled ??= setImmediate(flush);
   });
   try {
     for (const spec of savedRules(env)) {
@@ -35,5 +45,9 @@ export function attachInbox(board: Board, db: StateDb, run: string, env: NodeJS.
   } catch (err) {
     log(`saved rules not read: ${messageOf(err)}`);
   }
-  return off;
+  return () => {
+    off();
+    if (scheduled !== undefined) clearImmediate(scheduled);
+    flush();
+  };
 }

@@ -56,14 +56,16 @@ export class AskLogStore {
     migrate(db, 'ask_log/1', SCHEMA);
   }
 
-  /** Appends `entry` of run `run`, its tool and arguments masked again (a store never trusts its caller to have). */
-  append(run: string, entry: AuditEntry): void {
+  /** Appends `entries` of run `run` in one transaction, tool and arguments masked again (a store never trusts its caller to have). */
+  append(run: string, ...entries: readonly AuditEntry[]): void {
+    if (entries.length === 0) return;
     guardBusy(this.db, () =>
       this.db
         .transaction(() => {
-          this.db
-            .prepare('INSERT INTO ask_log (run, at, event, qid, panel, label, tool, args, option, by, rule, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-            .run(run, entry.at, entry.event, entry.qid, entry.panel, entry.label, maskSecrets(entry.tool), maskSecrets(entry.args), entry.option ?? null, entry.by ?? null, entry.rule ?? null, entry.why ?? null);
+          const insert = this.db.prepare('INSERT INTO ask_log (run, at, event, qid, panel, label, tool, args, option, by, rule, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+          for (const e of entries) {
+            insert.run(run, e.at, e.event, e.qid, e.panel, e.label, maskSecrets(e.tool), maskSecrets(e.args), e.option ?? null, e.by ?? null, e.rule ?? null, e.why ?? null);
+          }
           this.db.prepare('DELETE FROM ask_log WHERE seq <= (SELECT MAX(seq) FROM ask_log) - ?').run(ASK_LOG_KEEP);
         })
         .immediate(),
