@@ -118,7 +118,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
   };
   const remove = (rec: PanelRecord): void => removeRecord(records, kept, keptMax, rec);
   const questions = new BoardQuestions({ record: (id) => records.get(id), queue, log });
-  const closeQuestions = (rec: PanelRecord, why: string): void => questions.closePanel(rec.id, why);
+  const closeQuestions = (rec: PanelRecord, why: string, now?: number): void => questions.closePanel(rec.id, why, now);
   const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions };
   return {
     options,

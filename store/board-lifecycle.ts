@@ -18,7 +18,7 @@ import { DEFAULT_COLS, DEFAULT_ROWS, type BoardContext } from './board-context.j
 /** The actions that open, feed, stop, finish and close panels, and the questions' doors. */
 export type LifecycleActions = Pick<
   BoardActions,
-  'open' | 'emit' | 'write' | 'feed' | 'hold' | 'resume' | 'tag' | 'finish' | 'setCancel' | 'cancel' | 'closeByUser' | 'close' | 'shutdown' | 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked'
+  'open' | 'emit' | 'write' | 'feed' | 'hold' | 'resume' | 'tag' | 'finish' | 'setCancel' | 'cancel' | 'closeByUser' | 'close' | 'shutdown' | 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked' | InboxAction
 >;
 
 /** The lifecycle actions over the board's private state. */
@@ -165,7 +165,9 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
 }
 
 /** The questions' doors (store/board-questions.ts). */
-function questionActions(ctx: BoardContext): Pick<LifecycleActions, 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked'> {
+type InboxAction = 'addRule' | 'ruleFromKey' | 'rules' | 'dropRule' | 'answerAll' | 'onAudit';
+
+function questionActions(ctx: BoardContext): Pick<LifecycleActions, 'ask' | 'answer' | 'questions' | 'questionOf' | 'onAsked' | InboxAction> {
   const { questions } = ctx;
   return {
     ask(id, ask, now, reply) {
@@ -190,6 +192,36 @@ function questionActions(ctx: BoardContext): Pick<LifecycleActions, 'ask' | 'ans
 
     onAsked(listener) {
       return questions.onAsked(listener);
+    },
+
+    addRule(req, saved, now) {
+      const added = questions.addRule(req, saved, now);
+      ctx.publish(now);
+      return added;
+    },
+
+    ruleFromKey(id, decision, now) {
+      const added = questions.ruleFromKey(id, decision, now);
+      ctx.publish(now);
+      return added;
+    },
+
+    rules(now) {
+      return questions.inbox.list(now);
+    },
+
+    dropRule(id, now) {
+      return questions.inbox.drop(id, now);
+    },
+
+    answerAll(filter, key, by, now) {
+      const answered = questions.answerAll(filter, key, by, now);
+      ctx.publish(now);
+      return answered;
+    },
+
+    onAudit(listener) {
+      return questions.inbox.onAudit(listener);
     },
   };
 }

@@ -12,8 +12,10 @@
  *   or is gone).
  * - asked listener: told when a question opens (a notification rings once
  *   per question: src/io/cockpit/notifier.ts).
+ * - inbox: the rules that answer a question as it is asked, and the audit
+ *   log of every question and answer (store/board-inbox.ts).
  */
-import { answeredRow, questionRows } from '../src/core/agents/question-block.js';
+import { answeredRow, questionRows, ruleAnsweredRow } from '../src/core/agents/question-block.js';
 import {
   answerQuestion,
   agentsAsking,
@@ -23,6 +25,7 @@ import {
   defaultOption,
   dueQuestions,
   EMPTY_QUEUE,
+  numberQuestion,
   openQuestion,
   QUESTIONS_PER_AGENT_MAX,
   queuedBehind,
@@ -31,11 +34,19 @@ import {
   type QuestionAsk,
   type AnsweredQuestion,
   type AskedListener,
+  type BatchAnswered,
+  type QuestionOption,
   type QuestionRow,
+  QuestionError,
 } from '../src/core/agents/questions.js';
+import { argsLine, type AuditEntry } from '../src/core/inbox/audit.js';
+import type { RuleRequest } from '../src/core/inbox/rule-input.js';
+import { ANY_TOOL, matches, ruleNote, ruleOption, ruleRow, RULE_KEY_MINUTES, type BatchFilter, type RuleAdded, type RuleDecision, type RuleScope } from '../src/core/inbox/rules.js';
+import { ruleToolOf, subjectOf, type Subject } from '../src/core/inbox/subject.js';
 import { messageOf } from '../src/core/errors.js';
 import { isLive } from '../src/core/panel/panel-state.js';
 import { maskSecrets } from '../src/core/text/secrets.js';
+import { BoardInbox } from './board-inbox.js';
 import type { PanelRecord } from './panel-record.js';
 
 /** The parts of the board the questions act on. */
@@ -51,9 +62,12 @@ export class BoardQuestions {
   readonly #replies = new Map<string, (answer: QuestionAnswer) => void>();
   readonly #asked = new Set<AskedListener>();
   readonly #host: QuestionHost;
+  /** The rules and the audit log's listeners. */
+  readonly inbox: BoardInbox;
 
   constructor(host: QuestionHost) {
     this.#host = host;
+    this.inbox = new BoardInbox((line) => host.log(line));
   }
 
   /** Agents with an open question. */
@@ -70,14 +84,31 @@ export class BoardQuestions {
     }
     // The detail is the agent's arguments or diff: masked like a tool's arguments (docs/security.md).
     const shown: QuestionAsk = { ...ask, tool: maskSecrets(ask.tool), detail: ask.detail.map((d) => ({ ...d, text: maskSecrets(d.text) })) };
+    const subject = this.#subject(rec, shown);
+    this.inbox.seen(subject);
+    const rule = this.inbox.ruleFor(subject, now);
+    const byRule = rule === undefined ? undefined : ruleOption(rule.decision, ask.options);
+    if (rule && byRule) {
+      // Answered at once: never queued, its id kept so a late answer is told.
+      const numbered = numberQuestion(this.#queue, `was already answered (${byRule.name}, by rule ${rule.id})`);
+      this.#queue = numbered.queue;
+      const note = ruleNote(rule, now);
+      this.#audit(rec, numbered.qid, shown, 'asked', now);
+      this.#audit(rec, numbered.qid, shown, 'answered', now, { option: byRule, by: `rule ${rule.id}`, rule: rule.id });
+      this.#host.queue(rec, rec.formatter?.rows([ruleAnsweredRow(numbered.qid, shown.tool, note, byRule.name, rec.cols - 1)]) ?? '');
+      this.#call(reply, { outcome: 'selected', option: byRule, by: `rule ${rule.id}` });
+      return undefined;
+    }
     const asked = askQuestion(this.#queue, id, shown, now);
     this.#queue = asked.queue;
+    if (asked.type === 'added') this.#audit(rec, asked.question.qid, shown, 'asked', now);
     if (asked.type === 'flood') {
       // A flooding agent: refused, and said so once per ten refusals so the panel is not flooded too.
       if (asked.refused === 1 || asked.refused % 10 === 0) {
         this.#note(rec, `question flood: ${QUESTIONS_PER_AGENT_MAX} questions wait already; ${asked.refused} refused`);
       }
       const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
+      this.#audit(rec, 'flood', shown, reject ? 'answered' : 'cancelled', now, reject ? { option: reject, by: 'flood' } : { why: 'question flood' });
       this.#call(reply, reject ? { outcome: 'selected', option: reject, by: 'flood' } : { outcome: 'cancelled', why: 'question flood' });
       return undefined;
     }
@@ -91,24 +122,95 @@ export class BoardQuestions {
   answer(qid: string, key: string, by: string, now: number): AnsweredQuestion {
     const closed = answerQuestion(this.#queue, qid, key, by, now);
     this.#queue = closed.queue;
-    const { question, option } = closed;
+    return this.#answered(closed.question, closed.option, by, now, closed.opened);
+  }
+
+  /** Closes a waiting question (open or queued) with `option`: the reply, the panel's note, the audit entry. */
+  #answered(question: Question, option: QuestionOption, by: string, now: number, opened?: Question, rule?: string): AnsweredQuestion {
+    if (opened === undefined && this.#queue.questions.includes(question)) {
+      const closed = closeQuestion(this.#queue, question, `was already answered (${option.name}, by ${by})`, now);
+      this.#queue = closed.queue;
+      opened = closed.opened;
+    }
     this.#reply(question, { outcome: 'selected', option, by });
     const rec = this.#host.record(question.panel);
     if (rec) {
-      this.#host.queue(rec, rec.formatter?.rows([answeredRow(qid, `${option.name} (${by})`, rec.cols - 1)]) ?? '');
+      this.#audit(rec, question.qid, question, 'answered', now, { option, by, ...(rule === undefined ? {} : { rule }) });
+      this.#host.queue(rec, rec.formatter?.rows([answeredRow(question.qid, `${option.name} (${by})`, rec.cols - 1)]) ?? '');
       rec.lastEventAt = now; // the heartbeat starts again from the answer
-      if (closed.opened) this.#opened(rec, closed.opened);
-      else if (rec.state === 'asking') rec.state = 'running';
+      if (opened) this.#opened(rec, opened);
+      else if (rec.state === 'asking' && openQuestion(this.#queue, rec.id) === undefined) rec.state = 'running';
     }
-    return { qid, panel: question.panel, option };
+    return { qid: question.qid, panel: question.panel, option };
+  }
+
+  /**
+   * Holds a new rule (throws RuleError naming what is wrong) and answers at
+   * once every waiting question it covers; `saved` marks one also written to
+   * the registry.
+   */
+  addRule(req: RuleRequest, saved: boolean, now: number): RuleAdded {
+    const rule = this.inbox.add(req, saved, now);
+    let answered = 0;
+    // By id: answering one opens the next of its panel as a new object.
+    for (const qid of this.#queue.questions.map((q) => q.qid)) {
+      const question = this.#queue.questions.find((q) => q.qid === qid);
+      const rec = question && this.#host.record(question.panel);
+      const option = question && ruleOption(rule.decision, question.options);
+      if (!question || !rec || !option || !matches(rule, this.#subject(rec, question))) continue;
+      this.#answered(question, option, `rule ${rule.id}`, now, undefined, rule.id);
+      answered++;
+    }
+    return { rule: ruleRow(rule, now), answered };
+  }
+
+  /** A rule from the panel key on panel `id`'s open question: its tool, for its agent, RULE_KEY_MINUTES. */
+  ruleFromKey(id: number, decision: RuleDecision, now: number): RuleAdded {
+    const question = openQuestion(this.#queue, id);
+    const rec = this.#host.record(id);
+    if (!question || !rec) throw new QuestionError(`panel ${id} has no open question`);
+    const subject = this.#subject(rec, question);
+    const scope: RuleScope = { kind: 'agent', agent: subject.agent === undefined ? String(id) : subject.agent };
+    return this.addRule({ decision, tool: ruleToolOf(question), scope, expiresAt: now + RULE_KEY_MINUTES * 60_000 }, false, now);
+  }
+
+  /**
+   * Answers every open question the filter takes with the option `key` names
+   * in each, and each question that opens behind one and is taken too; one
+   * that has no such option is skipped, with why.
+   */
+  answerAll(filter: BatchFilter, key: string, by: string, now: number): BatchAnswered {
+    const scope: RuleScope = filter.agent === undefined ? { kind: 'all' } : { kind: 'agent', agent: filter.agent };
+    const spec = { decision: 'allow' as const, tool: filter.tool ?? ANY_TOOL, scope, expiresAt: Infinity };
+    const answered: AnsweredQuestion[] = [];
+    const skipped: { qid: string; why: string }[] = [];
+    const tried = new Set<string>();
+    for (;;) {
+      const next = this.#queue.questions.find((q) => {
+        const rec = this.#host.record(q.panel);
+        return q.openedAt !== undefined && !tried.has(q.qid) && rec !== undefined && matches(spec, this.#subject(rec, q));
+      });
+      if (!next) break;
+      tried.add(next.qid);
+      try {
+        answered.push(this.answer(next.qid, key, by, now));
+      } catch (err) {
+        if (!(err instanceof QuestionError)) throw err;
+        skipped.push({ qid: next.qid, why: err.message });
+      }
+    }
+    return { answered, skipped };
   }
 
   /** Every question of a panel closed: answered `cancelled` (a stop) or removed (the agent gone). */
-  closePanel(id: number, why: string): void {
+  closePanel(id: number, why: string, now?: number): void {
     const { queue, removed } = closePanel(this.#queue, id, why);
     this.#queue = queue;
-    for (const question of removed) this.#reply(question, { outcome: 'cancelled', why });
     const rec = this.#host.record(id);
+    for (const question of removed) {
+      if (rec) this.#audit(rec, question.qid, question, 'cancelled', now ?? rec.lastEventAt, { why });
+      this.#reply(question, { outcome: 'cancelled', why });
+    }
     if (rec && rec.state === 'asking') rec.state = 'running';
   }
 
@@ -127,6 +229,7 @@ export class BoardQuestions {
       this.#queue = closed.queue;
       this.#reply(question, { outcome: 'cancelled', why: `no ${answer} option after ${secs}s` });
       const rec = this.#host.record(question.panel);
+      if (rec) this.#audit(rec, question.qid, question, 'cancelled', now, { why: `no ${answer} option after ${secs}s` });
       if (rec && closed.opened) this.#opened(rec, closed.opened);
       else if (rec && rec.state === 'asking') rec.state = 'running';
     }
@@ -158,6 +261,26 @@ export class BoardQuestions {
   onAsked(listener: AskedListener): () => void {
     this.#asked.add(listener);
     return () => this.#asked.delete(listener);
+  }
+
+  #subject(rec: PanelRecord, ask: QuestionAsk): Subject {
+    return subjectOf(ask, { panel: rec.id, label: rec.label, ...(rec.tag === undefined ? {} : { tag: rec.tag }) });
+  }
+
+  #audit(rec: PanelRecord, qid: string, ask: QuestionAsk, event: AuditEntry['event'], now: number, more: { option?: QuestionOption; by?: string; rule?: string; why?: string } = {}): void {
+    this.inbox.audit({
+      at: now,
+      event,
+      qid,
+      panel: rec.id,
+      label: rec.label,
+      tool: ask.tool,
+      args: maskSecrets(argsLine(ask.detail)),
+      ...(more.option === undefined ? {} : { option: `${more.option.name} (${more.option.id})` }),
+      ...(more.by === undefined ? {} : { by: more.by }),
+      ...(more.rule === undefined ? {} : { rule: more.rule }),
+      ...(more.why === undefined ? {} : { why: more.why }),
+    });
   }
 
   #opened(rec: PanelRecord, question: Question): void {
@@ -196,3 +319,4 @@ export class BoardQuestions {
     }
   }
 }
+

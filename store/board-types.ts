@@ -9,7 +9,10 @@ import type { Layout, PaneId } from '../src/core/panel/layout.js';
 import type { FinalState, PanelState, StopCause } from '../src/core/panel/panel-state.js';
 import type { Screen, ScreenFactory } from '../src/core/screen.js';
 import type { BoardStatus } from './status.js';
-import type { AnsweredQuestion, AskedListener, Question, QuestionAnswer, QuestionAsk, QuestionRow } from '../src/core/agents/questions.js';
+import type { AnsweredQuestion, AskedListener, BatchAnswered, Question, QuestionAnswer, QuestionAsk, QuestionRow } from '../src/core/agents/questions.js';
+import type { RuleRequest } from '../src/core/inbox/rule-input.js';
+import type { BatchFilter, RuleAdded, RuleDecision, RuleRow } from '../src/core/inbox/rules.js';
+import type { AuditListener } from './board-inbox.js';
 
 /** A panel fed by an agent's events, or a feed pane fed raw bytes over the socket. */
 export type PanelKind = 'agent' | 'feed';
@@ -125,6 +128,18 @@ export interface BoardActions {
   questionOf(id: number): Question | undefined;
   /** Calls `listener` whenever a question opens; returns the unsubscribe. */
   onAsked(listener: AskedListener): () => void;
+  /** Holds a rule of the inbox and answers the waiting questions it covers (store/board-questions.ts); throws RuleError. */
+  addRule(req: RuleRequest, saved: boolean, now: number): RuleAdded;
+  /** A rule for the tool of panel `id`'s open question, for its agent (the panel's `a` / `r` keys). */
+  ruleFromKey(id: number, decision: RuleDecision, now: number): RuleAdded;
+  /** The live rules. */
+  rules(now: number): RuleRow[];
+  /** Drops a rule; throws RequestError when there is none. */
+  dropRule(id: string, now: number): RuleRow;
+  /** Answers every open question the filter takes (a tool, an agent). */
+  answerAll(filter: BatchFilter, key: string, by: string, now: number): BatchAnswered;
+  /** Calls `listener` with every audit entry (a question asked, answered, cancelled); returns the unsubscribe. */
+  onAudit(listener: AuditListener): () => void;
   /** The watchdog: runs every ORCH_MONITOR_INTERVAL. */
   tick(now: number): void;
   /** Drains pending output into screens; at most once per ORCH_FLUSH_INTERVAL. True if anything was written. */

@@ -11,7 +11,9 @@
  * the current width of every pane written to, for the client's word wrap.
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
-import type { AnsweredQuestion, QuestionRow } from '../src/core/agents/questions.js';
+import type { AnsweredQuestion, BatchAnswered, QuestionRow } from '../src/core/agents/questions.js';
+import type { RuleAdded, RuleRow } from '../src/core/inbox/rules.js';
+import { inboxCommand } from './inbox-dispatch.js';
 import type { Command, CommandName, CommandOf } from '../src/core/protocol/commands.js';
 import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';
 import { assertNever } from '../src/core/never.js';
@@ -42,6 +44,10 @@ export interface ReplyDataMap {
   record_read: RecordPage;
   ask_list: readonly QuestionRow[];
   ask_answer: AnsweredQuestion;
+  ask_answer_all: BatchAnswered;
+  ask_rule_add: RuleAdded;
+  ask_rule_list: readonly RuleRow[];
+  ask_rule_drop: RuleRow;
   steer: SteerResult;
   focus: null;
   close: null;
@@ -164,7 +170,12 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
     case 'ask_list':
       return s.questions(now);
     case 'ask_answer':
-      return s.answer(command.qid, command.option, 'tai ask', now);
+      return s.answer(command.qid, command.option, command.by ?? 'tai ask', now);
+    case 'ask_answer_all':
+    case 'ask_rule_add':
+    case 'ask_rule_list':
+    case 'ask_rule_drop':
+      return inboxCommand(command, s, now);
     case 'steer': {
       const agentService = agents(ctx);
       if (!agentService.steer) throw new RequestError(`agent ${command.id} cannot be steered here`);

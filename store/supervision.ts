@@ -40,7 +40,7 @@ export interface Supervisor {
   /** Takes a record off the board for good. */
   remove(rec: PanelRecord): void;
   /** Closes the record's questions (store/board-questions.ts); `why` completes "question qN ..." for a late answer. */
-  closeQuestions?(rec: PanelRecord, why: string): void;
+  closeQuestions?(rec: PanelRecord, why: string, now?: number): void;
 }
 
 /** The record of a panel opening at `now`, its screen's size until it gets one. */
@@ -125,7 +125,7 @@ export function requestStop(sup: Supervisor, rec: PanelRecord, cause: StopCause,
   if (rec.kind !== 'agent' || !isLive(rec.state) || rec.stop) return false;
   rec.stop = { cause, reason, at: now };
   // A stopped agent's open question is answered `cancelled` (the ACP rule).
-  sup.closeQuestions?.(rec, `was cancelled: its agent was stopped (${reason})`);
+  sup.closeQuestions?.(rec, `was cancelled: its agent was stopped (${reason})`, now);
   if (rec.soft && !rec.softCalled) {
     rec.softCalled = true;
     callHook(sup, rec.soft, reason, rec.id);
@@ -138,7 +138,7 @@ export function endRecord(sup: Supervisor, rec: PanelRecord, state: FinalState, 
   const final = rec.kind === 'agent' ? finalState(state, rec.stop) : state;
   // Stopped by supervision: the footer leads with why it was stopped, not with how the agent took it (`exit 130`).
   const stopped = rec.kind === 'agent' && rec.stop !== undefined && final !== 'done' && !summary.startsWith(rec.stop.reason);
-  sup.closeQuestions?.(rec, `is gone: its agent ended (${final})`);
+  sup.closeQuestions?.(rec, `is gone: its agent ended (${final})`, now);
   rec.state = final;
   rec.finishedAt = now;
   rec.summary = stopped && rec.stop ? (summary === '' ? rec.stop.reason : `${rec.stop.reason} (${summary})`) : summary;

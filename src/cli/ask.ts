@@ -6,10 +6,14 @@
  * TAI_PLEXER_SOCKET it asks every live cockpit of this user, and an answer
  * goes to the one that holds the question; a question id waiting in several
  * cockpits (each numbers its own) is refused with the list, nothing answered.
+ * `tai ask answer --all-matching TOOL [--agent ID] OPTION` answers every
+ * open question of a tool (and/or an agent) at once and says how many;
+ * `tai ask rule ...` holds the inbox's rules (ask-rules.ts) and
+ * `tai ask log` prints the audit log (ask-log.ts; docs/agents.md, "The inbox").
  * Exit 0 on success, 1 when the
  * answer is refused (already answered, timed out, agent gone, an option not
  * offered: the cockpit's message says which), 2 when no cockpit is
- * reachable, 64 for a bad command line.
+ * reachable, 64 for a bad command line (a refused rule too).
  */
 import type { QuestionRow } from '../core/agents/questions.js';
 import { formatElapsed } from '../core/panel/header.js';
@@ -17,24 +21,75 @@ import { runningCockpits } from '../io/link/link-place.js';
 import { findLiveSockets } from '../io/socket/socket-path.js';
 import { call, describeCallError, NO_COCKPIT_HINT } from '../io/socket/control-client.js';
 import { readCommandLine, USAGE_EXIT } from './command-line.js';
+import { ASK_OPTIONS as OPTIONS, type AskOptions } from './ask-options.js';
+import { askLog } from './ask-log.js';
+import { askRule } from './ask-rules.js';
 import { CliOutput, field, processOutput } from './output.js';
 
-const USAGE = 'usage: tai ask [--json] [--socket PATH]\n       tai ask answer QID OPTION [--socket PATH]\n';
+const USAGE =
+  'usage: tai ask [--json] [--socket PATH]\n' +
+  '       tai ask answer QID OPTION [--socket PATH]\n' +
+  '       tai ask answer --all-matching TOOL [--agent ID] OPTION | --agent ID OPTION\n' +
+  '       tai ask rule add allow|reject TOOL [--path DIR] [--prefix CMD] (--agent ID | --lane NAME | --all)\n' +
+  '                        [--for 30m | --until TIME] [--save] [--everything]\n' +
+  '       tai ask rule list [--json] | tai ask rule drop RULE\n' +
+  '       tai ask log [--json] [--limit N]\n';
 
 /** Runs `tai ask ARGS`; returns the exit code. */
 export async function run(args: readonly string[], out: CliOutput = processOutput, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = readCommandLine({ name: 'ask', usage: USAGE, options: { socket: { type: 'string' }, json: { type: 'boolean' } } }, args, out);
+  const parsed = readCommandLine({ name: 'ask', usage: USAGE, options: OPTIONS }, args, out);
   if (typeof parsed === 'number') return parsed;
   const [verb, ...rest] = parsed.positionals;
+  if (verb === 'log') return askLog(parsed.values, rest, USAGE, out, env);
   const sockets = socketsOf(parsed.values.socket, env);
+  if (verb === 'rule') return askRule(sockets, parsed.values, rest, USAGE, out, env);
   if (sockets.length === 0) {
     out.warn(`tai ask: ${NO_COCKPIT_HINT}\n`);
     return 2;
   }
   if (verb === undefined) return list(sockets, Boolean(parsed.values.json), out);
-  if (verb === 'answer' && rest.length === 2) return answer(sockets, rest[0] ?? '', rest[1] ?? '', out, env);
-  out.warn(`tai ask: ${verb === 'answer' ? 'answer takes a question id and an option' : `unknown verb ${field(verb)}`}\n${USAGE}`);
+  const batch = parsed.values['all-matching'] !== undefined || parsed.values.agent !== undefined;
+  if (verb === 'answer' && batch && rest.length === 1) {
+    // Panel ids repeat across cockpits: an agent is named in one cockpit only.
+    if (parsed.values.agent !== undefined && sockets.length > 1) {
+      out.warn(`tai ask: ${sockets.length} cockpits are running: say which with --socket PATH for --agent (tai ls lists them)\n${USAGE}`);
+      return USAGE_EXIT;
+    }
+    return answerAll(sockets, parsed.values, rest[0] ?? '', out);
+  }
+  if (verb === 'answer' && !batch && rest.length === 2) return answer(sockets, rest[0] ?? '', rest[1] ?? '', out, env);
+  const why = verb !== 'answer' ? `unknown verb ${field(verb)}` : batch ? 'answer --all-matching TOOL / --agent ID takes one option' : 'answer takes a question id and an option';
+  out.warn(`tai ask: ${why}\n${USAGE}`);
   return USAGE_EXIT;
+}
+
+/** `tai ask answer --all-matching TOOL | --agent ID OPTION`: every open question they take, answered; says how many. */
+async function answerAll(sockets: readonly string[], values: AskOptions, option: string, out: CliOutput): Promise<number> {
+  const tool = values['all-matching'];
+  const agent = values.agent;
+  let total = 0;
+  let failed: { exitCode: number; message: string } | undefined;
+  for (const socket of sockets) {
+    try {
+      const reply = await call(socket, { cmd: 'ask_answer_all', option, ...(tool === undefined ? {} : { tool }), ...(agent === undefined ? {} : { agent }) });
+      if (!reply.ok) {
+        failed = { exitCode: 1, message: reply.error };
+        continue;
+      }
+      total += reply.data.answered.length;
+      for (const a of reply.data.answered) out.say(`${field(a.qid)} answered: ${field(a.option.name)} (${field(a.option.id)}) for panel ${a.panel}\n`);
+      for (const s of reply.data.skipped) out.warn(`tai ask: ${field(s.qid)} not answered: ${field(s.why)}\n`);
+    } catch (err) {
+      failed = describeCallError(err);
+    }
+  }
+  const what = [tool === undefined ? '' : `of ${field(tool)}`, agent === undefined ? '' : `of agent ${field(agent)}`].filter((w) => w !== '').join(' ');
+  if (total === 0 && failed) {
+    out.warn(`tai ask: ${field(failed.message)}\n`);
+    return failed.exitCode;
+  }
+  out.say(`answered ${total} question${total === 1 ? '' : 's'} ${what}\n`);
+  return 0;
 }
 
 function socketsOf(flag: string | undefined, env: NodeJS.ProcessEnv): readonly string[] {

@@ -15,6 +15,8 @@ import { idleCancelProblem } from './idle-cancel.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer } from './questions.js';
 import { FORK_TIMEOUT_MAX, FORK_TIMEOUT_MIN } from '../policy.js';
 import { BadHostError, checkHost } from '../remote/host-name.js';
+import { parseSavedRules } from '../inbox/rule-json.js';
+import type { RuleSpec } from '../inbox/rules.js';
 
 /** The one list of agent kinds: what an entry can name and `tai spawn --kind` takes; each has a runner (src/io/agents/runners/table.ts). */
 export const AGENT_KINDS = ['acp', 'claude', 'codex', 'cap', 'command'] as const;
@@ -65,6 +67,8 @@ export interface AgentEntry {
 /** A validated registry file. */
 export interface Registry {
   readonly entries: readonly AgentEntry[];
+  /** Inbox rules saved by `tai ask rule add --save` (src/core/inbox/rule-json.ts). */
+  readonly rules?: readonly RuleSpec[];
 }
 
 /** A registry that cannot be used; the message names the file, the field and what was found. */
@@ -98,7 +102,7 @@ export class UnknownAgentError extends Error {
 }
 
 const ENTRY_FIELDS = ['kind', 'command', 'cwd', 'timeout', 'idle_cancel', 'permissions', 'ask_timeout', 'ask_default', 'model', 'description', 'lane', 'host'] as const;
-const FILE_FIELDS = ['agents'] as const;
+const FILE_FIELDS = ['agents', 'rules'] as const;
 
 /** Validates the parsed JSON of a registry file; `source` names the file in every error. */
 export function parseRegistry(json: unknown, source: string): Registry {
@@ -114,7 +118,7 @@ export function parseRegistry(json: unknown, source: string): Registry {
   if (!isRecord(agents)) return fail('agents', `must be an object mapping names to agents (got ${describe(agents)})`);
   const entries: AgentEntry[] = [];
   for (const [name, raw] of Object.entries(agents)) entries.push(parseEntry(name, raw, fail));
-  return { entries };
+  return json['rules'] === undefined ? { entries } : { entries, rules: parseSavedRules(json['rules'], fail) };
 }
 
 type Fail = (field: string, problem: string) => never;

@@ -10,6 +10,7 @@ import { assertNever } from '../never.js';
 import { sanitizeLine } from '../text/sanitize.js';
 import { clip } from '../text/wrap.js';
 import type { DetailLine, Question } from './questions.js';
+import { RULE_KEY_MINUTES } from '../inbox/rules.js';
 
 const RESET = '\x1b[0m';
 const MAGENTA_BOLD = '\x1b[1;35m';
@@ -42,7 +43,9 @@ export function questionRows(question: Question, width: number, rows: number, qu
     `press 1-${question.options.length}`,
     ...(allow ? ['y allow'] : []),
     ...(reject ? ['n reject'] : []),
-    `or tai ask answer ${question.qid} N`,
+    // a / r: a rule allowing / rejecting this tool for this agent (docs/agents.md, "The inbox").
+    `a/r rule ${RULE_KEY_MINUTES}m`,
+    `tai ask answer ${question.qid} N`,
   ];
   const tail = [DIM + fitted(keys.join(' · ') + (queued > 0 ? ` · ${queued} more queued` : '')) + RESET];
   const room = Math.max(1, Math.min(DETAIL_LINES_MAX, rows - head.length - options.length - tail.length - 2));
@@ -59,6 +62,11 @@ export function questionRows(question: Question, width: number, rows: number, qu
 /** The one line a panel gets once its question is answered. */
 export function answeredRow(qid: string, said: string, width: number): string {
   return GREEN + clip(sanitizeLine(`✓ ${qid} answered: ${said}`), Math.max(8, width)) + RESET;
+}
+
+/** The line a panel gets when a rule answered its question: `✓ q5 (Bash) answered by rule R3 (allow Bash for @x, 12 min left): Allow`. */
+export function ruleAnsweredRow(qid: string, tool: string, note: string, option: string, width: number): string {
+  return GREEN + clip(sanitizeLine(`✓ ${qid} (${tool}) answered by rule ${note}: ${option}`), Math.max(8, width)) + RESET;
 }
 
 function toneOf(line: DetailLine): string {

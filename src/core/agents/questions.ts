@@ -183,6 +183,17 @@ export function closeQuestion(queue: QuestionQueue, question: Question, why: str
   return { queue: { ...queue, questions, closed }, question, ...(opened ? { opened } : {}) };
 }
 
+/** A question answered before it was queued (by a rule): its id, remembered closed with `why`. */
+export function numberQuestion(queue: QuestionQueue, why: string): { readonly queue: QuestionQueue; readonly qid: string } {
+  const qid = `q${queue.next}`;
+  const closed = new Map(queue.closed).set(qid, why);
+  for (const old of closed.keys()) {
+    if (closed.size <= CLOSED_KEEP) break;
+    closed.delete(old);
+  }
+  return { queue: { ...queue, closed, next: queue.next + 1 }, qid };
+}
+
 /** Every question of `panel` taken out (its agent stopped or gone), each closed with `why`. */
 export function closePanel(queue: QuestionQueue, panel: number, why: string): { readonly queue: QuestionQueue; readonly removed: readonly Question[] } {
   const removed = queue.questions.filter((q) => q.panel === panel);
@@ -225,6 +236,13 @@ export interface AnsweredQuestion {
   readonly qid: string;
   readonly panel: number;
   readonly option: QuestionOption;
+}
+
+/** What a batch answer (`tai ask answer --all-matching`, the agent list's key) reports. */
+export interface BatchAnswered {
+  readonly answered: readonly AnsweredQuestion[];
+  /** Questions that matched but could not take the option, each with why. */
+  readonly skipped: readonly { readonly qid: string; readonly why: string }[];
 }
 
 /** Told when a question opens, with the label of its panel. */

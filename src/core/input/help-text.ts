@@ -39,11 +39,12 @@ export function helpLines(prefix: string): string[] {
   }
   lines.push(`   ${COPY_KEYS.join(' / ').padEnd(16)} copy mode: arrows/PageUp move, / searches back, n again, v selects, Enter copies, q leaves`);
   lines.push(`   ${MENTION_KEYS.join(' / ').padEnd(16)} start an agent by name: @name prompt, Tab completes, Enter starts, Esc cancels`);
-  lines.push(`   ${LIST_KEYS.join(' / ').padEnd(16)} list every agent (running, hidden, finished); Enter opens one zoomed`);
+  lines.push(`   ${LIST_KEYS.join(' / ').padEnd(16)} list every agent (running, hidden, finished); Enter opens one zoomed; y / n there answer every open question of the selected agent's tool`);
   lines.push(`   ${`${p} ${p}`.padEnd(16)} send ${p} itself`);
   lines.push('', ' In a focused agent panel:');
   lines.push(`   ${'1 .. 9'.padEnd(16)} answer its question (? · waiting for you) with that option`);
   lines.push(`   ${'y / n'.padEnd(16)} the question's first allow / reject option`);
+  lines.push(`   ${'a / r'.padEnd(16)} a rule: allow / reject that tool for that agent for 30 min, answering this question and the next ones (tai ask rule list)`);
   lines.push(`   ${'any other key'.padEnd(16)} opens the steering line: Enter sends the agent a message, Esc cancels`);
   lines.push('', ' Every other key goes to the focused pane.', ' j / k / Space / PageUp scroll this help; any other key closes it.');
   return lines;

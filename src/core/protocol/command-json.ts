@@ -18,6 +18,8 @@ import { RequestError, VPANE_ERRORS } from '../errors.js';
 import { assertNever } from '../never.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../agents/questions.js';
 import { idleCancelProblem } from '../agents/idle-cancel.js';
+import { parseInboxCommand } from '../inbox/inbox-json.js';
+import { ANSWER_BY } from './commands.js';
 import {
   POLL_WAIT_MAX,
   RECORD_PAGE_MAX,
@@ -40,6 +42,10 @@ export const COMMAND_NAMES = [
   'record_read',
   'ask_list',
   'ask_answer',
+  'ask_answer_all',
+  'ask_rule_add',
+  'ask_rule_list',
+  'ask_rule_drop',
   'steer',
   'focus',
   'close',
@@ -120,8 +126,15 @@ function parseNamed(cmd: CommandName, v: Json): Command {
     }
     case 'ask_list':
       return { cmd };
-    case 'ask_answer':
-      return { cmd, qid: required(v, 'qid', 'ask_answer qid', nonEmptyString), option: required(v, 'option', 'ask_answer option', nonEmptyString) };
+    case 'ask_answer': {
+      const by = optional(v, 'by', 'ask_answer by', oneOf(ANSWER_BY));
+      return { cmd, qid: required(v, 'qid', 'ask_answer qid', nonEmptyString), option: required(v, 'option', 'ask_answer option', nonEmptyString), ...(by === undefined ? {} : { by }) };
+    }
+    case 'ask_answer_all':
+    case 'ask_rule_add':
+    case 'ask_rule_list':
+    case 'ask_rule_drop':
+      return parseInboxCommand(cmd, v);
     case 'steer':
       return { cmd, id: required(v, 'id', 'steer id', integer), text: required(v, 'text', 'steer text', nonEmptyString) };
     case 'focus':

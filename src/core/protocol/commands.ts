@@ -11,6 +11,11 @@
 import type { PaneId } from '../panel/layout.js';
 import type { PanelState } from '../panel/panel-state.js';
 import type { DefaultAnswer, PermissionPolicy } from '../agents/questions.js';
+import type { RuleDecision } from '../inbox/rules.js';
+
+/** Who answers over the socket: `tai ask` (the default) or the MCP lead. */
+export const ANSWER_BY = ['tai ask', 'lead'] as const;
+export type AnswerBy = (typeof ANSWER_BY)[number];
 
 /** States a feed pane's owner may set (docs/spec.md, "The vpane protocol"). */
 export type FeedState = Extract<PanelState, 'running' | 'idle' | 'done' | 'failed' | 'timeout' | 'cancelled'>;
@@ -82,8 +87,27 @@ export type Command =
   | { readonly cmd: 'record_read'; readonly id: string; readonly offset?: number; readonly limit?: number }
   /** Every question agents wait on (src/core/agents/questions.ts). */
   | { readonly cmd: 'ask_list' }
-  /** Answers question `qid` with `option`: its id, its number, `y` or `n`. */
-  | { readonly cmd: 'ask_answer'; readonly qid: string; readonly option: string }
+  /** Answers question `qid` with `option`: its id, its number, `y` or `n`; `by` names the MCP lead (default `tai ask`). */
+  | { readonly cmd: 'ask_answer'; readonly qid: string; readonly option: string; readonly by?: AnswerBy }
+  /** Answers every open question of a tool and/or an agent (docs/agents.md, "The inbox"). */
+  | { readonly cmd: 'ask_answer_all'; readonly tool?: string; readonly agent?: string; readonly option: string; readonly by?: AnswerBy }
+  /** Holds a rule of the inbox; `expires_at` in ms since the epoch; `saved` when the caller also wrote it to the registry. */
+  | {
+      readonly cmd: 'ask_rule_add';
+      readonly decision: RuleDecision;
+      readonly tool: string;
+      readonly path?: string;
+      readonly prefix?: string;
+      readonly agent?: string;
+      readonly lane?: string;
+      readonly expires_at: number;
+      readonly everything?: boolean;
+      readonly saved?: boolean;
+    }
+  /** The inbox's live rules. */
+  | { readonly cmd: 'ask_rule_list' }
+  /** Drops rule `rule` (`R3`). */
+  | { readonly cmd: 'ask_rule_drop'; readonly rule: string }
   /** A follow-up message to a running agent (ACP, Claude) or a line to a command agent's stdin. */
   | { readonly cmd: 'steer'; readonly id: number; readonly text: string }
   // the keyboard's, also accepted on the socket

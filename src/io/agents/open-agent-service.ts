@@ -18,6 +18,7 @@ import type { Sleep } from '../outage/outage-wait.js';
 import { defaultProbes, type ProbeSource } from '../outage/probes.js';
 import { RecordStore } from '../storage/records.js';
 import { TranscriptStore } from '../storage/transcripts.js';
+import { attachInbox } from '../inbox/inbox-wiring.js';
 import { AcpSessionPool } from './runners/acp/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
 import { openStateDb, STATE_DB_BUSY_TIMEOUT_MS, stateDbWaitMs, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
@@ -109,7 +110,18 @@ export function openAgentService(
       lanes: new LaneWatch({ db, board, run, now, log: fileLogger(logPath(env), now) }),
       outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
     });
-    return { service, records, agents, watch, close: closer(service, sessions, db, slots) };
+    const detachInbox = attachInbox(board, db, run, env, now(), fileLogger(logPath(env), now));
+    const close = closer(service, sessions, db, slots);
+    return {
+      service,
+      records,
+      agents,
+      watch,
+      close: () => {
+        detachInbox();
+        close();
+      },
+    };
   } catch (err) {
     db.close();
     throw err;

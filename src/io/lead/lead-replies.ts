@@ -127,7 +127,7 @@ export async function questionsReply(session: LeadSession): Promise<string> {
 
 /** The answer tool. */
 export async function answerReply(session: LeadSession, qid: string, option: string): Promise<string> {
-  const reply = await session.backend.call({ cmd: 'ask_answer', qid, option });
+  const reply = await session.backend.call({ cmd: 'ask_answer', qid, option, by: 'lead' });
   if (!reply.ok) throw new LeadRequestError(reply.error);
   return `${reply.data.qid} answered: ${one(reply.data.option.name)} (${one(reply.data.option.id)}) for agent #${reply.data.panel}`;
 }

@@ -59,6 +59,14 @@ function expected(cmd: CommandName): { readonly check: Check; readonly what: str
       return { check: listOf(shape({ qid: isStr, panel: isInt, label: isStr, tool: isStr, options: listOf(shape({ id: isStr, name: isStr, kind: isStr })), waitedMs: isNum, open: isBool })), what: 'a list of questions' };
     case 'ask_answer':
       return { check: shape({ qid: isStr, panel: isInt, option: shape({ id: isStr, name: isStr, kind: isStr }) }), what: '{qid, panel, option}' };
+    case 'ask_answer_all':
+      return { check: shape({ answered: listOf(shape({ qid: isStr, panel: isInt })), skipped: listOf(shape({ qid: isStr, why: isStr })) }), what: '{answered, skipped}' };
+    case 'ask_rule_add':
+      return { check: shape({ rule: shape({ id: isStr, text: isStr, expiresAt: isNum }), answered: isInt }), what: '{rule, answered}' };
+    case 'ask_rule_list':
+      return { check: listOf(shape({ id: isStr, text: isStr, expiresAt: isNum, leftMs: isNum, saved: isBool })), what: 'a list of rules' };
+    case 'ask_rule_drop':
+      return { check: shape({ id: isStr, text: isStr, saved: isBool }), what: 'the rule dropped' };
     case 'steer':
       return { check: shape({ id: isInt, delivery: isStr }), what: '{id, delivery}' };
     case 'vpane_close':

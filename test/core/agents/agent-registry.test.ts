@@ -94,7 +94,7 @@ describe('parseRegistry', () => {
     expect(errorOf({})).toBe('agents.json: agents must be an object mapping names to agents (missing)');
     expect(errorOf({ agents: [{ name: 'x' }] })).toBe('agents.json: agents must be an object mapping names to agents (got a list)');
     expect(errorOf({ agents: {}, agent: {} })).toBe('agents.json: agent is not a known field (did you mean agents?)');
-    expect(errorOf({ agents: {}, version: 1 })).toBe('agents.json: version is not a known field (known fields: agents)');
+    expect(errorOf({ agents: {}, version: 1 })).toBe('agents.json: version is not a known field (known fields: agents, rules)');
   });
 
   it('refuses bad names', () => {

@@ -29,6 +29,7 @@ import { KEPT_TRANSCRIPTS_MAX } from '../../../../store/board.js';
 import { after, type Cancel } from '../../after.js';
 import type { MentionController } from './mentions.js';
 import { keyCommands } from './key-commands.js';
+import { answerTool } from './panel-keys.js';
 
 /** What the router hands keys to. */
 export interface KeyRoute {
@@ -92,6 +93,10 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         else l.getState().fail(`#${id}: its screen was not kept (only the last ${KEPT_TRANSCRIPTS_MAX} are): tai logs ${id} prints its transcript`);
         break;
       }
+      case 'allow-tool':
+      case 'reject-tool':
+        l.getState().fail(answerTool(board, ids[selectedIndex(l.getState().selected, ids)], move === 'allow-tool' ? 'y' : 'n', now()));
+        break;
       default:
         l.getState().move(move, ids);
     }

@@ -2,11 +2,15 @@
  * Keys typed into a focused agent panel (issue: approvals): while its agent
  * asks a question, the option's number (or `y` / `n` for the first allow /
  * reject option) answers it at once through the board, and the panel notes
- * the answer; any other key is not the question's and is dropped. Keys for a
+ * the answer; `a` / `r` make a rule allowing / rejecting that tool for that
+ * agent for RULE_KEY_MINUTES, which answers it at once (docs/agents.md, "The
+ * inbox"); any other key is not the question's and is dropped. Keys for a
  * panel without a question go to `steer` (the follow-up line), when given.
  */
 import { QuestionError } from '../../../core/agents/questions.js';
 import { isLive } from '../../../core/panel/panel-state.js';
+import { RuleError } from '../../../core/inbox/rule-input.js';
+import { ruleToolOf } from '../../../core/inbox/subject.js';
 import type { Board } from '../../../../store/board.js';
 
 /** What the panel keys act on. */
@@ -29,12 +33,13 @@ export function panelKeys(options: PanelKeysOptions): (id: number, data: string)
     }
     // One key answers; a paste or a sequence is not an answer.
     const key = data.length === 1 ? data : '';
-    if (!/^[1-9yn]$/.test(key)) return;
+    if (!/^[1-9ynar]$/.test(key)) return;
     try {
-      board.getState().answer(question.qid, key, 'key', now());
+      if (key === 'a' || key === 'r') board.getState().ruleFromKey(id, key === 'a' ? 'allow' : 'reject', now());
+      else board.getState().answer(question.qid, key, 'key', now());
     } catch (err) {
       // A number the agent did not offer: the question stays open, its options still shown.
-      if (!(err instanceof QuestionError)) throw err;
+      if (!(err instanceof QuestionError) && !(err instanceof RuleError)) throw err;
       options.log?.(`panel ${id}: ${err.message}`);
     }
   };
@@ -50,4 +55,17 @@ export function endedNote(board: Board, id: number): string | undefined {
   if (!view || view.kind !== 'agent' || isLive(view.state)) return undefined;
   const again = view.label.startsWith('@') ? `talk again: prefix @ ${view.label.split(/\s/)[0]}` : 'start anew: tai spawn, prefix @';
   return `ended (${view.state}) · ${again}`;
+}
+
+/**
+ * The agent list's y / n: every open question of the same tool as agent
+ * `id`'s open question answered with `key`; what the list then says.
+ */
+export function answerTool(board: Board, id: number | undefined, key: 'y' | 'n', now: number): string {
+  const question = id === undefined ? undefined : board.getState().questionOf(id);
+  if (id === undefined || !question) return `#${id ?? '?'} has no open question: y / n answer every open question of its tool`;
+  const tool = ruleToolOf(question);
+  const { answered, skipped } = board.getState().answerAll({ tool }, key, 'list key', now);
+  const left = skipped.length === 0 ? '' : `; ${skipped.length} could not take it`;
+  return `answered ${answered.length} question${answered.length === 1 ? '' : 's'} of ${tool} with ${key === 'y' ? 'allow' : 'reject'}${left}`;
 }
