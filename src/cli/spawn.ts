@@ -51,8 +51,9 @@ const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
-  '                 [--lane [NAME]] [--queue] [--host NAME] -- ARGV...\n' +
+  '                 [--lane [NAME]] [--queue] [--host NAME [--host-grace S]] -- ARGV...\n' +
   '--host runs the command on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
+  '--host-grace S: with the link lost, the host stops the agent itself after S seconds (default 600, or TAI_REMOTE_GRACE);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
@@ -90,6 +91,7 @@ const SPEC = {
     raw: { type: 'boolean' },
     socket: { type: 'string' },
     host: { type: 'string' },
+    'host-grace': { type: 'string' },
   },
 } as const;
 
@@ -121,9 +123,12 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   }
   if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
   let remoteLabel: string | undefined;
+  if (o['host-grace'] !== undefined && o.host === undefined) return usageError(SPEC, out, '--host-grace goes with --host NAME (docs/remote.md)');
   if (o.host !== undefined) {
     if (named || (o.kind ?? 'command') !== 'command' || laneFlag !== undefined) return usageError(SPEC, out, '--host runs command agents (-- ARGV) only so far, without --lane (docs/remote.md)');
-    const remote = await remoteSpawn(o.host, argv, o.label ?? defaultLabel('command', argv), o.cwd, io.env);
+    const grace = o['host-grace'];
+    if (grace !== undefined && !/^[1-9]\d{0,6}$/.test(grace)) return usageError(SPEC, out, `--host-grace takes a whole number of seconds above 0, got '${grace}'`);
+    const remote = await remoteSpawn(o.host, argv, o.label ?? defaultLabel('command', argv), o.cwd, grace === undefined ? io.env : { ...io.env, TAI_REMOTE_GRACE: grace });
     if ('message' in remote) return (out.warn(`tai spawn: ${field(remote.message)}\n`), remote.exitCode);
     [argv, remoteLabel] = [remote.argv, remote.label];
   }

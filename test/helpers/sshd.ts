@@ -95,7 +95,7 @@ export async function startSshd(): Promise<TestSshd> {
     ['-D', '-e', '-f', '/dev/null', '-p', String(port), '-h', join(dir, 'host'),
       '-o', 'ListenAddress=127.0.0.1', '-o', `AuthorizedKeysFile=${join(dir, 'authorized_keys')}`,
       '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no', '-o', 'StrictModes=no',
-      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR'],
+      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR BASH_ENV TAI_REMOTE_SPOOL_BYTES'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
@@ -161,6 +161,18 @@ export function processesRunning(command: string): number[] {
     }
   }
   return found;
+}
+
+/**
+ * A copy of the server's ssh config whose sessions also get `vars` in their
+ * environment on the host (BASH_ENV for a login shell that prints a banner,
+ * TAI_REMOTE_SPOOL_BYTES for a small spool): the file to pass as TAI_SSH_CONFIG.
+ */
+export function configWith(server: TestSshd, name: string, vars: Record<string, string>): string {
+  const file = join(server.dir, `ssh_config.${name}`);
+  const extra = Object.entries(vars).map(([key, value]) => `  SetEnv ${key}=${value}`);
+  writeFileSync(file, readFileSync(server.config, 'utf8').replace(/^( {2}SetEnv TMPDIR=.*)$/m, (line) => [line, ...extra].join('\n')));
+  return file;
 }
 
 /** Runs ssh against the private sshd with its config; for the helper's own test. */

@@ -11,7 +11,8 @@
  *   (/proc/PID/environ, on Linux hosts), detached from the ssh session, so a
  *   lost connection does not end it;
  * - spools the agent's stdout and stderr into files (`o`, `e`), each up to the
- *   bound; past it the file is marked full and the agent's writes block;
+ *   bound (checked five times a second); past it the file is marked full and
+ *   the agent's writes block;
  * - serves *sessions*: the first one, and each attach after a lost
  *   connection. A session prints a begin line, then streams the spools from
  *   the offsets tai already has, as frames (`\001tai o OFFSET LENGTH` and the
@@ -62,9 +63,12 @@ const PRELUDE = [
 /** The agent's side, detached from the session: spool writers, the agent, its stdin, the watchdog, the cleanup. */
 const DAEMON = [
   '(',
-  // A spool writer: the agent's fifo into the file up to the bound; then the fifo is held unread (the agent's writes block).
-  '  spool() { head -c "$sb" >"$d/$1"; n=$(wc -c <"$d/$1"); if [ "$((n))" -ge "$sb" ]; then : >"$d/full.$1"; while [ ! -e "$d/end" ]; do sleep 1; done; fi; : >"$d/done.$1"; }',
-  '  spool o <"$d/po" & spool e <"$d/pe" &',
+  // A spool: cat copies the agent's fifo into the file as it comes; at the bound it is stopped and the fifo
+  // held open unread, so the agent's next writes block rather than fail.
+  '  spool() { ( cat <"$d/p$1" >"$d/$1" & echo $! >"$d/cat.$1"; wait "$!"; : >"$d/done.$1" ) & exec 5<"$d/p$1"',
+  '    while [ ! -e "$d/end" ]; do if [ ! -e "$d/full.$1" ] && [ ! -e "$d/done.$1" ]; then n=$(wc -c <"$d/$1"); [ "$((n))" -ge "$sb" ] &&',
+  '      { read -r c <"$d/cat.$1" && kill "$c"; : >"$d/full.$1"; }; fi; nap; done; }',
+  '  spool o & spool e &',
   '  if command -v setsid >/dev/null 2>&1; then env TAI_REMOTE_RUN="$id" setsid "$@" <"$d/in" >"$d/po" 2>"$d/pe" & p=$!',
   '  else set -m; env TAI_REMOTE_RUN="$id" "$@" <"$d/in" >"$d/po" 2>"$d/pe" & p=$!; set +m; fi',
   '  echo "$p" >"$d/pid"',

@@ -29,6 +29,13 @@ export type SessionItem =
 
 const MARK = Buffer.from('\u0001tai ');
 const HEADER_MAX = 8_192;
+/** What may end a banner: a session's begin, or the word that its job is gone. */
+const OPENINGS = [Buffer.from('\u0001tai begin '), Buffer.from('\u0001tai gone\n')];
+
+function firstOf(buf: Buffer, needles: readonly Buffer[]): number {
+  const found = needles.map((needle) => buf.indexOf(needle)).filter((at) => at >= 0);
+  return found.length === 0 ? -1 : Math.min(...found);
+}
 
 /** Reads a session's stream, chunk by chunk, into items. */
 export class SessionDecoder {
@@ -67,7 +74,7 @@ export class SessionDecoder {
       if (data.left === 0) this.#data = undefined;
       return item;
     }
-    const at = this.#begun ? this.#buf.indexOf(MARK) : this.#buf.indexOf(Buffer.from('\u0001tai begin '));
+    const at = this.#begun ? this.#buf.indexOf(MARK) : firstOf(this.#buf, OPENINGS);
     if (at > 0) return { kind: this.#begun ? 'garbage' : 'banner', bytes: this.#take(at) };
     if (at < 0) return this.#unframed();
     const eol = this.#buf.indexOf(0x0a);
