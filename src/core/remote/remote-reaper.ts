@@ -11,8 +11,8 @@
  *   (/proc/PID/environ, on Linux hosts), detached from the ssh session, so a
  *   lost connection does not end it;
  * - spools the agent's stdout and stderr into files (`o`, `e`), each up to the
- *   bound (checked five times a second); past it the file is marked full and
- *   the agent's writes block;
+ *   bound (exact where `dd` counts bytes, GNU and busybox; checked five times a
+ *   second otherwise); past it the file is marked full and the agent's writes block;
  * - serves *sessions*: the first one, and each attach after a lost
  *   connection. A session prints a begin line, then streams the spools from
  *   the offsets tai already has, as frames (`\001tai o OFFSET LENGTH` and the
@@ -63,11 +63,13 @@ const PRELUDE = [
 /** The agent's side, detached from the session: spool writers, the agent, its stdin, the watchdog, the cleanup. */
 const DAEMON = [
   '(',
-  // A spool: cat copies the agent's fifo into the file as it comes; at the bound it is stopped and the fifo
-  // held open unread, so the agent's next writes block rather than fail.
-  '  spool() { ( cat <"$d/p$1" >"$d/$1" & echo $! >"$d/cat.$1"; wait "$!"; : >"$d/done.$1" ) & exec 5<"$d/p$1"',
-  '    while [ ! -e "$d/end" ]; do if [ ! -e "$d/full.$1" ] && [ ! -e "$d/done.$1" ]; then n=$(wc -c <"$d/$1"); [ "$((n))" -ge "$sb" ] &&',
-  '      { read -r c <"$d/cat.$1" && kill "$c"; : >"$d/full.$1"; }; fi; nap; done; }',
+  // A spool: the agent's fifo copied into the file as it comes, up to the bound (dd counts it exactly where it
+  // can; cat is stopped at it otherwise); then the fifo is held open unread, so the agent's next writes block.
+  '  spool() { ( if [ "$dc" = 1 ]; then dd bs=65536 count="$sb" iflag=count_bytes <"$d/p$1" >"$d/$1" 2>/dev/null',
+  '    else cat <"$d/p$1" >"$d/$1" & echo $! >"$d/cat.$1"; wait "$!"; fi; : >"$d/done.$1" ) & exec 5<"$d/p$1"',
+  '    while [ ! -e "$d/end" ]; do if [ ! -e "$d/full.$1" ]; then n=$(wc -c <"$d/$1"); [ "$((n))" -ge "$sb" ] &&',
+  '      { [ -e "$d/cat.$1" ] && read -r c <"$d/cat.$1" && kill "$c"; : >"$d/full.$1"; }; fi; nap; done; }',
+  '  dc=0; printf x | dd bs=1 count=1 iflag=count_bytes >/dev/null 2>&1 && dc=1',
   '  spool o & spool e &',
   '  if command -v setsid >/dev/null 2>&1; then env TAI_REMOTE_RUN="$id" setsid "$@" <"$d/in" >"$d/po" 2>"$d/pe" & p=$!',
   '  else set -m; env TAI_REMOTE_RUN="$id" "$@" <"$d/in" >"$d/po" 2>"$d/pe" & p=$!; set +m; fi',
