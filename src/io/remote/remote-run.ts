@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ORCH_IDLE_WARN } from '../../core/policy.js';
 import { attachCommandLine, REMOTE_BEAT_S, REMOTE_SPOOL_BYTES } from '../../core/remote/remote-reaper.js';
 import { SessionDecoder, SpoolOffsets, type SessionItem, type SpoolStream } from '../../core/remote/spool-frames.js';
 import { waitForHost, type HostOutage } from './host-outage.js';
@@ -157,9 +158,15 @@ async function waitAndAttach(link: Link, why: string): Promise<void> {
   link.begun = false;
   link.waiting = true;
   note(link, `tai: lost the link to ${link.host} (${why}); the agent goes on there; waiting for the host (outage of ssh://${link.host})`);
-  const tell = (outage: HostOutage): void =>
-    note(link, `tai: waiting for ${link.host}: ${outage.attempts === 0 ? 'first' : `${outage.attempts} failed, next`} probe at ${new Date(outage.nextProbeAt).toISOString().slice(11, 19)} UTC${outage.detail === undefined ? '' : ` (${outage.detail})`}`);
-  const end = await waitForHost(link.host, Date.now(), { tell });
+  let latest: HostOutage | undefined;
+  const nextAt = (outage: HostOutage): string => `${new Date(outage.nextProbeAt).toISOString().slice(11, 19)} UTC`;
+  const tell = (outage: HostOutage): void => {
+    latest = outage;
+    note(link, `tai: waiting for ${link.host}: ${outage.attempts === 0 ? 'first' : `${outage.attempts} failed, next`} probe at ${nextAt(outage)}${outage.detail === undefined ? '' : ` (${outage.detail})`}`);
+  };
+  // The wait is said while it lasts, so the panel's idle clock does not take it for the agent's silence.
+  const still = setInterval(() => note(link, `tai: still waiting for ${link.host}${latest === undefined ? '' : `: next probe at ${nextAt(latest)}`}`), ORCH_IDLE_WARN / 2);
+  const end = await waitForHost(link.host, Date.now(), { tell }).finally(() => clearInterval(still));
   if (link.finished) return;
   link.waiting = false;
   if (end.kind === 'gave-up') {

@@ -146,8 +146,7 @@ describe('the link cut for real', () => {
   it('survives 70 s of a frozen sshd: the agent goes on, tai waits for the host, reconnects, and the output has every line once, in order', { timeout: 600_000 }, async () => {
     const done = join(work, 'done-70');
     const script = `i=0; while [ ! -e ${done} ]; do i=$((i+1)); echo "seq $i"; sleep 0.5; done; echo end`;
-    // No network probe to second-guess the idle panel while the host is away.
-    const run = startTaiLong(['spawn', '--host', TEST_HOST, '--', 'sh', '-c', script], envOf({ TAI_NETWORK_PROBE: 'true' }));
+    const run = startTaiLong(['spawn', '--host', TEST_HOST, '--', 'sh', '-c', script], envOf());
     await until(() => hostSpool().includes('seq 3\n'), { what: 'the agent running on the host', timeout: 30_000, explain: run.err });
     // The cut: the listener and every session process of the sshd frozen, so nothing answers on the port.
     const frozen = [server.process.pid ?? -1, ...sshdSessions()];
