@@ -80,9 +80,15 @@ function claim(lock: string): boolean {
     writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
     return true;
   } catch {
-    const holder = Number(readFileSync(lock, { encoding: 'utf8', flag: 'r' }) || 0);
-    if (holder > 0 && alive(holder)) return false;
-    rmSync(lock, { force: true });
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, 'utf8')) || 0;
+    } catch {
+      // Released while we looked: the next look claims it.
+      return false;
+    }
+    // A prober that died leaves its lock: taken over at the next look.
+    if (holder === 0 || !alive(holder)) rmSync(lock, { force: true });
     return false;
   }
 }

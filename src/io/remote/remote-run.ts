@@ -70,7 +70,7 @@ export function main(args: readonly string[]): void {
     process.on(sig, () => {
       link.stopAsked = true;
       if (link.waiting) {
-        note(link, `tai: stopped while waiting for ${link.host}; the host stops the agent itself after its grace`);
+        note(`tai: stopped while waiting for ${link.host}; the host stops the agent itself after its grace`);
         return finish(link, SIGNAL_CODES[sig] ?? 1);
       }
       send(link, 'stop');
@@ -103,7 +103,7 @@ function connect(link: Link, argv: readonly string[]): void {
     if (link.dir === undefined) {
       // The first session never began: ssh's own word (or the host's) is the whole story, as before.
       process.stderr.write(sshErr);
-      if (status === 255 && !link.stopAsked) note(link, `tai: the ssh connection to ${link.host} failed (exit 255); see what it lacks with: tai hosts check ${link.host}`);
+      if (status === 255 && !link.stopAsked) note(`tai: the ssh connection to ${link.host} failed (exit 255); see what it lacks with: tai hosts check ${link.host}`);
       return finish(link, status);
     }
     if (link.stopAsked) return finish(link, status);
@@ -117,12 +117,12 @@ function take(link: Link, item: SessionItem): void {
     case 'banner':
       return once(link, 'banner', `tai: ${link.host} printed ${item.bytes.length} bytes before the agent's output (its login shell's startup files?); they are left out of the output: ${JSON.stringify(item.bytes.toString('utf8').slice(0, 60))}`);
     case 'garbage':
-      return note(link, `tai: ${link.host} sent ${item.bytes.length} bytes outside the agent's output; they are left out`);
+      return note(`tai: ${link.host} sent ${item.bytes.length} bytes outside the agent's output; they are left out`);
     case 'begin':
       return begin(link, item);
     case 'data': {
       const { fresh, missing } = link.offsets.accept(item.stream, item.offset, item.bytes);
-      if (missing > 0) note(link, `tai: ${missing} bytes of the agent's ${STREAM_NAME[item.stream]} never reached tai (the host skipped them)`);
+      if (missing > 0) note(`tai: ${missing} bytes of the agent's ${STREAM_NAME[item.stream]} never reached tai (the host skipped them)`);
       return item.stream === 'o' ? void process.stdout.write(fresh) : agentStderr(link, fresh);
     }
     case 'full':
@@ -130,10 +130,10 @@ function take(link: Link, item: SessionItem): void {
     case 'exit':
       send(link, 'ack');
       link.child?.stdin?.end();
-      for (const stream of ['o', 'e'] as const) if (link.told.has(`full.${stream}`)) note(link, fullNote(link, stream));
+      for (const stream of ['o', 'e'] as const) if (link.told.has(`full.${stream}`)) note(fullNote(link, stream));
       return finish(link, item.code);
     case 'gone':
-      note(link, `tai: the agent's job is no longer on ${link.host}: the host stopped it after its grace without tai; what it wrote after the ${link.offsets.have('o')} bytes shown is lost`);
+      note(`tai: the agent's job is no longer on ${link.host}: the host stopped it after its grace without tai; what it wrote after the ${link.offsets.have('o')} bytes shown is lost`);
       return finish(link, REMOTE_LOST_EXIT);
   }
 }
@@ -147,7 +147,7 @@ function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void 
   const again = link.dir !== undefined;
   link.dir = item.dir;
   link.begun = true;
-  if (again) note(link, `tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
+  if (again) note(`tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
   for (const line of link.inputs.slice(item.inputLines)) send(link, `i${line}`);
   if (link.inputEnded && !item.inputEnded) send(link, 'e');
   if (link.stopAsked) send(link, 'stop');
@@ -157,23 +157,23 @@ function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void 
 async function waitAndAttach(link: Link, why: string): Promise<void> {
   link.begun = false;
   link.waiting = true;
-  note(link, `tai: lost the link to ${link.host} (${why}); the agent goes on there; waiting for the host (outage of ssh://${link.host})`);
+  note(`tai: lost the link to ${link.host} (${why}); the agent goes on there; waiting for the host (outage of ssh://${link.host})`);
   let latest: HostOutage | undefined;
   const nextAt = (outage: HostOutage): string => `${new Date(outage.nextProbeAt).toISOString().slice(11, 19)} UTC`;
   const tell = (outage: HostOutage): void => {
     latest = outage;
-    note(link, `tai: waiting for ${link.host}: ${outage.attempts === 0 ? 'first' : `${outage.attempts} failed, next`} probe at ${nextAt(outage)}${outage.detail === undefined ? '' : ` (${outage.detail})`}`);
+    note(`tai: waiting for ${link.host}: ${outage.attempts === 0 ? 'first' : `${outage.attempts} failed, next`} probe at ${nextAt(outage)}${outage.detail === undefined ? '' : ` (${outage.detail})`}`);
   };
   // The wait is said while it lasts, so the panel's idle clock does not take it for the agent's silence.
-  const still = setInterval(() => note(link, `tai: still waiting for ${link.host}${latest === undefined ? '' : `: next probe at ${nextAt(latest)}`}`), ORCH_IDLE_WARN / 2);
+  const still = setInterval(() => note(`tai: still waiting for ${link.host}${latest === undefined ? '' : `: next probe at ${nextAt(latest)}`}`), ORCH_IDLE_WARN / 2);
   const end = await waitForHost(link.host, Date.now(), { tell }).finally(() => clearInterval(still));
   if (link.finished) return;
   link.waiting = false;
   if (end.kind === 'gave-up') {
-    note(link, `tai: gave up waiting for ${link.host} (${end.outage.attempts} probes); the host stops the agent itself after its grace`);
+    note(`tai: gave up waiting for ${link.host} (${end.outage.attempts} probes); the host stops the agent itself after its grace`);
     return finish(link, REMOTE_LOST_EXIT);
   }
-  note(link, `tai: ${link.host} answers again; reattaching to the agent`);
+  note(`tai: ${link.host} answers again; reattaching to the agent`);
   connect(link, [...link.ssh.slice(0, -1), attachCommandLine(link.dir ?? '', link.offsets.have('o'), link.offsets.have('e'))]);
 }
 
@@ -191,16 +191,15 @@ function agentStderr(link: Link, bytes: Buffer): void {
   link.errPartial = all.subarray(cut);
 }
 
-/** A line of tai's own on stderr, after the agent's stderr lines. */
-function note(link: Link, text: string): void {
+/** A line of tai's own on stderr, between the agent's whole stderr lines (its partial one is held). */
+function note(text: string): void {
   process.stderr.write(`${text}\n`);
-  void link;
 }
 
 function once(link: Link, key: string, text: string): void {
   if (link.told.has(key)) return;
   link.told.add(key);
-  note(link, text);
+  note(text);
 }
 
 function finish(link: Link, code: number): void {
