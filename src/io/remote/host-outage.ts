@@ -8,7 +8,9 @@
  * over when that process is gone), so agents of one host in any number of
  * processes share each probe and its outcome.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { controlDir } from './control-dir.js';
 import { nextProbe, parseTimeScale } from '../../core/outage/outage-schedule.js';
 import { sleep as realSleep } from '../after.js';
 import { runArgv } from './ssh-argv.js';
@@ -155,7 +157,47 @@ export async function waitForHost(host: string, lostAt: number, options: HostWai
       }
       continue;
     }
-    // Another process may probe or record first: look again at least every second.
+    // Another process may probe or record first: look again at least every second (and say the wait is alive).
+    touch(file);
     await sleep(Math.max(10, Math.min(1_000, outage.nextProbeAt - now())));
   }
+}
+
+/** A waiter looked at the outage just now: an open outage nobody looks at any more is not listed. */
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Gone: the next look writes it again.
+  }
+}
+
+/** An open outage whose file nobody touched for this long has no waiter left. */
+const WAITED_WITHIN_MS = 10_000;
+
+/** The hosts waited for now, one line each, for `tai outage status`. */
+export function hostOutageLines(now: number, env: NodeJS.ProcessEnv = process.env): string[] {
+  let dir: string;
+  let names: string[];
+  try {
+    dir = controlDir(env);
+    names = readdirSync(dir).filter((name) => name.endsWith('.outage'));
+  } catch {
+    return [];
+  }
+  const lines: string[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    const outage = readHostOutage(file);
+    if (outage === undefined || outage.endedAt !== undefined || outage.gaveUpAt !== undefined) continue;
+    try {
+      if (now - statSync(file).mtimeMs > WAITED_WITHIN_MS) continue;
+    } catch {
+      continue;
+    }
+    const at = new Date(outage.nextProbeAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    lines.push(`waiting for host ${outage.host} (ssh://${outage.host}, lost at ${new Date(outage.startedAt).toISOString().slice(11, 19)}Z): probe ${outage.attempts + 1} at ${at}${outage.detail === undefined ? '' : ` (last: ${outage.detail})`}`);
+  }
+  return lines;
 }

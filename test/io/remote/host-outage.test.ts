@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterProbe, hostOutageFile, readHostOutage, waitForHost } from '../../../src/io/remote/host-outage.js';
+import { afterProbe, hostOutageFile, hostOutageLines, readHostOutage, reportHostLoss, waitForHost } from '../../../src/io/remote/host-outage.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -63,6 +63,14 @@ describe("a host's outage", () => {
     await waitForHost('box', clock.t, { env, now: () => clock.t, sleep, probe: async () => ({ ok: true, detail: 'exit 0' }) });
     const end = await waitForHost('box', clock.t - 1, { env, now: () => clock.t, sleep, probe: async () => ({ ok: false, detail: 'never asked' }) });
     expect(end.kind).toBe('back');
+  });
+
+  it('is listed for tai outage status while a waiter looks at it, and not once it is over', async () => {
+    const { env, clock, sleep } = setup();
+    reportHostLoss(hostOutageFile('build', env), 'build', clock.t, 1);
+    expect(hostOutageLines(Date.now(), env)).toEqual([expect.stringMatching(/^waiting for host build \(ssh:\/\/build, lost at .*\): probe 1 at /)]);
+    await waitForHost('build', clock.t, { env, now: () => clock.t, sleep, probe: async () => ({ ok: true, detail: 'exit 0' }) });
+    expect(hostOutageLines(Date.now(), env)).toEqual([]);
   });
 
   it('gives up when the probe at the end of the hourly stage fails', () => {
