@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { controlDir } from './control-dir.js';
+import { stateDir } from '../storage/state-dir.js';
 import { nextProbe, parseTimeScale } from '../../core/outage/outage-schedule.js';
 import { sleep as realSleep } from '../after.js';
 import { runArgv } from './ssh-argv.js';
@@ -181,7 +181,8 @@ export function hostOutageLines(now: number, env: NodeJS.ProcessEnv = process.en
   let dir: string;
   let names: string[];
   try {
-    dir = controlDir(env);
+    // Read only: listing makes no folder (control-dir.ts makes it when a host is used).
+    dir = join(stateDir(env), 'ssh');
     names = readdirSync(dir).filter((name) => name.endsWith('.outage'));
   } catch {
     return [];
