@@ -180,6 +180,16 @@ describe('a host tai refuses or cannot reach', () => {
     expect(existsSync(pwned)).toBe(false);
   });
 
+  it.each([
+    [['--host', TEST_HOST, '--host-grace', '0'], /--host-grace takes a whole number of seconds above 0, got '0'/],
+    [['--host', TEST_HOST, '--host-grace', '1.5'], /--host-grace takes a whole number of seconds above 0, got '1\.5'/],
+    [['--host-grace', '5'], /--host-grace goes with --host NAME/],
+  ])('refuses %j with exit 64 before any ssh runs', async (flags, why) => {
+    const run = await runTai(['spawn', ...flags, '--', 'true'], envOf());
+    expect(run.err).toMatch(why);
+    expect(run.code).toBe(64);
+  });
+
   it('says a host that does not answer is unreachable, with exit 69 and the next step', async () => {
     const run = await runTai(['spawn', '--host', 'root@127.0.0.1', '--', 'true'], { ...envOf(), TAI_SSH_CONFIG: '/dev/null' });
     expect(run.err).toMatch(/cannot reach root@127\.0\.0\.1 over ssh: .+; see what it lacks with: tai hosts check root@127\.0\.0\.1/);
