@@ -8,6 +8,7 @@
  * 64 a bad command line; 1 anything else (a locked state database).
  */
 import type { OutageService } from '../core/outage/classify.js';
+import { hostOutageLines } from '../io/remote/host-outage.js';
 import { messageOf } from '../core/errors.js';
 import { notifyGiveUp } from '../io/outage/notify.js';
 import { formatOutageStatus, outageReport, reportJson } from '../io/outage/outage-report.js';
@@ -96,6 +97,8 @@ function status(db: StateDb, values: OptionValues): number {
   const entries = outageReport(db, Date.now());
   if (values['json'] === true) processOutput.json(reportJson(entries));
   else processOutput.say(formatOutageStatus(entries, Date.now(), processAlive));
+  // A lost link to a host is its own outage (docs/remote.md), kept beside the host's connection.
+  if (values['json'] !== true) for (const line of hostOutageLines(Date.now())) processOutput.say(`${line}\n`);
   return 0;
 }
 

@@ -53,8 +53,9 @@ const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
-  '                 [--lane [NAME]] [--queue] [--host NAME] -- ARGV...\n' +
+  '                 [--lane [NAME]] [--queue] [--host NAME [--host-grace S]] -- ARGV...\n' +
   '--host runs the agent (any kind, or @NAME) on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
+  '--host-grace S: with the link lost, the host stops the agent itself after S seconds (default 600, or TAI_REMOTE_GRACE);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
@@ -92,6 +93,7 @@ const SPEC = {
     raw: { type: 'boolean' },
     socket: { type: 'string' },
     host: { type: 'string' },
+    'host-grace': { type: 'string' },
   },
 } as const;
 
@@ -124,6 +126,9 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
   // An agent on another host (--host, or the entry's `host`): the host checked before any panel opens.
   const host = o.host ?? named?.host;
+  const grace = o['host-grace'];
+  if (grace !== undefined && host === undefined) return usageError(SPEC, out, '--host-grace goes with --host NAME (docs/remote.md)');
+  if (grace !== undefined && !/^[1-9]\d{0,6}$/.test(grace)) return usageError(SPEC, out, `--host-grace takes a whole number of seconds above 0, got '${grace}'`);
   if (host !== undefined) {
     const refused = await hostRefusal(host, io.env);
     if (refused !== undefined) return (out.warn(`tai spawn: ${field(refused.message)}\n`), refused.exitCode);
@@ -175,7 +180,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), ...where, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
-  let request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
+  let request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }), ...(grace === undefined ? {} : { host_grace: Number(grace) }) } as QueuedSpawn;
   if (request.lane !== undefined && request.host !== undefined) {
     // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
     try {

@@ -62,8 +62,14 @@ function keygen(file: string): void {
   if (made.status !== 0) throw new Error(`ssh-keygen failed: ${made.stderr}`);
 }
 
+/** How to start the private sshd. */
+export interface SshdOptions {
+  /** sshd's ForceCommand: run instead of each session's command (which it finds in SSH_ORIGINAL_COMMAND). */
+  readonly forceCommand?: string;
+}
+
 /** Starts a private sshd; call stop() in the test's teardown. */
-export async function startSshd(): Promise<TestSshd> {
+export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
   const missing = sshdMissing();
   if (missing !== undefined) throw new Error(missing);
   // sshd refuses to start without its privilege-separation folder.
@@ -98,7 +104,8 @@ export async function startSshd(): Promise<TestSshd> {
     ['-D', '-e', '-f', '/dev/null', '-p', String(port), '-h', join(dir, 'host'),
       '-o', 'ListenAddress=127.0.0.1', '-o', `AuthorizedKeysFile=${join(dir, 'authorized_keys')}`,
       '-o', 'PasswordAuthentication=no', '-o', 'KbdInteractiveAuthentication=no', '-o', 'StrictModes=no',
-      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR XDG_CACHE_HOME'],
+      '-o', 'PermitRootLogin=prohibit-password', '-o', `PidFile=none`, '-o', 'MaxSessions=64', '-o', 'MaxStartups=64', '-o', 'AcceptEnv=TMPDIR XDG_CACHE_HOME TAI_REMOTE_SPOOL_BYTES',
+      ...(options.forceCommand === undefined ? [] : ['-o', `ForceCommand=${options.forceCommand}`])],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
@@ -165,6 +172,18 @@ export function processesRunning(command: string): number[] {
     }
   }
   return found;
+}
+
+/**
+ * A copy of the server's ssh config whose sessions also get `vars` in their
+ * environment on the host (TAI_REMOTE_SPOOL_BYTES for a small spool): the file to pass as TAI_SSH_CONFIG.
+ */
+export function configWith(server: TestSshd, name: string, vars: Record<string, string>): string {
+  const file = join(server.dir, `ssh_config.${name}`);
+  // ssh takes the first SetEnv line it reads: every variable goes on that one line.
+  const extra = Object.entries(vars).map(([key, value]) => ` ${key}=${value}`).join('');
+  writeFileSync(file, readFileSync(server.config, 'utf8').replace(/^( {2}SetEnv TMPDIR=.*)$/m, (line) => `${line}${extra}`));
+  return file;
 }
 
 /** Runs ssh against the private sshd with its config; for the helper's own test. */

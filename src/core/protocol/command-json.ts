@@ -233,6 +233,8 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const stdin = optional(v, 'stdin', 'spawn stdin', boolean);
   const resume = optional(v, 'resume', 'spawn resume', nonEmptyString);
   const host = optional(v, 'host', 'spawn host', withoutNul(nonEmptyString));
+  const hostGrace = optional(v, 'host_grace', 'spawn host_grace', integer);
+  if (hostGrace !== undefined && hostGrace < 1) throw new RequestError('spawn host_grace must be a whole number of seconds above 0');
   return {
     cmd: 'spawn',
     kind: required(v, 'kind', 'spawn kind', nonEmptyString),
@@ -251,6 +253,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(session === undefined ? {} : { session }),
     ...(resume === undefined ? {} : { resume }),
     ...(host === undefined ? {} : { host }),
+    ...(hostGrace === undefined ? {} : { host_grace: hostGrace }),
     ...(lane === undefined ? {} : { lane }),
     ...(inLane === undefined ? {} : { in_lane: inLane }),
   };

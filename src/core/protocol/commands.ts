@@ -79,6 +79,8 @@ export type Command =
       readonly resume?: string;
       /** Run the agent on this host over ssh, under tai's reaper there (docs/remote.md); `cwd` is then a folder on the host. */
       readonly host?: string;
+      /** With `host`: seconds the host waits for a lost link before it stops the agent itself (default 600; docs/remote.md). */
+      readonly host_grace?: number;
     }
   | { readonly cmd: 'cancel'; readonly id: number; /** Why, as the footer says it (at most a header's length); default `cancelled by request (tai cancel)`. */ readonly reason?: string }
   | { readonly cmd: 'status' }

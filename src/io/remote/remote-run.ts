@@ -1,17 +1,29 @@
 /**
  * The local side of a remote agent: the program the `command` runner runs
- * for `tai spawn --host` (`node remote-run.js HOST -- ssh ARGS...`). It runs
- * ssh in a process group of its own, so the runner's soft stop (a signal to
- * this group) does not end the connection: it is turned into a `stop` line
- * for the host's reaper instead. It sends a heartbeat line every few
- * seconds, forwards its own stdin (the prompt, steering lines) as `i` lines
- * and its end as `e`, passes ssh's output through untouched and exits with ssh's code
- * (the agent's, or 255 when ssh failed). When this process dies however it
- * dies, ssh's stdin ends and the host's reaper sees its lifeline gone.
+ * for `tai spawn --host` (`node remote-run.js HOST -- ssh ARGS...`, the last
+ * argument the command line of the host's reaper). It runs ssh in a process
+ * group of its own, so the runner's soft stop (a signal to this group) does
+ * not end the connection: it is turned into a `stop` line for the host's
+ * reaper instead. It sends a heartbeat line every few seconds, forwards its
+ * own stdin (the prompt, steering lines) as `i` lines and its end as `e`,
+ * and reads the session's frames (src/core/remote/spool-frames.ts) into its
+ * stdout and stderr: a banner is left out, every byte shown once.
+ *
+ * A connection lost after the session began is an outage of the host, not
+ * the agent's end: the agent goes on under its reaper, this side waits for
+ * the host on the shared schedule (host-outage.ts), then attaches a new
+ * session to the same job and reads on from the bytes it has. It exits with
+ * the agent's status (or ssh's, 255, when the first connection failed).
+ * When this process dies however it dies, the session's stdin ends and the
+ * host's reaper sees its lifeline gone.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { REMOTE_BEAT_S } from '../../core/remote/remote-reaper.js';
+import { ORCH_IDLE_WARN } from '../../core/policy.js';
+import { attachCommandLine, REMOTE_BEAT_S, REMOTE_SPOOL_BYTES } from '../../core/remote/remote-reaper.js';
+import { SessionDecoder, SpoolOffsets, type SessionItem, type SpoolStream } from '../../core/remote/spool-frames.js';
+import { waitForHost, type HostOutage } from './host-outage.js';
+import { lastLine } from './ssh-run.js';
 
 /** This file, as the runner's argv names it (the built one under dist/). */
 export const REMOTE_RUN_SCRIPT = fileURLToPath(import.meta.url);
@@ -19,54 +31,205 @@ export const REMOTE_RUN_SCRIPT = fileURLToPath(import.meta.url);
 /** Exit codes by signal, as a shell reports them. */
 const SIGNAL_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 129, SIGINT: 130, SIGKILL: 137, SIGTERM: 143 };
 
+/** The exit code when the agent's job cannot be followed any more (gone from the host, or the wait gave up). */
+export const REMOTE_LOST_EXIT = 255;
+
+const STREAM_NAME: Record<SpoolStream, string> = { o: 'stdout', e: 'stderr' };
+
+/** One remote agent's link: the current ssh session and what outlives it. */
+interface Link {
+  readonly host: string;
+  readonly ssh: readonly string[];
+  readonly offsets: SpoolOffsets;
+  readonly inputs: string[];
+  inputEnded: boolean;
+  stopAsked: boolean;
+  /** The job's folder on the host, once a session began. */
+  dir?: string;
+  child?: ChildProcess;
+  begun: boolean;
+  waiting: boolean;
+  finished: boolean;
+  readonly told: Set<string>;
+  /** The agent's stderr after its last newline: held so a note of ours never splits one of its lines. */
+  errPartial: Buffer;
+}
+
 /** Runs the wrapper: `HOST -- ssh ARGS...`. */
 export function main(args: readonly string[]): void {
-  const host = args[0] ?? '';
   const ssh = args.slice(args.indexOf('--') + 1);
-  const [file, ...rest] = ssh;
-  if (args[1] !== '--' || file === undefined) {
-    process.stderr.write('tai: usage: remote-run HOST -- ssh ARGS...\n');
+  if (args[1] !== '--' || ssh.length < 2) {
+    process.stderr.write('tai: usage: remote-run HOST -- ssh ARGS... COMMAND-LINE\n');
     process.exit(64);
   }
-  const child = spawn(file, rest, { stdio: ['pipe', 'inherit', 'inherit'], detached: true });
-  let stopAsked = false;
-  child.stdin.on('error', () => {});
-  const send = (line: string): void => {
-    if (!child.stdin.destroyed) child.stdin.write(`${line}\n`);
-  };
-  const beat = setInterval(() => send('.'), REMOTE_BEAT_S * 1000);
-  forwardStdin(send);
+  const link: Link = { host: args[0] ?? '', ssh, offsets: new SpoolOffsets(), inputs: [], inputEnded: false, stopAsked: false, begun: false, waiting: false, finished: false, told: new Set(), errPartial: Buffer.alloc(0) };
+  const beat = setInterval(() => send(link, '.'), REMOTE_BEAT_S * 1000);
+  beat.unref();
+  forwardStdin(link);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(sig, () => {
-      stopAsked = true;
-      send('stop');
+      link.stopAsked = true;
+      if (link.waiting) {
+        note(`tai: stopped while waiting for ${link.host}; the host stops the agent itself after its grace`);
+        return finish(link, SIGNAL_CODES[sig] ?? 1);
+      }
+      send(link, 'stop');
     });
   }
+  connect(link, ssh);
+}
+
+/** Starts one ssh session (the first, or an attach) and follows it. */
+function connect(link: Link, argv: readonly string[]): void {
+  const [file, ...rest] = argv;
+  const child = spawn(file ?? 'ssh', rest, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const decoder = new SessionDecoder();
+  let sshErr = '';
+  link.child = child;
+  link.begun = false;
+  child.stdin?.on('error', () => {});
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (const item of decoder.push(chunk)) take(link, item);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => (sshErr = (sshErr + chunk.toString('utf8')).slice(-4096)));
   child.on('error', (err) => {
-    process.stderr.write(`tai: cannot run ssh for ${host}: ${err.message}\n`);
+    process.stderr.write(`tai: cannot run ssh for ${link.host}: ${err.message}\n`);
     process.exit(127);
   });
-  child.on('exit', (code, signal) => {
-    clearInterval(beat);
-    if (code === 255 && !stopAsked) process.stderr.write(`tai: the ssh connection to ${host} failed (exit 255); see what it lacks with: tai hosts check ${host}\n`);
-    process.exit(code ?? (signal ? (SIGNAL_CODES[signal] ?? 128) : 1));
+  child.on('close', (code, signal) => {
+    for (const item of decoder.end()) take(link, item);
+    if (link.finished || link.child !== child) return;
+    const status = code ?? (signal ? (SIGNAL_CODES[signal] ?? 128) : 1);
+    if (link.dir === undefined) {
+      // The first session never began: ssh's own word (or the host's) is the whole story, as before.
+      process.stderr.write(sshErr);
+      if (status === 255 && !link.stopAsked) note(`tai: the ssh connection to ${link.host} failed (exit 255); see what it lacks with: tai hosts check ${link.host}`);
+      return finish(link, status);
+    }
+    if (link.stopAsked) return finish(link, status);
+    void waitAndAttach(link, lastLine(sshErr) || `ssh exited ${status}`);
   });
 }
 
-/** This process's stdin (the prompt, steering lines) to the agent's, as `i` lines, then `e` at its end. */
-function forwardStdin(send: (line: string) => void): void {
+/** One item of the session's stream. */
+function take(link: Link, item: SessionItem): void {
+  switch (item.kind) {
+    case 'banner':
+      return once(link, 'banner', `tai: ${link.host} printed ${item.bytes.length} bytes before the agent's output (its login shell's startup files?); they are left out of the output: ${JSON.stringify(item.bytes.toString('utf8').slice(0, 60))}`);
+    case 'garbage':
+      return note(`tai: ${link.host} sent ${item.bytes.length} bytes outside the agent's output; they are left out`);
+    case 'begin':
+      return begin(link, item);
+    case 'data': {
+      const { fresh, missing } = link.offsets.accept(item.stream, item.offset, item.bytes);
+      if (missing > 0) note(`tai: ${missing} bytes of the agent's ${STREAM_NAME[item.stream]} never reached tai (the host skipped them)`);
+      return item.stream === 'o' ? void process.stdout.write(fresh) : agentStderr(link, fresh);
+    }
+    case 'full':
+      return once(link, `full.${item.stream}`, fullNote(link, item.stream));
+    case 'exit':
+      send(link, 'ack');
+      link.child?.stdin?.end();
+      for (const stream of ['o', 'e'] as const) if (link.told.has(`full.${stream}`)) note(fullNote(link, stream));
+      return finish(link, item.code);
+    case 'gone':
+      note(`tai: the agent's job is no longer on ${link.host}: the host stopped it after its grace without tai; what it wrote after the ${link.offsets.have('o')} bytes shown is lost`);
+      return finish(link, REMOTE_LOST_EXIT);
+  }
+}
+
+function fullNote(link: Link, stream: SpoolStream): string {
+  return `tai: the agent's ${STREAM_NAME[stream]} filled its spool on ${link.host} (${REMOTE_SPOOL_BYTES / 1024 / 1024} MiB, or TAI_REMOTE_SPOOL_BYTES there): all ${link.offsets.have(stream)} bytes before it are shown; its further writes wait on the host until it is stopped`;
+}
+
+/** A session began: the stdin lines the host lacks, and a stop asked for while the link was down. */
+function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void {
+  const again = link.dir !== undefined;
+  link.dir = item.dir;
+  link.begun = true;
+  if (again) note(`tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
+  for (const line of link.inputs.slice(item.inputLines)) send(link, `i${line}`);
+  if (link.inputEnded && !item.inputEnded) send(link, 'e');
+  if (link.stopAsked) send(link, 'stop');
+}
+
+/** The connection is lost: wait for the host on the shared schedule, then attach a new session to the same job. */
+async function waitAndAttach(link: Link, why: string): Promise<void> {
+  link.begun = false;
+  link.waiting = true;
+  note(`tai: lost the link to ${link.host} (${why}); the agent goes on there; waiting for the host (outage of ssh://${link.host})`);
+  let latest: HostOutage | undefined;
+  const nextAt = (outage: HostOutage): string => `${new Date(outage.nextProbeAt).toISOString().slice(11, 19)} UTC`;
+  const tell = (outage: HostOutage): void => {
+    latest = outage;
+    note(`tai: waiting for ${link.host}: ${outage.attempts === 0 ? 'first' : `${outage.attempts} failed, next`} probe at ${nextAt(outage)}${outage.detail === undefined ? '' : ` (${outage.detail})`}`);
+  };
+  // The wait is said while it lasts, so the panel's idle clock does not take it for the agent's silence.
+  const still = setInterval(() => note(`tai: still waiting for ${link.host}${latest === undefined ? '' : `: next probe at ${nextAt(latest)}`}`), ORCH_IDLE_WARN / 2);
+  const end = await waitForHost(link.host, Date.now(), { tell }).finally(() => clearInterval(still));
+  if (link.finished) return;
+  link.waiting = false;
+  if (end.kind === 'gave-up') {
+    note(`tai: gave up waiting for ${link.host} (${end.outage.attempts} probes); the host stops the agent itself after its grace`);
+    return finish(link, REMOTE_LOST_EXIT);
+  }
+  note(`tai: ${link.host} answers again; reattaching to the agent`);
+  connect(link, [...link.ssh.slice(0, -1), attachCommandLine(link.dir ?? '', link.offsets.have('o'), link.offsets.have('e'))]);
+}
+
+/** A control line to the current session, once it began (before, it waits: the begin line says what the host has). */
+function send(link: Link, line: string): void {
+  const stdin = link.child?.stdin;
+  if (link.begun && stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${line}\n`);
+}
+
+/** The agent's stderr: whole lines through, the partial last one held. */
+function agentStderr(link: Link, bytes: Buffer): void {
+  const all = Buffer.concat([link.errPartial, bytes]);
+  const cut = all.lastIndexOf(0x0a) + 1;
+  if (cut > 0) process.stderr.write(all.subarray(0, cut));
+  link.errPartial = all.subarray(cut);
+}
+
+/** A line of tai's own on stderr, between the agent's whole stderr lines (its partial one is held). */
+function note(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+function once(link: Link, key: string, text: string): void {
+  if (link.told.has(key)) return;
+  link.told.add(key);
+  note(text);
+}
+
+function finish(link: Link, code: number): void {
+  if (link.finished) return;
+  link.finished = true;
+  if (link.errPartial.length > 0) process.stderr.write(link.errPartial);
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+/** This process's stdin (the prompt, steering lines), kept for a reattach and sent as `i` lines, then `e` at its end. */
+function forwardStdin(link: Link): void {
   let partial = '';
   process.stdin.setEncoding('utf8');
+  const line = (text: string): void => {
+    link.inputs.push(text);
+    send(link, `i${text}`);
+  };
   process.stdin.on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines) send(`i${line}`);
+    for (const text of lines) line(text);
   });
-  process.stdin.on('end', () => {
-    if (partial !== '') send(`i${partial}`);
-    send('e');
-  });
-  process.stdin.on('error', () => send('e'));
+  const end = (): void => {
+    if (link.inputEnded) return;
+    if (partial !== '') line(partial);
+    link.inputEnded = true;
+    send(link, 'e');
+  };
+  process.stdin.on('end', end);
+  process.stdin.on('error', end);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

@@ -33,8 +33,9 @@ export function remoteClocks(env: NodeJS.ProcessEnv): RemoteClocks {
 }
 
 /** Where an agent of `host` runs: the connection's place, the clocks, the host's folder. */
-export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.ProcessEnv): RemotePlace {
-  return { place: placeOf(checkHost(host), env), clocks: remoteClocks(env), cwd: hostCwd(cwd) };
+export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.ProcessEnv, graceS?: number): RemotePlace {
+  const clocks = remoteClocks(env);
+  return { place: placeOf(checkHost(host), env), clocks: graceS === undefined ? clocks : { ...clocks, lostGraceS: graceS }, cwd: hostCwd(cwd) };
 }
 
 /**
@@ -44,11 +45,11 @@ export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.P
  * A request without a host is returned as it is.
  */
 export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): CommandOf<'spawn'> {
-  const { host, cwd, ...rest } = request;
+  const { host, cwd, host_grace: grace, ...rest } = request;
   if (host === undefined) return request;
   if (request.lane !== undefined || request.in_lane !== undefined) throw new RequestError('a lane on a host is made by tai spawn --host NAME --lane (docs/remote.md), not by a socket request');
   try {
-    const remote = remotePlace(host, cwd, env);
+    const remote = remotePlace(host, cwd, env, grace);
     for (const word of request.argv) shQuote(word);
     return { ...rest, argv: wrapperArgv(remote, request.argv), label: `${request.label ?? defaultLabel(request.kind, request.argv)} @${host}` };
   } catch (err) {

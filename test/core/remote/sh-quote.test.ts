@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { shCommand, shQuote, UnquotableWordError } from '../../../src/core/remote/sh-quote.js';
 import { BadHostError, checkHost } from '../../../src/core/remote/host-name.js';
 import { remoteCommandLine } from '../../../src/core/remote/remote-reaper.js';
+import { SessionDecoder } from '../../../src/core/remote/spool-frames.js';
 
 /** Words a hostile or careless argv may hold: each must reach the program unchanged. */
 const HOSTILE = [
@@ -65,9 +66,13 @@ describe('quoting words for a POSIX shell on the host', () => {
 
   it('builds a remote command line that a real sh runs with the argv unchanged', () => {
     const line = remoteCommandLine(['printf', '%s\\n', ...HOSTILE], { softGraceS: 1, lostGraceS: 1, beatLimitS: 5 });
-    const run = spawnSync('sh', ['-c', line], { encoding: 'utf8', input: '', env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toBe(HOSTILE.map((w) => `${w}\n`).join(''));
+    const run = spawnSync('sh', ['-c', line], { input: '', env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
+    expect(run.stderr.toString()).toBe('');
+    // The session frames the agent's output (src/core/remote/spool-frames.ts).
+    const items = new SessionDecoder().push(run.stdout);
+    const stdout = Buffer.concat(items.flatMap((item) => (item.kind === 'data' && item.stream === 'o' ? [item.bytes] : []))).toString('utf8');
+    expect(stdout).toBe(HOSTILE.map((w) => `${w}\n`).join(''));
+    expect(items.at(-1)).toEqual({ kind: 'exit', code: 0 });
     expect(run.status).toBe(0);
   });
 });

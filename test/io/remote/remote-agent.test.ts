@@ -118,18 +118,19 @@ describe('a command agent on another host over ssh', () => {
     await until(() => goneFromHost(agent), { what: 'nothing of the agent left on the host', timeout: 20_000 });
   });
 
-  it('when tai is SIGKILLed, the host stops the agent itself after the grace', async () => {
+  it('when tai is SIGKILLed, the host stops the agent itself after the grace (--host-grace)', async () => {
     const agent = lingerer();
-    const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], envOf({ TAI_REMOTE_GRACE: '1' }), { detached: true });
+    const run = startTai(['spawn', '--host', TEST_HOST, '--host-grace', '1', '--', ...agent.argv], envOf(), { detached: true });
     await until(() => processesRunning(agent.grandchild).length > 0 && processesRunning(agent.child).length > 0, { what: 'the agent running on the host', explain: run.err, timeout: 20_000 });
     run.child.kill('SIGKILL');
     await run.done;
     await until(() => goneFromHost(agent), { what: 'nothing of the agent left on the host after the grace', timeout: 25_000 });
   });
 
-  it('when its ssh connection goes, the host stops the agent after the grace and tai reports ssh\'s exit 255', async () => {
+  it('when its link goes and tai is not back within the grace, the host stops the agent and tai finds the job gone (exit 255)', async () => {
     const agent = lingerer();
-    const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], envOf({ TAI_REMOTE_GRACE: '1' }));
+    // The host's first probe comes 12 s after the loss (the schedule at 0.2), well after the grace of 1 s.
+    const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], envOf({ TAI_REMOTE_GRACE: '1', TAI_OUTAGE_TIME_SCALE: '0.2' }));
     await until(() => processesRunning(agent.grandchild).length > 0 && processesRunning(agent.child).length > 0, { what: 'the agent running on the host', explain: run.err, timeout: 20_000 });
     // The host's side of the connection goes (as when the network drops it): its sshd session processes, not the agent.
     const sessions = descendants(server.process.pid ?? -1).filter((pid) => readCmd(pid).startsWith('sshd:'));
@@ -177,6 +178,16 @@ describe('a host tai refuses or cannot reach', () => {
     expect(run.err).toMatch(why);
     expect(run.code).toBe(64);
     expect(existsSync(pwned)).toBe(false);
+  });
+
+  it.each([
+    [['--host', TEST_HOST, '--host-grace', '0'], /--host-grace takes a whole number of seconds above 0, got '0'/],
+    [['--host', TEST_HOST, '--host-grace', '1.5'], /--host-grace takes a whole number of seconds above 0, got '1\.5'/],
+    [['--host-grace', '5'], /--host-grace goes with --host NAME/],
+  ])('refuses %j with exit 64 before any ssh runs', async (flags, why) => {
+    const run = await runTai(['spawn', ...flags, '--', 'true'], envOf());
+    expect(run.err).toMatch(why);
+    expect(run.code).toBe(64);
   });
 
   it('says a host that does not answer is unreachable, with exit 69 and the next step', async () => {

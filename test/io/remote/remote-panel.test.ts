@@ -4,12 +4,12 @@
  * panel's transcript while it runs, and `tai cancel` leaves nothing on the
  * host (this machine, through the private sshd of test/helpers/sshd.ts).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCockpit, type CockpitProcess } from '../../helpers/cockpit-process.js';
-import { processesRunning, startSshd, TEST_HOST, type TestSshd } from '../../helpers/sshd.js';
+import { descendants, processesRunning, startSshd, TEST_HOST, type TestSshd } from '../../helpers/sshd.js';
 import { runTai } from '../../helpers/tai-cli.js';
 import { until, untilPasses } from '../../helpers/until.js';
 import { call } from '../../../src/io/socket/control-client.js';
@@ -22,7 +22,8 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   server = await startSshd();
   home = mkdtempSync(join(tmpdir(), 'tai-remote-panel-'));
-  env = { XDG_RUNTIME_DIR: join(home, 'run'), XDG_STATE_HOME: join(home, 'state'), TAI_SSH_CONFIG: server.config, NO_COLOR: '1', TERM: 'dumb' };
+  // The outage schedule at 0.05: a lost link's first probe of the host comes 3 s after the loss.
+  env = { XDG_RUNTIME_DIR: join(home, 'run'), XDG_STATE_HOME: join(home, 'state'), TAI_SSH_CONFIG: server.config, TAI_OUTAGE_TIME_SCALE: '0.05', NO_COLOR: '1', TERM: 'dumb' };
   cockpit = await startCockpit(env);
 });
 afterAll(async () => {
@@ -62,6 +63,26 @@ describe('a remote agent in the cockpit', () => {
     expect((await runTai(['cancel', String(id), '--socket', cockpit.socket], env)).code).toBe(0);
   });
 
+  it('says in the panel that it waits for the host when the link is lost, then reattaches: every line once, in order', { timeout: 90_000 }, async () => {
+    if (cockpit === undefined) throw new Error('no cockpit');
+    const go = join(home, 'go');
+    const script = `i=0; while [ $i -lt 30 ]; do i=$((i+1)); echo "seq $i"; [ $i = 10 ] && while [ ! -e ${go} ]; do sleep 0.1; done; done; exit 0`;
+    const spawned = await runTai(['spawn', '--detach', '--socket', cockpit.socket, '--host', TEST_HOST, '--', 'sh', '-c', script], env);
+    expect(spawned.code).toBe(0);
+    const id = Number(spawned.out.trim());
+    const logsHave = (text: string) => untilPasses(async () => expect((await runTai(['logs', String(id)], env)).out).toContain(text), { timeout: 30_000, interval: 200 });
+    await logsHave('seq 10\n');
+    // The host's side of the link goes: its sshd session processes, not the agent.
+    for (const pid of descendants(server.process.pid ?? -1).filter((p) => readCmd(p).startsWith('sshd'))) process.kill(pid, 'SIGKILL');
+    await logsHave('the agent goes on there; waiting for the host (outage of ssh://taitest)');
+    writeFileSync(go, '');
+    await logsHave('reattached to the agent on taitest');
+    await logsHave('seq 30\n');
+    const logs = (await runTai(['logs', String(id)], env)).out;
+    const seqs = logs.split('\n').filter((line) => /^seq \d+$/.test(line));
+    expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => `seq ${i + 1}`));
+  });
+
   it('ends its remote agents on the host when the cockpit ends', async () => {
     const own = { ...env, XDG_RUNTIME_DIR: join(home, 'run2') };
     const ending = await startCockpit(own);
@@ -73,3 +94,11 @@ describe('a remote agent in the cockpit', () => {
     await until(() => processesRunning(sleep).length === 0 && readdirSync(server.hostTmp).length === 0, { what: 'nothing of the agent left on the host', timeout: 25_000 });
   });
 });
+
+function readCmd(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
