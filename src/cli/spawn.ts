@@ -51,7 +51,8 @@ const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
-  '                 [--lane [NAME]] [--queue] [--host NAME] -- ARGV...\n' +
+  '                 [--lane [NAME]] [--queue] [--host NAME] [--resume SESSION_ID] -- ARGV...\n' +
+  "--resume continues the agent's own session of that id (kinds claude, codex and acp);\n" +
   '--host runs the command on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
@@ -90,6 +91,7 @@ const SPEC = {
     raw: { type: 'boolean' },
     socket: { type: 'string' },
     host: { type: 'string' },
+    resume: { type: 'string' },
   },
 } as const;
 
@@ -173,7 +175,14 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), cwd, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
-  const request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }) } as QueuedSpawn;
+  const badResume = o.resume === undefined ? undefined : resumeProblem(made.kind, o.resume);
+  if (badResume !== undefined) return usageError(SPEC, out, badResume);
+  const request = {
+    ...made,
+    ...(o.queue ? { queue: true } : {}),
+    ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }),
+    ...(o.resume === undefined ? {} : { resume: o.resume }),
+  } as QueuedSpawn;
   if (request.lane !== undefined) {
     // Outside a repository a lane is a bad command line (64), said before any cockpit is asked.
     try {
@@ -197,6 +206,16 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
 
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */
 export { withModel };
+
+/** The kinds whose agents keep a session of their own that `--resume` can continue. */
+const RESUMABLE_KINDS: readonly string[] = ['claude', 'codex', 'acp'];
+
+/** Why `--resume ID` cannot go with an agent of `kind`, if it cannot. */
+function resumeProblem(kind: string, id: string): string | undefined {
+  if (id.trim() === '') return '--resume takes the session id the agent reported, not an empty one';
+  if (!RESUMABLE_KINDS.includes(kind)) return `--resume continues an agent's own session: kinds ${RESUMABLE_KINDS.join(', ')} have one, '${kind}' has none`;
+  return undefined;
+}
 
 function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
   return (allowed as readonly string[]).includes(value);
