@@ -1,13 +1,14 @@
 /**
  * Opening an ACP agent's earlier session instead of a new one (a restore,
  * docs/restore.md). The agent's `initialize` answer decides how:
+ * `session/load` when `agentCapabilities.loadSession` is true (the method of
+ * the stable protocol; the agent replays the whole history as session/update
+ * notifications before it answers: dropped here, since the restored panel
+ * already shows the stored transcript; a note says how many there were), else
  * `session/resume` when `agentCapabilities.sessionCapabilities.resume` is
- * offered (the session comes back without its history sent again), else
- * `session/load` when `agentCapabilities.loadSession` is true (the agent
- * replays the whole history as session/update notifications before it
- * answers: dropped here, since the restored panel already shows the stored
- * transcript; a note says how many there were), else a RequestError that says
- * the agent cannot resume. An id the agent refuses is a RequestError too.
+ * offered (the session comes back without its history sent again), else a
+ * RequestError that says the agent cannot resume. An id the agent refuses is
+ * a RequestError too.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { defaultLabel } from '../../../../core/agents/agent-spawn.js';
@@ -32,11 +33,11 @@ export interface ResumeRequest {
 /** How an agent's capabilities let it resume a session, if at all. */
 export type ResumeMethod = 'session/resume' | 'session/load';
 
-/** The method to use for an agent that answered `initialize` with `init`: resume first (no replay), then load. */
+/** The method to use for an agent that answered `initialize` with `init`: load first, then resume. */
 export function resumeMethodOf(init: acp.InitializeResponse): ResumeMethod | undefined {
   const caps = init.agentCapabilities;
-  if (caps?.sessionCapabilities?.resume != null) return 'session/resume';
   if (caps?.loadSession === true) return 'session/load';
+  if (caps?.sessionCapabilities?.resume != null) return 'session/resume';
   return undefined;
 }
 

@@ -20,8 +20,8 @@
  * - close: ends the connection and kills the process group; resolves once
  *   the reaper has exited, so no process of the session is left.
  * - resume: a spec with `resume` opens the agent's session of that id instead
- *   of a new one (docs/restore.md): by `session/resume` when the agent's
- *   capabilities offer it, else by `session/load`, else the turn fails with a
+ *   of a new one (docs/restore.md): by `session/load` when the agent's
+ *   capabilities offer it, else by `session/resume`, else the turn fails with a
  *   RequestError that says so. The history `session/load` replays is dropped,
  *   not shown (the restored panel already has the transcript): one note says
  *   how many updates it held.

@@ -63,7 +63,15 @@ describe('the acp runner resuming a session', () => {
     expect(screen).toContain('(session/load; 4 replayed updates not');
   });
 
-  it('uses session/resume when the agent offers it (no replay)', async () => {
+  it('uses session/load when the agent offers both load and resume', async () => {
+    const history = historyFile();
+    const id = sessionOf((await turn(agent('both', history), 'remember the word heron')).events);
+    const second = await turn(agent('both', history), 'go on', id);
+    expect(second.text).toBe(`turn 2 of ${id}; earlier prompts: remember the word heron`);
+    expect(second.events).toContainEqual({ type: 'note', text: `resumed session ${id?.slice(0, 8)} (session/load; 2 replayed updates not shown again)` });
+  });
+
+  it('uses session/resume when the agent offers only that (no replay)', async () => {
     const history = historyFile();
     const id = sessionOf((await turn(agent('resume', history), 'remember the word heron')).events);
     const second = await turn(agent('resume', history), 'go on', id);
