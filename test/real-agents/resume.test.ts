@@ -70,9 +70,32 @@ const resumes = (cli: RealCli, how: string, said: (id: string) => string): void 
   }, 300_000);
 };
 
+/** A session id the CLI never gave: `tai spawn --resume` fails and says why in one line. */
+const refuses = (cli: RealCli, said: string): void => {
+  it(`${cli}: a session id it does not know fails the spawn with one line that says so`, async () => {
+    run = new Run();
+    const current = run;
+    await current.setUp(cli, { mode: 'ok' });
+    current.spawnAgain(['--timeout', '120', '--resume', UNKNOWN], 'go on');
+    const { run: tai, result } = await current.finish();
+    expect(tai.code, tai.stderr).toBe(1);
+    expect(result.state).toBe('failed');
+    expect(result.reason).toContain(said);
+    expect(result.reason).toContain('start it again with tai restart ID');
+    expect(result.reason).not.toContain('\n');
+    expect(current.server.requests.filter((r) => r.provider !== 'other')).toEqual([]);
+  }, 120_000);
+};
+
+/** A well-formed id no CLI has seen. */
+const UNKNOWN = '3f1d2c4e-0000-4000-8000-000000000000';
+
 describe.skipIf(missing !== undefined)(`resuming a real CLI's session under tai${missing ? ` (skipped: ${missing})` : ''}`, () => {
   resumes('claude', '--resume', (id) => `session ${id}`);
   resumes('codex', 'exec resume', (id) => `codex thread ${id}`);
   resumes('claude-agent-acp', 'session/load', (id) => `resumed session ${id.slice(0, 8)} (session/load; `);
   resumes('codex-acp-2', 'session/load', (id) => `resumed session ${id.slice(0, 8)} (session/load; `);
+  refuses('claude', `claude cannot resume session ${UNKNOWN}: No conversation found with session ID: ${UNKNOWN}`);
+  refuses('codex', `codex cannot resume thread ${UNKNOWN}: no rollout found for thread id ${UNKNOWN}`);
+  refuses('codex-acp-2', `acp codex-acp cannot resume session ${UNKNOWN}: `);
 });
