@@ -23,7 +23,11 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const { killCockpit, killOneProcess } = await import('../io/link/link-query.js');
   try {
     const card = findCockpit(name);
-    if (card.link === undefined) await killOneProcess(card);
+    if (card.link === undefined) {
+      // Its end is asked for: a SIGTERM from tai kill is no crash, so nothing of it is restored (docs/restore.md).
+      (await import('../io/restore/stored-cockpits.js')).markEndedOnPurpose(process.env, card.pid, Date.now());
+      await killOneProcess(card);
+    }
     else {
       const bad = linkProblem(card);
       if (bad !== undefined) throw new Error(bad);
