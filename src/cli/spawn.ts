@@ -52,7 +52,7 @@ const USAGE =
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] [--host NAME] [--resume SESSION_ID] -- ARGV...\n' +
-  "--resume continues the agent's own session of that id (kinds claude, codex and acp);\n" +
+  "--resume continues the agent's own session of that id (kinds claude, codex and acp; docs/restore.md);\n" +
   '--host runs the command on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
