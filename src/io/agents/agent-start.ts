@@ -96,12 +96,15 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   }
   s.transcripts?.open(id, job.task, opening?.carried);
   opening?.before?.(id);
+  // Kept before the agent starts: a session id it reports at once finds its launch.
+  if (launch) s.launches?.started(id, launch, now, n === 1 ? s.launches.restoredOf(job)?.from : undefined);
   let agent: RunningAgent;
   try {
     agent = startAgent(job, s.board, id, s.now);
   } catch (err) {
     // A request the runner refused leaves no panel behind (a failed one would hold a place for ORCH_LINGER).
     release(s, slot);
+    s.launches?.ended(id, 'not started');
     board.finish(id, 'failed', messageOf(err), now);
     s.transcripts?.end(id, 'failed', 0, messageOf(err));
     board.close(id, now);
@@ -112,7 +115,6 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   s.jobs.set(id, job);
   bindStops(s, job, attempt);
   saveRow(s, job, attempt, 'running', now);
-  if (launch) s.launches?.started(id, launch, now, n === 1 ? s.launches.restoredOf(job)?.from : undefined);
   const lane = s.laneOf.get(job);
   if (lane) s.lanes?.follow(id, lane, () => attempt.agent.pgid);
   followAttempt(s, job, attempt);
