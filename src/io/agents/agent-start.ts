@@ -134,7 +134,9 @@ function bindStops(s: ServiceState, job: Job, attempt: Attempt): void {
 function launchOf(s: ServiceState, job: Job, n: number): Launch {
   const { spec } = job;
   // Only the first attempt of a restored job carries the clock spent before; a retry starts its own.
-  const restored = n === 1 ? s.launches?.restoredOf(job) : undefined;
+  const origin = s.launches?.restoredOf(job);
+  const restored = n === 1 ? origin : undefined;
+  const prompt = origin === undefined ? spec.prompt : origin.prompt;
   const cwd = spec.cwd ?? process.cwd();
   const program = programPrint(spec.argv[0], cwd);
   const dir = fingerprint(cwd, false);
@@ -145,7 +147,7 @@ function launchOf(s: ServiceState, job: Job, n: number): Launch {
     argv: spec.argv,
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     ...(spec.env === undefined ? {} : { env: spec.env }),
-    ...(spec.prompt === undefined ? {} : { prompt: spec.prompt }),
+    ...(prompt === undefined ? {} : { prompt }),
     label: job.label,
     task: job.task,
     ...(spec.allow === undefined ? {} : { allow: spec.allow }),
