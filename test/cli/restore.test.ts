@@ -22,7 +22,7 @@ import { testEnv } from '../helpers/test-env.js';
 import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-restore-'));
-const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), TAI_ORCH_PANELS: '0' };
+const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), TAI_ORCH_PANELS: '0', TAI_RESTORE: '1' };
 mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
 const dbPath = join(env.XDG_STATE_HOME, 'tai', 'tai.db');
 
