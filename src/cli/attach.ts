@@ -7,6 +7,7 @@
  * line.
  */
 import { messageOf } from '../core/errors.js';
+import type { CockpitCard } from '../io/link/link-place.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { field, fieldLines, processOutput, type CliOutput } from './output.js';
 
@@ -75,7 +76,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
 
 /** Restores the stored cockpit `name` (its server started again) and attaches this terminal; undefined when there is none to restore. */
 async function restoreAndAttach(name: string, out: CliOutput): Promise<number | undefined> {
-  const [{ storedCockpit, restoreWanted }, { launchServer }, { attachTerminal }, { logPath }, { findCockpit }] = await Promise.all([
+  const [{ storedCockpit, restoreWanted }, { launchServer }, { attachTerminal }, { logPath }, { findCockpit, linkProblem }] = await Promise.all([
     import('../io/restore/stored-cockpits.js'),
     import('../io/link/server-launch.js'),
     import('../io/link/native-client.js'),
@@ -94,11 +95,29 @@ async function restoreAndAttach(name: string, out: CliOutput): Promise<number | 
   const log = logPath();
   const ready = await launchServer({ command: 'cockpit', args: cockpit.argv, argv: cockpit.argv, name, cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 }, process.env, log);
   let link = ready.ok ? ready.link : undefined;
-  // Another tai attach restored it first (the name is claimed once): this terminal attaches to that one.
-  if (!ready.ok && ready.error.includes('already running')) link = findCockpit(name).link;
+  // Another tai attach restored it first (the name is claimed once): this terminal attaches to that one once it listens.
+  if (!ready.ok && ready.error.includes('already running')) link = await linkWhenReady(() => findCockpit(name), linkProblem);
   if (link === undefined) {
     out.warn(`tai attach: ${fieldLines(ready.ok ? 'no link' : ready.error)}\n`);
     return 1;
   }
   return attachTerminal({ link, name, logPath: log, say: (text) => out.warn(`${text}\n`) });
+}
+
+/** How long a losing attach waits for the cockpit another attach restores to listen (its server's start). */
+const RESTORED_WAIT_MS = 20_000;
+
+/** The link of the cockpit `find` finds, once it accepts clients; undefined when it does not within RESTORED_WAIT_MS. */
+async function linkWhenReady(find: () => CockpitCard, problem: (card: CockpitCard) => string | undefined): Promise<string | undefined> {
+  const deadline = Date.now() + RESTORED_WAIT_MS;
+  for (;;) {
+    try {
+      const card = find();
+      if (card.link !== undefined && problem(card) === undefined) return card.link;
+    } catch {
+      // Not yet, or it failed to start: tried again until the deadline.
+    }
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -38,8 +38,8 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     cards.map(async (card) => (await asked(card)) ?? { name: card.name, pid: card.pid, argv: card.argv, cwd: card.cwd, startedAt: card.startedAt, clients: card.link === undefined ? 0 : -1, running: -1, asking: -1, done: -1 }),
   );
   // The cockpits that ended without tai kill or their main program's exit, restored by tai attach NAME (docs/restore.md).
-  const { cockpitsToRestore } = await import('../io/restore/stored-cockpits.js');
-  const ended = cockpitsToRestore(process.env, new Set(cards.map((c) => c.name)));
+  const { cockpitsToRestore, restoreWanted } = await import('../io/restore/stored-cockpits.js');
+  const ended = restoreWanted(process.env, false) ? cockpitsToRestore(process.env, new Set(cards.map((c) => c.name))) : [];
   if (line.values.json === true) {
     out.json([...rows, ...ended.map((r) => ({ name: r.cockpit.name, ended: true, agentsToRestore: r.agents, argv: r.cockpit.argv, cwd: r.cockpit.cwd, startedAt: r.cockpit.startedAt, aliveAt: r.cockpit.aliveAt }))]);
     return 0;

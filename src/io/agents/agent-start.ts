@@ -96,12 +96,15 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   }
   s.transcripts?.open(id, job.task, opening?.carried);
   opening?.before?.(id);
+  // Kept before the agent starts: a session id it reports at once finds its launch.
+  if (launch) s.launches?.started(id, launch, now, n === 1 ? s.launches.restoredOf(job)?.from : undefined);
   let agent: RunningAgent;
   try {
     agent = startAgent(job, s.board, id, s.now);
   } catch (err) {
     // A request the runner refused leaves no panel behind (a failed one would hold a place for ORCH_LINGER).
     release(s, slot);
+    s.launches?.ended(id, 'not started');
     board.finish(id, 'failed', messageOf(err), now);
     s.transcripts?.end(id, 'failed', 0, messageOf(err));
     board.close(id, now);
@@ -112,7 +115,6 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   s.jobs.set(id, job);
   bindStops(s, job, attempt);
   saveRow(s, job, attempt, 'running', now);
-  if (launch) s.launches?.started(id, launch, now, n === 1 ? s.launches.restoredOf(job)?.from : undefined);
   const lane = s.laneOf.get(job);
   if (lane) s.lanes?.follow(id, lane, () => attempt.agent.pgid);
   followAttempt(s, job, attempt);
@@ -132,7 +134,9 @@ function bindStops(s: ServiceState, job: Job, attempt: Attempt): void {
 function launchOf(s: ServiceState, job: Job, n: number): Launch {
   const { spec } = job;
   // Only the first attempt of a restored job carries the clock spent before; a retry starts its own.
-  const restored = n === 1 ? s.launches?.restoredOf(job) : undefined;
+  const origin = s.launches?.restoredOf(job);
+  const restored = n === 1 ? origin : undefined;
+  const prompt = origin === undefined ? spec.prompt : origin.prompt;
   const cwd = spec.cwd ?? process.cwd();
   const program = programPrint(spec.argv[0], cwd);
   const dir = fingerprint(cwd, false);
@@ -143,7 +147,7 @@ function launchOf(s: ServiceState, job: Job, n: number): Launch {
     argv: spec.argv,
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     ...(spec.env === undefined ? {} : { env: spec.env }),
-    ...(spec.prompt === undefined ? {} : { prompt: spec.prompt }),
+    ...(prompt === undefined ? {} : { prompt }),
     label: job.label,
     task: job.task,
     ...(spec.allow === undefined ? {} : { allow: spec.allow }),

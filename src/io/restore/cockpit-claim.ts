@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sameProcessAlive, startedNear } from '../process-identity.js';
+import { processAlive } from '../socket/socket-path.js';
 import type { RestoreStore, StoredCockpit, StoredLaunch } from './restore-store.js';
 
 /** The machine and user a cockpit ran as: a restore anywhere else is refused. */
@@ -39,12 +40,13 @@ export type Claim =
 export function runAlive(run: string | null): boolean {
   if (run === null) return false;
   const [pid, start] = run.split('-');
-  return startedNear(Number(pid), Number(start));
+  return processAlive(Number(pid)) && startedNear(Number(pid), Number(start));
 }
 
 /** True while the cockpit's process runs (its pid with the start it recorded). */
 export function cockpitAlive(c: StoredCockpit): boolean {
-  return sameProcessAlive({ pid: c.pid, start: c.start });
+  // A zombie is gone: its process has ended, only its parent has not yet been told.
+  return processAlive(c.pid) && sameProcessAlive({ pid: c.pid, start: c.start });
 }
 
 /** True when the cockpit ended without a deliberate end and nobody restores it now. */

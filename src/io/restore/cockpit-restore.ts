@@ -156,18 +156,20 @@ function restoreOne(store: RestoreStore, transcripts: TranscriptStore, from: Sto
     b.write(id, `\r\n\x1b[2m${seam}\x1b[0m\r\n`, now());
     for (const note of step.notes) b.emit(id, { type: 'note', text: note }, now());
   };
-  const opening = { carried: `${carried}\n${SEAM}\n`, from: `${row.run}/${row.id}` };
+  const origin = `${row.run}/${row.id}`;
+  // The new transcript (tai logs) starts with the old one and the same seam as the panel.
+  const opening = (seam: string) => ({ carried: `${carried}\n${seam}\n`, from: origin, before: before(seam) });
   const ended = (why: string): string => {
-    const id = service.showEnded(launch, (n) => endedLine(n, why), now(), { ...opening, before: before(SEAM) });
+    const id = service.showEnded(launch, (n) => endedLine(n, why), now(), opening(SEAM));
     return `#${id} ${launch.label} ended with the cockpit (tai restart ${id})`;
   };
   if (step.action === 'ended') return ended(step.why);
   const spec = { ...specOf(launch), prompt: INTERRUPTED_PROMPT, resume: launch.sessionId ?? '' };
-  const info = { limitMs: launch.limitMs, spentMs: spent, from: opening.from, ...(launch.sessionId === undefined ? {} : { sessionId: launch.sessionId }) };
+  const info = { limitMs: launch.limitMs, spentMs: spent, from: origin, ...(launch.sessionId === undefined ? {} : { sessionId: launch.sessionId }), ...(launch.prompt === undefined ? {} : { prompt: launch.prompt }) };
   const lane = launch.lane === undefined ? undefined : laneOf(store.db, launch);
   try {
     const seam = `${SEAM} resuming session ${launch.sessionId ?? ''} with ${Math.round(step.remainingMs / 1000)} s of its wall clock left; if it cannot resume, tai restart ID starts it afresh`;
-    const id = service.restore(launch, spec, now(), { timeoutMs: step.remainingMs, info, ...opening, before: before(seam), ...(lane === undefined ? {} : { lane }) });
+    const id = service.restore(launch, spec, now(), { timeoutMs: step.remainingMs, info, ...opening(seam), ...(lane === undefined ? {} : { lane }) });
     return `#${id} ${launch.label} resumed`;
   } catch (err) {
     return ended(`its session ${launch.sessionId ?? ''} could not be resumed (${messageOf(err)})`);

@@ -17,6 +17,8 @@ export interface RestoredInfo {
   readonly limitMs: number;
   readonly spentMs: number;
   readonly sessionId?: string;
+  /** Its first prompt (the restored agent is sent the one message that it was interrupted; a restart sends this again). */
+  readonly prompt?: string;
   /** `RUN/ID` of the launch it was restored from. */
   readonly from: string;
 }

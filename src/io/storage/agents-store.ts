@@ -142,7 +142,8 @@ export class AgentsStore {
   /** True when the agent's launch is kept live for a restore (src/io/restore/restore-store.ts): its row is settled, its launch is not touched. */
   #restorable(run: string, id: number): boolean {
     try {
-      return this.db.prepare<[string, number], { live: number }>('SELECT live FROM launches WHERE run = ? AND id = ?').get(run, id)?.live === 1;
+      const sql = "SELECT l.live FROM launches l JOIN cockpits c ON c.run = l.run WHERE l.run = ? AND l.id = ? AND c.state IN ('running','restoring')";
+      return this.db.prepare<[string, number], { live: number }>(sql).get(run, id)?.live === 1;
     } catch {
       return false; // a database without the restore's tables
     }
