@@ -6,17 +6,22 @@
  * session (the fake server sees the earlier prompt in the resumed request,
  * with the message that it was interrupted) and ends done; each panel's
  * transcript (what `tai logs` and the panel show) holds the old turn, the
- * seam and the new one.
+ * seam and the new one. The second test does it as a person does: the
+ * cockpit's server under a client in a real pty, the server SIGKILLed, then
+ * `tai attach NAME` restores it and its panels draw the old turn (its task
+ * line), the seam and the new answer.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import pty from 'node-pty';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SEAM } from '../../src/core/restore/restore-plan.js';
 import { parseLaunch } from '../../src/core/restore/launch.js';
 import { RestoreStore } from '../../src/io/restore/restore-store.js';
 import { openStateDb } from '../../src/io/storage/state-db.js';
 import { FINAL_TEXT, startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server.js';
-import { alive, notInstalled, probeEnv, runTai, scratch, setupCli, type RealCli, type TaiProcess } from '../helpers/real-agents.js';
+import { runningCockpits } from '../../src/io/link/link-place.js';
+import { alive, notInstalled, probeEnv, ROOT, runTai, scratch, setupCli, type RealCli, type TaiProcess } from '../helpers/real-agents.js';
 import { isSleep, leftovers, until } from './real-run.js';
 
 const missing = notInstalled();
@@ -31,8 +36,12 @@ const AGENTS: readonly { readonly cli: RealCli; readonly marker: string }[] = [
 let server: FakeModelServer | undefined;
 let place: ReturnType<typeof scratch> | undefined;
 const cockpits: TaiProcess[] = [];
+const clients: pty.IPty[] = [];
 afterEach(async () => {
   for (const c of cockpits.splice(0)) c.signal('SIGKILL');
+  for (const c of clients.splice(0)) c.kill('SIGKILL');
+  // A drawn cockpit's server is a process of its own: ended by its card's pid.
+  for (const c of place === undefined ? [] : runningCockpits(cardEnv(place.dir))) if (c.name === NAME) process.kill(c.pid, 'SIGKILL');
   // The cockpits' main programs (sleep) outlive a SIGKILLed cockpit: ended here, by pid.
   for (const pid of place === undefined ? [] : leftovers(place.dir)) if (isSleep(pid)) process.kill(pid, 'SIGKILL');
   await server?.close();
@@ -40,6 +49,9 @@ afterEach(async () => {
   server = undefined;
   place = undefined;
 });
+
+/** The environment that finds a run's cockpit cards. */
+const cardEnv = (dir: string): NodeJS.ProcessEnv => ({ XDG_RUNTIME_DIR: join(dir, 'run') });
 
 /** A cockpit `tai -s NAME -- sleep` (undrawn: its stdout a pipe) and its socket, once it listens. */
 async function cockpit(env: Record<string, string>, project: string, runtime: string): Promise<{ tai: TaiProcess; socket: string }> {
@@ -119,4 +131,66 @@ describe.skipIf(missing !== undefined)(`a cockpit of real agents restored after 
       expect(text.slice(seam)).toContain('done');
     }
   }, 600_000);
+
+  it('with its server SIGKILLed under a drawn client, tai attach NAME restores it: the panels draw the old turn, the seam and the new answer', async () => {
+    server = await startFakeModelServer({ mode: 'slow', slowMs: 1_000 });
+    place = scratch();
+    const { home, project, dir } = place;
+    const runtime = join(dir, 'run');
+    mkdirSync(runtime, { mode: 0o700 });
+    const setups = AGENTS.map((a) => ({ ...a, setup: setupCli(a.cli, server?.url ?? '', home) }));
+    const env: Record<string, string> = { HOME: home, XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: runtime, TAI_REAL_AGENT_RUN: dir, ...probeEnv(server.url) };
+    for (const s of setups) Object.assign(env, s.setup.env);
+    const first = client(['-s', NAME, '--', 'sleep', '100000'], env, project);
+    await until(() => runningCockpits(env).some((c) => c.name === NAME && c.control !== undefined), 30_000);
+    for (const { setup, marker } of setups) {
+      const spawned = await runTai(['spawn', '-t', NAME, '--detach', '--kind', setup.kind, '--timeout', '600', '--prompt', `run echo tai-tool-ok; remember ${marker}`, '--', ...setup.argv], env, project).done;
+      expect(spawned.code, spawned.stderr).toBe(0);
+    }
+    const seen = (marker: string): boolean => server?.requests.some((r) => r.provider !== 'other' && JSON.stringify(r.body).includes(marker)) ?? false;
+    await until(() => AGENTS.every((a) => seen(a.marker)), 120_000);
+    const serverPid = runningCockpits(env).find((c) => c.name === NAME)?.pid ?? 0;
+    await until(() => storedSessions(env.XDG_STATE_HOME ?? '', serverPid).length === AGENTS.length, 30_000);
+    const before = server.requests.length;
+    process.kill(serverPid, 'SIGKILL');
+    await until(() => !alive(serverPid) && first.code !== undefined, 30_000);
+    await until(() => leftovers(dir).filter((pid) => !isSleep(pid)).length === 0, 30_000);
+    server.setMode('ok');
+
+    const attached = client(['attach', NAME], env, project);
+    await vi.waitFor(async () => {
+      const status = await runTai(['status', '-t', NAME, '--json'], env, project).done;
+      const agents = status.code === 0 ? (JSON.parse(status.stdout) as { agents: { state: string }[] }).agents : [];
+      if (agents.length !== AGENTS.length || agents.some((a) => a.state !== 'done')) throw new Error(`not done yet: ${status.stdout}${status.stderr}`);
+    }, { timeout: 240_000, interval: 1_000 });
+    const resumed = server.requests.slice(before).filter((r) => r.provider !== 'other').map((r) => JSON.stringify(r.body));
+    for (const { marker } of AGENTS) expect(resumed.some((body) => body.includes(marker) && body.includes('Your session was interrupted')), `${marker}: no resumed request with its history`).toBe(true);
+    await until(() => plain(attached.out).includes(FINAL_TEXT), 30_000);
+    const drawn = plain(attached.out);
+    for (const { marker } of AGENTS) expect(drawn, `the old turn of ${marker} is not drawn`).toContain(marker);
+    expect(drawn).toContain(SEAM);
+    // Ended, the cockpit is ended on purpose so that a later test's cockpit of the name does not restore it.
+    expect((await runTai(['kill', NAME], env, project).done).code).toBe(0);
+  }, 600_000);
 });
+
+/** A `tai` client in a real pty (a person's terminal): everything it drew, and its exit code once it exited. */
+function client(args: readonly string[], env: Record<string, string>, cwd: string): { out: string; code: number | undefined } {
+  const p = pty.spawn(process.execPath, [join(ROOT, 'dist/src/cli.js'), ...args], {
+    cols: 240,
+    rows: 80,
+    cwd,
+    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: 'xterm-256color', ...env },
+  });
+  const seen = { out: '', code: undefined as number | undefined };
+  p.onData((d) => (seen.out += d));
+  p.onExit((e) => (seen.code = e.exitCode));
+  clients.push(p);
+  return seen;
+}
+
+/** What a terminal shows of `bytes`, roughly: escape sequences taken out. */
+function plain(bytes: string): string {
+  // eslint-disable-next-line no-control-regex
+  return bytes.replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]/g, '');
+}
