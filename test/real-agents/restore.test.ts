@@ -191,6 +191,5 @@ function client(args: readonly string[], env: Record<string, string>, cwd: strin
 
 /** What a terminal shows of `bytes`, roughly: escape sequences taken out. */
 function plain(bytes: string): string {
-  // eslint-disable-next-line no-control-regex
   return bytes.replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]/g, '');
 }
