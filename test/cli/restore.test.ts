@@ -190,6 +190,19 @@ describe('a cockpit restored after it died', () => {
     expect(query<{ state: string }>('SELECT state FROM cockpits WHERE run = ?', run)).toEqual([{ state: 'ended' }]);
   }, 60_000);
 
+  it('discards a cockpit listed to restore with tai kill NAME: the next tai -s NAME starts afresh', async () => {
+    const first = await cockpit('unwanted');
+    await agentPid(runOf(first.child.pid), await agent('unwanted', 'eta'));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
+    const killed = await runTai(['kill', 'unwanted'], env);
+    expect(killed).toMatchObject({ code: 0, out: "cockpit unwanted was not running; it is marked ended and will not be restored (the transcripts of its 1 agent stay: tai logs)\n" });
+    expect((await runTai(['ls'], env)).out).not.toContain('unwanted');
+    await cockpit('unwanted');
+    expect(await statusOf('unwanted')).toEqual([]);
+  }, 60_000);
+
   it('says, and does not start again, an agent whose folder was replaced since, and names a launch row that does not parse, leaving it as it was', async () => {
     const work = mkdtempSync(join(dir, 'work-'));
     const first = await cockpit('changed');
