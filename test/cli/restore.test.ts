@@ -255,7 +255,7 @@ describe('a cockpit restored after it died', () => {
     await until(() => transcript(newRun, 1).includes('argv'), { what: 'the resumed agent speaks', explain: second.err });
     const text = transcript(newRun, 1);
     expect(text.indexOf('fix the bug')).toBeLessThan(text.indexOf(SEAM));
-    expect(text).toContain(`${SEAM} resuming session sess-before with 600 s of its wall clock left`);
+    expect(text).toContain(`${SEAM} resuming session sess-before with 600 s of its wall clock left; if it cannot resume, tai restart 1 starts it afresh`);
     expect(text).toContain(JSON.stringify(INTERRUPTED_PROMPT).slice(1, 40));
     const [restored] = query<{ launch: string; restored_from: string }>('SELECT launch, restored_from FROM launches WHERE run = ? AND id = 1', newRun);
     expect(restored?.restored_from).toBe(`${run}/1`);
