@@ -116,7 +116,7 @@ function liveRecord(db: StateDb, store: RestoreStore, run: string, claim: Claim,
     claim,
     restoreAgents(service, board, notice) {
       if (claim.kind !== 'claimed' || ended) return;
-      restoreAll(db, store, claim.from, claim.launches, service, board, notice, now);
+      restoreLaunches(db, claim.from, claim.launches, service, board, notice, now);
       attempt(() => store.setState(claim.from.run, 'restored', now(), ['restoring']));
     },
     end(deliberate) {
@@ -131,7 +131,8 @@ function liveRecord(db: StateDb, store: RestoreStore, run: string, claim: Claim,
 }
 
 /** Each live agent of `from` back in a panel, resumed or shown ended; one whose launch does not parse is said and left as stored. */
-function restoreAll(db: StateDb, store: RestoreStore, from: StoredCockpit, launches: readonly StoredLaunch[], service: RestoringService, board: Board, notice: (line: string) => void, now: () => number): void {
+export function restoreLaunches(db: StateDb, from: StoredCockpit, launches: readonly StoredLaunch[], service: RestoringService, board: Board, notice: (line: string) => void, now: () => number): void {
+  const store = new RestoreStore(db);
   const transcripts = new TranscriptStore(db);
   const said: string[] = [];
   for (const row of launches) {
