@@ -51,7 +51,7 @@ function setUp(runner: Runner) {
   const clock = new FakeClock(1_000_000);
   const board = createBoard({ cols: 160, rows: 48 });
   const launches = new RestoreStore(db);
-  service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), now: clock.now, run: 'test-run', runners: { claude: runner }, launches });
+  service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), now: clock.now, run: 'test-run', runners: { claude: runner }, launches, transcripts: new TranscriptStore(db) });
   return { dir, clock, board, launches, service };
 }
 
