@@ -66,5 +66,11 @@ describe('tai attach NAME restores a cockpit whose server was SIGKILLed', () => 
     const agents = JSON.parse((await runTai(['status', '-t', 'srv', '--json'], env)).out) as { agents: { label: string; reason: string }[] };
     expect(agents.agents).toEqual([expect.objectContaining({ label: 'zeta', reason: expect.stringContaining('ended with the cockpit') })]);
     expect(racers.some((c) => c.out.includes('said-zeta'))).toBe(true);
+
+    // tai kill is a deliberate end: the restored cockpit is not offered again.
+    const newRun = query<{ run: string }>("SELECT run FROM cockpits WHERE name = 'srv' ORDER BY started_at DESC")[0]?.run;
+    expect((await runTai(['kill', 'srv'], env)).code).toBe(0);
+    expect(query<{ state: string }>('SELECT state FROM cockpits WHERE run = ?', newRun)).toEqual([{ state: 'ended' }]);
+    expect((await runTai(['ls'], env)).out).toBe('no cockpit is running (tai starts one)\n');
   }, 90_000);
 });

@@ -190,6 +190,19 @@ describe('a cockpit restored after it died', () => {
     expect(query<{ state: string }>('SELECT state FROM cockpits WHERE run = ?', run)).toEqual([{ state: 'ended' }]);
   }, 60_000);
 
+  it('discards a cockpit listed to restore with tai kill NAME: the next tai -s NAME starts afresh', async () => {
+    const first = await cockpit('unwanted');
+    await agentPid(runOf(first.child.pid), await agent('unwanted', 'eta'));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
+    const killed = await runTai(['kill', 'unwanted'], env);
+    expect(killed).toMatchObject({ code: 0, out: "cockpit unwanted was not running; it is marked ended and will not be restored (the transcripts of its 1 agent stay: tai logs)\n" });
+    expect((await runTai(['ls'], env)).out).not.toContain('unwanted');
+    await cockpit('unwanted');
+    expect(await statusOf('unwanted')).toEqual([]);
+  }, 60_000);
+
   it('says, and does not start again, an agent whose folder was replaced since, and names a launch row that does not parse, leaving it as it was', async () => {
     const work = mkdtempSync(join(dir, 'work-'));
     const first = await cockpit('changed');
@@ -242,7 +255,7 @@ describe('a cockpit restored after it died', () => {
     await until(() => transcript(newRun, 1).includes('argv'), { what: 'the resumed agent speaks', explain: second.err });
     const text = transcript(newRun, 1);
     expect(text.indexOf('fix the bug')).toBeLessThan(text.indexOf(SEAM));
-    expect(text).toContain(`${SEAM} resuming session sess-before with 600 s of its wall clock left`);
+    expect(text).toContain(`${SEAM} resuming session sess-before with 600 s of its wall clock left; if it cannot resume, tai restart 1 starts it afresh`);
     expect(text).toContain(JSON.stringify(INTERRUPTED_PROMPT).slice(1, 40));
     const [restored] = query<{ launch: string; restored_from: string }>('SELECT launch, restored_from FROM launches WHERE run = ? AND id = 1', newRun);
     expect(restored?.restored_from).toBe(`${run}/1`);

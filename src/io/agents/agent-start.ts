@@ -18,8 +18,8 @@ import type { RestoredInfo } from '../restore/launch-keeper.js';
 
 /** What a panel opened for a restored agent starts with (docs/restore.md). */
 export interface Opening {
-  /** The transcript so far, carried into the new transcript for `tai logs`. */
-  readonly carried?: string;
+  /** The transcript so far for panel `id`, carried into its new transcript for `tai logs`. */
+  readonly carried?: (id: number) => string;
   /** Called once the panel is open, before the agent starts: its old transcript and the seam. */
   readonly before?: (id: number) => void;
 }
@@ -48,7 +48,7 @@ export function restoreJob(s: ServiceState, kind: string, runner: Runner, spec: 
 export function showEnded(s: ServiceState, launch: Launch, why: (id: number) => string, now: number, opening: Opening & { readonly from: string }): number {
   const board = s.board.getState();
   const id = board.open({ label: launch.label, task: launch.task, timeoutMs: launch.limitMs }, now);
-  s.transcripts?.open(id, launch.task, opening.carried);
+  s.transcripts?.open(id, launch.task, opening.carried?.(id));
   opening.before?.(id);
   const line = why(id);
   board.emit(id, { type: 'note', text: line }, now);
@@ -94,7 +94,7 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
     release(s, slot);
     throw err;
   }
-  s.transcripts?.open(id, job.task, opening?.carried);
+  s.transcripts?.open(id, job.task, opening?.carried?.(id));
   opening?.before?.(id);
   // Kept before the agent starts: a session id it reports at once finds its launch.
   if (launch) s.launches?.started(id, launch, now, n === 1 ? s.launches.restoredOf(job)?.from : undefined);

@@ -116,7 +116,7 @@ function liveRecord(db: StateDb, store: RestoreStore, run: string, claim: Claim,
     claim,
     restoreAgents(service, board, notice) {
       if (claim.kind !== 'claimed' || ended) return;
-      restoreAll(db, store, claim.from, claim.launches, service, board, notice, now);
+      restoreLaunches(db, claim.from, claim.launches, service, board, notice, now);
       attempt(() => store.setState(claim.from.run, 'restored', now(), ['restoring']));
     },
     end(deliberate) {
@@ -131,7 +131,8 @@ function liveRecord(db: StateDb, store: RestoreStore, run: string, claim: Claim,
 }
 
 /** Each live agent of `from` back in a panel, resumed or shown ended; one whose launch does not parse is said and left as stored. */
-function restoreAll(db: StateDb, store: RestoreStore, from: StoredCockpit, launches: readonly StoredLaunch[], service: RestoringService, board: Board, notice: (line: string) => void, now: () => number): void {
+export function restoreLaunches(db: StateDb, from: StoredCockpit, launches: readonly StoredLaunch[], service: RestoringService, board: Board, notice: (line: string) => void, now: () => number): void {
+  const store = new RestoreStore(db);
   const transcripts = new TranscriptStore(db);
   const said: string[] = [];
   for (const row of launches) {
@@ -150,17 +151,17 @@ function restoreOne(store: RestoreStore, transcripts: TranscriptStore, from: Sto
   const carried = transcriptText(transcripts, row);
   const spent = spentMs(launch, row.startedAt, from.aliveAt);
   const step = restoreStep(launch, spent, sameness(launch.program, true), sameness(launch.dir, false));
-  const before = (seam: string) => (id: number) => {
+  const before = (seam: (id: number) => string) => (id: number) => {
     const b = board.getState();
     if (carried !== '') b.write(id, panelText(carried), now());
-    b.write(id, `\r\n\x1b[2m${seam}\x1b[0m\r\n`, now());
+    b.write(id, `\r\n\x1b[2m${seam(id)}\x1b[0m\r\n`, now());
     for (const note of step.notes) b.emit(id, { type: 'note', text: note }, now());
   };
   const origin = `${row.run}/${row.id}`;
   // The new transcript (tai logs) starts with the old one and the same seam as the panel.
-  const opening = (seam: string) => ({ carried: `${carried}\n${seam}\n`, from: origin, before: before(seam) });
+  const opening = (seam: (id: number) => string) => ({ carried: (id: number) => `${carried}\n${seam(id)}\n`, from: origin, before: before(seam) });
   const ended = (why: string): string => {
-    const id = service.showEnded(launch, (n) => endedLine(n, why), now(), opening(SEAM));
+    const id = service.showEnded(launch, (n) => endedLine(n, why), now(), opening(() => SEAM));
     return `#${id} ${launch.label} ended with the cockpit (tai restart ${id})`;
   };
   if (step.action === 'ended') return ended(step.why);
@@ -168,7 +169,7 @@ function restoreOne(store: RestoreStore, transcripts: TranscriptStore, from: Sto
   const info = { limitMs: launch.limitMs, spentMs: spent, from: origin, ...(launch.sessionId === undefined ? {} : { sessionId: launch.sessionId }), ...(launch.prompt === undefined ? {} : { prompt: launch.prompt }) };
   const lane = launch.lane === undefined ? undefined : laneOf(store.db, launch);
   try {
-    const seam = `${SEAM} resuming session ${launch.sessionId ?? ''} with ${Math.round(step.remainingMs / 1000)} s of its wall clock left; if it cannot resume, tai restart ID starts it afresh`;
+    const seam = (id: number): string => `${SEAM} resuming session ${launch.sessionId ?? ''} with ${Math.round(step.remainingMs / 1000)} s of its wall clock left; if it cannot resume, tai restart ${id} starts it afresh`;
     const id = service.restore(launch, spec, now(), { timeoutMs: step.remainingMs, info, ...opening(seam), ...(lane === undefined ? {} : { lane }) });
     return `#${id} ${launch.label} resumed`;
   } catch (err) {

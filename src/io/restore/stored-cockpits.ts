@@ -55,3 +55,12 @@ export function markEndedOnPurpose(env: NodeJS.ProcessEnv, pid: number, now: num
     if (run !== undefined) store.setState(run, 'ended', now, ['running']);
   });
 }
+
+/** Marks the stored cockpit `name` (not running) ended, so it is not restored: `tai kill NAME` of one `tai ls` lists to restore. */
+export function discardRestore(env: NodeJS.ProcessEnv, name: string, now: number): Restorable | undefined {
+  return withStore(env, (store) => {
+    const found = restorableCockpits(store, thisOwner(), new Set()).find((r) => r.cockpit.name === name);
+    if (found !== undefined) store.setState(found.cockpit.run, 'ended', now, ['running', 'restoring']);
+    return found;
+  });
+}

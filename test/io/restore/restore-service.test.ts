@@ -12,13 +12,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
 import type { RunSpec, Runner } from '../../../src/io/agents/runners/runner.js';
-import { AgentsStore, currentRun } from '../../../src/io/storage/agents-store.js';
+import { AgentsStore, currentRun, SUPERVISOR_GONE, SUPERVISOR_GONE_RESTORABLE } from '../../../src/io/storage/agents-store.js';
+import { TranscriptStore } from '../../../src/io/storage/transcripts.js';
+import { restoreLaunches } from '../../../src/io/restore/cockpit-restore.js';
+import { RequestError } from '../../../src/core/errors.js';
+import { emptyCap } from '../../../src/core/agents/transcript-cap.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 import { RestoreStore, type StoredCockpit } from '../../../src/io/restore/restore-store.js';
 import { claimCockpit } from '../../../src/io/restore/cockpit-claim.js';
 import { parseLaunch, type Launch } from '../../../src/core/restore/launch.js';
-import { COCKPIT_EXITING } from '../../../src/core/restore/restore-plan.js';
+import { COCKPIT_EXITING, SEAM } from '../../../src/core/restore/restore-plan.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 /** A runner that reports `sessions` at once, records its spec, and ends when stopped. */
@@ -47,7 +51,7 @@ function setUp(runner: Runner) {
   const clock = new FakeClock(1_000_000);
   const board = createBoard({ cols: 160, rows: 48 });
   const launches = new RestoreStore(db);
-  service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), now: clock.now, run: 'test-run', runners: { claude: runner }, launches });
+  service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), now: clock.now, run: 'test-run', runners: { claude: runner }, launches, transcripts: new TranscriptStore(db) });
   return { dir, clock, board, launches, service };
 }
 
@@ -134,5 +138,43 @@ describe('the restore\'s claim', () => {
     expect(new AgentsStore(db).get('r', 1)?.text).toBe('kept');
     expect(store.openCockpits()).toEqual([]);
     expect(migrate(db, 'restore/1', [])).toBe(false);
+  });
+});
+
+describe('a restore that meets bad input', () => {
+  it('shows a session id the agent refuses in the panel, with tai restart ID, after the old transcript and the seam', () => {
+    const refusing: Runner = () => {
+      throw new RequestError('session sess-x not found');
+    };
+    const { clock, board, launches, service } = setUp(refusing);
+    const from: StoredCockpit = { run: 'old-1', name: 'work', machine: 'm', uid: 1, pid: 1, start: null, argv: ['bash'], cwd: '/', state: 'restoring', claimedBy: 'test-run', startedAt: 1, aliveAt: 1, endedAt: null };
+    launches.addCockpit(from);
+    const launch: Launch = { v: 1, kind: 'claude', argv: [process.execPath], label: 'fixer', task: 'fix', limitMs: 600_000, spentMs: 0, retriesLeft: 0, sessionId: 'sess-x' };
+    launches.saveLaunch({ run: 'old-1', id: 3, launch: JSON.stringify(launch), live: true, startedAt: 1, restoredFrom: null }, 1);
+    new TranscriptStore(launches.db).append('old-1', 3, emptyCap(), 'said before the crash\n', false, 1);
+    const notices: string[] = [];
+    restoreLaunches(launches.db, from, launches.liveLaunches('old-1'), service, board, (line) => notices.push(line), () => clock.t);
+    const row = board.getState().status(clock.t).agents.find((a) => a.state === 'cancelled');
+    expect(row).toMatchObject({ label: 'fixer' });
+    expect(row?.reason).toBe(`ended with the cockpit: its session sess-x could not be resumed (session sess-x not found). tai restart ${row?.id} starts it again from its stored launch`);
+    expect(notices).toEqual([`cockpit work restored after it ended: #${row?.id} fixer ended with the cockpit (tai restart ${row?.id})`]);
+    expect(parseLaunch(launches.launch('test-run', row?.id ?? 0)?.launch ?? '')).toMatchObject({ kind: 'claude', sessionId: 'sess-x' });
+    const text = (new TranscriptStore(launches.db).read('test-run', row?.id ?? 0)?.parts ?? []).map((p) => p.text).join('');
+    expect(text.indexOf('said before the crash')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf(SEAM)).toBeGreaterThan(text.indexOf('said before the crash'));
+    expect(text).toContain('could not be resumed (session sess-x not found)');
+  });
+
+  it('settles a dead cockpit\'s live rows as restorable, and no others', () => {
+    const { launches } = setUp(sessionRunner([], []));
+    const agents = new AgentsStore(launches.db);
+    const row = { kind: 'command', label: 'l', task: 't', state: 'running' as const, startedAt: 1, finishedAt: null, reason: '', recordId: null, chars: 0, exitCode: null, text: '', tools: 0, tokens: 0 };
+    agents.save({ ...row, run: '999999999-1', id: 1 });
+    agents.save({ ...row, run: '999999998-1', id: 1 });
+    launches.addCockpit({ run: '999999999-1', name: 'w', machine: 'm', uid: 1, pid: 999_999_999, start: null, argv: [], cwd: '/', state: 'running', claimedBy: null, startedAt: 1, aliveAt: 1, endedAt: null });
+    launches.saveLaunch({ run: '999999999-1', id: 1, launch: '{}', live: true, startedAt: 1, restoredFrom: null }, 1);
+    agents.settleDead(5);
+    expect(agents.get('999999999-1', 1)?.reason).toBe(SUPERVISOR_GONE_RESTORABLE);
+    expect(agents.get('999999998-1', 1)?.reason).toBe(SUPERVISOR_GONE);
   });
 });
