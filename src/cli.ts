@@ -31,6 +31,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   attach: () => import('./cli/attach.js'),
   ls: () => import('./cli/ls.js'),
   kill: () => import('./cli/kill.js'),
+  restart: () => import('./cli/restart.js'),
   mcp: () => import('./cli/mcp.js'),
   wait: () => import('./cli/wait.js'),
   __server: () => import('./cli/server.js'),
@@ -40,10 +41,12 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
 export const USAGE = `tai: a terminal cockpit for supervising AI coding sub-agents
 
 usage:
-  tai [-s NAME] [--wake] [-- CMD ARGS...]   the cockpit: $SHELL (or CMD) on the left, agent panels on the right
-                           (--wake, or TAI_WAKE=1: types a line into CMD, a lead, when its agents end or ask)
+  tai [-s NAME] [--wake] [--no-restore] [-- CMD ARGS...]   the cockpit: $SHELL (or CMD) on the left, agent panels on the right
+                           (--wake, or TAI_WAKE=1: types a line into CMD, a lead, when its agents end or ask;
+                           a cockpit of that name that crashed is restored unless --no-restore or TAI_RESTORE=0)
   tai attach [NAME] [-r]   show a running cockpit here (prefix + d detaches; -r: read-only)
-  tai ls | tai kill NAME   the running cockpits; end one
+  tai ls | tai kill NAME   the running cockpits (and the ones to restore); end one
+  tai restart ID           start again an agent that ended with its cockpit, from its stored launch
   tai demo [options]       the cockpit with example agents (no model needed)
   tai spawn [options] -- ARGV...   start a supervised agent (or: tai spawn @NAME PROMPT)
   tai status [--json]      agents and their states
@@ -65,10 +68,10 @@ Commands that talk to a cockpit (spawn, status, poll, cancel, vpane, ask, lane, 
 Every command answers --help (or -h) with its own usage.
 `;
 
-const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' }, wake: { type: 'boolean' } }, command: true } as const;
+const SPEC = { name: 'tai', usage: USAGE, options: { version: { type: 'boolean', short: 'V' }, session: { type: 'string', short: 's' }, wake: { type: 'boolean' }, 'no-restore': { type: 'boolean' } }, command: true } as const;
 
 /** The subcommands that talk to a cockpit: each takes `-t NAME` (tai ls) before its `--`. */
-const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane', 'mcp', 'wait']);
+const TALKS_TO_A_COCKPIT = new Set(['spawn', 'status', 'poll', 'cancel', 'vpane', 'ask', 'lane', 'mcp', 'wait', 'restart']);
 
 /**
  * A subcommand's arguments with `-t NAME` / `--target NAME` (before any `--`)
@@ -118,7 +121,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { run } = await import('./cli/cockpit.js');
-  return run(line.command, line.values.session, line.values.wake === true || process.env.TAI_WAKE === '1');
+  return run(line.command, line.values.session, line.values.wake === true || process.env.TAI_WAKE === '1', line.values['no-restore'] === true);
 }
 
 async function version(): Promise<string> {

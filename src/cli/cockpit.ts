@@ -29,6 +29,8 @@ export interface CockpitRequest {
   readonly name?: string;
   /** --wake (docs/lead.md, "Waking an idle lead"). */
   readonly wake?: boolean;
+  /** --no-restore (docs/restore.md). */
+  readonly noRestore?: boolean;
 }
 
 /** Set by `tai __server` (src/cli/server.ts): the cockpit runs in this process, drawn on the link's clients. */
@@ -47,9 +49,9 @@ export function serveHere(s: Serving): void {
 }
 
 /** Runs the cockpit until the main program exits. */
-export async function run(args: readonly string[], name?: string, wake = false): Promise<number> {
+export async function run(args: readonly string[], name?: string, wake = false, noRestore = false): Promise<number> {
   const env = { ...process.env }; // the main program gets the user's environment, not ours
-  const lead = wake ? { wake: true } : {};
+  const lead = { ...(wake ? { wake: true } : {}), ...(noRestore ? { noRestore: true } : {}) };
   return runCockpitCommand({ argv: args, env, ...lead }, { command: 'cockpit', args, argv: args, ...(name === undefined ? {} : { name }), ...lead });
 }
 

@@ -1,14 +1,16 @@
 /**
  * `tai kill NAME`: ends a running cockpit as its main program's exit would:
  * its agents stopped softly, then hard, its attached clients given back their
- * terminals. Waits until it has ended. Exit 0 when it ended, 1 when there is
- * no such cockpit or it did not end, 64 for a bad line.
+ * terminals. Waits until it has ended. A cockpit that is not running but
+ * listed to restore (docs/restore.md) is marked ended instead: not restored.
+ * Exit 0 when it ended, 1 when there is no such cockpit or it did not end, 64
+ * for a bad line.
  */
 import { messageOf } from '../core/errors.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { fieldLines, processOutput, type CliOutput } from './output.js';
 
-const USAGE = 'usage: tai kill NAME\nEnds a running cockpit (tai ls lists them): its agents are stopped, softly then hard.\n';
+const USAGE = 'usage: tai kill NAME\nEnds a running cockpit (tai ls lists them): its agents are stopped, softly then hard.\nOne listed as ended, to restore, is marked ended: it is not restored.\n';
 
 const SPEC = { name: 'kill', usage: USAGE, options: {} } as const;
 
@@ -23,7 +25,11 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const { killCockpit, killOneProcess } = await import('../io/link/link-query.js');
   try {
     const card = findCockpit(name);
-    if (card.link === undefined) await killOneProcess(card);
+    if (card.link === undefined) {
+      // Its end is asked for: a SIGTERM from tai kill is no crash, so nothing of it is restored (docs/restore.md).
+      (await import('../io/restore/stored-cockpits.js')).markEndedOnPurpose(process.env, card.pid, Date.now());
+      await killOneProcess(card);
+    }
     else {
       const bad = linkProblem(card);
       if (bad !== undefined) throw new Error(bad);
@@ -32,6 +38,13 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.say(`cockpit ${card.name} ended (its agents are stopped)\n`);
     return 0;
   } catch (err) {
+    // Not running, but listed to restore: tai kill NAME says it is not wanted (docs/restore.md).
+    const { discardRestore } = await import('../io/restore/stored-cockpits.js');
+    const discarded = discardRestore(process.env, name, Date.now());
+    if (discarded !== undefined) {
+      out.say(`cockpit ${name} was not running; it is marked ended and will not be restored (the transcripts of its ${discarded.agents} agent${discarded.agents === 1 ? '' : 's'} stay: tai logs)\n`);
+      return 0;
+    }
     out.warn(`tai kill: ${fieldLines(messageOf(err))}\n`);
     return 1;
   }

@@ -11,7 +11,7 @@ import type { CockpitInfo } from '../core/protocol/link-frames.js';
 import { isLive } from '../core/panel/panel-state.js';
 import type { CockpitCard } from '../io/link/link-place.js';
 
-const USAGE = 'usage: tai ls [--json]\nThe running cockpits of this user (tai attach NAME shows one, tai kill NAME ends one).\n';
+const USAGE = 'usage: tai ls [--json]\nThe running cockpits of this user (tai attach NAME shows one, tai kill NAME ends one),\nand those that ended without tai kill or their main program\'s exit (tai attach NAME restores one).\n';
 
 const SPEC = { name: 'ls', usage: USAGE, options: { json: { type: 'boolean' } } } as const;
 
@@ -37,15 +37,19 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
   const rows = await Promise.all(
     cards.map(async (card) => (await asked(card)) ?? { name: card.name, pid: card.pid, argv: card.argv, cwd: card.cwd, startedAt: card.startedAt, clients: card.link === undefined ? 0 : -1, running: -1, asking: -1, done: -1 }),
   );
+  // The cockpits that ended without tai kill or their main program's exit, restored by tai attach NAME (docs/restore.md).
+  const { cockpitsToRestore, restoreWanted } = await import('../io/restore/stored-cockpits.js');
+  const ended = restoreWanted(process.env, false) ? cockpitsToRestore(process.env, new Set(cards.map((c) => c.name))) : [];
   if (line.values.json === true) {
-    out.json(rows);
+    out.json([...rows, ...ended.map((r) => ({ name: r.cockpit.name, ended: true, agentsToRestore: r.agents, argv: r.cockpit.argv, cwd: r.cockpit.cwd, startedAt: r.cockpit.startedAt, aliveAt: r.cockpit.aliveAt }))]);
     return 0;
   }
-  if (rows.length === 0) {
+  if (rows.length === 0 && ended.length === 0) {
     out.say('no cockpit is running (tai starts one)\n');
     return 0;
   }
-  const table = [['NAME', 'PID', 'PROGRAM', 'DIRECTORY', 'AGENTS', 'CLIENTS', 'AGE'], ...rows.map((r) => cells(r, now()))];
+  const endedCells = ended.map((r) => [field(r.cockpit.name), '-', field(r.cockpit.argv.join(' ')), field(r.cockpit.cwd), `ended, ${r.agents} agent${r.agents === 1 ? '' : 's'} to restore (tai attach ${field(r.cockpit.name)})`, '-', age(now() - r.cockpit.startedAt)]);
+  const table = [['NAME', 'PID', 'PROGRAM', 'DIRECTORY', 'AGENTS', 'CLIENTS', 'AGE'], ...rows.map((r) => cells(r, now())), ...endedCells];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   for (const row of table) out.say(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
   return 0;

@@ -46,7 +46,9 @@ export async function run(args: readonly string[]): Promise<number> {
       terminal: hub.terminal,
       name,
       started(cockpit, control) {
-        updateCard(cardFile, { ...named, ...(control === undefined ? {} : { control }) });
+        // A restored cockpit runs in its own folder (docs/restore.md): the card says where it is now.
+        const here: CockpitCard = { ...named, cwd: process.cwd() };
+        updateCard(cardFile, { ...here, ...(control === undefined ? {} : { control }) });
         linkHub.describe(() => {
           // Agents only: a feed pane or a lane's diff view is no agent of the cockpit's.
           const agents = cockpit.board.getState().status(cockpit.now()).agents.filter((a) => a.kind === 'agent');
@@ -54,7 +56,7 @@ export async function run(args: readonly string[]): Promise<number> {
             name,
             pid: process.pid,
             argv,
-            cwd: named.cwd,
+            cwd: here.cwd,
             startedAt: named.startedAt,
             running: agents.filter((a) => isLive(a.state) && a.state !== 'asking').length,
             asking: agents.filter((a) => a.state === 'asking').length,
@@ -68,7 +70,7 @@ export async function run(args: readonly string[]): Promise<number> {
         ready({ ok: true, name, link: place.path });
       },
     });
-    const code = config.command === 'demo' ? await (await import('./demo.js')).run(config.args) : await (await import('./cockpit.js')).run(config.args, config.name, config.wake === true);
+    const code = config.command === 'demo' ? await (await import('./demo.js')).run(config.args) : await (await import('./cockpit.js')).run(config.args, config.name, config.wake === true, config.noRestore === true);
     if (!readySaid) ready({ ok: false, error: `the cockpit did not start (exit ${code}); see ${logPath(process.env)}`, code });
     await hub.end({ code, ...(killed ? { message: `cockpit ${name} was ended by tai kill` } : {}) });
     return code;

@@ -53,7 +53,8 @@ const USAGE =
   `usage: tai spawn [--kind ${AGENT_KINDS.join('|')}] [--label L] [--timeout S] [--idle-cancel S] [--cwd DIR]\n` +
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
-  '                 [--lane [NAME]] [--queue] [--host NAME [--host-grace S]] -- ARGV...\n' +
+  '                 [--lane [NAME]] [--queue] [--host NAME [--host-grace S]] [--resume SESSION_ID] -- ARGV...\n' +
+  "--resume continues the agent's own session of that id (kinds claude, codex and acp; docs/restore.md);\n" +
   '--host runs the agent (any kind, or @NAME) on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--host-grace S: with the link lost, the host stops the agent itself after S seconds (default 600, or TAI_REMOTE_GRACE);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
@@ -94,6 +95,7 @@ const SPEC = {
     socket: { type: 'string' },
     host: { type: 'string' },
     'host-grace': { type: 'string' },
+    resume: { type: 'string' },
   },
 } as const;
 
@@ -180,18 +182,24 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), ...where, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
   const made = permissions === undefined || !named ? built : { ...built, permissions };
-  let request = { ...made, ...(o.queue ? { queue: true } : {}), ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }), ...(grace === undefined ? {} : { host_grace: Number(grace) }) } as QueuedSpawn;
+  const badResume = o.resume === undefined ? undefined : resumeProblem(made.kind, o.resume);
+  if (badResume !== undefined) return usageError(SPEC, out, badResume);
+  let request = {
+    ...made,
+    ...(o.queue ? { queue: true } : {}),
+    ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }),
+    ...(grace === undefined ? {} : { host_grace: Number(grace) }),
+    ...(o.resume === undefined ? {} : { resume: o.resume }),
+  } as QueuedSpawn;
   if (request.lane !== undefined && request.host !== undefined) {
     // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
     try {
       const there = await hostLaneSpawn(request, Date.now(), io.env);
       request = { ...there.request, ...(o.queue ? { queue: true } : {}) };
-      out.warn(`tai spawn: lane ${there.lane.name} on ${there.lane.host ?? ''}: worktree ${field(there.lane.worktree)} on branch ${there.lane.branch}
-`);
+      out.warn(`tai spawn: lane ${there.lane.name} on ${there.lane.host ?? ''}: worktree ${field(there.lane.worktree)} on branch ${there.lane.branch}\n`);
     } catch (err) {
       if (!(err instanceof LaneError)) throw err;
-      out.warn(`tai spawn: ${field(err.message)}
-`);
+      out.warn(`tai spawn: ${field(err.message)}\n`);
       return USAGE_EXIT;
     }
   } else {
@@ -211,6 +219,16 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
 
 /** A registry entry's command with its `--model` (src/core/agents/agent-spawn.ts; kept for importers). */
 export { withModel };
+
+/** The kinds whose agents keep a session of their own that `--resume` can continue. */
+const RESUMABLE_KINDS: readonly string[] = ['claude', 'codex', 'acp'];
+
+/** Why `--resume ID` cannot go with an agent of `kind`, if it cannot. */
+function resumeProblem(kind: string, id: string): string | undefined {
+  if (id.trim() === '') return '--resume takes the session id the agent reported, not an empty one';
+  if (!RESUMABLE_KINDS.includes(kind)) return `--resume continues an agent's own session: kinds ${RESUMABLE_KINDS.join(', ')} have one, '${kind}' has none`;
+  return undefined;
+}
 
 function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
   return (allowed as readonly string[]).includes(value);

@@ -58,6 +58,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
     ...TEST_GIT_ENV,
     // The one switch a run sets on purpose: CI's second run takes every internal's fallback (TAI_INTERNALS=0).
     ...(internals === undefined ? {} : { TAI_INTERNALS: internals }),
+    // A test's cockpits ended by SIGTERM would be restored by its next cockpit of that name (docs/restore.md): the restore's own tests turn it on.
+    TAI_RESTORE: '0',
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

@@ -8,7 +8,7 @@
  * carries in its environment.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { vi } from 'vitest';
 import { startFakeModelServer, type FakeModelOptions, type FakeModelServer } from '../helpers/fake-model-server.js';
 import { probeEnv, runTai, scratch, setupCli, type CliTuning, type RealCli, type TaiProcess, type TaiRun } from '../helpers/real-agents.js';
@@ -102,6 +102,23 @@ export class Run {
   }
 
   #argv: readonly string[] = [];
+  #kind = '';
+
+  /**
+   * Sets up the server and the CLI without running tai; returns the kind and
+   * the CLI's argv run under `env -i` with the run's environment only, for a
+   * test that drives a runner itself (resume.test.ts).
+   */
+  async setUp(cli: RealCli, model: FakeModelOptions): Promise<{ kind: string; argv: readonly string[] }> {
+    const kind = await this.#prepare(cli, model, {}, {});
+    const env = Object.entries({ PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...this.env }).map(([k, v]) => `${k}=${v}`);
+    return { kind, argv: ['env', '-i', ...env, ...this.#argv] };
+  }
+
+  /** `tai spawn` again with the same CLI, server and scratch folder (a resume, say). */
+  spawnAgain(args: readonly string[], prompt: string): void {
+    this.tai = runTai(['spawn', '--kind', this.#kind, '--json', '--prompt', prompt, ...args, '--', ...this.#argv], this.env, this.place.project);
+  }
 
   async #prepare(cli: RealCli, model: FakeModelOptions, extraEnv: Record<string, string>, tuning: CliTuning): Promise<string> {
     this.server = await startFakeModelServer(model);
@@ -115,6 +132,7 @@ export class Run {
       ...extraEnv,
     };
     this.#argv = setup.argv;
+    this.#kind = setup.kind;
     return setup.kind;
   }
 

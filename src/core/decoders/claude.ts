@@ -3,7 +3,8 @@
  * --verbose`, docs/agents.md, "The kinds") to events.
  *
  * Mapping, every line type:
- * - system/init -> Note (model, session); system/api_retry -> Note (attempt,
+ * - system/init -> Note (model, session) and Session (its session_id, what
+ *   `--resume` takes); system/api_retry -> Note (attempt,
  *   status, e.g. 429); system/compact_boundary -> Note; other system -> nothing.
  * - assistant: content blocks text -> Text (and the result), thinking ->
  *   Thought, tool_use -> ToolStart (input as JSON); message.usage -> Usage
@@ -17,7 +18,9 @@
  * - result -> the end: done unless `is_error`; its `result` is the answer,
  *   `api_error_status` (429 ...) goes into the summary (never the subtype
  *   `success` a failed 2.1 result carries); usage -> Usage. After tai asked
- *   for the stop, `error_during_execution` is the interrupt: a Note.
+ *   for the stop, `error_during_execution` is the interrupt: a Note. A failed
+ *   result without a `result` says its `errors`; one that refuses the
+ *   `--resume` session id (no turn taken) says so in those words.
  *
  * Failures, for the one classifier (claudeFailure): a failed `result` (its
  * `api_error_status` and text), an `assistant` message's `error`, a
@@ -41,6 +44,12 @@ export class ClaudeDecoder implements MessageDecoder {
   #end: TurnEnd | undefined;
   readonly #failures: AgentFailure[] = [];
   #stopAsked = false;
+  /** The session id tai asked Claude to resume, if any. */
+  readonly #resume: string | undefined;
+
+  constructor(options: { readonly resume?: string } = {}) {
+    this.#resume = options.resume;
+  }
 
   /** Set once the `result` line arrived. */
   get end(): TurnEnd | undefined {
@@ -76,8 +85,11 @@ export class ClaudeDecoder implements MessageDecoder {
 
   #system(msg: Json): Decoded {
     switch (str(msg, 'subtype')) {
-      case 'init':
-        return note(`claude ${str(msg, 'model') ?? ''} · session ${str(msg, 'session_id') ?? '?'}`.replace('  ', ' '));
+      case 'init': {
+        const id = str(msg, 'session_id');
+        const said: AgentEvent = { type: 'note', text: `claude ${str(msg, 'model') ?? ''} · session ${id ?? '?'}`.replace('  ', ' ') };
+        return { events: id ? [said, { type: 'session', id }] : [said], text: '' };
+      }
       case 'api_retry': {
         const status = num(msg, 'error_status');
         const attempt = num(msg, 'attempt');
@@ -184,7 +196,11 @@ export class ClaudeDecoder implements MessageDecoder {
     const subtype = str(msg, 'subtype');
     // The interrupt tai asked for ends the turn `error_during_execution`: the stop, not an error.
     const interrupted = failed && this.#stopAsked && subtype === 'error_during_execution';
-    const summary = interrupted ? 'interrupted' : failed ? failureSummary(subtype, status, answer) : `${num(msg, 'num_turns') ?? '?'} turns`;
+    const said = answer ?? firstError(msg['errors']);
+    const refused = failed && !interrupted && this.#resume !== undefined && num(msg, 'num_turns') === 0 && said !== undefined;
+    const summary = refused
+      ? resumeRefused(this.#resume ?? '', said ?? '')
+      : interrupted ? 'interrupted' : failed ? failureSummary(subtype, status, said) : `${num(msg, 'num_turns') ?? '?'} turns`;
     this.#end = { state: failed ? 'failed' : 'done', summary, ...(answer === undefined || failed ? {} : { text: answer }) };
     const events: AgentEvent[] = [];
     const usage = isObject(msg['usage']) ? msg['usage'] : undefined;
@@ -240,6 +256,16 @@ function none(): Decoded {
 
 function note(text: string): Decoded {
   return { events: [{ type: 'note', text }], text: '' };
+}
+
+/** What a panel says when Claude refuses the session id of `--resume`. */
+export function resumeRefused(id: string, said: string): string {
+  return `claude cannot resume session ${id}: ${firstLine(said)}; start it again with tai restart ID`;
+}
+
+/** The first of a result's `errors` (Claude Code puts a refused `--resume` there), if any. */
+function firstError(errors: unknown): string | undefined {
+  return Array.isArray(errors) && typeof errors[0] === 'string' && errors[0] !== '' ? errors[0] : undefined;
 }
 
 function firstLine(text: string): string {

@@ -2,7 +2,8 @@
  * Codex's `codex exec --json` events (docs/agents.md, "The kinds") to events.
  *
  * Mapping:
- * - thread.started -> Note (thread id); turn.started -> nothing.
+ * - thread.started -> Note (thread id) and Session (the id `exec resume`
+ *   takes); turn.started -> nothing.
  * - item.started / item.updated / item.completed, by item type:
  *   agent_message (completed) -> Text (and the result); reasoning
  *   (completed) -> Thought; command_execution -> ToolStart `shell` (the
@@ -61,8 +62,11 @@ export class CodexDecoder implements MessageDecoder {
     if (!isObject(msg)) return none();
     keepFailure(this.#failures, codexFailure(msg));
     switch (str(msg, 'type')) {
-      case 'thread.started':
-        return { events: [{ type: 'note', text: `codex thread ${str(msg, 'thread_id') ?? '?'}` }], text: '' };
+      case 'thread.started': {
+        const id = str(msg, 'thread_id');
+        const said: AgentEvent = { type: 'note', text: `codex thread ${id ?? '?'}` };
+        return { events: id ? [said, { type: 'session', id }] : [said], text: '' };
+      }
       case 'item.started':
       case 'item.updated':
       case 'item.completed':

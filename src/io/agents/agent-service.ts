@@ -49,10 +49,13 @@ import type { TranscriptStore } from '../storage/transcripts.js';
 import { AgentTranscripts } from './agent-transcripts.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './spawn/startable.js';
-import { runSpecOf, type Runner } from './runners/runner.js';
+import { runSpecOf, type Runner, type RunSpec } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 import { laneFailure, NO_LANES, type LaneWatch } from '../lanes/lane-watch.js';
-import { startAttempt, startJob } from './agent-start.js';
+import { restoreJob, showEnded, startAttempt, startJob, type Opening, type Restoring } from './agent-start.js';
+import { LaunchKeeper } from '../restore/launch-keeper.js';
+import type { RestoreStore } from '../restore/restore-store.js';
+import type { Launch } from '../../core/restore/launch.js';
 import { sweep, tell } from './attempt-effects.js';
 import { boardRow, type ServiceState } from './service-state.js';
 
@@ -80,6 +83,8 @@ export interface AgentServiceOptions {
   readonly transcripts?: TranscriptStore;
   /** Makes and follows lanes (spawn's `lane`, `in_lane`; docs/lanes.md); omitted, a lane spawn is refused. */
   readonly lanes?: LaneWatch;
+  /** Where each attempt's launch is kept for a restore (docs/restore.md); omitted, none is kept. */
+  readonly launches?: RestoreStore;
 }
 
 /** What a library user gives to start an in-process worker. */
@@ -116,6 +121,7 @@ export class LocalAgentService implements AgentService {
       transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
       store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now },
       startAttempt: (job, at) => startAttempt(s, job, at),
+      launches: options.launches ? new LaunchKeeper(options.launches, run, options.board, now) : undefined,
     };
     this.#s = s;
     this.#runners = options.runners ?? DEFAULT_RUNNERS;
@@ -175,6 +181,23 @@ export class LocalAgentService implements AgentService {
       await prepared.undo();
       throw err;
     }
+  }
+
+  /**
+   * Starts a restored agent (docs/restore.md): `spec` is its stored launch's
+   * with `resume`, in a new panel opened with `restoring` (its transcript, the
+   * seam) and the wall clock it had left; throws as a spawn does.
+   */
+  restore(launch: Launch, spec: RunSpec, now: number, restoring: Restoring): number {
+    const runner = this.#runners[launch.kind];
+    if (!runner) throw new RequestError(`unknown kind '${launch.kind}'`);
+    const request = { label: launch.label, task: launch.task, timeout: undefined, retries: launch.retriesLeft, idleCancel: launch.idleKillMs === undefined ? undefined : launch.idleKillMs / 1000 };
+    return restoreJob(this.#s, launch.kind, runner, spec, request, now, restoring);
+  }
+
+  /** A panel for an agent that ended with its cockpit: its transcript, `why(id)`, and its launch kept for `tai restart ID`. */
+  showEnded(launch: Launch, why: (id: number) => string, now: number, opening: Opening & { readonly from: string }): number {
+    return showEnded(this.#s, launch, why, now, opening);
   }
 
   /** Opens the diff of the focused lane panel `id` in a view pane (prefix + D); RequestError when it is not a lane's. */
@@ -273,6 +296,7 @@ export class LocalAgentService implements AgentService {
     clearInterval(this.#upkeep);
     this.#s.lanes?.dispose();
     this.#s.transcripts?.dispose();
+    this.#s.launches?.dispose();
     if (this.#s.stateDir !== undefined) freeRoom(this.#s.stateDir, this.#s.run);
     for (const job of new Set(this.#s.jobs.values())) for (const attempt of job.attempts) attempt.hold?.abort();
   }

@@ -50,10 +50,11 @@ export class AgentTranscripts {
     });
   }
 
-  /** A new agent's transcript: its opening line, written at once so `tai logs` finds it. */
-  open(id: number, task: string): void {
+  /** A new agent's transcript: its opening line (or, for a restored agent, its transcript so far), written at once so `tai logs` finds it. */
+  open(id: number, task: string, carried?: string): void {
     const formatter = new TranscriptFormatter();
-    const w: Writing = { formatter, cap: emptyCap(), buffer: task === '' ? '' : formatter.opening(task), writtenAt: -Infinity, ended: false };
+    const buffer = carried ?? (task === '' ? '' : formatter.opening(task));
+    const w: Writing = { formatter, cap: emptyCap(), buffer, writtenAt: -Infinity, ended: false };
     this.#writing.set(id, w);
     this.#write(id, w);
   }

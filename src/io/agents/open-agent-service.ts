@@ -19,6 +19,7 @@ import { defaultProbes, type ProbeSource } from '../outage/probes.js';
 import { RecordStore } from '../storage/records.js';
 import { TranscriptStore } from '../storage/transcripts.js';
 import { attachInbox } from '../inbox/inbox-wiring.js';
+import { RestoreStore } from '../restore/restore-store.js';
 import { AcpSessionPool } from './runners/acp/acp-pool.js';
 import { runnersWithSessions } from './runners/table.js';
 import { openStateDb, STATE_DB_BUSY_TIMEOUT_MS, stateDbWaitMs, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';
@@ -107,6 +108,7 @@ export function openAgentService(
       storeWaitMs: waitMs,
       runners: runnersWithSessions(sessions),
       transcripts: new TranscriptStore(db),
+      launches: new RestoreStore(db),
       lanes: new LaneWatch({ db, board, run, now, log: fileLogger(logPath(env), now) }),
       outages: { watch, db, stateDir: dir, ...(options.tell === undefined ? {} : { tell: options.tell }) },
     });

@@ -18,6 +18,7 @@ import type { RecordStore } from '../storage/records.js';
 import type { AgentTranscripts } from './agent-transcripts.js';
 import type { LaneWatch } from '../lanes/lane-watch.js';
 import type { StoredLane } from '../lanes/lane-store.js';
+import type { LaunchKeeper } from '../restore/launch-keeper.js';
 
 /** The agent service's state, read and changed by its parts. */
 export interface ServiceState {
@@ -39,6 +40,8 @@ export interface ServiceState {
   readonly store: StoreResultOptions;
   /** Writes the agents' transcripts for `tai logs`; omitted without a database. */
   readonly transcripts: AgentTranscripts | undefined;
+  /** Keeps each attempt's launch for a restore (docs/restore.md); omitted without a database. */
+  readonly launches?: LaunchKeeper | undefined;
   /** Starts the job's next attempt (agent-start.ts), for a retry; throws as a spawn does. */
   readonly startAttempt: (job: Job, now: number) => number;
 }
@@ -77,6 +80,7 @@ export function release(s: ServiceState, slot: number | undefined): void {
 export function saveRow(s: ServiceState, job: Job, attempt: Attempt, state: PanelState, now: number, end?: AttemptEnd): void {
   if (!s.agents) return;
   const stored = agentRowOf(s.run, job, attempt.id, state, now, boardRow(s, attempt.id, now), end);
+  if (end !== undefined && !isLive(state)) s.launches?.ended(attempt.id, end.reason);
   // A live row is for status after a restart; supervision goes on without it.
   if (attempted(() => s.agents?.save(stored)) || end === undefined || isLive(state)) return;
   const dir = s.stateDir;

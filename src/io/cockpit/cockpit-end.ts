@@ -7,10 +7,11 @@
 import { isLive } from '../../core/panel/panel-state.js';
 import { ORCH_CANCEL_GRACE } from '../../core/policy.js';
 import type { Board } from '../../../store/board.js';
+import { COCKPIT_EXITING } from '../../core/restore/restore-plan.js';
 
 /** Stops every live agent softly, then waits for them (the board's tick escalates to hard after the grace). */
 export async function stopAgents(board: Board, now: () => number): Promise<void> {
-  board.getState().shutdown('the cockpit is exiting', now());
+  board.getState().shutdown(COCKPIT_EXITING, now());
   const deadline = now() + ORCH_CANCEL_GRACE + 2_000;
   const live = (): boolean => board.getState().status(now()).agents.some((a) => isLive(a.state));
   while (live() && now() < deadline) {

@@ -20,6 +20,7 @@ import type { CockpitTerminal } from './cockpit-terminal.js';
 import { fileLogger, logPath, type Logger } from '../storage/log.js';
 import { startControlServer, type ControlServer } from '../socket/socket-server.js';
 import { socketDir, socketPath } from '../socket/socket-path.js';
+import { recordCockpit, restoreWanted, type CockpitRecord } from '../restore/cockpit-restore.js';
 
 /** Why `--wake` needs a drawn cockpit. */
 export const WAKE_UNDRAWN =
@@ -39,6 +40,8 @@ export interface CockpitMainOptions {
   readonly log?: Logger;
   /** `tai --wake`: the lead in the main pane is woken when its agents end or ask (docs/lead.md). */
   readonly wake?: boolean;
+  /** `--no-restore`: a named cockpit records itself but restores no earlier run of its name (docs/restore.md). */
+  readonly noRestore?: boolean;
 }
 
 /** Runs the cockpit until the main program exits; returns its exit code. */
@@ -48,13 +51,50 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
   const now = Date.now;
   // Before anything opens or the screen is taken over: the prefix key, the main program (the terminal: createCockpitBoard).
   const prefix = choosePrefix(env.TAI_PREFIX);
+  const early: string[] = [];
+  // A named cockpit is recorded, and restores the run of its name that ended without a deliberate end (docs/restore.md).
+  const record = options.name === undefined ? undefined : recordCockpit({ name: options.name, argv: options.argv, env, restore: restoreWanted(env, options.noRestore), now }, (why) => (log(why), early.push(why)));
+  early.push(...(record?.notices ?? []));
+  const argv = record?.argv ?? options.argv;
+  const signalled = noteSignals(options.terminal !== undefined);
+  try {
+    return await runRecorded({ ...options, argv }, { log, now, prefix, early, record });
+  } finally {
+    signalled.off();
+    // tai kill and the main program's exit are deliberate ends; a signal leaves the cockpit to be restored.
+    record?.end(!signalled.seen());
+  }
+}
+
+/** What runCockpit settled before the cockpit runs. */
+interface Settled {
+  readonly log: Logger;
+  readonly now: () => number;
+  readonly prefix: string;
+  /** Lines for the main pane from before the board existed. */
+  readonly early: readonly string[];
+  readonly record: CockpitRecord | undefined;
+}
+
+/** Notes whether a signal that ends the cockpit arrived (SIGINT only for a server: a cockpit on its terminal hears the user's Ctrl-C). */
+function noteSignals(server: boolean): { seen(): boolean; off(): void } {
+  let seen = false;
+  const on = (): void => void (seen = true);
+  const signals: NodeJS.Signals[] = server ? ['SIGTERM', 'SIGHUP', 'SIGINT'] : ['SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, on);
+  return { seen: () => seen, off: () => signals.forEach((signal) => process.off(signal, on)) };
+}
+
+async function runRecorded(options: CockpitMainOptions, settled: Settled): Promise<number> {
+  const { env } = options;
+  const { log, now, prefix, record } = settled;
   checkMainProgram(options.argv, env);
   checkWebhook(env);
   // The board first: the agents and the socket hold it before the main program starts.
   const made = createCockpitBoard({ env, now, log, ...(options.terminal === undefined ? {} : { size: options.terminal }) });
   const { board } = made;
   if (options.wake === true && made.screens === null) throw new StartRefusedError(WAKE_UNDRAWN, 64);
-  const notices: string[] = [];
+  const notices: string[] = [...settled.early];
   // The agents open now, or, while the database is locked or unusable, in the background with a line on screen each change.
   let cockpit: RunningCockpit | undefined;
   const pending = openAgentServiceWhenReady(board, env, now, {
@@ -97,7 +137,10 @@ export async function runCockpit(options: CockpitMainOptions): Promise<number> {
     pgidOf: (id) => service?.pgidOf(id),
   });
   let wake: { stop(): void } | undefined;
-  void pending.ready.then((opened) => (wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`))));
+  void pending.ready.then((opened) => {
+    wake = opened?.watch.armWakeUp(undefined, (err) => log(`outage wake-up: ${messageOf(err)}`));
+    if (opened) record?.restoreAgents(opened.service, board, (line) => cockpit?.notice(line));
+  });
   const running = cockpit;
   options.started?.(running, server?.path);
   try {

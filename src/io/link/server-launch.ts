@@ -23,6 +23,8 @@ export interface ServerConfig {
   readonly name?: string;
   /** --wake: the cockpit wakes the lead in its main pane. */
   readonly wake?: boolean;
+  /** --no-restore (docs/restore.md). */
+  readonly noRestore?: boolean;
   readonly cols: number;
   readonly rows: number;
 }

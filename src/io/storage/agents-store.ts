@@ -74,6 +74,9 @@ interface Row {
 /** The reason written on the rows of a supervisor that died with agents live. */
 export const SUPERVISOR_GONE = 'the supervisor exited; its reaper stopped the agent';
 
+/** The reason on such a row when its cockpit may restore it (docs/restore.md). */
+export const SUPERVISOR_GONE_RESTORABLE = 'its cockpit ended without tai kill or its main program\'s exit; tai ls lists it to restore';
+
 /** The run key of this process. */
 export function currentRun(pid: number = process.pid, startedAt: number = Math.round(performance.timeOrigin)): string {
   return `${pid}-${startedAt}`;
@@ -130,10 +133,20 @@ export class AgentsStore {
     for (const row of live) {
       const pid = Number(row.run.split('-')[0]);
       if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
-      this.save({ ...fromRow(row), state: 'cancelled', finishedAt: now, reason: SUPERVISOR_GONE, exitCode: 130 });
+      this.save({ ...fromRow(row), state: 'cancelled', finishedAt: now, reason: this.#restorable(row.run, row.id) ? SUPERVISOR_GONE_RESTORABLE : SUPERVISOR_GONE, exitCode: 130 });
       n++;
     }
     return n;
+  }
+
+  /** True when the agent's launch is kept live for a restore (src/io/restore/restore-store.ts): its row is settled, its launch is not touched. */
+  #restorable(run: string, id: number): boolean {
+    try {
+      const sql = "SELECT l.live FROM launches l JOIN cockpits c ON c.run = l.run WHERE l.run = ? AND l.id = ? AND c.state IN ('running','restoring')";
+      return this.db.prepare<[string, number], { live: number }>(sql).get(run, id)?.live === 1;
+    } catch {
+      return false; // a database without the restore's tables
+    }
   }
 }
 

@@ -15,20 +15,30 @@ describe('the Claude stream-json decoder', () => {
     for (let i = 0; i < bytes.length; i += 7) events.push(...split.push(bytes.subarray(i, i + 7)).events);
     expect(events).toEqual(whole.events);
     expect(whole.events.map((e) => e.type)).toEqual([
-      'note', 'thought', 'usage', 'text', 'usage', 'tool_start', 'usage', 'tool_end', 'note', 'note',
+      'note', 'session', 'thought', 'usage', 'text', 'usage', 'tool_start', 'usage', 'tool_end', 'note', 'note',
       'tool_start', 'usage', 'tool_end', 'text', 'usage', 'usage',
     ]);
-    expect(whole.events[5]).toEqual({
+    expect(whole.events[1]).toEqual({ type: 'session', id: '5f0c1a2e-7d7b-4c59-9d3e-0c6a1f7f2b11' });
+    expect(whole.events[6]).toEqual({
       type: 'tool_start',
       name: 'Bash',
       args: '{"command":"GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh repo view","description":"Show the repository"}',
       id: 'toolu_01R',
     });
-    expect(whole.events[12]).toEqual({ type: 'tool_end', name: 'Read', result: '<tool_use_error>File does not exist.</tool_use_error>', failed: true, id: 'toolu_01S' });
-    expect(whole.events[8]).toEqual({ type: 'note', text: 'API retry 1/10 after HTTP 429 (rate_limit)' });
-    expect(whole.events[14]).toEqual({ type: 'usage', tokens: 186 });
-    expect(whole.events[15]).toEqual({ type: 'usage', tokens: 195 });
+    expect(whole.events[13]).toEqual({ type: 'tool_end', name: 'Read', result: '<tool_use_error>File does not exist.</tool_use_error>', failed: true, id: 'toolu_01S' });
+    expect(whole.events[9]).toEqual({ type: 'note', text: 'API retry 1/10 after HTTP 429 (rate_limit)' });
+    expect(whole.events[15]).toEqual({ type: 'usage', tokens: 186 });
+    expect(whole.events[16]).toEqual({ type: 'usage', tokens: 195 });
     expect(whole.text).toBe("I'll read the README first.The repository is demo/tai: a terminal cockpit.");
+  });
+
+  it('reports the session id of the init message as a session event after its note, and none when the init has no id', () => {
+    const d = new ClaudeDecoder();
+    expect(d.message({ type: 'system', subtype: 'init', model: 'm', session_id: 's-1' }).events).toEqual([
+      { type: 'note', text: 'claude m · session s-1' },
+      { type: 'session', id: 's-1' },
+    ]);
+    expect(new ClaudeDecoder().message({ type: 'system', subtype: 'init', model: 'm' }).events).toEqual([{ type: 'note', text: 'claude m · session ?' }]);
   });
 
   it('reports the end of the turn from the result line', () => {

@@ -6,7 +6,8 @@ describe('the Codex exec --json decoder', () => {
   it('maps items to tool calls, thoughts, plans and text, and turn.completed to usage and the end', () => {
     const d = new CodexDecoder();
     const m = (o: unknown) => d.message(o).events;
-    expect(m({ type: 'thread.started', thread_id: 't1' })).toEqual([{ type: 'note', text: 'codex thread t1' }]);
+    expect(m({ type: 'thread.started', thread_id: 't1' })).toEqual([{ type: 'note', text: 'codex thread t1' }, { type: 'session', id: 't1' }]);
+    expect(new CodexDecoder().message({ type: 'thread.started' }).events).toEqual([{ type: 'note', text: 'codex thread ?' }]);
     expect(m({ type: 'turn.started' })).toEqual([]);
     expect(m({ type: 'item.started', item: { id: 'i0', type: 'command_execution', command: 'ls', status: 'in_progress' } })).toEqual([
       { type: 'tool_start', name: 'shell', args: 'ls', id: 'i0' },

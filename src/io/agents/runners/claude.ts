@@ -6,14 +6,16 @@
  * task goes in as plain stdin and the soft stop is SIGINT. With stream-json
  * input and a permission policy, Claude is started with
  * `--permission-prompt-tool stdio` and its can_use_tool requests are answered
- * by the policy (claude-permission.ts).
+ * by the policy (claude-permission.ts). A spec with `resume` runs
+ * `--resume <id>` after the argv: the same conversation, the prompt its next
+ * message (docs/restore.md).
  */
 import { ClaudeDecoder } from '../../../core/decoders/claude.js';
 import type { Writable } from 'node:stream';
 import { RequestError } from '../../../core/errors.js';
 import type { Decoded, MessageDecoder } from '../../../core/decoders/json-lines.js';
 import { runJsonLines, writeLine } from './json-lines.js';
-import { policyOf, type Runner } from './runner.js';
+import { policyOf, type Runner, type RunSpec } from './runner.js';
 import { answerCanUseTool, canUseToolOf, type ClaudeAsking } from './claude-permission.js';
 
 /** The control request that interrupts Claude's turn. */
@@ -38,8 +40,9 @@ export const runClaude: Runner = (spec, emit, ask) => {
     always: new Set(),
     stdin: () => input,
   };
-  const decoder = new ClaudeDecoder();
-  return runJsonLines(asks ? { ...spec, argv: [...spec.argv, '--permission-prompt-tool', 'stdio'] } : spec, emit, {
+  const decoder = new ClaudeDecoder(spec.resume === undefined ? {} : { resume: spec.resume });
+  const argv = claudeArgv(spec, asks);
+  return runJsonLines(argv === spec.argv ? spec : { ...spec, argv }, emit, {
     decoder: asks ? askingDecoder(decoder, run) : decoder,
     start(stdin) {
       input = stdin;
@@ -67,6 +70,12 @@ export const runClaude: Runner = (spec, emit, ask) => {
     },
   });
 };
+
+/** The argv Claude runs: the spec's, with the permission tool when tai answers, and `--resume <id>` for a resume. */
+export function claudeArgv(spec: RunSpec, asks: boolean): readonly string[] {
+  if (!asks && spec.resume === undefined) return spec.argv;
+  return [...spec.argv, ...(asks ? ['--permission-prompt-tool', 'stdio'] : []), ...(spec.resume === undefined ? [] : ['--resume', spec.resume])];
+}
 
 /** The Claude decoder with can_use_tool requests taken out and answered (the rest decoded as before). */
 function askingDecoder(inner: ClaudeDecoder, run: ClaudeAsking): MessageDecoder {

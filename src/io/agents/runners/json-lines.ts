@@ -18,6 +18,9 @@ import type { EmitEvent, RunOutcome, RunningAgent, RunSpec } from './runner.js';
 /** An agent still running this long after its turn ended is killed. */
 export const END_GRACE_MS = 2_000;
 
+/** How long the end of a run waits for stderr's last lines once stdout ended. */
+const STDERR_GRACE_MS = 500;
+
 /** The last stderr lines kept to explain a failure. */
 const STDERR_KEEP = 5;
 
@@ -30,6 +33,8 @@ export interface JsonLinesProtocol {
   soft(stdin: Writable, group: GroupChild): void;
   /** A follow-up message from the user; absent, the kind takes none. */
   steer?(stdin: Writable, text: string): 'sent' | 'queued';
+  /** Sees each whole stderr line (Codex says a refused resume only there). */
+  stderrLine?(line: string): void;
 }
 
 /** Starts a JSON-lines agent. */
@@ -57,6 +62,7 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
     // An over-long stderr line explains nothing: only whole lines are kept.
     for (const line of stderr.push(chunk)) {
       if (!line.ok) continue;
+      protocol.stderrLine?.(line.text);
       lastErr.push(line.text);
       if (lastErr.length > STDERR_KEEP) lastErr.shift();
     }
@@ -68,6 +74,14 @@ export function runJsonLines(spec: RunSpec, emit: EmitEvent, protocol: JsonLines
       if (group.stdout.readableEnded) resolve();
       group.stdout.once('end', resolve);
       group.stdout.once('close', resolve);
+    });
+    // The last stderr lines explain the exit (a refused resume): read to its end, unless a child holds it open.
+    await new Promise<void>((resolve) => {
+      const bound = setTimeout(resolve, STDERR_GRACE_MS);
+      const done = (): void => (clearTimeout(bound), resolve());
+      if (group.stderr.readableEnded) done();
+      group.stderr.once('end', done);
+      group.stderr.once('close', done);
     });
     clearTimeout(endTimer);
     onDecoded(frames.end());

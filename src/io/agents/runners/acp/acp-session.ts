@@ -19,11 +19,17 @@
  *   whoever holds it must close it.
  * - close: ends the connection and kills the process group; resolves once
  *   the reaper has exited, so no process of the session is left.
+ * - resume: a spec with `resume` opens the agent's session of that id instead
+ *   of a new one (docs/restore.md): by `session/load` when the agent's
+ *   capabilities offer it, else by `session/resume`, else the turn fails with a
+ *   RequestError that says so. The history `session/load` replays is dropped,
+ *   not shown (the restored panel already has the transcript): one note says
+ *   how many updates it held.
  */
 import { Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { classify, sayFailure } from '../../../../core/outage/classify.js';
-import { messageOf } from '../../../../core/errors.js';
+import { messageOf, RequestError } from '../../../../core/errors.js';
 import { acpFailure, AcpDecoder, promptUsage } from '../../../../core/decoders/acp.js';
 import { LineDecoder } from '../../../../core/decoders/lines.js';
 import { pacedData, pacedWebStream } from '../../paced-read.js';
@@ -32,6 +38,7 @@ import { ResultText } from '../result-text.js';
 import type { AskUser, EmitEvent, RunOutcome } from '../runner.js';
 import type { PermissionPolicy } from '../../../../core/agents/questions.js';
 import { answerPermission, type PermissionTurn, type Remembered } from './acp-permission.js';
+import { resumeLabel, resumeSession } from './acp-resume.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone. */
 const ACP_CLOSED = 'ACP connection closed';
@@ -58,6 +65,8 @@ export interface AcpSessionSpec {
   readonly argv: readonly string[];
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent's own session id to open instead of a new session (acp-resume.ts). */
+  readonly resume?: string;
 }
 
 /** One turn to take. */
@@ -131,6 +140,9 @@ export class AcpSession {
   #ended: string | undefined;
   #closing: Promise<void> | undefined;
   readonly #cwd: string;
+  readonly #spec: AcpSessionSpec;
+  /** Counts the updates `session/load` replays while it runs (they are dropped); undefined otherwise. */
+  #replay: { count: number } | undefined;
   /** Settles when the agent's reaper has exited. */
   readonly gone: Promise<void>;
 
@@ -152,6 +164,10 @@ export class AcpSession {
       const connection = sdk
         .client({ name: 'tai' })
         .onNotification(sdk.methods.client.session.update, ({ params }) => {
+          if (this.#replay) {
+            this.#replay.count++;
+            return;
+          }
           const current = this.#current;
           if (!current) return;
           const out = current.decoder.update(params.update);
@@ -165,6 +181,7 @@ export class AcpSession {
       return { sdk, connection };
     });
     this.#cwd = spec.cwd ?? process.cwd();
+    this.#spec = spec;
   }
 
   /** The agent's process group, once its reaper reported it. */
@@ -240,8 +257,9 @@ export class AcpSession {
 
   async #take(current: Current, request: TurnRequest, n: number): Promise<TurnEnd> {
     try {
-      const sessionId = await this.#open();
-      if (request.announce) {
+      const sessionId = await this.#open(current.emit);
+      current.emit({ type: 'session', id: sessionId });
+      if (request.announce && !(n === 1 && this.#spec.resume !== undefined)) {
         const id = sessionId.slice(0, SHORT_ID);
         current.emit({ type: 'note', text: n === 1 ? `new session ${id}` : `continues session ${id} (turn ${n})` });
       }
@@ -270,15 +288,30 @@ export class AcpSession {
     }
   }
 
-  /** initialize and session/new, once: every later turn continues the same session. */
-  #open(): Promise<string> {
+  /** initialize and session/new (or the resumed session, said to `emit`), once: every later turn continues the same session. */
+  #open(emit: EmitEvent): Promise<string> {
     this.#opened ??= (async () => {
       const { sdk, connection } = await this.#ready;
-      await connection.agent.request(sdk.methods.agent.initialize, {
+      const init = await connection.agent.request(sdk.methods.agent.initialize, {
         protocolVersion: sdk.PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: 'tai', version: '0.1.0' },
       });
+      const resume = this.#spec.resume;
+      if (resume !== undefined) {
+        await resumeSession({
+          sdk,
+          connection,
+          init,
+          id: resume,
+          cwd: this.#cwd,
+          label: resumeLabel(this.#spec.argv),
+          emit,
+          replaying: (on) => void (this.#replay = on),
+        });
+        this.#sessionId = resume;
+        return resume;
+      }
       const session = await connection.agent.request(sdk.methods.agent.session.new, { cwd: this.#cwd, mcpServers: [] });
       this.#sessionId = session.sessionId;
       return session.sessionId;
@@ -292,6 +325,11 @@ export class AcpSession {
     if (this.#ended !== undefined) {
       const lost = current.decoder.lost ? current.decoder.failure : undefined;
       return { state: 'failed', summary: this.#ended, ...(lost === undefined ? {} : { failure: [acpFailure(lost)] }) };
+    }
+    // A session that cannot be resumed is said as is: no outage to classify.
+    if (err instanceof RequestError) {
+      current.emit({ type: 'error', text: err.message });
+      return { state: 'failed', summary: err.message };
     }
     const reaper = this.#group.reaper;
     const exit = reaper.exitCode ?? reaper.signalCode;

@@ -1,7 +1,8 @@
 /**
  * The folder `src/io/agents/runners/acp/`: the Agent Client Protocol runner:
  * this kind, its session (acp-session.ts), the kept sessions (acp-pool.ts),
- * permissions (acp-permission.ts) and steering (acp-steer.ts).
+ * permissions (acp-permission.ts), steering (acp-steer.ts) and the resume of
+ * an earlier session (acp-resume.ts).
  *
  * The `acp` kind: any Agent Client Protocol agent over stdio (`gemini --acp`,
  * `opencode acp`, claude-agent-acp, codex-acp, goose ...). The protocol work
@@ -100,5 +101,5 @@ function agentOf(session: AcpSession, turn: SteeredTurns, ended: RunningAgent['e
 }
 
 function sessionSpecOf(spec: RunSpec): AcpSessionSpec {
-  return { argv: spec.argv, ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}) };
+  return { argv: spec.argv, ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}), ...(spec.resume === undefined ? {} : { resume: spec.resume }) };
 }
