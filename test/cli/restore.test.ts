@@ -20,6 +20,7 @@ import { endCockpits } from '../helpers/cockpit-servers.js';
 import { runTai, TAI_CLI } from '../helpers/tai-cli.js';
 import { testEnv } from '../helpers/test-env.js';
 import { until } from '../helpers/until.js';
+import { tempRepo } from '../helpers/git-repo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-restore-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), TAI_ORCH_PANELS: '0', TAI_RESTORE: '1' };
@@ -201,6 +202,25 @@ describe('a cockpit restored after it died', () => {
     expect((await runTai(['ls'], env)).out).not.toContain('unwanted');
     await cockpit('unwanted');
     expect(await statusOf('unwanted')).toEqual([]);
+  }, 60_000);
+
+  it("restarts a lane's agent that ended with the cockpit in its lane, its uncommitted edits saved aside first", async () => {
+    const repo = tempRepo();
+    const first = await cockpit('laned');
+    const run = runOf(first.child.pid);
+    const r = await runTai(['spawn', '-t', 'laned', '--detach', '--lane', 'fix', '--label', 'editor', '--cwd', repo.dir, '--', 'sh', '-c', 'echo edit >> README.md; echo said-lane; echo pid $$; exec sleep 300'], env);
+    expect(r.code, r.err).toBe(0);
+    await agentPid(run, Number(r.out.trim()));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await cockpit('laned');
+    await until(() => second.err().includes('cockpit laned restored after it ended: #1 editor ended with the cockpit (tai restart 1)'), { what: 'the restore said', explain: second.err });
+    const restarted = await runTai(['restart', '1', '-t', 'laned'], env);
+    expect(restarted.code, restarted.err).toBe(0);
+    expect(restarted.err).toMatch(/tai: the lane fix's uncommitted edits \(1 file\) are saved aside: \S+\/changes\.patch; the worktree is back at [0-9a-f]{7}, where a fresh agent starts/);
+    const id = Number(restarted.out.trim().split('\n').at(-1));
+    await until(() => transcript(runOf(second.child.pid), id).includes('said-lane'), { what: 'the fresh agent in the lane' });
+    repo.cleanup();
   }, 60_000);
 
   it('says, and does not start again, an agent whose folder was replaced since, and names a launch row that does not parse, leaving it as it was', async () => {
