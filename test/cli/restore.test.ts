@@ -117,8 +117,25 @@ async function statusOf(name: string): Promise<{ id: number; label: string; stat
   return (JSON.parse(r.out) as { agents: { id: number; label: string; state: string; reason: string }[] }).agents;
 }
 
+/** Processes a SIGKILLed cockpit left behind (its main program, `sleep`): ended after each test. */
+const orphans: number[] = [];
+
+/** SIGKILLs a cockpit alone, as the OOM killer would; what it leaves is ended after the test. */
+async function crash(s: Started): Promise<void> {
+  orphans.push(...tree(s.child.pid ?? 0).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')));
+  s.child.kill('SIGKILL');
+  await s.exited;
+}
+
 afterEach(async () => {
   await endCockpits(env);
+  for (const pid of orphans.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already (an agent its reaper stopped).
+    }
+  }
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -129,8 +146,7 @@ describe('a cockpit restored after it died', () => {
     const run = runOf(first.child.pid);
     const ids = [await agent('crash', 'alpha'), await agent('crash', 'beta')];
     const pids = [await agentPid(run, ids[0] ?? 0), await agentPid(run, ids[1] ?? 0)];
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     await until(() => pids.every((p) => !processAlive(p)), { what: 'the reapers stopped the agents' });
     await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
     const ls = await runTai(['ls'], env);
@@ -194,8 +210,7 @@ describe('a cockpit restored after it died', () => {
   it('discards a cockpit listed to restore with tai kill NAME: the next tai -s NAME starts afresh', async () => {
     const first = await cockpit('unwanted');
     await agentPid(runOf(first.child.pid), await agent('unwanted', 'eta'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
     const killed = await runTai(['kill', 'unwanted'], env);
     expect(killed).toMatchObject({ code: 0, out: "cockpit unwanted was not running; it is marked ended and will not be restored (the transcripts of its 1 agent stay: tai logs)\n" });
@@ -211,8 +226,7 @@ describe('a cockpit restored after it died', () => {
     const r = await runTai(['spawn', '-t', 'laned', '--detach', '--lane', 'fix', '--label', 'editor', '--cwd', repo.dir, '--', 'sh', '-c', 'echo edit >> README.md; echo said-lane; echo pid $$; exec sleep 300'], env);
     expect(r.code, r.err).toBe(0);
     await agentPid(run, Number(r.out.trim()));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     const second = await cockpit('laned');
     await until(() => second.err().includes('cockpit laned restored after it ended: #1 editor ended with the cockpit (tai restart 1)'), { what: 'the restore said', explain: second.err });
     const restarted = await runTai(['restart', '1', '-t', 'laned'], env);
@@ -229,8 +243,7 @@ describe('a cockpit restored after it died', () => {
     const run = runOf(first.child.pid);
     await agentPid(run, await agent('changed', 'moved', work));
     await agentPid(run, await agent('changed', 'broken'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     renameSync(work, `${work}.old`);
     mkdirSync(work);
     write("UPDATE launches SET launch = '{oops' WHERE run = ? AND id = 2", run);
@@ -246,8 +259,7 @@ describe('a cockpit restored after it died', () => {
     const first = await cockpit('far');
     const run = runOf(first.child.pid);
     await agentPid(run, await agent('far', 'epsilon'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     write("UPDATE cockpits SET machine = 'another-machine' WHERE run = ?", run);
     const second = await cockpit('far');
     await until(() => second.err().includes('cockpit far was recorded on another machine (machine id another-machine): it is not restored here'), { what: 'the refusal', explain: second.err });
@@ -262,8 +274,7 @@ describe('a cockpit restored after it died', () => {
     const r = await runTai(['spawn', '-t', 'resume', '--detach', '--kind', 'claude', '--timeout', '1800', '--prompt', 'fix the bug', '--', process.execPath, fixture], env);
     expect(r.code, r.err).toBe(0);
     await until(() => transcript(run, 1).includes('fix the bug'), { what: 'the agent mid-turn' });
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     // The agent had run 20 of its 30 minutes, and reported its session (its decoder's `session` event).
     const [row] = query<{ launch: string; started_at: number }>('SELECT launch, started_at FROM launches WHERE run = ? AND id = 1', run);
     const launch = JSON.parse(row?.launch ?? '{}') as Record<string, unknown>;
