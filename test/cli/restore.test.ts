@@ -20,6 +20,7 @@ import { endCockpits } from '../helpers/cockpit-servers.js';
 import { runTai, TAI_CLI } from '../helpers/tai-cli.js';
 import { testEnv } from '../helpers/test-env.js';
 import { until } from '../helpers/until.js';
+import { tempRepo } from '../helpers/git-repo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-restore-'));
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run'), TAI_ORCH_PANELS: '0', TAI_RESTORE: '1' };
@@ -116,8 +117,25 @@ async function statusOf(name: string): Promise<{ id: number; label: string; stat
   return (JSON.parse(r.out) as { agents: { id: number; label: string; state: string; reason: string }[] }).agents;
 }
 
+/** Processes a SIGKILLed cockpit left behind (its main program, `sleep`): ended after each test. */
+const orphans: number[] = [];
+
+/** SIGKILLs a cockpit alone, as the OOM killer would; what it leaves is ended after the test. */
+async function crash(s: Started): Promise<void> {
+  orphans.push(...tree(s.child.pid ?? 0).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\u0000600')));
+  s.child.kill('SIGKILL');
+  await s.exited;
+}
+
 afterEach(async () => {
   await endCockpits(env);
+  for (const pid of orphans.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already (an agent its reaper stopped).
+    }
+  }
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,8 +146,7 @@ describe('a cockpit restored after it died', () => {
     const run = runOf(first.child.pid);
     const ids = [await agent('crash', 'alpha'), await agent('crash', 'beta')];
     const pids = [await agentPid(run, ids[0] ?? 0), await agentPid(run, ids[1] ?? 0)];
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     await until(() => pids.every((p) => !processAlive(p)), { what: 'the reapers stopped the agents' });
     await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
     const ls = await runTai(['ls'], env);
@@ -193,8 +210,7 @@ describe('a cockpit restored after it died', () => {
   it('discards a cockpit listed to restore with tai kill NAME: the next tai -s NAME starts afresh', async () => {
     const first = await cockpit('unwanted');
     await agentPid(runOf(first.child.pid), await agent('unwanted', 'eta'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     await until(() => !processAlive(first.child.pid ?? 0), { what: 'the cockpit gone' });
     const killed = await runTai(['kill', 'unwanted'], env);
     expect(killed).toMatchObject({ code: 0, out: "cockpit unwanted was not running; it is marked ended and will not be restored (the transcripts of its 1 agent stay: tai logs)\n" });
@@ -203,14 +219,31 @@ describe('a cockpit restored after it died', () => {
     expect(await statusOf('unwanted')).toEqual([]);
   }, 60_000);
 
+  it("restarts a lane's agent that ended with the cockpit in its lane, its uncommitted edits saved aside first", async () => {
+    const repo = tempRepo();
+    const first = await cockpit('laned');
+    const run = runOf(first.child.pid);
+    const r = await runTai(['spawn', '-t', 'laned', '--detach', '--lane', 'fix', '--label', 'editor', '--cwd', repo.dir, '--', 'sh', '-c', 'echo edit >> README.md; echo said-lane; echo pid $$; exec sleep 300'], env);
+    expect(r.code, r.err).toBe(0);
+    await agentPid(run, Number(r.out.trim()));
+    await crash(first);
+    const second = await cockpit('laned');
+    await until(() => second.err().includes('cockpit laned restored after it ended: #1 editor ended with the cockpit (tai restart 1)'), { what: 'the restore said', explain: second.err });
+    const restarted = await runTai(['restart', '1', '-t', 'laned'], env);
+    expect(restarted.code, restarted.err).toBe(0);
+    expect(restarted.err).toMatch(/tai: the lane fix's uncommitted edits \(1 file\) are saved aside: \S+\/changes\.patch; the worktree is back at [0-9a-f]{7}, where a fresh agent starts/);
+    const id = Number(restarted.out.trim().split('\n').at(-1));
+    await until(() => transcript(runOf(second.child.pid), id).includes('said-lane'), { what: 'the fresh agent in the lane' });
+    repo.cleanup();
+  }, 60_000);
+
   it('says, and does not start again, an agent whose folder was replaced since, and names a launch row that does not parse, leaving it as it was', async () => {
     const work = mkdtempSync(join(dir, 'work-'));
     const first = await cockpit('changed');
     const run = runOf(first.child.pid);
     await agentPid(run, await agent('changed', 'moved', work));
     await agentPid(run, await agent('changed', 'broken'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     renameSync(work, `${work}.old`);
     mkdirSync(work);
     write("UPDATE launches SET launch = '{oops' WHERE run = ? AND id = 2", run);
@@ -226,8 +259,7 @@ describe('a cockpit restored after it died', () => {
     const first = await cockpit('far');
     const run = runOf(first.child.pid);
     await agentPid(run, await agent('far', 'epsilon'));
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     write("UPDATE cockpits SET machine = 'another-machine' WHERE run = ?", run);
     const second = await cockpit('far');
     await until(() => second.err().includes('cockpit far was recorded on another machine (machine id another-machine): it is not restored here'), { what: 'the refusal', explain: second.err });
@@ -242,8 +274,7 @@ describe('a cockpit restored after it died', () => {
     const r = await runTai(['spawn', '-t', 'resume', '--detach', '--kind', 'claude', '--timeout', '1800', '--prompt', 'fix the bug', '--', process.execPath, fixture], env);
     expect(r.code, r.err).toBe(0);
     await until(() => transcript(run, 1).includes('fix the bug'), { what: 'the agent mid-turn' });
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await crash(first);
     // The agent had run 20 of its 30 minutes, and reported its session (its decoder's `session` event).
     const [row] = query<{ launch: string; started_at: number }>('SELECT launch, started_at FROM launches WHERE run = ? AND id = 1', run);
     const launch = JSON.parse(row?.launch ?? '{}') as Record<string, unknown>;
