@@ -97,6 +97,7 @@ export function spawnOf(launch: Launch): CommandOf<'spawn'> {
     kind: launch.kind,
     argv: launch.argv,
     label: launch.label,
+    ...(launch.agent === undefined ? {} : { agent: launch.agent }),
     timeout: Math.round(launch.limitMs / 1000),
     retries: launch.retriesLeft,
     ...(launch.prompt === undefined ? {} : { prompt: launch.prompt }),

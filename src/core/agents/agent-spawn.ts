@@ -54,6 +54,7 @@ export function entrySpawnCommand(entry: AgentEntry, options: EntrySpawnOptions)
   return {
     cmd: 'spawn',
     kind: options.kind ?? entry.kind,
+    agent: entry.name,
     argv: withModel(entry),
     label,
     ...(options.prompt === undefined || options.prompt === '' ? {} : { prompt: options.prompt }),

@@ -232,6 +232,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
   const askDefault = optional(v, 'ask_default', 'spawn ask_default', oneOf(DEFAULT_ANSWERS));
   const stdin = optional(v, 'stdin', 'spawn stdin', boolean);
   const resume = optional(v, 'resume', 'spawn resume', nonEmptyString);
+  const agent = optional(v, 'agent', 'spawn agent', withoutNul(nonEmptyString));
   const host = optional(v, 'host', 'spawn host', withoutNul(nonEmptyString));
   const hostGrace = optional(v, 'host_grace', 'spawn host_grace', integer);
   if (hostGrace !== undefined && hostGrace < 1) throw new RequestError('spawn host_grace must be a whole number of seconds above 0');
@@ -252,6 +253,7 @@ function parseSpawn(v: Json): CommandOf<'spawn'> {
     ...(stdin === undefined ? {} : { stdin }),
     ...(session === undefined ? {} : { session }),
     ...(resume === undefined ? {} : { resume }),
+    ...(agent === undefined ? {} : { agent }),
     ...(host === undefined ? {} : { host }),
     ...(hostGrace === undefined ? {} : { host_grace: hostGrace }),
     ...(lane === undefined ? {} : { lane }),

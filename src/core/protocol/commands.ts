@@ -75,6 +75,8 @@ export type Command =
       readonly lane?: string;
       /** Run the agent in the existing lane of this name (a restart; `tai lane restart`). */
       readonly in_lane?: string;
+      /** The registry entry it was started from (`@name`), kept with its launch (docs/restore.md). */
+      readonly agent?: string;
       /** Resume the agent's own session of this id instead of starting a new one (a restore; docs/restore.md). */
       readonly resume?: string;
       /** Run the agent on this host over ssh, under tai's reaper there (docs/remote.md); `cwd` is then a folder on the host. */

@@ -33,6 +33,8 @@ export interface Launch {
   readonly env?: Readonly<Record<string, string>>;
   readonly prompt?: string;
   readonly label: string;
+  /** The registry entry it was started from (`@name`), if any. */
+  readonly agent?: string;
   /** The task as shown (masked). */
   readonly task: string;
   readonly allow?: boolean;
@@ -95,6 +97,7 @@ function firstProblem(v: Record<string, unknown>): string | undefined {
     ['askDefault', (x) => (DEFAULT_ANSWERS as readonly unknown[]).includes(x), false],
     ['stdin', (x) => typeof x === 'boolean', false],
     ['session', isString, false],
+    ['agent', isString, false],
     ['lane', isString, false],
     ['idleKillMs', isCount, false],
     ['sessionId', isString, false],

@@ -47,6 +47,8 @@ export interface Attempt {
 export interface Job {
   readonly kind: string;
   readonly label: string;
+  /** The registry entry it was started from, if any. */
+  readonly agent?: string;
   readonly task: string;
   readonly spec: RunSpec;
   readonly runner: Runner;
@@ -65,6 +67,8 @@ export interface Job {
 /** What a spawn (or a library user's worker) asks of a job besides its runner. */
 export interface JobRequest {
   readonly label: string;
+  /** The registry entry it was started from, if any. */
+  readonly agent?: string | undefined;
   readonly task: string;
   /** Wall clock in seconds; undefined for the default. */
   readonly timeout: number | undefined;
@@ -88,6 +92,7 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
   return {
     kind,
     label: maskSecrets(request.label),
+    ...(request.agent === undefined ? {} : { agent: request.agent }),
     task: maskSecrets(request.task),
     spec,
     runner,

@@ -164,7 +164,7 @@ export class LocalAgentService implements AgentService {
     checkStartable(request.argv, request.cwd); // a lane's folder is made below; its program is checked first
     const label = request.label ?? defaultLabel(request.kind, request.argv);
     const task = request.prompt ?? asked.argv.join(' ');
-    const job = { label, task, timeout: request.timeout, retries: request.retries, idleCancel: request.idle_cancel };
+    const job = { label, agent: request.agent, task, timeout: request.timeout, retries: request.retries, idleCancel: request.idle_cancel };
     if (request.lane === undefined && request.in_lane === undefined) {
       return startJob(this.#s, request.kind, runner, runSpecOf(request), job, now);
     }
@@ -191,7 +191,7 @@ export class LocalAgentService implements AgentService {
   restore(launch: Launch, spec: RunSpec, now: number, restoring: Restoring): number {
     const runner = this.#runners[launch.kind];
     if (!runner) throw new RequestError(`unknown kind '${launch.kind}'`);
-    const request = { label: launch.label, task: launch.task, timeout: undefined, retries: launch.retriesLeft, idleCancel: launch.idleKillMs === undefined ? undefined : launch.idleKillMs / 1000 };
+    const request = { label: launch.label, agent: launch.agent, task: launch.task, timeout: undefined, retries: launch.retriesLeft, idleCancel: launch.idleKillMs === undefined ? undefined : launch.idleKillMs / 1000 };
     return restoreJob(this.#s, launch.kind, runner, spec, request, now, restoring);
   }
 

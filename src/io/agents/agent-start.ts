@@ -149,6 +149,7 @@ function launchOf(s: ServiceState, job: Job, n: number): Launch {
     ...(spec.env === undefined ? {} : { env: spec.env }),
     ...(prompt === undefined ? {} : { prompt }),
     label: job.label,
+    ...(job.agent === undefined ? {} : { agent: job.agent }),
     task: job.task,
     ...(spec.allow === undefined ? {} : { allow: spec.allow }),
     ...(spec.permissions === undefined ? {} : { permissions: spec.permissions }),

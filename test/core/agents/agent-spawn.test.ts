@@ -14,10 +14,11 @@ const REVIEWER: AgentEntry = {
 };
 
 describe('a registry entry as a spawn command', () => {
-  it('labels it @name and passes the prompt and the directory', () => {
+  it('labels it @name, names its entry (kept with its launch) and passes the prompt and the directory', () => {
     expect(entrySpawnCommand(GEMINI, { prompt: 'explain', cwd: '/work' })).toEqual({
       cmd: 'spawn',
       kind: 'acp',
+      agent: 'gemini',
       argv: ['gemini', '--acp'],
       label: '@gemini',
       prompt: 'explain',
@@ -27,7 +28,7 @@ describe('a registry entry as a spawn command', () => {
 
   it("runs an entry with a host there: the host in the command, the entry's folder (not the caller's local one), a --host and --cwd of the caller winning", () => {
     const far: AgentEntry = { name: 'codex-big', kind: 'codex', command: ['codex', 'exec'], host: 'build' };
-    expect(entrySpawnCommand(far, { prompt: 'go', cwd: '/local/here' })).toEqual({ cmd: 'spawn', kind: 'codex', argv: ['codex', 'exec'], label: '@codex-big', prompt: 'go', host: 'build' });
+    expect(entrySpawnCommand(far, { prompt: 'go', cwd: '/local/here' })).toEqual({ cmd: 'spawn', kind: 'codex', agent: 'codex-big', argv: ['codex', 'exec'], label: '@codex-big', prompt: 'go', host: 'build' });
     expect(entrySpawnCommand({ ...far, cwd: '~/src' }, { cwd: '/local/here', session: true })).toMatchObject({ cwd: '~/src', host: 'build', session: sessionKey(far, 'build:~/src') });
     expect(entrySpawnCommand(far, { cwd: '/srv/x', cwdOverride: true, host: 'gpu' })).toMatchObject({ cwd: '/srv/x', host: 'gpu' });
   });
@@ -36,6 +37,7 @@ describe('a registry entry as a spawn command', () => {
     expect(entrySpawnCommand(REVIEWER, { prompt: 'review', cwd: '/elsewhere' })).toEqual({
       cmd: 'spawn',
       kind: 'claude',
+      agent: 'reviewer',
       argv: ['claude', '-p', '--model', 'opus'],
       label: '@reviewer',
       prompt: 'review',

@@ -60,9 +60,9 @@ describe('an agent\'s launch, kept for a restore', () => {
     const specs: RunSpec[] = [];
     const { dir, clock, board, launches, service } = setUp(sessionRunner(['first', 'second'], specs));
     const argv = [process.execPath, '-e', '', 'a  b', 'ü'];
-    const one = await service.spawn({ cmd: 'spawn', kind: 'claude', argv, cwd: dir, prompt: 'do  it\n', timeout: 120, retries: 2, permissions: 'ask', ask_timeout: 30, ask_default: 'reject', label: 'fixer' }, clock.t);
+    const one = await service.spawn({ cmd: 'spawn', kind: 'claude', argv, cwd: dir, prompt: 'do  it\n', timeout: 120, retries: 2, permissions: 'ask', ask_timeout: 30, ask_default: 'reject', label: 'fixer', agent: 'fix-bot' }, clock.t);
     const stored = parseLaunch(launches.launch('test-run', one.id)?.launch ?? '') as Launch;
-    expect(stored).toMatchObject({ kind: 'claude', argv, cwd: dir, prompt: 'do  it\n', limitMs: 120_000, spentMs: 0, retriesLeft: 2, permissions: 'ask', askTimeoutMs: 30_000, askDefault: 'reject', label: 'fixer', sessionId: 'second' });
+    expect(stored).toMatchObject({ kind: 'claude', argv, cwd: dir, prompt: 'do  it\n', limitMs: 120_000, spentMs: 0, retriesLeft: 2, permissions: 'ask', askTimeoutMs: 30_000, askDefault: 'reject', label: 'fixer', agent: 'fix-bot', sessionId: 'second' });
     expect(stored.program?.path).toBe(process.execPath);
     expect(stored.dir?.path).toBe(dir);
     expect(launches.launch('test-run', one.id)?.live).toBe(true);
