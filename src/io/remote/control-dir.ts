@@ -8,10 +8,10 @@
  * one per host, each beside a `.host` file naming its host (a socket's name
  * is a hash: a host name may be long, a socket path may not).
  */
-import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../storage/state-dir.js';
+import { sha256Hex } from '../crypto-lazy.js';
 
 /** A socket path's limit (sun_path is 108 bytes with its NUL; ssh adds a temporary suffix while it binds). */
 const SOCKET_PATH_MAX = 80;
@@ -36,7 +36,7 @@ export function controlDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The control socket of `host` in `dir`, its host recorded beside it for `tai hosts`. */
 export function controlSocket(dir: string, host: string): string {
-  const name = createHash('sha256').update(host).digest('hex').slice(0, 16);
+  const name = sha256Hex(host).slice(0, 16);
   const socket = join(dir, name);
   if (Buffer.byteLength(socket) > SOCKET_PATH_MAX) {
     throw new ControlDirError(`the ssh control socket ${socket} is too long for a socket path; set XDG_STATE_HOME to a shorter folder`);
