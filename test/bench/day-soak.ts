@@ -26,6 +26,16 @@ export interface DaySoakOptions {
   readonly minutes?: number;
 }
 
+/**
+ * Profiling, by environment: TAI_SOAK_HEAP_DIR (a folder) makes the server
+ * write a heap snapshot there on SIGPWR, taken when the agents started reach
+ * each count of TAI_SOAK_HEAP_AT (e.g. `50,300`); TAI_SOAK_AGENT_SECONDS
+ * shortens the started agents' lives so those counts come sooner.
+ */
+const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
+const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
+const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
+
 /** Minutes before RSS and CPU are taken as settled (start-up, V8's compiling, the first panels). */
 const WARM_UP_MIN = 5;
 /** Tokens a second of every streaming agent. */
@@ -78,6 +88,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const minutes = Math.max(1, Math.round(options.minutes ?? 30));
   const dir = mkdtempSync(join(tmpdir(), 'tai-soak-'));
   const env = soakEnv(dir);
+  if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');
@@ -104,8 +115,10 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const server = serverOf(first.pid) ?? 0;
   first.write('\x1dd');
   await waitFor(() => firstExited, 20_000);
-  const load = startLoad({ name, env, cwd, slots: ['stream', 'ask', 'stream', 'ask'], agentSeconds: 40, rate: RATE, answerAfterS: 4 });
+  const load = startLoad({ name, env, cwd, slots: ['stream', 'ask', 'stream', 'ask'], agentSeconds: AGENT_SECONDS, rate: RATE, answerAfterS: 4 });
+  const snapping = HEAP_DIR ? setInterval(() => snapAt(server, load.counts), 1000) : undefined;
   const rows = await minutesOf(minutes, server, env, cwd, name, load.counts, join(dir, 'state'));
+  clearInterval(snapping);
   await load.stop();
   const end = measureEnd(join(dir, 'state'));
   const gcOut = await tai({ env, cwd }, ['record', 'gc']);
@@ -114,6 +127,17 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   await waitFor(() => rssOf(server) === 0, 10_000);
   printTable(rows, end, afterGc, gcOut, load.counts);
   rmSync(dir, { recursive: true, force: true });
+}
+
+const snapped = new Set<number>();
+/** Signals the server to write a heap snapshot once agents started reach each of TAI_SOAK_HEAP_AT. */
+function snapAt(server: number, counts: LoadCounts): void {
+  for (const at of HEAP_AT) {
+    if (counts.started < at || snapped.has(at)) continue;
+    snapped.add(at);
+    process.stdout.write(`soak: heap snapshot at ${counts.started} agents started (${counts.ended} ended) into ${HEAP_DIR}\n`);
+    process.kill(server, 'SIGPWR');
+  }
 }
 
 /** Samples every minute while the load runs; a client attaches at the start of each minute and detaches 20 s later. */

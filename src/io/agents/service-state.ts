@@ -28,8 +28,10 @@ export interface ServiceState {
   readonly now: () => number;
   /** This process's run key for the agents' rows. */
   readonly run: string;
-  /** Every job, under the id of each of its attempts. */
+  /** Every live job, and the newest CONCLUDED_JOBS_MAX concluded ones, under the id of each of its attempts. */
   readonly jobs: Map<number, Job>;
+  /** The concluded jobs still in `jobs`, oldest first (retire). */
+  readonly concluded: Job[];
   readonly outages: AgentOutages | undefined;
   readonly lanes: LaneWatch | undefined;
   /** The lane each lane job runs in. */
@@ -41,6 +43,22 @@ export interface ServiceState {
   readonly transcripts: AgentTranscripts | undefined;
   /** Starts the job's next attempt (agent-start.ts), for a retry; throws as a spawn does. */
   readonly startAttempt: (job: Job, now: number) => number;
+}
+
+/**
+ * Concluded jobs kept in `jobs` (a poll or a steer of a finished agent
+ * answers from its job); an older one answers from its stored row, so a
+ * day of agents costs the service no memory or time per agent ever run.
+ */
+export const CONCLUDED_JOBS_MAX = 64;
+
+/** A job has its result: it joins the concluded ones kept, and the oldest beyond CONCLUDED_JOBS_MAX leaves `jobs`. */
+export function retire(s: ServiceState, job: Job): void {
+  s.concluded.push(job);
+  while (s.concluded.length > CONCLUDED_JOBS_MAX) {
+    const old = s.concluded.shift();
+    for (const attempt of old?.attempts ?? []) if (s.jobs.get(attempt.id) === old) s.jobs.delete(attempt.id);
+  }
 }
 
 /** The board's status row of panel `id`, if it has one. */
