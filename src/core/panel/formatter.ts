@@ -12,6 +12,10 @@
  *   SGR removed (our colour is the line's meaning) and clipped by display
  *   width, never inside a grapheme.
  * - width: the pane's columns minus one, so the last column is never written.
+ * - backlog: events waiting to be formatted, a long text cut into slices of
+ *   FORMAT_SLICE units; while it is not empty every call queues behind it (so
+ *   the order holds) and drain() formats it a budget at a time, so no text an
+ *   agent prints holds the loop longer than a slice (docs/security.md).
  */
 import type { AgentEvent } from '../events.js';
 import { formatElapsed } from './header.js';
@@ -44,6 +48,21 @@ const GREY = '\x1b[90m';
 const ORANGE = '\x1b[38;5;208m';
 const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
 
+/**
+ * The most UTF-16 units of agent text formatted at once: an event longer
+ * than this, or any event while a backlog waits, is formatted by drain(),
+ * whose budget the board shares out at most this many units a flush.
+ */
+export const FORMAT_SLICE = 4096;
+/** A long text waits in the backlog in pieces of this many units, so a budget is kept to within one piece. */
+export const FORMAT_PIECE = 512;
+
+/** One step of the backlog: the bytes it makes and the units of agent text it formats. */
+interface Step {
+  readonly units: number;
+  readonly run: () => string;
+}
+
 /** How each final state is announced in the footer. */
 const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
   done: { color: GREEN, text: '✓ done' },
@@ -61,6 +80,10 @@ export class Formatter {
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */
   #dirty = false;
+  readonly #backlog: Step[] = [];
+  /** The next step of the backlog (the steps before it are done). */
+  #next = 0;
+  #formatted = 0;
 
   /** A formatter for a pane `cols` columns wide. */
   constructor(cols: number) {
@@ -79,19 +102,72 @@ export class Formatter {
     return this.#wrap.holding;
   }
 
-  /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE). */
+  /** True while events wait in the backlog for drain(). */
+  get backlog(): boolean {
+    return this.#next < this.#backlog.length;
+  }
+
+  /** UTF-16 units of agent text formatted so far (the bound on a step is in these units). */
+  get formatted(): number {
+    return this.#formatted;
+  }
+
+  /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE); nothing while a backlog waits. */
   release(): string {
-    return this.#wrap.release();
+    return this.backlog ? '' : this.#wrap.release();
   }
 
   /** The dim `▸ task` line and a blank line. */
   opening(task: string): string {
-    const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
-    return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+    return this.#inOrder(0, () => {
+      const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
+      return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+    });
   }
 
-  /** The bytes for one event ('' for usage, which only the header shows). */
+  /**
+   * The bytes for one event ('' for usage, which only the header shows); ''
+   * too when it went to the backlog (a long text, or anything behind one).
+   */
   event(ev: AgentEvent): string {
+    const units = unitsOf(ev);
+    if (!this.backlog && units <= FORMAT_SLICE) return this.#eventNow(ev, units);
+    if (ev.type === 'text' || ev.type === 'thought') {
+      for (const slice of slices(ev.text, FORMAT_PIECE)) {
+        const part: AgentEvent = { ...ev, text: slice };
+        this.#backlog.push({ units: slice.length, run: () => this.#eventNow(part, slice.length) });
+      }
+    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units) });
+    return '';
+  }
+
+  /** Formats the backlog's steps in order while they fit `budget` units (at least one step); their bytes. */
+  drain(budget: number = FORMAT_SLICE): string {
+    let out = '';
+    let left = budget;
+    while (this.backlog) {
+      const step = this.#backlog[this.#next];
+      if (step === undefined || (step.units > left && left < budget)) break;
+      this.#next++;
+      left -= step.units;
+      out += step.run();
+    }
+    if (!this.backlog) {
+      this.#backlog.length = 0;
+      this.#next = 0;
+    }
+    return out;
+  }
+
+  /** Runs `make` now, or after the backlog when one waits. */
+  #inOrder(units: number, make: () => string): string {
+    if (!this.backlog) return make();
+    this.#backlog.push({ units, run: make });
+    return '';
+  }
+
+  #eventNow(ev: AgentEvent, units: number): string {
+    this.#formatted += units;
     switch (ev.type) {
       case 'text':
         return this.#streamText(ev.text, false);
@@ -104,9 +180,9 @@ export class Formatter {
       case 'plan':
         return this.#begin() + this.#plan(ev.entries);
       case 'note':
-        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'error':
-        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'usage':
       case 'session':
         return '';
@@ -117,11 +193,15 @@ export class Formatter {
 
   /** Rows already fitted to the width (a question's block): each on a line of its own, after a fresh line. */
   rows(rows: readonly string[]): string {
-    return this.#begin() + rows.map((r) => r + RESET + CRLF).join('');
+    return this.#inOrder(0, () => this.#begin() + rows.map((r) => r + RESET + CRLF).join(''));
   }
 
   /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
   footer(state: FinalState, elapsedMs: number, summary: string): string {
+    return this.#inOrder(0, () => this.#footerNow(state, elapsedMs, summary));
+  }
+
+  #footerNow(state: FinalState, elapsedMs: number, summary: string): string {
     // Whatever the stream sanitizer still holds is an unfinished sequence or character.
     const tail = this.#streamClean(this.#stream.end(), this.#thought);
     let out = (tail === '' ? '' : this.#wrap.push(tail)) + this.#begin() + CRLF;
@@ -165,10 +245,10 @@ export class Formatter {
 
   /** Cyan `⏺ name` and dim `(arguments)` on one line. */
   #toolStart(rawName: string, rawArgs: string): string {
-    const name = clip(sanitizeLine(rawName).trim(), this.#width - 2);
+    const name = clip(sanitizeLine(headOf(rawName)).trim(), this.#width - 2);
     let line = CYAN + '⏺ ' + name + RESET;
     const room = this.#width - 2 - stringWidth(name) - 2;
-    const args = sanitizeLine(rawArgs).trim();
+    const args = sanitizeLine(headOf(rawArgs)).trim();
     if (args !== '' && room >= 1) line += DIM + '(' + clip(args, room, ORCH_TOOL_ARGS_MAX) + ')' + RESET;
     return line + CRLF;
   }
@@ -178,7 +258,7 @@ export class Formatter {
     const color = failed ? RED : DIM;
     const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
     const shown: string[] = [];
-    for (const line of stripSgr(sanitize(raw)).split('\n')) {
+    for (const line of stripSgr(sanitize(headOf(raw))).split('\n')) {
       if (shown.length === ORCH_TOOL_RESULT_LINES) break;
       const text = expandTabs(line).trimEnd();
       if (text.trim() !== '') shown.push(clip(text, cols));
@@ -198,7 +278,7 @@ export class Formatter {
     const mark = MAGENTA + '▤' + RESET;
     if (entries.length === 0) return mark + CRLF;
     return entries
-      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(e).trim(), this.#width - 2) + CRLF)
+      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(headOf(e)).trim(), this.#width - 2) + CRLF)
       .join('');
   }
 
@@ -212,6 +292,55 @@ export class Formatter {
 /** The wrap width of a pane: its columns minus one (docs/spec.md, "Formatter and sanitizing"). */
 function lineWidth(cols: number): number {
   return Math.max(1, Math.floor(cols) - 1);
+}
+
+/**
+ * The start of a text shown clipped to a line or a few (a note, a tool's
+ * arguments and result): what lies past FORMAT_SLICE units is never shown, so
+ * it is not walked either.
+ */
+function headOf(text: string): string {
+  return text.length > FORMAT_SLICE ? text.slice(0, FORMAT_SLICE) : text;
+}
+
+/** The units of agent text an event makes the formatter walk. */
+function unitsOf(ev: AgentEvent): number {
+  const head = (t: string): number => Math.min(t.length, FORMAT_SLICE);
+  switch (ev.type) {
+    case 'text':
+    case 'thought':
+      return ev.text.length;
+    case 'note':
+    case 'error':
+      return head(ev.text);
+    case 'tool_start':
+      return head(ev.name) + head(ev.args);
+    case 'tool_end':
+      return head(ev.result);
+    case 'plan':
+      return ev.entries.reduce((n, e) => n + head(e), 0);
+    case 'usage':
+    case 'session':
+      return 0;
+    default:
+      return assertNever(ev);
+  }
+}
+
+/** `text` cut into pieces of at most `size` units, never between the halves of a surrogate pair. */
+function slices(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + size);
+    if (end < text.length && end - i > 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function codePoints(s: string): number {
