@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBoard } from '../../store/board.js';
-import { FORMAT_SLICE } from '../../src/core/panel/formatter.js';
+import { FORMAT_BACKLOG_MAX, FORMAT_SLICE } from '../../src/core/panel/formatter.js';
 import { xtermScreens, type XtermScreen } from '../../src/io/terminal/screen.js';
 
 /** 1 MiB of 0xFF bytes as an agent's output decodes: a run of U+FFFD without a space. */
@@ -25,7 +25,7 @@ function mixedRun(units: number): string {
 }
 
 /** Opens an agent's panel, emits `text` as one event and a note after it, and flushes until done; the most units formatted by any one call. */
-async function feed(text: string): Promise<{ worst: number; total: number; screen: string[] }> {
+async function feed(text: string): Promise<{ worst: number; total: number; screen: string[]; dropped: number }> {
   const board = createBoard({ createScreen: xtermScreens, cols: 120, rows: 40 });
   let t = 1_000;
   const id = board.getState().open({ label: 'flood', task: 'print' }, t);
@@ -43,15 +43,18 @@ async function feed(text: string): Promise<{ worst: number; total: number; scree
   }
   const screen = board.getState().screenOf(id) as XtermScreen;
   await screen.parsed();
-  return { worst, total: board.counters.formatted, screen: screen.text() };
+  const dropped = board.getState().status(t).agents[0]?.droppedBytes ?? 0;
+  return { worst, total: board.counters.formatted, screen: screen.text(), dropped };
 }
 
 describe('a long text without spaces in a panel', () => {
-  it('is formatted a slice a flush: no single call walks more than FORMAT_SLICE units of 1 MiB of 0xFF, and all of it comes in order', async () => {
-    const { worst, total, screen } = await feed(FF_MIB);
+  it('is formatted a slice a flush: no single call walks more than FORMAT_SLICE units of 1 MiB of 0xFF; what the panel cannot keep up with is skipped and said, and the order holds', async () => {
+    const { worst, total, screen, dropped } = await feed(FF_MIB);
     // Before: the one emit walked the whole MiB (1,048,576 units) while the loop waited.
     expect(worst).toBeLessThanOrEqual(FORMAT_SLICE);
-    expect(total).toBeGreaterThanOrEqual(FF_MIB.length);
+    expect(total).toBeGreaterThanOrEqual(FORMAT_BACKLOG_MAX / 2);
+    expect(total).toBeLessThanOrEqual(FORMAT_BACKLOG_MAX + FORMAT_SLICE);
+    expect(dropped).toBeGreaterThan(0);
     const last = screen.filter((l) => l.trim() !== '').at(-1);
     expect(last).toContain('after the flood');
   });

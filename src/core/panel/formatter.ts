@@ -12,10 +12,10 @@
  *   SGR removed (our colour is the line's meaning) and clipped by display
  *   width, never inside a grapheme.
  * - width: the pane's columns minus one, so the last column is never written.
- * - backlog: events waiting to be formatted, a long text cut into slices of
- *   FORMAT_SLICE units; while it is not empty every call queues behind it (so
- *   the order holds) and drain() formats it a budget at a time, so no text an
- *   agent prints holds the loop longer than a slice (docs/security.md).
+ * - backlog: events waiting to be formatted (format-backlog.ts), a text
+ *   longer than FORMAT_SLICE cut into pieces; while it is not empty every call
+ *   queues behind it (so the order holds) and drain() formats it a budget at a
+ *   time, so no text an agent prints holds the loop longer than a slice.
  */
 import type { AgentEvent } from '../events.js';
 import { formatElapsed } from './header.js';
@@ -31,6 +31,9 @@ import {
 } from '../policy.js';
 import { createSanitizer, sanitize, sanitizeLine, stripSgr, type Sanitizer } from '../text/sanitize.js';
 import { clip, graphemes, graphemeWidth, TAB_STOP, WordWrap } from '../text/wrap.js';
+import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-backlog.js';
+
+export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
 import stringWidth from 'string-width';
 
 const CRLF = '\r\n';
@@ -47,21 +50,6 @@ const CYAN = '\x1b[36m';
 const GREY = '\x1b[90m';
 const ORANGE = '\x1b[38;5;208m';
 const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
-
-/**
- * The most UTF-16 units of agent text formatted at once: an event longer
- * than this, or any event while a backlog waits, is formatted by drain(),
- * whose budget the board shares out at most this many units a flush.
- */
-export const FORMAT_SLICE = 4096;
-/** A long text waits in the backlog in pieces of this many units, so a budget is kept to within one piece. */
-export const FORMAT_PIECE = 512;
-
-/** One step of the backlog: the bytes it makes and the units of agent text it formats. */
-interface Step {
-  readonly units: number;
-  readonly run: () => string;
-}
 
 /** How each final state is announced in the footer. */
 const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
@@ -80,9 +68,7 @@ export class Formatter {
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */
   #dirty = false;
-  readonly #backlog: Step[] = [];
-  /** The next step of the backlog (the steps before it are done). */
-  #next = 0;
+  readonly #backlog = new FormatBacklog(() => this.#begin() + this.#block(DIM + '… output skipped: the panel fell behind' + RESET));
   #formatted = 0;
 
   /** A formatter for a pane `cols` columns wide. */
@@ -104,12 +90,17 @@ export class Formatter {
 
   /** True while events wait in the backlog for drain(). */
   get backlog(): boolean {
-    return this.#next < this.#backlog.length;
+    return this.#backlog.waiting;
   }
 
   /** UTF-16 units of agent text formatted so far (the bound on a step is in these units). */
   get formatted(): number {
     return this.#formatted;
+  }
+
+  /** UTF-8 bytes of streamed text skipped because the backlog was full. */
+  get skipped(): number {
+    return this.#backlog.skipped;
   }
 
   /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE); nothing while a backlog waits. */
@@ -135,7 +126,7 @@ export class Formatter {
     if (ev.type === 'text' || ev.type === 'thought') {
       for (const slice of slices(ev.text, FORMAT_PIECE)) {
         const part: AgentEvent = { ...ev, text: slice };
-        this.#backlog.push({ units: slice.length, run: () => this.#eventNow(part, slice.length) });
+        this.#backlog.push({ units: slice.length, text: slice, run: () => this.#eventNow(part, slice.length) });
       }
     } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units) });
     return '';
@@ -143,20 +134,7 @@ export class Formatter {
 
   /** Formats the backlog's steps in order while they fit `budget` units (at least one step); their bytes. */
   drain(budget: number = FORMAT_SLICE): string {
-    let out = '';
-    let left = budget;
-    while (this.backlog) {
-      const step = this.#backlog[this.#next];
-      if (step === undefined || (step.units > left && left < budget)) break;
-      this.#next++;
-      left -= step.units;
-      out += step.run();
-    }
-    if (!this.backlog) {
-      this.#backlog.length = 0;
-      this.#next = 0;
-    }
-    return out;
+    return this.#backlog.drain(budget);
   }
 
   /** Runs `make` now, or after the backlog when one waits. */
@@ -325,22 +303,6 @@ function unitsOf(ev: AgentEvent): number {
     default:
       return assertNever(ev);
   }
-}
-
-/** `text` cut into pieces of at most `size` units, never between the halves of a surrogate pair. */
-function slices(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    let end = Math.min(text.length, i + size);
-    if (end < text.length && end - i > 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-    out.push(text.slice(i, end));
-    i = end;
-  }
-  return out;
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function codePoints(s: string): number {

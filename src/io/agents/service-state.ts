@@ -8,6 +8,7 @@ import { isLive, type FinalState, type PanelState } from '../../core/panel/panel
 import type { Board } from '../../../store/board.js';
 import type { AgentRow } from '../../../store/status.js';
 import type { Attempt, Job } from './agent-jobs.js';
+import type { RunningAgent } from './runners/runner.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { agentRowOf, type AttemptEnd } from './agent-results.js';
 import type { StoreResultOptions } from './result-store.js';
@@ -52,13 +53,24 @@ export interface ServiceState {
  */
 export const CONCLUDED_JOBS_MAX = 64;
 
-/** A job has its result: it joins the concluded ones kept, and the oldest beyond CONCLUDED_JOBS_MAX leaves `jobs`. */
+/**
+ * A job has its result: its attempts let go of their agents (the process,
+ * its streams, the whole text: the result holds what is answered), it joins
+ * the concluded ones kept, and the oldest beyond CONCLUDED_JOBS_MAX leaves `jobs`.
+ */
 export function retire(s: ServiceState, job: Job): void {
+  for (const attempt of job.attempts) attempt.agent = settledAgent(attempt.agent);
   s.concluded.push(job);
   while (s.concluded.length > CONCLUDED_JOBS_MAX) {
     const old = s.concluded.shift();
     for (const attempt of old?.attempts ?? []) if (s.jobs.get(attempt.id) === old) s.jobs.delete(attempt.id);
   }
+}
+
+/** What a concluded attempt keeps of its agent: its process group's id and its outcome; stops are no-ops. */
+function settledAgent(agent: RunningAgent): RunningAgent {
+  const { pgid, ended } = agent;
+  return { pgid, ended, result: () => '', soft: () => {}, hard: () => {} };
 }
 
 /** The board's status row of panel `id`, if it has one. */
