@@ -123,9 +123,11 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const end = measureEnd(join(dir, 'state'));
   const gcOut = await tai({ env, cwd }, ['record', 'gc']);
   const afterGc = dbBytes(join(dir, 'state'));
+  const gcAgedOut = await tai({ env, cwd }, ['record', 'gc', '--older-than', GC_AGE]);
+  const afterAgedGc = dbBytes(join(dir, 'state'));
   await tai({ env, cwd }, ['kill', name]);
   await waitFor(() => rssOf(server) === 0, 10_000);
-  printTable(rows, end, afterGc, gcOut, load.counts);
+  printTable(rows, end, { bytes: afterGc, out: gcOut }, { bytes: afterAgedGc, out: gcAgedOut }, load.counts);
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -175,7 +177,16 @@ function measureEnd(state: string): { bytes: number; held: ReturnType<typeof hel
 }
 
 /** Prints the per-minute table and the summary against the goals. */
-function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, afterGc: number, gcOut: string | undefined, counts: LoadCounts): void {
+/** `tai record gc` once more with this age: what a day's run gives back of agents finished before its last minutes. */
+const GC_AGE = '10m';
+
+/** A `tai record gc` run: the database's bytes after it and what it printed. */
+interface GcRun {
+  readonly bytes: number;
+  readonly out: string | undefined;
+}
+
+function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, gc: GcRun, aged: GcRun, counts: LoadCounts): void {
   const out = (l: string) => process.stdout.write(`${l}\n`);
   out('\n| minute | server RSS MB, lowest / highest of 12 samples | server CPU % of a core | state db MB (with WAL) | agents started / ended (cumulative) | questions answered | attach: first frame ms |');
   out('|---|---|---|---|---|---|---|');
@@ -198,7 +209,8 @@ function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>,
   out(`| state db at the end (with WAL) / grown since minute 1 | ${f(mb(end.bytes), 2)} MB / ${f(mb(growth), 2)} MB | |`);
   out(`| what it holds: transcripts + records (${end.held.agents} agents' rows) | ${f(mb(end.held.transcripts), 2)} + ${f(mb(end.held.records), 2)} = ${f(mb(held), 2)} MB | db about what it holds |`);
   out(`| db size / what it holds | ${f(end.bytes / held, 2)} | |`);
-  out(`| after \`tai record gc\` (${(gcOut ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(afterGc), 2)} MB | back to what is kept |`);
+  out(`| after \`tai record gc\` (${(gc.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(gc.bytes), 2)} MB | back to what is kept |`);
+  out(`| after \`tai record gc --older-than ${GC_AGE}\` (${(aged.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(aged.bytes), 2)} MB | |`);
   out(`| agents started / ended / ended not 0 / questions answered | ${counts.started} / ${counts.ended} / ${counts.failed} / ${counts.answered} | |`);
   out(`| the host's load average at the end (two shared cores) | ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} | |`);
 }
