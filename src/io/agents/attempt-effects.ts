@@ -195,7 +195,7 @@ function conclude(s: ServiceState, job: Job, attempt: Attempt): void {
     ? (s.board.getState().finish(attempt.id, outcome.state, summary, now) ?? rowState(s, attempt.id, now) ?? outcome.state)
     : (rowState(s, attempt.id, now) ?? 'cancelled');
   const row = boardRow(s, attempt.id, now);
-  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary);
+  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary, claimed.recordId === undefined ? undefined : { recordId: claimed.recordId, raw: claimed.raw });
   attempt.agent.finished?.(final);
   release(s, attempt.slot);
   attempt.slot = undefined;
