@@ -65,7 +65,7 @@ function dbBytes(state: string): number {
 }
 
 /** What the database holds: characters of transcripts and of records. */
-function heldChars(state: string): { transcripts: number; records: number; agents: number } {
+function heldChars(state: string): { transcripts: number; records: number; agents: number; referenced: number } {
   const db = new Database(join(state, 'tai', 'tai.db'), { readonly: true, fileMustExist: true });
   try {
     const one = (sql: string): number => Number((db.prepare(sql).get() as { n: number | null }).n ?? 0);
@@ -74,6 +74,8 @@ function heldChars(state: string): { transcripts: number; records: number; agent
       transcripts: has('transcript_parts') ? one('SELECT SUM(LENGTH(CAST(text AS BLOB))) AS n FROM transcript_parts') : 0,
       records: has('records') ? one('SELECT SUM(chars) AS n FROM records') : 0,
       agents: has('agents') ? one('SELECT COUNT(*) AS n FROM agents') : 0,
+      // Characters of transcripts read from their records rather than held twice (none before references existed).
+      referenced: hasColumn(db, 'transcript_parts', 'ref_len') ? one('SELECT SUM(ref_len) AS n FROM transcript_parts') : 0,
     };
   } finally {
     db.close();
@@ -81,6 +83,10 @@ function heldChars(state: string): { transcripts: number; records: number; agent
 }
 
 const mb = (bytes: number): number => bytes / (1 << 20);
+
+function hasColumn(db: Database.Database, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+}
 const f = (n: number | undefined, d = 1): string => (n !== undefined && Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 /** Runs the soak and prints its table. */
@@ -209,6 +215,7 @@ function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>,
   out(`| state db at the end (with WAL) / grown since minute 1 | ${f(mb(end.bytes), 2)} MB / ${f(mb(growth), 2)} MB | |`);
   out(`| what it holds: transcripts + records (${end.held.agents} agents' rows) | ${f(mb(end.held.transcripts), 2)} + ${f(mb(end.held.records), 2)} = ${f(mb(held), 2)} MB | db about what it holds |`);
   out(`| db size / what it holds | ${f(end.bytes / held, 2)} | |`);
+  out(`| transcripts' text read from their records (stored once) | ${f(mb(end.held.referenced), 2)} M characters | |`);
   out(`| after \`tai record gc\` (${(gc.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(gc.bytes), 2)} MB | back to what is kept |`);
   out(`| after \`tai record gc --older-than ${GC_AGE}\` (${(aged.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(aged.bytes), 2)} MB | |`);
   out(`| agents started / ended / ended not 0 / questions answered | ${counts.started} / ${counts.ended} / ${counts.failed} / ${counts.answered} | |`);

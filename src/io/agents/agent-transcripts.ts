@@ -5,7 +5,9 @@
  * state database (src/io/storage/transcripts.ts) when the board publishes,
  * at most every TRANSCRIPT_WRITE_MS per agent, and at once with the footer
  * when the agent ends. A write the database refuses stays buffered for the
- * next one; supervision never waits on it.
+ * next one; supervision never waits on it. When the agent's result went to a
+ * record, the parts that repeat it read it from there (transcripts.ts), so a
+ * long result is stored once.
  */
 import { emptyCap, TRANSCRIPT_MAX_BYTES, TRANSCRIPT_TAIL_BYTES, utf8Bytes, utf8Suffix, type CapState } from '../../core/agents/transcript-cap.js';
 import { TranscriptFormatter } from '../../core/agents/transcript.js';
