@@ -11,7 +11,7 @@ import { focusAfterClose, unzoomed } from './board-ui.js';
 import { layoutOf } from './board-snapshot.js';
 import type { BoardActions } from './board-types.js';
 import { feedChange, feedRefusal, mainPercentOf } from './feed-panes.js';
-import { openScreen } from './panel-output.js';
+import { formatEvent, openScreen } from './panel-output.js';
 import { callHook, endRecord, heard, holdRecord, openRecord, requestStop, resumeRecord } from './supervision.js';
 import { DEFAULT_COLS, DEFAULT_ROWS, type BoardContext } from './board-context.js';
 
@@ -65,8 +65,9 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
       counters.events++;
       heard(rec, event, now);
       if (rec.formatter) {
-        ctx.queue(rec, rec.formatter.event(event));
-        if (rec.formatter.holding) wakes.wake(); // a held word is released by a later flush
+        ctx.queue(rec, formatEvent(rec, event, counters));
+        // A held word is released by a later flush; a backlog is formatted by the next ones.
+        if (rec.formatter.holding || rec.formatter.backlog) wakes.wake();
       }
     },
 

@@ -203,6 +203,8 @@ export interface BoardCounters {
   events: number;
   displayFailures: number;
   hookErrors: number;
+  /** UTF-16 units of agent text the panels' formatters walked (a long text is formatted a slice a flush). */
+  formatted: number;
 }
 
 /** How to build a board. */

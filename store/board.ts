@@ -40,7 +40,7 @@ export { KEPT_TRANSCRIPTS_MAX, NO_DISPLAY } from './board-context.js';
 
 /** Creates a board; it works without React and without a screen. */
 export function createBoard(options: BoardOptions = {}): Board & { counters: BoardCounters } {
-  const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0 };
+  const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0, formatted: 0 };
   const store = createStore<BoardState>()((setState, get) => {
     // zustand merges a change with Object.assign({}, state, change), which turns an object of this many
     // properties (its actions too) into a dictionary: every publish then made an 8 KB dictionary, a ninth of

@@ -14,7 +14,8 @@
  *   row stop drawing for the whole board, and supervision goes on.
  */
 import { messageOf } from '../src/core/errors.js';
-import { Formatter } from '../src/core/panel/formatter.js';
+import type { AgentEvent } from '../src/core/events.js';
+import { Formatter, FORMAT_PIECE, FORMAT_SLICE } from '../src/core/panel/formatter.js';
 import type { Layout, Rect } from '../src/core/panel/layout.js';
 import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy.js';
 import type { ScreenFactory } from '../src/core/screen.js';
@@ -45,9 +46,11 @@ export interface Drained {
 export function drain(records: Iterable<PanelRecord>, now: number, failuresBefore: number, report: OutputReport): Drained {
   let failures = failuresBefore;
   let wrote = false;
-  for (const rec of records) {
+  const drawn = [...records].filter((rec) => rec.screen !== undefined);
+  formatBacklogs(drawn, report.counters);
+  for (const rec of drawn) {
     if (!rec.screen) continue;
-    if (rec.formatter?.holding && now - rec.lastTextAt >= ORCH_WORD_RELEASE) {
+    if (rec.formatter?.holding && !rec.formatter.backlog && now - rec.lastTextAt >= ORCH_WORD_RELEASE) {
       rec.pending.append(rec.formatter.release());
     }
     const chunk = rec.pending.take();
@@ -69,10 +72,38 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
   return { wrote, failures };
 }
 
-/** True while a drawn record's output waits for its screen or a word is held back. */
+/**
+ * Formats what waits in the formatters' backlogs (a long text an agent
+ * printed), FORMAT_SLICE units a flush shared among them, so no text holds
+ * the loop longer than a slice however long or however shaped.
+ */
+function formatBacklogs(drawn: readonly PanelRecord[], counters: BoardCounters): void {
+  const behind = drawn.filter((rec) => rec.formatter?.backlog);
+  if (behind.length === 0) return;
+  const share = Math.max(FORMAT_PIECE, Math.floor(FORMAT_SLICE / behind.length));
+  for (const rec of behind) {
+    const f = rec.formatter;
+    if (!f) continue;
+    counters.formatted -= f.formatted;
+    rec.pending.append(f.drain(share));
+    counters.formatted += f.formatted;
+  }
+}
+
+/** Formats one event into a record's pending output (or its formatter's backlog), counting the units formatted. */
+export function formatEvent(rec: PanelRecord, event: AgentEvent, counters: BoardCounters): string {
+  const f = rec.formatter;
+  if (!f) return '';
+  counters.formatted -= f.formatted;
+  const out = f.event(event);
+  counters.formatted += f.formatted;
+  return out;
+}
+
+/** True while a drawn record's output waits for its screen, a word is held back or text waits to be formatted. */
 export function waiting(records: Iterable<PanelRecord>): boolean {
   for (const rec of records) {
-    if (rec.screen && (rec.pending.size > 0 || rec.formatter?.holding)) return true;
+    if (rec.screen && (rec.pending.size > 0 || rec.formatter?.holding || rec.formatter?.backlog)) return true;
   }
   return false;
 }

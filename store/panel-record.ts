@@ -118,7 +118,7 @@ export function rowOf(rec: PanelRecord, now: number): AgentRow {
     elapsedMs: end - rec.startedAt,
     tools: rec.tools,
     tokens: rec.tokens,
-    droppedBytes: rec.pending.dropped,
+    droppedBytes: rec.pending.dropped + (rec.formatter?.skipped ?? 0),
     reason: rec.stop?.reason ?? rec.summary ?? '',
     ...(rec.finishedAt === undefined ? {} : { finishedAt: rec.finishedAt }),
     ...(rec.idleKillMs === undefined ? {} : { idleCancelMs: rec.idleKillMs }),

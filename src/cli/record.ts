@@ -15,6 +15,10 @@ import type { RecordPage } from '../core/agents/agent-service.js';
 import { codePoints } from '../core/agents/claim-check.js';
 import { assertNever } from '../core/never.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
+import { collectFinished, compactState, GC_OLDER_THAN_DEFAULT, stateBytes } from '../io/storage/state-gc.js';
+import { AgentsStore } from '../io/storage/agents-store.js';
+import { TranscriptStore } from '../io/storage/transcripts.js';
+import { durationMs } from '../core/outage/reset-time.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { answeringBadLines, CommandLineError, readCommandLine, wholeNumber } from './command-line.js';
 import { CliOutput, field } from './output.js';
@@ -22,7 +26,9 @@ import { CliOutput, field } from './output.js';
 const USAGE =
   'usage: tai record read ID [--all | --offset N [--limit N]] [--json | --raw]\n' +
   '       tai record search TEXT... [--limit N] [--json]\n' +
-  `       tai record gc [--max-age-days N (default ${RECORDS_MAX_AGE_DAYS})] [--max-mb N (default ${RECORDS_MAX_CHARS / 1_000_000})]\n` +
+  `       tai record gc [--older-than DURATION (default ${GC_OLDER_THAN_DEFAULT})] [--max-age-days N (default ${RECORDS_MAX_AGE_DAYS})] [--max-mb N (default ${RECORDS_MAX_CHARS / 1_000_000})]\n` +
+  'gc deletes the rows, transcripts and records of agents that finished longer ago than --older-than (30m, 12h, 7d; 0 for all),\n' +
+  'then records past --max-age-days or --max-mb, and gives the room back to the file system.\n' +
   `read prints one page (${RECORD_PAGE_DEFAULT} characters unless --limit) to a terminal and says where the next starts;\n` +
   'to a pipe or a file, and with --all, it prints the whole record (page after page) unless --offset or --limit is given.\n' +
   'search finds records whose text or label holds each word, as a word, a word\'s start or anywhere inside a word;\n' +
@@ -41,6 +47,7 @@ const SPEC = {
     raw: { type: 'boolean' },
     'max-age-days': { type: 'string' },
     'max-mb': { type: 'string' },
+    'older-than': { type: 'string' },
   },
 } as const;
 
@@ -63,6 +70,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     const limit = wholeNumber('limit', o.limit, 1);
     const maxAgeDays = nonNegative('max-age-days', o['max-age-days']);
     const maxMb = nonNegative('max-mb', o['max-mb']);
+    const olderThanMs = olderThan(o['older-than'] ?? GC_OLDER_THAN_DEFAULT);
     if (sub === 'read' && positionals.length !== 1) {
       throw new CommandLineError(positionals.length === 0 ? 'missing record id (the id the claim check printed: r...)' : `one record id, not ${positionals.length}`);
     }
@@ -89,12 +97,24 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
           return hits.length === 0 ? 1 : 0;
         }
         case 'gc': {
-          const report = store.gc(Date.now(), {
+          const now = Date.now();
+          // Every store's tables exist before the collection looks at them.
+          new AgentsStore(db);
+          new TranscriptStore(db);
+          const bytesBefore = stateBytes(db);
+          const finished = collectFinished(db, now, olderThanMs);
+          const report = store.gc(now, {
             ...(maxAgeDays === undefined ? {} : { maxAgeMs: maxAgeDays * DAY_MS }),
             ...(maxMb === undefined ? {} : { maxChars: maxMb * 1_000_000 }),
           });
-          if (o.json) out.json(report);
-          else out.say(`deleted ${report.deleted} records; kept ${report.kept} (${report.keptChars} characters)\n`);
+          compactState(db);
+          const bytesAfter = stateBytes(db);
+          const deleted = report.deleted + finished.records;
+          if (o.json) out.json({ ...report, deleted, agents: finished.agents, transcripts: finished.transcripts, bytesBefore, bytesAfter });
+          else {
+            out.say(`deleted ${deleted} records; kept ${report.kept} (${report.keptChars} characters)\n`);
+            out.say(`deleted ${finished.agents} agents' rows and ${finished.transcripts} transcripts finished over ${o['older-than'] ?? GC_OLDER_THAN_DEFAULT} ago; the database went from ${mib(bytesBefore)} to ${mib(bytesAfter)}\n`);
+          }
           return 0;
         }
         default:
@@ -153,6 +173,18 @@ function readAll(store: RecordStore, id: string, o: ReadFlags, out: CliOutput): 
 function noRecord(id: string, out: CliOutput): number {
   out.warn(`tai record: no such record: ${field(id)}\n`);
   return 1;
+}
+
+/** `--older-than`: a duration such as 30m, 12h or 7d, or 0. */
+function olderThan(text: string): number {
+  if (text.trim() === '0') return 0;
+  const ms = /^\s*(\d+(\.\d+)?\s*[a-z]+\s*)+$/i.test(text) ? durationMs(text) : undefined;
+  if (ms === undefined) throw new CommandLineError(`--older-than takes a duration such as 30m, 12h or 7d (or 0), got '${text}'`);
+  return ms;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1 << 20)).toFixed(1)} MB`;
 }
 
 function nonNegative(flag: string, text: string | undefined): number | undefined {

@@ -26,6 +26,16 @@ export interface DaySoakOptions {
   readonly minutes?: number;
 }
 
+/**
+ * Profiling, by environment: TAI_SOAK_HEAP_DIR (a folder) makes the server
+ * write a heap snapshot there on SIGPWR, taken when the agents started reach
+ * each count of TAI_SOAK_HEAP_AT (e.g. `50,300`); TAI_SOAK_AGENT_SECONDS
+ * shortens the started agents' lives so those counts come sooner.
+ */
+const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
+const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
+const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
+
 /** Minutes before RSS and CPU are taken as settled (start-up, V8's compiling, the first panels). */
 const WARM_UP_MIN = 5;
 /** Tokens a second of every streaming agent. */
@@ -55,7 +65,7 @@ function dbBytes(state: string): number {
 }
 
 /** What the database holds: characters of transcripts and of records. */
-function heldChars(state: string): { transcripts: number; records: number; agents: number } {
+function heldChars(state: string): { transcripts: number; records: number; agents: number; referenced: number } {
   const db = new Database(join(state, 'tai', 'tai.db'), { readonly: true, fileMustExist: true });
   try {
     const one = (sql: string): number => Number((db.prepare(sql).get() as { n: number | null }).n ?? 0);
@@ -64,6 +74,8 @@ function heldChars(state: string): { transcripts: number; records: number; agent
       transcripts: has('transcript_parts') ? one('SELECT SUM(LENGTH(CAST(text AS BLOB))) AS n FROM transcript_parts') : 0,
       records: has('records') ? one('SELECT SUM(chars) AS n FROM records') : 0,
       agents: has('agents') ? one('SELECT COUNT(*) AS n FROM agents') : 0,
+      // Characters of transcripts read from their records rather than held twice (none before references existed).
+      referenced: hasColumn(db, 'transcript_parts', 'ref_len') ? one('SELECT SUM(ref_len) AS n FROM transcript_parts') : 0,
     };
   } finally {
     db.close();
@@ -71,6 +83,10 @@ function heldChars(state: string): { transcripts: number; records: number; agent
 }
 
 const mb = (bytes: number): number => bytes / (1 << 20);
+
+function hasColumn(db: Database.Database, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+}
 const f = (n: number | undefined, d = 1): string => (n !== undefined && Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 /** Runs the soak and prints its table. */
@@ -78,6 +94,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const minutes = Math.max(1, Math.round(options.minutes ?? 30));
   const dir = mkdtempSync(join(tmpdir(), 'tai-soak-'));
   const env = soakEnv(dir);
+  if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');
@@ -104,16 +121,31 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const server = serverOf(first.pid) ?? 0;
   first.write('\x1dd');
   await waitFor(() => firstExited, 20_000);
-  const load = startLoad({ name, env, cwd, slots: ['stream', 'ask', 'stream', 'ask'], agentSeconds: 40, rate: RATE, answerAfterS: 4 });
+  const load = startLoad({ name, env, cwd, slots: ['stream', 'ask', 'stream', 'ask'], agentSeconds: AGENT_SECONDS, rate: RATE, answerAfterS: 4 });
+  const snapping = HEAP_DIR ? setInterval(() => snapAt(server, load.counts), 1000) : undefined;
   const rows = await minutesOf(minutes, server, env, cwd, name, load.counts, join(dir, 'state'));
+  clearInterval(snapping);
   await load.stop();
   const end = measureEnd(join(dir, 'state'));
   const gcOut = await tai({ env, cwd }, ['record', 'gc']);
   const afterGc = dbBytes(join(dir, 'state'));
+  const gcAgedOut = await tai({ env, cwd }, ['record', 'gc', '--older-than', GC_AGE]);
+  const afterAgedGc = dbBytes(join(dir, 'state'));
   await tai({ env, cwd }, ['kill', name]);
   await waitFor(() => rssOf(server) === 0, 10_000);
-  printTable(rows, end, afterGc, gcOut, load.counts);
+  printTable(rows, end, { bytes: afterGc, out: gcOut }, { bytes: afterAgedGc, out: gcAgedOut }, load.counts);
   rmSync(dir, { recursive: true, force: true });
+}
+
+const snapped = new Set<number>();
+/** Signals the server to write a heap snapshot once agents started reach each of TAI_SOAK_HEAP_AT. */
+function snapAt(server: number, counts: LoadCounts): void {
+  for (const at of HEAP_AT) {
+    if (counts.started < at || snapped.has(at)) continue;
+    snapped.add(at);
+    process.stdout.write(`soak: heap snapshot at ${counts.started} agents started (${counts.ended} ended) into ${HEAP_DIR}\n`);
+    process.kill(server, 'SIGPWR');
+  }
 }
 
 /** Samples every minute while the load runs; a client attaches at the start of each minute and detaches 20 s later. */
@@ -151,7 +183,16 @@ function measureEnd(state: string): { bytes: number; held: ReturnType<typeof hel
 }
 
 /** Prints the per-minute table and the summary against the goals. */
-function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, afterGc: number, gcOut: string | undefined, counts: LoadCounts): void {
+/** `tai record gc` once more with this age: what a day's run gives back of agents finished before its last minutes. */
+const GC_AGE = '10m';
+
+/** A `tai record gc` run: the database's bytes after it and what it printed. */
+interface GcRun {
+  readonly bytes: number;
+  readonly out: string | undefined;
+}
+
+function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, gc: GcRun, aged: GcRun, counts: LoadCounts): void {
   const out = (l: string) => process.stdout.write(`${l}\n`);
   out('\n| minute | server RSS MB, lowest / highest of 12 samples | server CPU % of a core | state db MB (with WAL) | agents started / ended (cumulative) | questions answered | attach: first frame ms |');
   out('|---|---|---|---|---|---|---|');
@@ -174,7 +215,9 @@ function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>,
   out(`| state db at the end (with WAL) / grown since minute 1 | ${f(mb(end.bytes), 2)} MB / ${f(mb(growth), 2)} MB | |`);
   out(`| what it holds: transcripts + records (${end.held.agents} agents' rows) | ${f(mb(end.held.transcripts), 2)} + ${f(mb(end.held.records), 2)} = ${f(mb(held), 2)} MB | db about what it holds |`);
   out(`| db size / what it holds | ${f(end.bytes / held, 2)} | |`);
-  out(`| after \`tai record gc\` (${(gcOut ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(afterGc), 2)} MB | back to what is kept |`);
+  out(`| transcripts' text read from their records (stored once) | ${f(mb(end.held.referenced), 2)} M characters | |`);
+  out(`| after \`tai record gc\` (${(gc.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(gc.bytes), 2)} MB | back to what is kept |`);
+  out(`| after \`tai record gc --older-than ${GC_AGE}\` (${(aged.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(aged.bytes), 2)} MB | |`);
   out(`| agents started / ended / ended not 0 / questions answered | ${counts.started} / ${counts.ended} / ${counts.failed} / ${counts.answered} | |`);
   out(`| the host's load average at the end (two shared cores) | ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} | |`);
 }

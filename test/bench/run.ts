@@ -22,6 +22,7 @@ const BENCHES: Record<string, Bench> = {
   lanes: async (quick) => (await import('./lanes.js')).run({ runs: quick ? 1 : 3 }),
   'lanes-idle': async (quick) => (await import('./lanes-idle.js')).run({ quick }),
   attach: async (quick) => (await import('./attach.js')).run({ cycles: quick ? 20 : 100 }),
+  stall: async () => (await import('./stall.js')).run(),
   // The real server for half an hour or more: only when named.
   soak: async (quick) => (await import('./day-soak.js')).run({ minutes: minutes ?? (quick ? 2 : 30) }),
 };

@@ -12,6 +12,10 @@
  *   SGR removed (our colour is the line's meaning) and clipped by display
  *   width, never inside a grapheme.
  * - width: the pane's columns minus one, so the last column is never written.
+ * - backlog: events waiting to be formatted (format-backlog.ts), a text
+ *   longer than FORMAT_SLICE cut into pieces; while it is not empty every call
+ *   queues behind it (so the order holds) and drain() formats it a budget at a
+ *   time, so no text an agent prints holds the loop longer than a slice.
  */
 import type { AgentEvent } from '../events.js';
 import { formatElapsed } from './header.js';
@@ -27,6 +31,9 @@ import {
 } from '../policy.js';
 import { createSanitizer, sanitize, sanitizeLine, stripSgr, type Sanitizer } from '../text/sanitize.js';
 import { clip, graphemes, graphemeWidth, TAB_STOP, WordWrap } from '../text/wrap.js';
+import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-backlog.js';
+
+export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
 import stringWidth from 'string-width';
 
 const CRLF = '\r\n';
@@ -61,6 +68,8 @@ export class Formatter {
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */
   #dirty = false;
+  readonly #backlog = new FormatBacklog(() => this.#begin() + this.#block(DIM + '… output skipped: the panel fell behind' + RESET));
+  #formatted = 0;
 
   /** A formatter for a pane `cols` columns wide. */
   constructor(cols: number) {
@@ -79,19 +88,64 @@ export class Formatter {
     return this.#wrap.holding;
   }
 
-  /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE). */
+  /** True while events wait in the backlog for drain(). */
+  get backlog(): boolean {
+    return this.#backlog.waiting;
+  }
+
+  /** UTF-16 units of agent text formatted so far (the bound on a step is in these units). */
+  get formatted(): number {
+    return this.#formatted;
+  }
+
+  /** UTF-8 bytes of streamed text skipped because the backlog was full. */
+  get skipped(): number {
+    return this.#backlog.skipped;
+  }
+
+  /** Emits the held word (the text stream paused for ORCH_WORD_RELEASE); nothing while a backlog waits. */
   release(): string {
-    return this.#wrap.release();
+    return this.backlog ? '' : this.#wrap.release();
   }
 
   /** The dim `▸ task` line and a blank line. */
   opening(task: string): string {
-    const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
-    return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+    return this.#inOrder(0, () => {
+      const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
+      return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+    });
   }
 
-  /** The bytes for one event ('' for usage, which only the header shows). */
+  /**
+   * The bytes for one event ('' for usage, which only the header shows); ''
+   * too when it went to the backlog (a long text, or anything behind one).
+   */
   event(ev: AgentEvent): string {
+    const units = unitsOf(ev);
+    if (!this.backlog && units <= FORMAT_SLICE) return this.#eventNow(ev, units);
+    if (ev.type === 'text' || ev.type === 'thought') {
+      for (const slice of slices(ev.text, FORMAT_PIECE)) {
+        const part: AgentEvent = { ...ev, text: slice };
+        this.#backlog.push({ units: slice.length, text: slice, run: () => this.#eventNow(part, slice.length) });
+      }
+    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units) });
+    return '';
+  }
+
+  /** Formats the backlog's steps in order while they fit `budget` units (at least one step); their bytes. */
+  drain(budget: number = FORMAT_SLICE): string {
+    return this.#backlog.drain(budget);
+  }
+
+  /** Runs `make` now, or after the backlog when one waits. */
+  #inOrder(units: number, make: () => string): string {
+    if (!this.backlog) return make();
+    this.#backlog.push({ units, run: make });
+    return '';
+  }
+
+  #eventNow(ev: AgentEvent, units: number): string {
+    this.#formatted += units;
     switch (ev.type) {
       case 'text':
         return this.#streamText(ev.text, false);
@@ -104,9 +158,9 @@ export class Formatter {
       case 'plan':
         return this.#begin() + this.#plan(ev.entries);
       case 'note':
-        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'error':
-        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(ev.text).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
+        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'usage':
       case 'session':
         return '';
@@ -117,11 +171,15 @@ export class Formatter {
 
   /** Rows already fitted to the width (a question's block): each on a line of its own, after a fresh line. */
   rows(rows: readonly string[]): string {
-    return this.#begin() + rows.map((r) => r + RESET + CRLF).join('');
+    return this.#inOrder(0, () => this.#begin() + rows.map((r) => r + RESET + CRLF).join(''));
   }
 
   /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
   footer(state: FinalState, elapsedMs: number, summary: string): string {
+    return this.#inOrder(0, () => this.#footerNow(state, elapsedMs, summary));
+  }
+
+  #footerNow(state: FinalState, elapsedMs: number, summary: string): string {
     // Whatever the stream sanitizer still holds is an unfinished sequence or character.
     const tail = this.#streamClean(this.#stream.end(), this.#thought);
     let out = (tail === '' ? '' : this.#wrap.push(tail)) + this.#begin() + CRLF;
@@ -165,10 +223,10 @@ export class Formatter {
 
   /** Cyan `⏺ name` and dim `(arguments)` on one line. */
   #toolStart(rawName: string, rawArgs: string): string {
-    const name = clip(sanitizeLine(rawName).trim(), this.#width - 2);
+    const name = clip(sanitizeLine(headOf(rawName)).trim(), this.#width - 2);
     let line = CYAN + '⏺ ' + name + RESET;
     const room = this.#width - 2 - stringWidth(name) - 2;
-    const args = sanitizeLine(rawArgs).trim();
+    const args = sanitizeLine(headOf(rawArgs)).trim();
     if (args !== '' && room >= 1) line += DIM + '(' + clip(args, room, ORCH_TOOL_ARGS_MAX) + ')' + RESET;
     return line + CRLF;
   }
@@ -178,7 +236,7 @@ export class Formatter {
     const color = failed ? RED : DIM;
     const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
     const shown: string[] = [];
-    for (const line of stripSgr(sanitize(raw)).split('\n')) {
+    for (const line of stripSgr(sanitize(headOf(raw))).split('\n')) {
       if (shown.length === ORCH_TOOL_RESULT_LINES) break;
       const text = expandTabs(line).trimEnd();
       if (text.trim() !== '') shown.push(clip(text, cols));
@@ -198,7 +256,7 @@ export class Formatter {
     const mark = MAGENTA + '▤' + RESET;
     if (entries.length === 0) return mark + CRLF;
     return entries
-      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(e).trim(), this.#width - 2) + CRLF)
+      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(headOf(e)).trim(), this.#width - 2) + CRLF)
       .join('');
   }
 
@@ -212,6 +270,39 @@ export class Formatter {
 /** The wrap width of a pane: its columns minus one (docs/spec.md, "Formatter and sanitizing"). */
 function lineWidth(cols: number): number {
   return Math.max(1, Math.floor(cols) - 1);
+}
+
+/**
+ * The start of a text shown clipped to a line or a few (a note, a tool's
+ * arguments and result): what lies past FORMAT_SLICE units is never shown, so
+ * it is not walked either.
+ */
+function headOf(text: string): string {
+  return text.length > FORMAT_SLICE ? text.slice(0, FORMAT_SLICE) : text;
+}
+
+/** The units of agent text an event makes the formatter walk. */
+function unitsOf(ev: AgentEvent): number {
+  const head = (t: string): number => Math.min(t.length, FORMAT_SLICE);
+  switch (ev.type) {
+    case 'text':
+    case 'thought':
+      return ev.text.length;
+    case 'note':
+    case 'error':
+      return head(ev.text);
+    case 'tool_start':
+      return head(ev.name) + head(ev.args);
+    case 'tool_end':
+      return head(ev.result);
+    case 'plan':
+      return ev.entries.reduce((n, e) => n + head(e), 0);
+    case 'usage':
+    case 'session':
+      return 0;
+    default:
+      return assertNever(ev);
+  }
 }
 
 function codePoints(s: string): number {

@@ -50,23 +50,25 @@ interface Piece {
  */
 const SINGLE_UNIT_GRAPHEMES = /^[\x20-\x7e\xa0-\u02ff\u2010-\u2027\u2030-\u205f\u2070-\u20cf\u2100-\u2bff]*$/;
 
-/** Widths of the single-character graphemes seen outside ASCII, bounded. */
+/** Widths of the short graphemes seen outside ASCII, bounded. */
 const charWidths = new Map<string, number>();
 const CHAR_WIDTHS_MAX = 4096;
 
-/** The display width of one grapheme; printable ASCII skips the lookup, other single characters are cached. */
+/** Graphemes longer than this many UTF-16 units are measured each time rather than cached. */
+const CACHED_GRAPHEME_MAX = 16;
+
+/** The display width of one grapheme; printable ASCII skips the lookup, other short graphemes (emoji sequences too) are cached. */
 export function graphemeWidth(g: string): number {
   if (g.length === 1) {
     const c = g.charCodeAt(0);
     if (c >= 0x20 && c < 0x7f) return 1;
-    let w = charWidths.get(g);
-    if (w === undefined) {
-      w = stringWidth(g);
-      if (charWidths.size < CHAR_WIDTHS_MAX) charWidths.set(g, w);
-    }
-    return w;
+  } else if (g.length > CACHED_GRAPHEME_MAX) return stringWidth(g);
+  let w = charWidths.get(g);
+  if (w === undefined) {
+    w = stringWidth(g);
+    if (charWidths.size < CHAR_WIDTHS_MAX) charWidths.set(g, w);
   }
-  return stringWidth(g);
+  return w;
 }
 
 /** The display width of plain text (no escape sequences), without Intl.Segmenter when every character is a grapheme of its own. */

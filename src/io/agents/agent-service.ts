@@ -113,6 +113,7 @@ export class LocalAgentService implements AgentService {
       now,
       run,
       jobs: new Map(),
+      concluded: [],
       outages: options.outages,
       lanes: options.lanes,
       laneOf: new WeakMap(),
@@ -278,6 +279,11 @@ export class LocalAgentService implements AgentService {
     }
     if (delivery === 'sent') this.#s.board.getState().emit(attempt.id, { type: 'note', text: `you: ${text}` }, this.#s.now());
     return { id: attempt.id, delivery };
+  }
+
+  /** How many jobs the service holds (live ones and the newest concluded): bounded whatever the agents ever run; for tests and the soak. */
+  get jobsHeld(): number {
+    return new Set(this.#s.jobs.values()).size;
   }
 
   /** The id of the attempt now running for the job that `id` belongs to. */

@@ -21,7 +21,7 @@ import { claimedOf, finalResult, type ClaimedResult } from './agent-results.js';
 import { storeNow, waitOut } from './result-store.js';
 import { newRecordId } from '../storage/records.js';
 import type { RunOutcome } from './runners/runner.js';
-import { boardRow, reasonOf, release, rowState, saveRow, type ServiceState } from './service-state.js';
+import { boardRow, reasonOf, release, retire, rowState, saveRow, type ServiceState } from './service-state.js';
 
 /** An outage the machine holds for: the judgement the wait needs. */
 type Ticket = Exclude<Judgement, { kind: 'final' }>;
@@ -195,7 +195,7 @@ function conclude(s: ServiceState, job: Job, attempt: Attempt): void {
     ? (s.board.getState().finish(attempt.id, outcome.state, summary, now) ?? rowState(s, attempt.id, now) ?? outcome.state)
     : (rowState(s, attempt.id, now) ?? 'cancelled');
   const row = boardRow(s, attempt.id, now);
-  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary);
+  s.transcripts?.end(attempt.id, final, row?.elapsedMs ?? 0, row?.reason || summary, claimed.recordId === undefined ? undefined : { recordId: claimed.recordId, raw: claimed.raw });
   attempt.agent.finished?.(final);
   release(s, attempt.slot);
   attempt.slot = undefined;
@@ -223,6 +223,7 @@ function retryOrAnswer(s: ServiceState, job: Job, attempt: Attempt, final: Final
   }
   const result = finalResult(job.attempts[0]?.id ?? attempt.id, final, claimed, reason, job.notes);
   job.result = result;
+  retire(s, job);
   for (const attemptOf of job.attempts) saveRow(s, job, attemptOf, attemptOf.state ?? final, now, { reason: attemptOf.summary ?? reason, chars, recordId, text: attemptOf === attempt ? result.text : '' });
   wakeWaiters(job);
 }

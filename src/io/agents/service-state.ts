@@ -8,6 +8,7 @@ import { isLive, type FinalState, type PanelState } from '../../core/panel/panel
 import type { Board } from '../../../store/board.js';
 import type { AgentRow } from '../../../store/status.js';
 import type { Attempt, Job } from './agent-jobs.js';
+import type { RunningAgent } from './runners/runner.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { agentRowOf, type AttemptEnd } from './agent-results.js';
 import type { StoreResultOptions } from './result-store.js';
@@ -29,8 +30,10 @@ export interface ServiceState {
   readonly now: () => number;
   /** This process's run key for the agents' rows. */
   readonly run: string;
-  /** Every job, under the id of each of its attempts. */
+  /** Every live job, and the newest CONCLUDED_JOBS_MAX concluded ones, under the id of each of its attempts. */
   readonly jobs: Map<number, Job>;
+  /** The concluded jobs still in `jobs`, oldest first (retire). */
+  readonly concluded: Job[];
   readonly outages: AgentOutages | undefined;
   readonly lanes: LaneWatch | undefined;
   /** The lane each lane job runs in. */
@@ -44,6 +47,33 @@ export interface ServiceState {
   readonly launches?: LaunchKeeper | undefined;
   /** Starts the job's next attempt (agent-start.ts), for a retry; throws as a spawn does. */
   readonly startAttempt: (job: Job, now: number) => number;
+}
+
+/**
+ * Concluded jobs kept in `jobs` (a poll or a steer of a finished agent
+ * answers from its job); an older one answers from its stored row, so a
+ * day of agents costs the service no memory or time per agent ever run.
+ */
+export const CONCLUDED_JOBS_MAX = 64;
+
+/**
+ * A job has its result: its attempts let go of their agents (the process,
+ * its streams, the whole text: the result holds what is answered), it joins
+ * the concluded ones kept, and the oldest beyond CONCLUDED_JOBS_MAX leaves `jobs`.
+ */
+export function retire(s: ServiceState, job: Job): void {
+  for (const attempt of job.attempts) attempt.agent = settledAgent(attempt.agent);
+  s.concluded.push(job);
+  while (s.concluded.length > CONCLUDED_JOBS_MAX) {
+    const old = s.concluded.shift();
+    for (const attempt of old?.attempts ?? []) if (s.jobs.get(attempt.id) === old) s.jobs.delete(attempt.id);
+  }
+}
+
+/** What a concluded attempt keeps of its agent: its process group's id and its outcome; stops are no-ops. */
+function settledAgent(agent: RunningAgent): RunningAgent {
+  const { pgid, ended } = agent;
+  return { pgid, ended, result: () => '', soft: () => {}, hard: () => {} };
 }
 
 /** The board's status row of panel `id`, if it has one. */

@@ -140,6 +140,8 @@ export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), opti
   try {
     guardBusy(db, () => {
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      // Before the first table only (a no-op on an older file): `tai record gc` then gives freed pages back cheaply (state-gc.ts).
+      db.pragma('auto_vacuum = INCREMENTAL');
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (String(mode).toLowerCase() !== 'wal') throw new StateDbWalError(path, String(mode));
       db.pragma('synchronous = FULL');

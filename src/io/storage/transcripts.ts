@@ -27,6 +27,36 @@ const SCHEMA = [
      PRIMARY KEY (run, id, seq))`,
 ];
 
+/**
+ * A part that repeats a stretch of its agent's result reads that stretch
+ * from the record (the claim check) instead of holding it again: the
+ * record's code points [ref_from, ref_from + ref_len) stand at code point
+ * ref_at of the part's own text (record named by the transcript's
+ * `record_id`). Before a record is deleted, the parts that read it get their
+ * text back (the trigger made with the first reference).
+ */
+const REFERENCES = [
+  'ALTER TABLE transcript_parts ADD COLUMN ref_at INTEGER',
+  'ALTER TABLE transcript_parts ADD COLUMN ref_from INTEGER',
+  'ALTER TABLE transcript_parts ADD COLUMN ref_len INTEGER',
+  'ALTER TABLE transcripts ADD COLUMN record_id TEXT',
+  'CREATE INDEX transcripts_record ON transcripts(record_id)',
+];
+
+const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_transcripts_bd BEFORE DELETE ON records BEGIN
+     UPDATE transcript_parts SET text = substr(text, 1, ref_at) || substr(old.text, ref_from + 1, ref_len) || substr(text, ref_at + 1), ref_at = NULL, ref_from = NULL, ref_len = NULL
+      WHERE ref_len IS NOT NULL AND (run, id) IN (SELECT run, id FROM transcripts WHERE record_id = old.id);
+     UPDATE transcripts SET record_id = NULL WHERE record_id = old.id;
+   END`;
+
+/** The part `seq` has the record's code points [from, from + len) at its own code point `at`. */
+export interface PartReference {
+  readonly seq: number;
+  readonly at: number;
+  readonly from: number;
+  readonly len: number;
+}
+
 /** One stored piece of a transcript. */
 export interface TranscriptPart {
   readonly seq: number;
@@ -46,11 +76,12 @@ export interface StoredTranscript {
 export class TranscriptStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'transcripts/1', SCHEMA);
+    migrate(db, 'transcripts/2', REFERENCES);
   }
 
-  /** Appends `text` to the transcript of (`run`, `id`) under its cap; `ended` marks the footer written. */
-  append(run: string, id: number, cap: CapState, text: string, ended: boolean, now: number): void {
-    guardBusy(this.db, () =>
+  /** Appends `text` to the transcript of (`run`, `id`) under its cap; `ended` marks the footer written. Returns the parts inserted, in order. */
+  append(run: string, id: number, cap: CapState, text: string, ended: boolean, now: number): readonly { readonly seq: number; readonly text: string }[] {
+    return guardBusy(this.db, () =>
       this.db
         .transaction(() => {
           // The plan changes `cap` only once the write is certain: work on a copy.
@@ -67,6 +98,34 @@ export class TranscriptStore {
             )
             .run(run, id, next.cut, ended ? 1 : 0, now);
           Object.assign(cap, next);
+          return plan.insert;
+        })
+        .immediate(),
+    );
+  }
+
+  /**
+   * Makes the parts in `refs` read record `recordId` (their text is dropped),
+   * each only where its text is exactly the record's at that place; returns
+   * how many were made references. Nothing changes for a follower: the parts
+   * keep their seqs and read the same.
+   */
+  reference(run: string, id: number, recordId: string, refs: readonly PartReference[]): number {
+    if (refs.length === 0) return 0;
+    return guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          if (this.db.prepare('SELECT 1 FROM records WHERE id = ?').get(recordId) === undefined) return 0;
+          this.db.exec(RECORD_DELETE_TRIGGER);
+          const set = this.db.prepare(
+            `UPDATE transcript_parts SET text = substr(text, 1, @at) || substr(text, @at + @len + 1), ref_at = @at, ref_from = @from, ref_len = @len
+              WHERE run = @run AND id = @id AND seq = @seq AND ref_len IS NULL
+                AND substr(text, @at + 1, @len) = (SELECT substr(r.text, @from + 1, @len) FROM records r WHERE r.id = @recordId)`,
+          );
+          let made = 0;
+          for (const ref of refs) made += set.run({ run, id, seq: ref.seq, at: ref.at, from: ref.from, len: ref.len, recordId }).changes;
+          if (made > 0) this.db.prepare('UPDATE transcripts SET record_id = ? WHERE run = ? AND id = ?').run(recordId, run, id);
+          return made;
         })
         .immediate(),
     );
@@ -77,12 +136,18 @@ export class TranscriptStore {
     return guardBusy(this.db, () =>
       this.db
         .transaction(() => {
-          const meta = this.db.prepare<[string, number], { cut_bytes: number; ended: number }>('SELECT cut_bytes, ended FROM transcripts WHERE run = ? AND id = ?').get(run, id);
+          const meta = this.db
+            .prepare<[string, number], { cut_bytes: number; ended: number; record_id: string | null }>('SELECT cut_bytes, ended, record_id FROM transcripts WHERE run = ? AND id = ?')
+            .get(run, id);
           if (!meta) return undefined;
+          // Parts that repeat the result read it from its record (a database with a reference has the records table).
+          const text = meta.record_id === null ? 'text' : 'CASE WHEN ref_len IS NULL THEN text ELSE substr(text, 1, ref_at) || (SELECT substr(r.text, ref_from + 1, ref_len) FROM records r WHERE r.id = @record) || substr(text, ref_at + 1) END';
           const parts = this.db
-            .prepare<[string, number, number], { seq: number; head: number; text: string }>('SELECT seq, head, text FROM transcript_parts WHERE run = ? AND id = ? AND seq > ? ORDER BY seq')
-            .all(run, id, afterSeq)
-            .map((p) => ({ seq: p.seq, head: p.head === 1, text: p.text }));
+            .prepare<{ record: string | null; run: string; id: number; after: number }, { seq: number; head: number; text: string | null }>(
+              `SELECT seq, head, ${text} AS text FROM transcript_parts WHERE run = @run AND id = @id AND seq > @after ORDER BY seq`,
+            )
+            .all({ ...(meta.record_id === null ? {} : { record: meta.record_id }), run, id, after: afterSeq } as { record: string | null; run: string; id: number; after: number })
+            .map((p) => ({ seq: p.seq, head: p.head === 1, text: p.text ?? '' }));
           return { parts, cutBytes: meta.cut_bytes, ended: meta.ended === 1 };
         })
         .deferred(),

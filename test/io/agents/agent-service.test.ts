@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { CLAIM_HEAD, CLAIM_TAIL } from '../../../src/core/agents/claim-check.js';
 import { RESULT_MAX } from '../../../src/io/agents/runners/result-text.js';
+import { CONCLUDED_JOBS_MAX } from '../../../src/io/agents/service-state.js';
 import { fixture, groupExists, harness, liveMembers, pidLive } from '../../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../../fixtures/flooder.mjs';
@@ -189,6 +190,25 @@ describe('the agent service with command agents', () => {
     expect(second).not.toBe(id);
     expect(result?.text).toBe(`attempt 1 (#${id}): failed: exit 2 · 4 chars\nattempt 2 (#${second}): failed: exit 2 · 4 chars\ntry\n`);
     expect(h.board.getState().panels.map((p) => p.label)).toEqual(['flaky', 'flaky (attempt 2)']);
+  });
+});
+
+describe('the agent service over a day of agents', () => {
+  it('holds a bounded number of jobs however many agents ran, and a forgotten one still answers a poll from its row', async () => {
+    h = harness();
+    const ids: number[] = [];
+    for (let n = 0; n < CONCLUDED_JOBS_MAX + 40; n++) {
+      const { id } = h.service.spawnWorker({ label: `w${n}` }, async (_signal, emit) => {
+        emit({ type: 'text', text: `worker ${n} says hi` });
+        return `result ${n}`;
+      }, h.clock.t);
+      ids.push(id);
+      expect(await h.service.poll(id, 5_000)).toMatchObject({ state: 'done', text: `result ${n}` });
+      h.tick(10_000); // its panel lingers, then leaves the board
+    }
+    // Before: every job ever run stayed in the service's map (and with it its runner, its process, its panel's closures).
+    expect(h.service.jobsHeld).toBeLessThanOrEqual(CONCLUDED_JOBS_MAX);
+    expect(await h.service.poll(ids[0] ?? 0)).toMatchObject({ state: 'done', finished: true, text: 'result 0', exitCode: 0 });
   });
 });
 

@@ -1,0 +1,107 @@
+/**
+ * A panel formatter's backlog (src/core/panel/formatter.ts): the events
+ * waiting to be formatted, in order, a long text as pieces of FORMAT_PIECE
+ * units; drained a budget of units at a time, so no text an agent prints,
+ * whatever its length or shape, holds the loop longer than a slice
+ * (docs/security.md, "Text without spaces"). Bounded: past FORMAT_BACKLOG_MAX
+ * units the oldest streamed text goes and one line says so, as a panel's
+ * pending output does (docs/spec.md, "Panel state machine").
+ */
+import { utf8Length } from './pending.js';
+
+/** The most units of agent text formatted at once: an event longer than this, or any event while a backlog waits, goes to the backlog; the board drains at most this many units a flush. */
+export const FORMAT_SLICE = 4096;
+/** A long text waits in pieces of this many units, so a budget is kept to within one piece. */
+export const FORMAT_PIECE = 512;
+/** The most units of streamed text the backlog holds; past it, the oldest goes down to three quarters. */
+export const FORMAT_BACKLOG_MAX = 262_144;
+
+/** One step: the bytes it makes, the units of agent text it walks; `text` for a piece of streamed text that may be skipped. */
+export interface BacklogStep {
+  readonly units: number;
+  readonly run: () => string;
+  readonly text?: string;
+  /** The line that says text was skipped (one stands for every shed in a row). */
+  readonly skippedLine?: true;
+}
+
+/** The steps waiting, in order. */
+export class FormatBacklog {
+  #steps: BacklogStep[] = [];
+  /** The next step (the ones before it are done). */
+  #next = 0;
+  /** Units of streamed text waiting. */
+  #queued = 0;
+  #skipped = 0;
+
+  /** `skippedLine` makes the line that stands where streamed text was skipped. */
+  constructor(private readonly skippedLine: () => string) {}
+
+  /** True while a step waits. */
+  get waiting(): boolean {
+    return this.#next < this.#steps.length;
+  }
+
+  /** UTF-8 bytes of streamed text skipped because the backlog was full. */
+  get skipped(): number {
+    return this.#skipped;
+  }
+
+  push(step: BacklogStep): void {
+    this.#steps.push(step);
+    if (step.text === undefined) return;
+    this.#queued += step.units;
+    if (this.#queued > FORMAT_BACKLOG_MAX) this.#shed();
+  }
+
+  /** Runs the steps in order while they fit `budget` units (at least one step); their bytes. */
+  drain(budget: number): string {
+    let out = '';
+    let left = budget;
+    while (this.waiting) {
+      const step = this.#steps[this.#next];
+      if (step === undefined || (step.units > left && left < budget)) break;
+      this.#next++;
+      left -= step.units;
+      if (step.text !== undefined) this.#queued -= step.units;
+      out += step.run();
+    }
+    if (!this.waiting) {
+      this.#steps = [];
+      this.#next = 0;
+    }
+    return out;
+  }
+
+  /** Drops the oldest pieces of streamed text down to three quarters of FORMAT_BACKLOG_MAX, a line first saying so. */
+  #shed(): void {
+    let excess = this.#queued - Math.floor((FORMAT_BACKLOG_MAX * 3) / 4);
+    const kept: BacklogStep[] = [{ units: 0, run: this.skippedLine, skippedLine: true }];
+    for (const step of this.#steps.slice(this.#next)) {
+      if (step.skippedLine) continue;
+      if (excess > 0 && step.text !== undefined) {
+        excess -= step.units;
+        this.#queued -= step.units;
+        this.#skipped += utf8Length(step.text);
+      } else kept.push(step);
+    }
+    this.#steps = kept;
+    this.#next = 0;
+  }
+}
+
+/** `text` cut into pieces of at most `size` units, never between the halves of a surrogate pair. */
+export function slices(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + size);
+    if (end < text.length && end - i > 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}

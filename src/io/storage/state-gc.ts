@@ -1,0 +1,85 @@
+/**
+ * What `tai record gc` does to the rest of the state database: the agents'
+ * rows, transcripts and records of agents that finished longer ago than a
+ * given age go (a live agent's never do), and the file gives the room back.
+ *
+ * Room comes back by incremental vacuum: a database created by tai is in
+ * `auto_vacuum = INCREMENTAL` (state-db.ts), so freed pages are cut off the
+ * end of the file without rewriting it; an older database is converted once
+ * by a full VACUUM at its first gc. The write-ahead log is then checkpointed
+ * and truncated. A cockpit's writes wait (its busy timeout) while this runs.
+ */
+import { statSync } from 'node:fs';
+import { guardBusy, type StateDb } from './state-db.js';
+
+/** How long finished agents are kept when `--older-than` is not given. */
+export const GC_OLDER_THAN_DEFAULT = '7d';
+
+/** What the collection removed, and the file's bytes (with its WAL) before and after. */
+export interface StateGcReport {
+  readonly agents: number;
+  readonly transcripts: number;
+  readonly records: number;
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
+/** True when the database has a table named `name` (a store that never ran has none). */
+function hasTable(db: StateDb, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/** Bytes of the database file and its WAL. */
+export function stateBytes(db: StateDb): number {
+  let n = 0;
+  for (const file of [db.name, `${db.name}-wal`]) {
+    try {
+      n += statSync(file).size;
+    } catch {
+      // No WAL right now: nothing to count.
+    }
+  }
+  return n;
+}
+
+/**
+ * Deletes the rows of agents finished before `now - olderThanMs`, the
+ * transcripts of agents that are not live and were last written before then,
+ * and the records made before then; in one transaction.
+ */
+export function collectFinished(db: StateDb, now: number, olderThanMs: number): Pick<StateGcReport, 'agents' | 'transcripts' | 'records'> {
+  const cutoff = now - Math.max(0, olderThanMs);
+  return guardBusy(db, () =>
+    db
+      .transaction(() => {
+        const agents = hasTable(db, 'agents') ? db.prepare('DELETE FROM agents WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes : 0;
+        let transcripts = 0;
+        if (hasTable(db, 'transcripts')) {
+          // Not live: ended, or no live row of its agent says otherwise (its supervisor died before the footer).
+          const live = hasTable(db, 'agents') ? 'EXISTS (SELECT 1 FROM agents a WHERE a.run = t.run AND a.id = t.id AND a.finished_at IS NULL)' : '0';
+          const gone = db.prepare<[number], { run: string; id: number }>(`SELECT run, id FROM transcripts t WHERE updated_at < ? AND (ended = 1 OR NOT ${live})`).all(cutoff);
+          const parts = db.prepare('DELETE FROM transcript_parts WHERE run = ? AND id = ?');
+          const head = db.prepare('DELETE FROM transcripts WHERE run = ? AND id = ?');
+          for (const t of gone) {
+            parts.run(t.run, t.id);
+            transcripts += head.run(t.run, t.id).changes;
+          }
+        }
+        const records = hasTable(db, 'records') ? db.prepare('DELETE FROM records WHERE created_at < ?').run(cutoff).changes : 0;
+        return { agents, transcripts, records };
+      })
+      .immediate(),
+  );
+}
+
+/** Gives freed pages back to the file system and truncates the WAL (see the file comment). */
+export function compactState(db: StateDb): void {
+  guardBusy(db, () => {
+    if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) {
+      // An older database: switch it to incremental once; the VACUUM applies the switch and frees everything.
+      db.pragma('auto_vacuum = INCREMENTAL');
+      db.exec('VACUUM');
+    } else db.pragma('incremental_vacuum');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  });
+}
