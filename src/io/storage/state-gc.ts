@@ -45,7 +45,8 @@ export function stateBytes(db: StateDb): number {
 /**
  * Deletes the rows of agents finished before `now - olderThanMs`, the
  * transcripts of agents that are not live and were last written before then,
- * and the records made before then; in one transaction.
+ * the records made before then, and the launches and cockpits no restore
+ * needs any more; in one transaction.
  */
 export function collectFinished(db: StateDb, now: number, olderThanMs: number): Pick<StateGcReport, 'agents' | 'transcripts' | 'records'> {
   const cutoff = now - Math.max(0, olderThanMs);
@@ -66,6 +67,13 @@ export function collectFinished(db: StateDb, now: number, olderThanMs: number): 
           }
         }
         const records = hasTable(db, 'records') ? db.prepare('DELETE FROM records WHERE created_at < ?').run(cutoff).changes : 0;
+        if (hasTable(db, 'launches')) {
+          // A launch is kept for a restore (docs/restore.md): one that ended, or whose cockpit ended on purpose or was restored, is not needed past the age.
+          db.prepare(
+            "DELETE FROM launches WHERE updated_at < ? AND (live = 0 OR run IN (SELECT run FROM cockpits WHERE state IN ('ended', 'restored')))",
+          ).run(cutoff);
+          db.prepare("DELETE FROM cockpits WHERE state IN ('ended', 'restored') AND COALESCE(ended_at, alive_at) < ? AND run NOT IN (SELECT run FROM launches)").run(cutoff);
+        }
         return { agents, transcripts, records };
       })
       .immediate(),

@@ -108,3 +108,31 @@ describe('tai record gc on a real state database', () => {
     expect(io.stderr).toContain("--older-than takes a duration such as 30m, 12h or 7d (or 0), got 'soon'");
   });
 });
+
+describe('tai record gc and the launches kept for a restore', () => {
+  it('deletes old launches no restore needs, and keeps those of a cockpit that crashed and of live agents', async () => {
+    const { RestoreStore } = await import('../../../src/io/restore/restore-store.js');
+    const { collectFinished } = await import('../../../src/io/storage/state-gc.js');
+    const db = openStateDb(join(mkdtempSync(join(tmpdir(), 'tai-gc-launch-')), 'tai', 'tai.db'));
+    const store = new RestoreStore(db);
+    const old = NOW - 48 * HOUR;
+    const cockpit = (run: string, state: 'running' | 'ended') =>
+      store.addCockpit({ run, name: run, machine: 'm', uid: 0, pid: 1, start: null, argv: ['sh'], cwd: '/', state, claimedBy: null, startedAt: old, aliveAt: old, endedAt: state === 'ended' ? old : null });
+    cockpit('crashed', 'running');
+    cockpit('killed', 'ended');
+    const launch = (run: string, id: number, live: boolean, at: number) => store.saveLaunch({ run, id, launch: '{}', live, startedAt: at, restoredFrom: null }, at);
+    launch('crashed', 1, true, old); // a crashed cockpit's live agent: its restore needs it
+    launch('crashed', 2, false, old); // ended long ago
+    launch('killed', 1, true, old); // its cockpit ended on purpose: nothing restores it
+    launch('spawn-run', 1, false, old); // an in-process spawn, done
+    launch('spawn-run', 2, false, NOW - HOUR); // done, but recent
+    collectFinished(db, NOW, 24 * HOUR);
+    const left = db.prepare<[], { run: string; id: number }>('SELECT run, id FROM launches ORDER BY run, id').all();
+    expect(left).toEqual([
+      { run: 'crashed', id: 1 },
+      { run: 'spawn-run', id: 2 },
+    ]);
+    expect(db.prepare<[], { run: string }>('SELECT run FROM cockpits ORDER BY run').all()).toEqual([{ run: 'crashed' }]);
+    db.close();
+  });
+});
