@@ -77,31 +77,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
 
   const watchPrefix = prefixWatch(route, changed);
 
-  /** One key for the open list. */
-  const listKey = (l: AgentList, key: string): void => {
-    const move = listMove(key);
-    if (move === undefined) return;
-    const ids = board.getState().status(now()).agents.map((a) => a.id);
-    switch (move) {
-      case 'close':
-        l.getState().close();
-        break;
-      case 'open': {
-        const id = ids[selectedIndex(l.getState().selected, ids)];
-        if (id === undefined) break;
-        if (board.getState().reveal(id, now())) l.getState().close();
-        else l.getState().fail(`#${id}: its screen was not kept (only the last ${KEPT_TRANSCRIPTS_MAX} are): tai logs ${id} prints its transcript`);
-        break;
-      }
-      case 'allow-tool':
-      case 'reject-tool':
-        l.getState().fail(answerTool(board, ids[selectedIndex(l.getState().selected, ids)], move === 'allow-tool' ? 'y' : 'n', now()));
-        break;
-      default:
-        l.getState().move(move, ids);
-    }
-    changed();
-  };
+  const listKey = (l: AgentList, key: string): void => openListKey(board, l, key, now(), changed);
 
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
@@ -211,5 +187,31 @@ function toggleList(list: AgentList, board: Board, changed: () => void): void {
   const s = board.getState();
   if (list.getState().open) list.getState().close();
   else list.getState().show(typeof s.focus === 'number' ? s.focus : undefined);
+  changed();
+}
+
+/** One key for the open agent list: move, open, close, or answer the selected agent's tool. */
+function openListKey(board: Board, l: AgentList, key: string, at: number, changed: () => void): void {
+  const move = listMove(key);
+  if (move === undefined) return;
+  const ids = board.getState().status(at).agents.map((a) => a.id);
+  switch (move) {
+    case 'close':
+      l.getState().close();
+      break;
+    case 'open': {
+      const id = ids[selectedIndex(l.getState().selected, ids)];
+      if (id === undefined) break;
+      if (board.getState().reveal(id, at)) l.getState().close();
+      else l.getState().fail(`#${id}: its screen was not kept (only the last ${KEPT_TRANSCRIPTS_MAX} are): tai logs ${id} prints its transcript`);
+      break;
+    }
+    case 'allow-tool':
+    case 'reject-tool':
+      l.getState().fail(answerTool(board, ids[selectedIndex(l.getState().selected, ids)], move === 'allow-tool' ? 'y' : 'n', at));
+      break;
+    default:
+      l.getState().move(move, ids);
+  }
   changed();
 }
