@@ -96,23 +96,7 @@ export async function makeLane(db: StateDb, ask: MakeLane): Promise<MadeLane> {
       name = uniqueLaneName(base0, (n) => taken.has(n));
     }
   }
-  const lane: StoredLane = {
-    repo,
-    name,
-    top,
-    branch: laneBranch(name),
-    worktree: folderOf(name),
-    base,
-    baseBranch,
-    task: ask.task,
-    agent: ask.agent,
-    agentRun: null,
-    agentId: null,
-    agentPid: null,
-    agentStart: null,
-    createdAt: ask.now,
-    mergedAt: null,
-  };
+  const lane = newLane({ repo, name, top, worktree: folderOf(name), base, baseBranch, task: ask.task, agent: ask.agent, createdAt: ask.now });
   if (!store.insert(lane)) throw new LaneError(`a lane named ${name} already exists in ${top} (tai lane list); give another name or drop it first`);
   const add = await git(top, ['worktree', 'add', '--quiet', '-b', lane.branch, lane.worktree, base]);
   if (add.code !== 0) {
@@ -127,6 +111,11 @@ export async function makeLane(db: StateDb, ask: MakeLane): Promise<MadeLane> {
       ? []
       : [`the main checkout ${top} has uncommitted changes: the lane ${name} starts from HEAD (${base.slice(0, 7)} on ${baseBranch}) without them`];
   return { lane, notes };
+}
+
+/** A new lane's row: its branch from its name, no agent recorded yet, not merged. */
+export function newLane(made: Pick<StoredLane, 'repo' | 'name' | 'top' | 'worktree' | 'base' | 'baseBranch' | 'task' | 'agent' | 'createdAt'> & { readonly host?: string }): StoredLane {
+  return { ...made, branch: laneBranch(made.name), agentRun: null, agentId: null, agentPid: null, agentStart: null, mergedAt: null };
 }
 
 /**

@@ -7,9 +7,9 @@
  * host's. The worktree sits where a local lane's does: `<git common
  * folder>/tai-lanes/NAME`.
  */
-import { checkLaneName, laneBranch, laneNameOf, uniqueLaneName } from '../../core/lanes/lane-name.js';
+import { checkLaneName, laneNameOf, uniqueLaneName } from '../../core/lanes/lane-name.js';
 import { shCommand } from '../../core/remote/sh-quote.js';
-import { LaneError, LANES_DIR } from '../lanes/lanes.js';
+import { LaneError, LANES_DIR, newLane } from '../lanes/lanes.js';
 import { LaneStore, type LaneAgentSpec, type StoredLane } from '../lanes/lane-store.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
 import { defaultLabel } from '../../core/agents/agent-spawn.js';
@@ -57,24 +57,7 @@ export async function makeHostLane(db: StateDb, ask: MakeHostLane): Promise<Stor
   const store = new LaneStore(db);
   const repo = `${host}:${common}`;
   const name = ask.name ? checkLaneName(ask.name) : uniqueLaneName(laneNameOf(ask.agent.label), (n) => store.get(repo, n) !== undefined);
-  const lane: StoredLane = {
-    repo,
-    name,
-    top,
-    branch: laneBranch(name),
-    worktree: `${common}/${LANES_DIR}/${name}`,
-    base,
-    baseBranch: symbolic.stdout.trim(),
-    task: ask.task,
-    agent: ask.agent,
-    agentRun: null,
-    agentId: null,
-    agentPid: null,
-    agentStart: null,
-    createdAt: ask.now,
-    mergedAt: null,
-    host,
-  };
+  const lane = newLane({ repo, name, top, worktree: `${common}/${LANES_DIR}/${name}`, base, baseBranch: symbolic.stdout.trim(), task: ask.task, agent: ask.agent, createdAt: ask.now, host });
   if (!store.insert(lane)) throw new LaneError(`a lane named ${name} already exists in ${top} on ${host} (tai lane list); give another name or drop it first`);
   const add = await hostGit(host, top, ['worktree', 'add', '--quiet', '-b', lane.branch, lane.worktree, base], env).catch((err: unknown) => {
     store.remove(repo, name);
