@@ -33,10 +33,11 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
     open(spec, now) {
       const kind = spec.kind ?? 'agent';
       const s = ctx.get();
-      if (kind === 'agent') {
-        const live = [...records.values()].filter((r) => r.kind === 'agent' && isLive(r.state)).length;
+      if (kind === 'agent' && spec.host === undefined) {
+        // The cap counts the agents of this machine: one on a host holds a slot there instead (docs/remote.md).
+        const live = [...records.values()].filter((r) => r.kind === 'agent' && r.host === undefined && isLive(r.state)).length;
         if (live >= ctx.maxLive) throw new AgentsFullError(live, ctx.maxLive);
-      } else {
+      } else if (kind !== 'agent') {
         const refusal = feedRefusal(records, { cols: s.cols, rows: areaRows(s.rows, s.statusLine), drawingOff: vars.drawingOff });
         if (refusal !== null) throw new RequestError(refusal);
         vars.mainPercent = mainPercentOf(spec, vars.mainPercent);

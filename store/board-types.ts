@@ -82,6 +82,8 @@ export interface OpenSpec {
   readonly state?: FeedState;
   /** Feed panes: the main pane's share of the width (vpane_open main_percent). */
   readonly mainPercent?: number;
+  /** An agent on another host: counted in its host's own slots, not in this board's cap (docs/remote.md). */
+  readonly host?: string;
 }
 
 /** The actions; all take `now` where time matters. */

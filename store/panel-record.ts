@@ -36,6 +36,8 @@ export interface PanelRecord {
   readonly timeoutMs?: number;
   /** The spawn's own silence limit (`idle_cancel`); undefined for ORCH_IDLE_KILL. */
   readonly idleKillMs?: number;
+  /** An agent on another host: not counted in the board's cap. */
+  readonly host?: string;
   state: PanelState;
   lastEventAt: number;
   /** While held for an outage: the service waited for and since when. */

@@ -56,6 +56,7 @@ export function openRecord(id: number, spec: OpenSpec, now: number, size: { read
     startedAt: now,
     ...(spec.timeoutMs === undefined ? {} : { deadline: now + spec.timeoutMs, timeoutMs: spec.timeoutMs }),
     ...(spec.idleKillMs === undefined ? {} : { idleKillMs: spec.idleKillMs }),
+    ...(spec.host === undefined ? {} : { host: spec.host }),
     state: kind === 'agent' ? 'running' : (spec.state ?? 'running'),
     lastEventAt: now,
     lastTextAt: now,

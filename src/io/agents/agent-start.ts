@@ -15,6 +15,7 @@ import { release, saveRow, type ServiceState } from './service-state.js';
 import { LAUNCH_VERSION, type Launch } from '../../core/restore/launch.js';
 import { fingerprint, programPrint } from '../restore/fingerprint.js';
 import type { RestoredInfo } from '../restore/launch-keeper.js';
+import { hostOfWrapper } from '../remote/remote-agent.js';
 
 /** What a panel opened for a restored agent starts with (docs/restore.md). */
 export interface Opening {
@@ -85,11 +86,13 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   const launch = s.launches === undefined ? undefined : launchOf(s, job, n);
   const label = n === 1 ? job.label : `${job.label} (attempt ${n})`;
   const board = s.board.getState();
-  // The machine's cap first (every tai process of this user counts the same slots), then the board's own.
-  const slot = s.slots?.claim(label, now);
+  // The machine's cap first (every tai process of this user counts the same slots), then the board's own;
+  // an agent on a host claims its host's slot there instead (docs/remote.md, "The cap per host").
+  const host = hostOfWrapper(job.spec.argv);
+  const slot = host === undefined ? s.slots?.claim(label, now) : undefined;
   let id: number;
   try {
-    id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs, ...(job.idleKillMs === undefined ? {} : { idleKillMs: job.idleKillMs }) }, now);
+    id = board.open({ label, task: job.task, timeoutMs: job.timeoutMs, ...(job.idleKillMs === undefined ? {} : { idleKillMs: job.idleKillMs }), ...(host === undefined ? {} : { host }) }, now);
   } catch (err) {
     release(s, slot);
     throw err;

@@ -30,6 +30,13 @@ export function wrapperArgv(remote: RemotePlace, argv: readonly string[]): strin
   return [process.execPath, REMOTE_AGENT_SCRIPT, JSON.stringify(remote), '--', ...argv];
 }
 
+/** The host a runner's argv runs its agent on (the wrapper's argv of wrapperArgv), or undefined for a local agent. */
+export function hostOfWrapper(argv: readonly string[]): string | undefined {
+  // By name as well as by path: a restored launch names the wrapper of the build that started it.
+  if (argv[3] !== '--' || (argv[1] !== REMOTE_AGENT_SCRIPT && !argv[1]?.endsWith('/remote-agent.js'))) return undefined;
+  return readPlace(argv[2])?.place.host;
+}
+
 /** A folder of a registry entry or --cwd as the host's shell will `cd` to it: `~/x` relative to the login folder. */
 export function hostCwd(cwd: string | undefined): string {
   if (cwd === undefined || cwd === '~') return '';
