@@ -38,7 +38,7 @@ import type { Board } from '../../../store/board.js';
 import { waitForResult, type Attempt } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { liveResult, storedResult } from './agent-results.js';
-import { hostRequest } from '../remote/remote-spawn.js';
+import { hostReady, hostRequest } from '../remote/remote-spawn.js';
 import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
 import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
 import { freeRoom, importUnsaved, reserveRoom } from '../storage/unsaved.js';
@@ -166,8 +166,10 @@ export class LocalAgentService implements AgentService {
     const label = request.label ?? defaultLabel(request.kind, request.argv);
     const task = request.prompt ?? asked.argv.join(' ');
     const job = { label, agent: request.agent, task, timeout: request.timeout, retries: request.retries, idleCancel: request.idle_cancel };
+    // On a host: its shared connection started by this supervisor, and the folder the agent runs in there.
+    const far = await hostReady(asked);
     if (request.lane === undefined && request.in_lane === undefined) {
-      return startJob(this.#s, request.kind, runner, runSpecOf(request), job, now);
+      return startJob(this.#s, request.kind, runner, { ...runSpecOf(request), ...far }, job, now);
     }
     // A lane: its worktree is made first and the agent runs there; one that then does not start leaves no lane behind.
     const lanes = this.#s.lanes;

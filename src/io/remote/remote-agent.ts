@@ -11,7 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { REMOTE_CLOCKS, type RemoteClocks } from '../../core/remote/remote-reaper.js';
 import { slotAgentArgv, type SshPlace } from './ssh-argv.js';
-import { ensureMaster } from './ssh-master.js';
+import { leaveMastersToSupervisor } from './ssh-master.js';
 import { main as runRemote } from './remote-run.js';
 
 /** This file, as the runner's argv names it (the built one under dist/). */
@@ -44,15 +44,15 @@ export function hostCwd(cwd: string | undefined): string {
 }
 
 /** Runs the wrapper: `PLACE_JSON -- ARGV...`. */
-export async function main(args: readonly string[]): Promise<void> {
+export function main(args: readonly string[]): void {
   const remote = readPlace(args[0]);
   const argv = args.slice(2);
   if (remote === undefined || args[1] !== '--' || argv.length === 0) {
     process.stderr.write('tai: usage: remote-agent PLACE_JSON -- ARGV...\n');
     process.exit(64);
   }
-  // The connection may be down (a cockpit's @name line, no `tai spawn` before): start it; ssh says why if it cannot.
-  await ensureMaster(remote.place).catch(() => undefined);
+  // This process runs under the agent's reaper: the master is its supervisor's to start (ssh-master.ts).
+  leaveMastersToSupervisor();
   runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)]);
 }
 
@@ -66,4 +66,4 @@ function readPlace(text: string | undefined): RemotePlace | undefined {
   }
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) void main(process.argv.slice(2));
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

@@ -3,7 +3,8 @@
  * `host`, a socket request) turned into a local agent of any kind: its argv
  * wrapped (remote-agent.ts) so the runner starts the local side of the host's
  * slot and reaper, its label carrying the host. `tai spawn` first checks the
- * host (name, connection, its slots) so a bad host is said before any panel.
+ * host (name, connection, its slots) so a bad host is said before any panel;
+ * the agent service starts the host's shared connection (hostReady).
  */
 import type { CommandOf } from '../../core/protocol/commands.js';
 import { RequestError } from '../../core/errors.js';
@@ -58,6 +59,37 @@ export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv 
   }
 }
 
+/** What the service adds to a remote agent's run: the folder the agent runs in on the host, for ACP's session/new. */
+export interface HostReady {
+  readonly agentCwd?: string;
+}
+
+/**
+ * Called by the agent service (the supervisor: a cockpit's server, or a `tai
+ * spawn` outside one) before it starts an agent of `request.host`: it starts
+ * the host's shared connection here, never under the agent's reaper, so no
+ * agent's stop ends it (ssh-master.ts). An ACP agent's session/new names the
+ * folder it runs in: `cwd` as given when absolute, else the host's own path
+ * of it (its login folder without one), asked of the host.
+ */
+export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): Promise<HostReady> {
+  if (request.host === undefined) return {};
+  const host = request.host;
+  // A host that cannot be reached is said by the agent's own ssh, in its panel.
+  await ensureMaster(placeOf(host, env)).catch(() => undefined);
+  if (request.kind !== 'acp') return {};
+  const dir = hostCwd(request.cwd);
+  if (dir.startsWith('/')) return { agentCwd: dir };
+  try {
+    const path = (await probeHost(host, dir === '' ? 'pwd' : `cd -- ${shQuote(dir)} && pwd`, env)).trim();
+    if (path.startsWith('/')) return { agentCwd: path };
+  } catch (err) {
+    if (!(err instanceof HostUnreachableError)) throw err;
+    throw new RequestError(err.message);
+  }
+  throw new RequestError(`no folder ${request.cwd ?? '~'} on ${host} for the ACP agent: give --cwd a folder that exists there`);
+}
+
 /**
  * Whether `host` can take one more agent, asked before any panel opens:
  * a bad name (64), no connection (69), its own slots all live (75, the
@@ -65,9 +97,8 @@ export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv 
  */
 export async function hostRefusal(host: string, env: NodeJS.ProcessEnv): Promise<RemoteRefusal | undefined> {
   try {
-    const place = placeOf(checkHost(host), env);
-    await ensureMaster(place);
-    const running = readCount(await probeHost(host, countCommandLine(), env));
+    // Through the shared connection when it is up; this process may run inside an agent, so it starts none.
+    const running = readCount(await probeHost(checkHost(host), countCommandLine(), env));
     if (running !== undefined && running >= AGENTS_MAX_PARALLEL) return { message: hostFullMessage(host, running), exitCode: HOST_FULL_EXIT };
     return undefined;
   } catch (err) {

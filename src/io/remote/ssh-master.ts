@@ -1,9 +1,12 @@
 /**
  * One connection per host, shared by every agent on it: a ControlMaster in
- * the background, started by tai (not under any agent's reaper, so no
- * agent's end takes it down) and kept ControlPersist seconds after its last
- * session. Agents connect with ControlMaster=no: through the master when it
- * is up, on a connection of their own when it is not.
+ * the background, kept ControlPersist seconds after its last session. Only a
+ * supervisor starts it (the agent service of a cockpit, or of a `tai spawn`
+ * outside one), before it starts a remote agent: never a process under an
+ * agent's reaper (the wrapper of a remote agent, a `tai` run inside an
+ * agent), whose stop would end the master with every session through it.
+ * Everything else connects with ControlMaster=no: through the master when
+ * it is up, on a connection of its own when it is not.
  */
 import { ControlDirError, controlDir, controlSocket } from './control-dir.js';
 import { checkArgv, masterArgv, runArgv, type SshPlace } from './ssh-argv.js';
@@ -32,13 +35,45 @@ export async function masterUp(place: SshPlace): Promise<boolean> {
   return (await runSsh(checkArgv(place), 10_000)).code === 0;
 }
 
-/** Starts the host's master unless it is up; throws HostUnreachableError with ssh's reason. */
-export async function ensureMaster(place: SshPlace): Promise<void> {
+/** False in a process under an agent's reaper: it never starts a master (leaveMastersToSupervisor). */
+let mayStartMasters = true;
+
+/** Masters being started by this process, by control socket: two spawns at once start one. */
+const starting = new Map<string, Promise<void>>();
+
+/**
+ * Called by a process that runs under an agent's reaper (a remote agent's
+ * wrapper): its ensureMaster only looks, so no master is ever that agent's
+ * descendant (the reaper stops every descendant with it).
+ */
+export function leaveMastersToSupervisor(): void {
+  mayStartMasters = false;
+}
+
+/**
+ * Starts the host's master unless it is up; throws HostUnreachableError with
+ * ssh's reason. In a process that left masters to its supervisor it does
+ * nothing: its ssh runs go through the master when it is up, on their own otherwise.
+ */
+export function ensureMaster(place: SshPlace): Promise<void> {
+  if (!mayStartMasters) return Promise.resolve();
+  const pending = starting.get(place.socket);
+  if (pending !== undefined) return pending;
+  const started = startMaster(place).finally(() => starting.delete(place.socket));
+  starting.set(place.socket, started);
+  return started;
+}
+
+async function startMaster(place: SshPlace): Promise<void> {
   if (await masterUp(place)) return;
+  // ssh -f puts the master in a session of its own (daemon), so this process's end or group stop leaves it up.
   const run = await runSsh(masterArgv(place));
   if (run.code === 0) return;
-  const why = lastLine(run.stderr) || `ssh exited ${run.code}`;
-  throw new HostUnreachableError(`cannot reach ${place.host} over ssh: ${why}; see what it lacks with: tai hosts check ${place.host}`, why);
+  throw unreachable(place.host, lastLine(run.stderr) || `ssh exited ${run.code}`);
+}
+
+function unreachable(host: string, why: string): HostUnreachableError {
+  return new HostUnreachableError(`cannot reach ${host} over ssh: ${why}; see what it lacks with: tai hosts check ${host}`, why);
 }
 
 export { ControlDirError };
@@ -60,12 +95,13 @@ export async function hostState(host: string, env: NodeJS.ProcessEnv = process.e
   return run.code === 0 ? { host, up: true, rttMs: Math.round(performance.now() - start) } : { host, up: false };
 }
 
-/** Runs `commandLine` on the host (through its connection, started if needed); its stdout, or HostUnreachableError. */
+/**
+ * Runs `commandLine` on the host, through its shared connection when it is
+ * up, else on one of its own (a `tai` command may run inside an agent: it
+ * starts no master); its stdout, or HostUnreachableError.
+ */
 export async function probeHost(host: string, commandLine: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const place = placeOf(host, env);
-  await ensureMaster(place);
-  const run = await runSsh(runArgv(place, commandLine));
-  const why = lastLine(run.stderr) || 'exit 255';
-  if (run.code === 255) throw new HostUnreachableError(`ssh to ${host} failed: ${why}`, why);
+  const run = await runSsh(runArgv(placeOf(host, env), commandLine));
+  if (run.code === 255 || run.code === -1) throw unreachable(host, lastLine(run.stderr) || `ssh exited ${run.code}`);
   return run.stdout;
 }

@@ -28,6 +28,8 @@ export interface RunSpec {
   /** The program and its arguments (ignored by the in-process worker). */
   readonly argv: readonly string[];
   readonly cwd?: string;
+  /** The folder the agent itself runs in, when not `cwd` (an agent on a host, docs/remote.md): what ACP's session/new names. */
+  readonly agentCwd?: string;
   /** The task for agents that take a prompt (ACP, Claude, Codex, CAP). */
   readonly prompt?: string;
   readonly env?: Readonly<Record<string, string>>;

@@ -64,6 +64,8 @@ const SHORT_ID = 8;
 export interface AcpSessionSpec {
   readonly argv: readonly string[];
   readonly cwd?: string;
+  /** The folder the agent runs in, when not `cwd` (on a host): what session/new and session/load name. */
+  readonly agentCwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   /** The agent's own session id to open instead of a new session (acp-resume.ts). */
   readonly resume?: string;
@@ -180,7 +182,7 @@ export class AcpSession {
       this.#connection = connection;
       return { sdk, connection };
     });
-    this.#cwd = spec.cwd ?? process.cwd();
+    this.#cwd = spec.agentCwd ?? spec.cwd ?? process.cwd();
     this.#spec = spec;
   }
 

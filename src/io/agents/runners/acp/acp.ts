@@ -101,5 +101,5 @@ function agentOf(session: AcpSession, turn: SteeredTurns, ended: RunningAgent['e
 }
 
 function sessionSpecOf(spec: RunSpec): AcpSessionSpec {
-  return { argv: spec.argv, ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.env ? { env: spec.env } : {}), ...(spec.resume === undefined ? {} : { resume: spec.resume }) };
+  return { argv: spec.argv, ...(spec.cwd ? { cwd: spec.cwd } : {}), ...(spec.agentCwd ? { agentCwd: spec.agentCwd } : {}), ...(spec.env ? { env: spec.env } : {}), ...(spec.resume === undefined ? {} : { resume: spec.resume }) };
 }
