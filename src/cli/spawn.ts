@@ -132,7 +132,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   if (grace !== undefined && host === undefined) return usageError(SPEC, out, '--host-grace goes with --host NAME (docs/remote.md)');
   if (grace !== undefined && !/^[1-9]\d{0,6}$/.test(grace)) return usageError(SPEC, out, `--host-grace takes a whole number of seconds above 0, got '${grace}'`);
   if (host !== undefined) {
-    const refused = await hostRefusal(host, io.env);
+    const refused = await hostRefusal(host, io.env, !(o.socket ?? io.env['TAI_PLEXER_SOCKET']));
     if (refused !== undefined) return (out.warn(`tai spawn: ${field(refused.message)}\n`), refused.exitCode);
   }
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);

@@ -91,13 +91,16 @@ export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.Process
 }
 
 /**
- * Whether `host` can take one more agent, asked before any panel opens:
+ * Whether `host` can take one more agent, asked before any panel opens
+ * (`supervisor`: by a process that supervises the agent itself):
  * a bad name (64), no connection (69), its own slots all live (75, the
  * message naming the host). Undefined when it can.
  */
-export async function hostRefusal(host: string, env: NodeJS.ProcessEnv): Promise<RemoteRefusal | undefined> {
+export async function hostRefusal(host: string, env: NodeJS.ProcessEnv, supervisor = false): Promise<RemoteRefusal | undefined> {
   try {
-    // Through the shared connection when it is up; this process may run inside an agent, so it starts none.
+    // A `tai spawn` outside a cockpit supervises its agent: the connection it starts serves the agent too.
+    // Through a cockpit, this process may run inside an agent: it starts none, the cockpit does (hostReady).
+    if (supervisor) await ensureMaster(placeOf(checkHost(host), env));
     const running = readCount(await probeHost(checkHost(host), countCommandLine(), env));
     if (running !== undefined && running >= AGENTS_MAX_PARALLEL) return { message: hostFullMessage(host, running), exitCode: HOST_FULL_EXIT };
     return undefined;

@@ -251,7 +251,11 @@ export class AcpSession {
       // A moment to end on its stdin's end before the KILL: an agent on another host ends there only so (docs/remote.md).
       await endsWithin(this.#group.exited, CLOSE_GRACE_MS);
       // A reaper that has exited took its group with it; never signal a pgid that may be reused.
-      if (this.#group.reaper.exitCode === null && this.#group.reaper.signalCode === null) this.#group.kill();
+      const running = (): boolean => this.#group.reaper.exitCode === null && this.#group.reaper.signalCode === null;
+      // The soft stop before the KILL: an agent on a host slow to end is then stopped there, its job ended, not left to the host's grace.
+      if (running()) this.#group.signal('SIGTERM');
+      await endsWithin(this.#group.exited, CLOSE_GRACE_MS);
+      if (running()) this.#group.kill();
       await this.#group.exited;
     })();
     return this.#closing;
