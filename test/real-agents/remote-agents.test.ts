@@ -94,8 +94,8 @@ describe.skipIf(missing !== undefined)(`real agent CLIs on a host over ssh${miss
       expect(current.server.toolRoundTrips()).toBeGreaterThanOrEqual(1);
       // The model hears of the host's folder (the CLI's working directory in its context), never the cockpit's.
       const asked = current.server.requests.filter((r) => r.provider !== 'other').map((r) => JSON.stringify(r.body)).join('\n');
-      expect(asked).toContain(folder);
-      expect(asked).not.toContain(`${current.place.project}`);
+      expect(asked.includes(folder), `the model's requests name ${folder}`).toBe(true);
+      expect(asked.includes(current.place.project), `the model's requests name the cockpit's folder ${current.place.project}`).toBe(false);
       // Left running: the cockpit, its main program, and the host's shared connection (it outlives its sessions by ControlPersist).
       const kept = (pid: number): boolean => pid === current.cockpit?.pid || isSleep(pid) || commandOf(pid).includes(' -o ControlMaster=yes ');
       const left = (): string[] => leftovers(current.place.dir).filter((pid) => !kept(pid)).map(commandOf);
