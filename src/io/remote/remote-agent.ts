@@ -46,7 +46,10 @@ export async function main(args: readonly string[]): Promise<void> {
   }
   // The connection may be down (a cockpit's @name line, no `tai spawn` before): start it; ssh says why if it cannot.
   await ensureMaster(remote.place).catch(() => undefined);
-  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)]);
+  // The native reaper on the host when it can be there (src/io/host-reaper/), the sh reaper alone otherwise.
+  const { hostReaper, reaperPrefix } = await import('../host-reaper/host-reaper.js');
+  const reaper = reaperPrefix(await hostReaper(remote.place));
+  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, [...reaper, ...argv], remote.clocks, remote.cwd)]);
 }
 
 function readPlace(text: string | undefined): RemotePlace | undefined {
