@@ -52,6 +52,12 @@ function escaper(): { argv: string[]; child: string; grandchild: string } {
   return { argv: ['sh', '-c', `( env -i setsid sh -c "${inner}" & ); echo started; exec sleep ${child}`], child: `sleep ${child}`, grandchild: `sleep ${grandchild}` };
 }
 
+/** As escaper, but the agent and its child ignore SIGTERM too: only the hard stop ends them. */
+function deafEscaper(): { argv: string[]; child: string; grandchild: string } {
+  const agent = escaper();
+  return { ...agent, argv: ['sh', '-c', `trap '' TERM; ${agent.argv[2] ?? ''}`] };
+}
+
 /** An agent that prints its parent's command line: the reaper it runs under. */
 const WHO_REAPS = ['sh', '-c', 'tr "\\0" " " </proc/$PPID/cmdline; echo; echo done-here'];
 
@@ -77,6 +83,20 @@ describe('the reaper of an agent on a host', () => {
     await until(() => processesRunning(agent.child).length === 0 && processesRunning(agent.grandchild).length === 0 && readdirSync(server.hostTmp).length === 0, {
       what: 'nothing of the agent left on the host',
       timeout: 20_000,
+    });
+  });
+
+  it('when the agent ignores SIGTERM too, the hard stop (the sh reaper\'s KILL of the native one) still leaves nothing on the host', { timeout: 60_000 }, async () => {
+    const env = envOf('copy');
+    const agent = deafEscaper();
+    const run = startTai(['spawn', '--host', TEST_HOST, '--', ...agent.argv], env);
+    await until(() => processesRunning(agent.child).length > 0 && processesRunning(agent.grandchild).length > 0, { what: 'the agent and its grandchild on the host', explain: run.err, timeout: 20_000 });
+    await until(() => catchesSigint(run.child.pid ?? -1), { what: 'tai spawn catching Ctrl-C' });
+    run.child.kill('SIGINT');
+    await run.done;
+    await until(() => processesRunning(agent.child).length === 0 && processesRunning(agent.grandchild).length === 0 && readdirSync(server.hostTmp).length === 0, {
+      what: 'nothing of the agent left on the host after the hard stop',
+      timeout: 40_000,
     });
   });
 
