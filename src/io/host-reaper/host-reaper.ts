@@ -131,22 +131,20 @@ async function masterPid(place: SshPlace): Promise<string | undefined> {
 export async function hostReaper(place: SshPlace, env: NodeJS.ProcessEnv = process.env): Promise<HostReaper> {
   const setting = env['TAI_HOST_REAPER'];
   const master = await masterPid(place);
-  const key = `${master ?? ''} ${setting ?? ''}`;
+  // No shared connection: the host does not answer (ssh says so next), so no run there is tried.
+  if (master === undefined) return sh('the shared connection to the host is not up');
+  const key = `${master} ${setting ?? ''}`;
   const file = `${place.socket}.reaper`;
-  if (master !== undefined) {
-    try {
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; reaper?: HostReaper };
-      if (saved.key === key && saved.reaper !== undefined) return saved.reaper;
-    } catch {
-      // None yet, or a torn one: choose again.
-    }
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; reaper?: HostReaper };
+    if (saved.key === key && saved.reaper !== undefined) return saved.reaper;
+  } catch {
+    // None yet, or a torn one: choose again.
   }
   const reaper = await chooseHostReaper(place, setting);
-  if (master !== undefined) {
-    const tmp = `${file}.${process.pid}`;
-    writeFileSync(tmp, JSON.stringify({ key, reaper }), { mode: 0o600 });
-    renameSync(tmp, file);
-  }
+  const tmp = `${file}.${process.pid}`;
+  writeFileSync(tmp, JSON.stringify({ key, reaper }), { mode: 0o600 });
+  renameSync(tmp, file);
   return reaper;
 }
 
