@@ -65,12 +65,16 @@ async function check(name: string, out: CliOutput, env: NodeJS.ProcessEnv): Prom
   }
   const { findings, usable } = readProbe(stdout);
   const agents = await entryFindings(name, env);
-  for (const f of [...findings, ...agents, REAPER_FINDING]) out.say(`${f.ok ? 'ok  ' : 'NO  '} ${field(f.text)}\n`);
+  for (const f of [...findings, ...agents, await reaperFinding(name, env)]) out.say(`${f.ok ? 'ok  ' : 'NO  '} ${field(f.text)}\n`);
   return usable && agents.every((f) => f.ok) ? 0 : 1;
 }
 
-/** Which reaper agents on a host run under: the sh one, whatever the host (the native one is not delivered there). */
-const REAPER_FINDING: Finding = { ok: true, text: 'reaper: the POSIX sh one, sent in the command line (nothing installed there)' };
+/** Which reaper agents on the host run under (native copied, built there, or sh) and why; chosen as an agent's start would. */
+async function reaperFinding(host: string, env: NodeJS.ProcessEnv): Promise<Finding> {
+  const { hostReaper, describeHostReaper } = await import('../io/host-reaper/host-reaper.js');
+  const { placeOf } = await import('../io/remote/ssh-master.js');
+  return { ok: true, text: describeHostReaper(await hostReaper(placeOf(host, env), env)) };
+}
 
 /** The registry's entries that name `host`: whether each one's program is on the host's PATH (or at its path). */
 async function entryFindings(host: string, env: NodeJS.ProcessEnv): Promise<Finding[]> {

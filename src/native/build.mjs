@@ -8,6 +8,10 @@
 // headers (a network step at install) to build them; `cc` alone is what
 // node-gyp needs anyway, and it takes a fraction of a second.
 //
+// The same tai-reaper is what a Linux host of remote agents gets (its `--host`
+// mode): copied there when the host's `uname -sm` is this one's, or reaper.c
+// built there with the host's cc (docs/remote.md, "The reaper on a host").
+//
 // It never fails the install: without a compiler, or off Linux for the
 // reaper (it needs PR_SET_CHILD_SUBREAPER and signalfd), it prints one line
 // and tai runs its agents behind the node reaper (docs/agents.md, "The

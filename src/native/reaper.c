@@ -18,9 +18,18 @@
  * async-signal-safe. SIGINT, SIGTERM and SIGHUP go to the agent's group (the
  * soft stop: descendants that left the group are spared until the agent
  * exits); SIGUSR2 kills every descendant (the hard stop).
+ *
+ * tai-reaper --host FILE ARGS...: the same reaper on a remote host, started
+ * by the POSIX sh reaper as its agent (docs/remote.md, "The reaper on a
+ * host"), which stops it by signals to its group and by KILL to every
+ * process marked TAI_REMOTE_RUN. So this process (the stub) only forwards
+ * signals and passes on the status, and a child of it (the keeper), in a
+ * group of its own and with its mark hidden, is the subreaper: its lifeline
+ * is a pipe from the stub, so the stub's KILL makes it kill and sweep.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -196,20 +205,21 @@ static pid_t start(char **argv, const sigset_t *mask) {
     return pid;
 }
 
-int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tai-reaper FILE [ARGS...] (fd 3: the lifeline)\n");
-        return 64;
-    }
+/*
+ * The reaper's loop around the agent `argv`: `lifeline` is the fd whose end
+ * means the supervisor is gone (-1: none), `orig` the signal mask the agent
+ * gets, `tell` whether the agent's pid goes out on the lifeline.
+ */
+static int reap(char **argv, int lifeline, const sigset_t *orig, int tell) {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) perror("tai-reaper: PR_SET_CHILD_SUBREAPER");
-    sigset_t handled, orig;
+    sigset_t handled;
     sigemptyset(&handled);
     sigaddset(&handled, SIGINT);
     sigaddset(&handled, SIGTERM);
     sigaddset(&handled, SIGHUP);
     sigaddset(&handled, SIGUSR2);
     sigaddset(&handled, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &handled, &orig);
+    sigprocmask(SIG_BLOCK, &handled, NULL);
     int sfd = signalfd(-1, &handled, SFD_NONBLOCK | SFD_CLOEXEC);
     if (sfd < 0) {
         perror("tai-reaper: signalfd");
@@ -217,11 +227,9 @@ int main(int argc, char **argv) {
     }
     /* A write on a lifeline whose supervisor is gone must fail, not kill us. */
     signal(SIGPIPE, SIG_IGN);
-    /* Run by hand without fd 3, there is simply no lifeline. */
-    int lifeline = fcntl(3, F_SETFD, FD_CLOEXEC) == 0 ? 3 : -1;
 
-    agent = start(argv + 1, &orig);
-    if (lifeline >= 0) dprintf(lifeline, "%d\n", (int)agent);
+    agent = start(argv, orig);
+    if (tell && lifeline >= 0) dprintf(lifeline, "%d\n", (int)agent);
 
     for (;;) {
         struct pollfd fds[2] = {{sfd, POLLIN, 0}, {lifeline, POLLIN, 0}};
@@ -264,4 +272,82 @@ int main(int argc, char **argv) {
             pass_on(agent_status);
         }
     }
+}
+
+/* The mark the host's sh reaper sweeps by (in /proc/PID/environ); the keeper must not carry it. */
+#define MARK "TAI_REMOTE_RUN"
+
+/*
+ * Hides the mark from this process's /proc/PID/environ (which shows the
+ * environment block as exec left it, so the bytes themselves are changed)
+ * and puts it back in `environ`, so the agent started from here has it.
+ */
+static void hide_mark(void) {
+    char *value = getenv(MARK);
+    if (!value) return;
+    char *copy = strdup(value);
+    value[-(ptrdiff_t)sizeof MARK] = '_'; /* "TAI_REMOTE_RUN=" becomes "_AI_REMOTE_RUN=" */
+    unsetenv("_AI_REMOTE_RUN");
+    if (copy) setenv(MARK, copy, 1);
+    free(copy);
+}
+
+/* --host: the stub forwards signals to the keeper and ends as it ends; the keeper reaps the agent. */
+static int host(char **argv) {
+    sigset_t fwd, orig;
+    sigemptyset(&fwd);
+    sigaddset(&fwd, SIGINT);
+    sigaddset(&fwd, SIGTERM);
+    sigaddset(&fwd, SIGHUP);
+    sigaddset(&fwd, SIGUSR2);
+    sigaddset(&fwd, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &fwd, &orig);
+    int life[2];
+    if (pipe2(life, O_CLOEXEC) < 0) {
+        perror("tai-reaper: pipe");
+        return 127;
+    }
+    pid_t keeper = fork();
+    if (keeper < 0) {
+        perror("tai-reaper: fork");
+        return 127;
+    }
+    if (keeper == 0) {
+        close(life[1]);
+        /* Out of the stub's group: the sh reaper's group signals reach the stub, which forwards them. */
+        setpgid(0, 0);
+        hide_mark();
+        return reap(argv, life[0], &orig, 0);
+    }
+    close(life[0]);
+    setpgid(keeper, keeper); /* also here: whichever of the two runs first */
+    for (;;) {
+        siginfo_t si;
+        int sig = sigwaitinfo(&fwd, &si);
+        if (sig == SIGCHLD) {
+            int status;
+            if (waitpid(keeper, &status, WNOHANG) == keeper) pass_on(status);
+        } else if (sig > 0) {
+            kill(keeper, sig);
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "--host") == 0) return host(argv + 2);
+    if (argc < 2) {
+        fprintf(stderr, "usage: tai-reaper FILE [ARGS...] (fd 3: the lifeline)\n       tai-reaper --host FILE [ARGS...] (under the host's sh reaper)\n");
+        return 64;
+    }
+    sigset_t handled, orig;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGINT);
+    sigaddset(&handled, SIGTERM);
+    sigaddset(&handled, SIGHUP);
+    sigaddset(&handled, SIGUSR2);
+    sigaddset(&handled, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &handled, &orig);
+    /* Run by hand without fd 3, there is simply no lifeline. */
+    int lifeline = fcntl(3, F_SETFD, FD_CLOEXEC) == 0 ? 3 : -1;
+    return reap(argv + 1, lifeline, &orig, 1);
 }

@@ -44,7 +44,7 @@ export function hostCwd(cwd: string | undefined): string {
 }
 
 /** Runs the wrapper: `PLACE_JSON -- ARGV...`. */
-export function main(args: readonly string[]): void {
+export async function main(args: readonly string[]): Promise<void> {
   const remote = readPlace(args[0]);
   const argv = args.slice(2);
   if (remote === undefined || args[1] !== '--' || argv.length === 0) {
@@ -53,7 +53,10 @@ export function main(args: readonly string[]): void {
   }
   // This process runs under the agent's reaper: the master is its supervisor's to start (ssh-master.ts).
   leaveMastersToSupervisor();
-  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)]);
+  // The native reaper on the host when it can be there (src/io/host-reaper/), the sh reaper alone otherwise.
+  const { hostReaper, reaperPrefix } = await import('../host-reaper/host-reaper.js');
+  const reaper = reaperPrefix(await hostReaper(remote.place));
+  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, [...reaper, ...argv], remote.clocks, remote.cwd)]);
 }
 
 function readPlace(text: string | undefined): RemotePlace | undefined {
@@ -66,4 +69,4 @@ function readPlace(text: string | undefined): RemotePlace | undefined {
   }
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) void main(process.argv.slice(2));
