@@ -74,7 +74,7 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
     write(id, data, now) {
       const rec = ctx.get1(id);
       rec.lastEventAt = now;
-      if (rec.screen) ctx.queue(rec, data);
+      if (rec.screen) ctx.queue(rec, rec.formatter ? rec.formatter.raw(data) : data); // kept, so a new width formats it again
     },
 
     feed(id, op, now) {
