@@ -106,6 +106,9 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
       const rec = records.get(id);
       if (!rec || rec.kind === 'feed' || rec.tag === text) return;
       rec.tag = text;
+      // A finished agent's row in the history follows (the agent list shows it once the panel left).
+      const h = ctx.history.findIndex((r) => r.id === id);
+      if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
       ctx.publish(now);
     },
 

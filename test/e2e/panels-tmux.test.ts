@@ -122,4 +122,30 @@ describe.skipIf(!hasTmux)('agent panels in tmux', () => {
     keys(PREFIX, 'n'); // the focus back on the main pane
     await endTai();
   }, 60_000);
+
+  it("says on a lingering lane panel, in its header and in the agent list, that its lane was dropped and how to undrop it, instead of offering the merge", async () => {
+    const repo = join(dir, 'repo');
+    mkdirSync(repo);
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: repo, env: ENV, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), 'hello\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    type(`cd ${repo}\r`);
+    await startTai();
+    type(`node ${CLI} spawn --lane fix --label fixer -- sh -c 'echo new > n.txt'; echo SPAWNED=$?\r`);
+    await untilPasses(() => expect(text()).toContain('SPAWNED=0'), TMUX);
+    // The panel lingers with its footer's next steps.
+    await untilPasses(() => expect(panelRows().join(' ')).toContain('merge: tai lane merge fix'), TMUX);
+    type(`node ${CLI} lane drop fix --force; echo DROPPED=$?\r`);
+    await untilPasses(() => expect(text()).toContain('DROPPED=0'), TMUX);
+    await untilPasses(() => expect(panelRows()[0]).toMatch(/✓ fixer · done .*⎇ fix · dropped/), TMUX);
+    // The line may wrap anywhere: read without spaces.
+    await untilPasses(() => expect(panelRows().join('').replace(/\s/g, '')).toContain('thelanefixwasdropped:tailaneundropfixbringsitback'), TMUX);
+    keys(PREFIX, 'w');
+    await untilPasses(() => expect(text()).toMatch(/✓ #1 {2}fixer · done · \d+s · ⎇ fix · dropped/), TMUX);
+    keys('q');
+    await untilPasses(() => expect(screen()[0]).not.toMatch(/^ tai agents/), TMUX);
+    await endTai();
+  }, 60_000);
 });
