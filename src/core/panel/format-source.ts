@@ -22,7 +22,7 @@ export const SOURCE_UNITS_MAX = 65_536;
 export type SourceCall =
   | { readonly type: 'opening'; readonly task: string }
   | { readonly type: 'stream'; readonly thought: boolean; readonly text: string }
-  | { readonly type: 'event'; readonly event: AgentEvent }
+  | { readonly type: 'event'; readonly event: AgentEvent; readonly chars?: number }
   | { readonly type: 'rows'; readonly rows: readonly string[] }
   | { readonly type: 'raw'; readonly text: string }
   | { readonly type: 'footer'; readonly state: FinalState; readonly elapsedMs: number; readonly summary: string };

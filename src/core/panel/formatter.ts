@@ -132,7 +132,7 @@ export class Formatter {
         this.#queue({ type: call.thought ? 'thought' : 'text', text: call.text }, call.text.length);
         return;
       case 'event':
-        this.#queue(call.event, unitsOf(call.event));
+        this.#queue(call.event, unitsOf(call.event), call.chars);
         return;
       case 'rows':
         this.#backlog.push({ units: 0, run: () => this.#rowsNow(call.rows) });
@@ -197,7 +197,7 @@ export class Formatter {
    */
   event(ev: AgentEvent): string {
     if (ev.type === 'text' || ev.type === 'thought') this.#source.add({ type: 'stream', thought: ev.type === 'thought', text: ev.text });
-    else if (ev.type !== 'usage' && ev.type !== 'session') this.#source.add({ type: 'event', event: ev });
+    else if (ev.type !== 'usage' && ev.type !== 'session') this.#source.add(keptEvent(ev));
     const units = unitsOf(ev);
     if (!this.backlog && units <= FORMAT_SLICE) return this.#eventNow(ev, units);
     this.#queue(ev, units);
@@ -205,13 +205,13 @@ export class Formatter {
   }
 
   /** Queues an event in the backlog, a long text in pieces. */
-  #queue(ev: AgentEvent, units: number): void {
+  #queue(ev: AgentEvent, units: number, chars?: number): void {
     if (ev.type === 'text' || ev.type === 'thought') {
       for (const slice of slices(ev.text, FORMAT_PIECE)) {
         const part: AgentEvent = { ...ev, text: slice };
         this.#backlog.push({ units: slice.length, text: slice, run: () => this.#eventNow(part, slice.length) });
       }
-    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units) });
+    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units, chars) });
   }
 
   /** Formats the backlog's steps in order while they fit `budget` units (at least one step); their bytes. */
@@ -226,7 +226,8 @@ export class Formatter {
     return '';
   }
 
-  #eventNow(ev: AgentEvent, units: number): string {
+  /** `chars`: a kept tool result's whole size (its text kept only as far as it is shown). */
+  #eventNow(ev: AgentEvent, units: number, chars?: number): string {
     this.#formatted += units;
     switch (ev.type) {
       case 'text':
@@ -236,7 +237,7 @@ export class Formatter {
       case 'tool_start':
         return this.#begin() + this.#toolStart(ev.name, ev.args);
       case 'tool_end':
-        return this.#begin() + this.#toolEnd(ev.result, ev.failed);
+        return this.#begin() + this.#toolEnd(ev.result, ev.failed, chars);
       case 'plan':
         return this.#begin() + this.#plan(ev.entries);
       case 'note':
@@ -321,7 +322,7 @@ export class Formatter {
   }
 
   /** `⎿` and the first non-empty lines of the result, then its size; red when the tool failed. */
-  #toolEnd(raw: string, failed: boolean): string {
+  #toolEnd(raw: string, failed: boolean, chars?: number): string {
     const color = failed ? RED : DIM;
     const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
     const shown: string[] = [];
@@ -331,7 +332,7 @@ export class Formatter {
       if (text.trim() !== '') shown.push(clip(text, cols));
     }
     if (shown.length === 0) shown.push('(no output)');
-    const n = codePoints(raw);
+    const n = chars ?? codePoints(raw);
     const size = ` · ${n} ${n === 1 ? 'char' : 'chars'}`;
     const last = shown.length - 1;
     // The size joins the last line when it fits, else it takes a line of its own.
@@ -368,6 +369,23 @@ function lineWidth(cols: number): number {
  */
 function headOf(text: string): string {
   return text.length > FORMAT_SLICE ? text.slice(0, FORMAT_SLICE) : text;
+}
+
+/** A structural event as the source keeps it: its texts only as far as they are ever shown (headOf), a tool result's size aside. */
+function keptEvent(ev: Exclude<AgentEvent, { type: 'text' | 'thought' | 'usage' | 'session' }>): SourceCall {
+  switch (ev.type) {
+    case 'tool_start':
+      return { type: 'event', event: { ...ev, name: headOf(ev.name), args: headOf(ev.args) } };
+    case 'tool_end':
+      return { type: 'event', event: { ...ev, result: headOf(ev.result) }, chars: codePoints(ev.result) };
+    case 'plan':
+      return { type: 'event', event: { ...ev, entries: ev.entries.map(headOf) } };
+    case 'note':
+    case 'error':
+      return { type: 'event', event: { ...ev, text: headOf(ev.text) } };
+    default:
+      return assertNever(ev);
+  }
 }
 
 /** The units of agent text an event makes the formatter walk. */

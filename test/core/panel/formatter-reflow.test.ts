@@ -96,6 +96,16 @@ describe('a panel formatted again at a new width', () => {
     expect(f.formatted - before).toBeLessThanOrEqual(FORMAT_SLICE);
   });
 
+  it("keeps of a long tool result only what is shown, and still says the whole result's size after a new width", () => {
+    const f = new Formatter(80);
+    f.event({ type: 'tool_end', name: 'cat', result: 'first line\n' + 'z'.repeat(1_000_000), failed: false });
+    expect(f.sourceUnits).toBeLessThanOrEqual(FORMAT_SLICE);
+    f.setWidth(40);
+    let again = '';
+    while (f.backlog) again += f.drain();
+    expect(again).toContain('1000011 chars');
+  });
+
   it('bounds its record by line ends and by units, cutting a long text at a line end', () => {
     const source = new FormatSource();
     for (let i = 0; i < SOURCE_LINES_MAX * 2; i++) source.add({ type: 'event', event: { type: 'note', text: `note ${i}` } });
