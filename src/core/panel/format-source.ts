@@ -29,6 +29,8 @@ export type SourceCall =
 
 interface Entry {
   call: SourceCall;
+  /** A stream call's text as it grows (the call's own is the first piece): appended without a new object a token. */
+  text: string;
   units: number;
   /** Line ends it makes at least, at any width. */
   feeds: number;
@@ -42,7 +44,7 @@ export class FormatSource {
 
   /** The calls kept, oldest first. */
   get calls(): readonly SourceCall[] {
-    return this.#entries.map((e) => e.call);
+    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: e.text } : e.call));
   }
 
   /** Units of text kept. */
@@ -59,11 +61,11 @@ export class FormatSource {
   add(call: SourceCall): void {
     const last = this.#entries[this.#entries.length - 1];
     if (call.type === 'stream' && last?.call.type === 'stream' && last.call.thought === call.thought) {
-      last.call = { ...last.call, text: last.call.text + call.text };
+      last.text += call.text;
       this.#count(last, call.text.length, lineEnds(call.text));
     } else {
       const units = unitsOf(call);
-      const entry: Entry = { call, units: 0, feeds: 0 };
+      const entry: Entry = { call, text: call.type === 'stream' ? call.text : '', units: 0, feeds: 0 };
       this.#entries.push(entry);
       this.#count(entry, units, feedsOf(call));
     }
@@ -85,9 +87,9 @@ export class FormatSource {
     for (const e of this.#entries) {
       if (units <= 0 && feeds <= 0) break;
       if (e.call.type === 'stream') {
-        const at = cutPoint(e.call.text, Math.max(0, units), Math.max(0, feeds));
-        if (at < e.call.text.length) {
-          this.#cut(e, e.call, at);
+        const at = cutPoint(e.text, Math.max(0, units), Math.max(0, feeds));
+        if (at < e.text.length) {
+          this.#cut(e, at);
           break;
         }
       }
@@ -101,9 +103,9 @@ export class FormatSource {
   }
 
   /** Cuts the first `at` units of a stream call. */
-  #cut(e: Entry, call: Extract<SourceCall, { type: 'stream' }>, at: number): void {
-    const cutFeeds = lineEnds(call.text.slice(0, at));
-    e.call = { ...call, text: call.text.slice(at) };
+  #cut(e: Entry, at: number): void {
+    const cutFeeds = lineEnds(e.text.slice(0, at));
+    e.text = e.text.slice(at);
     this.#units -= at;
     this.#feeds -= cutFeeds;
     e.units -= at;
