@@ -23,11 +23,12 @@ export const LIST_TITLE = ' tai agents · ↑↓ / j k move · Enter opens it zo
 /** Where each agent is: its panel shown, hidden, or gone (and whether its transcript can be reopened). */
 export type RowPlace = 'shown' | 'hidden' | 'kept' | 'gone';
 
-/** One agent's row text: icon, id, label, state, elapsed, its cost while it runs, where it is. */
+/** One agent's row text: icon, id, label, state, elapsed, its cost while it runs, its lane (the header's tag), where it is. */
 export function agentLine(row: AgentRow, place: RowPlace, cost?: AgentCost): string {
   const where = place === 'hidden' ? ' · hidden (no room)' : place === 'gone' ? ` · its transcript: tai logs ${row.id}` : '';
   const spent = cost === undefined ? '' : ` · ${costText(cost)}`;
-  return `  ${STATE_ICON[row.state]} #${row.id}  ${sanitizeLine(row.label)} · ${row.state} · ${formatElapsed(row.elapsedMs)}${spent}${where}`;
+  const lane = row.tag === undefined ? '' : ` · ${sanitizeLine(row.tag)}`;
+  return `  ${STATE_ICON[row.state]} #${row.id}  ${sanitizeLine(row.label)} · ${row.state} · ${formatElapsed(row.elapsedMs)}${spent}${lane}${where}`;
 }
 
 /** The list's rows, exactly `height` of them, `cols` wide; the selected row inverted and kept in view. */

@@ -154,7 +154,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       return rec;
     },
     publish(now = vars.seen) {
-      publishBoard({ records, vars, get, set, remove, questions }, now);
+      publishBoard({ records, vars, get, set, remove, questions, wakes }, now);
     },
     publishTime(now) {
       vars.seen = Math.max(vars.seen, now);
@@ -189,7 +189,7 @@ function removeRecord(records: Map<number, PanelRecord>, kept: Map<number, Panel
 }
 
 /** Re-lays out (a running agent taking a finished one's place), resizes screens and publishes the snapshot. */
-function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'remove' | 'questions'>, now: number): void {
+function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'remove' | 'questions' | 'wakes'>, now: number): void {
   const { records, vars } = c;
   vars.seen = Math.max(vars.seen, now);
   const s = c.get();
@@ -204,7 +204,7 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
     lay = layoutOf(records, inputs);
   }
   vars.layoutKey = key;
-  fitScreens(records, lay);
+  if (fitScreens(records, lay)) c.wakes.wake(); // a panel's text is formatted again at its new width
   const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
   let live = 0;
   for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;

@@ -75,7 +75,7 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
     write(id, data, now) {
       const rec = ctx.get1(id);
       rec.lastEventAt = now;
-      if (rec.screen) ctx.queue(rec, data);
+      if (rec.screen) ctx.queue(rec, rec.formatter ? rec.formatter.raw(data) : data); // kept, so a new width formats it again
     },
 
     feed(id, op, now) {
@@ -107,6 +107,9 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
       const rec = records.get(id);
       if (!rec || rec.kind === 'feed' || rec.tag === text) return;
       rec.tag = text;
+      // A finished agent's row in the history follows (the agent list shows it once the panel left).
+      const h = ctx.history.findIndex((r) => r.id === id);
+      if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
       ctx.publish(now);
     },
 

@@ -10,6 +10,10 @@
  * - pending: bytes waiting for the screen (bounded, drops oldest at a line end).
  * - held word: the formatter keeps the last word of streamed text until the
  *   next text shows where it ends, or until ORCH_WORD_RELEASE of silence.
+ * - reflow: after a change of width the formatter formats what the agent
+ *   sent again (src/core/panel/format-source.ts); the panel's output is held
+ *   back until that is done, so the screen goes from the old text to the new
+ *   at once, words wrapped at the new width.
  * - display failure: a screen write that threw; ORCH_DISPLAY_FAILURES_MAX in a
  *   row stop drawing for the whole board, and supervision goes on.
  */
@@ -49,7 +53,7 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
   const drawn = [...records].filter((rec) => rec.screen !== undefined);
   formatBacklogs(drawn, report.counters);
   for (const rec of drawn) {
-    if (!rec.screen) continue;
+    if (!rec.screen || rec.formatter?.reflowing) continue;
     if (rec.formatter?.holding && !rec.formatter.backlog && now - rec.lastTextAt >= ORCH_WORD_RELEASE) {
       rec.pending.append(rec.formatter.release());
     }
@@ -124,29 +128,37 @@ export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>,
   return null;
 }
 
-/** Fits the screen of every placed record to its rectangle (the window, when zoomed) less the header row. */
-export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): void {
+/**
+ * Fits the screen of every placed record to its rectangle (the window, when
+ * zoomed) less the header row; true when a panel's text is to be formatted
+ * again at a new width (the clock must flush).
+ */
+export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): boolean {
+  let reflow = false;
   const zoomed = lay.zoomed;
   if (zoomed && typeof zoomed.id === 'number' && !lay.panels.some((p) => p.id === zoomed.id)) {
     // A hidden panel zoomed over the window (the agent list opened it): its screen takes the window.
     const rec = records.get(zoomed.id);
-    if (rec) sizeScreen(rec, zoomed.rect.cols, Math.max(1, zoomed.rect.rows - 1));
+    if (rec) reflow = sizeScreen(rec, zoomed.rect.cols, Math.max(1, zoomed.rect.rows - 1)) || reflow;
   }
   for (const place of lay.panels) {
     const rec = records.get(place.id);
     if (!rec) continue;
     const rect = lay.zoomed?.id === place.id ? lay.zoomed.rect : place.rect;
-    sizeScreen(rec, rect.cols, Math.max(1, rect.rows - 1));
+    reflow = sizeScreen(rec, rect.cols, Math.max(1, rect.rows - 1)) || reflow;
   }
+  return reflow;
 }
 
-/** Fits a record's screen and formatter to a new size. */
-function sizeScreen(rec: PanelRecord, cols: number, rows: number): void {
-  if (rec.cols === cols && rec.rows === rows) return;
+/** Fits a record's screen and formatter to a new size; true when its text is formatted again (what was pending is in it). */
+function sizeScreen(rec: PanelRecord, cols: number, rows: number): boolean {
+  if (rec.cols === cols && rec.rows === rows) return false;
   rec.cols = cols;
   rec.rows = rows;
   rec.screen?.resize(cols, rows);
-  rec.formatter?.setWidth(cols);
+  if (!rec.screen || !rec.formatter?.setWidth(cols)) return false;
+  rec.pending.clear();
+  return true;
 }
 
 /** Drops a record's screen, formatter and pending output (it leaves the board, or drawing stopped). */

@@ -124,6 +124,7 @@ export function rowOf(rec: PanelRecord, now: number): AgentRow {
     reason: rec.stop?.reason ?? rec.summary ?? '',
     ...(rec.finishedAt === undefined ? {} : { finishedAt: rec.finishedAt }),
     ...(rec.idleKillMs === undefined ? {} : { idleCancelMs: rec.idleKillMs }),
+    ...(rec.tag === undefined ? {} : { tag: rec.tag }),
   };
 }
 

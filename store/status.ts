@@ -22,6 +22,8 @@ export interface AgentRow {
   readonly reason: string;
   /** The spawn's own silence limit (`idle_cancel`, ms); absent for the default ORCH_IDLE_KILL. */
   readonly idleCancelMs?: number;
+  /** Its header's tag (a lane: `⎇ NAME · 3 files +10 −2`, `⎇ NAME · dropped`); absent without one. */
+  readonly tag?: string;
 }
 
 /** Totals by state, and the rows, newest last. */

@@ -54,6 +54,13 @@ export class FormatBacklog {
     if (this.#queued > FORMAT_BACKLOG_MAX) this.#shed();
   }
 
+  /** Forgets every step waiting (the panel is formatted again from what it was given). */
+  clear(): void {
+    this.#steps = [];
+    this.#next = 0;
+    this.#queued = 0;
+  }
+
   /** Runs the steps in order while they fit `budget` units (at least one step); their bytes. */
   drain(budget: number): string {
     let out = '';

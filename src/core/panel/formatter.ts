@@ -16,6 +16,10 @@
  *   longer than FORMAT_SLICE cut into pieces; while it is not empty every call
  *   queues behind it (so the order holds) and drain() formats it a budget at a
  *   time, so no text an agent prints holds the loop longer than a slice.
+ * - source: what the formatter was given (format-source.ts), bounded to what
+ *   the panel can scroll back to; a new width formats it again from the top,
+ *   through the backlog, behind a clear of the screen, and the board holds
+ *   the panel's output back until all of it is formatted (`reflowing`).
  */
 import type { AgentEvent } from '../events.js';
 import { formatElapsed } from './header.js';
@@ -32,6 +36,7 @@ import {
 import { createSanitizer, sanitize, sanitizeLine, stripSgr, type Sanitizer } from '../text/sanitize.js';
 import { clip, graphemes, graphemeWidth, TAB_STOP, WordWrap } from '../text/wrap.js';
 import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-backlog.js';
+import { FormatSource, type SourceCall } from './format-source.js';
 
 export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
 import stringWidth from 'string-width';
@@ -50,6 +55,8 @@ const CYAN = '\x1b[36m';
 const GREY = '\x1b[90m';
 const ORANGE = '\x1b[38;5;208m';
 const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
+/** Home, clear the screen and its scrollback: a panel formatted again starts on an empty screen. */
+const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
 
 /** How each final state is announced in the footer. */
 const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
@@ -62,14 +69,17 @@ const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly tex
 /** The formatter of one panel: call opening() once, event() per event, footer() once. */
 export class Formatter {
   #width: number;
-  readonly #wrap: WordWrap;
-  readonly #stream: Sanitizer = createSanitizer({ carriageReturn: true });
+  #wrap: WordWrap;
+  #stream: Sanitizer = createSanitizer({ carriageReturn: true });
   /** The stream is inside a thought (dim italic is on). */
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */
   #dirty = false;
   readonly #backlog = new FormatBacklog(() => this.#begin() + this.#block(DIM + '… output skipped: the panel fell behind' + RESET));
   #formatted = 0;
+  readonly #source = new FormatSource();
+  /** Formatting the source again at a new width: the board holds the output back until it is done. */
+  #reflowing = false;
 
   /** A formatter for a pane `cols` columns wide. */
   constructor(cols: number) {
@@ -77,10 +87,65 @@ export class Formatter {
     this.#wrap = new WordWrap(this.#width);
   }
 
-  /** Follows a change of the pane's width (from the server's reply). */
-  setWidth(cols: number): void {
-    this.#width = lineWidth(cols);
-    this.#wrap.setWidth(this.#width);
+  /**
+   * Follows a change of the pane's width: what it was given is formatted
+   * again at the new width, from a cleared screen (true: the caller drops
+   * the output still pending, which the new formatting holds again).
+   */
+  setWidth(cols: number): boolean {
+    const width = lineWidth(cols);
+    if (width === this.#width) return false;
+    this.#width = width;
+    if (this.#source.empty) {
+      this.#wrap.setWidth(width);
+      return false;
+    }
+    this.#wrap = new WordWrap(width);
+    this.#stream = createSanitizer({ carriageReturn: true });
+    this.#thought = false;
+    this.#dirty = false;
+    this.#backlog.clear();
+    this.#reflowing = true;
+    this.#backlog.push({ units: 0, run: () => CLEAR });
+    for (const call of this.#source.calls) this.#replay(call);
+    this.#backlog.push({ units: 0, run: () => ((this.#reflowing = false), '') });
+    return true;
+  }
+
+  /** True from a change of width until its new formatting is done: the output is held back meanwhile, so the screen never shows half of it. */
+  get reflowing(): boolean {
+    return this.#reflowing;
+  }
+
+  /** Units of text kept to be formatted again at a new width. */
+  get sourceUnits(): number {
+    return this.#source.units;
+  }
+
+  /** One kept call queued in the backlog again. */
+  #replay(call: SourceCall): void {
+    switch (call.type) {
+      case 'opening':
+        this.#backlog.push({ units: call.task.length, run: () => this.#openingNow(call.task) });
+        return;
+      case 'stream':
+        this.#queue({ type: call.thought ? 'thought' : 'text', text: call.text }, call.text.length);
+        return;
+      case 'event':
+        this.#queue(call.event, unitsOf(call.event), call.chars);
+        return;
+      case 'rows':
+        this.#backlog.push({ units: 0, run: () => this.#rowsNow(call.rows) });
+        return;
+      case 'raw':
+        this.#backlog.push({ units: 0, run: () => call.text });
+        return;
+      case 'footer':
+        this.#backlog.push({ units: 0, run: () => this.#footerNow(call.state, call.elapsedMs, call.summary) });
+        return;
+      default:
+        assertNever(call);
+    }
   }
 
   /** True while the stream holds back a word; the board calls release() after a pause. */
@@ -110,10 +175,20 @@ export class Formatter {
 
   /** The dim `▸ task` line and a blank line. */
   opening(task: string): string {
-    return this.#inOrder(0, () => {
-      const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
-      return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
-    });
+    this.#source.add({ type: 'opening', task });
+    return this.#inOrder(0, () => this.#openingNow(task));
+  }
+
+  #openingNow(task: string): string {
+    const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
+    return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+  }
+
+  /** Bytes written into the panel as they are (the board's `write` to an agent's panel), kept in order. */
+  raw(text: string): string {
+    if (text === '') return '';
+    this.#source.add({ type: 'raw', text });
+    return this.#inOrder(0, () => text);
   }
 
   /**
@@ -121,15 +196,22 @@ export class Formatter {
    * too when it went to the backlog (a long text, or anything behind one).
    */
   event(ev: AgentEvent): string {
+    if (ev.type === 'text' || ev.type === 'thought') this.#source.add({ type: 'stream', thought: ev.type === 'thought', text: ev.text });
+    else if (ev.type !== 'usage' && ev.type !== 'session') this.#source.add(keptEvent(ev));
     const units = unitsOf(ev);
     if (!this.backlog && units <= FORMAT_SLICE) return this.#eventNow(ev, units);
+    this.#queue(ev, units);
+    return '';
+  }
+
+  /** Queues an event in the backlog, a long text in pieces. */
+  #queue(ev: AgentEvent, units: number, chars?: number): void {
     if (ev.type === 'text' || ev.type === 'thought') {
       for (const slice of slices(ev.text, FORMAT_PIECE)) {
         const part: AgentEvent = { ...ev, text: slice };
         this.#backlog.push({ units: slice.length, text: slice, run: () => this.#eventNow(part, slice.length) });
       }
-    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units) });
-    return '';
+    } else this.#backlog.push({ units, run: () => this.#eventNow(ev, units, chars) });
   }
 
   /** Formats the backlog's steps in order while they fit `budget` units (at least one step); their bytes. */
@@ -144,7 +226,8 @@ export class Formatter {
     return '';
   }
 
-  #eventNow(ev: AgentEvent, units: number): string {
+  /** `chars`: a kept tool result's whole size (its text kept only as far as it is shown). */
+  #eventNow(ev: AgentEvent, units: number, chars?: number): string {
     this.#formatted += units;
     switch (ev.type) {
       case 'text':
@@ -154,7 +237,7 @@ export class Formatter {
       case 'tool_start':
         return this.#begin() + this.#toolStart(ev.name, ev.args);
       case 'tool_end':
-        return this.#begin() + this.#toolEnd(ev.result, ev.failed);
+        return this.#begin() + this.#toolEnd(ev.result, ev.failed, chars);
       case 'plan':
         return this.#begin() + this.#plan(ev.entries);
       case 'note':
@@ -171,11 +254,18 @@ export class Formatter {
 
   /** Rows already fitted to the width (a question's block): each on a line of its own, after a fresh line. */
   rows(rows: readonly string[]): string {
-    return this.#inOrder(0, () => this.#begin() + rows.map((r) => r + RESET + CRLF).join(''));
+    this.#source.add({ type: 'rows', rows });
+    return this.#inOrder(0, () => this.#rowsNow(rows));
+  }
+
+  /** Rows fitted to an earlier width are wrapped by word when they are wider than this one. */
+  #rowsNow(rows: readonly string[]): string {
+    return this.#begin() + rows.map((r) => (stringWidth(r) <= this.#width ? r + RESET + CRLF : this.#block(r + RESET))).join('');
   }
 
   /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
   footer(state: FinalState, elapsedMs: number, summary: string): string {
+    this.#source.add({ type: 'footer', state, elapsedMs, summary });
     return this.#inOrder(0, () => this.#footerNow(state, elapsedMs, summary));
   }
 
@@ -232,7 +322,7 @@ export class Formatter {
   }
 
   /** `⎿` and the first non-empty lines of the result, then its size; red when the tool failed. */
-  #toolEnd(raw: string, failed: boolean): string {
+  #toolEnd(raw: string, failed: boolean, chars?: number): string {
     const color = failed ? RED : DIM;
     const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
     const shown: string[] = [];
@@ -242,7 +332,7 @@ export class Formatter {
       if (text.trim() !== '') shown.push(clip(text, cols));
     }
     if (shown.length === 0) shown.push('(no output)');
-    const n = codePoints(raw);
+    const n = chars ?? codePoints(raw);
     const size = ` · ${n} ${n === 1 ? 'char' : 'chars'}`;
     const last = shown.length - 1;
     // The size joins the last line when it fits, else it takes a line of its own.
@@ -279,6 +369,23 @@ function lineWidth(cols: number): number {
  */
 function headOf(text: string): string {
   return text.length > FORMAT_SLICE ? text.slice(0, FORMAT_SLICE) : text;
+}
+
+/** A structural event as the source keeps it: its texts only as far as they are ever shown (headOf), a tool result's size aside. */
+function keptEvent(ev: Exclude<AgentEvent, { type: 'text' | 'thought' | 'usage' | 'session' }>): SourceCall {
+  switch (ev.type) {
+    case 'tool_start':
+      return { type: 'event', event: { ...ev, name: headOf(ev.name), args: headOf(ev.args) } };
+    case 'tool_end':
+      return { type: 'event', event: { ...ev, result: headOf(ev.result) }, chars: codePoints(ev.result) };
+    case 'plan':
+      return { type: 'event', event: { ...ev, entries: ev.entries.map(headOf) } };
+    case 'note':
+    case 'error':
+      return { type: 'event', event: { ...ev, text: headOf(ev.text) } };
+    default:
+      return assertNever(ev);
+  }
 }
 
 /** The units of agent text an event makes the formatter walk. */

@@ -1,9 +1,12 @@
 /**
- * The ended panel of a lane's agent reopened from the agent list after its
- * lane was dropped (or merged) says what still applies (docs/lanes.md,
- * "Undoing a drop"): `tai lane undrop NAME`, not the merge its footer offered
- * when the agent ended. It hears a panel come back on the board by one
- * identity check per board publish, only while such panels exist.
+ * The ended panel of a lane's agent, lingering on the board or reopened from
+ * the agent list, says what still applies once its lane was dropped (or
+ * merged) (docs/lanes.md, "Undoing a drop"): `⎇ NAME · dropped` in its header
+ * and in the agent list, and a line with `tai lane undrop NAME`, not the
+ * merge its footer offered when the agent ended. `tai lane drop` runs in
+ * another process, so the lane's row is looked at once a second, only while
+ * such a panel is on the board; a panel coming back on the board is heard by
+ * one identity check per board publish, only while such panels exist.
  */
 import { laneNextSteps } from '../../core/lanes/lane-lines.js';
 import type { Board } from '../../../store/board.js';
@@ -13,13 +16,21 @@ import type { StateDb } from '../storage/state-db.js';
 /** Ended lane panels are remembered up to this many (the newest). */
 const REMEMBERED_MAX = 64;
 
-/** The ended lane panels of one agent service, and what to say when one comes back. */
+/** How often the lanes of ended panels on the board are looked at (ms): one row read each. */
+export const LANE_GONE_CHECK_MS = 1_000;
+
+type Gone = 'dropped' | 'merged';
+
+/** The ended lane panels of one agent service, and what to say when a lane goes. */
 export class ReopenedPanels {
   readonly #board: Board;
   readonly #db: StateDb;
   readonly #now: () => number;
   readonly #ended = new Map<number, StoredLane>();
+  /** What each panel was told last, so it is said once. */
+  readonly #told = new Map<number, Gone>();
   #unsubscribe: (() => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(options: { board: Board; db: StateDb; now: () => number }) {
     this.#board = options.board;
@@ -30,7 +41,12 @@ export class ReopenedPanels {
   /** The agent of `lane` in panel `id` ended. */
   ended(id: number, lane: StoredLane): void {
     this.#ended.set(id, lane);
-    for (const old of this.#ended.keys()) if (this.#ended.size > REMEMBERED_MAX) this.#ended.delete(old);
+    for (const old of this.#ended.keys()) {
+      if (this.#ended.size <= REMEMBERED_MAX) break;
+      this.#ended.delete(old);
+      this.#told.delete(old);
+    }
+    this.#arm();
     if (this.#unsubscribe) return;
     let last = this.#board.getState().panels;
     let shown = new Set(last.map((p) => p.id));
@@ -38,7 +54,11 @@ export class ReopenedPanels {
       if (s.panels === last) return;
       last = s.panels;
       const now = new Set(s.panels.map((p) => p.id));
-      for (const panel of now) if (!shown.has(panel) && this.#ended.has(panel)) this.#reopened(panel);
+      for (const panel of now) {
+        if (shown.has(panel) || !this.#ended.has(panel)) continue;
+        this.#say(panel);
+        this.#arm();
+      }
       shown = now;
     });
   }
@@ -46,16 +66,46 @@ export class ReopenedPanels {
   dispose(): void {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
   }
 
-  /** A lane's ended panel is back: when the lane was dropped or merged since, its header and a line say so. */
-  #reopened(id: number): void {
+  /** Looks at the lanes once a second while an ended lane panel is on the board. */
+  #arm(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => this.#check(), LANE_GONE_CHECK_MS);
+    this.#timer.unref();
+  }
+
+  #check(): void {
+    const panels = this.#board.getState().panels;
+    let onBoard = false;
+    for (const id of this.#ended.keys()) {
+      if (!panels.some((p) => p.id === id)) continue;
+      onBoard = true;
+      this.#say(id);
+    }
+    if (onBoard || !this.#timer) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** When the panel's lane was dropped or merged since its agent ended, its header and a line say so (once). */
+  #say(id: number): void {
     const lane = this.#ended.get(id);
     if (!lane) return;
-    const row = new LaneStore(this.#db).get(lane.repo, lane.name);
+    let row;
+    try {
+      row = new LaneStore(this.#db).get(lane.repo, lane.name);
+    } catch {
+      return; // a busy database: the next look tries again
+    }
     if (row && row.mergedAt === null) return;
+    const gone: Gone = row ? 'merged' : 'dropped';
+    if (this.#told.get(id) === gone) return;
+    this.#told.set(id, gone);
     const s = this.#board.getState();
-    s.tag(id, `⎇ ${lane.name} · ${row ? 'merged' : 'dropped'}`, this.#now());
-    s.write(id, `\r\n${laneNextSteps(lane.name, row ? 'merged' : 'dropped')}\r\n`, this.#now());
+    s.tag(id, `⎇ ${lane.name} · ${gone}`, this.#now());
+    s.write(id, `\r\n${laneNextSteps(lane.name, gone)}\r\n`, this.#now());
   }
 }

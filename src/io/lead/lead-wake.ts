@@ -23,6 +23,10 @@ export interface LeadWakeOptions {
   readonly waitPending?: (id: number) => boolean;
   /** True once the lead heard of the event another way (a poll of the job's id reported its end; a question list, the asking panel's question): it is never typed. */
   readonly heard?: (id: number, state: string, since: number) => boolean;
+  /** Told when the wake-up is done with an agent's end (typed, heard, superseded): the record may forget it (lead-traffic.ts). */
+  readonly settled?: (id: number) => void;
+  /** True while the lead has no agent to be woken for: a tick with nothing pending then reads nothing. */
+  readonly idle?: () => boolean;
   /** The delays; default the rules' (docs/lead.md). */
   readonly delays?: WakeDelays;
   /** Told why a line waits, each time the reason changes, and of each event dropped as heard (the cockpit's log). */
@@ -57,6 +61,15 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
   const seen = new Map<number, string>();
   const pending: (WakeEvent & { readonly since: number; readonly row: number })[] = [];
   let lastWhy = '';
+  /** An event is told (typed or heard): an end is settled, and once the record lets go of its agent, so does this. */
+  const done = (e: WakeEvent & { readonly row: number }): void => {
+    told.add(e.key);
+    if (e.state === 'asking' || o.settled === undefined) return;
+    o.settled(e.row);
+    if (o.isLeads(e.row)) return;
+    told.delete(e.key);
+    seen.delete(e.row);
+  };
   const look = (now: number): void => {
     for (const row of o.status(now).agents) {
       if (row.kind !== 'agent' || !o.isLeads(row.id) || seen.get(row.id) === row.state) continue;
@@ -69,17 +82,18 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
     }
   };
   const tick = (): string | undefined => {
+    if (pending.length === 0 && o.idle?.() === true) return undefined;
     const now = o.now();
     look(now);
     // What a wait or poll already reported is never typed, now or later.
     for (const e of pending.filter((p) => o.heard?.(p.state === 'asking' ? p.row : p.id, p.state, p.since) === true)) {
-      told.add(e.key);
       pending.splice(pending.indexOf(e), 1);
+      done(e);
       o.held?.(`agent #${e.id} ${e.state} was reported to the lead already: not typed`);
     }
     for (const e of pending.filter((p) => p.state !== 'asking' && o.superseded?.(p.row) === true)) {
-      told.add(e.key);
       pending.splice(pending.indexOf(e), 1);
+      done(e);
     }
     const waitPending = pending.some((e) => o.waitPending?.(e.id) === true);
     const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending, pending, ...(o.delays === undefined ? {} : { delays: o.delays }) });
@@ -89,8 +103,8 @@ export function startLeadWake(o: LeadWakeOptions): LeadWake {
       return undefined;
     }
     lastWhy = '';
-    for (const e of decision.told) told.add(e.key);
-    pending.splice(0);
+    // The line tells every event pending (decision.told is the pending list itself).
+    for (const e of pending.splice(0)) done(e);
     lastSentAt = now;
     o.type(`${decision.line}\r`);
     o.showStatus(`woke the lead: ${decision.line}`);

@@ -51,6 +51,8 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
     superseded: (id) => traffic.superseded(id),
     waitPending: (id) => traffic.waitingOn(id, w.now()),
     heard: (id, state, since) => traffic.heard(id, state, since),
+    settled: (id) => traffic.settled(id),
+    idle: () => traffic.size === 0,
     delays: wakeDelays(w.env),
     held: (why) => w.log(`lead wake-up waits: ${why}`),
     type: (text) => {

@@ -5,6 +5,11 @@
  * once a second; a blocking `tai spawn` polls with a wait of its own), and
  * which ends and questions its replies reported, so that the wake-up never
  * types what the lead already heard.
+ *
+ * Bounded: a job leaves the record once the wake-up is done with its end
+ * (typed, or reported by a poll: `settled`), so it holds the lead's agents
+ * that have not ended or whose end is still to be told, not every agent a
+ * lead ever started; polls of agents it does not hold are not recorded.
  */
 import type { Command } from '../../core/protocol/commands.js';
 import type { Reply } from '../../../store/dispatch.js';
@@ -28,6 +33,13 @@ export interface LeadTraffic {
   waitingOn(id: number, now: number): boolean;
   /** True once a reply reported agent `id` finished, or (state `asking`) listed its open question at or after `since`. */
   heard(id: number, state: string, since: number): boolean;
+  /**
+   * The wake-up is done with the end of attempt `id` (typed to the lead, or
+   * heard by it): a superseded attempt is forgotten, else its whole job.
+   */
+  settled(id: number): void;
+  /** The jobs and attempts held now (a bound for tests; none once every job's end was told). */
+  readonly size: number;
 }
 
 /** A new, empty record; `currentAttempt` maps a job's id to its attempt now running (the agent service's). */
@@ -49,13 +61,24 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
   const polledAt = new Map<number, number>();
   const ended = new Set<number>();
   const askSeenAt = new Map<number, number>();
+  const forget = (id: number): void => {
+    attempts.delete(id);
+    inFlight.delete(id);
+    polledAt.delete(id);
+    ended.delete(id);
+    askSeenAt.delete(id);
+  };
   return {
     asked(command) {
-      if (command.cmd === 'poll') inFlight.set(command.id, (inFlight.get(command.id) ?? 0) + 1);
+      if (command.cmd === 'poll' && jobOf(command.id) !== undefined) inFlight.set(command.id, (inFlight.get(command.id) ?? 0) + 1);
     },
     answered(command, reply, at) {
       if (command.cmd === 'poll') {
-        inFlight.set(command.id, (inFlight.get(command.id) ?? 1) - 1);
+        const left = (inFlight.get(command.id) ?? 0) - 1;
+        if (left > 0) inFlight.set(command.id, left);
+        else inFlight.delete(command.id);
+        // A poll of an agent the record does not hold (settled, or never the lead's) changes nothing it must know.
+        if (jobOf(command.id) === undefined) return;
         polledAt.set(command.id, at);
         if (reply.ok && isFinished(reply.data)) ended.add(command.id);
       } else if (command.cmd === 'spawn' && reply.ok) {
@@ -65,7 +88,9 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
           attempts.set(id, id);
         }
       } else if (command.cmd === 'ask_list' && reply.ok && Array.isArray(reply.data)) {
-        for (const q of reply.data as { open?: unknown; panel?: unknown }[]) if (q.open === true && typeof q.panel === 'number') askSeenAt.set(q.panel, at);
+        for (const q of reply.data as { open?: unknown; panel?: unknown }[]) {
+          if (q.open === true && typeof q.panel === 'number' && jobOf(q.panel) !== undefined) askSeenAt.set(q.panel, at);
+        }
       }
     },
     started: (id) => jobOf(id) !== undefined,
@@ -76,6 +101,21 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
     },
     waitingOn: (id, now) => (inFlight.get(id) ?? 0) > 0 || now - (polledAt.get(id) ?? -Infinity) < WAIT_RECENT_MS,
     heard: (id, state, since) => (state === 'asking' ? (askSeenAt.get(id) ?? -Infinity) >= since : ended.has(id)),
+    settled(id) {
+      const job = jobOf(id);
+      if (job === undefined) return;
+      if ((currentAttempt(job) ?? job) !== id) {
+        // A retried attempt: its job goes on (and answers to its first id, which stays).
+        if (id !== job) forget(id);
+        return;
+      }
+      started.delete(job);
+      for (const [attempt, of] of attempts) if (of === job) forget(attempt);
+      forget(job);
+    },
+    get size() {
+      return started.size + attempts.size + inFlight.size + polledAt.size + ended.size + askSeenAt.size;
+    },
   };
 }
 
