@@ -3,7 +3,8 @@
  * whether anything is printed before a command's own output (a banner from
  * the login shell's startup files would mix into every agent's output), the
  * tools the `sh` reaper uses, /proc (its way to find setsid descendants), the
- * agent CLIs, a compiler (for a native reaper built there, not built yet).
+ * agent CLIs, a compiler (to build the native reaper there when the copy
+ * cannot run: src/io/host-reaper/).
  */
 
 /** The line the probe prints first: anything before it is a banner. */
@@ -44,6 +45,6 @@ export function readProbe(stdout: string): { findings: Finding[]; usable: boolea
   const clis = AGENT_CLIS.filter((c) => have.has(c));
   findings.push(clis.length > 0 ? { ok: true, text: `agent CLIs: ${clis.join(', ')}` } : { ok: false, text: `no agent CLI (${AGENT_CLIS.join(', ')}) on its PATH: command agents only` });
   const compiler = ['cc', 'gcc', 'clang'].find((c) => have.has(c));
-  findings.push(compiler ? { ok: true, text: `compiler: ${compiler}` } : { ok: true, text: 'no compiler (the sh reaper needs none)' });
+  findings.push(compiler ? { ok: true, text: `compiler: ${compiler} (the native reaper can be built there)` } : { ok: true, text: 'no compiler: the native reaper is copied when the host matches this machine, else the sh reaper' });
   return { findings, usable: missing.length === 0 };
 }
