@@ -1,7 +1,7 @@
 /**
  * The link hub's clients (src/io/link/link-hub.ts): each connection from its
  * hello to its farewell, the layout's size by the latest writer, output to
- * each (its terminal straight, or frames; a client too far behind skipped),
+ * each (its terminal taken, or frames; a client too far behind skipped),
  * keys from each, and the end. The bounds of the link socket are here: at
  * most LINK_CONNECTIONS_MAX connections, a hello within
  * LINK_HELLO_DEADLINE_MS in a frame of at most LINK_HELLO_MAX bytes, and
@@ -30,7 +30,7 @@ import {
   type Frame,
   type Hello,
 } from '../../core/protocol/link-frames.js';
-import { openDirectTty, openTtyInput, type DirectTty } from './direct-tty.js';
+import { takeTerminal, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
 /** Output bytes a client may have unsent before it is skipped until it drains. */
@@ -69,7 +69,7 @@ export interface LinkHubOptions {
   /** The size until a client says otherwise. */
   readonly cols: number;
   readonly rows: number;
-  /** Whether a client's terminal may be written straight (false: TAI_DIRECT_TTY=0, output frames for all). */
+  /** Whether a client's terminal may be taken (false: TAI_DIRECT_TTY=0, frames for all). */
   readonly directTty?: boolean;
   /** Connections open at once; default LINK_CONNECTIONS_MAX. */
   readonly connectionsMax?: number;
@@ -228,32 +228,28 @@ export class Hub {
   }
 
   /**
-   * Writes the client's output to its terminal when it named one that
-   * checks out, and reads its keys there when it offered; else frames. Tells
-   * the client which (the attached frame), before any output.
+   * Takes the client's terminal when it named one that checks out (its
+   * output written and its keys read here), else the link carries frames
+   * both ways. Tells the client which (the attached frame), before any output.
    */
   goDirect(c: Client, hello: Hello): void {
     const claim = hello.tty;
-    if (claim !== undefined) {
-      const tty = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
-      if (typeof tty === 'string') this.log(`link: output frames for a client: ${tty}`);
+    // A claim without the keys (a client of before whose keys came from a pipe) gets frames: the terminal is taken whole or not at all.
+    if (claim !== undefined && hello.ttyInput === true) {
+      const taken = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : takeTerminal(claim, (bytes) => this.typed(c, bytes));
+      if (typeof taken === 'string') this.log(`link: frames for a client: ${taken}`);
       else {
-        c.tty = tty;
-        tty.onDrain(() => this.drained(c));
-        tty.onError((why) => this.lost(c, claim.path, why));
+        c.tty = taken.output;
+        c.input = taken.input;
+        taken.output.onDrain(() => this.drained(c));
+        taken.output.onError((why) => this.lost(c, claim.path, why));
+        taken.input.on('error', (err) => this.lost(c, claim.path, messageOf(err)));
+        taken.input.on('end', () => this.lost(c, claim.path, 'end of input'));
+        taken.input.resume();
       }
     }
-    if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
-      const input = openTtyInput(claim, (bytes) => this.typed(c, bytes));
-      if (typeof input === 'string') this.log(`link: input frames from a client: ${input}`);
-      else {
-        c.input = input;
-        input.on('error', (err) => this.lost(c, claim.path, messageOf(err)));
-        input.on('end', () => this.lost(c, claim.path, 'end of input'));
-        input.resume();
-      }
-    }
-    c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));
+    const way = c.tty === undefined ? 'frames' : 'tty';
+    c.socket.write(encodeJson(FRAME.attached, { output: way, input: way } satisfies Attached));
   }
 
   /** The first frame: a query is answered, a kill ends the cockpit, an attach joins. */
