@@ -7,7 +7,6 @@
  * proven (docs/performance.md, "Internals").
  */
 import { createRequire } from 'node:module';
-import type { StringDecoder } from 'node:string_decoder';
 import { ReadStream } from 'node:tty';
 
 /** Whether tai may read other libraries' and Node's internals (false with TAI_INTERNALS=0). */
@@ -54,11 +53,6 @@ export function ttyReader(fd: number, size: number, onRead: (bytes: Buffer) => v
   const buffer = Buffer.allocUnsafe(size);
   const options: ReaderOptions = { onread: { buffer, callback: (n, buf) => void onRead(buf.subarray(0, n)) } };
   return new ReadStream(fd, options);
-}
-
-/** Whether the decoder holds no part of a character from the bytes before (`lastNeed` 0); false when unknown. */
-export function decoderEmpty(decoder: StringDecoder): boolean {
-  return internalsOn() && (decoder as { lastNeed?: unknown }).lastNeed === 0;
 }
 
 /**

@@ -2,7 +2,7 @@
  * A client's terminal taken by the server, as tmux's server takes its
  * clients' terminals: the server writes the output and reads the keys there
  * itself, so a key and its echo never wake the client (docs/performance.md,
- * "The terminal straight"). It is one of the link's two ways, both ways at
+ * "Optimisations that stay"). It is one of the link's two ways, both ways at
  * once: the terminal taken whole, or frames both ways (link-clients.ts).
  *
  * The client names its terminal in its hello (a TtyClaim: the path and the

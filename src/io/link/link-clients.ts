@@ -8,9 +8,8 @@
  * sizes bounded by src/core/screen-bound.ts.
  */
 import type { Server, Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
 import type { ReadStream } from 'node:tty';
-import { keysText } from './keys-text.js';
+import { KeysText } from './keys-text.js';
 import { messageOf } from '../../core/errors.js';
 import { DetachKeyWatch } from '../../core/input/detach-key.js';
 import { layoutSize } from '../../core/screen-bound.js';
@@ -81,7 +80,7 @@ export interface LinkHubOptions {
 export interface Client {
   readonly socket: Socket;
   readonly reader: FrameReader;
-  readonly decoder: StringDecoder;
+  readonly keys: KeysText;
   mode: 'new' | 'attach' | 'query' | 'kill';
   readOnly: boolean;
   watch?: DetachKeyWatch;
@@ -139,7 +138,7 @@ export class Hub {
       this.log(`link: a connection refused: ${this.clients.size} open (limit ${this.#connectionsMax})`);
       return void socket.end(encodeJson(FRAME.exit, { code: 1, message: `too many connections to this cockpit (limit ${this.#connectionsMax}); close some and try again` } satisfies Farewell));
     }
-    const c: Client = { socket, reader: new FrameReader(LINK_FRAME_MAX, LINK_HELLO_MAX), decoder: new StringDecoder('utf8'), mode: 'new', readOnly: false, cols: this.cols, rows: this.rows, active: 0, behind: false };
+    const c: Client = { socket, reader: new FrameReader(LINK_FRAME_MAX, LINK_HELLO_MAX), keys: new KeysText(), mode: 'new', readOnly: false, cols: this.cols, rows: this.rows, active: 0, behind: false };
     this.clients.add(c);
     const deadline = setTimeout(() => {
       if (c.mode === 'new' && this.clients.has(c)) this.farewell(c, FRAME.exit, { code: 2, message: `no hello within ${this.#helloDeadlineMs} ms` });
@@ -307,7 +306,7 @@ export class Hub {
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
   typed(c: Client, bytes: Uint8Array): void {
-    const text = keysText(c.decoder, bytes);
+    const text = c.keys.text(bytes);
     if (text === '') return;
     if (c.readOnly) {
       if (c.watch?.push(text)) this.detachClient(c);
