@@ -149,7 +149,7 @@ function helloOf(options: AttachOptions, stdin: NodeJS.ReadStream, stdout: NodeJ
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
-    // ttyInput always with tty: a server of before took the output alone without it.
+    // Both: a server takes the terminal only when its keys are offered with it.
     ...(tty === undefined ? {} : { tty, ttyInput: true }),
   };
   return { hello, offer: tty !== undefined };

@@ -231,7 +231,7 @@ export class Hub {
    * output written and its keys read here), else the link carries frames
    * both ways. Tells the client which (the attached frame), before any output.
    */
-  goDirect(c: Client, hello: Hello): void {
+  chooseWay(c: Client, hello: Hello): void {
     const claim = hello.tty;
     // A claim without the keys (a client of before whose keys came from a pipe) gets frames: the terminal is taken whole or not at all.
     if (claim !== undefined && hello.ttyInput === true) {
@@ -276,7 +276,7 @@ export class Hub {
     c.cols = size.cols;
     c.rows = size.rows;
     c.active = ++this.clock;
-    this.goDirect(c, hello);
+    this.chooseWay(c, hello);
     this.follow(); // a new size redraws everything anyway; the modes go to this client alone
     for (const fn of this.attaches) fn((data) => this.send(c, data));
   }
