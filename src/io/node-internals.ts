@@ -7,7 +7,7 @@
  * proven (docs/performance.md, "Internals").
  */
 import { createRequire } from 'node:module';
-import type { StringDecoder } from 'node:string_decoder';
+import { ReadStream } from 'node:tty';
 
 /** Whether tai may read other libraries' and Node's internals (false with TAI_INTERNALS=0). */
 export function internalsOn(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -32,9 +32,27 @@ export function ttyHandle(stream: object): TtyHandle | undefined {
   return { fd, setBlocking: (blocking) => setBlocking.call(handle, blocking) };
 }
 
-/** Whether the decoder holds no part of a character from the bytes before (`lastNeed` 0); false when unknown. */
-export function decoderEmpty(decoder: StringDecoder): boolean {
-  return internalsOn() && (decoder as { lastNeed?: unknown }).lastNeed === 0;
+/** tty.ReadStream passes its options on to net.Socket, whose `onread` @types/node leaves out of tty's. */
+type ReaderOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean | void } };
+
+/**
+ * A terminal's reads on `fd`, each handed to `onRead` (valid only during
+ * the call) straight from one reused buffer of `size` bytes: net.Socket's
+ * `onread`, which tty.ReadStream passes on without saying so; no Readable
+ * stream between a key and its reader. Switched off, the stream's 'data'.
+ * The stream still reports 'error', 'end' and 'close'; reading starts with
+ * resume().
+ */
+export function ttyReader(fd: number, size: number, onRead: (bytes: Buffer) => void): ReadStream {
+  if (!internalsOn()) {
+    const stream = new ReadStream(fd);
+    stream.pause();
+    stream.on('data', (bytes) => onRead(bytes as Buffer));
+    return stream;
+  }
+  const buffer = Buffer.allocUnsafe(size);
+  const options: ReaderOptions = { onread: { buffer, callback: (n, buf) => void onRead(buf.subarray(0, n)) } };
+  return new ReadStream(fd, options);
 }
 
 /**

@@ -15,11 +15,11 @@
  *   or the error. This program prints nothing itself.
  * - finish: the one way out. The terminal is restored (LEAVE, the cooked
  *   mode saved at the start) whatever ended the link.
- * - direct: when its output is a terminal, the hello names it (the path and
- *   the device's numbers) and the server may write the output there itself
- *   (src/io/link/direct-tty.ts), and read its keys there: the client reads
- *   its terminal only once the attached frame (a) says the server does not
- *   (or output comes first: an older server). The client writes to the terminal only after
+ * - direct: when its input and output are one terminal, the hello names it
+ *   (the path and the device's numbers) and the server may take it: write
+ *   the output and read the keys there itself (src/io/link/direct-tty.ts).
+ *   The client reads its terminal only once the attached frame (a) says the
+ *   server does not (or output comes first: an older server). The client writes to the terminal only after
  *   the server's farewell, sent once the server is done with it; told to
  *   stop by SIGTERM, SIGINT or SIGHUP it asks to leave (a q frame) and waits for that
  *   farewell, at most LEAVE_WAIT_MS, before it finishes.
@@ -405,13 +405,12 @@ int main(int argc, char **argv) {
     /* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
     terminal_size(&cols, &rows);
     char claim[320] = "";
-    /* Naming its terminal, the client offers the server its input too, and reads nothing until it is answered. */
-    const char *direct = getenv("TAI_DIRECT_TTY");
+    /* The terminal is offered whole (its output and its keys) only when the keys come from it (not a pipe on stdin),
+       as link-client.ts does; offering it, the client reads nothing until it is answered. */
     struct stat in_st, out_st;
-    /* The keys are offered only when they come from that very terminal (not a pipe on stdin). */
     int same = isatty(STDIN_FILENO) && fstat(STDIN_FILENO, &in_st) == 0 && fstat(STDOUT_FILENO, &out_st) == 0 && in_st.st_rdev == out_st.st_rdev &&
                in_st.st_dev == out_st.st_dev;
-    reading = tty_claim(claim, sizeof claim) == 0 || !same || (direct != NULL && strcmp(direct, "output") == 0);
+    reading = !same || tty_claim(claim, sizeof claim) == 0;
     char hello[480];
     int n = snprintf(hello, sizeof hello, "{\"version\":%d,\"mode\":\"attach\",\"cols\":%d,\"rows\":%d%s%s%s}", LINK_VERSION, cols, rows,
                      read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");

@@ -1,9 +1,37 @@
-import { StringDecoder } from 'node:string_decoder';
 import { WriteStream } from 'node:tty';
 import { openSync } from 'node:fs';
 import pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decoderEmpty, internalsOn, ttyHandle } from '../../src/io/node-internals.js';
+import { Readable } from 'node:stream';
+import { internalsOn, ttyHandle, ttyReader } from '../../src/io/node-internals.js';
+import { until } from '../helpers/until.js';
+
+/** A terminal whose keys this process reads: the slave side of a raw pty, what is typed written to its master. */
+async function aKeyboard(): Promise<{ path: string; type(text: string): void; end(): void }> {
+  const p = pty.spawn('sh', ['-c', 'stty raw -echo && echo ready && exec sleep 30'], { cols: 20, rows: 4 });
+  let seen = '';
+  p.onData((d) => (seen += d));
+  await until(() => seen.includes('ready'), { what: 'the terminal in raw mode', explain: () => seen });
+  return { path: (p as unknown as { ptsName: string }).ptsName, type: (text) => p.write(text), end: () => p.kill('SIGKILL') };
+}
+
+/** What `ttyReader` hands on for `typed`, and how many of those bytes went through a Readable's push. */
+async function readThrough(typed: string): Promise<{ got: string; pushed: number }> {
+  const k = await aKeyboard();
+  const push = vi.spyOn(Readable.prototype, 'push');
+  let got = '';
+  const stream = ttyReader(openSync(k.path, 'r'), 64, (bytes) => void (got += bytes.toString('utf8')));
+  try {
+    stream.resume();
+    k.type(typed);
+    await until(() => got === typed, { what: 'the keys read', explain: () => JSON.stringify(got) });
+    return { got, pushed: push.mock.calls.filter(([chunk]) => Buffer.isBuffer(chunk) && chunk.includes(typed)).length };
+  } finally {
+    push.mockRestore();
+    stream.destroy();
+    k.end();
+  }
+}
 
 /** A terminal to open: the slave side of a pty running `sleep`. */
 function aTerminal(): { path: string; end(): void } {
@@ -15,18 +43,12 @@ describe("Node's internals (the canary)", () => {
   beforeEach(() => vi.stubEnv('TAI_INTERNALS', '1'));
   afterEach(() => vi.unstubAllEnvs());
 
-  it("finds a tty stream's handle and a decoder's lastNeed in this Node, or names the version that moved them", () => {
+  it("finds a tty stream's handle in this Node, or names the version that moved it", () => {
     const t = aTerminal();
     try {
       const stream = new WriteStream(openSync(t.path, 'w'));
       const handle = ttyHandle(stream);
-      const decoder = new StringDecoder('utf8');
-      const empty = decoderEmpty(decoder);
-      decoder.write(Buffer.from([0xc3])); // half of é
-      const missing = [
-        ...(handle === undefined ? ['tty.WriteStream._handle (fd, setBlocking)'] : []),
-        ...(empty && !decoderEmpty(decoder) ? [] : ['StringDecoder.lastNeed']),
-      ];
+      const missing = handle === undefined ? ['tty.WriteStream._handle (fd, setBlocking)'] : [];
       expect(missing, `Node ${process.version} no longer has ${missing.join(', ')}: src/io/node-internals.ts needs updating (TAI_INTERNALS=0 works around it meanwhile)`).toEqual([]);
       expect(handle!.setBlocking(false)).toBe(0);
       stream.destroy();
@@ -34,22 +56,33 @@ describe("Node's internals (the canary)", () => {
       t.end();
     }
   });
+
+  it("reads a terminal's keys through net.Socket's onread in this Node, never through a Readable's push, or names the version that moved it", async () => {
+    const { got, pushed } = await readThrough('keys');
+    expect(got).toBe('keys');
+    expect(pushed, `Node ${process.version} no longer passes tty.ReadStream's onread option on to net.Socket: src/io/node-internals.ts (ttyReader) needs updating (TAI_INTERNALS=0 works around it meanwhile)`).toBe(0);
+  });
 });
 
 describe("Node's internals switched off (TAI_INTERNALS=0)", () => {
   beforeEach(() => vi.stubEnv('TAI_INTERNALS', '0'));
   afterEach(() => vi.unstubAllEnvs());
 
-  it('reads none of them: no handle, the decoder always asked', () => {
+  it('reads none of them: no handle', () => {
     expect(internalsOn()).toBe(false);
     const t = aTerminal();
     try {
       const stream = new WriteStream(openSync(t.path, 'w'));
       expect(ttyHandle(stream)).toBeUndefined();
-      expect(decoderEmpty(new StringDecoder('utf8'))).toBe(false);
       stream.destroy();
     } finally {
       t.end();
     }
+  });
+
+  it("reads a terminal's keys through the stream's own 'data'", async () => {
+    const { got, pushed } = await readThrough('keys');
+    expect(got).toBe('keys');
+    expect(pushed).toBeGreaterThan(0);
   });
 });

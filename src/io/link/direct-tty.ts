@@ -1,29 +1,30 @@
 /**
- * A client's terminal written straight by the server, as tmux's server
- * writes to its clients' terminals (issue 17: a key's echo then skips the
- * client's wake-up, read and write). The client names its terminal in its
- * hello (a TtyClaim: the path and the device's numbers, only when its output
- * is a terminal); the server opens that path without making it its
- * controlling terminal (O_NOCTTY: the server runs in a session of its own
- * and must never acquire one) and without blocking on the open
- * (O_NONBLOCK: a path that names a FIFO or a modem line must not hang it),
- * and keeps it only when it is a terminal, a character device of the
- * server's own user and the very device the client has (its st_rdev and
- * st_dev). Anything else is a reason, and the client gets output frames.
+ * A client's terminal taken by the server, as tmux's server takes its
+ * clients' terminals: the server writes the output and reads the keys there
+ * itself, so a key and its echo never wake the client (docs/performance.md,
+ * "Optimisations that stay"). It is one of the link's two ways, both ways at
+ * once: the terminal taken whole, or frames both ways (link-clients.ts).
  *
- * The stream is Node's tty.WriteStream (libuv reopens the terminal with a
- * file description of its own), made non-blocking again: Node makes a
- * terminal's writes blocking, and a stalled terminal (an ssh that stopped
- * reading) would then stall the whole cockpit instead of falling behind and
- * being skipped (docs/protocol.md, "Several clients"). The server may read
- * the terminal as well (tty.ReadStream, the same checks), tmux's way again:
- * the client then reads nothing and only relays its size.
+ * The client names its terminal in its hello (a TtyClaim: the path and the
+ * device's numbers) only when its input and output are that one terminal;
+ * the server opens that path without making it its controlling terminal
+ * (O_NOCTTY: it runs in a session of its own and must never acquire one)
+ * and without blocking on the open (O_NONBLOCK: a FIFO or a modem line must
+ * not hang it), and keeps it only when it is a terminal, a character device
+ * of the server's own user and the very device the client has (st_rdev and
+ * st_dev). Anything else is a reason, and the link carries frames.
+ *
+ * The streams are Node's tty streams (libuv reopens the terminal with a file
+ * description of its own); the writes are made non-blocking again: Node
+ * makes a terminal's writes blocking, and a stalled terminal (an ssh that
+ * stopped reading) would then stall the whole cockpit instead of falling
+ * behind and being skipped (docs/protocol.md, "Several clients").
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } from 'node:fs';
-import { isatty, ReadStream, WriteStream } from 'node:tty';
+import { isatty, WriteStream, type ReadStream } from 'node:tty';
 import { messageOf } from '../../core/errors.js';
 import type { TtyClaim } from '../../core/protocol/link-frames.js';
-import { internalsOn, ttyHandle } from '../node-internals.js';
+import { internalsOn, ttyHandle, ttyReader } from '../node-internals.js';
 
 /** A terminal the server writes a client's output to. */
 export class DirectTty {
@@ -119,26 +120,35 @@ export function openDirectTty(claim: TtyClaim): DirectTty | string {
 /** The largest read of a client's keys at once (a paste comes in several). */
 const KEYS_READ = 4096;
 
-/**
- * Opens the terminal a client claims for reading (its keys), or says why
- * the client reads it itself. Each read is handed to `onKeys` straight from
- * one reused buffer (net.Socket's `onread`: no Readable stream between a
- * key and the server, issue 17), valid only during the call; the stream
- * still reports 'error', 'end' and 'close'. Reading starts with resume().
- */
-export function openTtyInput(claim: TtyClaim, onKeys: (bytes: Buffer) => void): ReadStream | string {
-  const buffer = Buffer.allocUnsafe(KEYS_READ);
-  return openStream(claim, 'read', { onread: { buffer, callback: (n: number, buf: Buffer) => void onKeys(buf.subarray(0, n)) } });
+/** A client's terminal taken whole: the server writes its output and reads its keys there. */
+export interface TakenTerminal {
+  readonly output: DirectTty;
+  readonly input: ReadStream;
 }
 
-/** tty.ReadStream passes its options on to net.Socket, whose `onread` @types/node 20 leaves out of tty's. */
-type ReadOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean | void } };
+/**
+ * Takes the terminal a client claims, both ways or not at all: its output
+ * written here (openDirectTty) and its keys read here, each read handed to
+ * `onKeys` (valid only during the call). Reading starts with the input's
+ * resume(). A string says why the client keeps its terminal and the link
+ * carries frames both ways.
+ */
+export function takeTerminal(claim: TtyClaim, onKeys: (bytes: Buffer) => void): TakenTerminal | string {
+  const output = openDirectTty(claim);
+  if (typeof output === 'string') return output;
+  const input = openStream(claim, 'read', onKeys);
+  if (typeof input === 'string') {
+    output.destroy();
+    return input;
+  }
+  return { output, input };
+}
 
-function openStream(claim: TtyClaim, way: 'read', options: ReadOptions): ReadStream | string;
+function openStream(claim: TtyClaim, way: 'read', onKeys: (bytes: Buffer) => void): ReadStream | string;
 function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
-function openStream(claim: TtyClaim, way: 'read' | 'write', options?: ReadOptions): ReadStream | WriteStream | string {
+function openStream(claim: TtyClaim, way: 'read' | 'write', onKeys?: (bytes: Buffer) => void): ReadStream | WriteStream | string {
   // Whether libuv reopened the terminal, and making its writes non-blocking, both need the stream's handle.
-  if (!internalsOn()) return `Node's internals are switched off (TAI_INTERNALS=0): the client ${way === 'read' ? 'reads' : 'writes'} its terminal itself`;
+  if (!internalsOn()) return "Node's internals are switched off (TAI_INTERNALS=0): the client keeps its terminal";
   let fd: number;
   try {
     fd = openSync(claim.path, (way === 'read' ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -152,7 +162,7 @@ function openStream(claim: TtyClaim, way: 'read' | 'write', options?: ReadOption
       closeSync(fd);
       return why;
     }
-    stream = way === 'read' ? new ReadStream(fd, options) : new WriteStream(fd);
+    stream = onKeys !== undefined ? ttyReader(fd, KEYS_READ, onKeys) : new WriteStream(fd);
   } catch (err) {
     closeSync(fd); // the stream was not made: the fd is still ours alone
     return `cannot ${way} ${claim.path}: ${messageOf(err)}`;
@@ -184,24 +194,25 @@ function refusal(fd: number, claim: TtyClaim): string | undefined {
 }
 
 /**
- * How a client names its terminal (`fd`, its output) in its hello: the path
- * the kernel gives for the fd and its device numbers; undefined when it is
- * not a terminal or cannot be named (no /proc), and with TAI_DIRECT_TTY=0
- * (`output` keeps the claim but not the offer of the keys: link-client.ts).
+ * How a client names its terminal in its hello: the path the kernel gives
+ * for `outFd` and its device numbers, when `inFd` is that very terminal;
+ * undefined when either is not, when it cannot be named (no /proc), and
+ * with TAI_DIRECT_TTY=0. The native client makes the same claim.
  */
-export function ttyClaimOf(fd: number, env: NodeJS.ProcessEnv = process.env): TtyClaim | undefined {
-  if (env['TAI_DIRECT_TTY'] === '0' || !isatty(fd)) return undefined;
+export function ttyClaimOf(outFd: number, inFd: number, env: NodeJS.ProcessEnv = process.env): TtyClaim | undefined {
+  if (env['TAI_DIRECT_TTY'] === '0' || !isatty(outFd)) return undefined;
   try {
-    const path = readlinkSync(`/proc/self/fd/${fd}`);
-    const stat = fstatSync(fd);
-    return stat.isCharacterDevice() ? { path, rdev: stat.rdev, dev: stat.dev } : undefined;
+    const path = readlinkSync(`/proc/self/fd/${outFd}`);
+    const stat = fstatSync(outFd);
+    const claim = { path, rdev: stat.rdev, dev: stat.dev };
+    return stat.isCharacterDevice() && sameTerminal(inFd, claim) ? claim : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Whether `fd` (a client's input) is the very terminal of `claim` (its output): only then may the server read its keys there. */
-export function sameTerminal(fd: number, claim: TtyClaim): boolean {
+/** Whether `fd` (a client's input) is the very terminal of `claim` (its output). */
+function sameTerminal(fd: number, claim: TtyClaim): boolean {
   try {
     const stat = fstatSync(fd);
     return isatty(fd) && stat.rdev === claim.rdev && stat.dev === claim.dev;

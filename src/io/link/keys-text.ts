@@ -1,15 +1,22 @@
-/** A client's keys as text (link-hub.ts), its most common read taken without the decoder. */
-import type { StringDecoder } from 'node:string_decoder';
-import { decoderEmpty } from '../node-internals.js';
+/** A client's keys as text (link-clients.ts), its most common read taken without the decoder. */
+import { StringDecoder } from 'node:string_decoder';
 
 /**
- * Keys read as text. Most reads are one key, one ASCII byte: its character
- * is taken as it is, without the decoder's call, when the decoder holds no
- * part of a character from the read before (node-internals.ts); anything
- * else goes through the decoder.
+ * One client's keys read as text, as a StringDecoder gives them (a
+ * character split across reads included). Most reads are one key, one
+ * ASCII byte: its character is taken as it is whenever the decoder holds no
+ * part of a character, which is so once the bytes it was last given ended
+ * in an ASCII byte (a lead byte still waiting is then given up as U+FFFD).
  */
-export function keysText(decoder: StringDecoder, bytes: Uint8Array): string {
-  const b = bytes[0];
-  if (bytes.length === 1 && b !== undefined && b < 0x80 && decoderEmpty(decoder)) return String.fromCharCode(b);
-  return decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+export class KeysText {
+  readonly #decoder = new StringDecoder('utf8');
+  #clean = true;
+
+  text(bytes: Uint8Array): string {
+    const last = bytes[bytes.length - 1];
+    if (last === undefined) return '';
+    if (bytes.length === 1 && last < 0x80 && this.#clean) return String.fromCharCode(last);
+    this.#clean = last < 0x80;
+    return this.#decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+  }
 }

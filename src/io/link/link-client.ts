@@ -7,14 +7,15 @@
  * SIGKILL: the alternate screen is left all the same). It loads no React,
  * no Ink and no headless terminal: a client is a relay, small and quick.
  *
- * When its output is a terminal it names it in the hello, and the server
- * may write there itself (direct-tty.ts) and read its keys there; the
- * client reads its terminal only when the attached frame says the server
- * does not (before it, it reads nothing: one reader at a time), and it
- * writes to its
- * terminal only after the server's farewell, which comes once the server is
- * done with it. So a client told to stop by a signal asks to leave and waits
- * for that farewell (at most LEAVE_WAIT_MS) before it restores the terminal.
+ * When its keys and output are one terminal it names it in the hello, and
+ * the server may take it (direct-tty.ts): write there and read the keys
+ * there itself. The client reads its terminal only when the attached frame
+ * says the server did not (before it, it reads nothing: one reader at a
+ * time), and writes to it only after the server's farewell, which comes
+ * once the server is done with it. So a client told to stop by a signal
+ * asks to leave and waits for that farewell (at most LEAVE_WAIT_MS) before
+ * it restores the terminal. The native client (src/native/client.c) is the
+ * same relay in C; this one is its fallback.
  */
 import { connect, type Socket } from 'node:net';
 import {
@@ -31,7 +32,7 @@ import {
   type Hello,
 } from '../../core/protocol/link-frames.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
-import { sameTerminal, ttyClaimOf } from './direct-tty.js';
+import { ttyClaimOf } from './direct-tty.js';
 import { fdOf } from '../terminal/ink-stdout.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 
@@ -137,21 +138,21 @@ export async function attach(options: AttachOptions): Promise<number> {
   });
 }
 
-/** The hello of this terminal: its size, and its tty offered to the server (its keys only when stdin is that terminal). */
+/** The hello of this terminal: its size, and the terminal offered to the server when its keys and output are that one terminal. */
 function helloOf(options: AttachOptions, stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): { hello: Hello; offer: boolean } {
-  const fd = (stdout as { fd?: unknown }).fd;
-  const tty = stdout.isTTY && typeof fd === 'number' ? ttyClaimOf(fd) : undefined;
+  const outFd = (stdout as { fd?: unknown }).fd;
   const inFd = (stdin as { fd?: unknown }).fd;
-  const offer = tty !== undefined && process.env['TAI_DIRECT_TTY'] !== 'output' && typeof inFd === 'number' && sameTerminal(inFd, tty);
+  const tty = stdout.isTTY && typeof outFd === 'number' && typeof inFd === 'number' ? ttyClaimOf(outFd, inFd) : undefined;
   const hello: Hello = {
     version: LINK_VERSION,
     mode: 'attach',
     cols: stdout.columns || 80,
     rows: stdout.rows || 24,
     ...(options.readOnly === true ? { readOnly: true } : {}),
-    ...(tty === undefined ? {} : { tty, ...(offer ? { ttyInput: true } : {}) }),
+    // Both: a server takes the terminal only when its keys are offered with it.
+    ...(tty === undefined ? {} : { tty, ttyInput: true }),
   };
-  return { hello, offer };
+  return { hello, offer: tty !== undefined };
 }
 
 /** The terminal's keys to the server, read only once it is clear the server does not read that terminal itself. */

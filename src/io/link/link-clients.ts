@@ -1,16 +1,15 @@
 /**
  * The link hub's clients (src/io/link/link-hub.ts): each connection from its
  * hello to its farewell, the layout's size by the latest writer, output to
- * each (its terminal straight, or frames; a client too far behind skipped),
+ * each (its terminal taken, or frames; a client too far behind skipped),
  * keys from each, and the end. The bounds of the link socket are here: at
  * most LINK_CONNECTIONS_MAX connections, a hello within
  * LINK_HELLO_DEADLINE_MS in a frame of at most LINK_HELLO_MAX bytes, and
  * sizes bounded by src/core/screen-bound.ts.
  */
 import type { Server, Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
 import type { ReadStream } from 'node:tty';
-import { keysText } from './keys-text.js';
+import { KeysText } from './keys-text.js';
 import { messageOf } from '../../core/errors.js';
 import { DetachKeyWatch } from '../../core/input/detach-key.js';
 import { layoutSize } from '../../core/screen-bound.js';
@@ -30,7 +29,7 @@ import {
   type Frame,
   type Hello,
 } from '../../core/protocol/link-frames.js';
-import { openDirectTty, openTtyInput, type DirectTty } from './direct-tty.js';
+import { takeTerminal, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
 /** Output bytes a client may have unsent before it is skipped until it drains. */
@@ -69,7 +68,7 @@ export interface LinkHubOptions {
   /** The size until a client says otherwise. */
   readonly cols: number;
   readonly rows: number;
-  /** Whether a client's terminal may be written straight (false: TAI_DIRECT_TTY=0, output frames for all). */
+  /** Whether a client's terminal may be taken (false: TAI_DIRECT_TTY=0, frames for all). */
   readonly directTty?: boolean;
   /** Connections open at once; default LINK_CONNECTIONS_MAX. */
   readonly connectionsMax?: number;
@@ -81,7 +80,7 @@ export interface LinkHubOptions {
 export interface Client {
   readonly socket: Socket;
   readonly reader: FrameReader;
-  readonly decoder: StringDecoder;
+  readonly keys: KeysText;
   mode: 'new' | 'attach' | 'query' | 'kill';
   readOnly: boolean;
   watch?: DetachKeyWatch;
@@ -139,7 +138,7 @@ export class Hub {
       this.log(`link: a connection refused: ${this.clients.size} open (limit ${this.#connectionsMax})`);
       return void socket.end(encodeJson(FRAME.exit, { code: 1, message: `too many connections to this cockpit (limit ${this.#connectionsMax}); close some and try again` } satisfies Farewell));
     }
-    const c: Client = { socket, reader: new FrameReader(LINK_FRAME_MAX, LINK_HELLO_MAX), decoder: new StringDecoder('utf8'), mode: 'new', readOnly: false, cols: this.cols, rows: this.rows, active: 0, behind: false };
+    const c: Client = { socket, reader: new FrameReader(LINK_FRAME_MAX, LINK_HELLO_MAX), keys: new KeysText(), mode: 'new', readOnly: false, cols: this.cols, rows: this.rows, active: 0, behind: false };
     this.clients.add(c);
     const deadline = setTimeout(() => {
       if (c.mode === 'new' && this.clients.has(c)) this.farewell(c, FRAME.exit, { code: 2, message: `no hello within ${this.#helloDeadlineMs} ms` });
@@ -228,32 +227,28 @@ export class Hub {
   }
 
   /**
-   * Writes the client's output to its terminal when it named one that
-   * checks out, and reads its keys there when it offered; else frames. Tells
-   * the client which (the attached frame), before any output.
+   * Takes the client's terminal when it named one that checks out (its
+   * output written and its keys read here), else the link carries frames
+   * both ways. Tells the client which (the attached frame), before any output.
    */
-  goDirect(c: Client, hello: Hello): void {
+  chooseWay(c: Client, hello: Hello): void {
     const claim = hello.tty;
-    if (claim !== undefined) {
-      const tty = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : openDirectTty(claim);
-      if (typeof tty === 'string') this.log(`link: output frames for a client: ${tty}`);
+    // A claim without the keys (a client of before whose keys came from a pipe) gets frames: the terminal is taken whole or not at all.
+    if (claim !== undefined && hello.ttyInput === true) {
+      const taken = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : takeTerminal(claim, (bytes) => this.typed(c, bytes));
+      if (typeof taken === 'string') this.log(`link: frames for a client: ${taken}`);
       else {
-        c.tty = tty;
-        tty.onDrain(() => this.drained(c));
-        tty.onError((why) => this.lost(c, claim.path, why));
+        c.tty = taken.output;
+        c.input = taken.input;
+        taken.output.onDrain(() => this.drained(c));
+        taken.output.onError((why) => this.lost(c, claim.path, why));
+        taken.input.on('error', (err) => this.lost(c, claim.path, messageOf(err)));
+        taken.input.on('end', () => this.lost(c, claim.path, 'end of input'));
+        taken.input.resume();
       }
     }
-    if (claim !== undefined && c.tty !== undefined && hello.ttyInput === true) {
-      const input = openTtyInput(claim, (bytes) => this.typed(c, bytes));
-      if (typeof input === 'string') this.log(`link: input frames from a client: ${input}`);
-      else {
-        c.input = input;
-        input.on('error', (err) => this.lost(c, claim.path, messageOf(err)));
-        input.on('end', () => this.lost(c, claim.path, 'end of input'));
-        input.resume();
-      }
-    }
-    c.socket.write(encodeJson(FRAME.attached, { output: c.tty === undefined ? 'frames' : 'tty', input: c.input === undefined ? 'frames' : 'tty' } satisfies Attached));
+    const way = c.tty === undefined ? 'frames' : 'tty';
+    c.socket.write(encodeJson(FRAME.attached, { output: way, input: way } satisfies Attached));
   }
 
   /** The first frame: a query is answered, a kill ends the cockpit, an attach joins. */
@@ -281,7 +276,7 @@ export class Hub {
     c.cols = size.cols;
     c.rows = size.rows;
     c.active = ++this.clock;
-    this.goDirect(c, hello);
+    this.chooseWay(c, hello);
     this.follow(); // a new size redraws everything anyway; the modes go to this client alone
     for (const fn of this.attaches) fn((data) => this.send(c, data));
   }
@@ -311,7 +306,7 @@ export class Hub {
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
   typed(c: Client, bytes: Uint8Array): void {
-    const text = keysText(c.decoder, bytes);
+    const text = c.keys.text(bytes);
     if (text === '') return;
     if (c.readOnly) {
       if (c.watch?.push(text)) this.detachClient(c);

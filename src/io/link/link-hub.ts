@@ -10,15 +10,15 @@
  * so a slow client costs the server no memory. Clients come and go; the
  * cockpit never notices but for a redraw.
  *
- * A client whose output is a terminal names it in its hello, and the server
- * writes that client's output to the terminal itself (direct-tty.ts, tmux's
- * way) instead of sending it output frames; the same skip rule holds. When
- * the client offers it, the server reads its keys from the terminal too and
- * the client only relays its size; the attached frame tells the client which
- * (it reads nothing before). Its farewell is sent only once the server
- * stopped reading, its last write reached the terminal and the terminal is
- * closed here, so the client's own last writes (the restore, the farewell
- * line) never interleave with the server's, and no key typed after is ours.
+ * A client whose keys and output are one terminal names it in its hello,
+ * and the server takes that terminal (direct-tty.ts, tmux's way): it writes
+ * the client's output there and reads its keys there, and the client only
+ * relays its size; else the link carries output and input frames. The
+ * attached frame tells the client which, before any output; the same skip
+ * rule holds both ways. A farewell is sent only once the server stopped
+ * reading, its last write reached the terminal and the terminal is closed
+ * here, so the client's own last writes (the restore, the farewell line)
+ * never interleave with the server's, and no key typed after is ours.
  *
  * What connections cost is bounded as on the control socket: at most
  * LINK_CONNECTIONS_MAX open, a hello within LINK_HELLO_DEADLINE_MS and in a

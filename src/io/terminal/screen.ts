@@ -142,7 +142,7 @@ export class XtermScreen implements Screen {
    * Writes output whose cells the terminal shows already (the echo ahead),
    * parsed a timer's turn later rather than now: the terminal just woken by
    * the echo, most often on this very core, runs first (docs/performance.md,
-   * "The terminal's turn"). Whatever reads or writes the screen settles it
+   * "Echo ahead"). Whatever reads or writes the screen settles it
    * first: the next write, a resize, parsed(), text(), a frame, a key.
    */
   writeAfterTurn(data: string, callback?: () => void): void {

@@ -261,9 +261,9 @@ describe('the link hub and a client that names its terminal', () => {
     hub.terminal.onAttach((send) => send('MODES'));
     const tty = await terminal();
     const before = openOn(tty.path);
-    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
     await until(() => hub.direct() === 1, { what: 'the direct client', explain: () => logged.join('\n') });
-    expect(openOn(tty.path)).toBe(before + 1);
+    expect(openOn(tty.path)).toBe(before + 2); // one to write, one to read
     hub.terminal.write('frame-1');
     await until(() => tty.text().includes('MODESframe-1'), { what: 'the modes and the frame on the terminal', explain: () => JSON.stringify(tty.text()) });
     expect(a.frames.filter((f) => f.type === FRAME.output)).toEqual([]);
@@ -285,7 +285,7 @@ describe('the link hub and a client that names its terminal', () => {
     expect(payloadJson(a.frames.find((f) => f.type === FRAME.detached)!)).toEqual({ code: 0, message: 'detached from cockpit night; tai attach night comes back (its agents go on)' });
   });
 
-  it('reads the keys from the terminal of a client that offers it, says so first, and stops reading before the farewell; a read-only one only for prefix + d', async () => {
+  it('reads the keys from the terminal of a client that offers it, says so first, and stops reading before the farewell; a read-only one only for prefix + d; a claim without the keys gets frames both ways', async () => {
     const typed: string[] = [];
     hub.terminal.onInput((data) => typed.push(data));
     const tty = await terminal();
@@ -317,30 +317,33 @@ describe('the link hub and a client that names its terminal', () => {
     expect(typed.join('')).toBe('ls\r€');
     expect(openOn(tty.path)).toBe(before);
 
-    // Without the offer the server writes the terminal but leaves its keys to the client.
+    // A claim without the keys (a client of before whose keys came from a pipe): the terminal is taken whole or not at all.
     const writer = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
     await until(() => writer.frames.length > 0, { what: 'the attached frame' });
-    expect(payloadJson(writer.frames[0]!)).toEqual({ output: 'tty', input: 'frames' });
-    expect(openOn(tty.path)).toBe(before + 1);
+    expect(payloadJson(writer.frames[0]!)).toEqual({ output: 'frames', input: 'frames' });
+    expect(openOn(tty.path)).toBe(before);
+    hub.terminal.write('frame-1');
+    await until(() => writer.output() === 'frame-1', { what: 'the frame' });
+    expect(tty.text()).toBe('');
   });
 
   it('gives output frames to a client whose terminal is another device than it says, or not its user\'s, and logs why', async () => {
     const tty = await terminal();
-    const liar = await client({ mode: 'attach', cols: 80, rows: 24, tty: { ...tty.claim, rdev: tty.claim.rdev + 1 } });
+    const liar = await client({ mode: 'attach', cols: 80, rows: 24, tty: { ...tty.claim, rdev: tty.claim.rdev + 1 }, ttyInput: true });
     const devnull = statSync('/dev/null');
-    const notTty = await client({ mode: 'attach', cols: 80, rows: 24, tty: { path: '/dev/null', rdev: devnull.rdev, dev: devnull.dev } });
+    const notTty = await client({ mode: 'attach', cols: 80, rows: 24, tty: { path: '/dev/null', rdev: devnull.rdev, dev: devnull.dev }, ttyInput: true });
     await until(() => hub.clients() === 2, { what: 'both attached' });
     expect(hub.direct()).toBe(0);
-    expect(logged).toEqual([`link: output frames for a client: ${tty.path} is another device than the client's`, 'link: output frames for a client: /dev/null is not a terminal']);
+    expect(logged).toEqual([`link: frames for a client: ${tty.path} is another device than the client's`, 'link: frames for a client: /dev/null is not a terminal']);
     hub.terminal.write('frame-1');
     await until(() => liar.output() === 'frame-1' && notTty.output() === 'frame-1', { what: 'the frames' });
     expect(tty.text()).toBe('');
     if (process.getuid?.() === 0) {
       // Root may hand the terminal to another user: a terminal of someone else is never written.
       chownSync(tty.path, 4242, 4242);
-      await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+      await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
       await until(() => hub.clients() === 3, { what: 'the third attached' });
-      expect(logged.at(-1)).toBe(`link: output frames for a client: ${tty.path} belongs to uid 4242, not this server's 0`);
+      expect(logged.at(-1)).toBe(`link: frames for a client: ${tty.path} belongs to uid 4242, not this server's 0`);
       expect(hub.direct()).toBe(0);
     }
   });
@@ -348,10 +351,10 @@ describe('the link hub and a client that names its terminal', () => {
   it("gives output frames to a client that names its terminal while Node's internals are switched off, and logs why", async () => {
     vi.stubEnv('TAI_INTERNALS', '0');
     const tty = await terminal();
-    const c = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    const c = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
     await until(() => hub.clients() === 1, { what: 'the client attached' });
     expect(hub.direct()).toBe(0);
-    expect(logged).toEqual([`link: output frames for a client: Node's internals are switched off (TAI_INTERNALS=0): the client writes its terminal itself`]);
+    expect(logged).toEqual([`link: frames for a client: Node's internals are switched off (TAI_INTERNALS=0): the client keeps its terminal`]);
     hub.terminal.write('frame-1');
     await until(() => c.output() === 'frame-1', { what: 'the frame' });
     expect(tty.text()).toBe('');
@@ -361,7 +364,7 @@ describe('the link hub and a client that names its terminal', () => {
     let repaints = 0;
     hub.terminal.onAttach(() => repaints++);
     const tty = await terminal();
-    await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
     await until(() => hub.direct() === 1, { what: 'the direct client' });
     tty.term.pause(); // nobody reads the terminal: an ssh that stalled
     const chunk = 'y'.repeat(65_536);
@@ -377,7 +380,7 @@ describe('the link hub and a client that names its terminal', () => {
 
   it('counts a client whose terminal went away as gone, and the cockpit goes on for the others', async () => {
     const tty = await terminal();
-    const gone = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim });
+    const gone = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
     const other = await client({ mode: 'attach', cols: 80, rows: 24 });
     await until(() => hub.clients() === 2 && hub.direct() === 1, { what: 'both attached' });
     (tty.term as unknown as { destroy(): void }).destroy(); // the terminal's master closed: the session was killed
