@@ -205,99 +205,108 @@ export class KeyScanner {
 
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
-    const s = this.carry + chunk;
+    const scan = new Scan(this.carry + chunk);
     this.carry = '';
-    const out: KeyAction[] = [];
-    let input = '';
-    const action = (a: KeyAction): void => {
-      if (input !== '') out.push({ kind: 'input', data: input });
-      input = '';
-      out.push(a);
-    };
     let i = 0;
-    while (i < s.length) {
-      if (this.mode === 'prompt-paste') {
-        const end = s.indexOf(PASTE_END, i);
-        if (end < 0) {
-          const keep = partialSuffix(s, PASTE_END);
-          if (s.length - keep > i) action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
-          this.carry = s.slice(s.length - keep);
-          break;
-        }
-        if (end > i) action({ kind: 'prompt', key: s.slice(i, end), paste: true });
-        i = end + PASTE_END.length;
-        this.mode = 'prompt';
-        continue;
-      }
-      if (this.mode === 'paste') {
-        const end = s.indexOf(PASTE_END, i);
-        if (end < 0) {
-          const keep = partialSuffix(s, PASTE_END);
-          input += s.slice(i, s.length - keep);
-          this.carry = s.slice(s.length - keep);
-          break;
-        }
-        input += s.slice(i, end + PASTE_END.length);
-        i = end + PASTE_END.length;
-        this.mode = 'normal';
-        continue;
-      }
-      if (this.mode === 'normal') {
-        // Fast path: copy everything up to the next prefix or paste start.
-        let j = i;
-        while (j < s.length && s[j] !== this.prefix && s[j] !== ESC) j++;
-        input += s.slice(i, j);
-        i = j;
-        if (i >= s.length) break;
-        if (s[i] === this.prefix) {
-          this.mode = 'prefix';
-          i++;
-          continue;
-        }
-        const len = keyLength(s, i);
-        const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
-        if (mouse < 0) break;
-        if (mouse > 0) {
-          i += mouse;
-          continue;
-        }
-        if (len === 0) {
-          // A lone ESC at the end of a chunk is a real Escape key: pass it now.
-          if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
-            input += s.slice(i);
-          } else {
-            this.carry = s.slice(i);
-          }
-          break;
-        }
-        const key = s.slice(i, i + len);
-        input += key;
-        i += len;
-        if (key === PASTE_START) this.mode = 'paste';
-        continue;
-      }
-      const len = keyLength(s, i);
-      const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
-      if (mouse < 0) break;
-      if (mouse > 0) {
-        i += mouse;
-        continue;
-      }
-      if (len === 0) {
-        if (s.length - i === 1) {
-          // A lone ESC: a complete key in prefix mode, nothing to wait for.
-          this.key(ESC, action, (d) => (input += d));
-          i++;
-          continue;
-        }
-        this.carry = s.slice(i);
-        break;
-      }
-      this.key(s.slice(i, i + len), action, (d) => (input += d));
-      i += len;
+    while (i < scan.s.length) i = this.step(scan, i);
+    if (scan.input !== '') scan.out.push({ kind: 'input', data: scan.input });
+    return scan.out;
+  }
+
+  /** Scans from `i` in the current mode; returns where to go on (the chunk's length to stop). */
+  private step(scan: Scan, i: number): number {
+    switch (this.mode) {
+      case 'prompt-paste':
+        return this.promptPaste(scan, i);
+      case 'paste':
+        return this.paste(scan, i);
+      case 'normal':
+        return this.normal(scan, i);
+      default:
+        return this.modal(scan, i);
     }
-    if (input !== '') out.push({ kind: 'input', data: input });
-    return out;
+  }
+
+  /** Inside a paste into the mention prompt: the pasted text, up to the paste's end, is one prompt key. */
+  private promptPaste(scan: Scan, i: number): number {
+    const { s } = scan;
+    const end = s.indexOf(PASTE_END, i);
+    if (end < 0) {
+      const keep = partialSuffix(s, PASTE_END);
+      if (s.length - keep > i) scan.action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
+      this.carry = s.slice(s.length - keep);
+      return s.length;
+    }
+    if (end > i) scan.action({ kind: 'prompt', key: s.slice(i, end), paste: true });
+    this.mode = 'prompt';
+    return end + PASTE_END.length;
+  }
+
+  /** Inside a bracketed paste: everything up to and with the paste's end goes to the pane. */
+  private paste(scan: Scan, i: number): number {
+    const { s } = scan;
+    const end = s.indexOf(PASTE_END, i);
+    if (end < 0) {
+      const keep = partialSuffix(s, PASTE_END);
+      scan.input += s.slice(i, s.length - keep);
+      this.carry = s.slice(s.length - keep);
+      return s.length;
+    }
+    scan.input += s.slice(i, end + PASTE_END.length);
+    this.mode = 'normal';
+    return end + PASTE_END.length;
+  }
+
+  /** Normal mode: bytes pass to the pane up to the prefix, a mouse report or a paste's start. */
+  private normal(scan: Scan, i: number): number {
+    const { s } = scan;
+    // Fast path: copy everything up to the next prefix or paste start.
+    let j = i;
+    while (j < s.length && s[j] !== this.prefix && s[j] !== ESC) j++;
+    scan.input += s.slice(i, j);
+    i = j;
+    if (i >= s.length) return s.length;
+    if (s[i] === this.prefix) {
+      this.mode = 'prefix';
+      return i + 1;
+    }
+    const len = keyLength(s, i);
+    const mouse = len === 0 ? 0 : this.mouse(s, i, len, scan.action);
+    if (mouse < 0) return s.length;
+    if (mouse > 0) return i + mouse;
+    if (len === 0) {
+      // A lone ESC at the end of a chunk is a real Escape key: pass it now.
+      if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
+        scan.input += s.slice(i);
+      } else {
+        this.carry = s.slice(i);
+      }
+      return s.length;
+    }
+    const key = s.slice(i, i + len);
+    scan.input += key;
+    if (key === PASTE_START) this.mode = 'paste';
+    return i + len;
+  }
+
+  /** Prefix, scroll, help, prompt or copy mode: one whole key at a time. */
+  private modal(scan: Scan, i: number): number {
+    const { s } = scan;
+    const len = keyLength(s, i);
+    const mouse = len === 0 ? 0 : this.mouse(s, i, len, scan.action);
+    if (mouse < 0) return s.length;
+    if (mouse > 0) return i + mouse;
+    if (len === 0) {
+      if (s.length - i === 1) {
+        // A lone ESC: a complete key in prefix mode, nothing to wait for.
+        this.key(ESC, scan.action, scan.pass);
+        return i + 1;
+      }
+      this.carry = s.slice(i);
+      return s.length;
+    }
+    this.key(s.slice(i, i + len), scan.action, scan.pass);
+    return i + len;
   }
 
   /**
@@ -386,6 +395,24 @@ export class KeyScanner {
         return;
     }
   }
+}
+
+/** One chunk being scanned: the bytes for the pane gather in `input` until an action comes between them. */
+class Scan {
+  readonly out: KeyAction[] = [];
+  input = '';
+
+  constructor(readonly s: string) {}
+
+  readonly action = (a: KeyAction): void => {
+    if (this.input !== '') this.out.push({ kind: 'input', data: this.input });
+    this.input = '';
+    this.out.push(a);
+  };
+
+  readonly pass = (data: string): void => {
+    this.input += data;
+  };
 }
 
 /** How many trailing characters of `s` could start `marker`. */
