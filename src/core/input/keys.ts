@@ -7,13 +7,8 @@
  * else, unchanged). Raw bytes, not Ink's useInput, which loses keys.
  *
  * Vocabulary:
- * - prefix: one control byte that no common REPL or agent CLI uses. The
- *   default is Ctrl-] (0x1d): Ctrl+letters belong to readline, shells, vim,
- *   Claude Code (Ctrl-B, Ctrl-G, Ctrl-O, Ctrl-R, Ctrl-T), Codex (Ctrl-T,
- *   Ctrl-J) and Gemini (Ctrl-Y, Ctrl-S, Ctrl-X); tmux takes Ctrl-B and screen
- *   Ctrl-A (tai often runs inside them). Ctrl-] is only readline's rarely used
- *   character-search, and it is already known as "escape to the supervisor"
- *   from telnet and virsh console.
+ * - prefix: one control byte (Ctrl-] by default; key-table.ts says why);
+ *   the key after it is a command (key-table.ts holds which).
  * - key: one keystroke, a single character or a whole escape sequence; a
  *   chunk may hold several keys (a prefix and its key arrive together, a paste
  *   is one chunk), and an escape sequence may be split across chunks.
@@ -31,7 +26,10 @@
  */
 import type { Command } from '../protocol/commands.js';
 import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
-import { HELP_SCROLL } from './help-keys.js';
+import { COPY_KEYS, DEFAULT_PREFIX, HELP_SCROLL, LIST_KEYS, MENTION_KEYS, PAGE_DOWN, PAGE_UP, PREFIX_COMMANDS, SCROLL_LEAVE_KEYS } from './key-table.js';
+
+/** The key tables (key-table.ts; kept here for importers). */
+export { COPY_KEYS, DEFAULT_PREFIX, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, SCROLL_LEAVE_KEYS, parsePrefix, prefixName } from './key-table.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
@@ -52,21 +50,6 @@ export type KeyAction =
   /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
   | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
-/** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
-export const MENTION_KEYS: readonly string[] = ['@', 'a'];
-
-/** The keys after the prefix that start copy mode (tmux's `[`). */
-export const COPY_KEYS: readonly string[] = ['['];
-
-/** The key after the prefix that opens the agent list (tmux's choose-tree). */
-export const LIST_KEYS: readonly string[] = ['w'];
-
-/** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
-export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
-
-/** The default prefix key, Ctrl-] (see the module comment for why). */
-export const DEFAULT_PREFIX = '\x1d';
-
 /**
  * How long the prefix waits for its key, as tmux's prefix does: after it,
  * the prefix lapses and the next key goes to the pane (the status line shows
@@ -81,49 +64,8 @@ export const KEY_SEQUENCE_MAX = 32;
 const ESC = '\x1b';
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
-const PAGE_UP = '\x1b[5~';
-const PAGE_DOWN = '\x1b[6~';
-
-/** The key table after the prefix: key -> command (documented by the help overlay). */
-export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; readonly label: string; readonly command: Command }> = [
-  { keys: ['n', '\t', 'o'], label: 'n / Tab', command: { cmd: 'focus', to: 'next' } },
-  { keys: ['p', '\x1b[Z'], label: 'p / Shift-Tab', command: { cmd: 'focus', to: 'prev' } },
-  { keys: ['\x1b[A', '\x1bOA', 'k'], label: '↑ / k', command: { cmd: 'focus', to: 'up' } },
-  { keys: ['\x1b[B', '\x1bOB', 'j'], label: '↓ / j', command: { cmd: 'focus', to: 'down' } },
-  { keys: ['\x1b[D', '\x1bOD', 'h'], label: '← / h', command: { cmd: 'focus', to: 'left' } },
-  { keys: ['\x1b[C', '\x1bOC', 'l'], label: '→ / l', command: { cmd: 'focus', to: 'right' } },
-  { keys: ['x'], label: 'x', command: { cmd: 'close' } },
-  { keys: ['z'], label: 'z', command: { cmd: 'zoom' } },
-  { keys: [PAGE_UP], label: 'PageUp', command: { cmd: 'scroll', pages: -1 } },
-  { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
-  { keys: ['?'], label: '?', command: { cmd: 'help' } },
-  { keys: ['D'], label: 'D', command: { cmd: 'lane_diff' } },
-  { keys: ['d'], label: 'd', command: { cmd: 'detach' } },
-];
-
-const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
 
 type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste' | 'copy';
-
-/**
- * Parses a prefix name: a literal single character, `C-x` / `^x` for
- * Ctrl+x (letters and `[]\\^_@`). Returns undefined when it is not one byte.
- */
-export function parsePrefix(name: string): string | undefined {
-  const m = /^(?:C-|\^)(.)$/i.exec(name);
-  if (m) {
-    const c = m[1].toUpperCase().charCodeAt(0);
-    if (c >= 0x40 && c <= 0x5f) return String.fromCharCode(c - 0x40);
-    return undefined;
-  }
-  return [...name].length === 1 && name.length === 1 ? name : undefined;
-}
-
-/** The printable name of a prefix byte (`C-]`), for the help overlay. */
-export function prefixName(prefix: string): string {
-  const c = prefix.charCodeAt(0);
-  return c < 0x20 ? `C-${String.fromCharCode(c + 0x40).toLowerCase()}` : prefix;
-}
 
 /**
  * The length of the key at `i` in `s`: 1 for a plain character, the whole
@@ -354,7 +296,7 @@ export class KeyScanner {
           action({ kind: 'list' });
           return;
         }
-        const c = BY_KEY.get(key);
+        const c = PREFIX_COMMANDS.get(key);
         if (!c) return; // an unbound key after the prefix is dropped, as in tmux
         if (c.cmd === 'scroll') this.mode = 'scroll';
         if (c.cmd === 'help') this.mode = 'help';
