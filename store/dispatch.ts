@@ -3,40 +3,25 @@
  * every Command, from a key or from the control socket, is carried out here
  * against the board and, for agents, the injected AgentService. Refusals come
  * back as `{ok: false, error}` with the typed error's exact message; nothing
- * here throws for a bad request.
- *
- * vpane_write follows docs/spec.md, "The vpane protocol": every op refreshes
- * its pane's lease; `closed` lists the panes of the write that no longer exist
- * (closed by the user, or gone after a linger or an orphan close), and `cols`
- * the current width of every pane written to, for the client's word wrap.
+ * here throws for a bad request. The feed panes' commands (vpane_*) are
+ * carried out in feed-dispatch.ts, the inbox's in inbox-dispatch.ts.
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
 import type { AnsweredQuestion, BatchAnswered, QuestionRow } from '../src/core/agents/questions.js';
 import type { RuleAdded, RuleRow } from '../src/core/inbox/rules.js';
 import { inboxCommand } from './inbox-dispatch.js';
+import { feedCommand, type FeedReplyData } from './feed-dispatch.js';
 import type { Command, CommandName, CommandOf } from '../src/core/protocol/commands.js';
 import { AgentsFullError, NoSuchPanelError, RequestError, messageOf } from '../src/core/errors.js';
 import { assertNever } from '../src/core/never.js';
-import type { PanelState } from '../src/core/panel/panel-state.js';
-import type { Board, PanelView } from './board.js';
+import type { Board } from './board.js';
 import type { BoardStatus } from './status.js';
 
-/** One row of vpane_list (docs/spec.md, "The vpane protocol"). */
-export interface VpaneListItem {
-  readonly id: number;
-  readonly state: PanelState;
-  readonly header: string;
-  readonly cols: number;
-  readonly rows: number;
-  readonly closing: boolean;
-}
+/** One row of vpane_list (store/feed-dispatch.ts; kept here for importers). */
+export type { VpaneListItem } from './feed-dispatch.js';
 
 /** What each command answers with in `data`. */
-export interface ReplyDataMap {
-  vpane_open: { readonly id: number; readonly cols: number; readonly rows: number };
-  vpane_write: { readonly closed: readonly number[]; readonly cols: Readonly<Record<string, number>> };
-  vpane_close: null;
-  vpane_list: readonly VpaneListItem[];
+export interface ReplyDataMap extends FeedReplyData {
   spawn: SpawnResult;
   cancel: { readonly id: number; readonly cancelled: true };
   status: BoardStatus;
@@ -115,58 +100,21 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
   const { board, now } = ctx;
   const s = board.getState();
   switch (command.cmd) {
-    case 'vpane_open': {
-      const label = command.label ?? command.header?.trim() ?? 'feed pane';
-      const id = s.open(
-        {
-          kind: 'feed',
-          label,
-          ...(command.header === undefined ? {} : { header: command.header }),
-          ...(command.state === undefined ? {} : { state: command.state }),
-          ...(command.main_percent === undefined ? {} : { mainPercent: command.main_percent }),
-        },
-        now,
-      );
-      const view = viewOf(board, id);
-      return { id, cols: view?.cols ?? 0, rows: view?.rows ?? 0 };
-    }
+    case 'vpane_open':
     case 'vpane_write':
-      return write(command, ctx);
-    case 'vpane_close': {
-      feedPane(board, command.pane);
-      s.close(command.pane, now);
-      return null;
-    }
+    case 'vpane_close':
     case 'vpane_list':
-      return board
-        .getState()
-        .panels.filter((p) => p.kind === 'feed')
-        .map((p) => ({ id: p.id, state: p.state, header: p.header, cols: p.cols, rows: p.rows, closing: p.closing }));
+      return feedCommand(command, board, now);
     case 'spawn':
       return agents(ctx).spawn(command, now);
-    case 'cancel': {
-      // A retried job: its first id (the one the caller holds) stands for the attempt running now.
-      const id = ctx.agents?.currentAttempt?.(command.id) ?? command.id;
-      const row = s.status(now).agents.find((a) => a.id === id);
-      if (!row) throw new NoSuchPanelError(command.id);
-      if (row.kind === 'feed') throw new RequestError(`pane ${command.id} is a feed pane; close it with vpane_close`);
-      if (!s.cancel(id, command.reason ?? 'cancelled by request (tai cancel)', now, 'user')) {
-        throw new RequestError(`agent ${id} is not running (${row.state})`);
-      }
-      return { id, cancelled: true };
-    }
+    case 'cancel':
+      return cancel(command, ctx);
     case 'status':
       return s.status(now);
-    case 'poll': {
-      const result = await agents(ctx).poll(command.id, command.wait === undefined ? undefined : command.wait * 1000);
-      if (!result) throw new RequestError(`no such agent: ${command.id}`);
-      return result;
-    }
-    case 'record_read': {
-      const page = await agents(ctx).readRecord(command.id, command.offset, command.limit);
-      if (!page) throw new RequestError(`no such record: ${command.id}`);
-      return page;
-    }
+    case 'poll':
+      return poll(command, ctx);
+    case 'record_read':
+      return readRecord(command, ctx);
     case 'ask_list':
       return s.questions(now);
     case 'ask_answer':
@@ -181,16 +129,8 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
       if (!agentService.steer) throw new RequestError(`agent ${command.id} cannot be steered here`);
       return agentService.steer(command.id, command.text);
     }
-    case 'focus': {
-      const to = command.to;
-      if (to !== 'main' && typeof to !== 'number') {
-        s.focusMove(to);
-        return null;
-      }
-      if (to !== 'main' && !s.layout.panels.some((p) => p.id === to)) throw new NoSuchPanelError(to);
-      s.focusSet(to);
-      return null;
-    }
+    case 'focus':
+      return focus(command, ctx);
     case 'close': {
       const pane = command.pane ?? s.focus;
       if (pane === 'main') throw new RequestError('the main pane cannot be closed from here');
@@ -210,12 +150,8 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
     case 'detach':
       // The cockpit carries it out before the board sees it (cockpit-drawn.ts): only a terminal can be detached.
       throw new RequestError('detach is a key: prefix + d detaches the terminal that types it (tai kill NAME ends a cockpit)');
-    case 'lane_diff': {
-      const pane = command.pane ?? s.focus;
-      if (pane === 'main') throw new RequestError('prefix + D opens the diff of a focused lane panel: focus one first (prefix + n)');
-      if (!ctx.agents?.openLaneDiff) throw new RequestError(NO_AGENTS);
-      return { view: await ctx.agents.openLaneDiff(pane) };
-    }
+    case 'lane_diff':
+      return laneDiff(command, ctx);
     case 'view_close': {
       const pane = command.pane ?? s.focus;
       return { closed: pane !== 'main' && (ctx.agents?.closeView?.(pane) ?? false) };
@@ -225,53 +161,54 @@ async function carryOut(command: Command, ctx: DispatchContext): Promise<ReplyDa
   }
 }
 
-/** Applies a write's ops in order; a pane that no longer exists is reported, not refused. */
-function write(command: CommandOf<'vpane_write'>, ctx: DispatchContext): ReplyData<'vpane_write'> {
+/** Cancels an agent by request; a feed pane or an agent no longer running is refused. */
+function cancel(command: CommandOf<'cancel'>, ctx: DispatchContext): ReplyData<'cancel'> {
   const s = ctx.board.getState();
-  const closed: number[] = [];
-  const written: number[] = [];
-  for (const op of command.ops) {
-    if (!isFeedPane(ctx.board, op.pane)) {
-      if (!closed.includes(op.pane)) closed.push(op.pane);
-      continue;
-    }
-    if (op.data !== undefined && op.data !== '') s.write(op.pane, op.data, ctx.now);
-    s.feed(
-      op.pane,
-      {
-        ...(op.header === undefined ? {} : { header: op.header }),
-        ...(op.state === undefined ? {} : { state: op.state }),
-        ...(op.done === undefined ? {} : { done: op.done }),
-        ...(op.linger === undefined ? {} : { linger: op.linger }),
-      },
-      ctx.now,
-    );
-    if (!written.includes(op.pane)) written.push(op.pane);
+  // A retried job: its first id (the one the caller holds) stands for the attempt running now.
+  const id = ctx.agents?.currentAttempt?.(command.id) ?? command.id;
+  const row = s.status(ctx.now).agents.find((a) => a.id === id);
+  if (!row) throw new NoSuchPanelError(command.id);
+  if (row.kind === 'feed') throw new RequestError(`pane ${command.id} is a feed pane; close it with vpane_close`);
+  if (!s.cancel(id, command.reason ?? 'cancelled by request (tai cancel)', ctx.now, 'user')) {
+    throw new RequestError(`agent ${id} is not running (${row.state})`);
   }
-  const cols: Record<string, number> = {};
-  for (const id of written) {
-    const view = viewOf(ctx.board, id);
-    if (view) cols[String(id)] = view.cols;
+  return { id, cancelled: true };
+}
+
+async function poll(command: CommandOf<'poll'>, ctx: DispatchContext): Promise<ReplyData<'poll'>> {
+  const result = await agents(ctx).poll(command.id, command.wait === undefined ? undefined : command.wait * 1000);
+  if (!result) throw new RequestError(`no such agent: ${command.id}`);
+  return result;
+}
+
+async function readRecord(command: CommandOf<'record_read'>, ctx: DispatchContext): Promise<ReplyData<'record_read'>> {
+  const page = await agents(ctx).readRecord(command.id, command.offset, command.limit);
+  if (!page) throw new RequestError(`no such record: ${command.id}`);
+  return page;
+}
+
+/** Moves the focus by a direction, or sets it to the main pane or a panel that exists. */
+function focus(command: CommandOf<'focus'>, ctx: DispatchContext): ReplyData<'focus'> {
+  const s = ctx.board.getState();
+  const to = command.to;
+  if (to !== 'main' && typeof to !== 'number') {
+    s.focusMove(to);
+    return null;
   }
-  return { closed, cols };
+  if (to !== 'main' && !s.layout.panels.some((p) => p.id === to)) throw new NoSuchPanelError(to);
+  s.focusSet(to);
+  return null;
+}
+
+/** Opens the diff of a lane panel (the focused one by default) in a view. */
+async function laneDiff(command: CommandOf<'lane_diff'>, ctx: DispatchContext): Promise<ReplyData<'lane_diff'>> {
+  const pane = command.pane ?? ctx.board.getState().focus;
+  if (pane === 'main') throw new RequestError('prefix + D opens the diff of a focused lane panel: focus one first (prefix + n)');
+  if (!ctx.agents?.openLaneDiff) throw new RequestError(NO_AGENTS);
+  return { view: await ctx.agents.openLaneDiff(pane) };
 }
 
 function agents(ctx: DispatchContext): AgentService {
   if (!ctx.agents) throw new RequestError(NO_AGENTS);
   return ctx.agents;
-}
-
-function viewOf(board: Board, id: number): PanelView | undefined {
-  return board.getState().panels.find((p) => p.id === id);
-}
-
-/** A feed pane still on the board (not closed, not gone). */
-function isFeedPane(board: Board, id: number): boolean {
-  return viewOf(board, id)?.kind === 'feed';
-}
-
-function feedPane(board: Board, id: number): void {
-  const view = viewOf(board, id);
-  if (!view) throw new NoSuchPanelError(id);
-  if (view.kind !== 'feed') throw new RequestError(`pane ${id} is an agent panel, not a feed pane; use cancel`);
 }

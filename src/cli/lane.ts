@@ -20,7 +20,7 @@ import { MERGE_LOCK_WAIT_MS } from '../io/lanes/merge-lock.js';
 import { dropLane } from '../io/lanes/lane-end.js';
 import { LaneStore } from '../io/lanes/lane-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../io/storage/state-db.js';
-import { readCommandLine, USAGE_EXIT } from './command-line.js';
+import { readCommandLine, USAGE_EXIT, type CommandLine } from './command-line.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './spawn.js';
 import { restartLaneCli } from './lane-restart.js';
@@ -51,6 +51,11 @@ const VERBS: readonly string[] = ['list', 'diff', 'merge', 'drop', 'restart', 'u
 /** Verbs that take no lane name. */
 const NAMELESS: readonly string[] = ['list', 'order', 'gc'];
 
+const OPTIONS = { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' }, as: { type: 'string' }, 'older-than': { type: 'string' } } as const;
+
+/** The option values of a `tai lane` line. */
+type LaneValues = CommandLine<typeof OPTIONS>['values'];
+
 /** Runs `tai lane ARGS`; returns the exit code. */
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
@@ -59,82 +64,14 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     out.say(USAGE);
     return verb === undefined ? USAGE_EXIT : 0;
   }
-  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: { force: { type: 'boolean' }, json: { type: 'boolean' }, repo: { type: 'string', short: 'C' }, socket: { type: 'string' }, as: { type: 'string' }, 'older-than': { type: 'string' } } }, rest, out);
+  const parsed = readCommandLine({ name: `lane ${verb}`, usage: USAGE, options: OPTIONS }, rest, out);
   if (typeof parsed === 'number') return parsed;
-  const name = parsed.positionals[0];
-  if (!VERBS.includes(verb)) {
-    out.warn(`tai lane: unknown subcommand '${field(verb)}': it is one of ${VERBS.join(', ')}\n${USAGE}`);
-    return USAGE_EXIT;
-  }
-  if (NAMELESS.includes(verb) ? parsed.positionals.length > 0 : name === undefined || parsed.positionals.length > 1) {
-    if (NAMELESS.includes(verb)) {
-      out.warn(`tai lane ${field(verb)}: takes no lane name\n${USAGE}`);
-      return USAGE_EXIT;
-    }
-    out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);
-    return USAGE_EXIT;
-  }
+  const bad = verbProblem(verb, parsed.positionals, out);
+  if (bad !== undefined) return bad;
   const here = resolve(parsed.values.repo ?? '.');
   const db = openStateDb(join(stateDir(io.env), STATE_DB_FILE));
   try {
-    // A lane on another host: its git runs there, through the host's connection (docs/remote.md).
-    if (verb === 'diff' || verb === 'merge' || verb === 'drop') {
-      const onHost = await findLane(db, name ?? '', here);
-      if (onHost.host) return await hostLaneCli(verb, db, onHost, parsed.values.force === true, io, out);
-    }
-    switch (verb) {
-      case 'list':
-        return await list(db, here, parsed.values.json === true, out);
-      case 'diff': {
-        const lane = await findLane(db, name ?? '', here);
-        const text = await laneDiff(lane, io.outIsTerminal === true);
-        // The diff is the repository's own text, printed as it is: colours only on a terminal.
-        out.result(text === '' ? `the lane ${lane.name} has no changes against ${lane.base.slice(0, 7)}\n` : text, false);
-        return 0;
-      }
-      case 'merge': {
-        const lane = await findLane(db, name ?? '', here);
-        const merged = await mergeLane(db, lane, Date.now(), {
-          onWait: (holder) =>
-            out.warn(`tai: another merge into ${field(lane.baseBranch)} runs${holder === undefined ? '' : ` (process ${holder})`}: waiting for it (up to ${MERGE_LOCK_WAIT_MS / 1000} s)\n`),
-        });
-        if (merged.committed) out.warn(`tai: committed the lane's uncommitted edits as ${merged.committed.slice(0, 7)} (${field(lane.task || lane.name)})\n`);
-        out.say(
-          merged.kind === 'nothing to merge'
-            ? `the lane ${lane.name} has nothing ${merged.into} does not have\n`
-            : `merged the lane ${lane.name} into ${merged.into} (${merged.kind}, now ${merged.head.slice(0, 7)}); drop it with: tai lane drop ${lane.name}\n`,
-        );
-        if (merged.kind !== 'nothing to merge') await sayConflictsAfter(db, lane, merged.head, out);
-        return 0;
-      }
-      case 'drop': {
-        const lane = await findLane(db, name ?? '', here);
-        const dropped = await dropLane(db, lane, parsed.values.force === true, Date.now());
-        out.say(`dropped the lane ${lane.name}: worktree ${dropped.worktree}, branch ${lane.branch} ${dropped.branch}\n`);
-        if (dropped.saved) {
-          out.warn(
-            `tai: what the lane held (its last commit and ${dropped.saved.files} changed, new or ignored path${dropped.saved.files === 1 ? '' : 's'}) is saved as ${dropped.saved.ref}: ` +
-              `tai lane undrop ${lane.name} brings it back; tai lane gc removes saved drops after ${DROP_KEEP_DAYS} days\n`,
-          );
-        }
-        return 0;
-      }
-      case 'undrop': {
-        const back = await undropLane(db, here, name ?? '', parsed.values.as);
-        out.say(
-          `the lane ${back.lane.name} is back in ${back.lane.worktree} on ${back.lane.branch} (${back.files} saved path${back.files === 1 ? '' : 's'} restored; ${back.from} removed): ` +
-            `tai lane diff ${back.lane.name} shows it\n`,
-        );
-        return 0;
-      }
-      case 'order':
-        return await order(db, here, out);
-      case 'gc':
-        return await gc(here, parsed.values['older-than'], io, out);
-      case 'restart':
-        return await restartLaneCli(db, await findLane(db, name ?? '', here), parsed.values.socket, io, out);
-    }
-    return USAGE_EXIT; // not reached: the verb was checked
+    return await carryOut(verb, parsed.positionals[0] ?? '', parsed.values, { db, here, io, out });
   } catch (err) {
     if (!(err instanceof LaneError || err instanceof RequestError || err instanceof GitError)) throw err;
     out.warn(`tai lane ${verb}: ${field(messageOf(err))}\n`);
@@ -142,6 +79,103 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   } finally {
     if (db.open) db.close();
   }
+}
+
+/** The exit code after saying what is wrong with the verb or its lane names, if anything is. */
+function verbProblem(verb: string, positionals: readonly string[], out: CliOutput): number | undefined {
+  if (!VERBS.includes(verb)) {
+    out.warn(`tai lane: unknown subcommand '${field(verb)}': it is one of ${VERBS.join(', ')}\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  if (NAMELESS.includes(verb) ? positionals.length > 0 : positionals[0] === undefined || positionals.length > 1) {
+    if (NAMELESS.includes(verb)) {
+      out.warn(`tai lane ${field(verb)}: takes no lane name\n${USAGE}`);
+      return USAGE_EXIT;
+    }
+    out.warn(`tai lane ${field(verb)}: give one lane's name\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  return undefined;
+}
+
+/** Where a verb is carried out: the state database, the repository, the terminal. */
+interface LaneRun {
+  readonly db: StateDb;
+  readonly here: string;
+  readonly io: CliIo;
+  readonly out: CliOutput;
+}
+
+/** Carries out a checked verb on the lane `name` ('' for the nameless verbs). */
+async function carryOut(verb: string, name: string, values: LaneValues, at: LaneRun): Promise<number> {
+  const { db, here, io, out } = at;
+  // A lane on another host: its git runs there, through the host's connection (docs/remote.md).
+  if (verb === 'diff' || verb === 'merge' || verb === 'drop') {
+    const onHost = await findLane(db, name, here);
+    if (onHost.host) return await hostLaneCli(verb, db, onHost, values.force === true, io, out);
+  }
+  switch (verb) {
+    case 'list':
+      return await list(db, here, values.json === true, out);
+    case 'diff':
+      return await diff(await findLane(db, name, here), io, out);
+    case 'merge':
+      return await merge(db, await findLane(db, name, here), out);
+    case 'drop':
+      return await drop(db, await findLane(db, name, here), values.force === true, out);
+    case 'undrop': {
+      const back = await undropLane(db, here, name, values.as);
+      out.say(
+        `the lane ${back.lane.name} is back in ${back.lane.worktree} on ${back.lane.branch} (${back.files} saved path${back.files === 1 ? '' : 's'} restored; ${back.from} removed): ` +
+          `tai lane diff ${back.lane.name} shows it\n`,
+      );
+      return 0;
+    }
+    case 'order':
+      return await order(db, here, out);
+    case 'gc':
+      return await gc(here, values['older-than'], io, out);
+    case 'restart':
+      return await restartLaneCli(db, await findLane(db, name, here), values.socket, io, out);
+  }
+  return USAGE_EXIT; // not reached: the verb was checked
+}
+
+/** `tai lane diff`: the lane's changes against its base, as the repository prints them. */
+async function diff(lane: StoredLane, io: CliIo, out: CliOutput): Promise<number> {
+  const text = await laneDiff(lane, io.outIsTerminal === true);
+  // The diff is the repository's own text, printed as it is: colours only on a terminal.
+  out.result(text === '' ? `the lane ${lane.name} has no changes against ${lane.base.slice(0, 7)}\n` : text, false);
+  return 0;
+}
+
+/** `tai lane merge`: commits the lane's edits, merges it into its base branch, then names the lanes that now conflict. */
+async function merge(db: StateDb, lane: StoredLane, out: CliOutput): Promise<number> {
+  const merged = await mergeLane(db, lane, Date.now(), {
+    onWait: (holder) =>
+      out.warn(`tai: another merge into ${field(lane.baseBranch)} runs${holder === undefined ? '' : ` (process ${holder})`}: waiting for it (up to ${MERGE_LOCK_WAIT_MS / 1000} s)\n`),
+  });
+  if (merged.committed) out.warn(`tai: committed the lane's uncommitted edits as ${merged.committed.slice(0, 7)} (${field(lane.task || lane.name)})\n`);
+  out.say(
+    merged.kind === 'nothing to merge'
+      ? `the lane ${lane.name} has nothing ${merged.into} does not have\n`
+      : `merged the lane ${lane.name} into ${merged.into} (${merged.kind}, now ${merged.head.slice(0, 7)}); drop it with: tai lane drop ${lane.name}\n`,
+  );
+  if (merged.kind !== 'nothing to merge') await sayConflictsAfter(db, lane, merged.head, out);
+  return 0;
+}
+
+/** `tai lane drop`: removes the lane's worktree and branch; with --force what it held is saved first. */
+async function drop(db: StateDb, lane: StoredLane, force: boolean, out: CliOutput): Promise<number> {
+  const dropped = await dropLane(db, lane, force, Date.now());
+  out.say(`dropped the lane ${lane.name}: worktree ${dropped.worktree}, branch ${lane.branch} ${dropped.branch}\n`);
+  if (dropped.saved) {
+    out.warn(
+      `tai: what the lane held (its last commit and ${dropped.saved.files} changed, new or ignored path${dropped.saved.files === 1 ? '' : 's'}) is saved as ${dropped.saved.ref}: ` +
+        `tai lane undrop ${lane.name} brings it back; tai lane gc removes saved drops after ${DROP_KEEP_DAYS} days\n`,
+    );
+  }
+  return 0;
 }
 
 /** `tai lane list`: one line per lane of this repository (every repository outside one). */

@@ -35,8 +35,8 @@ import { AGENT_KINDS, findAgent, RegistryError, UnknownAgentError, type AgentEnt
 import { IDLE_CANCEL_MAX_S, IDLE_CANCEL_MIN_S, idleCancelProblem } from '../core/agents/idle-cancel.js';
 import { ORCH_IDLE_KILL } from '../core/policy.js';
 import { loadRegistry } from '../io/agents/spawn/agent-config.js';
-import { readCommandLine, usageError, USAGE_EXIT } from './command-line.js';
-import { DEFAULT_ANSWERS, PERMISSION_POLICIES } from '../core/agents/questions.js';
+import { readCommandLine, usageError, USAGE_EXIT, type CommandLine } from './command-line.js';
+import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer, type PermissionPolicy } from '../core/agents/questions.js';
 import { CliOutput, field } from './output.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { inProcess } from './spawn-in-process.js';
@@ -99,6 +99,9 @@ const SPEC = {
   },
 } as const;
 
+/** The option values of a spawn command line. */
+type SpawnValues = CommandLine<typeof SPEC.options>['values'];
+
 /** Runs `tai spawn ARGS`; returns the exit code. */
 export async function run(allArgs: readonly string[], io: CliIo = processIo): Promise<number> {
   const out = new CliOutput(io);
@@ -111,30 +114,83 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   if (o.json && o.raw) return usageError(SPEC, out, '--json and --raw are two forms of the result: give one');
   if (o.kind !== undefined && !isOneOf(o.kind, AGENT_KINDS)) return usageError(SPEC, out, `--kind takes one of ${AGENT_KINDS.join(', ')}, got '${o.kind}'`);
   const shape: ResultShape = o.json ? 'json' : o.raw ? 'raw' : 'text';
-  let argv = parsed.positionals;
-  let named: AgentEntry | undefined;
-  let words: string[] = [];
-  if (argv[0]?.startsWith('@')) {
-    try {
-      named = findAgent((await loadRegistry(undefined, io.env)).entries, argv[0].slice(1));
-    } catch (err) {
-      if (!(err instanceof RegistryError || err instanceof UnknownAgentError)) throw err;
-      out.warn(`tai spawn: ${field(err.message)}\n`);
-      return USAGE_EXIT;
-    }
-    words = argv.slice(1);
-    argv = withModel(named);
-  }
+  const agent = await namedAgent(parsed.positionals, io, out);
+  if (typeof agent === 'number') return agent;
+  const { named, words, argv } = agent;
   if (argv.length === 0) return usageError(SPEC, out, "nothing to run: give the agent's command after --, or @NAME");
   // An agent on another host (--host, or the entry's `host`): the host checked before any panel opens.
   const host = o.host ?? named?.host;
+  const hostBad = await hostProblem(o, host, io, out);
+  if (hostBad !== undefined) return hostBad;
+  const limits = readLimits(o, out);
+  if (typeof limits === 'number') return limits;
+  const socketGiven = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
+  // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
+  const policy = limits.permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
+  const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
+  const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);
+  if (noPrompt !== undefined) return usageError(SPEC, out, noPrompt);
+  // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere; on a host, the host's folder as given.
+  const cwd = resolve(o.cwd ?? '.');
+  const made = spawnCommand(o, { named, argv, prompt, cwd, host, policy, laneFlag, limits });
+  const badResume = o.resume === undefined ? undefined : resumeProblem(made.kind, o.resume);
+  if (badResume !== undefined) return usageError(SPEC, out, badResume);
+  const grace = o['host-grace'];
+  const request = await laneReady(
+    {
+      ...made,
+      ...(o.queue ? { queue: true } : {}),
+      ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }),
+      ...(grace === undefined ? {} : { host_grace: Number(grace) }),
+      ...(o.resume === undefined ? {} : { resume: o.resume }),
+    } as QueuedSpawn,
+    o.queue === true,
+    cwd,
+    io,
+    out,
+  );
+  if (typeof request === 'number') return request;
+  return start(request, o, shape, io, out);
+}
+
+/** For `@NAME [PROMPT...]`: the registry's entry, its command and the prompt's words; else the command as given. An exit code when NAME is unknown. */
+async function namedAgent(positionals: string[], io: CliIo, out: CliOutput): Promise<{ named?: AgentEntry; words: string[]; argv: string[] } | number> {
+  if (!positionals[0]?.startsWith('@')) return { words: [], argv: positionals };
+  let named: AgentEntry;
+  try {
+    named = findAgent((await loadRegistry(undefined, io.env)).entries, positionals[0].slice(1));
+  } catch (err) {
+    if (!(err instanceof RegistryError || err instanceof UnknownAgentError)) throw err;
+    out.warn(`tai spawn: ${field(err.message)}\n`);
+    return USAGE_EXIT;
+  }
+  return { named, words: positionals.slice(1), argv: withModel(named) };
+}
+
+/** The exit code when --host-grace is wrong or the host refuses (unknown, unreachable), before any panel opens. */
+async function hostProblem(o: SpawnValues, host: string | undefined, io: CliIo, out: CliOutput): Promise<number | undefined> {
   const grace = o['host-grace'];
   if (grace !== undefined && host === undefined) return usageError(SPEC, out, '--host-grace goes with --host NAME (docs/remote.md)');
   if (grace !== undefined && !/^[1-9]\d{0,6}$/.test(grace)) return usageError(SPEC, out, `--host-grace takes a whole number of seconds above 0, got '${grace}'`);
-  if (host !== undefined) {
-    const refused = await hostRefusal(host, io.env, !(o.socket ?? io.env['TAI_PLEXER_SOCKET']));
-    if (refused !== undefined) return (out.warn(`tai spawn: ${field(refused.message)}\n`), refused.exitCode);
-  }
+  if (host === undefined) return undefined;
+  const refused = await hostRefusal(host, io.env, !(o.socket ?? io.env['TAI_PLEXER_SOCKET']));
+  if (refused === undefined) return undefined;
+  out.warn(`tai spawn: ${field(refused.message)}\n`);
+  return refused.exitCode;
+}
+
+/** The limits and answers a spawn line sets, checked. */
+interface SpawnLimits {
+  readonly timeout?: number;
+  readonly retries?: number;
+  readonly idleCancel?: number;
+  readonly permissions?: PermissionPolicy;
+  readonly askTimeout?: number;
+  readonly askDefault?: DefaultAnswer;
+}
+
+/** The limits read from the line, or the exit code after saying which is wrong. */
+function readLimits(o: SpawnValues, out: CliOutput): SpawnLimits | number {
   const timeout = o.timeout === undefined ? undefined : Number(o.timeout);
   const retries = o.retries === undefined ? undefined : Number(o.retries);
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) return usageError(SPEC, out, `--timeout takes a number of seconds above 0, got '${o.timeout}'`);
@@ -155,14 +211,25 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     out.warn(`tai spawn: --ask-timeout takes seconds and --ask-default one of ${DEFAULT_ANSWERS.join(', ')}\n${USAGE}`);
     return USAGE_EXIT;
   }
-  const socketGiven = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
-  // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
-  const policy = permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
-  const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
-  const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);
-  if (noPrompt !== undefined) return usageError(SPEC, out, noPrompt);
-  // Absolute, from where tai spawn was run: a cockpit's own directory may be elsewhere; on a host, the host's folder as given.
-  const cwd = resolve(o.cwd ?? '.');
+  return { timeout, retries, idleCancel, permissions, askTimeout, askDefault };
+}
+
+/** What the spawn command is made of, beyond the line's own values. */
+interface SpawnParts {
+  readonly named: AgentEntry | undefined;
+  readonly argv: string[];
+  readonly prompt: string | undefined;
+  readonly cwd: string;
+  readonly host: string | undefined;
+  readonly policy: PermissionPolicy | undefined;
+  readonly laneFlag: string | undefined;
+  readonly limits: SpawnLimits;
+}
+
+/** The spawn command: an agent by name started as the @mention line starts it, else the command given. */
+function spawnCommand(o: SpawnValues, parts: SpawnParts): CommandOf<'spawn'> {
+  const { named, argv, prompt, cwd, host, policy, laneFlag, limits } = parts;
+  const { timeout, idleCancel, retries, askTimeout, askDefault, permissions } = limits;
   const where = host === undefined ? { cwd } : { ...(o.cwd === undefined ? {} : { cwd: o.cwd }), host };
   const asked = {
     ...(o.kind === undefined ? {} : { kind: o.kind }),
@@ -181,31 +248,30 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
     ? entrySpawnCommand(named, { ...asked, cwd, cwdOverride: o.cwd !== undefined, ...(o.host === undefined ? {} : { host: o.host }), session: true, ...(policy === undefined ? {} : { permissions: policy }), ...(laneFlag === undefined ? {} : { lane: laneFlag }) })
     : { cmd: 'spawn', kind: o.kind ?? 'command', argv, ...asked, ...(policy === undefined ? {} : { permissions: policy }), ...where, ...(laneFlag === undefined ? {} : { lane: laneFlag }) };
   // An explicit --permissions beats the entry's own policy.
-  const made = permissions === undefined || !named ? built : { ...built, permissions };
-  const badResume = o.resume === undefined ? undefined : resumeProblem(made.kind, o.resume);
-  if (badResume !== undefined) return usageError(SPEC, out, badResume);
-  let request = {
-    ...made,
-    ...(o.queue ? { queue: true } : {}),
-    ...(o['in-lane'] === undefined ? {} : { in_lane: o['in-lane'] }),
-    ...(grace === undefined ? {} : { host_grace: Number(grace) }),
-    ...(o.resume === undefined ? {} : { resume: o.resume }),
-  } as QueuedSpawn;
+  return permissions === undefined || !named ? built : { ...built, permissions };
+}
+
+/** The request with its lane ready: a lane on a host made there now, a lane here checked; else the exit code. */
+async function laneReady(request: QueuedSpawn, queue: boolean, cwd: string, io: CliIo, out: CliOutput): Promise<QueuedSpawn | number> {
   if (request.lane !== undefined && request.host !== undefined) {
     // A lane on a host: made there now, through its connection; the agent runs in its worktree (docs/remote.md).
     try {
       const there = await hostLaneSpawn(request, Date.now(), io.env);
-      request = { ...there.request, ...(o.queue ? { queue: true } : {}) };
       out.warn(`tai spawn: lane ${there.lane.name} on ${there.lane.host ?? ''}: worktree ${field(there.lane.worktree)} on branch ${there.lane.branch}\n`);
+      return { ...there.request, ...(queue ? { queue: true } : {}) };
     } catch (err) {
       if (!(err instanceof LaneError)) throw err;
       out.warn(`tai spawn: ${field(err.message)}\n`);
       return USAGE_EXIT;
     }
-  } else {
-    const laneBad = request.lane === undefined && request.in_lane === undefined ? undefined : await laneRequestProblem(request, request.cwd ?? cwd, io.env);
-    if (laneBad !== undefined) return usageError(SPEC, out, laneBad);
   }
+  const laneBad = request.lane === undefined && request.in_lane === undefined ? undefined : await laneRequestProblem(request, request.cwd ?? cwd, io.env);
+  if (laneBad !== undefined) return usageError(SPEC, out, laneBad);
+  return request;
+}
+
+/** Carries the request out: over the cockpit's socket, or supervised here. */
+function start(request: QueuedSpawn, o: SpawnValues, shape: ResultShape, io: CliIo, out: CliOutput): Promise<number> | number {
   const socket = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
   const note = policyNote(request, Boolean(socket), io.stdinIsTerminal === true) ?? askWithoutCockpit(request, Boolean(socket));
   if (note !== undefined) out.warn(`tai spawn: ${note}\n`);

@@ -151,6 +151,15 @@ describe('Cockpit keyboard', () => {
     await vi.waitFor(() => expect(columnsOf(m!.text()[0], '│')).toEqual([66]));
   });
 
+  it('closes the agent list on q and hands the keys after it in the same chunk to the main pane', () => {
+    m = mountCockpit(100, 30);
+    m.type(`${DEFAULT_PREFIX}w`);
+    expect(m.list.getState().open).toBe(true);
+    m.type('qexit\r'); // a loaded machine reads a quick typist's keys as one chunk
+    expect(m.list.getState().open).toBe(false);
+    expect(m.typed.join('')).toBe('exit\r');
+  });
+
   it('shows the help overlay and closes it on the next key', async () => {
     m = mountCockpit(100, 30);
     press(m, `${DEFAULT_PREFIX}?`);

@@ -7,7 +7,7 @@
  */
 import { COPY_KEYS, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, prefixName } from './keys.js';
 
-export { HELP_SCROLL } from './help-keys.js';
+export { HELP_SCROLL } from './key-table.js';
 
 const WHAT: Readonly<Record<string, string>> = {
   next: 'focus the next pane',

@@ -7,13 +7,8 @@
  * else, unchanged). Raw bytes, not Ink's useInput, which loses keys.
  *
  * Vocabulary:
- * - prefix: one control byte that no common REPL or agent CLI uses. The
- *   default is Ctrl-] (0x1d): Ctrl+letters belong to readline, shells, vim,
- *   Claude Code (Ctrl-B, Ctrl-G, Ctrl-O, Ctrl-R, Ctrl-T), Codex (Ctrl-T,
- *   Ctrl-J) and Gemini (Ctrl-Y, Ctrl-S, Ctrl-X); tmux takes Ctrl-B and screen
- *   Ctrl-A (tai often runs inside them). Ctrl-] is only readline's rarely used
- *   character-search, and it is already known as "escape to the supervisor"
- *   from telnet and virsh console.
+ * - prefix: one control byte (Ctrl-] by default; key-table.ts says why);
+ *   the key after it is a command (key-table.ts holds which).
  * - key: one keystroke, a single character or a whole escape sequence; a
  *   chunk may hold several keys (a prefix and its key arrive together, a paste
  *   is one chunk), and an escape sequence may be split across chunks.
@@ -31,7 +26,10 @@
  */
 import type { Command } from '../protocol/commands.js';
 import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
-import { HELP_SCROLL } from './help-keys.js';
+import { COPY_KEYS, DEFAULT_PREFIX, HELP_SCROLL, LIST_KEYS, MENTION_KEYS, PAGE_DOWN, PAGE_UP, PREFIX_COMMANDS, SCROLL_LEAVE_KEYS } from './key-table.js';
+
+/** The key tables (key-table.ts; kept here for importers). */
+export { COPY_KEYS, DEFAULT_PREFIX, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, SCROLL_LEAVE_KEYS, parsePrefix, prefixName } from './key-table.js';
 
 /** What one chunk turned into, in order. */
 export type KeyAction =
@@ -52,21 +50,6 @@ export type KeyAction =
   /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
   | { readonly kind: 'mouse'; readonly event: MouseEvent };
 
-/** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
-export const MENTION_KEYS: readonly string[] = ['@', 'a'];
-
-/** The keys after the prefix that start copy mode (tmux's `[`). */
-export const COPY_KEYS: readonly string[] = ['['];
-
-/** The key after the prefix that opens the agent list (tmux's choose-tree). */
-export const LIST_KEYS: readonly string[] = ['w'];
-
-/** The keys that only leave a scrolled-back pane (tmux's copy mode's q and Esc); any other key reaches the pane after returning. */
-export const SCROLL_LEAVE_KEYS: readonly string[] = ['q', '\x1b'];
-
-/** The default prefix key, Ctrl-] (see the module comment for why). */
-export const DEFAULT_PREFIX = '\x1d';
-
 /**
  * How long the prefix waits for its key, as tmux's prefix does: after it,
  * the prefix lapses and the next key goes to the pane (the status line shows
@@ -81,49 +64,8 @@ export const KEY_SEQUENCE_MAX = 32;
 const ESC = '\x1b';
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
-const PAGE_UP = '\x1b[5~';
-const PAGE_DOWN = '\x1b[6~';
-
-/** The key table after the prefix: key -> command (documented by the help overlay). */
-export const PREFIX_KEYS: ReadonlyArray<{ readonly keys: readonly string[]; readonly label: string; readonly command: Command }> = [
-  { keys: ['n', '\t', 'o'], label: 'n / Tab', command: { cmd: 'focus', to: 'next' } },
-  { keys: ['p', '\x1b[Z'], label: 'p / Shift-Tab', command: { cmd: 'focus', to: 'prev' } },
-  { keys: ['\x1b[A', '\x1bOA', 'k'], label: '↑ / k', command: { cmd: 'focus', to: 'up' } },
-  { keys: ['\x1b[B', '\x1bOB', 'j'], label: '↓ / j', command: { cmd: 'focus', to: 'down' } },
-  { keys: ['\x1b[D', '\x1bOD', 'h'], label: '← / h', command: { cmd: 'focus', to: 'left' } },
-  { keys: ['\x1b[C', '\x1bOC', 'l'], label: '→ / l', command: { cmd: 'focus', to: 'right' } },
-  { keys: ['x'], label: 'x', command: { cmd: 'close' } },
-  { keys: ['z'], label: 'z', command: { cmd: 'zoom' } },
-  { keys: [PAGE_UP], label: 'PageUp', command: { cmd: 'scroll', pages: -1 } },
-  { keys: [PAGE_DOWN], label: 'PageDown', command: { cmd: 'scroll', pages: 1 } },
-  { keys: ['?'], label: '?', command: { cmd: 'help' } },
-  { keys: ['D'], label: 'D', command: { cmd: 'lane_diff' } },
-  { keys: ['d'], label: 'd', command: { cmd: 'detach' } },
-];
-
-const BY_KEY = new Map<string, Command>(PREFIX_KEYS.flatMap((e) => e.keys.map((k) => [k, e.command] as const)));
 
 type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste' | 'copy';
-
-/**
- * Parses a prefix name: a literal single character, `C-x` / `^x` for
- * Ctrl+x (letters and `[]\\^_@`). Returns undefined when it is not one byte.
- */
-export function parsePrefix(name: string): string | undefined {
-  const m = /^(?:C-|\^)(.)$/i.exec(name);
-  if (m) {
-    const c = m[1].toUpperCase().charCodeAt(0);
-    if (c >= 0x40 && c <= 0x5f) return String.fromCharCode(c - 0x40);
-    return undefined;
-  }
-  return [...name].length === 1 && name.length === 1 ? name : undefined;
-}
-
-/** The printable name of a prefix byte (`C-]`), for the help overlay. */
-export function prefixName(prefix: string): string {
-  const c = prefix.charCodeAt(0);
-  return c < 0x20 ? `C-${String.fromCharCode(c + 0x40).toLowerCase()}` : prefix;
-}
 
 /**
  * The length of the key at `i` in `s`: 1 for a plain character, the whole
@@ -205,99 +147,108 @@ export class KeyScanner {
 
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
-    const s = this.carry + chunk;
+    const scan = new Scan(this.carry + chunk);
     this.carry = '';
-    const out: KeyAction[] = [];
-    let input = '';
-    const action = (a: KeyAction): void => {
-      if (input !== '') out.push({ kind: 'input', data: input });
-      input = '';
-      out.push(a);
-    };
     let i = 0;
-    while (i < s.length) {
-      if (this.mode === 'prompt-paste') {
-        const end = s.indexOf(PASTE_END, i);
-        if (end < 0) {
-          const keep = partialSuffix(s, PASTE_END);
-          if (s.length - keep > i) action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
-          this.carry = s.slice(s.length - keep);
-          break;
-        }
-        if (end > i) action({ kind: 'prompt', key: s.slice(i, end), paste: true });
-        i = end + PASTE_END.length;
-        this.mode = 'prompt';
-        continue;
-      }
-      if (this.mode === 'paste') {
-        const end = s.indexOf(PASTE_END, i);
-        if (end < 0) {
-          const keep = partialSuffix(s, PASTE_END);
-          input += s.slice(i, s.length - keep);
-          this.carry = s.slice(s.length - keep);
-          break;
-        }
-        input += s.slice(i, end + PASTE_END.length);
-        i = end + PASTE_END.length;
-        this.mode = 'normal';
-        continue;
-      }
-      if (this.mode === 'normal') {
-        // Fast path: copy everything up to the next prefix or paste start.
-        let j = i;
-        while (j < s.length && s[j] !== this.prefix && s[j] !== ESC) j++;
-        input += s.slice(i, j);
-        i = j;
-        if (i >= s.length) break;
-        if (s[i] === this.prefix) {
-          this.mode = 'prefix';
-          i++;
-          continue;
-        }
-        const len = keyLength(s, i);
-        const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
-        if (mouse < 0) break;
-        if (mouse > 0) {
-          i += mouse;
-          continue;
-        }
-        if (len === 0) {
-          // A lone ESC at the end of a chunk is a real Escape key: pass it now.
-          if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
-            input += s.slice(i);
-          } else {
-            this.carry = s.slice(i);
-          }
-          break;
-        }
-        const key = s.slice(i, i + len);
-        input += key;
-        i += len;
-        if (key === PASTE_START) this.mode = 'paste';
-        continue;
-      }
-      const len = keyLength(s, i);
-      const mouse = len === 0 ? 0 : this.mouse(s, i, len, action);
-      if (mouse < 0) break;
-      if (mouse > 0) {
-        i += mouse;
-        continue;
-      }
-      if (len === 0) {
-        if (s.length - i === 1) {
-          // A lone ESC: a complete key in prefix mode, nothing to wait for.
-          this.key(ESC, action, (d) => (input += d));
-          i++;
-          continue;
-        }
-        this.carry = s.slice(i);
-        break;
-      }
-      this.key(s.slice(i, i + len), action, (d) => (input += d));
-      i += len;
+    while (i < scan.s.length) i = this.step(scan, i);
+    if (scan.input !== '') scan.out.push({ kind: 'input', data: scan.input });
+    return scan.out;
+  }
+
+  /** Scans from `i` in the current mode; returns where to go on (the chunk's length to stop). */
+  private step(scan: Scan, i: number): number {
+    switch (this.mode) {
+      case 'prompt-paste':
+        return this.promptPaste(scan, i);
+      case 'paste':
+        return this.paste(scan, i);
+      case 'normal':
+        return this.normal(scan, i);
+      default:
+        return this.modal(scan, i);
     }
-    if (input !== '') out.push({ kind: 'input', data: input });
-    return out;
+  }
+
+  /** Inside a paste into the mention prompt: the pasted text, up to the paste's end, is one prompt key. */
+  private promptPaste(scan: Scan, i: number): number {
+    const { s } = scan;
+    const end = s.indexOf(PASTE_END, i);
+    if (end < 0) {
+      const keep = partialSuffix(s, PASTE_END);
+      if (s.length - keep > i) scan.action({ kind: 'prompt', key: s.slice(i, s.length - keep), paste: true });
+      this.carry = s.slice(s.length - keep);
+      return s.length;
+    }
+    if (end > i) scan.action({ kind: 'prompt', key: s.slice(i, end), paste: true });
+    this.mode = 'prompt';
+    return end + PASTE_END.length;
+  }
+
+  /** Inside a bracketed paste: everything up to and with the paste's end goes to the pane. */
+  private paste(scan: Scan, i: number): number {
+    const { s } = scan;
+    const end = s.indexOf(PASTE_END, i);
+    if (end < 0) {
+      const keep = partialSuffix(s, PASTE_END);
+      scan.input += s.slice(i, s.length - keep);
+      this.carry = s.slice(s.length - keep);
+      return s.length;
+    }
+    scan.input += s.slice(i, end + PASTE_END.length);
+    this.mode = 'normal';
+    return end + PASTE_END.length;
+  }
+
+  /** Normal mode: bytes pass to the pane up to the prefix, a mouse report or a paste's start. */
+  private normal(scan: Scan, i: number): number {
+    const { s } = scan;
+    // Fast path: copy everything up to the next prefix or paste start.
+    let j = i;
+    while (j < s.length && s[j] !== this.prefix && s[j] !== ESC) j++;
+    scan.input += s.slice(i, j);
+    i = j;
+    if (i >= s.length) return s.length;
+    if (s[i] === this.prefix) {
+      this.mode = 'prefix';
+      return i + 1;
+    }
+    const len = keyLength(s, i);
+    const mouse = len === 0 ? 0 : this.mouse(s, i, len, scan.action);
+    if (mouse < 0) return s.length;
+    if (mouse > 0) return i + mouse;
+    if (len === 0) {
+      // A lone ESC at the end of a chunk is a real Escape key: pass it now.
+      if (s.length - i === 1 || s.length - i > KEY_SEQUENCE_MAX) {
+        scan.input += s.slice(i);
+      } else {
+        this.carry = s.slice(i);
+      }
+      return s.length;
+    }
+    const key = s.slice(i, i + len);
+    scan.input += key;
+    if (key === PASTE_START) this.mode = 'paste';
+    return i + len;
+  }
+
+  /** Prefix, scroll, help, prompt or copy mode: one whole key at a time. */
+  private modal(scan: Scan, i: number): number {
+    const { s } = scan;
+    const len = keyLength(s, i);
+    const mouse = len === 0 ? 0 : this.mouse(s, i, len, scan.action);
+    if (mouse < 0) return s.length;
+    if (mouse > 0) return i + mouse;
+    if (len === 0) {
+      if (s.length - i === 1) {
+        // A lone ESC: a complete key in prefix mode, nothing to wait for.
+        this.key(ESC, scan.action, scan.pass);
+        return i + 1;
+      }
+      this.carry = s.slice(i);
+      return s.length;
+    }
+    this.key(s.slice(i, i + len), scan.action, scan.pass);
+    return i + len;
   }
 
   /**
@@ -345,7 +296,7 @@ export class KeyScanner {
           action({ kind: 'list' });
           return;
         }
-        const c = BY_KEY.get(key);
+        const c = PREFIX_COMMANDS.get(key);
         if (!c) return; // an unbound key after the prefix is dropped, as in tmux
         if (c.cmd === 'scroll') this.mode = 'scroll';
         if (c.cmd === 'help') this.mode = 'help';
@@ -386,6 +337,24 @@ export class KeyScanner {
         return;
     }
   }
+}
+
+/** One chunk being scanned: the bytes for the pane gather in `input` until an action comes between them. */
+class Scan {
+  readonly out: KeyAction[] = [];
+  input = '';
+
+  constructor(readonly s: string) {}
+
+  readonly action = (a: KeyAction): void => {
+    if (this.input !== '') this.out.push({ kind: 'input', data: this.input });
+    this.input = '';
+    this.out.push(a);
+  };
+
+  readonly pass = (data: string): void => {
+    this.input += data;
+  };
 }
 
 /** How many trailing characters of `s` could start `marker`. */

@@ -25,85 +25,97 @@ export interface BoardClock {
 
 /** Starts ticking and flushing `board`; `now` defaults to Date.now. */
 export function startBoardClock(board: Board, now: () => number = Date.now): BoardClock {
-  let flushTimer: Cancel | undefined;
-  let lastFlush = -Infinity;
-  let stopped = false;
-  /** The grid's origin: ticks fall at origin + n seconds, n >= 1; undefined while the board is empty. */
-  let origin: number | undefined;
-  /** The n of the last tick run on this grid (0: none yet). */
-  let ticked = 0;
-  let tickTimer: NodeJS.Timeout | undefined;
-  /** The n the tick timer is armed for. */
-  let armedFor = 0;
-
-  const flush = (): void => {
-    flushTimer = undefined;
-    const t = now();
-    lastFlush = t;
-    board.getState().flush(t);
-    armFlush();
-    armTick(); // a feed op may have brought a removal closer
-  };
-
-  /** Arms the flush timer if output waits, at the next slot after the last flush. */
-  const armFlush = (): void => {
-    if (stopped || flushTimer !== undefined || !board.getState().pending()) return;
-    // Due already (the first output after a pause): in this loop turn, after whatever else was read in it.
-    flushTimer = after(lastFlush + ORCH_FLUSH_INTERVAL - now(), flush, true);
-  };
-
-  const tick = (): void => {
-    tickTimer = undefined;
-    ticked = armedFor;
-    board.getState().tick(now());
-    armTick();
-    armFlush(); // a finished agent's footer, a feed pane's new state
-  };
-
-  const stopTick = (): void => {
-    if (tickTimer !== undefined) clearTimeout(tickTimer);
-    tickTimer = undefined;
-  };
-
-  /** Arms the tick at the first grid point at or after the board's next due time (never one already ticked). */
-  const armTick = (): void => {
-    if (stopped) return;
-    const state = board.getState();
-    if (!state.active()) {
-      stopTick();
-      origin = undefined;
-      ticked = 0;
-      return;
-    }
-    const t = now();
-    origin ??= t;
-    const due = state.nextDue(t);
-    if (due === undefined) {
-      stopTick();
-      return;
-    }
-    const n = Math.max(ticked + 1, Math.ceil((due - origin) / ORCH_MONITOR_INTERVAL));
-    if (tickTimer !== undefined && armedFor === n) return;
-    stopTick();
-    armedFor = n;
-    tickTimer = setTimeout(tick, Math.max(0, origin + n * ORCH_MONITOR_INTERVAL - t));
-    tickTimer.unref();
-  };
-
+  const clock = new Clock(board, now);
   const unsubscribe = board.getState().onWake(() => {
-    armFlush();
-    armTick();
+    clock.armFlush();
+    clock.armTick();
   });
-  armFlush();
-  armTick();
-
+  clock.armFlush();
+  clock.armTick();
   return {
     stop() {
-      stopped = true;
       unsubscribe();
-      flushTimer?.();
-      flushTimer = undefined;
-      stopTick();
+      clock.stop();
     },
   };
+}
+
+/** The flush timer and the tick on its grid. */
+class Clock {
+  private flushTimer: Cancel | undefined;
+  private lastFlush = -Infinity;
+  private stopped = false;
+  /** The grid's origin: ticks fall at origin + n seconds, n >= 1; undefined while the board is empty. */
+  private origin: number | undefined;
+  /** The n of the last tick run on this grid (0: none yet). */
+  private ticked = 0;
+  private tickTimer: NodeJS.Timeout | undefined;
+  /** The n the tick timer is armed for. */
+  private armedFor = 0;
+
+  constructor(
+    private readonly board: Board,
+    private readonly now: () => number,
+  ) {}
+
+  /** Arms the flush timer if output waits, at the next slot after the last flush. */
+  armFlush(): void {
+    if (this.stopped || this.flushTimer !== undefined || !this.board.getState().pending()) return;
+    // Due already (the first output after a pause): in this loop turn, after whatever else was read in it.
+    this.flushTimer = after(this.lastFlush + ORCH_FLUSH_INTERVAL - this.now(), this.flush, true);
+  }
+
+  /** Arms the tick at the first grid point at or after the board's next due time (never one already ticked). */
+  armTick(): void {
+    if (this.stopped) return;
+    const state = this.board.getState();
+    if (!state.active()) {
+      this.stopTick();
+      this.origin = undefined;
+      this.ticked = 0;
+      return;
+    }
+    const t = this.now();
+    this.origin ??= t;
+    const due = state.nextDue(t);
+    if (due === undefined) {
+      this.stopTick();
+      return;
+    }
+    const n = Math.max(this.ticked + 1, Math.ceil((due - this.origin) / ORCH_MONITOR_INTERVAL));
+    if (this.tickTimer !== undefined && this.armedFor === n) return;
+    this.stopTick();
+    this.armedFor = n;
+    this.tickTimer = setTimeout(this.tick, Math.max(0, this.origin + n * ORCH_MONITOR_INTERVAL - t));
+    this.tickTimer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.flushTimer?.();
+    this.flushTimer = undefined;
+    this.stopTick();
+  }
+
+  private readonly flush = (): void => {
+    this.flushTimer = undefined;
+    const t = this.now();
+    this.lastFlush = t;
+    this.board.getState().flush(t);
+    this.armFlush();
+    this.armTick(); // a feed op may have brought a removal closer
+  };
+
+  private readonly tick = (): void => {
+    this.tickTimer = undefined;
+    this.ticked = this.armedFor;
+    this.board.getState().tick(this.now());
+    this.armTick();
+    this.armFlush(); // a finished agent's footer, a feed pane's new state
+  };
+
+  private stopTick(): void {
+    if (this.tickTimer !== undefined) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
+  }
 }

@@ -157,38 +157,19 @@ class Frames {
 
 /** Enters the alternate screen and draws every frame the pane source cues. */
 export function startDrawing(options: DrawingOptions): Drawing {
-  const { terminal, board, source, prompt, log } = options;
+  const { terminal, source, prompt } = options;
   const frames = new Frames(options);
   const { out } = frames;
   const inkOut = new InkStdout(terminal.cols, terminal.rows, (frame) => frames.chrome(frame));
   source.onFrame((headers) => frames.draw(headers));
-  const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
 
   /** The terminal modes the cockpit has on, as one string: what a client that attaches is sent first. */
   const modes = (): string => (options.mouse === false ? ENTER : ENTER + MOUSE_ON + (motion ? '\x1b[?1003h' : '')) + (title === null ? '' : setTitle(title));
   let title: string | null = null;
   let motion = false;
   terminal.write(modes());
-  const { list, name, now, prefixSign } = options;
-  const instance: Instance = render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign }), {
-    stdout: inkOut as unknown as NodeJS.WriteStream,
-    stdin: inkIn,
-    debug: true, // every commit is written at once to our output stage, which diffs it; the cue throttles React
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  // A terminal that went away fails writes: stop drawing, supervision goes on.
-  const offGone = terminal.onGone((why) => {
-    frames.drawing = false;
-    log(`terminal write failed: ${why}`);
-  });
-  // A client that attaches gets the modes, then everyone a whole frame.
-  const offAttach = terminal.onAttach((send) => {
-    if (!frames.drawing) return;
-    send(modes());
-    out.repaint();
-    source.dirty();
-  });
+  const instance = renderChrome(options, inkOut);
+  const offTerminal = followTerminal(options, frames, modes);
 
   let stopped = false;
   return {
@@ -225,8 +206,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
       if (stopped) return;
       stopped = true;
       frames.drawing = false;
-      offGone();
-      offAttach();
+      offTerminal();
       source.stop();
       try {
         instance.unmount();
@@ -236,6 +216,39 @@ export function startDrawing(options: DrawingOptions): Drawing {
       // Cleared first where the terminal keeps no title stack, then popped where it does.
       terminal.leave((title === null ? '' : setTitle('')) + LEAVE);
     },
+  };
+}
+
+/** Renders the components (the chrome) with Ink into `inkOut`, which hands each frame to the output stage. */
+function renderChrome(options: DrawingOptions, inkOut: InkStdout): Instance {
+  const { board, source, prompt, list, name, now, prefixSign } = options;
+  const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
+  return render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign }), {
+    stdout: inkOut as unknown as NodeJS.WriteStream,
+    stdin: inkIn,
+    debug: true, // every commit is written at once to our output stage, which diffs it; the cue throttles React
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+}
+
+/** Follows the terminal's clients: drawing stops when it is gone, and a client that attaches gets the modes, then everyone a whole frame. Returns the unsubscribe. */
+function followTerminal(options: DrawingOptions, frames: Frames, modes: () => string): () => void {
+  const { terminal, source, log } = options;
+  // A terminal that went away fails writes: stop drawing, supervision goes on.
+  const offGone = terminal.onGone((why) => {
+    frames.drawing = false;
+    log(`terminal write failed: ${why}`);
+  });
+  const offAttach = terminal.onAttach((send) => {
+    if (!frames.drawing) return;
+    send(modes());
+    frames.out.repaint();
+    source.dirty();
+  });
+  return () => {
+    offGone();
+    offAttach();
   };
 }
 

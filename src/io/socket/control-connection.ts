@@ -52,136 +52,161 @@ export interface ConnectionContext {
 
 /** Serves one accepted connection until it closes. */
 export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
-  const { counters, idleMs, lineMax, log, replyLine } = ctx;
-  const decoder = new LineDecoder(lineMax);
+  new Connection(socket, ctx).serve();
+}
+
+/**
+ * Backpressure: a client that sends requests faster than it reads replies
+ * is not read from until its replies drain and its queue shrinks, and the
+ * next reply is not made until the last one has drained, so neither the
+ * reply buffer nor the request queue grows without bound. A client that
+ * reads nothing for idleMs while a reply waits is closed.
+ */
+class Connection {
+  private readonly decoder: LineDecoder;
   /** Requests are answered one after another, so replies keep request order. */
-  let chain: Promise<void> = Promise.resolve();
-  let pending = 0;
-  let ended = false;
-  let closing = false;
+  private chain: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private pendingBytes = 0;
+  private ended = false;
+  /** A line over the cap was refused: the rest of the client's bytes are never read. */
+  private closing = false;
+  private throttled = false;
+  /** True while a reply waits for the client to take the last one. */
+  private draining = false;
 
-  const finishIfDone = (): void => {
-    if (!ended || pending > 0 || socket.destroyed) return;
-    // After a refused line the rest of the client's bytes are never read: hang up fully.
-    if (closing) socket.end(() => socket.destroy());
-    else socket.end();
-  };
+  constructor(
+    private readonly socket: Socket,
+    private readonly ctx: ConnectionContext,
+  ) {
+    this.decoder = new LineDecoder(ctx.lineMax);
+  }
 
-  const send = (reply: Reply): void => {
-    if (!reply.ok) counters.errorReplies++;
+  serve(): void {
+    const { socket, ctx } = this;
+    socket.on('drain', () => this.unthrottle());
+    socket.setTimeout(ctx.idleMs);
+    socket.on('timeout', () => {
+      ctx.counters.idleClosed++;
+      socket.destroy();
+    });
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('end', () => {
+      if (!this.closing) for (const line of jsonLines(this.decoder.end())) this.handle(line);
+      this.ended = true;
+      this.finishIfDone();
+    });
+    socket.on('error', (err) => {
+      ctx.counters.writeFailures++;
+      ctx.log(`control socket: connection error: ${err.message}`);
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.closing) return;
+    for (const line of jsonLines(this.decoder.push(chunk))) {
+      if (line.ok || !line.tooLong) {
+        this.handle(line);
+        continue;
+      }
+      // Refused without buffering more: answer, then hang up.
+      this.ctx.counters.tooLong++;
+      this.handle(line);
+      this.closing = true;
+      this.ended = true;
+      this.socket.pause();
+      this.finishIfDone();
+      break;
+    }
+  }
+
+  private handle(line: DecodedLine): void {
+    const { socket, ctx } = this;
+    ctx.counters.requests++;
+    this.pending++;
+    const size = line.ok ? line.text.length : 0;
+    this.pendingBytes += size;
+    if (this.pending >= PENDING_MAX || this.pendingBytes >= PENDING_MAX_BYTES) this.throttle();
+    this.armIdle();
+    this.chain = this.chain
+      .then(async () => {
+        await this.drained();
+        if (socket.destroyed) return;
+        this.send(await ctx.answer(line));
+      })
+      .catch((err: unknown) => ctx.log(`control socket: request failed: ${messageOf(err)}`))
+      .finally(() => {
+        this.pending--;
+        this.pendingBytes -= size;
+        this.armIdle();
+        this.unthrottle();
+        this.finishIfDone();
+      });
+  }
+
+  private send(reply: Reply): void {
+    const { socket, ctx } = this;
+    if (!reply.ok) ctx.counters.errorReplies++;
     if (socket.destroyed || !socket.writable) {
-      counters.writeFailures++;
+      ctx.counters.writeFailures++;
       return;
     }
     try {
-      if (!socket.write(replyLine(reply))) throttle();
+      if (!socket.write(ctx.replyLine(reply))) this.throttle();
     } catch (err) {
-      counters.writeFailures++;
-      log(`control socket: reply not written: ${messageOf(err)}`);
+      ctx.counters.writeFailures++;
+      ctx.log(`control socket: reply not written: ${messageOf(err)}`);
     }
-  };
+  }
 
-  /**
-   * Backpressure: a client that sends requests faster than it reads replies
-   * is not read from until its replies drain and its queue shrinks, and the
-   * next reply is not made until the last one has drained, so neither the
-   * reply buffer nor the request queue grows without bound. A client that
-   * reads nothing for idleMs while a reply waits is closed.
-   */
-  let throttled = false;
-  let pendingBytes = 0;
-  /** True while a reply waits for the client to take the last one. */
-  let draining = false;
+  private finishIfDone(): void {
+    const { socket } = this;
+    if (!this.ended || this.pending > 0 || socket.destroyed) return;
+    // After a refused line the rest of the client's bytes are never read: hang up fully.
+    if (this.closing) socket.end(() => socket.destroy());
+    else socket.end();
+  }
+
   /**
    * The idle clock runs while nothing is asked (a silent client) and while a
    * reply waits for the client to read (a stalled client); it stops while a
    * request is being answered (a long poll is not idleness).
    */
-  const armIdle = (): void => {
+  private armIdle(): void {
     // After a refused line the connection is only finishing its last reply.
-    socket.setTimeout(draining || (pending === 0 && !closing) ? idleMs : 0);
-  };
-  const throttle = (): void => {
-    if (throttled || closing) return;
-    throttled = true;
-    socket.pause();
-  };
-  const unthrottle = (): void => {
-    if (!throttled || closing || pending > PENDING_LOW || pendingBytes > PENDING_MAX_BYTES / 16 || socket.writableNeedDrain) return;
-    throttled = false;
+    this.socket.setTimeout(this.draining || (this.pending === 0 && !this.closing) ? this.ctx.idleMs : 0);
+  }
+
+  private throttle(): void {
+    if (this.throttled || this.closing) return;
+    this.throttled = true;
+    this.socket.pause();
+  }
+
+  private unthrottle(): void {
+    const { socket } = this;
+    if (!this.throttled || this.closing || this.pending > PENDING_LOW || this.pendingBytes > PENDING_MAX_BYTES / 16 || socket.writableNeedDrain) return;
+    this.throttled = false;
     socket.resume();
-  };
-  socket.on('drain', unthrottle);
-  const drained = (): Promise<void> => {
+  }
+
+  /** Resolves once the last reply has drained to the client (or the connection closed). */
+  private drained(): Promise<void> {
+    const { socket } = this;
     if (!socket.writableNeedDrain || socket.destroyed) return Promise.resolve();
-    counters.drainWaits++;
-    draining = true;
-    armIdle();
+    this.ctx.counters.drainWaits++;
+    this.draining = true;
+    this.armIdle();
     return new Promise<void>((resolve) => {
       const done = (): void => {
         socket.off('drain', done);
         socket.off('close', done);
-        draining = false;
-        armIdle();
+        this.draining = false;
+        this.armIdle();
         resolve();
       };
       socket.on('drain', done);
       socket.on('close', done);
     });
-  };
-
-  const handle = (line: DecodedLine): void => {
-    counters.requests++;
-    pending++;
-    const size = line.ok ? line.text.length : 0;
-    pendingBytes += size;
-    if (pending >= PENDING_MAX || pendingBytes >= PENDING_MAX_BYTES) throttle();
-    armIdle();
-    chain = chain
-      .then(async () => {
-        await drained();
-        if (socket.destroyed) return;
-        send(await ctx.answer(line));
-      })
-      .catch((err: unknown) => log(`control socket: request failed: ${messageOf(err)}`))
-      .finally(() => {
-        pending--;
-        pendingBytes -= size;
-        armIdle();
-        unthrottle();
-        finishIfDone();
-      });
-  };
-
-  socket.setTimeout(idleMs);
-  socket.on('timeout', () => {
-    counters.idleClosed++;
-    socket.destroy();
-  });
-  socket.on('data', (chunk: Buffer) => {
-    if (closing) return;
-    for (const line of jsonLines(decoder.push(chunk))) {
-      if (line.ok || !line.tooLong) {
-        handle(line);
-        continue;
-      }
-      // Refused without buffering more: answer, then hang up.
-      counters.tooLong++;
-      handle(line);
-      closing = true;
-      ended = true;
-      socket.pause();
-      finishIfDone();
-      break;
-    }
-  });
-  socket.on('end', () => {
-    if (!closing) for (const line of jsonLines(decoder.end())) handle(line);
-    ended = true;
-    finishIfDone();
-  });
-  socket.on('error', (err) => {
-    counters.writeFailures++;
-    log(`control socket: connection error: ${err.message}`);
-  });
+  }
 }

@@ -108,113 +108,29 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const env = options.env ?? process.env;
   const place = claimSocketPlace(options.path ?? socketPath(process.pid, socketDir(env)), env);
   const path = place.path;
-  const dir = dirname(path);
-  sweepDeadSockets(dir);
+  sweepDeadSockets(dirname(path));
   await clearStaleSocket(path);
 
-  const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const idleMs = options.idleTimeoutMs ?? CONTROL_IDLE_TIMEOUT_MS;
-  const lineMax = options.lineMaxBytes ?? REQUEST_LINE_MAX;
-  const replyMax = options.replyMaxBytes ?? CONTROL_REPLY_MAX_BYTES;
-  const deadlineMs = options.requestDeadlineMs ?? CONTROL_REQUEST_DEADLINE_MS;
-  // Node has already raised the soft limit to the hard one; what is left must also serve ptys, pipes and files.
-  const files = fileLimit();
-  const connectionsMax = options.connectionsMax ?? Math.max(16, Math.min(CONTROL_CONNECTIONS_MAX, (files?.soft ?? Infinity) - FILES_RESERVED));
-  if (connectionsMax < CONTROL_CONNECTIONS_MAX) log(`control socket: at most ${connectionsMax} connections (open-file limit ${files?.soft ?? '?'})`);
+  const connectionsMax = connectionsCap(options, log);
   const warning = place.warning;
   if (warning !== undefined) log(`control socket: ${warning}`);
-  const counters: ControlCounters = {
-    connections: 0,
-    requests: 0,
-    errorReplies: 0,
-    writeFailures: 0,
-    idleClosed: 0,
-    tooLong: 0,
-    refused: 0,
-    drainWaits: 0,
-    tooLarge: 0,
-    deadlines: 0,
-  };
+  const counters = newCounters();
   const sockets = new Set<Socket>();
-
-  const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
-    if (sockets.size >= connectionsMax) {
-      counters.refused++;
-      socket.on('error', () => {});
-      socket.end(`${JSON.stringify({ ok: false, error: `too many connections (limit ${connectionsMax})` })}\n`, () => socket.destroy());
-      return;
-    }
-    counters.connections++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    serveConnection(socket, ctx);
-  });
-
-  /** The reply line, or the cap's error in its place. */
-  const replyLine = (reply: Reply): string => {
-    const line = JSON.stringify(reply);
-    // A UTF-16 unit is at most 3 UTF-8 bytes: only long lines need counting.
-    const bytes = line.length * 3 <= replyMax ? 0 : Buffer.byteLength(line);
-    if (bytes <= replyMax) return `${line}\n`;
-    counters.tooLarge++;
-    counters.errorReplies++;
-    return `${JSON.stringify({ ok: false, error: `reply too large (${bytes} bytes, limit ${replyMax} bytes); ask for less (record_read limit)` })}\n`;
+  const ctx: ConnectionContext = {
+    counters,
+    idleMs: options.idleTimeoutMs ?? CONTROL_IDLE_TIMEOUT_MS,
+    lineMax: options.lineMaxBytes ?? REQUEST_LINE_MAX,
+    log,
+    replyLine: replyLineWithin(options.replyMaxBytes ?? CONTROL_REPLY_MAX_BYTES, counters),
+    answer: answerInTime(answerer(options, log), options.requestDeadlineMs ?? CONTROL_REQUEST_DEADLINE_MS, counters),
   };
 
-  /** The answer, or the deadline's error when it takes longer than the deadline (plus a poll's wait). */
-  const answerInTime = async (line: DecodedLine): Promise<Reply> => {
-    const wait = line.ok ? pollWaitMs(line.value) : 0;
-    const limit = deadlineMs + wait;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<Reply>((resolve) => {
-      timer = setTimeout(() => {
-        counters.deadlines++;
-        resolve({ ok: false, error: `request not answered within ${limit} ms` });
-      }, limit);
-    });
-    try {
-      return await Promise.race([answer(line), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  const answer = async (line: DecodedLine): Promise<Reply> => {
-    if (!line.ok) return { ok: false, error: line.error };
-    const command = parseCommand(line.value);
-    if (command instanceof RequestError) return { ok: false, error: command.message };
-    const [board, agents] = await Promise.all([options.board, options.agents]);
-    options.traffic?.asked(command, now());
-    let reply: Reply = { ok: false, error: 'not answered' };
-    try {
-      reply = await dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
-      return reply;
-    } finally {
-      options.traffic?.answered(command, reply, now());
-    }
-  };
-
-  const ctx: ConnectionContext = { counters, idleMs, lineMax, log, replyLine, answer: answerInTime };
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ path, backlog: 4_096 }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  chmodSync(path, 0o600);
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => accept(socket, sockets, connectionsMax, ctx));
+  await listen(server, path);
   server.on('error', (err) => log(`control socket: server error: ${err.message}`));
 
-  const removeOnExit = (): void => {
-    try {
-      unlinkSync(path);
-      if (place.ownDir !== undefined) rmdirSync(place.ownDir);
-    } catch {
-      // Already gone.
-    }
-  };
+  const removeOnExit = (): void => removeSocketFile(path, place.ownDir);
   process.once('exit', removeOnExit);
 
   let closed: Promise<void> | undefined;
@@ -242,6 +158,108 @@ export async function startControlServer(options: ControlServerOptions): Promise
       });
       return closed;
     },
+  };
+}
+
+/** Serves a new connection, or refuses it with the cap's error when `max` are open. */
+function accept(socket: Socket, sockets: Set<Socket>, max: number, ctx: ConnectionContext): void {
+  const { counters } = ctx;
+  if (sockets.size >= max) {
+    counters.refused++;
+    socket.on('error', () => {});
+    socket.end(`${JSON.stringify({ ok: false, error: `too many connections (limit ${max})` })}\n`, () => socket.destroy());
+    return;
+  }
+  counters.connections++;
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+  serveConnection(socket, ctx);
+}
+
+/** Removes the socket file, and its folder when the server made it. */
+function removeSocketFile(path: string, ownDir: string | undefined): void {
+  try {
+    unlinkSync(path);
+    if (ownDir !== undefined) rmdirSync(ownDir);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Connections allowed at once: the option, else the cap lowered to fit the open-file limit; logged when under the cap. */
+function connectionsCap(options: ControlServerOptions, log: (line: string) => void): number {
+  // Node has already raised the soft limit to the hard one; what is left must also serve ptys, pipes and files.
+  const files = fileLimit();
+  const max = options.connectionsMax ?? Math.max(16, Math.min(CONTROL_CONNECTIONS_MAX, (files?.soft ?? Infinity) - FILES_RESERVED));
+  if (max < CONTROL_CONNECTIONS_MAX) log(`control socket: at most ${max} connections (open-file limit ${files?.soft ?? '?'})`);
+  return max;
+}
+
+function newCounters(): ControlCounters {
+  return { connections: 0, requests: 0, errorReplies: 0, writeFailures: 0, idleClosed: 0, tooLong: 0, refused: 0, drainWaits: 0, tooLarge: 0, deadlines: 0 };
+}
+
+/** Listens on `path` (only the owner may connect); rejects when it cannot. */
+async function listen(server: Server, path: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ path, backlog: 4_096 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  chmodSync(path, 0o600);
+}
+
+/** The reply line, or the cap's error in its place. */
+function replyLineWithin(replyMax: number, counters: ControlCounters): (reply: Reply) => string {
+  return (reply) => {
+    const line = JSON.stringify(reply);
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only long lines need counting.
+    const bytes = line.length * 3 <= replyMax ? 0 : Buffer.byteLength(line);
+    if (bytes <= replyMax) return `${line}\n`;
+    counters.tooLarge++;
+    counters.errorReplies++;
+    return `${JSON.stringify({ ok: false, error: `reply too large (${bytes} bytes, limit ${replyMax} bytes); ask for less (record_read limit)` })}\n`;
+  };
+}
+
+/** The answer, or the deadline's error when it takes longer than the deadline (plus a poll's wait). */
+function answerInTime(answer: (line: DecodedLine) => Promise<Reply>, deadlineMs: number, counters: ControlCounters): (line: DecodedLine) => Promise<Reply> {
+  return async (line) => {
+    const wait = line.ok ? pollWaitMs(line.value) : 0;
+    const limit = deadlineMs + wait;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Reply>((resolve) => {
+      timer = setTimeout(() => {
+        counters.deadlines++;
+        resolve({ ok: false, error: `request not answered within ${limit} ms` });
+      }, limit);
+    });
+    try {
+      return await Promise.race([answer(line), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** A decoded line's reply from the dispatcher, once the board (and the agents) exist; the lead's traffic told of both. */
+function answerer(options: ControlServerOptions, log: (line: string) => void): (line: DecodedLine) => Promise<Reply> {
+  const now = options.now ?? Date.now;
+  return async (line) => {
+    if (!line.ok) return { ok: false, error: line.error };
+    const command = parseCommand(line.value);
+    if (command instanceof RequestError) return { ok: false, error: command.message };
+    const [board, agents] = await Promise.all([options.board, options.agents]);
+    options.traffic?.asked(command, now());
+    let reply: Reply = { ok: false, error: 'not answered' };
+    try {
+      reply = await dispatch(command, { board, now: now(), ...(agents ? { agents } : {}), log });
+      return reply;
+    } finally {
+      options.traffic?.answered(command, reply, now());
+    }
   };
 }
 

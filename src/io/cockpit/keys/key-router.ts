@@ -112,13 +112,14 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         case 'input': {
           const data = commands.asking ? commands.answer(action.data) : action.data;
           if (data === '') continue;
-          if (list?.getState().open && !board.getState().help) {
-            for (let i = 0; i < data.length; ) {
-              const len = keyLength(data, i) || data.length - i;
-              listKey(list, data.slice(i, i + len));
-              i += len;
-            }
-          } else typed(route, commands, data);
+          let i = 0;
+          // The open list holds the keyboard; the keys after the one that closed it (one chunk on a loaded machine) go on.
+          while (i < data.length && list?.getState().open && !board.getState().help) {
+            const len = keyLength(data, i) || data.length - i;
+            listKey(list, data.slice(i, i + len));
+            i += len;
+          }
+          if (i < data.length) typed(route, commands, data.slice(i));
         }
       }
     }
