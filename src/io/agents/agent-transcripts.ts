@@ -132,9 +132,9 @@ export class AgentTranscripts {
     if (!w || w.ending) return;
     w.ending = { state, elapsedMs, summary, result };
     w.due = true;
-    // Little left: the whole end now, as a reader just told the agent ended expects.
+    // Little left: the whole end now, as a reader just told the agent ended expects; else all of it in later turns.
     const small = w.queue.length === 0 && w.buffer.length <= TRANSCRIPT_SLICE && (result === undefined || result.raw.length <= TRANSCRIPT_SLICE);
-    this.#work(id, w, small ? Infinity : TRANSCRIPT_SLICE);
+    if (small) this.#work(id, w, Infinity);
     if (this.#writing.has(id)) this.#later();
   }
 
