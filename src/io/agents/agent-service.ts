@@ -124,7 +124,7 @@ export class LocalAgentService implements AgentService {
       slots: options.slots,
       stateDir: options.stateDir,
       transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
-      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now, written: () => indexer.poke() },
+      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now, written: (record) => indexer.poke(record) },
       startAttempt: (job, at) => startAttempt(s, job, at),
       launches: options.launches ? new LaunchKeeper(options.launches, run, options.board, now) : undefined,
     };

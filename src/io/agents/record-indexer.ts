@@ -7,7 +7,7 @@
  * database that refuses a step (locked, full) is tried again later; until
  * then search finds the record by its substring scan.
  */
-import type { RecordStore } from '../storage/records.js';
+import type { FreshRecord, RecordStore } from '../storage/records.js';
 
 /** After a refused step, the next try waits this long. */
 export const INDEX_RETRY_MS = 5_000;
@@ -18,13 +18,16 @@ export class RecordIndexer {
   #busy = false;
   #stopped = false;
   #timer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** The record last written, read from memory rather than from the database while it is indexed. */
+  #fresh: FreshRecord | undefined;
 
   constructor(records: RecordStore) {
     this.#records = records;
   }
 
-  /** There may be something to index: start stepping, unless already at it. */
-  poke(): void {
+  /** There may be something to index (`written`: a record just stored, its text in memory): start stepping, unless already at it. */
+  poke(written?: { readonly id: string; readonly text: string }): void {
+    if (written !== undefined) this.#fresh = { id: written.id, text: written.text, unit: 0, cp: 0 };
     if (this.#busy || this.#stopped) return;
     this.#busy = true;
     this.#next();
@@ -51,12 +54,15 @@ export class RecordIndexer {
     if (this.#stopped) return;
     let more: boolean;
     try {
-      more = this.#records.indexStep();
+      more = this.#records.indexStep(undefined, this.#fresh);
     } catch {
       this.#timer = setTimeout(() => this.#step(), INDEX_RETRY_MS).unref();
       return;
     }
     if (more) this.#next();
-    else this.#busy = false;
+    else {
+      this.#busy = false;
+      this.#fresh = undefined;
+    }
   }
 }

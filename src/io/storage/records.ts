@@ -112,6 +112,25 @@ const CHUNKED_INDEX = [
    END`,
 ];
 
+/** A record just written, its text still in memory: where its index stands, in UTF-16 units and in code points. */
+export interface FreshRecord {
+  readonly id: string;
+  readonly text: string;
+  unit: number;
+  cp: number;
+}
+
+/** The UTF-16 units of the `n` code points of `text` from `unit`. */
+function unitsOf(text: string, unit: number, n: number): number {
+  let i = unit;
+  for (let k = 0; k < n && i < text.length; k++) {
+    const c = text.charCodeAt(i);
+    const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return i - unit;
+}
+
 /** Code points of a record indexed in one step (a chunk); a chunk ends at a space within its last quarter when there is one. */
 export const INDEX_CHUNK = 32_768;
 
@@ -185,17 +204,22 @@ export class RecordStore {
    * Indexes the next chunk of the oldest record not yet whole in the index,
    * in one transaction (so a crash leaves it where the last step ended, and
    * the next step, in any process, goes on from there). Returns false when
-   * nothing is left to index.
+   * nothing is left to index. When that record is `fresh` (its text still in
+   * memory, its cursor where the index stands), the chunk is taken from it
+   * instead of reading the record, and the cursor moves on.
    */
-  indexStep(chunk: number = INDEX_CHUNK): boolean {
+  indexStep(chunk: number = INDEX_CHUNK, fresh?: FreshRecord): boolean {
     return guardBusy(this.db, () =>
       this.db
         .transaction(() => {
           const next = this.db
-            .prepare<[], { seq: number; chars: number; indexed: number; label: string }>('SELECT seq, chars, indexed, label FROM records WHERE indexed < chars ORDER BY seq LIMIT 1')
+            .prepare<[], { seq: number; id: string; chars: number; indexed: number; label: string }>('SELECT seq, id, chars, indexed, label FROM records WHERE indexed < chars ORDER BY seq LIMIT 1')
             .get();
           if (next === undefined) return false;
-          const piece = this.db.prepare<[number, number, number], { text: string }>('SELECT substr(text, ?, ?) AS text FROM records WHERE seq = ?').get(next.indexed + 1, chunk, next.seq)?.text ?? '';
+          const inMemory = fresh !== undefined && fresh.id === next.id && fresh.cp === next.indexed;
+          const piece = inMemory
+            ? fresh.text.slice(fresh.unit, fresh.unit + unitsOf(fresh.text, fresh.unit, chunk))
+            : (this.db.prepare<[number, number, number], { text: string }>('SELECT substr(text, ?, ?) AS text FROM records WHERE seq = ?').get(next.indexed + 1, chunk, next.seq)?.text ?? '');
           if (piece === '') {
             // Its count said more than its text holds: nothing is left to index.
             this.db.prepare('UPDATE records SET indexed = chars WHERE seq = ?').run(next.seq);
@@ -206,6 +230,10 @@ export class RecordStore {
           const id = this.db.prepare('INSERT INTO record_chunks (seq, start, len) VALUES (?, ?, ?)').run(next.seq, next.indexed, len).lastInsertRowid;
           this.db.prepare('INSERT INTO record_chunks_fts (rowid, text, label) VALUES (?, ?, ?)').run(id, text, next.indexed === 0 ? next.label : '');
           this.db.prepare('UPDATE records SET indexed = ? WHERE seq = ?').run(next.indexed + len, next.seq);
+          if (inMemory) {
+            fresh.unit += text.length;
+            fresh.cp += len;
+          }
           return true;
         })
         .immediate(),

@@ -64,6 +64,21 @@ describe('the records index, built after the write', () => {
     expect(hit[0]?.snippet).toContain('»word1234«');
   });
 
+  it('takes a fresh record\'s chunks from memory, the same chunks as read from the database', () => {
+    const text = Array.from({ length: 4_000 }, (_, k) => `w${k}😀${k % 7 === 0 ? '\n' : ' '}`).join('');
+    const chunksOf = (fresh: boolean): { start: number; len: number }[] => {
+      const db = open(freshPath());
+      const store = new RecordStore(db);
+      const id = store.put(text, { label: 'x' }, 0);
+      const cursor = fresh ? { id, text, unit: 0, cp: 0 } : undefined;
+      while (store.indexStep(1_000, cursor));
+      if (cursor) expect(cursor.unit).toBe(text.length);
+      expect(indexHolds(db, 'w3999')).toBe(true);
+      return chunks(db);
+    };
+    expect(chunksOf(true)).toEqual(chunksOf(false));
+  });
+
   it('finds a word of several tokens and a prefix of it, and takes FTS syntax literally', () => {
     const db = open(freshPath());
     const store = new RecordStore(db);
