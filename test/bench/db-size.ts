@@ -46,7 +46,7 @@ function bytesBy(db: StateDb): Record<string, number> {
 
 function unindexed(db: StateDb): number {
   try {
-    return db.prepare<[], { n: number }>('SELECT count(*) AS n FROM records WHERE indexed < chars').get()?.n ?? 0;
+    return db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n ?? 0;
   } catch {
     return 0; // a store that indexes as it writes
   }

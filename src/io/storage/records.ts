@@ -84,8 +84,8 @@ const SCHEMA = [
 ];
 
 /**
- * The index by chunks, built after the write: `indexed` counts the code
- * points of a record already in it; each chunk is a row of `record_chunks`
+ * The index by chunks, built after the write: `record_index` holds the
+ * records not yet whole in it and how many code points of each are; each chunk is a row of `record_chunks`
  * whose text the index reads through the view (the label only with the
  * first chunk). A record's chunks leave the index with it.
  */
@@ -93,8 +93,9 @@ const CHUNKED_INDEX = [
   'DROP TRIGGER records_ai',
   'DROP TRIGGER records_ad',
   'DROP TABLE records_fts',
-  'ALTER TABLE records ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0',
-  'CREATE INDEX records_unindexed ON records(seq) WHERE indexed < chars',
+  // Apart from the records, whose long text a read of a later column or an update would walk or write again.
+  'CREATE TABLE record_index (seq INTEGER PRIMARY KEY, indexed INTEGER NOT NULL)',
+  'INSERT INTO record_index (seq, indexed) SELECT seq, 0 FROM records',
   `CREATE TABLE record_chunks (
      id INTEGER PRIMARY KEY,
      seq INTEGER NOT NULL,
@@ -109,6 +110,7 @@ const CHUNKED_INDEX = [
      INSERT INTO record_chunks_fts(record_chunks_fts, rowid, text, label)
        SELECT 'delete', c.id, substr(old.text, c.start + 1, c.len), CASE WHEN c.start = 0 THEN old.label ELSE '' END FROM record_chunks c WHERE c.seq = old.seq;
      DELETE FROM record_chunks WHERE seq = old.seq;
+     DELETE FROM record_index WHERE seq = old.seq;
    END`,
 ];
 
@@ -154,8 +156,14 @@ export class RecordStore {
     const id = meta.id ?? newRecordId(now);
     guardBusy(this.db, () =>
       this.db
-        .prepare('INSERT INTO records (id, created_at, label, tag, chars, text) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), text),
+        .transaction(() => {
+          const seq = this.db
+            .prepare('INSERT INTO records (id, created_at, label, tag, chars, text) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), text).lastInsertRowid;
+          // Indexed after the write, in idle turns (src/io/agents/record-indexer.ts).
+          this.db.prepare('INSERT INTO record_index (seq, indexed) VALUES (?, 0)').run(seq);
+        })
+        .immediate(),
     );
     return id;
   }
@@ -213,7 +221,9 @@ export class RecordStore {
       this.db
         .transaction(() => {
           const next = this.db
-            .prepare<[], { seq: number; id: string; chars: number; indexed: number; label: string }>('SELECT seq, id, chars, indexed, label FROM records WHERE indexed < chars ORDER BY seq LIMIT 1')
+            .prepare<[], { seq: number; id: string; chars: number; indexed: number; label: string }>(
+              'SELECT r.seq, r.id, r.chars, i.indexed, r.label FROM record_index i JOIN records r ON r.seq = i.seq ORDER BY i.seq LIMIT 1',
+            )
             .get();
           if (next === undefined) return false;
           const inMemory = fresh !== undefined && fresh.id === next.id && fresh.cp === next.indexed;
@@ -222,14 +232,15 @@ export class RecordStore {
             : (this.db.prepare<[number, number, number], { text: string }>('SELECT substr(text, ?, ?) AS text FROM records WHERE seq = ?').get(next.indexed + 1, chunk, next.seq)?.text ?? '');
           if (piece === '') {
             // Its count said more than its text holds: nothing is left to index.
-            this.db.prepare('UPDATE records SET indexed = chars WHERE seq = ?').run(next.seq);
+            this.db.prepare('DELETE FROM record_index WHERE seq = ?').run(next.seq);
             return true;
           }
           const text = next.indexed + codePoints(piece) < next.chars ? atSpace(piece) : piece;
           const len = codePoints(text);
           const id = this.db.prepare('INSERT INTO record_chunks (seq, start, len) VALUES (?, ?, ?)').run(next.seq, next.indexed, len).lastInsertRowid;
           this.db.prepare('INSERT INTO record_chunks_fts (rowid, text, label) VALUES (?, ?, ?)').run(id, text, next.indexed === 0 ? next.label : '');
-          this.db.prepare('UPDATE records SET indexed = ? WHERE seq = ?').run(next.indexed + len, next.seq);
+          if (next.indexed + len >= next.chars) this.db.prepare('DELETE FROM record_index WHERE seq = ?').run(next.seq);
+          else this.db.prepare('UPDATE record_index SET indexed = ? WHERE seq = ?').run(next.indexed + len, next.seq);
           if (inMemory) {
             fresh.unit += text.length;
             fresh.cp += len;

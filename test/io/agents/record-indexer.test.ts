@@ -11,7 +11,7 @@ let db: StateDb | undefined;
 afterEach(() => db?.close());
 
 function unindexed(d: StateDb): number {
-  return d.prepare<[], { n: number }>('SELECT count(*) AS n FROM records WHERE indexed < chars').get()?.n ?? -1;
+  return d.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n ?? -1;
 }
 
 describe('the record indexer', () => {

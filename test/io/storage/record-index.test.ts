@@ -123,7 +123,7 @@ describe('the records index, built after the write', () => {
     expect(indexHolds(db, 'word1999')).toBe(false);
     store.indexAll();
     expect(indexHolds(db, 'word1999')).toBe(true);
-    expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM records WHERE indexed < chars').get()?.n).toBe(0);
+    expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n).toBe(0);
     db.exec("INSERT INTO record_chunks_fts(record_chunks_fts) VALUES ('integrity-check')");
   });
 
