@@ -6,11 +6,13 @@
  * end, 2 are ACP agents that stream, ask permission (answered with
  * `tai ask answer` after a few seconds) and end. Once a minute a client
  * attaches in a pty of its own, draws for 20 s and detaches (prefix + d).
- * Printed per minute: the server's RSS and CPU (also per agent ended), the database's size,
- * agents started and ended, questions answered; at the end RSS growth after
- * the warm-up, CPU per minute against the first and per agent ended, first half against second, the database's growth
- * against what its transcripts and records hold, and its size after
- * `tai record gc`. A benchmark reports; it never fails.
+ * Printed per minute: the server's RSS and CPU (also per agent ended),
+ * the state database's size, agents started and ended, questions answered;
+ * at the end RSS growth after the warm-up, CPU per minute against the
+ * first, CPU per agent ended (first half of the minutes against the
+ * second), the database's growth against what its transcripts and records
+ * hold, and its size after `tai record gc`. A benchmark reports; it
+ * never fails.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
