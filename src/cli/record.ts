@@ -86,6 +86,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
           return whole ? readAll(store, id, o, out) : readPage(store, id, offset ?? 0, limit, o, out);
         }
         case 'search': {
+          indexFirst(store);
           const hits = store.search(positionals.join(' '), limit ?? 20);
           if (o.json) out.json(hits);
           else {
@@ -192,4 +193,13 @@ function nonNegative(flag: string, text: string | undefined): number | undefined
   const n = Number(text);
   if (!(text.trim() !== '' && Number.isFinite(n) && n >= 0)) throw new CommandLineError(`--${flag} takes a number, 0 or more, got '${text}'`);
   return n;
+}
+
+/** What a cockpit has not indexed yet (it was busy, or it ended first) is indexed before a search; a refusal leaves it to the substring scan. */
+function indexFirst(store: RecordStore): void {
+  try {
+    store.indexAll();
+  } catch {
+    // locked or full: search still finds it by substring
+  }
 }

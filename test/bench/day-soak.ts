@@ -6,11 +6,13 @@
  * end, 2 are ACP agents that stream, ask permission (answered with
  * `tai ask answer` after a few seconds) and end. Once a minute a client
  * attaches in a pty of its own, draws for 20 s and detaches (prefix + d).
- * Printed per minute: the server's RSS and CPU, the state database's size,
- * agents started and ended, questions answered; at the end RSS growth after
- * the warm-up, CPU per minute against the first, the database's growth
- * against what its transcripts and records hold, and its size after
- * `tai record gc`. A benchmark reports; it never fails.
+ * Printed per minute: the server's RSS and CPU (also per agent ended),
+ * the state database's size, agents started and ended, questions answered;
+ * at the end RSS growth after the warm-up, CPU per minute against the
+ * first, CPU per agent ended (first half of the minutes against the
+ * second), the database's growth against what its transcripts and records
+ * hold, and its size after `tai record gc`. A benchmark reports; it
+ * never fails.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +51,11 @@ interface Minute {
   readonly rssMb: number;
   readonly rssPeakMb: number;
   readonly cpuPct: number;
+  /** CPU seconds of the minute per agent that ended in it: the cost per unit of work, which the machine's noise moves less than a percentage. */
+  readonly cpuPerAgent: number;
+  /** CPU seconds of the minute, and agents ended in it. */
+  readonly cpuS: number;
+  readonly endedInMinute: number;
   readonly dbMb: number;
   readonly counts: LoadCounts;
   readonly attachMs: number | undefined;
@@ -153,6 +160,7 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
   const rows: Minute[] = [];
   const start = performance.now();
   let cpu0 = cpuOf(server);
+  let ended0 = counts.ended;
   for (let m = 1; m <= minutes; m++) {
     const attach = attachOnce({ name, env, cwd }, 20_000);
     const due = start + m * 60_000;
@@ -165,16 +173,24 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
     if (rss.length === 0) rss.push(rssOf(server));
     const attached = await attach;
     const cpu = cpuOf(server);
-    const row: Minute = { minute: m, rssMb: Math.min(...rss), rssPeakMb: Math.max(...rss), cpuPct: ((cpu - cpu0) / 60) * 100, dbMb: mb(dbBytes(state)), counts: { ...counts }, attachMs: attached.firstFrameMs };
+    const endedInMinute = counts.ended - ended0;
+    ended0 = counts.ended;
+    const row: Minute = { minute: m, rssMb: Math.min(...rss), rssPeakMb: Math.max(...rss), cpuPct: ((cpu - cpu0) / 60) * 100, cpuS: cpu - cpu0, endedInMinute, cpuPerAgent: endedInMinute > 0 ? (cpu - cpu0) / endedInMinute : NaN, dbMb: mb(dbBytes(state)), counts: { ...counts }, attachMs: attached.firstFrameMs };
     cpu0 = cpu;
     rows.push(row);
-    process.stdout.write(`soak: minute ${m}: RSS ${f(row.rssMb)} - ${f(row.rssPeakMb)} MB, CPU ${f(row.cpuPct)} %, db ${f(row.dbMb, 2)} MB, agents ${counts.started} started / ${counts.ended} ended\n`);
+    process.stdout.write(`soak: minute ${m}: RSS ${f(row.rssMb)} - ${f(row.rssPeakMb)} MB, CPU ${f(row.cpuPct)} % (${f(row.cpuPerAgent, 2)} s per agent ended), db ${f(row.dbMb, 2)} MB, agents ${counts.started} started / ${counts.ended} ended\n`);
     if (rssOf(server) === 0) {
       process.stdout.write('soak: the server is gone; the run stops here\n');
       break;
     }
   }
   return rows;
+}
+
+/** CPU seconds per agent ended over some minutes (their CPU and their agents summed, so one noisy minute weighs as much as it lasted). */
+function perAgent(rows: readonly Minute[]): number {
+  const ended = rows.reduce((n, r) => n + r.endedInMinute, 0);
+  return ended > 0 ? rows.reduce((s, r) => s + r.cpuS, 0) / ended : NaN;
 }
 
 /** The database at the end: its size and what it holds. */
@@ -194,9 +210,9 @@ interface GcRun {
 
 function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, gc: GcRun, aged: GcRun, counts: LoadCounts): void {
   const out = (l: string) => process.stdout.write(`${l}\n`);
-  out('\n| minute | server RSS MB, lowest / highest of 12 samples | server CPU % of a core | state db MB (with WAL) | agents started / ended (cumulative) | questions answered | attach: first frame ms |');
-  out('|---|---|---|---|---|---|---|');
-  for (const r of rows) out(`| ${r.minute} | ${f(r.rssMb)} / ${f(r.rssPeakMb)} | ${f(r.cpuPct)} | ${f(r.dbMb, 2)} | ${r.counts.started} / ${r.counts.ended} | ${r.counts.answered} | ${f(r.attachMs, 0)} |`);
+  out('\n| minute | server RSS MB, lowest / highest of 12 samples | server CPU % of a core | CPU s per agent ended | state db MB (with WAL) | agents started / ended (cumulative) | questions answered | attach: first frame ms |');
+  out('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) out(`| ${r.minute} | ${f(r.rssMb)} / ${f(r.rssPeakMb)} | ${f(r.cpuPct)} | ${f(r.cpuPerAgent, 2)} | ${f(r.dbMb, 2)} | ${r.counts.started} / ${r.counts.ended} | ${r.counts.answered} | ${f(r.attachMs, 0)} |`);
   const warm = Math.min(WARM_UP_MIN, rows.length - 1);
   const base = rows[warm - 1] ?? rows[0];
   const last = rows[rows.length - 1];
@@ -212,6 +228,7 @@ function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>,
   out(`| RSS growth from minute ${warm} to minute ${last?.minute ?? 'n/a'} (after the warm-up), lowest samples | ${f((last?.rssMb ?? NaN) - (base?.rssMb ?? NaN))} MB (${f(base?.rssMb)} -> ${f(last?.rssMb)}) | at most 5 MB |`);
   out(`| CPU per minute after the warm-up against minute 1: largest difference | ${f(worstCpu * 100)} % (minute 1: ${f(first?.cpuPct)} % of a core) | within 10 % |`);
   out(`| same, against minute ${warm + 1} (the first settled minute) | ${f(worstSettled * 100)} % | |`);
+  out(`| CPU per agent ended after the warm-up, first half / second half of the minutes | ${f(perAgent(after.slice(0, Math.ceil(after.length / 2))), 2)} / ${f(perAgent(after.slice(Math.ceil(after.length / 2))), 2)} s | flat |`);
   out(`| state db at the end (with WAL) / grown since minute 1 | ${f(mb(end.bytes), 2)} MB / ${f(mb(growth), 2)} MB | |`);
   out(`| what it holds: transcripts + records (${end.held.agents} agents' rows) | ${f(mb(end.held.transcripts), 2)} + ${f(mb(end.held.records), 2)} = ${f(mb(held), 2)} MB | db about what it holds |`);
   out(`| db size / what it holds | ${f(end.bytes / held, 2)} | |`);

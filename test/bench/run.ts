@@ -23,6 +23,7 @@ const BENCHES: Record<string, Bench> = {
   'lanes-idle': async (quick) => (await import('./lanes-idle.js')).run({ quick }),
   attach: async (quick) => (await import('./attach.js')).run({ cycles: quick ? 20 : 100 }),
   stall: async () => (await import('./stall.js')).run(),
+  'db-size': async (quick) => (await import('./db-size.js')).run({ agents: quick ? 10 : 40 }),
   // The real server for half an hour or more: only when named.
   soak: async (quick) => (await import('./day-soak.js')).run({ minutes: minutes ?? (quick ? 2 : 30) }),
 };

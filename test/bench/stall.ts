@@ -98,7 +98,8 @@ export async function run(): Promise<void> {
       await service.poll(id, 120_000);
     },
   };
-  for (const c of [warm, ...CASES]) {
+  const only = process.env['TAI_STALL_CASE'];
+  for (const c of [warm, ...CASES.filter((_, k) => only === undefined || String(k + 1) === only)]) {
     const dir = mkdtempSync(join(tmpdir(), 'tai-stall-'));
     const db = openStateDb(join(dir, 'tai.db'));
     const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 60, statusLine: true });

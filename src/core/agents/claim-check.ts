@@ -14,8 +14,21 @@ export const CLAIM_HEAD = 2_500;
 /** Code points of the tail the caller receives. */
 export const CLAIM_TAIL = 2_500;
 
+/** A long text counted last: the claim check counts one result several times as it stores and answers it. */
+let counted: { readonly text: string; readonly n: number } | undefined;
+/** Texts shorter than this are counted each time (cheaper than the comparison). */
+const COUNT_MEMO_MIN = 65_536;
+
 /** The code points in `text` (a surrogate pair counts once). */
 export function codePoints(text: string): number {
+  if (text.length < COUNT_MEMO_MIN) return countCodePoints(text);
+  if (counted !== undefined && counted.text === text) return counted.n;
+  const n = countCodePoints(text);
+  counted = { text, n };
+  return n;
+}
+
+function countCodePoints(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

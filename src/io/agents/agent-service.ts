@@ -47,6 +47,7 @@ import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
 import type { TranscriptStore } from '../storage/transcripts.js';
 import { AgentTranscripts } from './agent-transcripts.js';
+import { RecordIndexer } from './record-indexer.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './spawn/startable.js';
 import { runSpecOf, type Runner, type RunSpec } from './runners/runner.js';
@@ -102,10 +103,13 @@ export class LocalAgentService implements AgentService {
   readonly #runners: Readonly<Record<string, Runner>>;
   readonly #unsubscribe: () => void;
   readonly #upkeep: NodeJS.Timeout | undefined;
+  readonly #indexer: RecordIndexer;
 
   constructor(options: AgentServiceOptions) {
     const now = options.now ?? Date.now;
     const run = options.run ?? currentRun();
+    const indexer = new RecordIndexer(options.records);
+    this.#indexer = indexer;
     const s: ServiceState = {
       board: options.board,
       records: options.records,
@@ -120,7 +124,7 @@ export class LocalAgentService implements AgentService {
       slots: options.slots,
       stateDir: options.stateDir,
       transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
-      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now },
+      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now, written: (record) => indexer.poke(record) },
       startAttempt: (job, at) => startAttempt(s, job, at),
       launches: options.launches ? new LaunchKeeper(options.launches, run, options.board, now) : undefined,
     };
@@ -128,6 +132,8 @@ export class LocalAgentService implements AgentService {
     this.#runners = options.runners ?? DEFAULT_RUNNERS;
     // The board may finish a panel itself (an agent that survived its hard stop).
     this.#unsubscribe = s.board.subscribe(() => sweep(s));
+    // A record an earlier process left half indexed is finished now.
+    indexer.poke();
     // The slots' leases, and what the database refused earlier once it takes writes again.
     // Room for the final rows on a full disk (src/io/storage/unsaved.ts).
     if (s.stateDir !== undefined && s.agents) reserveRoom(s.stateDir, run);
@@ -302,6 +308,7 @@ export class LocalAgentService implements AgentService {
   dispose(): void {
     this.#unsubscribe();
     clearInterval(this.#upkeep);
+    this.#indexer.stop();
     this.#s.lanes?.dispose();
     this.#s.transcripts?.dispose();
     this.#s.launches?.dispose();

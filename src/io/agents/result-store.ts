@@ -40,12 +40,15 @@ export interface StoreResultOptions {
   readonly now: () => number;
   /** Waits `ms` (a real timer unless a test fakes the clock). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told after each record written (its full-text index is built after it, src/io/agents/record-indexer.ts). */
+  readonly written?: (record: { readonly id: string; readonly text: string }) => void;
 }
 
 /** The first try, synchronous: the record, or a fault; a lock is `locked` (retry with `waitOut`). */
 export function storeNow(options: StoreResultOptions, raw: string, label: string, id: string): ResultPlace | 'locked' {
   try {
     options.records.put(raw, { label, id }, options.now());
+    options.written?.({ id, text: raw });
     return { kind: 'record', id };
   } catch (err) {
     const fault = faultOf(err, options.records.db.name);
@@ -62,6 +65,7 @@ export async function waitOut(options: StoreResultOptions, raw: string, label: s
     await sleep(Math.min(RETRY_EVERY_MS, Math.max(1, options.waitMs - (options.now() - since))));
     try {
       withBusyTimeout(options.records.db, RETRY_BUSY_MS, () => options.records.put(raw, { label, id }, options.now()));
+      options.written?.({ id, text: raw });
       return { kind: 'record', id };
     } catch (err) {
       const fault = faultOf(err, options.records.db.name);

@@ -3,7 +3,14 @@
  * still answer after the cockpit that ran an agent has exited or crashed
  * (docs/architecture.md, "Persistence"). Rows are keyed by the supervisor's run
  * and the panel id, since panel ids start again at 1 in every process.
+ *
+ * A row whose result went to a record does not repeat the claim check's
+ * view of it: the row keeps what comes before the view and how many code
+ * points of the record's head and tail the view shows, and `get` reads them
+ * from the record. Before the record is deleted, its head and tail are
+ * written back into the row (the trigger made with the first such row).
  */
+import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
 import type { AgentRow } from '../../../store/status.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
@@ -53,6 +60,17 @@ const SCHEMA = [
   'CREATE INDEX agents_started ON agents(started_at)',
 ];
 
+/** The view read from the record: code points of its head and its tail after the row's text. */
+const VIEW_ONCE = ['ALTER TABLE agents ADD COLUMN view_head INTEGER', 'ALTER TABLE agents ADD COLUMN view_tail INTEGER', 'CREATE INDEX agents_record ON agents(record_id)'];
+
+const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_agents_bd BEFORE DELETE ON records BEGIN
+     UPDATE agents SET text = text || substr(old.text, 1, view_head) || char(10, 10)
+         || '[... ' || (old.chars - view_head - view_tail) || ' characters omitted; the whole result (' || old.chars || ' characters) was record ' || old.id || ', since deleted ...]'
+         || char(10, 10) || substr(old.text, old.chars - view_tail + 1),
+       view_head = NULL, view_tail = NULL
+      WHERE record_id = old.id AND view_head IS NOT NULL;
+   END`;
+
 interface Row {
   run: string;
   id: number;
@@ -69,6 +87,8 @@ interface Row {
   text: string;
   tools: number;
   tokens: number;
+  view_head?: number | null;
+  view_tail?: number | null;
 }
 
 /** The reason written on the rows of a supervisor that died with agents live. */
@@ -86,24 +106,41 @@ export function currentRun(pid: number = process.pid, startedAt: number = Math.r
 export class AgentsStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'agents/1', SCHEMA);
+    migrate(db, 'agents/2', VIEW_ONCE);
   }
 
-  /** Writes (inserts or replaces) one agent's row. */
+  /** Writes (inserts or replaces) one agent's row; a claim check's view in its text is kept as a reference to its record. */
   save(agent: StoredAgent): void {
+    const view = agent.recordId === null ? undefined : splitView(agent.text, agent.recordId, agent.chars);
     guardBusy(this.db, () =>
       this.db
-        .prepare(
-          `INSERT OR REPLACE INTO agents (run, id, kind, label, task, state, started_at, finished_at, reason, record_id, chars, exit_code, text, tools, tokens)
-           VALUES (@run, @id, @kind, @label, @task, @state, @startedAt, @finishedAt, @reason, @recordId, @chars, @exitCode, @text, @tools, @tokens)`,
-        )
-        .run(agent),
+        .transaction(() => {
+          if (view !== undefined) this.db.exec(RECORD_DELETE_TRIGGER);
+          this.db
+            .prepare(
+              `INSERT OR REPLACE INTO agents (run, id, kind, label, task, state, started_at, finished_at, reason, record_id, chars, exit_code, text, tools, tokens, view_head, view_tail)
+               VALUES (@run, @id, @kind, @label, @task, @state, @startedAt, @finishedAt, @reason, @recordId, @chars, @exitCode, @text, @tools, @tokens, @viewHead, @viewTail)`,
+            )
+            .run({ ...agent, text: view?.before ?? agent.text, viewHead: view?.head ?? null, viewTail: view?.tail ?? null });
+        })
+        .immediate(),
     );
   }
 
-  /** One agent's row, or undefined. */
+  /** One agent's row, or undefined; its text whole (a claim check's view read from its record). */
   get(run: string, id: number): StoredAgent | undefined {
     const row = this.db.prepare<[string, number], Row>('SELECT * FROM agents WHERE run = ? AND id = ?').get(run, id);
-    return row ? fromRow(row) : undefined;
+    if (!row) return undefined;
+    const agent = fromRow(row);
+    const head = row.view_head ?? null;
+    const tail = row.view_tail ?? 0;
+    if (head === null || row.record_id === null) return agent;
+    // A row with a view was written with its record (and the records table) there; the trigger keeps it so.
+    const ends = this.db
+      .prepare<[number, number, string], { head: string; tail: string }>('SELECT substr(text, 1, ?) AS head, substr(text, chars - ? + 1) AS tail FROM records WHERE id = ?')
+      .get(head, tail, row.record_id);
+    if (!ends) return agent;
+    return { ...agent, text: `${row.text}${ends.head}\n\n${claimLine(row.record_id, row.chars, head, row.chars - head - tail)}\n\n${ends.tail}` };
   }
 
   /** The newest agent with panel id `id`, of the supervisor with pid `pid` when given (`tai logs 4242/3`). */
@@ -148,6 +185,32 @@ export class AgentsStore {
       return false; // a database without the restore's tables
     }
   }
+}
+
+/**
+ * A text that ends with the claim check's view of record `recordId` (head,
+ * the line naming the record, tail): what comes before the view and the code
+ * points of its head and tail; undefined for any other text.
+ */
+export function splitView(text: string, recordId: string, total: number): { before: string; head: number; tail: number } | undefined {
+  const found = new RegExp(`\\n\\n\\[\\.\\.\\. (\\d+) characters omitted; the whole result \\(${total} characters\\) is record ${recordId}: .*--offset (\\d+) --limit \\d+\\) \\.\\.\\.\\]\\n\\n`).exec(text);
+  if (!found) return undefined;
+  const omitted = Number(found[1]);
+  const head = Number(found[2]);
+  const tail = total - head - omitted;
+  // The head is the `head` code points before the line, the tail all after it.
+  let start = found.index;
+  for (let k = 0; k < head && start > 0; k++) start -= start >= 2 && isLow(text.charCodeAt(start - 1)) && isHigh(text.charCodeAt(start - 2)) ? 2 : 1;
+  if (tail < 0 || codePoints(text.slice(found.index + found[0].length)) !== tail || codePoints(text.slice(start, found.index)) !== head) return undefined;
+  return { before: text.slice(0, start), head, tail };
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function fromRow(row: Row): StoredAgent {

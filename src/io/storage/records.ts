@@ -5,6 +5,14 @@
  * `gc` applies the retention policy the original lacked (docs/spec.md, "Claim
  * check").
  *
+ * The full-text index is built after the write, a chunk at a time
+ * (`indexStep`, driven in idle turns by src/io/agents/record-indexer.ts), so
+ * storing a long result never holds the loop for its tokenizing. Until a
+ * record is indexed, search finds it by its substring scan. The index holds
+ * no text of its own (it reads chunks of the records through a view) and no
+ * positions (`detail=none`): a word of several tokens matches a chunk that
+ * holds them all.
+ *
  * Retention defaults: records older than RECORDS_MAX_AGE_DAYS (30) go, and
  * then the oldest go until the rest hold at most RECORDS_MAX_CHARS
  * (100 million characters, about 100 MB of text). Offsets and lengths count
@@ -15,6 +23,9 @@ import { codePoints } from '../../core/agents/claim-check.js';
 import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
 import { randomHex } from '../crypto-lazy.js';
+import { atSpace, ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet, unitsOf } from '../../core/agents/record-query.js';
+
+export { ftsQuery, ftsQueries } from '../../core/agents/record-query.js';
 
 /** Records older than this many days are deleted by gc. */
 export const RECORDS_MAX_AGE_DAYS = 30;
@@ -75,6 +86,48 @@ const SCHEMA = [
    END`,
 ];
 
+/**
+ * The index by chunks, built after the write: `record_index` holds the
+ * records not yet whole in it and how many code points of each are; each chunk is a row of `record_chunks`
+ * whose text the index reads through the view (the label only with the
+ * first chunk). A record's chunks leave the index with it.
+ */
+const CHUNKED_INDEX = [
+  'DROP TRIGGER records_ai',
+  'DROP TRIGGER records_ad',
+  'DROP TABLE records_fts',
+  // Apart from the records, whose long text a read of a later column or an update would walk or write again.
+  'CREATE TABLE record_index (seq INTEGER PRIMARY KEY, indexed INTEGER NOT NULL)',
+  'INSERT INTO record_index (seq, indexed) SELECT seq, 0 FROM records',
+  `CREATE TABLE record_chunks (
+     id INTEGER PRIMARY KEY,
+     seq INTEGER NOT NULL,
+     start INTEGER NOT NULL,
+     len INTEGER NOT NULL)`,
+  'CREATE INDEX record_chunks_seq ON record_chunks(seq, start)',
+  `CREATE VIEW record_chunk_text AS
+     SELECT c.id AS id, substr(r.text, c.start + 1, c.len) AS text, CASE WHEN c.start = 0 THEN r.label ELSE '' END AS label
+       FROM record_chunks c JOIN records r ON r.seq = c.seq`,
+  `CREATE VIRTUAL TABLE record_chunks_fts USING fts5(text, label, content='record_chunk_text', content_rowid='id', detail=none)`,
+  `CREATE TRIGGER records_chunks_ad AFTER DELETE ON records BEGIN
+     INSERT INTO record_chunks_fts(record_chunks_fts, rowid, text, label)
+       SELECT 'delete', c.id, substr(old.text, c.start + 1, c.len), CASE WHEN c.start = 0 THEN old.label ELSE '' END FROM record_chunks c WHERE c.seq = old.seq;
+     DELETE FROM record_chunks WHERE seq = old.seq;
+     DELETE FROM record_index WHERE seq = old.seq;
+   END`,
+];
+
+/** A record just written, its text still in memory: where its index stands, in UTF-16 units and in code points. */
+export interface FreshRecord {
+  readonly id: string;
+  readonly text: string;
+  unit: number;
+  cp: number;
+}
+
+/** Code points of a record indexed in one step (a chunk); a chunk ends at a space within its last quarter when there is one. */
+export const INDEX_CHUNK = 32_768;
+
 interface MetaRow {
   id: string;
   created_at: number;
@@ -87,6 +140,7 @@ interface MetaRow {
 export class RecordStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'records/1', SCHEMA);
+    migrate(db, 'records/2', CHUNKED_INDEX);
   }
 
   /** Stores `text` whole and returns its new id; the row is committed when this returns. */
@@ -94,8 +148,14 @@ export class RecordStore {
     const id = meta.id ?? newRecordId(now);
     guardBusy(this.db, () =>
       this.db
-        .prepare('INSERT INTO records (id, created_at, label, tag, chars, text) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), text),
+        .transaction(() => {
+          const seq = this.db
+            .prepare('INSERT INTO records (id, created_at, label, tag, chars, text) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), text).lastInsertRowid;
+          // Indexed after the write, in idle turns (src/io/agents/record-indexer.ts).
+          this.db.prepare('INSERT INTO record_index (seq, indexed) VALUES (?, 0)').run(seq);
+        })
+        .immediate(),
     );
     return id;
   }
@@ -126,27 +186,92 @@ export class RecordStore {
 
   /**
    * Records whose text or label holds every word of `query`, as a search box
-   * finds them: first by full text, each word a word or a word's start (FTS5
-   * prefix queries, best first), then, while fewer than `limit` were found,
-   * records holding each word anywhere, inside a word too (instr, ignoring
-   * ASCII case; a scan, newest first). The user's text is never FTS syntax.
+   * finds them: first by full text, each word's tokens as words or a word's
+   * start (FTS5 prefix queries on the indexed chunks, best chunk first), then,
+   * while fewer than `limit` were found, records holding each word anywhere,
+   * inside a word too (instr, ignoring ASCII case; a scan, newest first),
+   * which also finds a record not yet indexed. The user's text is never FTS syntax.
    */
   search(query: string, limit: number = 20): RecordHit[] {
-    const match = ftsQuery(query);
-    if (match === '') return [];
     const max = Math.max(1, limit);
     return guardBusy(this.db, () => {
-      const hits = this.db
-        .prepare<[string, number], MetaRow & { snippet: string }>(
-          `SELECT r.id, r.created_at, r.label, r.tag, r.chars,
-                  snippet(records_fts, 0, '»', '«', '…', 12) AS snippet
-             FROM records_fts JOIN records r ON r.seq = records_fts.rowid
-            WHERE records_fts MATCH ? ORDER BY rank LIMIT ?`,
-        )
-        .all(match, max)
-        .map((row) => ({ ...toMeta(row), snippet: row.snippet }));
+      const hits = this.#indexHits(query, max);
       return hits.length < max ? [...hits, ...this.substringHits(query, max - hits.length, new Set(hits.map((h) => h.id)))] : hits;
     });
+  }
+
+  /**
+   * Indexes the next chunk of the oldest record not yet whole in the index,
+   * in one transaction (so a crash leaves it where the last step ended, and
+   * the next step, in any process, goes on from there). Returns false when
+   * nothing is left to index. When that record is `fresh` (its text still in
+   * memory, its cursor where the index stands), the chunk is taken from it
+   * instead of reading the record, and the cursor moves on.
+   */
+  indexStep(chunk: number = INDEX_CHUNK, fresh?: FreshRecord): boolean {
+    return guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          const next = this.db
+            .prepare<[], { seq: number; id: string; chars: number; indexed: number; label: string }>(
+              'SELECT r.seq, r.id, r.chars, i.indexed, r.label FROM record_index i JOIN records r ON r.seq = i.seq ORDER BY i.seq LIMIT 1',
+            )
+            .get();
+          if (next === undefined) return false;
+          const inMemory = fresh !== undefined && fresh.id === next.id && fresh.cp === next.indexed;
+          const piece = inMemory
+            ? fresh.text.slice(fresh.unit, fresh.unit + unitsOf(fresh.text, fresh.unit, chunk))
+            : (this.db.prepare<[number, number, number], { text: string }>('SELECT substr(text, ?, ?) AS text FROM records WHERE seq = ?').get(next.indexed + 1, chunk, next.seq)?.text ?? '');
+          if (piece === '') {
+            // Its count said more than its text holds: nothing is left to index.
+            this.db.prepare('DELETE FROM record_index WHERE seq = ?').run(next.seq);
+            return true;
+          }
+          const text = next.indexed + codePoints(piece) < next.chars ? atSpace(piece) : piece;
+          const len = codePoints(text);
+          const id = this.db.prepare('INSERT INTO record_chunks (seq, start, len) VALUES (?, ?, ?)').run(next.seq, next.indexed, len).lastInsertRowid;
+          this.db.prepare('INSERT INTO record_chunks_fts (rowid, text, label) VALUES (?, ?, ?)').run(id, text, next.indexed === 0 ? next.label : '');
+          if (next.indexed + len >= next.chars) this.db.prepare('DELETE FROM record_index WHERE seq = ?').run(next.seq);
+          else this.db.prepare('UPDATE record_index SET indexed = ? WHERE seq = ?').run(next.indexed + len, next.seq);
+          if (inMemory) {
+            fresh.unit += text.length;
+            fresh.cp += len;
+          }
+          return true;
+        })
+        .immediate(),
+    );
+  }
+
+  /** Indexes every record not yet whole in the index (a command that searches: no loop to keep free). */
+  indexAll(): void {
+    while (this.indexStep()) {
+      // one chunk per transaction, as in the idle turns
+    }
+  }
+
+  /** The records whose indexed chunks hold every word, best first, with a snippet of their best chunk. */
+  #indexHits(query: string, max: number): RecordHit[] {
+    for (const match of ftsQueries(query)) {
+      try {
+        const best = this.db
+          .prepare<[string, number], MetaRow & { chunk: number; r: number }>(
+            `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.chunk
+               FROM (SELECT c.seq AS seq, f.rowid AS chunk, min(f.rank) AS r FROM record_chunks_fts f JOIN record_chunks c ON c.id = f.rowid
+                      WHERE record_chunks_fts MATCH ? GROUP BY c.seq) best
+               JOIN records r ON r.seq = best.seq ORDER BY best.r LIMIT ?`,
+          )
+          .all(match, max);
+        const snippet = this.db.prepare<[number, string], { snippet: string }>(
+          `SELECT snippet(record_chunks_fts, 0, '»', '«', '…', 12) AS snippet FROM record_chunks_fts WHERE rowid = CAST(? AS INTEGER) AND record_chunks_fts MATCH ?`,
+        );
+        return best.map((row) => ({ ...toMeta(row), snippet: snippet.get(row.chunk, match)?.snippet ?? '' }));
+      } catch (err) {
+        // A word the tokenizer splits where the query did not is a phrase, which this index cannot answer: try the finer split.
+        if (!(err instanceof Error && /phrase queries are not supported/.test(err.message))) throw err;
+      }
+    }
+    return [];
   }
 
   /** Records holding every word of `query` anywhere (ASCII case ignored), newest first, but those in `seen`. */
@@ -201,32 +326,6 @@ export class RecordStore {
 /** A new record id: sortable by time, unguessable enough to not collide. */
 export function newRecordId(now: number): string {
   return `r${Math.max(0, Math.floor(now)).toString(36)}${randomHex(4)}`;
-}
-
-/**
- * Turns free text into an FTS5 query that matches every word literally, as a
- * word or a word's start: each word a quoted phrase (so no FTS syntax of the
- * user's is obeyed) with a prefix star (`"bigline-1-ab"*` finds bigline-1-abc).
- */
-export function ftsQuery(text: string): string {
-  return text
-    .split(/\s+/)
-    .filter((w) => w !== '')
-    .map((w) => `"${w.replaceAll('"', '""')}"*`)
-    .join(' ');
-}
-
-/** Characters of context shown before a substring match. */
-const SNIPPET_BEFORE = 40;
-/** Characters a substring match's snippet spans. */
-const SNIPPET_SPAN = 100;
-
-/** The snippet of a substring match (its first word marked as FTS marks one), from the text around it. */
-function substringSnippet(around: string, at: number, word: string): string {
-  if (at === 0) return around.slice(0, SNIPPET_SPAN); // only the label holds it
-  const start = at - 1 - Math.max(0, at - 1 - SNIPPET_BEFORE);
-  const end = start + word.length;
-  return `${at - 1 > SNIPPET_BEFORE ? '…' : ''}${around.slice(0, start)}»${around.slice(start, end)}«${around.slice(end)}…`;
 }
 
 function toMeta(row: MetaRow): RecordMeta {

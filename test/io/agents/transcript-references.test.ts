@@ -10,6 +10,7 @@ import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 import { TranscriptStore } from '../../../src/io/storage/transcripts.js';
 import { xtermScreens } from '../../../src/io/terminal/screen.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { until } from '../../helpers/until.js';
 
 let close: (() => void) | undefined;
 afterEach(() => close?.());
@@ -73,6 +74,8 @@ describe('a long result and its transcript', () => {
     const result = await s.poll(id, 20_000);
     expect(result?.state).toBe('done');
     expect(result?.recordId).toBeDefined();
+    // A long end is written a slice a turn after the answer: wait for its footer and its references.
+    await until(() => transcripts.read('run-1', id)?.ended === true && heldChars(db) < (result?.chars ?? 0) / 4);
     const text = transcripts.read('run-1', id)?.parts.map((p) => p.text).join('') ?? '';
     expect(text).toContain(line(1999));
     expect(heldChars(db)).toBeLessThan((result?.chars ?? 0) / 4);

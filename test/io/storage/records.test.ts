@@ -53,6 +53,7 @@ describe('the record store', () => {
     const { store } = fresh();
     const a = store.put('the build failed: missing semicolon in parser.ts', { label: 'builder' }, 0);
     const b = store.put('all tests passed; the parser is fine', { label: 'tester' }, 0);
+    store.indexAll();
     expect(store.search('parser').map((h) => h.id).sort()).toEqual([a, b].sort());
     const hits = store.search('parser failed');
     expect(hits.map((h) => h.id)).toEqual([a]);

@@ -1,0 +1,66 @@
+/**
+ * The record store's pure pieces (src/io/storage/records.ts): a search
+ * box's text as FTS5 queries that obey none of its syntax, where an indexed
+ * chunk of a record ends, and the snippet of a substring match.
+ */
+
+/**
+ * Turns free text into an FTS5 query that matches every word literally, as a
+ * word or a word's start: each word a quoted string (so no FTS syntax of the
+ * user's is obeyed) with a prefix star (`"bigline-1-ab"*` finds bigline-1-abc).
+ */
+export function ftsQuery(text: string): string {
+  return words(text)
+    .map((w) => `"${w.replaceAll('"', '""')}"*`)
+    .join(' ');
+}
+
+/**
+ * The queries for the chunked index, which answers no phrase: every word cut
+ * into its tokens (at what is not a letter, digit or mark; then also at marks,
+ * as the tokenizer cuts some scripts), each quoted, the last of a word with a
+ * prefix star (`bigline-1-ab` is `"bigline" "1" "ab"*`).
+ */
+export function ftsQueries(text: string): string[] {
+  const cut = (separator: RegExp): string =>
+    words(text)
+      .map((w) => w.split(separator).filter((t) => t !== ''))
+      .filter((tokens) => tokens.length > 0)
+      .map((tokens) => tokens.map((t, k) => `"${t}"${k === tokens.length - 1 ? '*' : ''}`).join(' '))
+      .join(' ');
+  return [...new Set([cut(/[^\p{L}\p{N}\p{M}\p{Co}]+/u), cut(/[^\p{L}\p{N}\p{Co}]+/u)])].filter((q) => q !== '');
+}
+
+export function words(text: string): string[] {
+  return text.split(/\s+/).filter((w) => w !== '');
+}
+
+/** A chunk that is not a record's last ends after its last space within its last quarter, so no word is cut in two (when there is one). */
+export function atSpace(piece: string): string {
+  for (let i = piece.length - 1; i >= (piece.length * 3) / 4; i--) if (/\s/.test(piece.charAt(i))) return piece.slice(0, i + 1);
+  return piece;
+}
+
+/** Characters of context shown before a substring match. */
+export const SNIPPET_BEFORE = 40;
+/** Characters a substring match's snippet spans. */
+export const SNIPPET_SPAN = 100;
+
+/** The snippet of a substring match (its first word marked as FTS marks one), from the text around it. */
+export function substringSnippet(around: string, at: number, word: string): string {
+  if (at === 0) return around.slice(0, SNIPPET_SPAN); // only the label holds it
+  const start = at - 1 - Math.max(0, at - 1 - SNIPPET_BEFORE);
+  const end = start + word.length;
+  return `${at - 1 > SNIPPET_BEFORE ? '…' : ''}${around.slice(0, start)}»${around.slice(start, end)}«${around.slice(end)}…`;
+}
+
+/** The UTF-16 units of the `n` code points of `text` from `unit`. */
+export function unitsOf(text: string, unit: number, n: number): number {
+  let i = unit;
+  for (let k = 0; k < n && i < text.length; k++) {
+    const c = text.charCodeAt(i);
+    const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return i - unit;
+}

@@ -1,0 +1,68 @@
+/**
+ * Builds the records' full-text index in idle turns of the loop
+ * (src/io/storage/records.ts, `indexStep`): one chunk a turn, so a long
+ * result is searchable soon after it is stored without its tokenizing
+ * holding the loop. Poked after each record written and once at the
+ * start (a record a crash or an exit left half indexed is finished). A
+ * database that refuses a step (locked, full) is tried again later; until
+ * then search finds the record by its substring scan.
+ */
+import type { FreshRecord, RecordStore } from '../storage/records.js';
+
+/** After a refused step, the next try waits this long. */
+export const INDEX_RETRY_MS = 5_000;
+
+/** Indexes a record store's records, a chunk per turn of the loop. */
+export class RecordIndexer {
+  readonly #records: RecordStore;
+  #busy = false;
+  #stopped = false;
+  #timer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** The record last written, read from memory rather than from the database while it is indexed. */
+  #fresh: FreshRecord | undefined;
+
+  constructor(records: RecordStore) {
+    this.#records = records;
+  }
+
+  /** There may be something to index (`written`: a record just stored, its text in memory): start stepping, unless already at it. */
+  poke(written?: { readonly id: string; readonly text: string }): void {
+    if (written !== undefined) this.#fresh = { id: written.id, text: written.text, unit: 0, cp: 0 };
+    if (this.#busy || this.#stopped) return;
+    this.#busy = true;
+    this.#next();
+  }
+
+  /** Stops at the end of the current chunk; what is left is indexed by the next start. */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) {
+      clearImmediate(this.#timer as NodeJS.Immediate);
+      clearTimeout(this.#timer as NodeJS.Timeout);
+    }
+    this.#timer = undefined;
+    this.#busy = false;
+  }
+
+  #next(): void {
+    // Unreferenced: a process that is done does not stay for the index (the next one finishes it).
+    this.#timer = setImmediate(() => this.#step()).unref();
+  }
+
+  #step(): void {
+    this.#timer = undefined;
+    if (this.#stopped) return;
+    let more: boolean;
+    try {
+      more = this.#records.indexStep(undefined, this.#fresh);
+    } catch {
+      this.#timer = setTimeout(() => this.#step(), INDEX_RETRY_MS).unref();
+      return;
+    }
+    if (more) this.#next();
+    else {
+      this.#busy = false;
+      this.#fresh = undefined;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ftsQueries, RecordStore } from '../../../src/io/storage/records.js';
+import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
+
+const opened: StateDb[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function open(path: string): StateDb {
+  const db = openStateDb(path);
+  opened.push(db);
+  return db;
+}
+
+function freshPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'tai-recidx-')), 'tai.db');
+}
+
+/** The words `word0 word1 ...`, `n` of them. */
+function wordsText(n: number): string {
+  return Array.from({ length: n }, (_, k) => `word${k}`).join(' ');
+}
+
+function chunks(db: StateDb): { start: number; len: number }[] {
+  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_chunks ORDER BY seq, start').all();
+}
+
+function indexHolds(db: StateDb, word: string): boolean {
+  return db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM record_chunks_fts WHERE record_chunks_fts MATCH ?').get(`"${word}"`)?.n !== 0;
+}
+
+describe('the records index, built after the write', () => {
+  it('stores a record without indexing it, then indexes it a chunk per step, cut at spaces, until it is whole', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    const text = wordsText(3_000);
+    const id = store.put(text, { label: 'flood' }, 0);
+    expect(chunks(db)).toEqual([]);
+    // Found before the index has it, by the substring scan.
+    expect(store.search('word2999').map((h) => h.id)).toEqual([id]);
+    let steps = 0;
+    while (store.indexStep(1_000)) steps++;
+    const parts = chunks(db);
+    expect(steps).toBe(parts.length);
+    expect(parts.length).toBeGreaterThan(20);
+    // The chunks cover the record end to end, and none cuts a word.
+    let at = 0;
+    for (const part of parts) {
+      expect(part.start).toBe(at);
+      at += part.len;
+      if (at < text.length) expect(text[at - 1]).toBe(' ');
+    }
+    expect(at).toBe(text.length);
+    for (const k of [0, 1_234, 2_999]) expect(indexHolds(db, `word${k}`), `word${k}`).toBe(true);
+    expect(indexHolds(db, 'flood')).toBe(true);
+    const hit = store.search('word1234');
+    expect(hit.map((h) => h.id)).toEqual([id]);
+    expect(hit[0]?.snippet).toContain('»word1234«');
+  });
+
+  it('takes a fresh record\'s chunks from memory, the same chunks as read from the database', () => {
+    const text = Array.from({ length: 4_000 }, (_, k) => `w${k}😀${k % 7 === 0 ? '\n' : ' '}`).join('');
+    const chunksOf = (fresh: boolean): { start: number; len: number }[] => {
+      const db = open(freshPath());
+      const store = new RecordStore(db);
+      const id = store.put(text, { label: 'x' }, 0);
+      const cursor = fresh ? { id, text, unit: 0, cp: 0 } : undefined;
+      while (store.indexStep(1_000, cursor));
+      if (cursor) expect(cursor.unit).toBe(text.length);
+      expect(indexHolds(db, 'w3999')).toBe(true);
+      return chunks(db);
+    };
+    expect(chunksOf(true)).toEqual(chunksOf(false));
+  });
+
+  it('finds a word of several tokens and a prefix of it, and takes FTS syntax literally', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    const id = store.put('x bigline-1-abc y', { label: 'a' }, 0);
+    store.put('something else', { label: 'b' }, 0);
+    store.indexAll();
+    expect(ftsQueries('bigline-1-ab')).toEqual(['"bigline" "1" "ab"*']);
+    expect(store.search('bigline-1-ab').map((h) => h.id)).toEqual([id]);
+    expect(store.search('"quoted" AND (weird')).toEqual([]);
+  });
+
+  it('takes a record out of the index when it is deleted', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    store.put(wordsText(500), { label: 'old' }, 0);
+    const young = store.put('fresh words', { label: 'young' }, 5_000);
+    while (store.indexStep(300));
+    expect(store.gc(10_000, { maxAgeMs: 6_000 })).toMatchObject({ deleted: 1 });
+    expect(indexHolds(db, 'word10')).toBe(false);
+    expect(chunks(db)).toEqual([{ start: 0, len: 'fresh words'.length }]);
+    db.exec("INSERT INTO record_chunks_fts(record_chunks_fts) VALUES ('integrity-check')");
+    expect(store.search('fresh').map((h) => h.id)).toEqual([young]);
+  });
+
+  it('finishes on the next start an index a killed process left half built, the record whole', () => {
+    const path = freshPath();
+    const dist = resolve('dist/src/io/storage');
+    // A process that stores a record, indexes three chunks and is killed.
+    const script = `
+      const { openStateDb } = await import(${JSON.stringify(join(dist, 'state-db.js'))});
+      const { RecordStore } = await import(${JSON.stringify(join(dist, 'records.js'))});
+      const store = new RecordStore(openStateDb(${JSON.stringify(path)}));
+      store.put(${JSON.stringify(wordsText(2_000))}, { label: 'killed', id: 'rkilled' }, 1);
+      for (let k = 0; k < 3; k++) store.indexStep(1000);
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    expect(child.signal).toBe('SIGKILL');
+    const db = open(path);
+    const store = new RecordStore(db);
+    expect(store.read('rkilled', 0, 100_000)?.text).toBe(wordsText(2_000));
+    expect(chunks(db).length).toBe(3);
+    expect(indexHolds(db, 'word1999')).toBe(false);
+    store.indexAll();
+    expect(indexHolds(db, 'word1999')).toBe(true);
+    expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n).toBe(0);
+    db.exec("INSERT INTO record_chunks_fts(record_chunks_fts) VALUES ('integrity-check')");
+  });
+
+  it('moves an older database to the chunked index: its old index dropped, its records indexed again and found', () => {
+    const path = freshPath();
+    // A database as the first version of the store left it, with a record in its index.
+    const old = new Database(path);
+    old.pragma('journal_mode = WAL');
+    migrate(old, 'records/1', [
+      'CREATE TABLE records (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, label TEXT NOT NULL, tag TEXT NOT NULL, chars INTEGER NOT NULL, text TEXT NOT NULL)',
+      'CREATE INDEX records_created ON records(created_at)',
+      "CREATE VIRTUAL TABLE records_fts USING fts5(text, label, content='records', content_rowid='seq')",
+      'CREATE TRIGGER records_ai AFTER INSERT ON records BEGIN INSERT INTO records_fts(rowid, text, label) VALUES (new.seq, new.text, new.label); END',
+      "CREATE TRIGGER records_ad AFTER DELETE ON records BEGIN INSERT INTO records_fts(records_fts, rowid, text, label) VALUES ('delete', old.seq, old.text, old.label); END",
+    ]);
+    old.prepare("INSERT INTO records (id, created_at, label, tag, chars, text) VALUES ('rold', 1, 'elder', 'agent-output', 23, 'an answer from long ago')").run();
+    old.close();
+    const db = open(path);
+    const store = new RecordStore(db);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'records_fts%'").all()).toEqual([]);
+    store.indexAll();
+    expect(indexHolds(db, 'ago')).toBe(true);
+    expect(store.search('elder').map((h) => h.id)).toEqual(['rold']);
+    expect(store.read('rold')?.text).toBe('an answer from long ago');
+  });
+});
