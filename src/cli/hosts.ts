@@ -73,7 +73,7 @@ async function check(name: string, out: CliOutput, env: NodeJS.ProcessEnv): Prom
 async function reaperFinding(host: string, env: NodeJS.ProcessEnv): Promise<Finding> {
   const { hostReaper, describeHostReaper } = await import('../io/host-reaper/host-reaper.js');
   const { placeOf } = await import('../io/remote/ssh-master.js');
-  return { ok: true, text: describeHostReaper(await hostReaper(placeOf(host, env), env)) };
+  return { ok: true, text: describeHostReaper(await hostReaper(placeOf(host, env), env, { unshared: true })) };
 }
 
 /** The registry's entries that name `host`: whether each one's program is on the host's PATH (or at its path). */

@@ -128,10 +128,12 @@ async function masterPid(place: SshPlace): Promise<string | undefined> {
  * The reaper of `place`'s host, chosen once per shared connection: kept in
  * a file beside its control socket while the same master (and setting) lasts.
  */
-export async function hostReaper(place: SshPlace, env: NodeJS.ProcessEnv = process.env): Promise<HostReaper> {
+export async function hostReaper(place: SshPlace, env: NodeJS.ProcessEnv = process.env, options: { readonly unshared?: boolean } = {}): Promise<HostReaper> {
   const setting = env['TAI_HOST_REAPER'];
   const master = await masterPid(place);
-  // No shared connection: the host does not answer (ssh says so next), so no run there is tried.
+  // `tai hosts check` starts no master: it chooses on connections of its own and keeps nothing.
+  if (master === undefined && options.unshared === true) return chooseHostReaper(place, setting);
+  // No shared connection for an agent: the host does not answer (ssh says so next), so no run there is tried.
   if (master === undefined) return sh('the shared connection to the host is not up');
   const key = `${master} ${setting ?? ''}`;
   const file = `${place.socket}.reaper`;
