@@ -237,7 +237,7 @@ async function stopNamed(t: ReturnType<typeof terminal>, name: string): Promise<
 }
 
 /** How long after the agents start memory is read. */
-const MEMORY_WAIT_MS = 30_000;
+const MEMORY_WAIT_MS = 60_000;
 
 /** RSS MB of a tai cockpit's processes: server, client side, reapers. */
 interface CockpitMemory {
