@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readCommandLine, usageError } from './cli/command-line.js';
 import { processOutput } from './cli/output.js';
+import { takeExecFd } from './io/launch/exec-plan.js';
 
 /** A subcommand: receives the arguments after its name, returns the exit code. */
 export type Subcommand = (args: readonly string[]) => Promise<number>;
@@ -35,6 +36,7 @@ const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
   mcp: () => import('./cli/mcp.js'),
   wait: () => import('./cli/wait.js'),
   __server: () => import('./cli/server.js'),
+  __farewell: () => import('./cli/farewell.js'),
 };
 
 /** The usage text. */
@@ -132,6 +134,8 @@ async function version(): Promise<string> {
 
 const invoked = process.argv[1] ? realpathSync(process.argv[1]) : '';
 if (invoked === fileURLToPath(import.meta.url)) {
+  // Before anything starts a program that would inherit the launcher's pipe (bin/tai).
+  takeExecFd();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,5 +1,5 @@
 /*
- * tai-client (--fd N | --link PATH) [--read-only] [--report PATH | --report-fd N]: the thin
+ * tai-client (--fd N | --link PATH) [--read-only] [--report PATH | --report-fd N] [--then PROGRAM ARG...]: the thin
  * client of a cockpit in C, the same relay as src/io/link/link-client.ts
  * without Node's streams and event loop between a key and its echo (issue
  * 17). src/io/link/native-client.ts runs it and holds the contract;
@@ -13,6 +13,9 @@
  *   one sanitizer) and exit with: one line naming how it ended ("frame x",
  *   "frame d", "closed", "broke", "signal SIGTERM"), then the farewell's JSON
  *   or the error. This program prints nothing itself.
+ * - then: the program the client becomes once it has told the report (execv),
+ *   when it was exec'd in tai's place (bin/tai) and no tai waits to print the
+ *   farewell: `tai __farewell` reads the report, prints and exits with its code.
  * - finish: the one way out. The terminal is restored (LEAVE, the cooked
  *   mode saved at the start) whatever ended the link.
  * - direct: when its input and output are one terminal, the hello names it
@@ -68,6 +71,7 @@ static const char LEAVE[] =
 
 static int link_fd = -1;
 static const char *report_path;
+static char **then_argv;
 static int report_fd = -1;
 static struct termios cooked;
 static int raw;
@@ -125,11 +129,8 @@ static void write_all(int fd, const void *data, size_t len) {
     }
 }
 
-/* Restores the terminal, tells the report how the link ended, and exits with code. */
-static void finish(int code, const char *how, const void *body, size_t len) {
-    if (!terminal_gone) write_all(STDOUT_FILENO, LEAVE, sizeof LEAVE - 1);
-    if (raw) tcsetattr(STDIN_FILENO, TCSADRAIN, &cooked);
-    if (link_fd >= 0) close(link_fd);
+/* Tells the report how the link ended, then becomes the --then program, or exits with code. */
+static void tell(int code, const char *how, const void *body, size_t len) {
     if (report_fd >= 0 || report_path != NULL) {
         int fd = report_fd >= 0 ? report_fd : open(report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd >= 0) {
@@ -139,7 +140,16 @@ static void finish(int code, const char *how, const void *body, size_t len) {
             close(fd);
         }
     }
+    if (then_argv != NULL) execv(then_argv[0], then_argv);
     exit(code & 0xff);
+}
+
+/* Restores the terminal, tells the report how the link ended, and exits with code. */
+static void finish(int code, const char *how, const void *body, size_t len) {
+    if (!terminal_gone) write_all(STDOUT_FILENO, LEAVE, sizeof LEAVE - 1);
+    if (raw) tcsetattr(STDIN_FILENO, TCSADRAIN, &cooked);
+    if (link_fd >= 0) close(link_fd);
+    tell(code, how, body, len);
 }
 
 /* The farewell's code (an integer "code" at the top of the object), else 1, as farewellOf in link-client.ts. */
@@ -340,7 +350,7 @@ static int connect_path(const char *path) {
 }
 
 static void usage(void) {
-    static const char text[] = "usage: tai-client (--fd N | --link PATH) [--read-only] [--report PATH | --report-fd N]\n";
+    static const char text[] = "usage: tai-client (--fd N | --link PATH) [--read-only] [--report PATH | --report-fd N] [--then PROGRAM ARG...]\n";
     write_all(STDERR_FILENO, text, sizeof text - 1);
     exit(64);
 }
@@ -354,12 +364,17 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc) report_path = argv[++i];
         else if (strcmp(argv[i], "--report-fd") == 0 && i + 1 < argc) report_fd = atoi(argv[++i]);
         else if (strcmp(argv[i], "--read-only") == 0) read_only = 1;
-        else usage();
+        else if (strcmp(argv[i], "--then") == 0 && i + 1 < argc) {
+            then_argv = argv + i + 1; /* the rest of the line is the program's */
+            break;
+        } else usage();
     }
     if ((link_fd < 0) == (link_path == NULL)) usage();
     if (link_path != NULL && (link_fd = connect_path(link_path)) < 0) {
         char why[256];
         int n = snprintf(why, sizeof why, "tai-client: cannot connect to %s: %s\n", link_path, strerror(errno));
+        /* The terminal was never touched: the report tells the farewell (when there is one to become), else stderr. */
+        if (then_argv != NULL) tell(1, "broke", why + 12, (size_t)n - 13);
         write_all(STDERR_FILENO, why, (size_t)n);
         return 1;
     }

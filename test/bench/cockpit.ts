@@ -9,12 +9,16 @@
  * - idle: no agents, and 8 silent ones: CPU, wake-ups and RSS (idle.ts);
  * - seq: `seq 1 2000000` in the main pane: wall time;
  * - latency: a key typed into `cat` until its echo reaches the terminal;
- * - soak: see soak.ts (in-process, heap and RSS).
- * A benchmark reports; it never fails. TAI_BENCH_ONLY=stream,idle,seq,keys,soak
- * picks measures.
+ * - soak: see soak.ts (in-process, heap and RSS);
+ * - memory: 8 silent agents, attached, after the idle collection: RSS of
+ *   every process of the cockpit (server, client, the reapers apart) started
+ *   by bin/tai and by node on cli.js (a node waiting on the native client),
+ *   beside tmux's server and client.
+ * A benchmark reports; it never fails. TAI_BENCH_ONLY=stream,idle,seq,keys,soak,memory
+ * picks measures. tai is started as a user starts it, by bin/tai.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +28,8 @@ import { runSoak } from './soak.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
+/** tai as a user runs it (package.json's bin): the native client runs in its place. */
+const LAUNCHER = join(ROOT, 'bin/tai');
 const AGENT = join(ROOT, 'dist/src/demo-agent.js');
 const COLS = 160;
 const ROWS = 60; // 8 panels need 8 x 6 rows plus 7 separators
@@ -75,6 +81,37 @@ function childRunning(pid: number, marker: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The children of `pid`. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const commandOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** The server of the cockpit named `name`, by its command line (started by bin/tai, it is no client's child). */
+export function serverNamed(name: string): number | undefined {
+  const marker = `"name":${JSON.stringify(name)}`;
+  const pid = readdirSync('/proc').find((e) => /^\d+$/.test(e) && commandOf(Number(e)).includes('__server') && commandOf(Number(e)).includes(marker));
+  return pid === undefined ? undefined : Number(pid);
+}
+
+/** Every process of a cockpit on the terminal whose process is `terminalPid`: its server, its client side, the server's reapers. */
+export function cockpitProcesses(terminalPid: number, name: string): { server: number[]; client: number[]; reapers: number[] } {
+  const server = serverNamed(name) ?? serverOf(terminalPid);
+  const reapers = server === undefined ? [] : childrenOf(server).filter((c) => commandOf(c).includes('tai-reaper'));
+  return { server: server === undefined ? [] : [server], client: clientSide(terminalPid), reapers };
 }
 
 /** The client `pid` and the native client it runs, if any: tai's client side. */
@@ -189,6 +226,58 @@ function median(xs: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
 }
 
+let started = 0;
+
+/** Ends the cockpit `name` as its main program's exit would (its server told to stop); resolves once the terminal's process ended. */
+async function stopNamed(t: ReturnType<typeof terminal>, name: string): Promise<void> {
+  const server = serverNamed(name);
+  if (server === undefined) t.pty.kill('SIGTERM');
+  else process.kill(server, 'SIGTERM');
+  await until(() => t.exited, 15_000);
+}
+
+/** How long after the agents start memory is read. */
+const MEMORY_WAIT_MS = 60_000;
+
+/** RSS MB of a tai cockpit's processes: server, client side, reapers. */
+interface CockpitMemory {
+  readonly server: number;
+  readonly client: number;
+  readonly reapers: number;
+  readonly reaperCount: number;
+}
+
+/**
+ * 8 silent agents, attached, after the idle collection (10 s of quiet): the
+ * RSS of every process of a tai cockpit, started by `how` (bin/tai, or node on
+ * cli.js waiting on the native client), and of tmux's server and client with
+ * 8 panes running the same agents.
+ */
+async function memoryOf(how: 'launcher' | 'node'): Promise<CockpitMemory> {
+  const name = `bench-mem-${process.pid}-${++started}`;
+  const line = ['demo', '-s', name, '--agents', 'silent*8', '--rate', '500', '--', 'sleep', '120'];
+  const tai = how === 'launcher' ? terminal(LAUNCHER, line) : terminal(process.execPath, [CLI, ...line]);
+  await until(() => tai.text.includes('demo silent #8'));
+  // The idle collection runs 10 s after the agents' last output; on a loaded machine the start takes longer.
+  await delay(MEMORY_WAIT_MS);
+  const p = cockpitProcesses(tai.pty.pid, name);
+  const sum = (pids: number[]) => pids.reduce((a, pid) => a + rssOf(pid), 0);
+  const m = { server: sum(p.server), client: sum(p.client), reapers: sum(p.reapers), reaperCount: p.reapers.length };
+  await stopNamed(tai, name);
+  return m;
+}
+
+/** tmux's server and client RSS MB with a main pane and 8 panes of silent agents, as long after the start as memoryOf reads tai. */
+async function tmuxMemory(): Promise<number> {
+  const name = `tai-bench-mem-${process.pid}`;
+  const agentCmd = `node ${AGENT} silent --raw --rate 500; sleep 999`;
+  const tmux = await tmuxSession(name, 'sleep 120', new Array<string>(8).fill(agentCmd));
+  await delay(MEMORY_WAIT_MS);
+  const rss = rssOf(tmux.server) + rssOf(tmux.client.pty.pid);
+  tmux.kill();
+  return rss;
+}
+
 /** Measures of one side: one per window, in order. */
 type Windows = Measure[];
 
@@ -208,12 +297,14 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
   };
   const runTai = async (flags: boolean): Promise<Windows> => {
     // The server is started with SERVER_NODE_FLAGS unless TAI_SERVER_FLAGS=0 (src/io/link/server-launch.ts).
-    const tai = terminal(process.execPath, [CLI, 'demo', '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)], flags ? {} : { TAI_SERVER_FLAGS: '0' });
+    const name = `bench-${process.pid}-${++started}`;
+    const tai = terminal(LAUNCHER, ['demo', '-s', name, '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)], flags ? {} : { TAI_SERVER_FLAGS: '0' });
     await until(() => tai.text.includes(`demo ${mode} #8`));
     await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
-    const server = serverOf(tai.pty.pid) ?? 0;
-    const m = await measure(taiCpu(tai.pty.pid), () => tai.bytes, () => rssOf(server) + clientSide(tai.pty.pid).reduce((a, pid) => a + rssOf(pid), 0));
-    await stopTai(tai);
+    const { server, client } = cockpitProcesses(tai.pty.pid, name);
+    const all = [...server, ...client];
+    const m = await measure(() => all.reduce((a, pid) => a + cpuOf(pid), 0), () => tai.bytes, () => all.reduce((a, pid) => a + rssOf(pid), 0));
+    await stopNamed(tai, name);
     return m;
   };
   // One after the other, never at once: they would compete for the two cores.
@@ -296,7 +387,8 @@ const collectBetweenKeys: () => void = (() => {
  * garbage is collected between keys, never during one (collectBetweenKeys).
  */
 async function keys(count: number): Promise<{ tai: number[]; tmux: number[] }> {
-  const tai = terminal(process.execPath, [CLI, '--', 'cat']);
+  const taiName = `bench-keys-${process.pid}`;
+  const tai = terminal(LAUNCHER, ['-s', taiName, '--', 'cat']);
   const name = `tai-bench-keys-${process.pid}`;
   const tmux = await tmuxSession(name, 'cat', []);
   await delay(1500);
@@ -310,7 +402,7 @@ async function keys(count: number): Promise<{ tai: number[]; tmux: number[] }> {
       await delay(15);
     }
   }
-  await stopTai(tai);
+  await stopNamed(tai, taiName);
   tmux.kill();
   return { tai: times.tai.sort((a, b) => a - b), tmux: times.tmux.sort((a, b) => a - b) };
 }
@@ -335,7 +427,7 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
   say(`\n## cockpit vs tmux (${COLS}x${ROWS}${quick ? ', --quick' : ''}, tai's ${client} client)\n`);
   say('| measure | tai (server + client) | tmux (server + client) | tai / tmux |');
   say('|---|---|---|---|');
-  const only = (process.env.TAI_BENCH_ONLY ?? 'stream,idle,seq,keys,soak').split(',');
+  const only = (process.env.TAI_BENCH_ONLY ?? 'stream,idle,seq,keys,soak,memory').split(',');
   if (only.includes('stream')) {
     // Two consecutive windows of one run: from 3 s after the start, then the next (steady state). Noisy on a
     // shared machine (one run's first window read 0.82-1.16x): rounds in turns, each side's median, as for seq.
@@ -371,6 +463,18 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     const k = await keys(quick ? 100 : 300);
     say(`| keypress to echo p50 ms (tai and tmux in turns) | ${f(pct(k.tai, 50))} | ${f(pct(k.tmux, 50))} | ${f(pct(k.tai, 50) / pct(k.tmux, 50))} |`);
     say(`| keypress to echo p99 ms | ${f(pct(k.tai, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.tai, 99) / pct(k.tmux, 99))} |`);
+  }
+  if (only.includes('memory')) {
+    // In turns, one at a time: they would compete for the two cores.
+    const launcher = await memoryOf('launcher');
+    const waiting = await memoryOf('node');
+    const tmux = await tmuxMemory();
+    const total = (m: CockpitMemory) => m.server + m.client;
+    const each = (m: CockpitMemory) => `${f(total(m), 1)} (server ${f(m.server, 1)}, client ${f(m.client, 1)})`;
+    say(`| 8 silent agents, attached, after the idle collection: RSS MB of every process, tai by bin/tai | ${each(launcher)} | ${f(tmux, 1)} | ${f(total(launcher) / tmux, 1)} |`);
+    say(`| same, tai by node on cli.js (node waits on the native client) | ${each(waiting)} | ${f(tmux, 1)} | ${f(total(waiting) / tmux, 1)} |`);
+    // The demo's agents run in the server (no reapers); a real agent's reaper (tai-reaper, C) is counted here when there is one.
+    say(`| same, bin/tai with its ${launcher.reaperCount} reapers (one per agent process) | ${f(total(launcher) + launcher.reapers, 1)} | ${f(tmux, 1)} | ${f((total(launcher) + launcher.reapers) / tmux, 1)} |`);
   }
   if (only.includes('soak')) {
     const soak = await runSoak({ simulatedSeconds: quick ? 300 : 1800 });

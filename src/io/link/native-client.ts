@@ -8,7 +8,12 @@
  * fd 4, the report, and tai prints the farewell through its one sanitizer,
  * as the node client does, and exits with its code.
  *
- * Node has no exec, so tai waits as the client's parent. SIGHUP, SIGTERM and
+ * Started by the launcher (bin/tai, src/io/launch/exec-plan.ts), tai does
+ * not wait: it hands the launcher the client's argv and exits, the launcher
+ * execs the client, and the client, once it has restored the terminal and
+ * written its report to a file, execs `tai __farewell`, which prints it.
+ *
+ * Otherwise (node run on cli.js), tai waits as the client's parent. SIGHUP, SIGTERM and
  * SIGINT to tai are passed on to the client, which detaches (restores the
  * terminal, reports); tai stays until then. A client that dies without a
  * report (SIGKILL) leaves tai to restore the terminal: it writes LEAVE, and
@@ -20,9 +25,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Farewell } from '../../core/protocol/link-frames.js';
 import { builtNative } from '../agents/runners/reaper-binary.js';
+import { handOver, launcherWaits } from '../launch/exec-plan.js';
 import { LEAVE, writeNow } from '../terminal/terminal-modes.js';
 import { attach, type AttachOptions } from './link-client.js';
 import { brokenFarewell, DETACH_SIGNALS, farewellOf, sayFarewell, signalFarewell, silentFarewell } from './link-farewell.js';
@@ -56,7 +63,35 @@ export function nativeClientFor(setting: string | undefined, built: string | und
 export async function attachTerminal(options: AttachOptions): Promise<number> {
   const binary = nativeClientFor(process.env['TAI_NATIVE_CLIENT'], builtClient());
   if (binary === undefined || options.stdin !== undefined || options.stdout !== undefined) return attach(options);
+  if (launcherWaits() && handOver(handOverArgv(binary, options))) return 0;
   return attachNative(binary, options);
+}
+
+const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
+
+/**
+ * The argv of a native client that runs in this process's place: it connects
+ * the link itself, writes its report beside the link (the private socket
+ * folder) and then becomes `tai __farewell REPORT NAME [LOG]`.
+ */
+export function handOverArgv(binary: string, options: AttachOptions): string[] {
+  const report = join(dirname(options.link), `tai-farewell-${process.pid}-${Date.now()}`);
+  const log = options.logPath === undefined || options.logPath === '' ? [] : [options.logPath];
+  return [
+    binary,
+    '--link',
+    options.link,
+    '--report',
+    report,
+    ...(options.readOnly === true ? ['--read-only'] : []),
+    '--then',
+    process.execPath,
+    CLI,
+    '__farewell',
+    report,
+    options.name,
+    ...log,
+  ];
 }
 
 /** Runs the native client at `binary` on this process's terminal until the link ends. */
