@@ -134,7 +134,7 @@ async function version(): Promise<string> {
 
 const invoked = process.argv[1] ? realpathSync(process.argv[1]) : '';
 if (invoked === fileURLToPath(import.meta.url)) {
-  // Before anything starts a program that would inherit the launcher's pipe (bin/tai).
+  // Before anything starts a program that would inherit the launcher's pipe (src/bin/tai).
   takeExecFd();
   main(process.argv.slice(2)).then(
     (code) => {

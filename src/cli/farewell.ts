@@ -1,6 +1,6 @@
 /**
  * `tai __farewell REPORT NAME [LOG]`: what the native client becomes once it
- * has restored the terminal, when it ran in tai's place (bin/tai,
+ * has restored the terminal, when it ran in tai's place (src/bin/tai,
  * src/io/launch/exec-plan.ts): reads the client's report, removes it, prints
  * the farewell as tai attach would and exits with its code.
  */

@@ -14,7 +14,7 @@
  *   "frame d", "closed", "broke", "signal SIGTERM"), then the farewell's JSON
  *   or the error. This program prints nothing itself.
  * - then: the program the client becomes once it has told the report (execv),
- *   when it was exec'd in tai's place (bin/tai) and no tai waits to print the
+ *   when it was exec'd in tai's place (src/bin/tai) and no tai waits to print the
  *   farewell: `tai __farewell` reads the report, prints and exits with its code.
  * - finish: the one way out. The terminal is restored (LEAVE, the cooked
  *   mode saved at the start) whatever ended the link.

@@ -12,10 +12,10 @@
  * - soak: see soak.ts (in-process, heap and RSS);
  * - memory: 8 silent agents, attached, after the idle collection: RSS of
  *   every process of the cockpit (server, client, the reapers apart) started
- *   by bin/tai and by node on cli.js (a node waiting on the native client),
+ *   by src/bin/tai and by node on cli.js (a node waiting on the native client),
  *   beside tmux's server and client.
  * A benchmark reports; it never fails. TAI_BENCH_ONLY=stream,idle,seq,keys,soak,memory
- * picks measures. tai is started as a user starts it, by bin/tai.
+ * picks measures. tai is started as a user starts it, by src/bin/tai.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ import { runSoak } from './soak.js';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = join(ROOT, 'dist/src/cli.js');
 /** tai as a user runs it (package.json's bin): the native client runs in its place. */
-const LAUNCHER = join(ROOT, 'bin/tai');
+const LAUNCHER = join(ROOT, 'src/bin/tai');
 const AGENT = join(ROOT, 'dist/src/demo-agent.js');
 const COLS = 160;
 const ROWS = 60; // 8 panels need 8 x 6 rows plus 7 separators
@@ -100,7 +100,7 @@ const commandOf = (pid: number): string => {
   }
 };
 
-/** The server of the cockpit named `name`, by its command line (started by bin/tai, it is no client's child). */
+/** The server of the cockpit named `name`, by its command line (started by src/bin/tai, it is no client's child). */
 export function serverNamed(name: string): number | undefined {
   const marker = `"name":${JSON.stringify(name)}`;
   const pid = readdirSync('/proc').find((e) => /^\d+$/.test(e) && commandOf(Number(e)).includes('__server') && commandOf(Number(e)).includes(marker));
@@ -249,7 +249,7 @@ interface CockpitMemory {
 
 /**
  * 8 silent agents, attached, after the idle collection (10 s of quiet): the
- * RSS of every process of a tai cockpit, started by `how` (bin/tai, or node on
+ * RSS of every process of a tai cockpit, started by `how` (src/bin/tai, or node on
  * cli.js waiting on the native client), and of tmux's server and client with
  * 8 panes running the same agents.
  */
@@ -471,10 +471,10 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     const tmux = await tmuxMemory();
     const total = (m: CockpitMemory) => m.server + m.client;
     const each = (m: CockpitMemory) => `${f(total(m), 1)} (server ${f(m.server, 1)}, client ${f(m.client, 1)})`;
-    say(`| 8 silent agents, attached, after the idle collection: RSS MB of every process, tai by bin/tai | ${each(launcher)} | ${f(tmux, 1)} | ${f(total(launcher) / tmux, 1)} |`);
+    say(`| 8 silent agents, attached, after the idle collection: RSS MB of every process, tai by src/bin/tai | ${each(launcher)} | ${f(tmux, 1)} | ${f(total(launcher) / tmux, 1)} |`);
     say(`| same, tai by node on cli.js (node waits on the native client) | ${each(waiting)} | ${f(tmux, 1)} | ${f(total(waiting) / tmux, 1)} |`);
     // The demo's agents run in the server (no reapers); a real agent's reaper (tai-reaper, C) is counted here when there is one.
-    say(`| same, bin/tai with its ${launcher.reaperCount} reapers (one per agent process) | ${f(total(launcher) + launcher.reapers, 1)} | ${f(tmux, 1)} | ${f((total(launcher) + launcher.reapers) / tmux, 1)} |`);
+    say(`| same, src/bin/tai with its ${launcher.reaperCount} reapers (one per agent process) | ${f(total(launcher) + launcher.reapers, 1)} | ${f(tmux, 1)} | ${f((total(launcher) + launcher.reapers) / tmux, 1)} |`);
   }
   if (only.includes('soak')) {
     const soak = await runSoak({ simulatedSeconds: quick ? 300 : 1800 });

@@ -1,5 +1,5 @@
 /**
- * tai's launcher (bin/tai) as a person runs it, in real tmux sessions (a
+ * tai's launcher (src/bin/tai) as a person runs it, in real tmux sessions (a
  * private tmux server, always killed): the native client runs in tai's place
  * with no node process waiting beside it, prefix + d, a SIGTERM and the main
  * program's exit each end it with tai's farewell and exit code, the cockpit's
@@ -46,13 +46,13 @@ const childPid = (session: string): number => {
   return Number(readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0]);
 };
 
-describe.skipIf(!hasTmux)('the launcher bin/tai in tmux', () => {
+describe.skipIf(!hasTmux)('the launcher src/bin/tai in tmux', () => {
   beforeAll(() => {
     if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
     execFileSync(process.execPath, [join(ROOT, 'src/native/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
     mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700, recursive: true });
     mkdirSync(join(dir, '.bin'));
-    symlinkSync(join(ROOT, 'bin/tai'), TAI);
+    symlinkSync(join(ROOT, 'src/bin/tai'), TAI);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * `src/io/launch/`: what tai's launcher (bin/tai, a POSIX sh script) and
+ * `src/io/launch/`: what tai's launcher (src/bin/tai, a POSIX sh script) and
  * this process say to each other. For a cockpit on a terminal the launcher
  * runs node with a pipe on fd 3 and TAI_EXEC_FD=3; node does the setup
  * (starts the server, finds the link) and, instead of waiting on the native

@@ -8,7 +8,7 @@
  * fd 4, the report, and tai prints the farewell through its one sanitizer,
  * as the node client does, and exits with its code.
  *
- * Started by the launcher (bin/tai, src/io/launch/exec-plan.ts), tai does
+ * Started by the launcher (src/bin/tai, src/io/launch/exec-plan.ts), tai does
  * not wait: it hands the launcher the client's argv and exits, the launcher
  * execs the client, and the client, once it has restored the terminal and
  * written its report to a file, execs `tai __farewell`, which prints it.

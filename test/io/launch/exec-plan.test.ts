@@ -1,6 +1,6 @@
 /**
  * The launcher's plan pipe (src/io/launch/exec-plan.ts) in a real node
- * process started as bin/tai starts it: fd 3 a pipe, TAI_EXEC_FD=3. What it
+ * process started as src/bin/tai starts it: fd 3 a pipe, TAI_EXEC_FD=3. What it
  * starts never sees the variable nor the pipe, the plan arrives one argument
  * a line, and an argument that cannot be one line is refused (the caller then
  * runs the client itself).
@@ -15,7 +15,7 @@ const PLAN = fileURLToPath(new URL('../../../dist/src/io/launch/exec-plan.js', i
 /** Runs `body` in a node started by sh with the launcher's pipe on fd 3; returns what came on the pipe and on stdout. */
 function launched(body: string): { plan: string; out: string } {
   const script = `import { takeExecFd, handOver } from ${JSON.stringify(PLAN)}; import { execFileSync } from 'node:child_process'; takeExecFd(); ${body}`;
-  // The plan is caught as bin/tai catches it; stdout goes to a file of its own (fd 4), not into the plan.
+  // The plan is caught as src/bin/tai catches it; stdout goes to a file of its own (fd 4), not into the plan.
   const sh = `exec 4>&1; plan=$(TAI_EXEC_FD=3 "$NODE" --input-type=module -e "$SCRIPT" 3>&1 1>&4 4>&-); printf 'PLAN<%s>' "$plan"`;
   const r = spawnSync('sh', ['-c', sh], { encoding: 'utf8', env: testEnv({ NODE: process.execPath, SCRIPT: script }) });
   const at = r.stdout.lastIndexOf('PLAN<');
