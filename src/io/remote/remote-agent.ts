@@ -46,7 +46,7 @@ export async function main(args: readonly string[]): Promise<void> {
   }
   // The connection may be down (a cockpit's @name line, no `tai spawn` before): start it; ssh says why if it cannot.
   await ensureMaster(remote.place).catch(() => undefined);
-  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)]);
+  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, argv, remote.clocks, remote.cwd)], { graceS: remote.clocks.lostGraceS });
 }
 
 function readPlace(text: string | undefined): RemotePlace | undefined {
