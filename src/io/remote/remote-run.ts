@@ -55,6 +55,8 @@ interface Link {
   hold?: HostHold;
   /** The exit code of the stop asked for, once one was. */
   stopCode?: number;
+  /** Sessions started so far (the first, then each attach). */
+  sessions: number;
   readonly offsets: SpoolOffsets;
   readonly inputs: string[];
   inputEnded: boolean;
@@ -96,6 +98,7 @@ export function main(args: readonly string[], options: RemoteRunOptions = {}): v
     job,
     graceS: options.graceS,
     made: false,
+    sessions: 0,
     offsets: new SpoolOffsets(),
     inputs: [],
     inputEnded: false,
@@ -158,6 +161,7 @@ function connect(link: Link, argv: readonly string[]): void {
   let sshErr = '';
   link.child = child;
   link.begun = false;
+  link.sessions += 1;
   child.stdin?.on('error', () => {});
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const item of decoder.push(chunk)) take(link, item);
@@ -232,7 +236,7 @@ function fullNote(link: Link, stream: SpoolStream): string {
 
 /** A session began: the stdin lines the host lacks, and a stop asked for while the link was down. */
 function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void {
-  const again = link.dir !== undefined;
+  const again = link.sessions > 1;
   link.dir = item.dir;
   link.begun = true;
   if (again) note(`tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
