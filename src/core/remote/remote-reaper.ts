@@ -36,6 +36,8 @@ const PRELUDE = [
   'nap() { sleep 0.2 2>/dev/null || sleep 1; }',
   'sweep() { read -r x <"$d/id" || return; for f in $(grep -l "TAI_REMOTE_RUN=$x" /proc/[0-9]*/environ 2>/dev/null); do q=${f#/proc/}; kill -s "$1" "${q%/environ}" 2>/dev/null; done; }',
   'hard() { read -r p <"$d/pid" && kill -s KILL -- "-$p" 2>/dev/null; sweep KILL; }',
+  // The current session's channel ended without the exit acknowledged: the lifeline is lost (after a stop: the hard stop).
+  'lifeline() { read -r u <"$d/sess" 2>/dev/null; if [ "$u" = "$t" ] && [ ! -e "$d/ack" ]; then : >"$d/eof"; [ -e "$d/stop" ] && hard; fi; }',
   // What the spool holds of stream $1 past offset $2 as one frame (at most 1 MiB); a: the new offset, n: the spool's size.
   'send() { a=$2; n=$(wc -c <"$d/$1") || exit 0; n=$((n)); if [ "$n" -gt "$a" ]; then k=$((n-a)); [ "$k" -gt 1048576 ] && k=1048576;',
   '  printf "\\001tai %s %s %s\\n" "$1" "$a" "$k"; tail -c +"$((a+1))" "$d/$1" | head -c "$k"; a=$((a+k)); z=1; fi; }',
@@ -43,6 +45,8 @@ const PRELUDE = [
   'session() {',
   '  d=$1; [ -f "$d/id" ] || { printf "\\001tai gone\\n"; exit 0; }',
   '  t=$$; echo "$t" >"$d/sess.t" && mv -f "$d/sess.t" "$d/sess"; rm -f "$d/eof"; : >"$d/beat"',
+  // A session that dies writing to a channel already gone (before its read loop sees the end) ends the lifeline too.
+  '  trap \'lifeline; exit 141\' PIPE',
   '  j=$(wc -l <"$d/inq"); j=$((j)); c=0; [ -e "$d/ein" ] && c=1',
   '  printf "\\001tai begin %s %s %s\\n" "$d" "$j" "$c"',
   // The streamer: frames while this session is the current one; the exit frame once the agent ended and all is sent.
@@ -55,8 +59,7 @@ const PRELUDE = [
   '  done ) & s=$!',
   '  while IFS= read -r c; do : >"$d/beat"; case $c in',
   '    stop) : >"$d/stop"; read -r p <"$d/pid" && kill -s TERM -- "-$p" 2>/dev/null;; i*) printf "%s\\n" "${c#i}" >>"$d/inq";; e) : >"$d/ein";; ack) : >"$d/ack";; esac; done',
-  '  read -r u <"$d/sess" 2>/dev/null; if [ "$u" = "$t" ] && [ ! -e "$d/ack" ]; then : >"$d/eof"; [ -e "$d/stop" ] && hard; fi',
-  '  wait "$s"; exit $?',
+  '  lifeline; wait "$s"; exit $?',
   '}',
 ].join('\n');
 

@@ -218,7 +218,7 @@ function take(link: Link, item: SessionItem): void {
       return finish(link, item.code);
     case 'gone':
       if (link.dir === undefined) {
-        note(`tai: the agent's job never began on ${link.host} (the link was lost as it started, and the host has no job of it now); nothing of it ran to its end`);
+        note(`tai: the agent's job is no longer on ${link.host}: the link was lost as it started, and it ended or the host stopped it after its grace before tai read any of its output`);
         return finish(link, link.stopCode ?? REMOTE_LOST_EXIT);
       }
       if (link.stopAsked) {

@@ -64,7 +64,7 @@ describe('a remote agent whose link is lost, in the cockpit', () => {
     expect((await runTai(['report'], env)).out).toContain(`held: #${id} command sh @taitest`);
     // The wait outlasts the agent's 30 s wall clock: the time held is not charged.
     await untilPasses(async () => expect(await stateOf()).toBe('running'), { timeout: 60_000, interval: 500 });
-    expect((await runTai(['logs', String(id)], env)).out).toContain('reattached to the agent on taitest');
+    await untilPasses(async () => expect((await runTai(['logs', String(id)], env)).out).toContain('reattached to the agent on taitest'), { timeout: 30_000, interval: 250 });
     writeFileSync(go, '');
     await untilPasses(async () => expect(await stateOf()).toBe('done'), { timeout: 30_000, interval: 250 });
     expect((await runTai(['outage', 'status', '--json'], env)).out.trim()).toBe('[]');
