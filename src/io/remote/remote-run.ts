@@ -240,6 +240,8 @@ function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void 
   link.dir = item.dir;
   link.begun = true;
   if (again) note(`tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
+  // The hold ends once the agent can be reached again: a stop that waited gets its whole grace from here.
+  unhold(link);
   for (const line of link.inputs.slice(item.inputLines)) send(link, `i${line}`);
   if (link.inputEnded && !item.inputEnded) send(link, 'e');
   if (link.stopAsked) {
@@ -273,7 +275,6 @@ async function waitAndAttach(link: Link, why: string): Promise<void> {
   const end = await waitForHost(link.host, lostAt, { tell }).finally(() => clearInterval(still));
   if (link.finished) return;
   link.waiting = false;
-  unhold(link);
   if (end.kind === 'gave-up') {
     note(`tai: gave up waiting for ${link.host} (${end.outage.attempts} probes); the host stops the agent itself after its grace`);
     return finish(link, REMOTE_LOST_EXIT);
