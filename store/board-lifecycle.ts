@@ -92,8 +92,8 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
 function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resume' | 'tag' | 'finish' | 'setCancel' | 'cancel' | 'closeByUser' | 'close' | 'shutdown'> {
   const { records, questions, sup } = ctx;
   return {
-    hold(id, service, now) {
-      if (holdRecord(ctx.get1(id), service, now)) ctx.publish(now);
+    hold(id, service, now, options) {
+      if (holdRecord(ctx.get1(id), service, now, options)) ctx.publish(now);
     },
 
     resume(id, now) {

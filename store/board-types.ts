@@ -86,6 +86,12 @@ export interface OpenSpec {
   readonly host?: string;
 }
 
+/** How a hold differs from an outage's. */
+export interface HoldOptions {
+  /** The agent cannot be reached while held (a remote agent's lost link): a stop waits for the hold's end. */
+  readonly stopWaits?: boolean;
+}
+
 /** The actions; all take `now` where time matters. */
 export interface BoardActions {
   /** Opens a panel and returns its id; never returns nothing (a hidden panel has a reason). */
@@ -99,7 +105,7 @@ export interface BoardActions {
   /** The owner reports the end; returns the final state (a requested stop decides it). */
   finish(id: number, state: FinalState, summary: string, now: number): FinalState | undefined;
   /** Holds a live agent for an outage: header `waiting for <service>`, idle clock and wall clock paused. */
-  hold(id: number, service: string, now: number): void;
+  hold(id: number, service: string, now: number, options?: HoldOptions): void;
   /** Ends a hold: running again, the wall clock extended by the time held. */
   resume(id: number, now: number): void;
   /** Sets an agent panel's tag, shown in its header after the elapsed time (a lane: `⎇ NAME · 3 files +10 −2`, docs/lanes.md). */

@@ -41,7 +41,7 @@ export interface PanelRecord {
   state: PanelState;
   lastEventAt: number;
   /** While held for an outage: the service waited for and since when. */
-  held?: { service: string; since: number };
+  held?: { service: string; since: number; stopWaits?: boolean };
   lastTextAt: number;
   stop?: { cause: StopCause; reason: string; at: number; hardAt?: number };
   finishedAt?: number;

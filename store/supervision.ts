@@ -24,7 +24,7 @@ import { afterEvent, finalState, isLive, stopState, type Decision, type FinalSta
 import { PendingOutput } from '../src/core/panel/pending.js';
 import { ORCH_LABEL_MAX, ORCH_LINGER } from '../src/core/policy.js';
 import { maskSecrets } from '../src/core/text/secrets.js';
-import type { BoardCounters, OpenSpec, StopHook } from './board-types.js';
+import type { BoardCounters, HoldOptions, OpenSpec, StopHook } from './board-types.js';
 import { clip, clipHeader, rowOf, type PanelRecord } from './panel-record.js';
 import type { AgentRow } from './status.js';
 
@@ -93,9 +93,9 @@ export function heard(rec: PanelRecord, event: AgentEvent, now: number): void {
 }
 
 /** Holds a live agent for an outage: waiting for `service`, its clocks paused; false if it cannot be held. */
-export function holdRecord(rec: PanelRecord, service: string, now: number): boolean {
+export function holdRecord(rec: PanelRecord, service: string, now: number, options: HoldOptions = {}): boolean {
   if (rec.kind !== 'agent' || !isLive(rec.state) || rec.held) return false;
-  rec.held = { service, since: now };
+  rec.held = { service, since: now, ...(options.stopWaits === true ? { stopWaits: true } : {}) };
   rec.state = 'waiting';
   return true;
 }
@@ -104,6 +104,8 @@ export function holdRecord(rec: PanelRecord, service: string, now: number): bool
 export function resumeRecord(rec: PanelRecord, now: number): boolean {
   if (!rec.held || rec.state !== 'waiting') return false;
   if (rec.deadline !== undefined) rec.deadline += now - rec.held.since;
+  // A stop that waited for the agent to be reachable gets its whole grace from now.
+  if (rec.held.stopWaits === true && rec.stop !== undefined && rec.stop.hardAt === undefined) rec.stop.at = now;
   rec.held = undefined;
   rec.state = 'running';
   rec.lastEventAt = now;

@@ -9,6 +9,7 @@
  */
 import type { OutageService } from '../core/outage/classify.js';
 import { hostOutageLines } from '../io/remote/host-outage.js';
+import { hostOutageJson, hostOutageLine, hostOutagesNow } from '../io/host-holds/host-outage-view.js';
 import { messageOf } from '../core/errors.js';
 import { notifyGiveUp } from '../io/outage/notify.js';
 import { formatOutageStatus, outageReport, reportJson } from '../io/outage/outage-report.js';
@@ -95,10 +96,16 @@ class UsageError extends Error {
 
 function status(db: StateDb, values: OptionValues): number {
   const entries = outageReport(db, Date.now());
-  if (values['json'] === true) processOutput.json(reportJson(entries));
-  else processOutput.say(formatOutageStatus(entries, Date.now(), processAlive));
-  // A lost link to a host is its own outage (docs/remote.md), kept beside the host's connection.
-  if (values['json'] !== true) for (const line of hostOutageLines(Date.now())) processOutput.say(`${line}\n`);
+  // A lost link to a host is its own outage (docs/remote.md): its agents' hold files, and the outage file beside the host's connection.
+  const hosts = hostOutagesNow();
+  if (values['json'] === true) {
+    const machine = reportJson(entries) as unknown[];
+    processOutput.json([...machine, ...hosts.map(hostOutageJson)]);
+    return 0;
+  }
+  processOutput.say(formatOutageStatus(entries, Date.now(), processAlive));
+  for (const view of hosts) processOutput.say(`${hostOutageLine(view)}\n`);
+  for (const line of hostOutageLines(Date.now())) if (!hosts.some((view) => line.startsWith(`waiting for host ${view.host} `))) processOutput.say(`${line}\n`);
   return 0;
 }
 

@@ -5,6 +5,7 @@
  */
 import { formatReport, outageReport, reportJson } from '../io/outage/outage-report.js';
 import { openStateDb } from '../io/storage/state-db.js';
+import { hostOutageJson, hostOutageLine, hostOutagesNow } from '../io/host-holds/host-outage-view.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { processOutput } from './output.js';
 
@@ -19,8 +20,13 @@ export async function run(args: readonly string[]): Promise<number> {
   const db = openStateDb();
   try {
     const entries = outageReport(db, Date.now());
-    if (json) processOutput.json(reportJson(entries));
-    else processOutput.say(formatReport(entries));
+    // The hosts waited for now (docs/remote.md): kept beside their connections, not in the database.
+    const hosts = hostOutagesNow();
+    if (json) processOutput.json([...(reportJson(entries) as unknown[]), ...hosts.map(hostOutageJson)]);
+    else {
+      const machine = entries.length === 0 && hosts.length > 0 ? `tai report: no outage of this machine; ${hosts.length} host${hosts.length === 1 ? '' : 's'} waited for now\n` : formatReport(entries);
+      processOutput.say(machine + hosts.map((view) => `${hostOutageLine(view)}\n`).join(''));
+    }
     return 0;
   } finally {
     db.close();

@@ -16,6 +16,7 @@ import { storedStatus, type StoredStatus } from '../io/storage/stored-status.js'
 import { join } from 'node:path';
 import { SpawnQueue } from '../io/agents/spawn/spawn-queue.js';
 import { openStateDb, stateDir, STATE_DB_FILE } from '../io/storage/state-db.js';
+import { hostOutageJson, hostOutageLine, hostOutagesNow } from '../io/host-holds/host-outage-view.js';
 import { readCommandLine, usageError } from './command-line.js';
 import { CliOutput, field, fieldLines, processOutput } from './output.js';
 
@@ -50,8 +51,10 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     out.warn(`tai status: ${field(reply.error)}\n`);
     return 1;
   }
-  if (o.json) out.json(reply.data);
-  else out.say(formatStatus(reply.data) + queuedLines());
+  // A remote agent's lost link (docs/remote.md): the hosts waited for, beside the agents they hold.
+  const hosts = hostOutagesNow();
+  if (o.json) out.json(hosts.length === 0 ? reply.data : { ...reply.data, hostOutages: hosts.map(hostOutageJson) });
+  else out.say(formatStatus(reply.data) + queuedLines() + hosts.map((view) => `${hostOutageLine(view)}\n`).join(''));
   return 0;
 }
 

@@ -68,6 +68,8 @@ export interface Supervised {
   };
   /** Set once the panel finished: when it leaves the screen. */
   readonly closeAt?: number;
+  /** While held: `stopWaits` when the agent cannot be reached (a remote agent's lost link), so a stop waits for the hold's end. */
+  readonly held?: { readonly stopWaits?: boolean };
 }
 
 /** One thing the watchdog wants done; the board applies it. */
@@ -158,6 +160,8 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
   }
   const stop = panel.stop;
   if (stop) {
+    // An agent nobody can reach: its stop is delivered when the hold ends (the grace then counts); quitting does not wait.
+    if (panel.state === 'waiting' && panel.held?.stopWaits === true && stop.cause !== 'shutdown') return [];
     if (stop.hardAt === undefined) {
       return now - stop.at >= ORCH_CANCEL_GRACE ? [{ type: 'hard_stop' }] : [];
     }

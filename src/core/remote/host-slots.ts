@@ -46,10 +46,11 @@ export const HOST_SLOT_SCRIPT = [
   SWEEP,
   'i=1; while [ "$i" -le "$n" ]; do ln -s "$$" "$s/$i" 2>/dev/null && break; i=$((i+1)); done',
   `if [ "$i" -gt "$n" ]; then echo "tai: too many agents on $h: $n are running and the limit is $n; wait for one to finish or cancel one (tai cancel ID)" >&2; exit ${HOST_FULL_EXIT}; fi`,
-  // Freed however the reaper ends; a SIGKILLed slot shell leaves a stale slot the next claim sweeps.
-  'trap \'rm -f "$s/$i"\' EXIT',
+  // Freed however the reaper ends, unless the reaper took it over for its job (it then points elsewhere);
+  // a SIGKILLed slot shell leaves a stale slot the next claim sweeps.
+  'trap \'q=$(ls -ld "$s/$i" 2>/dev/null); [ "${q##*-> }" = "$$" ] && rm -f "$s/$i"\' EXIT',
   'trap \'exit 129\' HUP; trap \'exit 143\' TERM',
-  'sh -c "$c"; rc=$?',
+  'TAI_REMOTE_SLOT="$s/$i" sh -c "$c"; rc=$?',
   'exit "$rc"',
 ].join('\n');
 

@@ -59,6 +59,8 @@ import type { RestoreStore } from '../restore/restore-store.js';
 import type { Launch } from '../../core/restore/launch.js';
 import { sweep, tell } from './attempt-effects.js';
 import { boardRow, type ServiceState } from './service-state.js';
+import { watchHolds, type HoldCandidate } from '../host-holds/hold-watch.js';
+import { holdsDirOf } from '../host-holds/host-holds.js';
 
 /** How to build the service. */
 export interface AgentServiceOptions {
@@ -104,6 +106,8 @@ export class LocalAgentService implements AgentService {
   readonly #unsubscribe: () => void;
   readonly #upkeep: NodeJS.Timeout | undefined;
   readonly #indexer: RecordIndexer;
+  /** Stops the watch of remote agents' lost links (src/io/host-holds/hold-watch.ts). */
+  readonly #holds: (() => void) | undefined;
 
   constructor(options: AgentServiceOptions) {
     const now = options.now ?? Date.now;
@@ -141,6 +145,8 @@ export class LocalAgentService implements AgentService {
       this.#upkeep = setInterval(() => this.upkeep(now()), SLOT_RENEW_MS);
       this.#upkeep.unref();
     }
+    // A remote agent whose link is lost is held as for an outage (docs/remote.md).
+    if (s.stateDir !== undefined) this.#holds = watchHolds(s.board, holdsDirOf(s.stateDir), () => holdCandidates(s), now);
   }
 
   /** Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the next round. */
@@ -309,6 +315,7 @@ export class LocalAgentService implements AgentService {
     this.#unsubscribe();
     clearInterval(this.#upkeep);
     this.#indexer.stop();
+    this.#holds?.();
     this.#s.lanes?.dispose();
     this.#s.transcripts?.dispose();
     this.#s.launches?.dispose();
@@ -320,4 +327,15 @@ export class LocalAgentService implements AgentService {
 /** True while the attempt's agent runs or its panel is held: neither settled nor finished. */
 function isLive(attempt: Attempt): boolean {
   return attempt.life.phase === 'running' || attempt.life.phase === 'held';
+}
+
+/** The live attempts, by panel and process group, for the watch of lost links. */
+function holdCandidates(s: ServiceState): HoldCandidate[] {
+  const found: HoldCandidate[] = [];
+  for (const job of new Set(s.jobs.values())) {
+    const attempt = job.attempts.at(-1);
+    if (attempt === undefined || attempt.life.phase !== 'running') continue;
+    found.push({ panel: attempt.id, label: job.label, pgid: attempt.agent.pgid });
+  }
+  return found;
 }

@@ -56,7 +56,7 @@ export async function main(args: readonly string[]): Promise<void> {
   // The native reaper on the host when it can be there (src/io/host-reaper/), the sh reaper alone otherwise.
   const { hostReaper, reaperPrefix } = await import('../host-reaper/host-reaper.js');
   const reaper = reaperPrefix(await hostReaper(remote.place));
-  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, [...reaper, ...argv], remote.clocks, remote.cwd)]);
+  runRemote([remote.place.host, '--', ...slotAgentArgv(remote.place, [...reaper, ...argv], remote.clocks, remote.cwd)], { graceS: remote.clocks.lostGraceS });
 }
 
 function readPlace(text: string | undefined): RemotePlace | undefined {

@@ -11,18 +11,23 @@
  *
  * A connection lost after the session began is an outage of the host, not
  * the agent's end: the agent goes on under its reaper, this side waits for
- * the host on the shared schedule (host-outage.ts), then attaches a new
- * session to the same job and reads on from the bytes it has. It exits with
- * the agent's status (or ssh's, 255, when the first connection failed).
- * When this process dies however it dies, the session's stdin ends and the
- * host's reaper sees its lifeline gone.
+ * the host on the shared schedule (host-outage.ts), held meanwhile (a hold
+ * file, src/io/host-holds/host-holds.ts, which the cockpit turns into the
+ * panel's held state), then attaches a new session to the same job and reads
+ * on from the bytes it has. The job is named here before the host answers,
+ * so a cut before the first begin line is attached to as well. A stop asked
+ * while the link is down waits for the host and is delivered at the reattach.
+ * It exits with the agent's status (or ssh's, 255, when the first connection
+ * failed). When this process dies however it dies, the session's stdin ends
+ * and the host's reaper sees its lifeline gone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ORCH_IDLE_WARN } from '../../core/policy.js';
-import { attachCommandLine, REMOTE_BEAT_S, REMOTE_SPOOL_BYTES } from '../../core/remote/remote-reaper.js';
+import { attachCommandLine, JOB_MADE_MARK, namedStartLine, REMOTE_BEAT_S, REMOTE_SPOOL_BYTES } from '../../core/remote/remote-reaper.js';
 import { SessionDecoder, SpoolOffsets, type SessionItem, type SpoolStream } from '../../core/remote/spool-frames.js';
-import { waitForHost, type HostOutage } from './host-outage.js';
+import { clearHold, writeHold, type HostHold } from '../host-holds/host-holds.js';
+import { hostOutageFile, waitForHost, type HostOutage } from './host-outage.js';
 import { lastLine } from './ssh-run.js';
 
 /** This file, as the runner's argv names it (the built one under dist/). */
@@ -40,6 +45,18 @@ const STREAM_NAME: Record<SpoolStream, string> = { o: 'stdout', e: 'stderr' };
 interface Link {
   readonly host: string;
   readonly ssh: readonly string[];
+  /** The job's name on the host, chosen here (its folder is known before the host answers). */
+  readonly job: string;
+  /** The host's lost grace in seconds, when known: it stops the agent itself that long after the link is lost. */
+  readonly graceS: number | undefined;
+  /** The host made the job's folder (its reaper said so on stderr): a lost first session can be attached to. */
+  made: boolean;
+  /** While waiting for the host: the hold as written for the cockpit. */
+  hold?: HostHold;
+  /** The exit code of the stop asked for, once one was. */
+  stopCode?: number;
+  /** Sessions started so far (the first, then each attach). */
+  sessions: number;
   readonly offsets: SpoolOffsets;
   readonly inputs: string[];
   inputEnded: boolean;
@@ -55,28 +72,85 @@ interface Link {
   errPartial: Buffer;
 }
 
-/** Runs the wrapper: `HOST -- ssh ARGS...`. */
-export function main(args: readonly string[]): void {
-  const ssh = args.slice(args.indexOf('--') + 1);
-  if (args[1] !== '--' || ssh.length < 2) {
+/** What the caller knows besides the argv. */
+export interface RemoteRunOptions {
+  /** The host's lost grace in seconds (what the reaper was started with), for the pending stop's words. */
+  readonly graceS?: number;
+}
+
+/** A name for this agent's job on the host: unique enough across tais and hosts, letters and digits only. */
+function jobName(): string {
+  return `j${Date.now().toString(36)}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Runs the wrapper: `HOST -- ssh ARGS... START-COMMAND-LINE`. */
+export function main(args: readonly string[], options: RemoteRunOptions = {}): void {
+  const given = args.slice(args.indexOf('--') + 1);
+  if (args[1] !== '--' || given.length < 2) {
     process.stderr.write('tai: usage: remote-run HOST -- ssh ARGS... COMMAND-LINE\n');
     process.exit(64);
   }
-  const link: Link = { host: args[0] ?? '', ssh, offsets: new SpoolOffsets(), inputs: [], inputEnded: false, stopAsked: false, begun: false, waiting: false, finished: false, told: new Set(), errPartial: Buffer.alloc(0) };
+  const job = jobName();
+  const ssh = [...given.slice(0, -1), namedStartLine(given.at(-1) ?? '', job)];
+  const link: Link = {
+    host: args[0] ?? '',
+    ssh,
+    job,
+    graceS: options.graceS,
+    made: false,
+    sessions: 0,
+    offsets: new SpoolOffsets(),
+    inputs: [],
+    inputEnded: false,
+    stopAsked: false,
+    begun: false,
+    waiting: false,
+    finished: false,
+    told: new Set(),
+    errPartial: Buffer.alloc(0),
+  };
   const beat = setInterval(() => send(link, '.'), REMOTE_BEAT_S * 1000);
   beat.unref();
   forwardStdin(link);
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(sig, () => {
-      link.stopAsked = true;
-      if (link.waiting) {
-        note(`tai: stopped while waiting for ${link.host}; the host stops the agent itself after its grace`);
-        return finish(link, SIGNAL_CODES[sig] ?? 1);
-      }
-      send(link, 'stop');
-    });
-  }
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => stopAsked(link, SIGNAL_CODES[sig] ?? 1));
   connect(link, ssh);
+}
+
+/**
+ * The runner's soft stop (a signal to this group): a `stop` line to the
+ * host's reaper, or, while the link is down, staged: said in the panel, kept
+ * in the hold, and sent at the reattach (the host's grace stops the agent if
+ * tai never gets back).
+ */
+function stopAsked(link: Link, code: number): void {
+  const first = !link.stopAsked;
+  link.stopAsked = true;
+  link.stopCode ??= code;
+  if (!link.waiting) {
+    if (send(link, 'stop')) link.told.add('stop.sent');
+    return;
+  }
+  if (!first) return;
+  const hostStopsAt = link.hold?.hostStopsAt;
+  const within = hostStopsAt === undefined ? 'after its grace' : `within about ${Math.max(0, Math.ceil((hostStopsAt - Date.now()) / 1000))} s`;
+  note(`tai: stopping: ${link.host} does not answer; the agent is stopped when it does, or by the host itself ${within}`);
+  if (link.hold !== undefined) hold(link, { ...link.hold, stopPending: true });
+}
+
+/** Writes the hold for the cockpit (a state folder that cannot be written loses only the panel's held state). */
+function hold(link: Link, value: HostHold): void {
+  link.hold = value;
+  try {
+    writeHold(value);
+  } catch (err) {
+    note(`tai: cannot record the wait for ${link.host} (${(err as Error).message}); the panel is not shown as held`);
+  }
+}
+
+function unhold(link: Link): void {
+  if (link.hold === undefined) return;
+  link.hold = undefined;
+  clearHold(process.pid);
 }
 
 /** Starts one ssh session (the first, or an attach) and follows it. */
@@ -87,11 +161,20 @@ function connect(link: Link, argv: readonly string[]): void {
   let sshErr = '';
   link.child = child;
   link.begun = false;
+  link.sessions += 1;
   child.stdin?.on('error', () => {});
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const item of decoder.push(chunk)) take(link, item);
   });
-  child.stderr?.on('data', (chunk: Buffer) => (sshErr = (sshErr + chunk.toString('utf8')).slice(-4096)));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    let text = sshErr + chunk.toString('utf8');
+    // The reaper's word that the job's folder exists: said on stderr before any output, so a cut before the begin line can be attached to.
+    if (text.includes(`${JOB_MADE_MARK}\n`)) {
+      link.made = true;
+      text = text.split(`${JOB_MADE_MARK}\n`).join('');
+    }
+    sshErr = text.slice(-4096);
+  });
   child.on('error', (err) => {
     process.stderr.write(`tai: cannot run ssh for ${link.host}: ${err.message}\n`);
     process.exit(127);
@@ -100,13 +183,14 @@ function connect(link: Link, argv: readonly string[]): void {
     for (const item of decoder.end()) take(link, item);
     if (link.finished || link.child !== child) return;
     const status = code ?? (signal ? (SIGNAL_CODES[signal] ?? 128) : 1);
-    if (link.dir === undefined) {
-      // The first session never began: ssh's own word (or the host's) is the whole story, as before.
-      process.stderr.write(sshErr);
+    if (link.dir === undefined && !link.made) {
+      // The job was never made on the host: ssh's own word (or the host's) is the whole story.
+      process.stderr.write(sshErr.split(JOB_MADE_MARK).join(''));
       if (status === 255 && !link.stopAsked) note(`tai: the ssh connection to ${link.host} failed (exit 255); see what it lacks with: tai hosts check ${link.host}`);
       return finish(link, status);
     }
-    if (link.stopAsked) return finish(link, status);
+    // A stop the host had (it ends the agent, and ssh's end after it is the hard stop's); one never sent waits for the host.
+    if (link.told.has('stop.sent')) return finish(link, status);
     void waitAndAttach(link, lastLine(sshErr) || `ssh exited ${status}`);
   });
 }
@@ -133,6 +217,14 @@ function take(link: Link, item: SessionItem): void {
       for (const stream of ['o', 'e'] as const) if (link.told.has(`full.${stream}`)) note(fullNote(link, stream));
       return finish(link, item.code);
     case 'gone':
+      if (link.dir === undefined) {
+        note(`tai: the agent's job is no longer on ${link.host}: the link was lost as it started, and it ended or the host stopped it after its grace before tai read any of its output`);
+        return finish(link, link.stopCode ?? REMOTE_LOST_EXIT);
+      }
+      if (link.stopAsked) {
+        note(`tai: the agent on ${link.host} was stopped by the host itself (its grace ran out before the link was back); what it wrote after the ${link.offsets.have('o')} bytes shown is lost`);
+        return finish(link, link.stopCode ?? REMOTE_LOST_EXIT);
+      }
       note(`tai: the agent's job is no longer on ${link.host}: the host stopped it after its grace without tai; what it wrote after the ${link.offsets.have('o')} bytes shown is lost`);
       return finish(link, REMOTE_LOST_EXIT);
   }
@@ -144,19 +236,33 @@ function fullNote(link: Link, stream: SpoolStream): string {
 
 /** A session began: the stdin lines the host lacks, and a stop asked for while the link was down. */
 function begin(link: Link, item: Extract<SessionItem, { kind: 'begin' }>): void {
-  const again = link.dir !== undefined;
+  const again = link.sessions > 1;
   link.dir = item.dir;
   link.begun = true;
   if (again) note(`tai: reattached to the agent on ${link.host}; reading on from byte ${link.offsets.have('o')} of its output`);
+  // The hold ends once the agent can be reached again: a stop that waited gets its whole grace from here.
+  unhold(link);
   for (const line of link.inputs.slice(item.inputLines)) send(link, `i${line}`);
   if (link.inputEnded && !item.inputEnded) send(link, 'e');
-  if (link.stopAsked) send(link, 'stop');
+  if (link.stopAsked) {
+    if (again) note(`tai: delivering the stop asked while ${link.host} did not answer`);
+    if (send(link, 'stop')) link.told.add('stop.sent');
+  }
 }
 
-/** The connection is lost: wait for the host on the shared schedule, then attach a new session to the same job. */
+/** The connection is lost: held, wait for the host on the shared schedule, then attach a new session to the same job. */
 async function waitAndAttach(link: Link, why: string): Promise<void> {
+  const lostAt = Date.now();
   link.begun = false;
   link.waiting = true;
+  hold(link, {
+    host: link.host,
+    pid: process.pid,
+    since: lostAt,
+    outageFile: hostOutageFile(link.host),
+    ...(link.stopAsked ? { stopPending: true } : {}),
+    ...(link.graceS === undefined ? {} : { hostStopsAt: lostAt + link.graceS * 1000 }),
+  });
   note(`tai: lost the link to ${link.host} (${why}); the agent goes on there; waiting for the host (outage of ssh://${link.host})`);
   let latest: HostOutage | undefined;
   const nextAt = (outage: HostOutage): string => `${new Date(outage.nextProbeAt).toISOString().slice(11, 19)} UTC`;
@@ -166,7 +272,7 @@ async function waitAndAttach(link: Link, why: string): Promise<void> {
   };
   // The wait is said while it lasts, so the panel's idle clock does not take it for the agent's silence.
   const still = setInterval(() => note(`tai: still waiting for ${link.host}${latest === undefined ? '' : `: next probe at ${nextAt(latest)}`}`), ORCH_IDLE_WARN / 2);
-  const end = await waitForHost(link.host, Date.now(), { tell }).finally(() => clearInterval(still));
+  const end = await waitForHost(link.host, lostAt, { tell }).finally(() => clearInterval(still));
   if (link.finished) return;
   link.waiting = false;
   if (end.kind === 'gave-up') {
@@ -174,13 +280,15 @@ async function waitAndAttach(link: Link, why: string): Promise<void> {
     return finish(link, REMOTE_LOST_EXIT);
   }
   note(`tai: ${link.host} answers again; reattaching to the agent`);
-  connect(link, [...link.ssh.slice(0, -1), attachCommandLine(link.dir ?? '', link.offsets.have('o'), link.offsets.have('e'))]);
+  connect(link, [...link.ssh.slice(0, -1), attachCommandLine(link.dir ?? link.job, link.offsets.have('o'), link.offsets.have('e'))]);
 }
 
-/** A control line to the current session, once it began (before, it waits: the begin line says what the host has). */
-function send(link: Link, line: string): void {
+/** A control line to the current session, once it began (before, it waits: the begin line says what the host has); true when written. */
+function send(link: Link, line: string): boolean {
   const stdin = link.child?.stdin;
-  if (link.begun && stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(`${line}\n`);
+  if (!link.begun || !stdin || stdin.destroyed || stdin.writableEnded) return false;
+  stdin.write(`${line}\n`);
+  return true;
 }
 
 /** The agent's stderr: whole lines through, the partial last one held. */
@@ -205,6 +313,7 @@ function once(link: Link, key: string, text: string): void {
 function finish(link: Link, code: number): void {
   if (link.finished) return;
   link.finished = true;
+  unhold(link);
   if (link.errPartial.length > 0) process.stderr.write(link.errPartial);
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }

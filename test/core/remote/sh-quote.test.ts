@@ -67,7 +67,8 @@ describe('quoting words for a POSIX shell on the host', () => {
   it('builds a remote command line that a real sh runs with the argv unchanged', () => {
     const line = remoteCommandLine(['printf', '%s\\n', ...HOSTILE], { softGraceS: 1, lostGraceS: 1, beatLimitS: 5 });
     const run = spawnSync('sh', ['-c', line], { input: '', env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
-    expect(run.stderr.toString()).toBe('');
+    // Only the reaper's word that the job's folder exists (src/core/remote/remote-reaper.ts) is on stderr.
+    expect(run.stderr.toString()).toBe('\u0001tai job\n');
     // The session frames the agent's output (src/core/remote/spool-frames.ts).
     const items = new SessionDecoder().push(run.stdout);
     const stdout = Buffer.concat(items.flatMap((item) => (item.kind === 'data' && item.stream === 'o' ? [item.bytes] : []))).toString('utf8');
