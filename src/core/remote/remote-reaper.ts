@@ -70,7 +70,7 @@ const DAEMON = [
   // can; cat is stopped at it otherwise); then the fifo is held open unread, so the agent's next writes block.
   '  spool() { ( if [ "$dc" = 1 ]; then dd bs=65536 count="$sb" iflag=count_bytes <"$d/p$1" >"$d/$1" 2>/dev/null',
   '    else cat <"$d/p$1" >"$d/$1" & echo $! >"$d/cat.$1"; wait "$!"; fi; : >"$d/done.$1" ) & exec 5<"$d/p$1"',
-  '    while [ ! -e "$d/end" ]; do if [ ! -e "$d/full.$1" ]; then n=$(wc -c <"$d/$1"); [ "$((n))" -ge "$sb" ] &&',
+  '    while [ ! -e "$d/end" ] && [ -d "$d" ]; do if [ ! -e "$d/full.$1" ]; then n=$(wc -c <"$d/$1"); [ "$((n))" -ge "$sb" ] &&',
   '      { [ -e "$d/cat.$1" ] && read -r c <"$d/cat.$1" && kill "$c"; : >"$d/full.$1"; }; fi; nap; done; }',
   '  dc=0; printf x | dd bs=1 count=1 iflag=count_bytes >/dev/null 2>&1 && dc=1',
   '  spool o & spool e &',
@@ -78,10 +78,12 @@ const DAEMON = [
   '  else set -m; env TAI_REMOTE_RUN="$id" "$@" <"$d/in" >"$d/po" 2>"$d/pe" & p=$!; set +m; fi',
   '  echo "$p" >"$d/pid"',
   // The agent's stdin: the lines the sessions queue, in order, then its end.
-  '  ( exec 4>"$d/in"; q=0; while :; do f=0; [ -e "$d/ein" ] && f=1; n=$(wc -l <"$d/inq"); n=$((n))',
+  '  ( exec 4>"$d/in"; q=0; while [ -d "$d" ]; do f=0; [ -e "$d/ein" ] && f=1; n=$(wc -l <"$d/inq"); n=$((n))',
   '    if [ "$n" -gt "$q" ]; then sed -n "$((q+1)),${n}p" "$d/inq" >&4 || exit 0; q=$n; elif [ "$f" = 1 ]; then exit 0; else nap; fi; done ) & i=$!',
   // The watchdog: the soft stop's grace, the heartbeat, the lifeline's grace; it ends when the folder may go.
+  // A folder deleted under the job (a cleaned /tmp) leaves nothing to attach to: the agent is stopped, soft then hard.
   '  ( m=0 o=0 s=0; while [ ! -e "$d/ack" ]; do sleep 1',
+  '    [ -d "$d" ] || { kill -s TERM -- "-$p" 2>/dev/null; s=0; while kill -0 -- "-$p" 2>/dev/null && [ "$s" -lt "$g" ]; do sleep 1; s=$((s+1)); done; kill -s KILL -- "-$p" 2>/dev/null; exit 0; }',
   '    [ -e "$d/rc" ] && [ -e "$d/stop" ] && [ -e "$d/eof" ] && exit 0',
   '    if [ -e "$d/stop" ] && [ ! -e "$d/rc" ]; then s=$((s+1)); [ "$s" -ge "$g" ] && hard; fi',
   '    if [ -e "$d/beat" ]; then rm -f "$d/beat"; m=0; else m=$((m+1)); fi',
@@ -90,7 +92,7 @@ const DAEMON = [
   '  done ) & k=$!',
   '  wait "$p"; rc=$?; hard; freeslot; : >"$d/end"',
   // The writers end at the fifos' end; a descendant that kept one open is not waited for long.
-  '  w=0; while [ ! -e "$d/done.o" ] || [ ! -e "$d/done.e" ]; do w=$((w+1)); [ "$w" -ge 50 ] && break; nap; done',
+  '  w=0; while [ -d "$d" ] && { [ ! -e "$d/done.o" ] || [ ! -e "$d/done.e" ]; }; do w=$((w+1)); [ "$w" -ge 50 ] && break; nap; done',
   '  echo "$rc" >"$d/rc.t" && mv -f "$d/rc.t" "$d/rc"',
   '  wait "$k"; hard; kill "$i" 2>/dev/null; rm -rf "$d"',
   ') </dev/null >/dev/null 2>&1 &',
@@ -134,7 +136,7 @@ export const REMOTE_REAPER = [
   SLOT_FREE,
   DAEMON,
   SLOT_HANDOVER,
-  'while [ ! -e "$d/pid" ]; do nap; done',
+  'while [ ! -e "$d/pid" ]; do [ -d "$d" ] || exit 125; nap; done',
   'session "$d" 0 0',
 ].join('\n');
 
