@@ -39,6 +39,7 @@ import type { AskUser, EmitEvent, RunOutcome } from '../runner.js';
 import type { PermissionPolicy } from '../../../../core/agents/questions.js';
 import { answerPermission, type PermissionTurn, type Remembered } from './acp-permission.js';
 import { resumeLabel, resumeSession } from './acp-resume.js';
+import { hostOfWrapper } from '../../../remote/remote-agent.js';
 
 /** What the SDK rejects a pending request with when the agent's process is gone. */
 const ACP_CLOSED = 'ACP connection closed';
@@ -143,6 +144,8 @@ export class AcpSession {
   #closing: Promise<void> | undefined;
   readonly #cwd: string;
   readonly #spec: AcpSessionSpec;
+  /** An agent on a host: its local side is the wrapper, which turns a SIGTERM into the host's `stop` (docs/remote.md). */
+  readonly #remote: boolean;
   /** Counts the updates `session/load` replays while it runs (they are dropped); undefined otherwise. */
   #replay: { count: number } | undefined;
   /** Settles when the agent's reaper has exited. */
@@ -184,6 +187,7 @@ export class AcpSession {
     });
     this.#cwd = spec.agentCwd ?? spec.cwd ?? process.cwd();
     this.#spec = spec;
+    this.#remote = hostOfWrapper(spec.argv) !== undefined;
   }
 
   /** The agent's process group, once its reaper reported it. */
@@ -229,7 +233,13 @@ export class AcpSession {
         if (this.#current === current && this.#sessionId !== undefined) this.#cancel(this.#sessionId);
       },
       hard: () => {
-        if (this.#current === current) this.kill('killed after the grace');
+        if (this.#current !== current) return;
+        // A KILL alone would end only the local side, leaving the agent on its host for the host's lost grace:
+        // close's SIGTERM reaches the host as a stop first (its own grace then KILLs there), then the KILL here.
+        if (this.#remote) {
+          this.#ended ??= 'killed after the grace';
+          void this.close();
+        } else this.kill('killed after the grace');
       },
     };
   }
