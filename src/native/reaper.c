@@ -292,16 +292,21 @@ static void hide_mark(void) {
     free(copy);
 }
 
+/* The signals the reaper takes through sigwaitinfo, blocked; `orig` gets the mask the agent is started with. */
+static void block_handled(sigset_t *set, sigset_t *orig) {
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+    sigaddset(set, SIGUSR2);
+    sigaddset(set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, set, orig);
+}
+
 /* --host: the stub forwards signals to the keeper and ends as it ends; the keeper reaps the agent. */
 static int host(char **argv) {
     sigset_t fwd, orig;
-    sigemptyset(&fwd);
-    sigaddset(&fwd, SIGINT);
-    sigaddset(&fwd, SIGTERM);
-    sigaddset(&fwd, SIGHUP);
-    sigaddset(&fwd, SIGUSR2);
-    sigaddset(&fwd, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &fwd, &orig);
+    block_handled(&fwd, &orig);
     int life[2];
     if (pipe2(life, O_CLOEXEC) < 0) {
         perror("tai-reaper: pipe");
@@ -340,13 +345,7 @@ int main(int argc, char **argv) {
         return 64;
     }
     sigset_t handled, orig;
-    sigemptyset(&handled);
-    sigaddset(&handled, SIGINT);
-    sigaddset(&handled, SIGTERM);
-    sigaddset(&handled, SIGHUP);
-    sigaddset(&handled, SIGUSR2);
-    sigaddset(&handled, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &handled, &orig);
+    block_handled(&handled, &orig);
     /* Run by hand without fd 3, there is simply no lifeline. */
     int lifeline = fcntl(3, F_SETFD, FD_CLOEXEC) == 0 ? 3 : -1;
     return reap(argv + 1, lifeline, &orig, 1);
