@@ -12,6 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../storage/state-dir.js';
+import { processAlive as alive } from '../socket/socket-path.js';
 
 /** One agent's hold, as its local side writes it. Times are epoch ms. */
 export interface HostHold {
@@ -78,15 +79,6 @@ function readJson<T>(file: string): T | undefined {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

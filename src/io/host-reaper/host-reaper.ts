@@ -19,7 +19,6 @@ import { builtReaper, packageRoot } from '../agents/runners/reaper-binary.js';
 import { checkArgv, runArgv, type SshPlace } from '../remote/ssh-argv.js';
 import { lastLine, runSsh } from '../remote/ssh-run.js';
 import { buildLine, copyLine, probeLine, readFacts, readPlaced } from './host-reaper-scripts.js';
-import { runSshWithInput } from './ssh-input.js';
 
 /** How the host's reaper got there. */
 export type HostReaperKind = 'copied' | 'built' | 'sh';
@@ -73,7 +72,7 @@ async function tryCopy(place: SshPlace, local: LocalReaper, facts: { dir: string
   if (local.binary === undefined) return 'this install has no native reaper built (node src/native/build.mjs)';
   if (facts.uname !== here) return `the host is ${facts.uname}, this build ${here}`;
   if (facts.have.has(local.binary.name)) return { kind: 'copied', path: join(facts.dir, local.binary.name), why: `${here} as here; in the host's cache already` };
-  const run = await runSshWithInput(runArgv(place, copyLine(local.binary.name)), local.binary.bytes);
+  const run = await runSsh(runArgv(place, copyLine(local.binary.name)), 60_000, local.binary.bytes);
   const placed = readPlaced(run.stdout);
   if ('path' in placed) return { kind: 'copied', path: placed.path, why: `${here} as here` };
   return `the copy did not run there (${run.code === 255 ? lastLine(run.stderr) : placed.failed})`;
@@ -85,7 +84,7 @@ async function tryBuild(place: SshPlace, local: LocalReaper, facts: { dir: strin
   if (local.source === undefined) return 'this install has no src/native/reaper.c';
   if (facts.have.has(local.source.name)) return { kind: 'built', path: join(facts.dir, local.source.name), why: why("built there with cc before; in the host's cache") };
   if (!facts.cc) return 'the host has no cc';
-  const run = await runSshWithInput(runArgv(place, buildLine(local.source.name)), local.source.bytes, 120_000);
+  const run = await runSsh(runArgv(place, buildLine(local.source.name)), 120_000, local.source.bytes);
   const placed = readPlaced(run.stdout);
   if ('path' in placed) return { kind: 'built', path: placed.path, why: why('built there with cc') };
   return `cc could not build it there (${run.code === 255 ? lastLine(run.stderr) : placed.failed})`;

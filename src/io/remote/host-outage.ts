@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDir } from '../storage/state-dir.js';
+import { processAlive as alive } from '../socket/socket-path.js';
 import { nextProbe, parseTimeScale } from '../../core/outage/outage-schedule.js';
 import { sleep as realSleep } from '../after.js';
 import { runArgv } from './ssh-argv.js';
@@ -92,15 +93,6 @@ function claim(lock: string): boolean {
     // A prober that died leaves its lock: taken over at the next look.
     if (holder === 0 || !alive(holder)) rmSync(lock, { force: true });
     return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -13,20 +13,38 @@ export interface SshRun {
   readonly stderr: string;
 }
 
-/** Runs an ssh argv with no stdin; kills it after `timeoutMs`. */
-export function runSsh(argv: readonly string[], timeoutMs = 20_000): Promise<SshRun> {
+/**
+ * Runs an ssh argv, with `input` on its stdin (a file sent to the host) or
+ * none; kills it after `timeoutMs`. Without input it may start a master that
+ * goes to the background holding the pipes, so it is waited for by its exit;
+ * with input, by its pipes' close (all of the host's answer read).
+ */
+export function runSsh(argv: readonly string[], timeoutMs = 20_000, input?: Buffer): Promise<SshRun> {
   const [file, ...args] = argv;
   return new Promise((resolve) => {
-    const child = spawn(file ?? 'ssh', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const program = file ?? 'ssh';
+    const child = input === undefined ? spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    if (input !== undefined) {
+      // A host that stops reading (the script failed early) closes the pipe: its answer says why.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(input);
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
       resolve({ code: -1, stdout, stderr: `cannot run ssh: ${err.message}` });
     });
+    if (input !== undefined) {
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? -1, stdout, stderr });
+      });
+      return;
+    }
     child.on('exit', (code) => {
       clearTimeout(timer);
       // The background master holds the pipes: read what is there now and let go of them.
