@@ -44,6 +44,11 @@ function bytesBy(db: StateDb): Record<string, number> {
   return out;
 }
 
+/** Transcripts whose footer is not written yet (a long end is written over later turns). */
+function unended(db: StateDb): number {
+  return db.prepare<[], { n: number }>('SELECT count(*) AS n FROM transcripts WHERE ended = 0').get()?.n ?? 0;
+}
+
 function unindexed(db: StateDb): number {
   try {
     return db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n ?? 0;
@@ -77,8 +82,7 @@ export async function run(options: { agents?: number; lines?: number } = {}): Pr
   }
   // Until the transcripts' ends and the index are written.
   const settle = Date.now();
-  while (unindexed(db) > 0 && Date.now() - settle < 120_000) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 500));
+  while ((unindexed(db) > 0 || unended(db) > 0) && Date.now() - settle < 120_000) await new Promise((r) => setTimeout(r, 50));
   service.dispose();
   db.pragma('wal_checkpoint(TRUNCATE)');
   const by = bytesBy(db);
