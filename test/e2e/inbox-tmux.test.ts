@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
+import { tmuxEnv } from '../helpers/test-env.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 import { fixture } from '../helpers/agents.js';
 
@@ -21,17 +22,8 @@ const CLI = join(ROOT, 'dist/src/cli.js');
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-inbox-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-inbox-tmux-'));
-const ENV: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: dir,
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  NODE_ENV: 'production',
-  XDG_STATE_HOME: join(dir, 'state'),
-  XDG_RUNTIME_DIR: join(dir, 'run'),
-  XDG_CONFIG_HOME: join(dir, 'config'),
-  HISTFILE: '/dev/null',
-};
+/** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
+const ENV = tmuxEnv(dir);
 
 const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: ENV });
 const text = (): string => tmux('capture-pane', '-p', '-t', 'k').split('\n').join('\n');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { untilPasses, type Pace } from '../helpers/until.js';
+import { tmuxEnv } from '../helpers/test-env.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,23 +19,14 @@ const CLI = join(ROOT, 'dist/src/cli.js');
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const server = `tai-panels-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-panels-'));
-/** The whole environment of the tmux server and so of every shell in it: nothing of the caller's (NO_COLOR, TAI_PREFIX, ...). */
-const ENV: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: dir,
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  NODE_ENV: 'production',
-  XDG_STATE_HOME: join(dir, 'state'),
-  XDG_RUNTIME_DIR: join(dir, 'run'),
-  XDG_CONFIG_HOME: join(dir, 'config'),
-  HISTFILE: '/dev/null',
+/** The tmux server's whole environment (test/helpers/test-env.ts), with git's identity for the lanes. */
+const ENV = tmuxEnv(dir, {
   GIT_AUTHOR_NAME: 't',
   GIT_AUTHOR_EMAIL: 't@example.com',
   GIT_COMMITTER_NAME: 't',
   GIT_COMMITTER_EMAIL: 't@example.com',
   GIT_CONFIG_NOSYSTEM: '1',
-};
+});
 
 const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: ENV });
 const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'p').split('\n');

@@ -64,3 +64,23 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
+
+/**
+ * The whole environment of a tmux server a test starts, and so of every
+ * shell in it, with its home and XDG folders under `dir`: nothing of the
+ * caller's (NO_COLOR, TAI_PREFIX, ...).
+ */
+export function tmuxEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    NODE_ENV: 'production',
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    HISTFILE: '/dev/null',
+    ...extra,
+  };
+}
