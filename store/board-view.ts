@@ -6,6 +6,7 @@
  */
 import { focusMoved, focusSetTo, helpToggled, resized, revealed, scrolled, scrolledLines, zoomToggled } from './board-ui.js';
 import type { BoardActions } from './board-types.js';
+import { isLive } from '../src/core/panel/panel-state.js';
 import { rowOf } from './panel-record.js';
 import { statusOf } from './status.js';
 import type { BoardContext } from './board-context.js';
@@ -49,6 +50,8 @@ export function viewActions(ctx: BoardContext): ViewActions {
     reveal(id, now) {
       const rec = records.get(id);
       if (rec && !rec.closed && rec.screen) {
+        // Opened while it lingers: it stays until the user closes it, as one brought back below.
+        if (!isLive(rec.state)) rec.closeAt = undefined;
         ctx.set(revealed(id, ctx.get().focus));
         ctx.publish(now);
         return true;
