@@ -42,10 +42,8 @@ export { KEPT_TRANSCRIPTS_MAX, NO_DISPLAY } from './board-context.js';
 export function createBoard(options: BoardOptions = {}): Board & { counters: BoardCounters } {
   const counters: BoardCounters = { flushes: 0, bytesWritten: 0, events: 0, displayFailures: 0, hookErrors: 0, formatted: 0 };
   const store = createStore<BoardState>()((setState, get) => {
-    // zustand merges a change with Object.assign({}, state, change), which turns an object of this many
-    // properties (its actions too) into a dictionary: every publish then made an 8 KB dictionary, a ninth of
-    // what a silent cockpit allocates each second, and each later read of the state was a hash lookup. A
-    // spread copies the shape whole and stays fast; the state is replaced by that full copy.
+    // zustand's Object.assign turns a state of this many properties into a dictionary (a big allocation per
+    // publish, a hash lookup per read); a spread keeps its shape (docs/perf-log.md, "A silent cockpit's second, patched").
     const set = (change: Partial<BoardState>): void => setState({ ...get(), ...change }, true);
     const ctx = boardContext(options, counters, set, get);
     const cols = options.cols ?? DEFAULT_COLS;

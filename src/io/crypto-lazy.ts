@@ -1,9 +1,8 @@
 /**
  * The two uses tai has for node:crypto (a record id's random part, a lane
- * lock's name), with the module loaded on first use: loaded at start it is
- * about 1.1 MB of the cockpit server's RSS at rest, where neither is needed
- * (issue 11: the server with 8 panels at most 80 MB; docs/perf-log.md,
- * "Memory").
+ * lock's name), with the module loaded on first use: loaded at start it
+ * would sit in the resting server's memory, where neither is needed
+ * (docs/perf-log.md, "Memory: the server's Node flags and the idle collection").
  */
 import { createRequire } from 'node:module';
 

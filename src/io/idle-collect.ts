@@ -1,37 +1,14 @@
 /**
- * One full garbage collection once the agents' output stops (issue 11: the
- * cockpit with 8 panels at most 80 MB RSS; docs/perf-log.md, "Memory").
- * While agents stream, V8 grows its young generation to 2 x 16 MB
- * semi-spaces, which is what keeps tai's streaming CPU at or below tmux's
- * (a 1 MB young generation scavenges 16 times as often: measured, more CPU).
- * But V8 never gives that memory back by itself while the process rests: no
- * allocation, so no collection, so no shrinking (an idle 8-panel cockpit held
- * 32 MB of new space for minutes). A full collection run once the pacer has
- * been quiet for `IDLE_COLLECT_MS` shrinks it to 1 MB, and RSS drops by about
- * 30 MB. It needs `gc` exposed (`--expose-gc`, in SERVER_NODE_FLAGS);
- * without it nothing is armed.
- *
- * V8 shrinks the new space at a full collection only when its allocation
- * throughput, measured over the last 5 s of collections, is low: a
- * collection less than about 5 s after streaming's last scavenge keeps the
- * 32 MB (measured: at 0 and 2 s it did, at 6 s it shrank). Hence 10 s of
- * quiet, and another try (at most `IDLE_COLLECT_TRIES`) while it did not.
- *
- * The old space is left fragmented too: after the collection, 8 silent
- * panels held 19-21 MB of old-space pages for 15.5 MB of live objects (V8
- * compacts only its most fragmented pages). When the pages hold at least
- * `COMPACT_WASTE_BYTES` more than the objects, a second collection compacts
- * them all (V8's `--compact-on-every-full-gc`, switched on for that one
- * collection only, so the collections while streaming are unchanged): old
- * space 16.0-16.2 MB, the server's RSS 81.4 / 84.1 -> 77.8 / 77.7 MB (same
- * run, load 7). It moves every live object: 130-225 ms at load 7, once per
- * quiet spell, which is why keys count as activity too (the pause waits for
- * the user to have been quiet as long).
- *
- * Ink's renders count as activity too: a silent panel's turn to idle (60 s
- * without an event) renders the chrome once, and that render's garbage grew
- * the young generation again (a detached 8-panel server 77.7 -> 81-82 MB,
- * staying there); a collection 10 s after it gives it back (78.7 MB).
+ * One full garbage collection once the agents' output and the user's keys
+ * have been quiet for `IDLE_COLLECT_MS`: V8 never gives back the young
+ * generation that streaming grew while the process rests (nothing allocates,
+ * so nothing collects), and shrinks it only when recent allocation was low,
+ * hence the wait and the retries (`IDLE_COLLECT_TRIES`). When the old space's
+ * pages hold `COMPACT_WASTE_BYTES` more than its objects, a second collection
+ * compacts them; it pauses the process, so keys and Ink's renders count as
+ * activity too. Needs `--expose-gc` (SERVER_NODE_FLAGS), else nothing is
+ * armed. The figures: docs/perf-log.md, "Memory: the server's Node flags and
+ * the idle collection".
  */
 import v8 from 'node:v8';
 
@@ -61,8 +38,7 @@ export function exposedGc(): Collect | undefined {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) return undefined;
   return () => {
-    // gc() is a full, synchronous collection (--trace-gc: "Mark-Compact ... testing", 8-25 ms);
-    // on Node 20, gc({ type: 'major' }) ran a scavenge.
+    // gc() is a full, synchronous collection; on Node 20, gc({ type: 'major' }) ran a scavenge.
     gc();
     if (oldSpaceWaste() >= COMPACT_WASTE_BYTES) compacting(gc);
     const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');

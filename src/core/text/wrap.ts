@@ -46,7 +46,7 @@ interface Piece {
  * prepends, Hangul jamo or surrogates): printable ASCII, Latin-1 and Latin
  * Extended up to U+02FF, and U+2010-U+2BFF without the zero-width, format
  * and combining-for-symbols characters. Text made only of these needs no
- * Intl.Segmenter, which costs ~80-200 µs per call on Node 20 (docs/performance.md).
+ * Intl.Segmenter, whose every call is dear (docs/perf-log.md, "Figures taken out of code comments").
  */
 const SINGLE_UNIT_GRAPHEMES = /^[\x20-\x7e\xa0-\u02ff\u2010-\u2027\u2030-\u205f\u2070-\u20cf\u2100-\u2bff]*$/;
 

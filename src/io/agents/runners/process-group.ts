@@ -13,14 +13,14 @@
  *   the agent cannot be started it prints `tai: cannot start FILE: REASON`
  *   and exits 127.
  * - native reaper: src/native/reaper.c, built at install (src/native/build.mjs)
- *   and found by reaper-binary.ts; about 1.4 MB of RSS. It is a child subreaper
+ *   and found by reaper-binary.ts; a small process. It is a child subreaper
  *   (PR_SET_CHILD_SUBREAPER): processes that left the agent's group with
  *   setsid are reparented to it, and "everything" is every descendant, found
  *   in /proc, killed and reaped.
  * - node reaper: REAPER_SOURCE below, run with `node -e`: the fallback when
- *   the native one is not built or not Linux, or with TAI_REAPER=node. About
- *   42 MB of RSS, and "everything" is only the agent's group: a descendant
- *   that called setsid survives it.
+ *   the native one is not built or not Linux, or with TAI_REAPER=node. A
+ *   whole node per agent (docs/agents.md, "The reaper"), and "everything"
+ *   is only the agent's group: a descendant that called setsid survives it.
  * - lifeline: a pipe on the reaper's fd 3 that the supervisor never writes
  *   to. The kernel closes it when the supervisor dies however it dies; the
  *   reaper sees the end of the pipe, kills everything and waits for it.

@@ -1,0 +1,65 @@
+/**
+ * Comments say why; measured figures and session numbers belong in the docs
+ * (docs/perf-log.md, "Figures taken out of code comments"). A figure reads as
+ * a measurement when it is a decimal or a range with a unit (`13.55 MB`,
+ * `5-30 ms`), a before and after (`116 -> 85 MB`), or a session's number;
+ * quoted text is another program's words and is not read.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Files whose owners have not yet moved their figures out, each named so the
+ * list only shrinks: src/io/cockpit/server-flags.ts (the flags measured and
+ * left out), src/io/terminal/pane-source.ts (Ink's frame cost).
+ */
+const NOT_YET = new Set(['src/io/cockpit/server-flags.ts', 'src/io/terminal/pane-source.ts']);
+
+const UNIT = '(?:ms|µs|us|ns|s|MB|KB|kB|MiB|KiB|GB|%)';
+const FIGURE = new RegExp(
+  [`\\b\\d+\\.\\d+ ?${UNIT}(?![\\w])`, `\\b\\d+(?:\\.\\d+)?-\\d+(?:\\.\\d+)? ?${UNIT}(?![\\w])`, `\\d ?-> ?~?\\d`, `\\b[Ss]ession \\d+`].join('|'),
+);
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const rel = posix.join(dir, name);
+    if (name === 'node_modules' || name === 'build') return [];
+    if (statSync(join(ROOT, rel)).isDirectory()) return sources(rel);
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** The comments of a source file, each with its first line's number. */
+function comments(file: string): { line: number; text: string }[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard, text);
+  const found: { line: number; text: string }[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
+      const start = scanner.getTokenStart();
+      // Quoted text (a message, a flag) is what others print, not a figure of ours: blanked, lines kept.
+      const blanked = scanner.getTokenText().replace(/"[^"]*"|`[^`]*`/g, (quoted) => quoted.replace(/[^\n]/g, ' '));
+      found.push({ line: text.slice(0, start).split('\n').length, text: blanked });
+    }
+  }
+  return found;
+}
+
+describe('comments in src, store and components', () => {
+  it('hold no measured figure and no session number', () => {
+    const hits = ['src', 'store', 'components']
+      .flatMap(sources)
+      .filter((file) => !NOT_YET.has(file))
+      .flatMap((file) =>
+        comments(file).flatMap(({ line, text }) =>
+          text.split('\n').flatMap((row, i) => (FIGURE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : [])),
+        ),
+      );
+    expect(hits).toEqual([]);
+  });
+});
