@@ -54,13 +54,13 @@ const USAGE =
   '                 [--prompt TEXT | stdin] [--retries N] [--permissions ask|allow|reject] [--allow]\n' +
   '                 [--ask-timeout S --ask-default allow|reject] [--stdin] [--detach] [--json | --raw] [--socket PATH]\n' +
   '                 [--lane [NAME]] [--queue] [--host NAME [--host-grace S]] [--resume SESSION_ID] -- ARGV...\n' +
+  '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   "--resume continues the agent's own session of that id (kinds claude, codex and acp; docs/restore.md);\n" +
   '--host runs the agent (any kind, or @NAME) on another machine over ssh, under tai\'s reaper there (docs/remote.md);\n' +
   '--host-grace S: with the link lost, the host stops the agent itself after S seconds (default 600, or TAI_REMOTE_GRACE);\n' +
   '--lane runs the agent in a git worktree of its own on a new branch tai/NAME (docs/lanes.md);\n' +
   '--queue waits for a free slot instead of being refused when every slot is taken.\n' +
   `--idle-cancel S cancels the agent after S seconds without an event (${IDLE_CANCEL_MIN_S}..${IDLE_CANCEL_MAX_S}, default ${ORCH_IDLE_KILL / 1000}).\n` +
-  '       tai spawn [options] @NAME [PROMPT...]     an agent of the registry (tai agents)\n' +
   'The result is printed sanitized (only colours, newline and tab survive; colours only to a terminal);\n' +
   '--raw prints its exact bytes (never to a terminal you care about), --json the result as escaped JSON.\n';
 
