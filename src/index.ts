@@ -1,5 +1,5 @@
 /**
- * tai as a library (issue 7; docs/embedding.md): the one entry point, and the
+ * tai as a library (docs/embedding.md): the one entry point, and the
  * whole public API. Everything not exported here is private and may change.
  *
  * - The board: `createBoard` (the zustand vanilla store of panels, with

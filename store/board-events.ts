@@ -1,6 +1,6 @@
 /**
  * Every agent event of a board as it happens, for a host that wants each one
- * (issue 7; docs/embedding.md): the board publishes at most one snapshot per
+ * (docs/embedding.md): the board publishes at most one snapshot per
  * flush, never one per event, so a headless host that logs or relays events
  * listens here instead. Listeners are told synchronously, in the order they
  * were added, before the board sees the event; one that throws is reported

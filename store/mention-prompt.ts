@@ -1,5 +1,5 @@
 /**
- * The mention prompt's store (issue 7): whether the one-line `@name prompt`
+ * The mention prompt's store (docs/agents-registry.md): whether the one-line `@name prompt`
  * line is open at the bottom of the cockpit, and its line-editing state
  * (src/core/input/mention-line.ts). Apart from the board, so the board's snapshot
  * and its publish rate stay the agents' alone; the prompt's component binds

@@ -1,7 +1,7 @@
 /**
  * `tai net [--] CMD ARGS...`: runs a network step (git push, gh, a download)
- * so that it waits an outage out instead of failing (issue 6, "Work goes on
- * offline"). CMD runs with this terminal's stdin and stdout; its stderr is
+ * so that it waits an outage out instead of failing (docs/outages.md,
+ * "The commands"). CMD runs with this terminal's stdin and stdout; its stderr is
  * passed through as it comes and also kept, so the one classifier can read it.
  * When CMD fails with a lost network, the step joins the machine-wide outage,
  * waits on the shared probe (printing the stage and the next probe time on

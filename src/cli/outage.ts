@@ -1,7 +1,7 @@
 /**
  * `tai outage status [--json]`, `tai outage wait [--service network|model]`,
  * `tai outage probe --network ok|fail --model ok|fail`: the machine-wide
- * outage state from the command line (issue 6; docs/outages.md).
+ * outage state from the command line (docs/outages.md).
  *
  * Exit codes: 0 done (for `wait`: the service is back, or no outage was
  * open); 69 the schedule gave up (EX_UNAVAILABLE, shared with `tai net`);

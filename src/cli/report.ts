@@ -1,6 +1,6 @@
 /**
  * `tai report [--json]`: the end-of-run report of every outage on the machine,
- * read from the state database (issue 6; the format is in docs/outages.md).
+ * read from the state database (the format is in docs/outages.md, "The report format").
  * Exit 0, or 64 for a bad command line.
  */
 import { formatReport, outageReport, reportJson } from '../io/outage/outage-report.js';

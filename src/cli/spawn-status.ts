@@ -1,6 +1,6 @@
 /**
- * The live status line of an attached `tai spawn` (issue 13: "an attached
- * `tai spawn` shows progress in the shell while it runs"): when stderr is a
+ * The live status line of an attached `tai spawn`, its progress in the shell
+ * while it runs (docs/agents.md, "Starting one"): when stderr is a
  * terminal, one line redrawn in place (`\r`, erase line) at most every
  * LIVE_STATUS_MS, from a sampler the caller gives (the in-process board, or
  * the cockpit over the socket), and erased before anything else is printed.

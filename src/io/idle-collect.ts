@@ -101,7 +101,7 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
  */
 export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => void): (input: T) => void {
   return (input) => {
-    // After the input is handled: a key reaches the main pane's pty before the timer is refreshed (issue 17).
+    // After the input is handled: a key reaches the main pane's pty before the timer is refreshed.
     try {
       handle(input);
     } finally {

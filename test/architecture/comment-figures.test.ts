@@ -3,7 +3,9 @@
  * (docs/perf-log.md, "Figures taken out of code comments"). A figure reads as
  * a measurement when it is a decimal or a range with a unit (`13.55 MB`,
  * `5-30 ms`), a before and after (`116 -> 85 MB`), or a session's number;
- * quoted text is another program's words and is not read.
+ * quoted text is another program's words and is not read. Comments cite
+ * docs/ only: an issue's number or a house-style rule's points outside the
+ * repository.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -60,6 +62,37 @@ describe('comments in src, store and components', () => {
           text.split('\n').flatMap((row, i) => (FIGURE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : [])),
         ),
       );
+    expect(hits).toEqual([]);
+  });
+});
+
+/** Files whose owners have not yet rewritten their issue citations (the list only shrinks). */
+const CITES_ISSUES_YET = new Set([
+  'src/io/terminal/screen-rows.ts',
+  'src/io/terminal/screen.ts',
+  'src/io/agents/agent-transcripts.ts',
+  'src/io/cockpit/server-flags.ts',
+  'src/io/cockpit/board-clock.ts',
+  'src/io/cockpit/main/main-program.ts',
+  'src/io/cockpit/main/tai-on-path.ts',
+  'src/io/cockpit/keys/mentions.ts',
+  'src/io/storage/stored-status.ts',
+  'src/io/storage/transcripts.ts',
+  'src/io/link/native-client.ts',
+  'src/core/panel/column-fit.ts',
+  'components/AgentColumnBox.tsx',
+  'components/MentionPrompt.tsx',
+  'components/AgentPanelBox.tsx',
+]);
+
+const OUTSIDE = /\b[Ii]ssues? ?#?\d+|\bSTYLE\b ?(?:habit )?\d+/;
+
+describe('comments in src, store and components', () => {
+  it('cite docs/, never an issue by its number nor a house-style rule', () => {
+    const hits = ['src', 'store', 'components']
+      .flatMap(sources)
+      .filter((file) => !CITES_ISSUES_YET.has(file))
+      .flatMap((file) => comments(file).flatMap(({ line, text }) => text.split('\n').flatMap((row, i) => (OUTSIDE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : []))));
     expect(hits).toEqual([]);
   });
 });

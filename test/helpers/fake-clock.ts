@@ -1,5 +1,5 @@
 /**
- * A fake clock for code that takes its time as parameters (STYLE habit 3):
+ * A fake clock for code that takes its time as parameters:
  * `now` reads it, and `sleep` parks the caller until the clock reaches its
  * wake-up time. The clock moves only when a test says so: by setting `t`,
  * by `wake` (the earliest sleeper wakes and the clock jumps to its time) or by

@@ -1,5 +1,5 @@
 /**
- * Waiting on a condition with a deadline, never a sleep (STYLE habit 14).
+ * Waiting on a condition with a deadline, never a sleep.
  * Two doors onto `vi.waitFor`, one per style of condition in the tests:
  * - `until(holds)`: a boolean predicate over real processes, sockets or
  *   files ("the group is gone"); at the deadline it fails naming what it

@@ -1,5 +1,5 @@
 /**
- * The agent registry (issue 7): names the user can start an agent by, each
+ * The agent registry (docs/agents-registry.md): names the user can start an agent by, each
  * mapping to a kind of runner and the command that starts it. The file lives
  * in the user's config (`agents.json`, read by src/io/agents/spawn/agent-config.ts); this
  * module only validates its JSON, holds the built-in entries and parses the

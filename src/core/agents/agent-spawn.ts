@@ -1,5 +1,5 @@
 /**
- * A registry entry turned into the one `spawn` Command (issue 7): the single
+ * A registry entry turned into the one `spawn` Command (docs/agents-registry.md): the single
  * conversion that `tai spawn @name` and the cockpit's `@name prompt` line
  * both use, so an agent started by name is started the same way from either
  * door. Pure: the caller resolves the working directory.

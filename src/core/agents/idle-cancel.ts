@@ -1,5 +1,5 @@
 /**
- * A spawn's own silence limit (issue 13: `tai spawn --idle-cancel S`, a
+ * A spawn's own silence limit (`tai spawn --idle-cancel S`, a
  * registry entry's `idle_cancel`, the socket's `idle_cancel`), checked the
  * same way at every door. The range and the default are in policy.ts.
  */

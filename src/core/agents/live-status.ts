@@ -1,6 +1,6 @@
 /**
  * The one-line live status an attached `tai spawn` draws on a terminal's
- * stderr while it waits (issue 13): the state's icon and name, the elapsed
+ * stderr while it waits: the state's icon and name, the elapsed
  * time, tool calls, tokens and the last line of the agent's text, fitted to
  * the terminal's width. Pure: src/cli/spawn-status.ts draws it in place.
  */

@@ -1,5 +1,6 @@
 /**
- * The cap of a stored transcript (issue 13, `tai logs`): at most
+ * The cap of a stored transcript (`tai logs`; docs/agents.md, "An agent's
+ * transcript"): at most
  * TRANSCRIPT_MAX_BYTES per agent, of which the first half is its head, kept
  * whole once written, and the second its tail, the newest output; what falls
  * between is cut and counted, and the reader says how much. Pure: the store

@@ -1,5 +1,5 @@
 /**
- * An agent's transcript as plain text (issue 13, `tai logs`): the same
+ * An agent's transcript as plain text (`tai logs`): the same
  * events its panel shows (docs/spec.md, "Formatter and sanitizing"), sanitized
  * and without any ANSI (no colours, no cursor moves), not wrapped, for any
  * terminal, a file or a pipe: the task, the streamed text and thoughts, stderr

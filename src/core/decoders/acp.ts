@@ -1,5 +1,5 @@
 /**
- * ACP `session/update` notifications to events (issue 5; docs/agents.md, "The
+ * ACP `session/update` notifications to events (docs/agents.md, "The
  * kinds"). Pure: the runner parses the JSON-RPC, this maps one update at a time
  * and remembers tool names by call id.
  *

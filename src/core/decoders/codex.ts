@@ -22,7 +22,7 @@
  *
  * A refused connection never fails a Codex turn: `codex exec` 0.171 prints
  * `Reconnecting... waiting for network (...)` every few seconds and retries
- * forever, whatever its retry settings (issue 14). That line is Codex's own
+ * forever, whatever its retry settings. That line is Codex's own
  * word that the network is gone, so it ends the turn here as a network
  * failure: the runner stops the agent and tai holds the panel for the network
  * and restarts it when the probe says it is back, instead of the lines

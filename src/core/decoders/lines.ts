@@ -1,5 +1,5 @@
 /**
- * The one line splitter (STYLE 6: incremental and bounded), for the control
+ * The one line splitter (incremental and bounded), for the control
  * socket (its requests and replies, src/core/protocol/request-lines.ts) and
  * for agents (their JSON lines and their stderr): push a chunk, get back its
  * complete lines in order. A line is split on bytes, so a multi-byte

@@ -14,7 +14,7 @@
  */
 import type { Command } from '../protocol/commands.js';
 
-/** The keys after the prefix that open the mention prompt (`@name prompt`, issue 7). */
+/** The keys after the prefix that open the mention prompt (`@name prompt`). */
 export const MENTION_KEYS: readonly string[] = ['@', 'a'];
 
 /** The keys after the prefix that start copy mode (tmux's `[`). */

@@ -1,5 +1,6 @@
 /**
- * The cockpit's mention prompt as pure line-editing state (issue 7): the text
+ * The cockpit's mention prompt as pure line-editing state (docs/agents-registry.md,
+ * "In the cockpit"): the text
  * typed after the prefix key's `@`, the cursor in it, Tab completion of agent
  * names from the registry, and an error shown in the line until the next key.
  *

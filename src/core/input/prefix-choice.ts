@@ -1,5 +1,6 @@
 /**
- * The prefix key the user chose (TAI_PREFIX, issue 13): read with
+ * The prefix key the user chose (TAI_PREFIX; docs/cockpit.md, "The prefix
+ * key"): read with
  * parsePrefix, and refused when it cannot be read or would take a key every
  * REPL needs. A silent fallback leaves the user pressing a key that does
  * nothing; Enter (`C-m`) as the prefix eats the next character of every line.

@@ -2,8 +2,8 @@
  * The folder `src/core/outage/`: failures sorted (this classifier), the
  * widening probe schedule, and the reset times of rate limits.
  *
- * The one failure classifier (STYLE 11; issue 6, "Classify every failure once,
- * in one place"). Every failure tai sees is sorted here into a lost network, a
+ * The one failure classifier: every failure is classified once, in one place
+ * (docs/outages.md, "The model"). Every failure tai sees is sorted here into a lost network, a
  * model service down, a rate limit, or anything else. A rate limit is checked
  * first and always wins: it is reported as it is, never waited out as an outage
  * (docs/spec.md, "Rate limits are not outages").

@@ -1,6 +1,6 @@
 /**
  * The widening schedule on which an outage is probed (docs/spec.md, "Outage
- * schedule", and issue 6, "The schedule").
+ * schedule", and docs/outages.md, "The schedule").
  *
  * Vocabulary. An *outage* is one lost service (the network or the model
  * service), open from the first failure reported (`startedAt`) until a probe

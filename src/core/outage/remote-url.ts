@@ -1,5 +1,5 @@
 /**
- * Which git remotes can prove the network back (issue 13, bug 7): a remote
+ * Which git remotes can prove the network back: a remote
  * that is a path on this disk (`/srv/repo.git`, `../repo`, `file://...`)
  * answers whether or not the network is up, so a probe of it proves nothing.
  * git's own rule for telling a URL from a path: a `scheme://` URL, or the

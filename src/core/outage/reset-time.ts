@@ -1,7 +1,7 @@
 /**
  * When a rate limit resets, read from what the service or the agent said
- * (issue 6: a rate limit "is reported as it is, with its reset time when
- * known"). Pure: the caller gives the clock reading `now` (epoch ms) that a
+ * (a rate limit is reported as it is, with its reset time when known;
+ * docs/outages.md). Pure: the caller gives the clock reading `now` (epoch ms) that a
  * relative time ("retry-after: 30", "try again in 2 hours") counts from; a
  * relative time without `now` is unknown.
  *

@@ -1,6 +1,6 @@
 /**
- * Reading agents' output at a pace instead of on every write (issue 3,
- * docs/performance.md). An agent streaming tokens writes its stdout about 50
+ * Reading agents' output at a pace instead of on every write
+ * (docs/performance.md). An agent streaming tokens writes its stdout about 50
  * times a second; read as it comes, eight of them wake the event loop 400
  * times a second, and each wake-up (epoll, libuv, the stream machinery, the
  * string decoder, then the board's flush, the screens' parse and a frame, each

@@ -2,7 +2,7 @@
  * The folder `src/io/embed/`: tai as a library for another Node program:
  * this dashboard, its agent service, and a per-event subscription.
  *
- * tai as a dev dashboard (issue 7; docs/embedding.md): a
+ * tai as a dev dashboard (docs/embedding.md): a
  * board whose panels draw into real headless screens, the screens' render
  * cue for the components (inline mode: the components draw the rows
  * themselves, src/io/terminal/pane-source.ts), and the board's clock, so supervision

@@ -1,5 +1,5 @@
 /**
- * Agents for a library user (issue 7): the same LocalAgentService the
+ * Agents for a library user (docs/embedding.md): the same LocalAgentService the
  * cockpit uses (supervision on the board's clock, the claim check, the cap of
  * eight, counted machine-wide on the state database), on a state database of the host's choosing, without the cockpit's
  * outage watch. Start programs with `service.spawn({cmd: 'spawn', kind, argv,

@@ -1,7 +1,6 @@
 /**
- * The outage side of an agent's attempt (issue 6, "Agents that fail with a
- * lost connection are held in their panels as 'waiting for network' instead
- * of failed"): what the agent service asks when an attempt ends on its own,
+ * The outage side of an agent's attempt (docs/agents.md,
+ * "Outages: held, restarted, given up"): what the agent service asks when an attempt ends on its own,
  * before it finishes the panel.
  *
  * Vocabulary:

@@ -1,9 +1,10 @@
 /**
  * `tai outage status` and `tai report`, read from the outage table and the run
- * log (issue 6: "every outage with start, end, duration, probes made, and what
- * waited or was restarted; after a give-up, what was done and what is left";
- * docs/spec.md, "Give-up and notification": "shorter outages appear in the
- * end-of-run report with how long each lasted and what was retried").
+ * log: every outage with its start, end, duration and probes, what waited or
+ * was restarted, and after a give-up what is left (docs/outages.md, "The
+ * report format"; docs/spec.md, "Give-up and notification": "shorter
+ * outages appear in the end-of-run report with how long each lasted and what
+ * was retried").
  *
  * Vocabulary of the run log rows read here, each tied to an outage:
  * - waited: `net-wait` (a `tai net` step joined the outage), `agent-hold`

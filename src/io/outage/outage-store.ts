@@ -6,7 +6,7 @@
  *
  * The machine-wide outage state and the run log, on the state database
  * (docs/spec.md, "Outages": one process records the outage on the machine and
- * the others hold off; issue 6, "The shared state").
+ * the others hold off).
  *
  * The run log itself is src/io/outage/run-log.ts.
  *

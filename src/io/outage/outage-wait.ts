@@ -1,7 +1,6 @@
 /**
- * Waiting an outage out on the one shared probe (issue 6, "One probe at a time
- * machine-wide"; docs/spec.md, "Outages": a lane that reaches a network step
- * waits on one shared probe).
+ * Waiting an outage out on the one shared probe (docs/spec.md, "Outages": a
+ * lane that reaches a network step waits on one shared probe).
  *
  * Vocabulary. A *waiter* is anything blocked on an outage: a `tai net` step, a
  * held agent, `tai outage wait`, the cockpit's standing wake-up. Every waiter

@@ -1,7 +1,7 @@
 /**
- * What the runners and the agent service call when an agent fails (issue 6,
- * "Agents that fail with a lost connection are held in their panels as
- * 'waiting for network' instead of failed; other agents keep working").
+ * What the runners and the agent service call when an agent fails
+ * (docs/agents.md, "Outages: held, restarted, given up"): held in its panel,
+ * waiting for the service, while other agents keep working.
  *
  * `onAgentFailure(classification, panelId)` sorts the failure through the one
  * classifier's verdict: a rate limit or any other failure is handed back as it
@@ -21,8 +21,7 @@
  *
  * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
  * mid-answer raises nothing, so an agent silent past its idle limit is
- * confirmed by the probe (issue 6, "caught by the idle clock and confirmed by
- * the probe") before it is held: the network probe, then, with the network
+ * confirmed by the probe before it is held: the network probe, then, with the network
  * fine, the model probe (an agent may retry a failing model silently).
  */
 import { outageServiceOf, type Classification, type OutageService } from '../../core/outage/classify.js';

@@ -1,6 +1,6 @@
 /**
- * The probes that decide whether an outage is over (issue 6, "each tests only
- * what failed"). The network probe is, by default, `git ls-remote` of the
+ * The probes that decide whether an outage is over (each tests only
+ * what failed; docs/outages.md, "The model"). The network probe is, by default, `git ls-remote` of the
  * current repository's remote (origin, else the first remote); the command line
  * in `TAI_NETWORK_PROBE` replaces it. The model probe is the canary command in
  * `TAI_MODEL_PROBE`; without one, a model outage waits for the lead's canary to

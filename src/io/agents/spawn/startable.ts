@@ -4,7 +4,7 @@
  * (this file), the queue at the cap (spawn-queue.ts), and the demo's
  * example agents (demo-agents.ts).
  *
- * Whether an agent can start, asked before a panel opens (issue 13, bug 2):
+ * Whether an agent can start, asked before a panel opens:
  * a program that is not on PATH or a folder that does not exist would end as
  * a bare `exit 127` in a panel that leaves after 20 s, and an ACP agent as
  * `ACP connection closed`. Refused at once instead, with the reason, in the
