@@ -90,6 +90,22 @@ export function footerLine(state: FinalState, elapsedMs: number, summary: string
   return block(line, width);
 }
 
+/** Text only of printable characters, tabs, line ends and SGR: lines that can be wrapped by word without changing what they mean. */
+const PLAIN_LINES = /^(?:\x1b\[[0-9;:]*m|[^\x00-\x08\x0b\x0c\x0e-\x1f\x1b\x7f-\x9f])*$/;
+
+/**
+ * Lines written into the panel as they are (the board's `write`): whole lines
+ * of plain text (PLAIN_LINES, ending in a line end) are wrapped by word at
+ * the width, their SGR kept in place, so they read at any width as the
+ * formatter's own lines do; anything else (a partial line, other escapes) is
+ * written unchanged, since only its writer knows its shape.
+ */
+export function rawLines(text: string, width: number): string | undefined {
+  if (!text.endsWith('\n') || !PLAIN_LINES.test(text)) return undefined;
+  const wrap = new WordWrap(width);
+  return wrap.push(text) + wrap.release();
+}
+
 /** Word-wraps one structural paragraph on its own and ends its line. */
 export function block(text: string, width: number): string {
   const wrap = new WordWrap(width);

@@ -26,7 +26,7 @@ import { createSanitizer, type Sanitizer } from '../text/sanitize.js';
 import { WordWrap } from '../text/wrap.js';
 import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-backlog.js';
 import { FormatSource, type SourceCall } from './format-source.js';
-import { block, CRLF, DIM, eventLines, footerLine, keptEvent, lineWidth, openingLines, RESET, rowLines, unitsOf } from './format-lines.js';
+import { block, CRLF, DIM, eventLines, footerLine, keptEvent, lineWidth, openingLines, rawLines, RESET, rowLines, unitsOf } from './format-lines.js';
 
 export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
 
@@ -109,7 +109,7 @@ export class Formatter {
         this.#backlog.push({ units: 0, run: () => this.#rowsNow(call.rows) });
         return;
       case 'raw':
-        this.#backlog.push({ units: 0, run: () => call.text });
+        this.#backlog.push({ units: 0, run: () => this.#rawNow(call.text) });
         return;
       case 'footer':
         this.#backlog.push({ units: 0, run: () => this.#footerNow(call.state, call.elapsedMs, call.summary) });
@@ -154,11 +154,17 @@ export class Formatter {
     return this.#begin() + openingLines(task, this.#width);
   }
 
-  /** Bytes written into the panel as they are (the board's `write` to an agent's panel), kept in order. */
+  /** Bytes written into the panel (the board's `write` to an agent's panel), kept in order; whole lines of text are wrapped by word like the formatter's own (format-lines.ts, rawLines). */
   raw(text: string): string {
     if (text === '') return '';
     this.#source.add({ type: 'raw', text });
-    return this.#inOrder(0, () => text);
+    return this.#inOrder(0, () => this.#rawNow(text));
+  }
+
+  /** Lines of text start after the held word, on a fresh line, as a structural line does; other bytes go as written. */
+  #rawNow(text: string): string {
+    const lines = rawLines(text, this.#width);
+    return lines === undefined ? text : this.#begin() + lines;
   }
 
   /**
