@@ -6,7 +6,8 @@
  * undrop NAME` in its transcript, not the merge its footer offered when the
  * agent ended. `tai lane drop` runs in another process, so the rows of the
  * ended agents' lanes are looked at once a second (one row read each), until
- * each lane is dropped or falls out of the newest REMEMBERED_MAX.
+ * each lane is dropped or falls out of the newest REMEMBERED_MAX, and at once
+ * when such a panel comes back on the board (one identity check per publish).
  */
 import { laneNextSteps } from '../../core/lanes/lane-lines.js';
 import type { Board } from '../../../store/board.js';
@@ -29,6 +30,7 @@ export class ReopenedPanels {
   readonly #ended = new Map<number, StoredLane>();
   /** What each panel was told last, so it is said once. */
   readonly #told = new Map<number, Gone>();
+  #unsubscribe: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: { board: Board; db: StateDb; now: () => number }) {
@@ -46,9 +48,22 @@ export class ReopenedPanels {
       this.#told.delete(old);
     }
     this.#arm();
+    if (this.#unsubscribe) return;
+    // A panel coming back on the board is looked at at once, not at the next second.
+    let last = this.#board.getState().panels;
+    let shown = new Set(last.map((p) => p.id));
+    this.#unsubscribe = this.#board.subscribe((s) => {
+      if (s.panels === last) return;
+      last = s.panels;
+      const now = new Set(s.panels.map((p) => p.id));
+      for (const panel of now) if (!shown.has(panel) && this.#ended.has(panel) && this.#told.get(panel) !== 'dropped') this.#say(panel);
+      shown = now;
+    });
   }
 
   dispose(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
   }
