@@ -73,9 +73,16 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
     },
 
     write(id, data, now) {
-      const rec = ctx.get1(id);
-      rec.lastEventAt = now;
-      if (rec.screen) ctx.queue(rec, rec.formatter ? rec.formatter.raw(data) : data); // kept, so a new width formats it again
+      const rec = ctx.kept.get(id);
+      if (rec) {
+        // A finished agent's kept transcript takes lines too (a lane dropped after its panel left), written when it is reopened:
+        // no wake-up, since the clock flushes only the board's panels and a wake-up it does not flush would stay armed.
+        if (rec.screen) rec.pending.append(rec.formatter ? rec.formatter.raw(data) : data);
+        return;
+      }
+      const on = ctx.get1(id);
+      on.lastEventAt = now;
+      if (on.screen) ctx.queue(on, on.formatter ? on.formatter.raw(data) : data); // kept, so a new width formats it again
     },
 
     feed(id, op, now) {
@@ -104,11 +111,12 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
     },
 
     tag(id, text, now) {
-      const rec = records.get(id);
-      if (!rec || rec.kind === 'feed' || rec.tag === text) return;
-      rec.tag = text;
-      // A finished agent's row in the history follows (the agent list shows it once the panel left).
+      // A panel that left the board keeps its tag for when it is reopened.
+      const rec = records.get(id) ?? ctx.kept.get(id);
       const h = ctx.history.findIndex((r) => r.id === id);
+      if (rec?.kind === 'feed' || (rec ? rec.tag === text : h < 0 || ctx.history[h]!.tag === text)) return;
+      if (rec) rec.tag = text;
+      // A finished agent's row in the history follows (the agent list shows it once the panel left).
       if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
       ctx.publish(now);
     },

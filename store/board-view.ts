@@ -64,6 +64,7 @@ export function viewActions(ctx: BoardContext): ViewActions {
       records.set(id, back);
       ctx.set(revealed(id, ctx.get().focus));
       ctx.publish(now);
+      if (back.pending.size > 0) ctx.wakes.wake(); // lines written while it was off the board
       return true;
     },
 

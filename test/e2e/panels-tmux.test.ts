@@ -140,4 +140,32 @@ describe.skipIf(!hasTmux)('agent panels in tmux', () => {
     await untilPasses(() => expect(screen()[0]).not.toMatch(/^ tai agents/), TMUX);
     await endTai();
   }, 60_000);
+
+  it('shows in the agent list that a lane was dropped after its panel was closed, and the undrop line when the panel is reopened', async () => {
+    const repo = join(dir, 'repo-closed');
+    mkdirSync(repo);
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: repo, env: ENV, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), 'hello\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    type(`cd ${repo}\r`);
+    await startTai();
+    type(`node ${CLI} spawn --lane mend --label mender -- sh -c 'echo new > n.txt'; echo SPAWNED=$?\r`);
+    await untilPasses(() => expect(text()).toContain('SPAWNED=0'), TMUX);
+    await untilPasses(() => expect(panelRows().join(' ')).toContain('merge: tai lane merge mend'), TMUX);
+    // The finished panel closed by the user (prefix + n focuses it, prefix + x closes it).
+    keys(PREFIX, 'n');
+    keys(PREFIX, 'x');
+    await untilPasses(() => expect(text()).not.toMatch(/✓ mender · done/), TMUX);
+    keys(PREFIX, 'n'); // the focus back on the main pane
+    type(`node ${CLI} lane drop mend --force; echo DROPPED=$?\r`);
+    await untilPasses(() => expect(text()).toContain('DROPPED=0'), TMUX);
+    keys(PREFIX, 'w');
+    await untilPasses(() => expect(text()).toMatch(/✓ #1 {2}mender · done · \d+s · ⎇ mend · dropped/), TMUX);
+    keys('Enter');
+    await untilPasses(() => expect(screen().join('').replace(/\s/g, '')).toContain('thelanemendwasdropped:tailaneundropmendbringsitback'), TMUX);
+    keys(PREFIX, 'z'); // unzoomed, the focus goes back to the main pane
+    await endTai();
+  }, 60_000);
 });

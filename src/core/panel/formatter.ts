@@ -6,11 +6,9 @@
  * - stream: the text and thought events, which flow through one sanitizer
  *   (so a sequence split across tokens is still recognized) and one word wrap
  *   (so a word split across tokens is rejoined).
- * - structural line: the opening, tool, plan, note, error and footer lines;
- *   each first releases the held word, resets any colour the stream left on,
- *   and starts on a fresh line. Their agent text is sanitized one-shot, its
- *   SGR removed (our colour is the line's meaning) and clipped by display
- *   width, never inside a grapheme.
+ * - structural line: the opening, tool, plan, note, error and footer lines
+ *   (rendered by format-lines.ts); each first releases the held word, resets
+ *   any colour the stream left on, and starts on a fresh line.
  * - width: the pane's columns minus one, so the last column is never written.
  * - backlog: events waiting to be formatted (format-backlog.ts), a text
  *   longer than FORMAT_SLICE cut into pieces; while it is not empty every call
@@ -22,49 +20,22 @@
  *   the panel's output back until all of it is formatted (`reflowing`).
  */
 import type { AgentEvent } from '../events.js';
-import { formatElapsed } from './header.js';
 import { assertNever } from '../never.js';
 import type { FinalState } from './panel-state.js';
-import {
-  ORCH_NOTE_MAX,
-  ORCH_SUMMARY_MAX,
-  ORCH_TASK_SHOW_MAX,
-  ORCH_TOOL_ARGS_MAX,
-  ORCH_TOOL_RESULT_COLS,
-  ORCH_TOOL_RESULT_LINES,
-} from '../policy.js';
-import { createSanitizer, sanitize, sanitizeLine, stripSgr, type Sanitizer } from '../text/sanitize.js';
-import { clip, graphemes, graphemeWidth, TAB_STOP, WordWrap } from '../text/wrap.js';
+import { createSanitizer, type Sanitizer } from '../text/sanitize.js';
+import { WordWrap } from '../text/wrap.js';
 import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-backlog.js';
 import { FormatSource, type SourceCall } from './format-source.js';
+import { block, CRLF, DIM, eventLines, footerLine, keptEvent, lineWidth, openingLines, rawLines, RESET, rowLines, unitsOf } from './format-lines.js';
 
 export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
-import stringWidth from 'string-width';
 
-const CRLF = '\r\n';
-const RESET = '\x1b[0m';
-const DIM = '\x1b[2m';
 const DIM_ITALIC = '\x1b[2;3m';
 /** Reset first so that a colour the agent left on does not tint the thought. */
 const THOUGHT = '\x1b[0;2;3m';
-const RED = '\x1b[31m';
-const GREEN = '\x1b[32m';
-const YELLOW = '\x1b[33m';
-const MAGENTA = '\x1b[35m';
-const CYAN = '\x1b[36m';
-const GREY = '\x1b[90m';
-const ORANGE = '\x1b[38;5;208m';
 const SGR_GLOBAL = /\x1b\[[0-9;:]*m/g;
 /** Home, clear the screen and its scrollback: a panel formatted again starts on an empty screen. */
 const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
-
-/** How each final state is announced in the footer. */
-const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {
-  done: { color: GREEN, text: '✓ done' },
-  failed: { color: RED, text: '✗ failed' },
-  timeout: { color: ORANGE, text: '⏱ timeout' },
-  cancelled: { color: GREY, text: '⊘ cancelled' },
-};
 
 /** The formatter of one panel: call opening() once, event() per event, footer() once. */
 export class Formatter {
@@ -75,7 +46,7 @@ export class Formatter {
   #thought = false;
   /** The stream emitted an agent SGR that may still be in effect. */
   #dirty = false;
-  readonly #backlog = new FormatBacklog(() => this.#begin() + this.#block(DIM + '… output skipped: the panel fell behind' + RESET));
+  readonly #backlog = new FormatBacklog(() => this.#begin() + block(DIM + '… output skipped: the panel fell behind' + RESET, this.#width));
   #formatted = 0;
   readonly #source = new FormatSource();
   /** Formatting the source again at a new width: the board holds the output back until it is done. */
@@ -138,7 +109,7 @@ export class Formatter {
         this.#backlog.push({ units: 0, run: () => this.#rowsNow(call.rows) });
         return;
       case 'raw':
-        this.#backlog.push({ units: 0, run: () => call.text });
+        this.#backlog.push({ units: 0, run: () => this.#rawNow(call.text) });
         return;
       case 'footer':
         this.#backlog.push({ units: 0, run: () => this.#footerNow(call.state, call.elapsedMs, call.summary) });
@@ -180,15 +151,20 @@ export class Formatter {
   }
 
   #openingNow(task: string): string {
-    const shown = clip(sanitizeLine(task).trim(), this.#width - 2, ORCH_TASK_SHOW_MAX);
-    return this.#begin() + DIM + '▸ ' + shown + RESET + CRLF + CRLF;
+    return this.#begin() + openingLines(task, this.#width);
   }
 
-  /** Bytes written into the panel as they are (the board's `write` to an agent's panel), kept in order. */
+  /** Bytes written into the panel (the board's `write` to an agent's panel), kept in order; whole lines of text are wrapped by word like the formatter's own (format-lines.ts, rawLines). */
   raw(text: string): string {
     if (text === '') return '';
     this.#source.add({ type: 'raw', text });
-    return this.#inOrder(0, () => text);
+    return this.#inOrder(0, () => this.#rawNow(text));
+  }
+
+  /** Lines of text start after the held word, on a fresh line, as a structural line does; other bytes go as written. */
+  #rawNow(text: string): string {
+    const lines = rawLines(text, this.#width);
+    return lines === undefined ? text : this.#begin() + lines;
   }
 
   /**
@@ -234,21 +210,11 @@ export class Formatter {
         return this.#streamText(ev.text, false);
       case 'thought':
         return this.#streamText(ev.text, true);
-      case 'tool_start':
-        return this.#begin() + this.#toolStart(ev.name, ev.args);
-      case 'tool_end':
-        return this.#begin() + this.#toolEnd(ev.result, ev.failed, chars);
-      case 'plan':
-        return this.#begin() + this.#plan(ev.entries);
-      case 'note':
-        return this.#begin() + this.#block(YELLOW + '· ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
-      case 'error':
-        return this.#begin() + this.#block(RED + '✗ ' + clip(sanitizeLine(headOf(ev.text)).trim(), Number.POSITIVE_INFINITY, ORCH_NOTE_MAX) + RESET);
       case 'usage':
       case 'session':
         return '';
       default:
-        return assertNever(ev);
+        return this.#begin() + eventLines(ev, this.#width, chars);
     }
   }
 
@@ -258,9 +224,8 @@ export class Formatter {
     return this.#inOrder(0, () => this.#rowsNow(rows));
   }
 
-  /** Rows fitted to an earlier width are wrapped by word when they are wider than this one. */
   #rowsNow(rows: readonly string[]): string {
-    return this.#begin() + rows.map((r) => (stringWidth(r) <= this.#width ? r + RESET + CRLF : this.#block(r + RESET))).join('');
+    return this.#begin() + rowLines(rows, this.#width);
   }
 
   /** The closing lines: a blank line, then the coloured state, the elapsed time and the summary. */
@@ -272,13 +237,8 @@ export class Formatter {
   #footerNow(state: FinalState, elapsedMs: number, summary: string): string {
     // Whatever the stream sanitizer still holds is an unfinished sequence or character.
     const tail = this.#streamClean(this.#stream.end(), this.#thought);
-    let out = (tail === '' ? '' : this.#wrap.push(tail)) + this.#begin() + CRLF;
-    const f = FOOTER[state];
-    let line = f.color + f.text + RESET + ' · ' + formatElapsed(elapsedMs);
-    const shown = clip(sanitizeLine(summary).trim(), Number.POSITIVE_INFINITY, ORCH_SUMMARY_MAX);
-    if (shown !== '') line += ' · ' + shown;
-    out += this.#block(line);
-    return out;
+    const out = (tail === '' ? '' : this.#wrap.push(tail)) + this.#begin() + CRLF;
+    return out + footerLine(state, elapsedMs, summary, this.#width);
   }
 
   #streamText(raw: string, thought: boolean): string {
@@ -310,131 +270,4 @@ export class Formatter {
     this.#dirty = false;
     return out + this.#wrap.newline();
   }
-
-  /** Cyan `⏺ name` and dim `(arguments)` on one line. */
-  #toolStart(rawName: string, rawArgs: string): string {
-    const name = clip(sanitizeLine(headOf(rawName)).trim(), this.#width - 2);
-    let line = CYAN + '⏺ ' + name + RESET;
-    const room = this.#width - 2 - stringWidth(name) - 2;
-    const args = sanitizeLine(headOf(rawArgs)).trim();
-    if (args !== '' && room >= 1) line += DIM + '(' + clip(args, room, ORCH_TOOL_ARGS_MAX) + ')' + RESET;
-    return line + CRLF;
-  }
-
-  /** `⎿` and the first non-empty lines of the result, then its size; red when the tool failed. */
-  #toolEnd(raw: string, failed: boolean, chars?: number): string {
-    const color = failed ? RED : DIM;
-    const cols = Math.min(ORCH_TOOL_RESULT_COLS, this.#width - 2);
-    const shown: string[] = [];
-    for (const line of stripSgr(sanitize(headOf(raw))).split('\n')) {
-      if (shown.length === ORCH_TOOL_RESULT_LINES) break;
-      const text = expandTabs(line).trimEnd();
-      if (text.trim() !== '') shown.push(clip(text, cols));
-    }
-    if (shown.length === 0) shown.push('(no output)');
-    const n = chars ?? codePoints(raw);
-    const size = ` · ${n} ${n === 1 ? 'char' : 'chars'}`;
-    const last = shown.length - 1;
-    // The size joins the last line when it fits, else it takes a line of its own.
-    if (stringWidth(shown[last] ?? '') + stringWidth(size) <= this.#width - 2) shown[last] += size;
-    else shown.push(size.slice(1));
-    return shown.map((text, k) => color + (k === 0 ? '⎿ ' : '  ') + text + RESET + CRLF).join('');
-  }
-
-  /** Magenta `▤` and one clipped line per plan entry. */
-  #plan(entries: readonly string[]): string {
-    const mark = MAGENTA + '▤' + RESET;
-    if (entries.length === 0) return mark + CRLF;
-    return entries
-      .map((e, k) => (k === 0 ? mark + ' ' : '  ') + clip(sanitizeLine(headOf(e)).trim(), this.#width - 2) + CRLF)
-      .join('');
-  }
-
-  /** Word-wraps one structural paragraph on its own and ends its line. */
-  #block(text: string): string {
-    const wrap = new WordWrap(this.#width);
-    return wrap.push(text) + wrap.release() + wrap.newline();
-  }
-}
-
-/** The wrap width of a pane: its columns minus one (docs/spec.md, "Formatter and sanitizing"). */
-function lineWidth(cols: number): number {
-  return Math.max(1, Math.floor(cols) - 1);
-}
-
-/**
- * The start of a text shown clipped to a line or a few (a note, a tool's
- * arguments and result): what lies past FORMAT_SLICE units is never shown, so
- * it is not walked either.
- */
-function headOf(text: string): string {
-  return text.length > FORMAT_SLICE ? text.slice(0, FORMAT_SLICE) : text;
-}
-
-/** A structural event as the source keeps it: its texts only as far as they are ever shown (headOf), a tool result's size aside. */
-function keptEvent(ev: Exclude<AgentEvent, { type: 'text' | 'thought' | 'usage' | 'session' }>): SourceCall {
-  switch (ev.type) {
-    case 'tool_start':
-      return { type: 'event', event: { ...ev, name: headOf(ev.name), args: headOf(ev.args) } };
-    case 'tool_end':
-      return { type: 'event', event: { ...ev, result: headOf(ev.result) }, chars: codePoints(ev.result) };
-    case 'plan':
-      return { type: 'event', event: { ...ev, entries: ev.entries.map(headOf) } };
-    case 'note':
-    case 'error':
-      return { type: 'event', event: { ...ev, text: headOf(ev.text) } };
-    default:
-      return assertNever(ev);
-  }
-}
-
-/** The units of agent text an event makes the formatter walk. */
-function unitsOf(ev: AgentEvent): number {
-  const head = (t: string): number => Math.min(t.length, FORMAT_SLICE);
-  switch (ev.type) {
-    case 'text':
-    case 'thought':
-      return ev.text.length;
-    case 'note':
-    case 'error':
-      return head(ev.text);
-    case 'tool_start':
-      return head(ev.name) + head(ev.args);
-    case 'tool_end':
-      return head(ev.result);
-    case 'plan':
-      return ev.entries.reduce((n, e) => n + head(e), 0);
-    case 'usage':
-    case 'session':
-      return 0;
-    default:
-      return assertNever(ev);
-  }
-}
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++;
-  }
-  return n;
-}
-
-/** Tabs to spaces at the next multiple of TAB_STOP, counted in display columns. */
-function expandTabs(line: string): string {
-  if (!line.includes('\t')) return line;
-  let out = '';
-  let col = 0;
-  for (const g of graphemes(line)) {
-    if (g === '\t') {
-      const pad = TAB_STOP - (col % TAB_STOP);
-      out += ' '.repeat(pad);
-      col += pad;
-    } else {
-      out += g;
-      col += graphemeWidth(g);
-    }
-  }
-  return out;
 }

@@ -1,12 +1,13 @@
 /**
- * The ended panel of a lane's agent, lingering on the board or reopened from
- * the agent list, says what still applies once its lane was dropped (or
- * merged) (docs/lanes.md, "Undoing a drop"): `⎇ NAME · dropped` in its header
- * and in the agent list, and a line with `tai lane undrop NAME`, not the
- * merge its footer offered when the agent ended. `tai lane drop` runs in
- * another process, so the lane's row is looked at once a second, only while
- * such a panel is on the board; a panel coming back on the board is heard by
- * one identity check per board publish, only while such panels exist.
+ * The ended panel of a lane's agent, lingering on the board, reopened from
+ * the agent list or only a row there, says what still applies once its lane
+ * was dropped (or merged) (docs/lanes.md, "Undoing a drop"): `⎇ NAME ·
+ * dropped` in its header and in the agent list, and a line with `tai lane
+ * undrop NAME` in its transcript, not the merge its footer offered when the
+ * agent ended. `tai lane drop` runs in another process, so the rows of the
+ * ended agents' lanes are looked at once a second (one row read each), until
+ * each lane is dropped or falls out of the newest REMEMBERED_MAX, and at once
+ * when such a panel comes back on the board (one identity check per publish).
  */
 import { laneNextSteps } from '../../core/lanes/lane-lines.js';
 import type { Board } from '../../../store/board.js';
@@ -16,7 +17,7 @@ import type { StateDb } from '../storage/state-db.js';
 /** Ended lane panels are remembered up to this many (the newest). */
 const REMEMBERED_MAX = 64;
 
-/** How often the lanes of ended panels on the board are looked at (ms): one row read each. */
+/** How often the lanes of ended agents are looked at (ms): one row read each. */
 export const LANE_GONE_CHECK_MS = 1_000;
 
 type Gone = 'dropped' | 'merged';
@@ -48,17 +49,14 @@ export class ReopenedPanels {
     }
     this.#arm();
     if (this.#unsubscribe) return;
+    // A panel coming back on the board is looked at at once, not at the next second.
     let last = this.#board.getState().panels;
     let shown = new Set(last.map((p) => p.id));
     this.#unsubscribe = this.#board.subscribe((s) => {
       if (s.panels === last) return;
       last = s.panels;
       const now = new Set(s.panels.map((p) => p.id));
-      for (const panel of now) {
-        if (shown.has(panel) || !this.#ended.has(panel)) continue;
-        this.#say(panel);
-        this.#arm();
-      }
+      for (const panel of now) if (!shown.has(panel) && this.#ended.has(panel) && this.#told.get(panel) !== 'dropped') this.#say(panel);
       shown = now;
     });
   }
@@ -70,7 +68,7 @@ export class ReopenedPanels {
     this.#timer = undefined;
   }
 
-  /** Looks at the lanes once a second while an ended lane panel is on the board. */
+  /** Looks at the lanes once a second while one of them may still be dropped. */
   #arm(): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => this.#check(), LANE_GONE_CHECK_MS);
@@ -78,14 +76,13 @@ export class ReopenedPanels {
   }
 
   #check(): void {
-    const panels = this.#board.getState().panels;
-    let onBoard = false;
+    let open = false;
     for (const id of this.#ended.keys()) {
-      if (!panels.some((p) => p.id === id)) continue;
-      onBoard = true;
+      if (this.#told.get(id) === 'dropped') continue;
       this.#say(id);
+      if (this.#told.get(id) !== 'dropped') open = true;
     }
-    if (onBoard || !this.#timer) return;
+    if (open || !this.#timer) return;
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
@@ -106,6 +103,7 @@ export class ReopenedPanels {
     this.#told.set(id, gone);
     const s = this.#board.getState();
     s.tag(id, `⎇ ${lane.name} · ${gone}`, this.#now());
-    s.write(id, `\r\n${laneNextSteps(lane.name, gone)}\r\n`, this.#now());
+    // Its transcript takes the line while on the board or kept for the agent list; a row alone has no room for it.
+    if (s.transcriptKept(id)) s.write(id, `\r\n${laneNextSteps(lane.name, gone)}\r\n`, this.#now());
   }
 }

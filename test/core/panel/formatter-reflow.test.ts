@@ -61,6 +61,40 @@ describe('a panel formatted again at a new width', () => {
     expect(expected.join('\n')).toContain('chases the fox');
   });
 
+  it('wraps by word, after a new width, a line written into the panel as it is, keeping its colour', async () => {
+    const hint = 'the lane fix was dropped: tai lane undrop fix brings it back';
+    const raw = `\r\n\x1b[33m${hint}\x1b[0m\r\n`;
+    const narrow = new Formatter(30);
+    const expected = await lines(30, narrow.opening('fix it') + narrow.raw(raw));
+
+    const zoomed = new Formatter(120);
+    const wide = zoomed.opening('fix it') + zoomed.raw(raw);
+    zoomed.setWidth(30);
+    let again = '';
+    while (zoomed.backlog) again += zoomed.drain();
+    const term = new Terminal({ cols: 30, rows: 10, scrollback: 1000, allowProposedApi: true });
+    for (const d of [wide, again]) await new Promise<void>((resolve) => term.write(d, resolve));
+    const buf = term.buffer.active;
+    const shown: string[] = [];
+    for (let y = 0; y < buf.length; y++) shown.push(buf.getLine(y)?.translateToString(true) ?? '');
+    while (shown.length > 0 && shown[shown.length - 1] === '') shown.pop();
+    // Each word whole on a line of at most 29 columns, and the lines read as written.
+    expect(shown).toEqual(expected);
+    const rows = shown.slice(shown.findIndex((r) => r.startsWith('the lane')));
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.join(' ')).toBe(hint);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(29);
+    // The colour it was written with is on every cell of it.
+    for (let y = buf.length - rows.length; y < buf.length; y++) {
+      const line = buf.getLine(y);
+      const text = line?.translateToString(true) ?? '';
+      if (text === '') continue;
+      expect(line?.getCell(0)?.getFgColor()).toBe(3);
+      expect(line?.getCell(text.length - 1)?.getFgColor()).toBe(3);
+    }
+    term.dispose();
+  });
+
   it('formats again only when the width changed, and a panel with nothing yet just takes the width', () => {
     const f = new Formatter(60);
     expect(f.setWidth(40)).toBe(false);
