@@ -93,6 +93,8 @@ export interface Client {
   tty?: DirectTty;
   /** The client's terminal, when the server reads its keys there itself. */
   input?: ReadStream;
+  /** Whether its input frames were refused already (said once in the log). */
+  strayKeys?: boolean;
 }
 
 /** The hub's state and what it does with each client; startLinkHub wires it to the socket. */
@@ -286,7 +288,7 @@ export class Hub {
     if (c.mode !== 'attach') return;
     switch (frame.type) {
       case FRAME.input:
-        return this.typed(c, frame.payload);
+        return c.input === undefined ? this.typed(c, frame.payload) : this.strayKeys(c);
       case FRAME.leave:
         return this.detachClient(c); // a signal told the client to stop: it waits for this d before it writes
       case FRAME.resize: {
@@ -302,6 +304,17 @@ export class Hub {
       default:
         return; // a newer client's frame this server does not know: ignored
     }
+  }
+
+  /**
+   * Input frames from a client whose terminal the server reads itself: keys
+   * would come two ways at once, so the frames are dropped (said once). The
+   * client stays attached: its terminal's keys still arrive, as tmux's would.
+   */
+  strayKeys(c: Client): void {
+    if (c.strayKeys === true) return;
+    c.strayKeys = true;
+    this.log(`link: input frames from the client on ${c.tty?.path ?? 'its terminal'} dropped: the server reads that terminal's keys itself`);
   }
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
