@@ -29,6 +29,7 @@ import {
   type Frame,
   type Hello,
 } from '../../core/protocol/link-frames.js';
+import { LEAVE } from '../terminal/terminal-modes.js';
 import { takeTerminal, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
@@ -157,8 +158,9 @@ export class Hub {
     socket.on('close', () => {
       clearTimeout(deadline);
       c.input?.destroy();
-      c.tty?.destroy(); // nobody to restore that terminal after us: stop writing at once
       const was = this.clients.delete(c);
+      if (was && c.mode === 'attach' && c.tty !== undefined) this.restore(c.tty);
+      else c.tty?.destroy(); // its farewell closed it already
       if (this.lastTyped === c) this.lastTyped = undefined;
       if (was) this.follow();
     });
@@ -199,6 +201,18 @@ export class Hub {
     if (!c.behind) return;
     c.behind = false;
     for (const fn of this.attaches) fn((data) => this.send(c, data));
+  }
+
+  /**
+   * The link dropped without a goodbye while the server held the client's
+   * terminal (the client was killed): nobody else will leave the cockpit's
+   * screen and modes, so the server does. The cooked mode is the shell's to
+   * restore (bash and zsh do for a job killed by a signal).
+   */
+  restore(tty: DirectTty): void {
+    this.log(`link: the client on ${tty.path} went without a goodbye; its terminal's screen and modes restored`);
+    tty.write(LEAVE);
+    void tty.close(TTY_FLUSH_WAIT_MS);
   }
 
   /** Sends `last` once the server's writes to the client's terminal are done and it is closed here. */
