@@ -2,7 +2,8 @@
  * tai's launcher (src/bin/tai) as a person runs it, in real tmux sessions (a
  * private tmux server, always killed): the native client runs in tai's place
  * with no node process waiting beside it, prefix + d, a SIGTERM and the main
- * program's exit each end it with tai's farewell and exit code, the cockpit's
+ * program's exit each end it with tai's farewell and exit code, a SIGKILL of
+ * the client leaves the server to restore the screen, the cockpit's
  * programs never see the launcher's pipe, and every other command, or the
  * node client, is node at once. Waits on conditions read with capture-pane.
  */
@@ -93,6 +94,28 @@ describe.skipIf(!hasTmux)('the launcher src/bin/tai in tmux', () => {
     keys('one', 'exit 4', 'Enter');
     await untilPasses(() => expect(screen('one')).toContain('TAI-EXIT=4'), TMUX);
     expect(alternate('one')).toBe('0');
+  }, 120_000);
+
+  it("leaves the cockpit's screen and mouse modes when the native client is killed with SIGKILL, and the cockpit goes on for the next attach", async () => {
+    session('three');
+    keys('three', `${TAI} -s hard -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await untilPasses(() => expect(screen('three')).toMatch(/^ tai hard │/m), TMUX);
+    const modes = (): string => tmux('display-message', '-p', '-t', 'three', '#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag}').trim();
+    expect(modes()).toBe('1 1 1');
+    const client = childPid('three');
+    process.kill(client, 'SIGKILL'); // no restore of its own, no goodbye on the link
+    await untilPasses(() => expect(existsSync(`/proc/${client}`)).toBe(false), TMUX);
+    // The server held the terminal: it leaves the screen and the modes (the shell restores the cooked mode).
+    // What the shell printed before that (TAI-EXIT=137, its prompt) went to the alternate screen, left with it.
+    await untilPasses(() => expect(modes()).toBe('0 0 0'), TMUX);
+    keys('three', 'echo ALIVE-$((6*7))', 'Enter');
+    await untilPasses(() => expect(screen('three')).toMatch(/^ALIVE-42$/m), TMUX);
+
+    keys('three', `${TAI} attach hard; echo TAI-EXIT=$?`, 'Enter');
+    await untilPasses(() => expect(screen('three')).toMatch(/^ tai hard │/m), TMUX);
+    keys('three', 'exit 5', 'Enter');
+    await untilPasses(() => expect(screen('three')).toContain('TAI-EXIT=5'), TMUX);
+    expect(modes()).toBe('0 0 0');
   }, 120_000);
 
   it('runs the node client, and every command but a cockpit or an attach, as node itself', async () => {

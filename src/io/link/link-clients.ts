@@ -29,6 +29,7 @@ import {
   type Frame,
   type Hello,
 } from '../../core/protocol/link-frames.js';
+import { LEAVE } from '../terminal/terminal-modes.js';
 import { takeTerminal, type DirectTty } from './direct-tty.js';
 import { removeFile } from './link-place.js';
 
@@ -93,6 +94,8 @@ export interface Client {
   tty?: DirectTty;
   /** The client's terminal, when the server reads its keys there itself. */
   input?: ReadStream;
+  /** Whether its input frames were refused already (said once in the log). */
+  strayKeys?: boolean;
 }
 
 /** The hub's state and what it does with each client; startLinkHub wires it to the socket. */
@@ -155,8 +158,9 @@ export class Hub {
     socket.on('close', () => {
       clearTimeout(deadline);
       c.input?.destroy();
-      c.tty?.destroy(); // nobody to restore that terminal after us: stop writing at once
       const was = this.clients.delete(c);
+      if (was && c.mode === 'attach' && c.tty !== undefined) this.restore(c.tty);
+      else c.tty?.destroy(); // its farewell closed it already
       if (this.lastTyped === c) this.lastTyped = undefined;
       if (was) this.follow();
     });
@@ -197,6 +201,18 @@ export class Hub {
     if (!c.behind) return;
     c.behind = false;
     for (const fn of this.attaches) fn((data) => this.send(c, data));
+  }
+
+  /**
+   * The link dropped without a goodbye while the server held the client's
+   * terminal (the client was killed): nobody else will leave the cockpit's
+   * screen and modes, so the server does. The cooked mode is the shell's to
+   * restore (bash and zsh do for a job killed by a signal).
+   */
+  restore(tty: DirectTty): void {
+    this.log(`link: the client on ${tty.path} went without a goodbye; its terminal's screen and modes restored`);
+    tty.write(LEAVE);
+    void tty.close(TTY_FLUSH_WAIT_MS);
   }
 
   /** Sends `last` once the server's writes to the client's terminal are done and it is closed here. */
@@ -286,7 +302,7 @@ export class Hub {
     if (c.mode !== 'attach') return;
     switch (frame.type) {
       case FRAME.input:
-        return this.typed(c, frame.payload);
+        return c.input === undefined ? this.typed(c, frame.payload) : this.strayKeys(c);
       case FRAME.leave:
         return this.detachClient(c); // a signal told the client to stop: it waits for this d before it writes
       case FRAME.resize: {
@@ -302,6 +318,17 @@ export class Hub {
       default:
         return; // a newer client's frame this server does not know: ignored
     }
+  }
+
+  /**
+   * Input frames from a client whose terminal the server reads itself: keys
+   * would come two ways at once, so the frames are dropped (said once). The
+   * client stays attached: its terminal's keys still arrive, as tmux's would.
+   */
+  strayKeys(c: Client): void {
+    if (c.strayKeys === true) return;
+    c.strayKeys = true;
+    this.log(`link: input frames from the client on ${c.tty?.path ?? 'its terminal'} dropped: the server reads that terminal's keys itself`);
   }
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */

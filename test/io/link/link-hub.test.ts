@@ -269,7 +269,7 @@ describe('the link hub and a client that names its terminal', () => {
     expect(a.frames.filter((f) => f.type === FRAME.output)).toEqual([]);
 
     // More than the terminal takes at once, then prefix + d: the farewell waits for all of it and the close.
-    a.socket.write(encodeFrame(FRAME.input, 'x'));
+    tty.term.write('x');
     await until(() => typed.join('') === 'x', { what: 'a typed' });
     let openAtFarewell: number | undefined;
     a.socket.on('data', () => {
@@ -325,6 +325,25 @@ describe('the link hub and a client that names its terminal', () => {
     hub.terminal.write('frame-1');
     await until(() => writer.output() === 'frame-1', { what: 'the frame' });
     expect(tty.text()).toBe('');
+  });
+
+  it("drops input frames from a client whose terminal it reads itself, says so once naming that terminal, and keeps the client and its terminal's keys", async () => {
+    const typed: string[] = [];
+    hub.terminal.onInput((data) => typed.push(data));
+    const tty = await terminal();
+    const a = await client({ mode: 'attach', cols: 80, rows: 24, tty: tty.claim, ttyInput: true });
+    await until(() => hub.direct() === 1, { what: 'the direct client', explain: () => logged.join('\n') });
+    a.socket.write(encodeFrame(FRAME.input, 'rm -rf ~\r'));
+    a.socket.write(encodeFrame(FRAME.input, 'rm -rf ~\r'));
+    a.socket.write(encodeFrame(FRAME.resize, JSON.stringify({ cols: 100, rows: 30 })));
+    // Frames of one connection are read in order: once the resize is in, so are the input frames before it.
+    await until(() => hub.terminal.cols === 100, { what: 'the resize behind the input frames' });
+    tty.term.write('ls\r');
+    await until(() => typed.join('').includes('ls\r'), { what: 'the keys from the terminal', explain: () => JSON.stringify(typed) });
+    expect(typed.join('')).toBe('ls\r');
+    expect(logged).toEqual([`link: input frames from the client on ${tty.path} dropped: the server reads that terminal's keys itself`]);
+    expect(a.closed()).toBe(false);
+    expect(hub.clients()).toBe(1);
   });
 
   it('gives output frames to a client whose terminal is another device than it says, or not its user\'s, and logs why', async () => {
