@@ -8,6 +8,8 @@
  * (`at`), so the caller arms one timer for that deadline and none at rest.
  */
 
+import { sanitizeLine } from '../text/sanitize.js';
+
 /** The main program's output must have been quiet this long: the lead sits at its prompt, not mid-answer. */
 export const WAKE_QUIET_OUTPUT_MS = 5_000;
 /** The user must not have typed for this long: a line never lands in the middle of theirs. */
@@ -81,5 +83,6 @@ export function wakeLine(events: readonly WakeEvent[]): string {
   const what = first.state === 'asking' ? `agent #${first.id} ${first.label} asks a question` : `agent #${first.id} ${first.label} ${first.state} (${first.chars} characters)`;
   const more = events.length > 1 ? ` and ${events.length - 1} more` : '';
   const tool = first.state === 'asking' ? 'the tai questions tool' : 'the tai wait tool';
-  return `[tai] ${what}${more}: read it with ${tool}`.replace(/[\x00-\x1f\x7f]/g, ' ');
+  // Typed into the lead as keys: no control of any kind, and bidi or zero-width characters shown, not obeyed.
+  return sanitizeLine(`[tai] ${what}${more}: read it with ${tool}`).replace(/[\x00-\x1f\x7f-\x9f]/g, ' ');
 }
