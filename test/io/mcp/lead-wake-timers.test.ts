@@ -107,4 +107,20 @@ describe('the wake-up runs a timer only for a deadline', () => {
     vi.advanceTimersByTime(1);
     expect(typed).toEqual([`[tai] agent #${id} worker done (5 characters): read it with the tai wait tool`]);
   });
+
+  test('a question of the lead\'s agent is typed after the quiet delay, unless a question list of the lead listed it first', () => {
+    const { board, traffic, typed, lead } = cockpit();
+    const ask = { tool: 'Bash', detail: [], options: [{ id: 'y', name: 'allow', kind: 'allow_once' as const }] };
+    const heard = lead('heard');
+    board.getState().ask(heard, ask, Date.now(), () => {});
+    expect(vi.getTimerCount()).toBe(1);
+    traffic.answered({ cmd: 'ask_list' } as Command, { ok: true, data: [{ open: true, panel: heard }] } as Reply, Date.now());
+    vi.advanceTimersByTime(60_000);
+    expect(typed).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+    const unheard = lead('unheard');
+    board.getState().ask(unheard, ask, Date.now(), () => {});
+    vi.advanceTimersByTime(WAKE_QUIET_KEYS_MS);
+    expect(typed).toEqual([`[tai] agent #${unheard} unheard asks a question: read it with the tai questions tool`, '\r']);
+  });
 });
