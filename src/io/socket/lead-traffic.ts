@@ -66,15 +66,10 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
   const ended = new Set<number>();
   const askSeenAt = new Map<number, number>();
   const listeners = new Set<() => void>();
-  const changed = (): void => {
-    for (const l of [...listeners]) l();
-  };
+  const changed = (): void => [...listeners].forEach((l) => l());
   const forget = (id: number): void => {
-    attempts.delete(id);
-    inFlight.delete(id);
-    polledAt.delete(id);
+    for (const held of [attempts, inFlight, polledAt, askSeenAt]) held.delete(id);
     ended.delete(id);
-    askSeenAt.delete(id);
   };
   return {
     asked(command) {
@@ -111,10 +106,7 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
     },
     waitingOn: (id, now) => (inFlight.get(id) ?? 0) > 0 || now - (polledAt.get(id) ?? -Infinity) < WAIT_RECENT_MS,
     waitEndsAt: (id) => ((inFlight.get(id) ?? 0) > 0 ? Infinity : (polledAt.get(id) ?? -Infinity) + WAIT_RECENT_MS),
-    onChange(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     heard: (id, state, since) => (state === 'asking' ? (askSeenAt.get(id) ?? -Infinity) >= since : ended.has(id)),
     settled(id) {
       const job = jobOf(id);
