@@ -6,6 +6,7 @@
  * caller fetches the results and the clock.
  */
 import { codePoints, headOf, tailOf } from '../agents/claim-check.js';
+import { sanitize, sanitizeLine, stripSgr } from '../text/sanitize.js';
 
 /** The most characters one reply to a lead holds (a tool result, a `tai wait` line set). */
 export const LEAD_REPLY_MAX = 4_000;
@@ -55,23 +56,34 @@ export function headAndTail(text: string, head = EVENT_HEAD, tail = EVENT_TAIL):
   return { head: headOf(text, head), tail: tailOf(text, tail) };
 }
 
-/** An event as the lead reads it: a line saying what happened, then the result's head (and tail), and how to read more. */
+/**
+ * An event as the lead reads it: a line saying what happened, then the
+ * result's head (and tail), and how to read more. The agent's text is
+ * sanitized (docs/security.md): an open escape string ends at its line, bidi
+ * and zero-width characters are shown as `<U+202E>`, colours are dropped.
+ */
 export function eventText(e: LeadEvent, door: 'tool' | 'shell' = 'tool'): string {
+  const label = sanitizeLine(e.label);
   if (e.kind === 'asking') {
-    const options = e.options.map((o) => `${o.id} (${o.name})`).join(', ');
+    const options = e.options.map((o) => `${sanitizeLine(o.id)} (${sanitizeLine(o.name)})`).join(', ');
     const how = door === 'tool' ? `the tool answer (qid ${e.qid}, option one of the ids)` : `tai ask answer ${e.qid} OPTION (one of the ids)`;
-    return `agent #${e.id} ${e.label} asks: ${e.tool}\n  question ${e.qid}; options: ${options}\n  answer with ${how}`;
+    return `agent #${e.id} ${label} asks: ${sanitizeLine(e.tool)}\n  question ${e.qid}; options: ${options}\n  answer with ${how}`;
   }
   const { head, tail } = headAndTail(e.text);
   const where = e.recordId ? `record ${e.recordId}` : 'no record (short enough to keep whole)';
   const lines = [
-    `agent #${e.id} ${e.label} ${e.state}${e.reason ? ` (${e.reason})` : ''}: ${e.chars} characters, ${where}`,
+    `agent #${e.id} ${label} ${e.state}${e.reason ? ` (${sanitizeLine(e.reason)})` : ''}: ${e.chars} characters, ${where}`,
     `--- head ---`,
-    head.trimEnd(),
+    agentText(head),
   ];
-  if (tail !== undefined) lines.push('--- tail ---', tail.trimEnd());
+  if (tail !== undefined) lines.push('--- tail ---', agentText(tail));
   if (tail !== undefined || e.recordId) lines.push(`--- more: ${moreOf(e, door)} ---`);
   return lines.join('\n');
+}
+
+/** A piece of an agent's result as a lead reads it: sanitized, without colours, its trailing blanks cut. */
+function agentText(text: string): string {
+  return stripSgr(sanitize(text)).trimEnd();
 }
 
 /** How to read the rest of a result: the lead's tools, or the shell's commands. */

@@ -4,8 +4,11 @@
  * main program has been quiet for WAKE_QUIET_OUTPUT_MS and the user has not
  * typed for WAKE_QUIET_KEYS_MS; then one line, at most one per
  * WAKE_MIN_GAP_MS however many agents end, and never twice for one event.
- * Pure: the caller passes the time.
+ * Pure: the caller passes the time, and a "not now" names when to ask again
+ * (`at`), so the caller arms one timer for that deadline and none at rest.
  */
+
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** The main program's output must have been quiet this long: the lead sits at its prompt, not mid-answer. */
 export const WAKE_QUIET_OUTPUT_MS = 5_000;
@@ -43,23 +46,33 @@ export interface WakeState {
   readonly lastOutputAt: number;
   readonly lastSentAt: number;
   readonly waitPending: boolean;
+  /** When the pending wait stops counting (its last poll grows old); omitted or Infinity: only an answer ends it. */
+  readonly waitEndsAt?: number;
   /** Events not told yet, oldest first. */
   readonly pending: readonly WakeEvent[];
   readonly delays?: WakeDelays;
 }
 
-/** The line to type now and the events it tells, or why not now. */
-export type WakeDecision = { readonly line: string; readonly told: readonly WakeEvent[] } | { readonly line?: undefined; readonly why: string };
+/**
+ * The line to type now and the events it tells, or why not now and `at`, when
+ * that reason ends if nothing else happens (absent: only an event ends it, so
+ * no timer is needed).
+ */
+export type WakeDecision =
+  | { readonly line: string; readonly told: readonly WakeEvent[] }
+  | { readonly line?: undefined; readonly why: string; readonly at?: number };
 
 /** Decides whether to type a line now. */
 export function decideWake(s: WakeState): WakeDecision {
   if (s.pending.length === 0) return { why: 'nothing to tell' };
-  if (s.waitPending) return { why: 'a wait of the lead is pending: it hears of the event itself' };
   const d = s.delays ?? WAKE_DELAYS;
-  if (s.now - s.lastOutputAt < d.quietOutputMs) return { why: 'the main program is busy' };
-  if (s.now - s.lastSentAt < d.minGapMs) return { why: 'a line was typed a moment ago' };
+  // Each "not now" names when its own reason ends: asked again then, the next reason (if any) is said in its turn.
+  const not = (why: string, at: number): WakeDecision => (Number.isFinite(at) ? { why, at } : { why });
+  if (s.waitPending) return not('a wait of the lead is pending: it hears of the event itself', s.waitEndsAt ?? Infinity);
+  if (s.now - s.lastOutputAt < d.quietOutputMs) return not('the main program is busy', s.lastOutputAt + d.quietOutputMs);
+  if (s.now - s.lastSentAt < d.minGapMs) return not('a line was typed a moment ago', s.lastSentAt + d.minGapMs);
   // Last: this reason then says that only the user's typing holds the line back.
-  if (s.now - s.lastKeyAt < d.quietKeysMs) return { why: 'the user typed recently' };
+  if (s.now - s.lastKeyAt < d.quietKeysMs) return not('the user typed recently', s.lastKeyAt + d.quietKeysMs);
   return { line: wakeLine(s.pending), told: s.pending };
 }
 
@@ -70,5 +83,6 @@ export function wakeLine(events: readonly WakeEvent[]): string {
   const what = first.state === 'asking' ? `agent #${first.id} ${first.label} asks a question` : `agent #${first.id} ${first.label} ${first.state} (${first.chars} characters)`;
   const more = events.length > 1 ? ` and ${events.length - 1} more` : '';
   const tool = first.state === 'asking' ? 'the tai questions tool' : 'the tai wait tool';
-  return `[tai] ${what}${more}: read it with ${tool}`.replace(/[\x00-\x1f\x7f]/g, ' ');
+  // Typed into the lead as keys: no control of any kind, and bidi or zero-width characters shown, not obeyed.
+  return sanitizeLine(`[tai] ${what}${more}: read it with ${tool}`).replace(/[\x00-\x1f\x7f-\x9f]/g, ' ');
 }

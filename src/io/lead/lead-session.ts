@@ -99,11 +99,14 @@ export class LeadSession {
 
   /** The spawn command for `ask`, or a LeadRequestError saying what is missing. */
   async command(ask: SpawnAsk): Promise<CommandOf<'spawn'>> {
+    // As `tai spawn` refuses `--prompt ''` and `@name` alone: an agent with nothing to do is never started.
+    if (ask.task !== undefined && ask.task.trim() === '') throw new LeadRequestError("task is empty: give the agent's task (or leave task out for a command)");
+    if (ask.agent !== undefined && ask.task === undefined) throw new LeadRequestError(`agent ${ask.agent} needs a task: what it should do`);
     const cwd = resolve(this.cwd, ask.cwd ?? '.');
     const lane = ask.lane === true ? '' : ask.lane === false ? undefined : ask.lane;
     const common = {
       ...(ask.label === undefined ? {} : { label: ask.label }),
-      ...(ask.task === undefined || ask.task === '' ? {} : { prompt: ask.task }),
+      ...(ask.task === undefined ? {} : { prompt: ask.task }),
       ...(ask.timeout_s === undefined ? {} : { timeout: ask.timeout_s }),
       ...(ask.idle_cancel_s === undefined ? {} : { idle_cancel: ask.idle_cancel_s }),
       ...(ask.retries === undefined ? {} : { retries: ask.retries }),

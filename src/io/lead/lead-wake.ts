@@ -4,8 +4,14 @@
  * through two calls (`noteKeys`, `noteOutput`), and, when the rules of
  * src/core/lead/wake-rules.ts allow, types one line into the main program as
  * the user would (the line, then Enter) and shows it on the status line.
+ *
+ * Event-driven: the rules are asked when something they depend on happens
+ * (`poke`: an agent of the lead ended or asks, the lead's traffic changed), and
+ * one timer is armed only for the deadline a "not now" names. Keys and output
+ * only move that deadline later, so they arm nothing: the timer, when it fires,
+ * asks again and arms the later deadline. Nothing pending, no timer.
  */
-import { decideWake, type WakeDelays, type WakeEvent } from '../../core/lead/wake-rules.js';
+import { decideWake, type WakeDecision, type WakeDelays, type WakeEvent } from '../../core/lead/wake-rules.js';
 import { isLive } from '../../core/panel/panel-state.js';
 import type { BoardStatus } from '../../../store/status.js';
 
@@ -21,6 +27,8 @@ export interface LeadWakeOptions {
   readonly superseded?: (id: number) => boolean;
   /** True while a wait of the lead on agent `id` is pending (it hears of the event itself). */
   readonly waitPending?: (id: number) => boolean;
+  /** When a pending wait on `id` stops counting; Infinity while only an answer ends it. */
+  readonly waitEndsAt?: (id: number) => number;
   /** True once the lead heard of the event another way (a poll of the job's id reported its end; a question list, the asking panel's question): it is never typed. */
   readonly heard?: (id: number, state: string, since: number) => boolean;
   /** Told when the wake-up is done with an agent's end (typed, heard, superseded): the record may forget it (lead-traffic.ts). */
@@ -36,8 +44,8 @@ export interface LeadWakeOptions {
   /** Shows a line on the status line. */
   readonly showStatus: (line: string) => void;
   readonly now: () => number;
-  /** How often the rules are asked (ms); omitted, the caller calls `tick()` itself. */
-  readonly everyMs?: number;
+  /** Arms a one-shot timer for the next deadline and returns its cancel; omitted, the caller calls `tick()` itself. */
+  readonly schedule?: (fire: () => void, ms: number) => () => void;
 }
 
 /** A running wake-up. */
@@ -48,76 +56,138 @@ export interface LeadWake {
   noteOutput(): void;
   /** Looks at the agents and types a line when the rules allow; returns the line typed, if any. */
   tick(): string | undefined;
+  /** Something the rules depend on changed (an agent's end or question, the lead's traffic): ask them now. */
+  poke(): void;
+  /** True while events wait to be told (a deadline may be armed). */
+  readonly pending: boolean;
   stop(): void;
 }
 
+/** A pending event, with the row it came from and, for a question, since when it is open. */
+type Pending = WakeEvent & { readonly since: number; readonly row: number };
+
 /** Starts the wake-up. */
 export function startLeadWake(o: LeadWakeOptions): LeadWake {
-  const start = o.now();
-  let lastKeyAt = start;
-  let lastOutputAt = start;
-  let lastSentAt = -Infinity;
-  const told = new Set<string>();
-  const seen = new Map<number, string>();
-  const pending: (WakeEvent & { readonly since: number; readonly row: number })[] = [];
-  let lastWhy = '';
-  /** An event is told (typed or heard): an end is settled, and once the record lets go of its agent, so does this. */
-  const done = (e: WakeEvent & { readonly row: number }): void => {
-    told.add(e.key);
-    if (e.state === 'asking' || o.settled === undefined) return;
-    o.settled(e.row);
-    if (o.isLeads(e.row)) return;
-    told.delete(e.key);
-    seen.delete(e.row);
+  const wake = new Wake(o);
+  return {
+    noteKeys: () => void (wake.lastKeyAt = o.now()),
+    noteOutput: () => void (wake.lastOutputAt = o.now()),
+    tick: () => wake.tick(),
+    poke: () => void wake.tick(),
+    get pending() {
+      return wake.pending.length > 0;
+    },
+    stop: () => wake.stop(),
   };
-  const look = (now: number): void => {
-    for (const row of o.status(now).agents) {
-      if (row.kind !== 'agent' || !o.isLeads(row.id) || seen.get(row.id) === row.state) continue;
-      seen.set(row.id, row.state);
-      if (isLive(row.state) && row.state !== 'asking') continue;
-      const key = `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}`;
-      if (told.has(key) || pending.some((e) => e.key === key)) continue;
-      const id = o.jobOf?.(row.id) ?? row.id;
-      pending.push({ key, id, row: row.id, label: row.label, state: row.state, chars: charsOf(row.reason), since: row.state === 'asking' ? row.lastEventAt : 0 });
-    }
-  };
-  const tick = (): string | undefined => {
-    if (pending.length === 0 && o.idle?.() === true) return undefined;
-    const now = o.now();
-    look(now);
-    // What a wait or poll already reported is never typed, now or later.
-    for (const e of pending.filter((p) => o.heard?.(p.state === 'asking' ? p.row : p.id, p.state, p.since) === true)) {
-      pending.splice(pending.indexOf(e), 1);
-      done(e);
-      o.held?.(`agent #${e.id} ${e.state} was reported to the lead already: not typed`);
-    }
-    for (const e of pending.filter((p) => p.state !== 'asking' && o.superseded?.(p.row) === true)) {
-      pending.splice(pending.indexOf(e), 1);
-      done(e);
-    }
-    const waitPending = pending.some((e) => o.waitPending?.(e.id) === true);
-    const decision = decideWake({ now, lastKeyAt, lastOutputAt, lastSentAt, waitPending, pending, ...(o.delays === undefined ? {} : { delays: o.delays }) });
+}
+
+/** The wake-up's state: the events not told yet, what was told, the last key, output and line, the deadline armed. */
+class Wake {
+  lastKeyAt: number;
+  lastOutputAt: number;
+  readonly pending: Pending[] = [];
+  #lastSentAt = -Infinity;
+  readonly #told = new Set<string>();
+  readonly #seen = new Map<number, string>();
+  #lastWhy = '';
+  #disarm: (() => void) | undefined;
+  #stopped = false;
+
+  constructor(private readonly o: LeadWakeOptions) {
+    this.lastKeyAt = this.lastOutputAt = o.now();
+  }
+
+  tick(): string | undefined {
+    if (this.pending.length === 0 && this.o.idle?.() === true) return undefined;
+    const now = this.o.now();
+    this.#look(now);
+    this.#dropTold();
+    const decision = this.#decide(now);
     if (decision.line === undefined) {
-      if (decision.why !== lastWhy && pending.length > 0) o.held?.(decision.why);
-      lastWhy = decision.why;
+      if (decision.why !== this.#lastWhy && this.pending.length > 0) this.o.held?.(decision.why);
+      this.#lastWhy = decision.why;
+      this.#arm(decision.at, now);
       return undefined;
     }
-    lastWhy = '';
+    this.#arm(undefined, now);
+    this.#lastWhy = '';
     // The line tells every event pending (decision.told is the pending list itself).
-    for (const e of pending.splice(0)) done(e);
-    lastSentAt = now;
-    o.type(`${decision.line}\r`);
-    o.showStatus(`woke the lead: ${decision.line}`);
+    for (const e of this.pending.splice(0)) this.#done(e);
+    this.#lastSentAt = now;
+    this.o.type(`${decision.line}\r`);
+    this.o.showStatus(`woke the lead: ${decision.line}`);
     return decision.line;
-  };
-  const timer = o.everyMs === undefined ? undefined : setInterval(tick, o.everyMs);
-  timer?.unref();
-  return {
-    noteKeys: () => void (lastKeyAt = o.now()),
-    noteOutput: () => void (lastOutputAt = o.now()),
-    tick,
-    stop: () => clearInterval(timer),
-  };
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#arm(undefined, 0);
+  }
+
+  #look(now: number): void {
+    const o = this.o;
+    for (const row of o.status(now).agents) {
+      if (row.kind !== 'agent' || !o.isLeads(row.id) || this.#seen.get(row.id) === row.state) continue;
+      this.#seen.set(row.id, row.state);
+      if (isLive(row.state) && row.state !== 'asking') continue;
+      const key = `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}`;
+      if (this.#told.has(key) || this.pending.some((e) => e.key === key)) continue;
+      const id = o.jobOf?.(row.id) ?? row.id;
+      this.pending.push({ key, id, row: row.id, label: row.label, state: row.state, chars: charsOf(row.reason), since: row.state === 'asking' ? row.lastEventAt : 0 });
+    }
+  }
+
+  /** What a wait or poll already reported is never typed, now or later; nor the end of an attempt that was retried. */
+  #dropTold(): void {
+    const o = this.o;
+    for (const e of this.pending.filter((p) => o.heard?.(p.state === 'asking' ? p.row : p.id, p.state, p.since) === true)) {
+      this.pending.splice(this.pending.indexOf(e), 1);
+      this.#done(e);
+      o.held?.(`agent #${e.id} ${e.state} was reported to the lead already: not typed`);
+    }
+    for (const e of this.pending.filter((p) => p.state !== 'asking' && o.superseded?.(p.row) === true)) {
+      this.pending.splice(this.pending.indexOf(e), 1);
+      this.#done(e);
+    }
+  }
+
+  #decide(now: number): WakeDecision {
+    const o = this.o;
+    const waiting = this.pending.filter((e) => o.waitPending?.(e.id) === true);
+    const waitEndsAt = o.waitEndsAt === undefined ? undefined : Math.max(...waiting.map((e) => o.waitEndsAt?.(e.id) ?? Infinity));
+    return decideWake({
+      now,
+      lastKeyAt: this.lastKeyAt,
+      lastOutputAt: this.lastOutputAt,
+      lastSentAt: this.#lastSentAt,
+      waitPending: waiting.length > 0,
+      ...(waitEndsAt === undefined ? {} : { waitEndsAt }),
+      pending: this.pending,
+      ...(o.delays === undefined ? {} : { delays: o.delays }),
+    });
+  }
+
+  /** An event is told (typed or heard): an end is settled, and once the record lets go of its agent, so does this. */
+  #done(e: Pending): void {
+    this.#told.add(e.key);
+    if (e.state === 'asking' || this.o.settled === undefined) return;
+    this.o.settled(e.row);
+    if (this.o.isLeads(e.row)) return;
+    this.#told.delete(e.key);
+    this.#seen.delete(e.row);
+  }
+
+  /** One timer at most, for the deadline the rules named; none when they named none or nothing is pending. */
+  #arm(at: number | undefined, now: number): void {
+    this.#disarm?.();
+    this.#disarm = undefined;
+    const schedule = this.o.schedule;
+    if (at === undefined || schedule === undefined || this.#stopped || this.pending.length === 0) return;
+    this.#disarm = schedule(() => {
+      this.#disarm = undefined;
+      this.tick();
+    }, Math.max(1, at - now));
+  }
 }
 
 /** The result's size from a finished row's summary (`exit 0 · 31 chars`), 0 when it does not say. */

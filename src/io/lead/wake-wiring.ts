@@ -3,16 +3,16 @@
  * docs/lead.md): the agents the lead started and its waits come from the
  * control socket's record (src/io/socket/lead-traffic.ts), the keys and the
  * output from the main pane's two hooks, and the line goes to the main
- * program through the main pane, as typed keys do. Without `--wake` every
- * call here does nothing.
+ * program through the main pane, as typed keys do. The rules are asked when
+ * the board's count of live or asking agents changes or the record changes
+ * (a spawn, a poll, a question list answered), and a timer runs only for the
+ * deadline they name: at rest, none. Without `--wake` every call here does nothing.
  */
 import { WAKE_DELAYS, type WakeDelays } from '../../core/lead/wake-rules.js';
+import { messageOf } from '../../core/errors.js';
 import type { Board } from '../../../store/board.js';
 import type { LeadTraffic } from '../socket/lead-traffic.js';
 import { startLeadWake } from './lead-wake.js';
-
-/** How often the rules are asked (ms). */
-const WAKE_TICK_MS = 250;
 
 /** The Enter comes apart from the line: a program that reads text and Enter in one chunk may take it for a paste and keep the Enter in it. */
 const ENTER_AFTER_MS = 150;
@@ -27,6 +27,15 @@ export interface WakeWiring {
   readonly type: (text: string) => void;
   /** Shows a line on the status line until the next key. */
   readonly say?: (line: string) => void;
+  /** Arms a one-shot timer and returns its cancel; default setTimeout, unref'd. */
+  readonly schedule?: (fire: () => void, ms: number) => () => void;
+}
+
+/** A one-shot timer that keeps no process alive. */
+function timeout(fire: () => void, ms: number): () => void {
+  const t = setTimeout(fire, ms);
+  t.unref();
+  return () => clearTimeout(t);
 }
 
 /** The cockpit's side of the wake-up. */
@@ -43,13 +52,15 @@ const OFF: WiredWake = { noteKeys() {}, noteOutput() {}, stop() {} };
 /** Starts the wake-up when `traffic` is given (the cockpit runs with --wake); else one that does nothing. */
 export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): WiredWake {
   if (traffic === undefined) return OFF;
-  const timers = new Set<NodeJS.Timeout>();
+  const schedule = w.schedule ?? timeout;
+  const timers = new Set<() => void>();
   const wake = startLeadWake({
     status: (now) => w.board.getState().status(now),
     isLeads: (id) => traffic.started(id),
     jobOf: (id) => traffic.jobOf(id),
     superseded: (id) => traffic.superseded(id),
     waitPending: (id) => traffic.waitingOn(id, w.now()),
+    waitEndsAt: (id) => traffic.waitEndsAt(id),
     heard: (id, state, since) => traffic.heard(id, state, since),
     settled: (id) => traffic.settled(id),
     idle: () => traffic.size === 0,
@@ -59,11 +70,11 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
       const body = text.replace(/\r$/, '');
       w.type(body);
       if (body === text) return;
-      const t = setTimeout(() => {
-        timers.delete(t);
+      const cancel = schedule(() => {
+        timers.delete(cancel);
         w.type('\r');
       }, ENTER_AFTER_MS);
-      timers.add(t);
+      timers.add(cancel);
     },
     // The status line shows the line as sent until the next key; the log keeps it.
     showStatus: (line) => {
@@ -71,15 +82,34 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
       w.say?.(line);
     },
     now: w.now,
-    everyMs: WAKE_TICK_MS,
+    schedule,
+  });
+  const poke = (): void => {
+    try {
+      wake.poke();
+    } catch (err) {
+      w.log(`lead wake-up failed: ${messageOf(err)}`);
+    }
+  };
+  const offTraffic = traffic.onChange(poke);
+  // A change of these counts is an agent starting, ending or asking; the board publishes far more often (every flush).
+  let counts = '';
+  const offBoard = w.board.subscribe((s) => {
+    if (traffic.size === 0 && !wake.pending) return;
+    const now = `${s.live}:${s.asking}`;
+    if (now === counts) return;
+    counts = now;
+    poke();
   });
   w.log('lead wake-up on (tai --wake)');
   return {
     noteKeys: () => wake.noteKeys(),
     noteOutput: () => wake.noteOutput(),
     stop() {
+      offTraffic();
+      offBoard();
       wake.stop();
-      for (const t of timers) clearTimeout(t);
+      for (const cancel of timers) cancel();
     },
   };
 }

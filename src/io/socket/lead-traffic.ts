@@ -31,6 +31,10 @@ export interface LeadTraffic {
   superseded(id: number): boolean;
   /** True while a poll of agent `id` is in flight or was answered within WAIT_RECENT_MS. */
   waitingOn(id: number, now: number): boolean;
+  /** When `waitingOn(id)` turns false if no poll comes: Infinity while one is in flight (its answer ends it). */
+  waitEndsAt(id: number): number;
+  /** Calls `listener` after each reply that changed the record (a spawn, a poll, a question list); returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
   /** True once a reply reported agent `id` finished, or (state `asking`) listed its open question at or after `since`. */
   heard(id: number, state: string, since: number): boolean;
   /**
@@ -61,12 +65,11 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
   const polledAt = new Map<number, number>();
   const ended = new Set<number>();
   const askSeenAt = new Map<number, number>();
+  const listeners = new Set<() => void>();
+  const changed = (): void => [...listeners].forEach((l) => l());
   const forget = (id: number): void => {
-    attempts.delete(id);
-    inFlight.delete(id);
-    polledAt.delete(id);
+    for (const held of [attempts, inFlight, polledAt, askSeenAt]) held.delete(id);
     ended.delete(id);
-    askSeenAt.delete(id);
   };
   return {
     asked(command) {
@@ -81,16 +84,18 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
         if (jobOf(command.id) === undefined) return;
         polledAt.set(command.id, at);
         if (reply.ok && isFinished(reply.data)) ended.add(command.id);
+        changed();
       } else if (command.cmd === 'spawn' && reply.ok) {
         const id = (reply.data as { id?: unknown } | null)?.id;
-        if (typeof id === 'number') {
-          started.add(id);
-          attempts.set(id, id);
-        }
+        if (typeof id !== 'number') return;
+        started.add(id);
+        attempts.set(id, id);
+        changed();
       } else if (command.cmd === 'ask_list' && reply.ok && Array.isArray(reply.data)) {
         for (const q of reply.data as { open?: unknown; panel?: unknown }[]) {
           if (q.open === true && typeof q.panel === 'number' && jobOf(q.panel) !== undefined) askSeenAt.set(q.panel, at);
         }
+        changed();
       }
     },
     started: (id) => jobOf(id) !== undefined,
@@ -100,6 +105,8 @@ export function createLeadTraffic(currentAttempt: (id: number) => number | undef
       return job !== undefined && (currentAttempt(job) ?? job) !== id;
     },
     waitingOn: (id, now) => (inFlight.get(id) ?? 0) > 0 || now - (polledAt.get(id) ?? -Infinity) < WAIT_RECENT_MS,
+    waitEndsAt: (id) => ((inFlight.get(id) ?? 0) > 0 ? Infinity : (polledAt.get(id) ?? -Infinity) + WAIT_RECENT_MS),
+    onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
     heard: (id, state, since) => (state === 'asking' ? (askSeenAt.get(id) ?? -Infinity) >= since : ended.has(id)),
     settled(id) {
       const job = jobOf(id);

@@ -55,6 +55,8 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     expect(status.text).toMatch(new RegExp(`#${id} w1: done, \\d+s, 0 tools, 0 tokens`));
     // Nothing of this lead is left unreported: a wait without ids answers at once.
     expect((await lead.call('wait', { timeout_s: 30 })).text).toContain('no agent of this lead is running or unreported');
+    // Naming it reports its end again, at once.
+    expect((await lead.call('wait', { ids: [id], timeout_s: 30 })).text).toContain(`agent #${id} w1 done`);
   }, 90_000);
 
   test('a long result comes back as the claim check, bounded, with its record read page by page and found by search', async () => {
@@ -77,6 +79,13 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     expect(found.text).toContain(record);
     expect((await lead.call('read_record', { id: record, offset: 10_000_000 })).isError).toBe(true);
   }, 90_000);
+
+  test('an empty task, or an agent by name with no task, is refused and nothing starts, as tai spawn refuses them', async () => {
+    lead = await connectLead(leadEnv());
+    expect(await lead.call('spawn', { agents: [{ argv: ['true'], task: ' ' }] })).toEqual({ isError: true, text: expect.stringContaining("task is empty: give the agent's task") });
+    expect(await lead.call('spawn', { agents: [{ agent: 'claude' }] })).toEqual({ isError: true, text: expect.stringContaining('agent claude needs a task') });
+    expect((await lead.call('status')).text).not.toContain('#1');
+  }, 60_000);
 
   test('bad input comes back as tool errors with one-line reasons: unknown tool, schema, ids not this lead\'s, timeout out of range', async () => {
     lead = await connectLead(leadEnv());

@@ -114,4 +114,10 @@ describe.skipIf(!hasTmux)('tai --wake in a real cockpit', () => {
     expect(r.status).toBe(64);
     expect(r.stderr).toContain('--wake types into the main program');
   });
+
+  it('takes TAI_WAKE=1 in the environment as the standing switch: refused alike where nothing is drawn', () => {
+    const r = spawnSync(process.execPath, [TAI_CLI, '--', 'true'], { env: { ...env, TAI_ORCH_PANELS: '0', TAI_WAKE: '1' }, encoding: 'utf8' });
+    expect(r.status).toBe(64);
+    expect(r.stderr).toContain('--wake types into the main program');
+  });
 });

@@ -31,7 +31,7 @@ import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js'
 import { SteeredTurns } from './acp-steer.js';
 import { policyOf, type AskUser, type EmitEvent, type Runner, type RunningAgent, type RunSpec } from '../runner.js';
 
-export { describeError } from './acp-session.js';
+export { describeError } from './acp-failure.js';
 
 /** The acp runner; with a pool, spawns that name a session key keep their session between turns. */
 export function acpRunner(pool?: AcpSessionPool): Runner {

@@ -1,0 +1,40 @@
+/**
+ * Stopping an ACP agent: the soft stop is `session/cancel` (the agent must
+ * answer the prompt `cancelled`); closing ends the connection, then the
+ * agent's stdin, then a SIGTERM, then a KILL, each after a grace, and resolves
+ * once the reaper has exited, so no process of the session is left. An agent
+ * on another host ends there only by its stdin's end or the wrapper's SIGTERM
+ * (docs/remote.md), hence both before the KILL.
+ */
+import type { GroupChild } from '../process-group.js';
+import type { Connected } from './acp-connect.js';
+
+/** How long a closed session's agent has to end on its stdin's end (then on a SIGTERM) before the next step. */
+const CLOSE_GRACE_MS = 2_000;
+
+/** Resolves once `exited` settles or `ms` passed, whichever is first. */
+function endsWithin(exited: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void exited.then(() => (clearTimeout(timer), resolve()));
+  });
+}
+
+/** Sends session/cancel for `sessionId` once connected; a failure to send is nothing to report (the hard stop follows). */
+export function cancelSession(ready: Promise<Connected>, sessionId: string): void {
+  void ready.then(({ sdk, connection }) => connection.agent.notify(sdk.methods.agent.session.cancel, { sessionId })).catch(() => {});
+}
+
+/** Ends the connection and the process group; resolves once the reaper has exited. */
+export async function closeGroup(group: GroupChild, ready: Promise<Connected>): Promise<void> {
+  (await ready).connection.close();
+  group.stdin.end();
+  await endsWithin(group.exited, CLOSE_GRACE_MS);
+  // A reaper that has exited took its group with it; never signal a pgid that may be reused.
+  const running = (): boolean => group.reaper.exitCode === null && group.reaper.signalCode === null;
+  // The soft stop before the KILL: an agent on a host slow to end is then stopped there, its job ended, not left to the host's grace.
+  if (running()) group.signal('SIGTERM');
+  await endsWithin(group.exited, CLOSE_GRACE_MS);
+  if (running()) group.kill();
+  await group.exited;
+}
