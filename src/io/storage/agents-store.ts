@@ -14,7 +14,7 @@ import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
 import type { AgentRow } from '../../../store/status.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
-import { recordSliceSql } from './record-slice.js';
+import { recordSliceSql } from '../records/record-slice.js';
 
 /** One agent as stored. */
 export interface StoredAgent {

@@ -29,13 +29,13 @@ import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { processAlive } from '../socket/socket-path.js';
 import { guardBusy, type StateDb } from './state-db.js';
 import { randomHex } from '../crypto-lazy.js';
-import { migrateRecords, RECORD_PART } from './record-schema.js';
-import { searchRecords, toMeta, type MetaRow, type RecordHit, type RecordMeta } from './record-search.js';
-import { recordSliceSql } from './record-slice.js';
+import { migrateRecords, RECORD_PART } from '../records/record-schema.js';
+import { searchRecords, toMeta, type MetaRow, type RecordHit, type RecordMeta } from '../records/record-search.js';
+import { recordSliceSql } from '../records/record-slice.js';
 
 export { ftsQuery, ftsQueries } from '../../core/agents/record-query.js';
-export { RECORD_PART } from './record-schema.js';
-export type { RecordHit, RecordMeta } from './record-search.js';
+export { RECORD_PART } from '../records/record-schema.js';
+export type { RecordHit, RecordMeta } from '../records/record-search.js';
 
 /** Records older than this many days are deleted by gc. */
 export const RECORDS_MAX_AGE_DAYS = 30;

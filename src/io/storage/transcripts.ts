@@ -9,7 +9,7 @@
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
-import { recordSliceSql } from './record-slice.js';
+import { recordSliceSql } from '../records/record-slice.js';
 
 const SCHEMA = [
   `CREATE TABLE transcripts (

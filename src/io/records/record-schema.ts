@@ -1,6 +1,9 @@
 /**
- * The record store's tables (src/io/storage/records.ts) and how an older
- * database is moved to them.
+ * `src/io/records/`: the record store's SQL beside its class
+ * (src/io/storage/records.ts): its tables and migrations (this file), its
+ * search (record-search.ts), and a slice of a record's parts (record-slice.ts).
+ *
+ * The record store's tables and how an older database is moved to them.
  *
  * - records/1: one row per record, its text whole, indexed by FTS5 on insert.
  * - records/2: the index built after the write, a chunk at a time.
@@ -10,9 +13,9 @@
  *   writer's pid) until its last part is in: until then nothing reads,
  *   finds or counts it.
  */
-import { RECORD_DELETE_TRIGGER as AGENTS_TRIGGER } from './agents-store.js';
-import { migrate, type StateDb } from './state-db.js';
-import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from './transcripts.js';
+import { RECORD_DELETE_TRIGGER as AGENTS_TRIGGER } from '../storage/agents-store.js';
+import { migrate, type StateDb } from '../storage/state-db.js';
+import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcripts.js';
 
 /** Code points in a record's part (and the index's chunk): a part ends at a space within its last quarter when there is one. */
 export const RECORD_PART = 32_768;

@@ -9,7 +9,7 @@
  * quarter part) is found by neither. The user's text is never FTS syntax.
  */
 import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
-import type { StateDb } from './state-db.js';
+import type { StateDb } from '../storage/state-db.js';
 
 /** What is known of a stored record besides its text. */
 export interface RecordMeta {
