@@ -14,7 +14,7 @@
  */
 import { messageOf } from '../../core/errors.js';
 import { assertNever } from '../../core/never.js';
-import { codePoints } from '../../core/agents/claim-check.js';
+import { codePoints, rememberCount } from '../../core/agents/claim-check.js';
 import type { RecordDraft, RecordStore } from '../storage/records.js';
 import { faultOf, StateDbLockedError, withBusyTimeout } from '../storage/state-db.js';
 import { keepResult } from '../storage/unsaved.js';
@@ -60,7 +60,7 @@ export async function storeRecord(options: StoreResultOptions, raw: string, labe
   const records = options.records;
   let draft: RecordDraft | undefined;
   try {
-    draft = await retry.step(() => records.begin(raw, { label, id }, options.now()));
+    draft = await retry.step(() => records.begin({ label, id }, options.now()));
     const begun = draft;
     let done = raw.length === 0;
     while (!done) {
@@ -69,6 +69,8 @@ export async function storeRecord(options: StoreResultOptions, raw: string, labe
     }
     await turn();
     await retry.step(() => records.finish(begun));
+    // Counted part by part: what follows (the answer, the panel's summary) does not count the whole text again.
+    rememberCount(raw, begun.cp);
   } catch (err) {
     if (draft !== undefined) dropDraft(records, draft);
     return keep(options, raw, label, id, err instanceof WaitedOut ? err.message : messageOf(faultOf(err, records.db.name) ?? err));

@@ -85,7 +85,7 @@ export class RecordStore {
     guardBusy(this.db, () =>
       this.db
         .transaction(() => {
-          const draft = this.begin(text, { ...meta, id }, now);
+          const draft = this.begin({ ...meta, id }, now);
           while (!this.writePart(draft, text, part)) {
             // one part after another, all in this transaction
           }
@@ -96,15 +96,15 @@ export class RecordStore {
     return id;
   }
 
-  /** Starts record `meta.id` of `text` (its length counted now): a row no reader sees until `finish`. */
-  begin(text: string, meta: { label: string; tag?: string; id: string }, now: number): RecordDraft {
+  /** Starts record `meta.id`: a row no reader sees until `finish` (its length is counted part by part, and set then). */
+  begin(meta: { label: string; tag?: string; id: string }, now: number): RecordDraft {
     return guardBusy(this.db, () =>
       this.db
         .transaction(() => {
           const seq = Number(
             this.db
-              .prepare('INSERT INTO records (id, created_at, label, tag, chars, writing) VALUES (?, ?, ?, ?, ?, ?)')
-              .run(meta.id, now, meta.label, meta.tag ?? 'agent-output', codePoints(text), process.pid).lastInsertRowid,
+              .prepare('INSERT INTO records (id, created_at, label, tag, chars, writing) VALUES (?, ?, ?, ?, 0, ?)')
+              .run(meta.id, now, meta.label, meta.tag ?? 'agent-output', process.pid).lastInsertRowid,
           );
           // Indexed after its finish, in idle turns (src/io/agents/record-indexer.ts).
           this.db.prepare('INSERT INTO record_index (seq, indexed) VALUES (?, 0)').run(seq);
@@ -128,7 +128,7 @@ export class RecordStore {
 
   /** The draft is whole: from now on it is read, found, indexed and counted. */
   finish(draft: RecordDraft): void {
-    guardBusy(this.db, () => this.db.prepare('UPDATE records SET writing = NULL WHERE seq = ?').run(draft.seq));
+    guardBusy(this.db, () => this.db.prepare('UPDATE records SET writing = NULL, chars = ? WHERE seq = ?').run(draft.cp, draft.seq));
   }
 
   /** Gives up a draft: its row and parts go. */

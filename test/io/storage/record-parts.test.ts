@@ -88,7 +88,7 @@ describe('a record stored in parts', () => {
       const { RecordStore } = await import(${JSON.stringify(join(dist, 'records.js'))});
       const store = new RecordStore(openStateDb(${JSON.stringify(path)}));
       const text = 'a'.repeat(100000);
-      const draft = store.begin(text, { label: 'killed', id: 'rkilled' }, Date.now());
+      const draft = store.begin({ label: 'killed', id: 'rkilled' }, Date.now());
       store.writePart(draft, text);
       store.writePart(draft, text);
       process.kill(process.pid, 'SIGKILL');`;
@@ -97,7 +97,7 @@ describe('a record stored in parts', () => {
     const db = open(path);
     // This process's own draft, begun before the next open.
     const first = new RecordStore(db);
-    const live = first.begin('b'.repeat(10), { label: 'live', id: 'rlive' }, Date.now());
+    const live = first.begin({ label: 'live', id: 'rlive' }, Date.now());
     first.writePart(live, 'b'.repeat(10));
     const store = new RecordStore(db);
     expect(store.read('rkilled')).toBeUndefined();
