@@ -68,6 +68,7 @@ export async function storeRecord(options: StoreResultOptions, raw: string, labe
       done = await retry.step(() => records.writePart(begun, raw));
     }
     await turn();
+    await records.syncLog();
     await retry.step(() => records.finish(begun));
     // Counted part by part: what follows (the answer, the panel's summary) does not count the whole text again.
     rememberCount(raw, begun.cp);

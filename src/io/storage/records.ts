@@ -22,6 +22,7 @@
  * (100 million characters, about 100 MB of text). Offsets and lengths count
  * Unicode code points, as SQLite's substr() and length() do.
  */
+import { open, type FileHandle } from 'node:fs/promises';
 import type { RecordPage } from '../../core/agents/agent-service.js';
 import { codePoints } from '../../core/agents/claim-check.js';
 import { partEnd } from '../../core/agents/record-query.js';
@@ -98,19 +99,21 @@ export class RecordStore {
 
   /** Starts record `meta.id`: a row no reader sees until `finish` (its length is counted part by part, and set then). */
   begin(meta: { label: string; tag?: string; id: string }, now: number): RecordDraft {
-    return guardBusy(this.db, () =>
-      this.db
-        .transaction(() => {
-          const seq = Number(
-            this.db
-              .prepare('INSERT INTO records (id, created_at, label, tag, chars, writing) VALUES (?, ?, ?, ?, 0, ?)')
-              .run(meta.id, now, meta.label, meta.tag ?? 'agent-output', process.pid).lastInsertRowid,
-          );
-          // Indexed after its finish, in idle turns (src/io/agents/record-indexer.ts).
-          this.db.prepare('INSERT INTO record_index (seq, indexed) VALUES (?, 0)').run(seq);
-          return { seq, id: meta.id, unit: 0, cp: 0 };
-        })
-        .immediate(),
+    return unsynced(this.db, () =>
+      guardBusy(this.db, () =>
+        this.db
+          .transaction(() => {
+            const seq = Number(
+              this.db
+                .prepare('INSERT INTO records (id, created_at, label, tag, chars, writing) VALUES (?, ?, ?, ?, 0, ?)')
+                .run(meta.id, now, meta.label, meta.tag ?? 'agent-output', process.pid).lastInsertRowid,
+            );
+            // Indexed after its finish, in idle turns (src/io/agents/record-indexer.ts).
+            this.db.prepare('INSERT INTO record_index (seq, indexed) VALUES (?, 0)').run(seq);
+            return { seq, id: meta.id, unit: 0, cp: 0 };
+          })
+          .immediate(),
+      ),
     );
   }
 
@@ -120,15 +123,28 @@ export class RecordStore {
     const end = partEnd(text, draft.unit, part);
     const piece = text.slice(draft.unit, end);
     const len = codePoints(piece);
-    guardBusy(this.db, () => this.db.prepare('INSERT INTO record_parts (seq, start, len, text) VALUES (?, ?, ?, ?)').run(draft.seq, draft.cp, len, piece));
+    unsynced(this.db, () => guardBusy(this.db, () => this.db.prepare('INSERT INTO record_parts (seq, start, len, text) VALUES (?, ?, ?, ?)').run(draft.seq, draft.cp, len, piece)));
     draft.unit = end;
     draft.cp += len;
     return draft.unit >= text.length;
   }
 
-  /** The draft is whole: from now on it is read, found, indexed and counted. */
+  /** The draft is whole: from now on it is read, found, indexed and counted. Its commit syncs the log, and with it every part before it. */
   finish(draft: RecordDraft): void {
     guardBusy(this.db, () => this.db.prepare('UPDATE records SET writing = NULL, chars = ? WHERE seq = ?').run(draft.cp, draft.seq));
+  }
+
+  /** Flushes the database's log to disk off the loop (a worker thread), so the finish's own sync has little left to write. */
+  async syncLog(): Promise<void> {
+    let file: FileHandle | undefined;
+    try {
+      file = await open(`${this.db.name}-wal`, 'r');
+      await file.sync();
+    } catch {
+      // No log file (not WAL, or just checkpointed away): the finish's commit syncs what there is.
+    } finally {
+      await file?.close().catch(() => undefined);
+    }
   }
 
   /** Gives up a draft: its row and parts go. */
@@ -242,6 +258,25 @@ export class RecordStore {
     } catch {
       // A locked or full database: the drafts stay invisible, and the next open sweeps them.
     }
+  }
+}
+
+/**
+ * Runs a draft's write without waiting for the disk (`synchronous=NORMAL` in
+ * WAL mode): a part alone need not survive a crash, since the draft is seen
+ * only after `finish`, whose synced commit makes the parts before it durable.
+ * The wait for the disk was most of a part's time; `syncLog` does it off the
+ * loop before the finish.
+ */
+function unsynced<T>(db: StateDb, fn: () => T): T {
+  // Inside a transaction (a whole `put`) the level cannot change, and the commit syncs once anyway.
+  if (db.inTransaction) return fn();
+  const saved = db.pragma('synchronous', { simple: true });
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma(`synchronous = ${Number(saved)}`);
   }
 }
 
