@@ -80,6 +80,45 @@ describe('a record stored in parts', () => {
     expect(store.gc(10).kept).toBe(1);
   });
 
+  it('waits out a lock met half way without blocking, then finishes the record', async () => {
+    const path = freshPath();
+    const db = openStateDb(path, { busyTimeoutMs: 20 });
+    opened.push(db);
+    const other = open(path);
+    const store = new RecordStore(db);
+    const text = 'x'.repeat(5 * 32_768);
+    let turns = 0;
+    const sleeps: number[] = [];
+    const told: number[] = [];
+    let clock = 100;
+    const place = await storeRecord(
+      {
+        records: store,
+        stateDir: undefined,
+        waitMs: 60_000,
+        now: () => clock,
+        // Another process takes the write lock after the second part.
+        turn: async () => {
+          if (++turns === 3) other.prepare('BEGIN IMMEDIATE').run();
+        },
+        // The first wait ends with the lock let go.
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          clock += ms;
+          if (other.inTransaction) other.prepare('COMMIT').run();
+        },
+      },
+      text,
+      'locked',
+      'rlocked',
+      (since) => told.push(since),
+    );
+    expect(place).toEqual({ kind: 'record', id: 'rlocked' });
+    expect(told).toEqual([100]);
+    expect(sleeps).toEqual([1_000]);
+    expect(store.read('rlocked', 0, 1_000_000)?.text).toBe(text);
+  });
+
   it('is removed on the next open when its writer died before the last part; a live writer\'s draft is left alone', () => {
     const path = freshPath();
     const dist = resolve('dist/src/io/storage');
