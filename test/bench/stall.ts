@@ -5,8 +5,9 @@
  * board with real @xterm/headless screens and the real board clock. Cases:
  * 1 MiB of 0xFF from a command agent (as pipe reads bring it), the same as one
  * event (an ACP agent's message), a generated mix of scripts and emoji
- * sequences as one event, and a 20 MB result (the record's write). Measured with perf_hooks.monitorEventLoopDelay
- * (10 ms resolution): the longest delay and the 99th percentile while the
+ * sequences as one event, and a 20 MB result (the record's write).
+ * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution): the
+ * longest delay and the 99th percentile while the
  * text goes through, and the time until its panel has it all.
  * A benchmark reports; it never fails.
  */
