@@ -51,6 +51,14 @@ const DAY_MS = 86_400_000;
 /** A record still being written after this long is taken as abandoned whatever its writer's pid says (the pid may have been reused). */
 const WRITING_MAX_MS = DAY_MS;
 
+/** A draft's row was removed while it was written (another process's gc or sweep): the result goes elsewhere. */
+export class RecordDraftGoneError extends Error {
+  override readonly name = 'RecordDraftGoneError';
+  constructor(id: string) {
+    super(`record ${id} was removed while it was written (by another process's gc); the result is kept in a file instead`);
+  }
+}
+
 /** What gc did. */
 export interface GcReport {
   readonly deleted: number;
@@ -131,7 +139,8 @@ export class RecordStore {
 
   /** The draft is whole: from now on it is read, found, indexed and counted. Its commit syncs the log, and with it every part before it. */
   finish(draft: RecordDraft): void {
-    guardBusy(this.db, () => this.db.prepare('UPDATE records SET writing = NULL, chars = ? WHERE seq = ?').run(draft.cp, draft.seq));
+    const changed = guardBusy(this.db, () => this.db.prepare('UPDATE records SET writing = NULL, chars = ? WHERE seq = ? AND writing IS NOT NULL').run(draft.cp, draft.seq).changes);
+    if (changed !== 1) throw new RecordDraftGoneError(draft.id);
   }
 
   /** Flushes the database's log to disk off the loop (a worker thread), so the finish's own sync has little left to write. */
@@ -149,7 +158,15 @@ export class RecordStore {
 
   /** Gives up a draft: its row and parts go. */
   abandon(draft: RecordDraft): void {
-    guardBusy(this.db, () => this.db.prepare('DELETE FROM records WHERE seq = ? AND writing IS NOT NULL').run(draft.seq));
+    guardBusy(this.db, () =>
+      this.db
+        .transaction(() => {
+          this.db.prepare('DELETE FROM records WHERE seq = ? AND writing IS NOT NULL').run(draft.seq);
+          // Parts written after another process removed the draft's row have no row to go with.
+          this.db.prepare('DELETE FROM record_parts WHERE seq = ? AND NOT EXISTS (SELECT 1 FROM records WHERE seq = ?)').run(draft.seq, draft.seq);
+        })
+        .immediate(),
+    );
   }
 
   /** A page of a record, or undefined when there is no such record (or it is not yet whole). */

@@ -119,6 +119,29 @@ describe('a record stored in parts', () => {
     expect(store.read('rlocked', 0, 1_000_000)?.text).toBe(text);
   });
 
+  it('is never named when its row was removed while it was written: the result goes elsewhere and no part is left', async () => {
+    const db = open();
+    const store = new RecordStore(db);
+    let turns = 0;
+    const place = await storeRecord(
+      {
+        records: store,
+        stateDir: undefined,
+        waitMs: 1_000,
+        now: () => 5,
+        turn: async () => {
+          if (++turns === 2) db.prepare("DELETE FROM records WHERE id = 'rgone'").run();
+        },
+      },
+      'y'.repeat(4 * 32_768),
+      'gone',
+      'rgone',
+    );
+    expect(place.kind).toBe('inline');
+    expect(store.read('rgone')).toBeUndefined();
+    expect(parts(db)).toEqual([]);
+  });
+
   it('is removed on the next open when its writer died before the last part; a live writer\'s draft is left alone', () => {
     const path = freshPath();
     const dist = resolve('dist/src/io/storage');
