@@ -38,7 +38,7 @@ function logText(agent: number, lines: number): string {
 function bytesBy(db: StateDb): Record<string, number> {
   const rows = db.prepare<[], { name: string; bytes: number }>("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name").all();
   const group = (name: string): string =>
-    /fts/.test(name) || name === 'record_chunks' || name === 'record_chunks_seq' ? 'full-text index' : name.startsWith('records') ? 'records' : name.startsWith('transcript') ? 'transcripts' : name.startsWith('agents') ? 'agents' : 'other';
+    /fts/.test(name) ? 'full-text index' : name.startsWith('records') || name.startsWith('record_parts') ? 'records' : name.startsWith('transcript') ? 'transcripts' : name.startsWith('agents') ? 'agents' : 'other';
   const out: Record<string, number> = {};
   for (const r of rows) out[group(r.name)] = (out[group(r.name)] ?? 0) + r.bytes;
   return out;

@@ -4,9 +4,10 @@
  * one process: the agent service (transcripts on a real state database), the
  * board with real @xterm/headless screens and the real board clock. Cases:
  * 1 MiB of 0xFF from a command agent (as pipe reads bring it), the same as one
- * event (an ACP agent's message), and a generated mix of scripts and emoji
- * sequences as one event. Measured with perf_hooks.monitorEventLoopDelay
- * (10 ms resolution): the longest delay and the 99th percentile while the
+ * event (an ACP agent's message), a generated mix of scripts and emoji
+ * sequences as one event, and a 20 MB result (the record's write).
+ * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution): the
+ * longest delay and the 99th percentile while the
  * text goes through, and the time until its panel has it all.
  * A benchmark reports; it never fails.
  */
@@ -75,6 +76,15 @@ const CASES: readonly Case[] = [
         emit({ type: 'text', text: mix });
         return 'ok';
       }, Date.now());
+      await service.poll(id, 120_000);
+    },
+  },
+  {
+    name: 'a 20 MB result (words), stored as a record',
+    units: 20_000_000,
+    start: async (service) => {
+      const words = 'a result of words '.repeat(20_000_000 / 18);
+      const { id } = service.spawnWorker({ label: 'big' }, async () => words, Date.now());
       await service.poll(id, 120_000);
     },
   },

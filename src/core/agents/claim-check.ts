@@ -55,9 +55,14 @@ export function tailOf(text: string, n: number): string {
   return text.slice(i);
 }
 
-/** True when the result must be stored before it is handed back. */
+/** True when the result must be stored before it is handed back (a text of more than twice `limit` units is, uncounted: a code point is at most two units). */
 export function needsRecord(text: string, limit: number = SPILL_LIMIT): boolean {
-  return text.length > limit && codePoints(text) > limit;
+  return text.length > 2 * limit || (text.length > limit && codePoints(text) > limit);
+}
+
+/** Tells the count of `text` counted elsewhere (a record's parts), so the next `codePoints(text)` need not count it again. */
+export function rememberCount(text: string, n: number): void {
+  if (text.length >= COUNT_MEMO_MIN) counted = { text, n };
 }
 
 /**

@@ -64,3 +64,9 @@ export function unitsOf(text: string, unit: number, n: number): number {
   }
   return i - unit;
 }
+
+/** Where the part of `text` from `unit` ends (a UTF-16 index): after at most `n` code points, at a space within its last quarter when one is there and the text goes on. */
+export function partEnd(text: string, unit: number, n: number): number {
+  const end = unit + unitsOf(text, unit, n);
+  return end < text.length ? unit + atSpace(text.slice(unit, end)).length : end;
+}

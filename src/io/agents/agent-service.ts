@@ -128,7 +128,7 @@ export class LocalAgentService implements AgentService {
       slots: options.slots,
       stateDir: options.stateDir,
       transcripts: options.transcripts ? new AgentTranscripts(options.transcripts, run, options.board, now) : undefined,
-      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now, written: (record) => indexer.poke(record) },
+      store: { records: options.records, stateDir: options.stateDir, waitMs: options.storeWaitMs ?? STATE_DB_WAIT_MS, now, written: () => indexer.poke() },
       startAttempt: (job, at) => startAttempt(s, job, at),
       launches: options.launches ? new LaunchKeeper(options.launches, run, options.board, now) : undefined,
     };

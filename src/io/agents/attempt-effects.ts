@@ -18,7 +18,7 @@ import type { FinalState } from '../../core/panel/panel-state.js';
 import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type HeldAttempt, type Judgement } from '../outage/agent-outages.js';
 import { startAgent, wakeWaiters, type Attempt, type Job } from './agent-jobs.js';
 import { claimedOf, finalResult, type ClaimedResult } from './agent-results.js';
-import { storeNow, waitOut } from './result-store.js';
+import { storeRecord } from './result-store.js';
 import { newRecordId } from '../storage/records.js';
 import type { RunOutcome } from './runners/runner.js';
 import { boardRow, reasonOf, release, retire, rowState, saveRow, type ServiceState } from './service-state.js';
@@ -175,11 +175,9 @@ function storeResult(s: ServiceState, job: Job, attempt: Attempt, outcome: RunOu
   };
   if (!needsRecord(raw)) return stored(claimedOf(raw, undefined));
   const id = newRecordId(s.now());
-  const first = storeNow(s.store, raw, job.label, id);
-  if (first !== 'locked') return stored(claimedOf(raw, first));
-  const since = s.now();
-  s.board.getState().emit(attempt.id, { type: 'note', text: `the state database is locked; the result (${codePoints(raw)} characters) is stored as soon as it is free (waiting up to ${Math.round(s.store.waitMs / 1000)} s)` }, since);
-  void waitOut(s.store, raw, job.label, id, since).then((place) => stored(claimedOf(raw, place)));
+  const locked = (since: number): void =>
+    s.board.getState().emit(attempt.id, { type: 'note', text: `the state database is locked; the result (${codePoints(raw)} characters) is stored as soon as it is free (waiting up to ${Math.round(s.store.waitMs / 1000)} s)` }, since);
+  void storeRecord(s.store, raw, job.label, id, locked).then((place) => stored(claimedOf(raw, place)));
 }
 
 /** A stored attempt: finish the panel, end its transcript, give back the slot, retry or answer. */

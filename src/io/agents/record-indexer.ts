@@ -1,39 +1,36 @@
 /**
  * Builds the records' full-text index in idle turns of the loop
- * (src/io/storage/records.ts, `indexStep`): one chunk a turn, so a long
+ * (src/io/storage/records.ts, `indexStep`): one part a turn, so a long
  * result is searchable soon after it is stored without its tokenizing
  * holding the loop. Poked after each record written and once at the
  * start (a record a crash or an exit left half indexed is finished). A
  * database that refuses a step (locked, full) is tried again later; until
  * then search finds the record by its substring scan.
  */
-import type { FreshRecord, RecordStore } from '../storage/records.js';
+import type { RecordStore } from '../storage/records.js';
 
 /** After a refused step, the next try waits this long. */
 export const INDEX_RETRY_MS = 5_000;
 
-/** Indexes a record store's records, a chunk per turn of the loop. */
+/** Indexes a record store's records, a part per turn of the loop. */
 export class RecordIndexer {
   readonly #records: RecordStore;
   #busy = false;
   #stopped = false;
   #timer: NodeJS.Immediate | NodeJS.Timeout | undefined;
-  /** The record last written, read from memory rather than from the database while it is indexed. */
-  #fresh: FreshRecord | undefined;
 
   constructor(records: RecordStore) {
     this.#records = records;
   }
 
-  /** There may be something to index (`written`: a record just stored, its text in memory): start stepping, unless already at it. */
-  poke(written?: { readonly id: string; readonly text: string }): void {
-    if (written !== undefined) this.#fresh = { id: written.id, text: written.text, unit: 0, cp: 0 };
+  /** There may be something to index (a record was just stored): start stepping, unless already at it. */
+  poke(): void {
     if (this.#busy || this.#stopped) return;
     this.#busy = true;
     this.#next();
   }
 
-  /** Stops at the end of the current chunk; what is left is indexed by the next start. */
+  /** Stops at the end of the current part; what is left is indexed by the next start. */
   stop(): void {
     this.#stopped = true;
     if (this.#timer !== undefined) {
@@ -54,15 +51,12 @@ export class RecordIndexer {
     if (this.#stopped) return;
     let more: boolean;
     try {
-      more = this.#records.indexStep(undefined, this.#fresh);
+      more = this.#records.indexStep();
     } catch {
       this.#timer = setTimeout(() => this.#step(), INDEX_RETRY_MS).unref();
       return;
     }
     if (more) this.#next();
-    else {
-      this.#busy = false;
-      this.#fresh = undefined;
-    }
+    else this.#busy = false;
   }
 }

@@ -14,8 +14,8 @@
  */
 import { messageOf } from '../../core/errors.js';
 import { assertNever } from '../../core/never.js';
-import { codePoints } from '../../core/agents/claim-check.js';
-import type { RecordStore } from '../storage/records.js';
+import { codePoints, rememberCount } from '../../core/agents/claim-check.js';
+import type { RecordDraft, RecordStore } from '../storage/records.js';
 import { faultOf, StateDbLockedError, withBusyTimeout } from '../storage/state-db.js';
 import { keepResult } from '../storage/unsaved.js';
 
@@ -40,40 +40,94 @@ export interface StoreResultOptions {
   readonly now: () => number;
   /** Waits `ms` (a real timer unless a test fakes the clock). */
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Told after each record written (its full-text index is built after it, src/io/agents/record-indexer.ts). */
-  readonly written?: (record: { readonly id: string; readonly text: string }) => void;
+  /** Lets the loop turn between two parts of a record (setImmediate unless a test counts the turns). */
+  readonly turn?: () => Promise<void>;
+  /** Told after each record written whole (its full-text index is built after it, src/io/agents/record-indexer.ts). */
+  readonly written?: () => void;
 }
 
-/** The first try, synchronous: the record, or a fault; a lock is `locked` (retry with `waitOut`). */
-export function storeNow(options: StoreResultOptions, raw: string, label: string, id: string): ResultPlace | 'locked' {
+/**
+ * Stores a long result as record `id`, a part per turn of the loop (each
+ * turn one INSERT of at most RECORD_PART code points), so no turn is held
+ * by a long one; the record is seen only once its last part is in. A lock
+ * met on the way is waited out without blocking (`locked` is told once,
+ * with when it began), up to `waitMs`; after that, or any other fault, the
+ * draft is dropped and the whole result kept in a file.
+ */
+export async function storeRecord(options: StoreResultOptions, raw: string, label: string, id: string, locked?: (since: number) => void): Promise<ResultPlace> {
+  const turn = options.turn ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const retry = new Retry(options, locked);
+  const records = options.records;
+  let draft: RecordDraft | undefined;
   try {
-    options.records.put(raw, { label, id }, options.now());
-    options.written?.({ id, text: raw });
-    return { kind: 'record', id };
+    draft = await retry.step(() => records.begin({ label, id }, options.now()));
+    const begun = draft;
+    let done = raw.length === 0;
+    while (!done) {
+      await turn();
+      done = await retry.step(() => records.writePart(begun, raw));
+    }
+    await turn();
+    await records.syncLog();
+    await retry.step(() => records.finish(begun));
+    // Counted part by part: what follows (the answer, the panel's summary) does not count the whole text again.
+    rememberCount(raw, begun.cp);
   } catch (err) {
-    const fault = faultOf(err, options.records.db.name);
-    if (fault instanceof StateDbLockedError) return 'locked';
-    return keep(options, raw, label, id, messageOf(fault ?? err));
+    if (draft !== undefined) dropDraft(records, draft);
+    return keep(options, raw, label, id, err instanceof WaitedOut ? err.message : messageOf(faultOf(err, records.db.name) ?? err));
   }
+  options.written?.();
+  return { kind: 'record', id };
 }
 
-/** Retries a locked database until `waitMs` has passed since `since`, then keeps the result in a file. */
-export async function waitOut(options: StoreResultOptions, raw: string, label: string, id: string, since: number): Promise<ResultPlace> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  let why = `the state database ${options.records.db.name} stayed locked for ${Math.round(options.waitMs / 1000)} s`;
-  while (options.now() - since < options.waitMs) {
-    await sleep(Math.min(RETRY_EVERY_MS, Math.max(1, options.waitMs - (options.now() - since))));
-    try {
-      withBusyTimeout(options.records.db, RETRY_BUSY_MS, () => options.records.put(raw, { label, id }, options.now()));
-      options.written?.({ id, text: raw });
-      return { kind: 'record', id };
-    } catch (err) {
-      const fault = faultOf(err, options.records.db.name);
-      if (!(fault instanceof StateDbLockedError)) return keep(options, raw, label, id, messageOf(fault ?? err));
-      why = `the state database ${options.records.db.name} stayed locked for ${Math.round((options.now() - since) / 1000)} s`;
+/** The database stayed locked for the whole wait. */
+class WaitedOut extends Error {}
+
+/** One step of a record's write, tried again while the database is locked. */
+class Retry {
+  /** When the lock now waited out began; undefined while none is. */
+  #since: number | undefined;
+  #told = false;
+
+  constructor(
+    readonly options: StoreResultOptions,
+    readonly locked: ((since: number) => void) | undefined,
+  ) {}
+
+  /** Runs `fn`; while it meets a lock, sleeps RETRY_EVERY_MS and tries again with a short busy timeout, until the wait is over. */
+  async step<T>(fn: () => T): Promise<T> {
+    const { options } = this;
+    const db = options.records.db;
+    for (;;) {
+      try {
+        // The first lock waits the database's own busy timeout, as any write; a retry waits only briefly.
+        const done = this.#since === undefined ? fn() : withBusyTimeout(db, RETRY_BUSY_MS, fn);
+        this.#since = undefined;
+        return done;
+      } catch (err) {
+        if (!(faultOf(err, db.name) instanceof StateDbLockedError)) throw err;
+        const now = options.now();
+        this.#since ??= now;
+        if (!this.#told) {
+          this.#told = true;
+          this.locked?.(now);
+        }
+        const waited = now - this.#since;
+        if (waited >= options.waitMs) throw new WaitedOut(`the state database ${db.name} stayed locked for ${Math.round(waited / 1000)} s`);
+        const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+        await sleep(Math.min(RETRY_EVERY_MS, Math.max(1, options.waitMs - waited)));
+      }
     }
   }
-  return keep(options, raw, label, id, why);
+}
+
+/** Drops a draft left by a failed write; when even that fails, the next open of the store removes it (its writer gone). */
+function dropDraft(records: RecordStore, draft: RecordDraft): void {
+  try {
+    records.abandon(draft);
+  } catch {
+    // invisible to every reader meanwhile
+  }
 }
 
 /** Keeps the whole result in a file; when that fails too, the answer holds it. */

@@ -14,6 +14,7 @@ import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
 import type { AgentRow } from '../../../store/status.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { recordSliceSql } from '../records/record-slice.js';
 
 /** One agent as stored. */
 export interface StoredAgent {
@@ -63,10 +64,10 @@ const SCHEMA = [
 /** The view read from the record: code points of its head and its tail after the row's text. */
 const VIEW_ONCE = ['ALTER TABLE agents ADD COLUMN view_head INTEGER', 'ALTER TABLE agents ADD COLUMN view_tail INTEGER', 'CREATE INDEX agents_record ON agents(record_id)'];
 
-const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_agents_bd BEFORE DELETE ON records BEGIN
-     UPDATE agents SET text = text || substr(old.text, 1, view_head) || char(10, 10)
+export const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_agents_bd BEFORE DELETE ON records BEGIN
+     UPDATE agents SET text = text || ${recordSliceSql('old.seq', '0', 'view_head')} || char(10, 10)
          || '[... ' || (old.chars - view_head - view_tail) || ' characters omitted; the whole result (' || old.chars || ' characters) was record ' || old.id || ', since deleted ...]'
-         || char(10, 10) || substr(old.text, old.chars - view_tail + 1),
+         || char(10, 10) || ${recordSliceSql('old.seq', 'old.chars - view_tail', 'view_tail')},
        view_head = NULL, view_tail = NULL
       WHERE record_id = old.id AND view_head IS NOT NULL;
    END`;
@@ -137,8 +138,10 @@ export class AgentsStore {
     if (head === null || row.record_id === null) return agent;
     // A row with a view was written with its record (and the records table) there; the trigger keeps it so.
     const ends = this.db
-      .prepare<[number, number, string], { head: string; tail: string }>('SELECT substr(text, 1, ?) AS head, substr(text, chars - ? + 1) AS tail FROM records WHERE id = ?')
-      .get(head, tail, row.record_id);
+      .prepare<{ head: number; tail: number; id: string }, { head: string; tail: string }>(
+        `SELECT ${recordSliceSql('seq', '0', '@head')} AS head, ${recordSliceSql('seq', 'chars - @tail', '@tail')} AS tail FROM records WHERE id = @id AND writing IS NULL`,
+      )
+      .get({ head, tail, id: row.record_id });
     if (!ends) return agent;
     return { ...agent, text: `${row.text}${ends.head}\n\n${claimLine(row.record_id, row.chars, head, row.chars - head - tail)}\n\n${ends.tail}` };
   }

@@ -66,7 +66,7 @@ export function collectFinished(db: StateDb, now: number, olderThanMs: number): 
             transcripts += head.run(t.run, t.id).changes;
           }
         }
-        const records = hasTable(db, 'records') ? db.prepare('DELETE FROM records WHERE created_at < ?').run(cutoff).changes : 0;
+        const records = hasTable(db, 'records') ? db.prepare('DELETE FROM records WHERE created_at < ? AND writing IS NULL').run(cutoff).changes : 0;
         if (hasTable(db, 'launches')) {
           // A launch is kept for a restore (docs/restore.md): one that ended, or whose cockpit ended on purpose or was restored, is not needed past the age.
           db.prepare(

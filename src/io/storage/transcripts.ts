@@ -9,6 +9,7 @@
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { recordSliceSql } from '../records/record-slice.js';
 
 const SCHEMA = [
   `CREATE TABLE transcripts (
@@ -43,8 +44,8 @@ const REFERENCES = [
   'CREATE INDEX transcripts_record ON transcripts(record_id)',
 ];
 
-const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_transcripts_bd BEFORE DELETE ON records BEGIN
-     UPDATE transcript_parts SET text = substr(text, 1, ref_at) || substr(old.text, ref_from + 1, ref_len) || substr(text, ref_at + 1), ref_at = NULL, ref_from = NULL, ref_len = NULL
+export const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_transcripts_bd BEFORE DELETE ON records BEGIN
+     UPDATE transcript_parts SET text = substr(text, 1, ref_at) || ${recordSliceSql('old.seq', 'ref_from', 'ref_len')} || substr(text, ref_at + 1), ref_at = NULL, ref_from = NULL, ref_len = NULL
       WHERE ref_len IS NOT NULL AND (run, id) IN (SELECT run, id FROM transcripts WHERE record_id = old.id);
      UPDATE transcripts SET record_id = NULL WHERE record_id = old.id;
    END`;
@@ -120,7 +121,7 @@ export class TranscriptStore {
           const set = this.db.prepare(
             `UPDATE transcript_parts SET text = substr(text, 1, @at) || substr(text, @at + @len + 1), ref_at = @at, ref_from = @from, ref_len = @len
               WHERE run = @run AND id = @id AND seq = @seq AND ref_len IS NULL
-                AND substr(text, @at + 1, @len) = (SELECT substr(r.text, @from + 1, @len) FROM records r WHERE r.id = @recordId)`,
+                AND substr(text, @at + 1, @len) = (SELECT ${recordSliceSql('r.seq', '@from', '@len')} FROM records r WHERE r.id = @recordId)`,
           );
           let made = 0;
           for (const ref of refs) made += set.run({ run, id, seq: ref.seq, at: ref.at, from: ref.from, len: ref.len, recordId }).changes;
@@ -141,7 +142,7 @@ export class TranscriptStore {
             .get(run, id);
           if (!meta) return undefined;
           // Parts that repeat the result read it from its record (a database with a reference has the records table).
-          const text = meta.record_id === null ? 'text' : 'CASE WHEN ref_len IS NULL THEN text ELSE substr(text, 1, ref_at) || (SELECT substr(r.text, ref_from + 1, ref_len) FROM records r WHERE r.id = @record) || substr(text, ref_at + 1) END';
+          const text = meta.record_id === null ? 'text' : `CASE WHEN ref_len IS NULL THEN text ELSE substr(text, 1, ref_at) || (SELECT ${recordSliceSql('r.seq', 'ref_from', 'ref_len')} FROM records r WHERE r.id = @record) || substr(text, ref_at + 1) END`;
           const parts = this.db
             .prepare<{ record: string | null; run: string; id: number; after: number }, { seq: number; head: number; text: string | null }>(
               `SELECT seq, head, ${text} AS text FROM transcript_parts WHERE run = @run AND id = @id AND seq > @after ORDER BY seq`,

@@ -15,11 +15,11 @@ function unindexed(d: StateDb): number {
 }
 
 describe('the record indexer', () => {
-  it('indexes a stored record in later turns of the loop, one chunk a turn, until it is whole', async () => {
+  it('indexes a stored record in later turns of the loop, one part a turn, until it is whole', async () => {
     db = openStateDb(join(mkdtempSync(join(tmpdir(), 'tai-indexer-')), 'tai.db'));
     const store = new RecordStore(db);
     const indexer = new RecordIndexer(store);
-    store.put(Array.from({ length: 40_000 }, (_, k) => `w${k}`).join(' '), { label: 'long' }, 0);
+    store.put(Array.from({ length: 40_000 }, (_, k) => `w${k}`).join(' '), { label: 'long' }, 0, 10_000);
     indexer.poke();
     // Nothing is indexed in the turn that stored it.
     expect(unindexed(db)).toBe(1);
@@ -27,18 +27,18 @@ describe('the record indexer', () => {
     const counting = setInterval(() => turns++, 0);
     await until(() => unindexed(db as StateDb) === 0);
     clearInterval(counting);
-    const chunks = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_chunks').get()?.n ?? 0;
+    const chunks = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_parts').get()?.n ?? 0;
     expect(chunks).toBeGreaterThan(3);
-    // The loop turned between the chunks (timers ran while it indexed).
+    // The loop turned between the parts (timers ran while it indexed).
     expect(turns).toBeGreaterThan(0);
     expect(store.search('w39999')[0]?.snippet).toContain('»w39999«');
     indexer.stop();
   });
 
-  it('stops between chunks and leaves the rest to the next start', async () => {
+  it('stops between parts and leaves the rest to the next start', async () => {
     db = openStateDb(join(mkdtempSync(join(tmpdir(), 'tai-indexer-')), 'tai.db'));
     const store = new RecordStore(db);
-    store.put(Array.from({ length: 40_000 }, (_, k) => `w${k}`).join(' '), { label: 'long' }, 0);
+    store.put(Array.from({ length: 40_000 }, (_, k) => `w${k}`).join(' '), { label: 'long' }, 0, 10_000);
     const first = new RecordIndexer(store);
     first.poke();
     first.stop();

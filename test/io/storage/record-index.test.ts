@@ -28,24 +28,30 @@ function wordsText(n: number): string {
 }
 
 function chunks(db: StateDb): { start: number; len: number }[] {
-  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_chunks ORDER BY seq, start').all();
+  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_parts ORDER BY seq, start').all();
+}
+
+/** Where each record not yet whole in the index stands. */
+function marks(db: StateDb): number[] {
+  return db.prepare<[], { indexed: number }>('SELECT indexed FROM record_index ORDER BY seq').all().map((r) => r.indexed);
 }
 
 function indexHolds(db: StateDb, word: string): boolean {
-  return db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM record_chunks_fts WHERE record_chunks_fts MATCH ?').get(`"${word}"`)?.n !== 0;
+  return db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM record_parts_fts WHERE record_parts_fts MATCH ?').get(`"${word}"`)?.n !== 0;
 }
 
 describe('the records index, built after the write', () => {
-  it('stores a record without indexing it, then indexes it a chunk per step, cut at spaces, until it is whole', () => {
+  it('stores a record in parts cut at spaces without indexing it, then indexes it a part per step until it is whole', () => {
     const db = open(freshPath());
     const store = new RecordStore(db);
     const text = wordsText(3_000);
-    const id = store.put(text, { label: 'flood' }, 0);
-    expect(chunks(db)).toEqual([]);
+    const id = store.put(text, { label: 'flood' }, 0, 1_000);
+    expect(marks(db)).toEqual([0]);
+    expect(indexHolds(db, 'word0')).toBe(false);
     // Found before the index has it, by the substring scan.
     expect(store.search('word2999').map((h) => h.id)).toEqual([id]);
     let steps = 0;
-    while (store.indexStep(1_000)) steps++;
+    while (store.indexStep()) steps++;
     const parts = chunks(db);
     expect(steps).toBe(parts.length);
     expect(parts.length).toBeGreaterThan(20);
@@ -64,21 +70,6 @@ describe('the records index, built after the write', () => {
     expect(hit[0]?.snippet).toContain('»word1234«');
   });
 
-  it('takes a fresh record\'s chunks from memory, the same chunks as read from the database', () => {
-    const text = Array.from({ length: 4_000 }, (_, k) => `w${k}😀${k % 7 === 0 ? '\n' : ' '}`).join('');
-    const chunksOf = (fresh: boolean): { start: number; len: number }[] => {
-      const db = open(freshPath());
-      const store = new RecordStore(db);
-      const id = store.put(text, { label: 'x' }, 0);
-      const cursor = fresh ? { id, text, unit: 0, cp: 0 } : undefined;
-      while (store.indexStep(1_000, cursor));
-      if (cursor) expect(cursor.unit).toBe(text.length);
-      expect(indexHolds(db, 'w3999')).toBe(true);
-      return chunks(db);
-    };
-    expect(chunksOf(true)).toEqual(chunksOf(false));
-  });
-
   it('finds a word of several tokens and a prefix of it, and takes FTS syntax literally', () => {
     const db = open(freshPath());
     const store = new RecordStore(db);
@@ -93,13 +84,13 @@ describe('the records index, built after the write', () => {
   it('takes a record out of the index when it is deleted', () => {
     const db = open(freshPath());
     const store = new RecordStore(db);
-    store.put(wordsText(500), { label: 'old' }, 0);
+    store.put(wordsText(500), { label: 'old' }, 0, 300);
     const young = store.put('fresh words', { label: 'young' }, 5_000);
-    while (store.indexStep(300));
+    while (store.indexStep());
     expect(store.gc(10_000, { maxAgeMs: 6_000 })).toMatchObject({ deleted: 1 });
     expect(indexHolds(db, 'word10')).toBe(false);
     expect(chunks(db)).toEqual([{ start: 0, len: 'fresh words'.length }]);
-    db.exec("INSERT INTO record_chunks_fts(record_chunks_fts) VALUES ('integrity-check')");
+    db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
     expect(store.search('fresh').map((h) => h.id)).toEqual([young]);
   });
 
@@ -111,20 +102,20 @@ describe('the records index, built after the write', () => {
       const { openStateDb } = await import(${JSON.stringify(join(dist, 'state-db.js'))});
       const { RecordStore } = await import(${JSON.stringify(join(dist, 'records.js'))});
       const store = new RecordStore(openStateDb(${JSON.stringify(path)}));
-      store.put(${JSON.stringify(wordsText(2_000))}, { label: 'killed', id: 'rkilled' }, 1);
-      for (let k = 0; k < 3; k++) store.indexStep(1000);
+      store.put(${JSON.stringify(wordsText(2_000))}, { label: 'killed', id: 'rkilled' }, 1, 1000);
+      for (let k = 0; k < 3; k++) store.indexStep();
       process.kill(process.pid, 'SIGKILL');`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
     expect(child.signal).toBe('SIGKILL');
     const db = open(path);
     const store = new RecordStore(db);
     expect(store.read('rkilled', 0, 100_000)?.text).toBe(wordsText(2_000));
-    expect(chunks(db).length).toBe(3);
+    expect(marks(db)).toEqual([chunks(db).slice(0, 3).reduce((n, c) => n + c.len, 0)]);
     expect(indexHolds(db, 'word1999')).toBe(false);
     store.indexAll();
     expect(indexHolds(db, 'word1999')).toBe(true);
     expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n).toBe(0);
-    db.exec("INSERT INTO record_chunks_fts(record_chunks_fts) VALUES ('integrity-check')");
+    db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
   });
 
   it('moves an older database to the chunked index: its old index dropped, its records indexed again and found', () => {

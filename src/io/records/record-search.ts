@@ -1,0 +1,98 @@
+/**
+ * How the record store (src/io/storage/records.ts) finds whole records, as a
+ * search box finds them: first by full text, each word's tokens as words or
+ * a word's start (FTS5 prefix queries on the indexed parts, best part
+ * first), then, while fewer than the limit were found, records holding each
+ * word anywhere, inside a word too (instr on each part, ignoring ASCII case;
+ * a scan, newest first), which also finds a record not yet indexed. A word
+ * that a part's end cuts in two (a run of text without spaces longer than a
+ * quarter part) is found by neither. The user's text is never FTS syntax.
+ */
+import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
+import type { StateDb } from '../storage/state-db.js';
+
+/** What is known of a stored record besides its text. */
+export interface RecordMeta {
+  readonly id: string;
+  readonly createdAt: number;
+  /** Who produced it (the agent's label). */
+  readonly label: string;
+  /** What it is (`agent-output`). */
+  readonly tag: string;
+  readonly chars: number;
+}
+
+/** One search hit: the record and a snippet around the match. */
+export interface RecordHit extends RecordMeta {
+  readonly snippet: string;
+}
+
+export interface MetaRow {
+  id: string;
+  created_at: number;
+  label: string;
+  tag: string;
+  chars: number;
+}
+
+export function toMeta(row: MetaRow): RecordMeta {
+  return { id: row.id, createdAt: row.created_at, label: row.label, tag: row.tag, chars: row.chars };
+}
+
+/** Whole records whose text or label holds every word of `query`, at most `limit`. */
+export function searchRecords(db: StateDb, query: string, limit: number): RecordHit[] {
+  const max = Math.max(1, limit);
+  const hits = indexHits(db, query, max);
+  return hits.length < max ? [...hits, ...substringHits(db, query, max - hits.length, new Set(hits.map((h) => h.id)))] : hits;
+}
+
+/** The records whose indexed parts hold every word, best first, with a snippet of their best part. */
+function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
+  for (const match of ftsQueries(query)) {
+    try {
+      const best = db
+        .prepare<[string, number], MetaRow & { part: number; r: number }>(
+          `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.part
+             FROM (SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS r FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid
+                    WHERE record_parts_fts MATCH ? GROUP BY p.seq) best
+             JOIN records r ON r.seq = best.seq WHERE r.writing IS NULL ORDER BY best.r LIMIT ?`,
+        )
+        .all(match, max);
+      const snippet = db.prepare<[number, string], { snippet: string }>(
+        `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
+      );
+      return best.map((row) => ({ ...toMeta(row), snippet: snippet.get(row.part, match)?.snippet ?? '' }));
+    } catch (err) {
+      // A word the tokenizer splits where the query did not is a phrase, which this index cannot answer: try the finer split.
+      if (!(err instanceof Error && /phrase queries are not supported/.test(err.message))) throw err;
+    }
+  }
+  return [];
+}
+
+/** Records holding every word of `query` in a part or the label (ASCII case ignored), newest first, but those in `seen`. */
+function substringHits(db: StateDb, query: string, limit: number, seen: ReadonlySet<string>): RecordHit[] {
+  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const holds = words
+    .map(() => '(EXISTS (SELECT 1 FROM record_parts p WHERE p.seq = r.seq AND instr(lower(p.text), ?) > 0) OR instr(lower(r.label), ?) > 0)')
+    .join(' AND ');
+  const [first = ''] = words;
+  const rows = db
+    .prepare<unknown[], MetaRow & { seq: number }>(
+      `SELECT r.seq, r.id, r.created_at, r.label, r.tag, r.chars FROM records r
+        WHERE r.writing IS NULL AND ${holds} ORDER BY r.created_at DESC, r.seq DESC LIMIT ?`,
+    )
+    .all(...words.flatMap((w) => [w, w]), limit + seen.size);
+  // The snippet comes from the first part that holds the first word (none does: only the label holds it, and the text's start is shown).
+  const around = db.prepare<{ word: string; seq: number }, { around: string; at: number }>(
+    `SELECT instr(lower(text), @word) AS at, substr(text, max(1, instr(lower(text), @word) - ${SNIPPET_BEFORE}), ${SNIPPET_SPAN}) AS around
+       FROM record_parts WHERE seq = @seq ORDER BY instr(lower(text), @word) = 0, start LIMIT 1`,
+  );
+  return rows
+    .filter((row) => !seen.has(row.id))
+    .slice(0, limit)
+    .map((row) => {
+      const found = around.get({ word: first, seq: row.seq });
+      return { ...toMeta(row), snippet: found === undefined ? '' : substringSnippet(found.around, found.at, first) };
+    });
+}
