@@ -15,16 +15,19 @@
  * every thread from /proc/PID/task/N/schedstat, in ns, so that 0.01 % is
  * seen) and wake-ups (context switches of every thread) per second; RSS at
  * the end. tmux counts its server plus its attached client; the agents are
- * counted on neither side. A benchmark reports; it never fails.
+ * counted on neither side. tai is started as a user starts it, by src/bin/tai
+ * (the native client in the terminal), each cockpit under a name of its own.
+ * A benchmark reports; it never fails.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientSide, delay, rssOf, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
+import { clientSide, delay, rssOf, serverNamed, stopNamed, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = join(ROOT, 'dist/src/cli.js');
+/** tai as a user runs it (package.json's bin): the native client in the terminal, no node waiting beside it. */
+const LAUNCHER = join(ROOT, 'src/bin/tai');
 const AGENT = join(ROOT, 'dist/src/demo-agent.js');
 
 /** Options of the idle benchmark. */
@@ -160,23 +163,28 @@ function stealSeconds(): number {
 export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { readonly steal: readonly (readonly [number, number])[] }> {
   const total = String(windows.second.from + windows.second.seconds + 60);
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
-  // The server first, as tmux's: the first pid's RSS is the server's alone.
-  const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
-  /** A cockpit in its terminal, from its server's start (with agents, once their panels show). */
-  const cockpit = async (agents: boolean, env: Record<string, string>): Promise<ReturnType<typeof terminal>> => {
-    const args = agents ? [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : [CLI, '--', 'sleep', total];
-    const t = terminal(process.execPath, args, env);
-    await until(() => serverOf(t.pty.pid) !== undefined && (!agents || t.text.includes('demo silent #8')));
-    return t;
+  let named = 0;
+  /**
+   * A cockpit in its terminal, started by src/bin/tai under a name of its own (its server is no child of the
+   * client: it is found by that name), from its server's start (with agents, once their panels show).
+   */
+  const cockpit = async (agents: boolean, env: Record<string, string>): Promise<{ t: ReturnType<typeof terminal>; name: string }> => {
+    const name = `bench-idle-${process.pid}-${++named}`;
+    const args = agents ? ['demo', '-s', name, '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : ['-s', name, '--', 'sleep', total];
+    const t = terminal(LAUNCHER, args, env);
+    await until(() => serverNamed(name) !== undefined && (!agents || t.text.includes('demo silent #8')));
+    return { t, name };
   };
+  // The server first, as tmux's: the first pid's RSS is the server's alone; then the native client in the terminal.
+  const withServer = (t: ReturnType<typeof terminal>, name: string): number[] => [...[serverNamed(name)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
   const tai = (agents: boolean, env: Record<string, string>) => async (): Promise<Started> => {
-    const t = await cockpit(agents, env);
-    return { pids: () => withServer(t), end: () => stopTai(t) };
+    const { t, name } = await cockpit(agents, env);
+    return { pids: () => withServer(t, name), end: () => stopNamed(t, name) };
   };
   const detached = async (): Promise<Started> => {
-    const t = await cockpit(true, {});
+    const { t, name } = await cockpit(true, {});
     // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
-    const server = serverOf(t.pty.pid) ?? 0;
+    const server = serverNamed(name) ?? 0;
     t.pty.kill('SIGHUP');
     return {
       pids: () => [server],
