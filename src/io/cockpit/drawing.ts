@@ -97,8 +97,8 @@ class Frames {
   /** A frame was skipped while no client was attached. */
   unwatched = false;
 
-  /** The status row's last overlay and the text it was made from (the same object while the text is). */
-  private statusMade: { text: string; overlay: Overlay } | undefined;
+  /** The status row's last overlay, the text and the stores' states it was made from (the same object while they are). */
+  private statusMade: { text: string; overlay: Overlay; from: readonly unknown[] } | undefined;
 
   constructor(private readonly options: DrawingOptions) {
     const { terminal } = options;
@@ -111,11 +111,17 @@ class Frames {
     const state = board.getState();
     const rect = state.layout.status;
     if (!rect) return [];
-    const text = statusRow(statusFacts({ state, list, sign: prefixSign, name, prefix, status: state.status(now()) }), rect.cols, paletteOf(state.noColor));
+    // Every frame asks; the row is made again only when one of its stores published (the counts need no clock).
+    const from = [state, list.getState(), prefixSign.getState()];
     const made = this.statusMade;
-    if (made && made.text === text && made.overlay.y === rect.y && made.overlay.cols === rect.cols) return [made.overlay];
+    if (made && made.from.every((x, i) => x === from[i])) return [made.overlay];
+    const text = statusRow(statusFacts({ state, list, sign: prefixSign, name, prefix, status: state.status(now()) }), rect.cols, paletteOf(state.noColor));
+    if (made && made.text === text && made.overlay.y === rect.y && made.overlay.cols === rect.cols) {
+      this.statusMade = { ...made, from };
+      return [made.overlay];
+    }
     const overlay: Overlay = { x: rect.x, y: rect.y, cols: rect.cols, rows: [parseRow(text, rect.cols)] };
-    this.statusMade = { text, overlay };
+    this.statusMade = { text, overlay, from };
     return [overlay];
   }
 
