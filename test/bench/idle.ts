@@ -35,37 +35,57 @@ export interface IdleBenchOptions {
   readonly quick?: boolean;
 }
 
-/** One process's counters so far. */
-interface Sample {
-  /** Run time of all its threads, seconds. */
+/** Run time (seconds) and context switches of one thread so far. */
+interface ThreadSample {
   readonly cpu: number;
-  /** Context switches of all its threads (each sleep and wake-up is one). */
   readonly switches: number;
 }
 
-function sampleOf(pid: number): Sample {
-  let cpu = 0;
-  let switches = 0;
+/** Every thread of the processes, by "pid/tid". */
+type Sample = Map<string, ThreadSample>;
+
+function sampleOf(pid: number, into: Sample): void {
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return { cpu, switches };
+    return;
   }
   for (const task of tasks) {
     try {
-      cpu += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+      const cpu = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
       const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      let switches = 0;
       for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) switches += Number(m[1]);
+      into.set(`${pid}/${task}`, { cpu, switches });
     } catch {
       // the thread ended between the listing and the read
     }
   }
-  return { cpu, switches };
 }
 
-const sum = (pids: readonly number[]): Sample =>
-  pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
+const sample = (pids: readonly number[]): Sample => {
+  const out: Sample = new Map();
+  for (const pid of pids) sampleOf(pid, out);
+  return out;
+};
+
+/**
+ * What the threads did from `before` to `after`: a thread seen at both reads
+ * counts its difference, one started in between all of its time; one that
+ * ended in between is left out (its last moments are lost with it), so a
+ * thread pool shrinking never makes the sum negative.
+ */
+function between(before: Sample, after: Sample): { cpu: number; switches: number } {
+  let cpu = 0;
+  let switches = 0;
+  for (const [id, a] of after) {
+    const b = before.get(id);
+    cpu += a.cpu - (b?.cpu ?? 0);
+    switches += a.switches - (b?.switches ?? 0);
+  }
+  return { cpu, switches };
+}
 
 /** What one side did over the windows. */
 export interface IdleMeasure {
@@ -124,13 +144,14 @@ async function measureRound(round: Round, windows: IdleWindows): Promise<{ measu
   const window = async (w: IdleWindows['first']) => {
     await at(w.from);
     if (pids.length === 0) pids = started.map((s) => s.pids());
-    const before = pids.map(sum);
+    const before = pids.map(sample);
     const steal0 = stealSeconds();
     const t0 = performance.now();
     await at(w.from + w.seconds);
     const dt = (performance.now() - t0) / 1000;
     const steal = (100 * (stealSeconds() - steal0)) / dt;
-    return { steal, sides: pids.map(sum).map((after, i) => ({ pct: (100 * (after.cpu - before[i]!.cpu)) / dt, wakeups: (after.switches - before[i]!.switches) / dt })) };
+    const sides = pids.map(sample).map((after, i) => between(before[i]!, after));
+    return { steal, sides: sides.map((d) => ({ pct: (100 * d.cpu) / dt, wakeups: d.switches / dt })) };
   };
   const first = await window(windows.first);
   const second = await window(windows.second);
