@@ -10,7 +10,6 @@ import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import { useStore } from 'zustand';
 import { paletteOf } from '../src/core/panel/colors.js';
-import { formatCost } from '../src/core/cost/group-cost.js';
 import { rectOf } from '../src/core/panel/layout.js';
 import type { Board } from '../store/board.js';
 import { createAgentList, type AgentList as AgentListStore } from '../store/agent-list.js';
@@ -24,7 +23,8 @@ import { MentionPrompt } from './MentionPrompt.js';
 import type { MentionPrompt as MentionPromptStore } from '../store/mention-prompt.js';
 import type { PaneSource } from '../src/core/panel/pane-source.js';
 import { Separators } from './Separators.js';
-import { StatusLine } from './StatusLine.js';
+import { RawRows } from './RawRows.js';
+import { StatusLine, statusFacts } from './StatusLine.js';
 import { PaletteContext } from './use-palette.js';
 
 /** Props: the board, the screens, the prefix key (for the help) and the mention prompt's store. */
@@ -42,21 +42,25 @@ export interface CockpitProps {
   readonly now?: () => number;
   /** Whether the prefix waits for its key (the status line lights up). */
   readonly prefixSign?: PrefixSign;
+  /**
+   * The output stage draws the status row over the chrome (the cockpit's overlay mode, src/io/cockpit/drawing.ts):
+   * React leaves it blank and never renders for the cost figure or the prefix sign, which change it alone.
+   */
+  readonly statusDrawn?: boolean;
 }
 
 const CLOSED_LIST = createAgentList();
 const NO_SIGN = createPrefixSign();
 
 /** The whole window. */
-export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN }: CockpitProps): React.JSX.Element {
+export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN, statusDrawn = false }: CockpitProps): React.JSX.Element {
   useSyncExternalStore(source.subscribe, source.version);
   const listOpen = useStore(list, (l) => l.open);
   useStore(board, (b) => b.live);
   useStore(board, (b) => b.helpTop); // the help scrolled: no pane changed // an agent off the screen ended: no pane changed, but the status line's counts did
-  const pending = useStore(prefixSign, (p) => p.pending);
-  const ask = useStore(prefixSign, (p) => p.ask);
-  const message = useStore(prefixSign, (p) => p.message);
-  const own = useStore(list, (l) => l.own);
+  // Drawn by the output stage, the status row's own stores are not React's to follow (a render costs a whole frame).
+  useStore(statusDrawn ? NO_SIGN : prefixSign);
+  useStore(statusDrawn ? CLOSED_LIST : list, (l) => l.own);
   const s = board.getState();
   const { layout, focus, scrollback } = s;
   const area = layout.status ? s.rows - 1 : s.rows;
@@ -99,16 +103,11 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
         {body}
         {statusRect && status ? (
           <Box position="absolute" marginLeft={0} marginTop={statusRect.y} width={statusRect.cols} height={1}>
-            <StatusLine facts={{ name, status, hidden: layout.hidden.length, prefix, pending, ask, message, ...zoomedName(layout.zoomed?.id), ...(own === undefined ? {} : { cost: formatCost(own) }) }} cols={statusRect.cols} />
+            {statusDrawn ? <RawRows rows={[]} cols={statusRect.cols} height={1} /> : <StatusLine facts={statusFacts({ state: s, list, sign: prefixSign, name, prefix, status })} cols={statusRect.cols} />}
           </Box>
         ) : null}
         {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}
       </Box>
     </PaletteContext.Provider>
   );
-}
-
-/** The status line's name of the zoomed pane, if any. */
-function zoomedName(id: number | 'main' | undefined): { zoomed?: string } {
-  return id === undefined ? {} : { zoomed: id === 'main' ? 'main pane' : `#${id}` };
 }

@@ -11,6 +11,10 @@ import { prefixName } from '../src/core/input/keys.js';
 import type { Palette } from '../src/core/panel/colors.js';
 import { isLive } from '../src/core/panel/panel-state.js';
 import { styled } from '../src/core/text/fit.js';
+import { formatCost } from '../src/core/cost/group-cost.js';
+import type { BoardState } from '../store/board.js';
+import type { AgentList } from '../store/agent-list.js';
+import type { PrefixSign } from '../store/prefix-sign.js';
 import type { BoardStatus } from '../store/status.js';
 import { RawRows } from './RawRows.js';
 import { usePalette } from './use-palette.js';
@@ -73,6 +77,35 @@ export function statusRow(facts: StatusFacts, cols: number, palette: Palette): s
     return note !== undefined || facts.pending ? styled(right, cols, lit) : styled(left, cols, palette.status);
   }
   return styled(left, cols - right.length, palette.status) + styled(right, right.length, lit);
+}
+
+/** What the status line is made from: the board's snapshot, the agent list's and the prefix sign's stores. */
+export interface StatusSources {
+  readonly state: BoardState;
+  readonly list: AgentList;
+  readonly sign: PrefixSign;
+  readonly name: string;
+  readonly prefix: string;
+  /** The board's status at this time (its rows, for the counts). */
+  readonly status: BoardStatus;
+}
+
+/** The status line's facts, read from its stores at the time of the call (the Cockpit's render, or the output stage's frame). */
+export function statusFacts({ state, list, sign, name, prefix, status }: StatusSources): StatusFacts {
+  const { pending, ask, message } = sign.getState();
+  const own = list.getState().own;
+  const zoomed = state.layout.zoomed?.id;
+  return {
+    name,
+    status,
+    hidden: state.layout.hidden.length,
+    prefix,
+    pending,
+    ask,
+    message,
+    ...(zoomed === undefined ? {} : { zoomed: zoomed === 'main' ? 'main pane' : `#${zoomed}` }),
+    ...(own === undefined ? {} : { cost: formatCost(own) }),
+  };
 }
 
 /** Props: what to show, the row's width. */

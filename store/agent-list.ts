@@ -67,7 +67,7 @@ export function selectedIndex(selected: number | undefined, ids: readonly number
   return at >= 0 ? at : ids.length - 1;
 }
 
-/** The cockpit's own RSS is shown anew only when it moved by this share: each render is activity that delays the idle collection. */
+/** The cockpit's own RSS is shown anew only when it moved by this share: a figure that twitched by a megabyte would redraw the row every sample. */
 const OWN_RSS_STEP = 0.05;
 
 /** Whether the status line may keep showing `shown` for `now`: the same CPU text and an RSS within OWN_RSS_STEP of it. */

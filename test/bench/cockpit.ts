@@ -229,7 +229,7 @@ function median(xs: readonly number[]): number {
 let started = 0;
 
 /** Ends the cockpit `name` as its main program's exit would (its server told to stop); resolves once the terminal's process ended. */
-async function stopNamed(t: ReturnType<typeof terminal>, name: string): Promise<void> {
+export async function stopNamed(t: ReturnType<typeof terminal>, name: string): Promise<void> {
   const server = serverNamed(name);
   if (server === undefined) t.pty.kill('SIGTERM');
   else process.kill(server, 'SIGTERM');

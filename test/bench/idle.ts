@@ -15,16 +15,19 @@
  * every thread from /proc/PID/task/N/schedstat, in ns, so that 0.01 % is
  * seen) and wake-ups (context switches of every thread) per second; RSS at
  * the end. tmux counts its server plus its attached client; the agents are
- * counted on neither side. A benchmark reports; it never fails.
+ * counted on neither side. tai is started as a user starts it, by src/bin/tai
+ * (the native client in the terminal), each cockpit under a name of its own.
+ * A benchmark reports; it never fails.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clientSide, delay, rssOf, serverOf, stopTai, terminal, tmuxSession, until } from './cockpit.js';
+import { clientSide, delay, rssOf, serverNamed, stopNamed, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = join(ROOT, 'dist/src/cli.js');
+/** tai as a user runs it (package.json's bin): the native client in the terminal, no node waiting beside it. */
+const LAUNCHER = join(ROOT, 'src/bin/tai');
 const AGENT = join(ROOT, 'dist/src/demo-agent.js');
 
 /** Options of the idle benchmark. */
@@ -32,37 +35,57 @@ export interface IdleBenchOptions {
   readonly quick?: boolean;
 }
 
-/** One process's counters so far. */
-interface Sample {
-  /** Run time of all its threads, seconds. */
+/** Run time (seconds) and context switches of one thread so far. */
+interface ThreadSample {
   readonly cpu: number;
-  /** Context switches of all its threads (each sleep and wake-up is one). */
   readonly switches: number;
 }
 
-function sampleOf(pid: number): Sample {
-  let cpu = 0;
-  let switches = 0;
+/** Every thread of the processes, by "pid/tid". */
+type Sample = Map<string, ThreadSample>;
+
+function sampleOf(pid: number, into: Sample): void {
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return { cpu, switches };
+    return;
   }
   for (const task of tasks) {
     try {
-      cpu += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+      const cpu = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
       const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      let switches = 0;
       for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) switches += Number(m[1]);
+      into.set(`${pid}/${task}`, { cpu, switches });
     } catch {
       // the thread ended between the listing and the read
     }
   }
-  return { cpu, switches };
 }
 
-const sum = (pids: readonly number[]): Sample =>
-  pids.map(sampleOf).reduce((a, b) => ({ cpu: a.cpu + b.cpu, switches: a.switches + b.switches }), { cpu: 0, switches: 0 });
+const sample = (pids: readonly number[]): Sample => {
+  const out: Sample = new Map();
+  for (const pid of pids) sampleOf(pid, out);
+  return out;
+};
+
+/**
+ * What the threads did from `before` to `after`: a thread seen at both reads
+ * counts its difference, one started in between all of its time; one that
+ * ended in between is left out (its last moments are lost with it), so a
+ * thread pool shrinking never makes the sum negative.
+ */
+function between(before: Sample, after: Sample): { cpu: number; switches: number } {
+  let cpu = 0;
+  let switches = 0;
+  for (const [id, a] of after) {
+    const b = before.get(id);
+    cpu += a.cpu - (b?.cpu ?? 0);
+    switches += a.switches - (b?.switches ?? 0);
+  }
+  return { cpu, switches };
+}
 
 /** What one side did over the windows. */
 export interface IdleMeasure {
@@ -121,13 +144,14 @@ async function measureRound(round: Round, windows: IdleWindows): Promise<{ measu
   const window = async (w: IdleWindows['first']) => {
     await at(w.from);
     if (pids.length === 0) pids = started.map((s) => s.pids());
-    const before = pids.map(sum);
+    const before = pids.map(sample);
     const steal0 = stealSeconds();
     const t0 = performance.now();
     await at(w.from + w.seconds);
     const dt = (performance.now() - t0) / 1000;
     const steal = (100 * (stealSeconds() - steal0)) / dt;
-    return { steal, sides: pids.map(sum).map((after, i) => ({ pct: (100 * (after.cpu - before[i]!.cpu)) / dt, wakeups: (after.switches - before[i]!.switches) / dt })) };
+    const sides = pids.map(sample).map((after, i) => between(before[i]!, after));
+    return { steal, sides: sides.map((d) => ({ pct: (100 * d.cpu) / dt, wakeups: d.switches / dt })) };
   };
   const first = await window(windows.first);
   const second = await window(windows.second);
@@ -160,23 +184,28 @@ function stealSeconds(): number {
 export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { readonly steal: readonly (readonly [number, number])[] }> {
   const total = String(windows.second.from + windows.second.seconds + 60);
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
-  // The server first, as tmux's: the first pid's RSS is the server's alone.
-  const withServer = (t: ReturnType<typeof terminal>): number[] => [...[serverOf(t.pty.pid)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
-  /** A cockpit in its terminal, from its server's start (with agents, once their panels show). */
-  const cockpit = async (agents: boolean, env: Record<string, string>): Promise<ReturnType<typeof terminal>> => {
-    const args = agents ? [CLI, 'demo', '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : [CLI, '--', 'sleep', total];
-    const t = terminal(process.execPath, args, env);
-    await until(() => serverOf(t.pty.pid) !== undefined && (!agents || t.text.includes('demo silent #8')));
-    return t;
+  let named = 0;
+  /**
+   * A cockpit in its terminal, started by src/bin/tai under a name of its own (its server is no child of the
+   * client: it is found by that name), from its server's start (with agents, once their panels show).
+   */
+  const cockpit = async (agents: boolean, env: Record<string, string>): Promise<{ t: ReturnType<typeof terminal>; name: string }> => {
+    const name = `bench-idle-${process.pid}-${++named}`;
+    const args = agents ? ['demo', '-s', name, '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : ['-s', name, '--', 'sleep', total];
+    const t = terminal(LAUNCHER, args, env);
+    await until(() => serverNamed(name) !== undefined && (!agents || t.text.includes('demo silent #8')));
+    return { t, name };
   };
+  // The server first, as tmux's: the first pid's RSS is the server's alone; then the native client in the terminal.
+  const withServer = (t: ReturnType<typeof terminal>, name: string): number[] => [...[serverNamed(name)].filter((p): p is number => p !== undefined), ...clientSide(t.pty.pid)];
   const tai = (agents: boolean, env: Record<string, string>) => async (): Promise<Started> => {
-    const t = await cockpit(agents, env);
-    return { pids: () => withServer(t), end: () => stopTai(t) };
+    const { t, name } = await cockpit(agents, env);
+    return { pids: () => withServer(t, name), end: () => stopNamed(t, name) };
   };
   const detached = async (): Promise<Started> => {
-    const t = await cockpit(true, {});
+    const { t, name } = await cockpit(true, {});
     // Its terminal goes away (SIGHUP to the client): the server and its agents carry on with nobody attached.
-    const server = serverOf(t.pty.pid) ?? 0;
+    const server = serverNamed(name) ?? 0;
     t.pty.kill('SIGHUP');
     return {
       pids: () => [server],

@@ -11,6 +11,9 @@ import { PassThrough } from 'node:stream';
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { Cockpit } from '../../../components/Cockpit.js';
+import { statusFacts, statusRow } from '../../../components/StatusLine.js';
+import { paletteOf } from '../../core/panel/colors.js';
+import { parseRow } from '../terminal/sgr-cells.js';
 import { messageOf } from '../../core/errors.js';
 import type { Board } from '../../../store/board.js';
 import type { MentionPrompt } from '../../../store/mention-prompt.js';
@@ -94,9 +97,47 @@ class Frames {
   /** A frame was skipped while no client was attached. */
   unwatched = false;
 
+  /** The status row's last overlay, the text and the stores' states it was made from (the same object while they are). */
+  private statusMade: { text: string; overlay: Overlay; from: readonly unknown[] } | undefined;
+
   constructor(private readonly options: DrawingOptions) {
     const { terminal } = options;
     this.out = new TermOutput((data) => terminal.write(data), terminal.cols, terminal.rows);
+  }
+
+  /** The status line as an overlay on its row, or none when the layout has no status row (the components leave it blank). */
+  status(): Overlay[] {
+    const { board, list, prefixSign, name, prefix, now } = this.options;
+    const state = board.getState();
+    const rect = state.layout.status;
+    if (!rect) return [];
+    // Every frame asks; the row is made again only when one of its stores published (the counts need no clock).
+    const from = [state, list.getState(), prefixSign.getState()];
+    const made = this.statusMade;
+    if (made && made.from.every((x, i) => x === from[i])) return [made.overlay];
+    const text = statusRow(statusFacts({ state, list, sign: prefixSign, name, prefix, status: state.status(now()) }), rect.cols, paletteOf(state.noColor));
+    if (made && made.text === text && made.overlay.y === rect.y && made.overlay.cols === rect.cols) {
+      this.statusMade = { ...made, from };
+      return [made.overlay];
+    }
+    const overlay: Overlay = { x: rect.x, y: rect.y, cols: rect.cols, rows: [parseRow(text, rect.cols)] };
+    this.statusMade = { text, overlay, from };
+    return [overlay];
+  }
+
+  /**
+   * The status line's text alone changed (the cockpit's cost, the prefix sign): its row is patched, with no
+   * React render and no frame of the panes; a full frame when one waits or something covers the row.
+   */
+  statusChanged(): void {
+    const { terminal, prompt, log } = this.options;
+    if (!this.drawing || !terminal.watched()) return;
+    if (this.chromeUndrawn || this.unwatched || prompt.getState().line !== null) return this.draw();
+    try {
+      if (!this.out.patch(this.status())) this.draw();
+    } catch (err) {
+      log(`drawing failed: ${messageOf(err)}`);
+    }
   }
 
   /** Ink rendered `frame`: kept as the chrome. A render outside the pane source's cue is drawn in this loop turn. */
@@ -129,7 +170,7 @@ class Frames {
     try {
       // The agent list covers the panes: none of their cells are drawn over it.
       const panes = this.options.list.getState().open ? [] : steerOverlay(source.overlays(), board, this.options.steer);
-      const overlays = this.options.decorate ? this.options.decorate(panes) : panes;
+      const overlays = [...(this.options.decorate ? this.options.decorate(panes) : panes), ...this.status()];
       this.out.draw(prompt.getState().line === null ? overlays : above(overlays, board.getState().rows - 1), this.options.cursor());
     } catch (err) {
       log(`drawing failed: ${messageOf(err)}`);
@@ -170,6 +211,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
   terminal.write(modes());
   const instance = renderChrome(options, inkOut);
   const offTerminal = followTerminal(options, frames, modes);
+  const offStatus = followStatus(options, frames);
 
   let stopped = false;
   return {
@@ -207,6 +249,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
       stopped = true;
       frames.drawing = false;
       offTerminal();
+      offStatus();
       source.stop();
       try {
         instance.unmount();
@@ -223,7 +266,7 @@ export function startDrawing(options: DrawingOptions): Drawing {
 function renderChrome(options: DrawingOptions, inkOut: InkStdout): Instance {
   const { board, source, prompt, list, name, now, prefixSign } = options;
   const inkIn = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
-  return render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign }), {
+  return render(React.createElement(Cockpit, { board, source, prefix: options.prefix, prompt, list, name, now, prefixSign, statusDrawn: true }), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn,
     debug: true, // every commit is written at once to our output stage, which diffs it; the cue throttles React
@@ -249,6 +292,18 @@ function followTerminal(options: DrawingOptions, frames: Frames, modes: () => st
   return () => {
     offGone();
     offAttach();
+  };
+}
+
+/** Patches the status row when its own stores change: the cockpit's cost (every few seconds) and the prefix sign. Returns the unsubscribe. */
+function followStatus(options: DrawingOptions, frames: Frames): () => void {
+  const offList = options.list.subscribe((now, before) => {
+    if (now.own !== before.own) frames.statusChanged();
+  });
+  const offSign = options.prefixSign.subscribe(() => frames.statusChanged());
+  return () => {
+    offList();
+    offSign();
   };
 }
 

@@ -25,7 +25,7 @@ async function rig() {
   const now = (): number => t;
   const main = new XtermScreen(COLS, ROWS);
   const source = createPaneSource(main, 0, now, false);
-  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS });
+  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS, statusLine: true });
   source.attach(board);
   const shown = new XtermScreen(COLS, ROWS);
   const writes: string[] = [];
@@ -48,6 +48,7 @@ async function rig() {
     stop: () => {},
   };
   const list = createAgentList();
+  const sign = createPrefixSign();
   let renders = 0;
   const drawing = startDrawing({
     terminal,
@@ -59,7 +60,7 @@ async function rig() {
     prefix: 'C-]',
     name: 'tai test',
     now,
-    prefixSign: createPrefixSign(),
+    prefixSign: sign,
     cursor: () => null,
     log: () => {},
     rendered: () => renders++,
@@ -74,11 +75,12 @@ async function rig() {
     const text = await screen();
     expect(text).toMatch(/● beta · running · 0s/);
     expect(text).toMatch(/─{20}/);
-    expect(text.split('\n').every((row) => row.includes('│') || row.includes('─'))).toBe(true);
+    expect(text.split('\n').slice(0, -1).every((row) => row.includes('│') || row.includes('─'))).toBe(true);
   });
   return {
     board,
     list,
+    sign,
     writes,
     ids,
     screen,
@@ -134,6 +136,43 @@ describe("the cockpit's drawing of a second", () => {
     r.tick(61_000); // 60 s without an event: the panels show idle (docs/spec.md, "Panel state machine"), their chrome changes
     await vi.waitFor(async () => expect(await r.screen()).toMatch(/◌ alpha · idle · 1m01s/));
     expect(r.renders()).toBeGreaterThan(before);
+    r.stop();
+  });
+});
+
+describe("the cockpit's drawing of its status line", () => {
+  it("patches the cockpit's own cost into the status row with no render of the chrome", async () => {
+    const r = await rig();
+    await vi.waitFor(() => expect(r.renders()).toBeGreaterThan(0));
+    const before = r.renders();
+    r.writes.length = 0;
+    r.list.getState().measured(new Map(), { cpu: 7, rssBytes: 84 * 1024 * 1024 });
+    expect(r.writes).toHaveLength(1); // patched at once, one write
+    expect(r.writes[0].length).toBeLessThan(200); // the status row's new cells, not a frame
+    expect((await r.screen()).split('\n').at(-1)).toMatch(/tai cpu 7% · 84 MB/);
+    r.list.getState().measured(new Map(), { cpu: 12, rssBytes: 90 * 1024 * 1024 });
+    expect((await r.screen()).split('\n').at(-1)).toMatch(/tai cpu 12% · 90 MB/);
+    await new Promise((resolve) => setImmediate(resolve)); // an Ink render would have come in the turn after
+    expect(r.renders()).toBe(before);
+    r.stop();
+  });
+
+  it('lights the prefix sign on the status row with no render, and keeps the cost through the next full frame', async () => {
+    const r = await rig();
+    r.list.getState().measured(new Map(), { cpu: 3, rssBytes: 80 * 1024 * 1024 });
+    await vi.waitFor(() => expect(r.renders()).toBeGreaterThan(0));
+    const before = r.renders();
+    r.sign.getState().set(true);
+    expect((await r.screen()).split('\n').at(-1)).toMatch(/press a key/);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.renders()).toBe(before);
+    r.sign.getState().set(false);
+    r.tick(61_000); // the panels turn idle: a render of the chrome and a full frame
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/◌ alpha · idle/));
+    expect(r.renders()).toBeGreaterThan(before);
+    const last = (await r.screen()).split('\n').at(-1);
+    expect(last).toMatch(/tai cpu 3% · 80 MB/);
+    expect(last).not.toMatch(/press a key/);
     r.stop();
   });
 });
