@@ -50,10 +50,10 @@ export function ptyWriter(p: IPty): (data: string) => void {
   };
 }
 
-/** Bytes node-pty holds that the program has not taken yet; 0 when its queue cannot be seen (no public API tells it). */
-export function ptyQueuedBytes(p: IPty): number {
+/** Bytes node-pty holds that the program has not taken yet; undefined when its queue cannot be seen (no public API tells it). */
+export function ptyQueuedBytes(p: IPty): number | undefined {
   const queue = internalsOn() ? (p as unknown as WriteInternals)._writeStream?._writeQueue : undefined;
-  if (!Array.isArray(queue)) return 0;
+  if (!Array.isArray(queue)) return undefined;
   let n = 0;
   for (const task of queue as { buffer?: { byteLength?: unknown }; offset?: unknown }[]) {
     const length = task.buffer?.byteLength;

@@ -68,9 +68,16 @@ export function spawnMain(options: MainPtyOptions): MainPty {
   });
   let size = `${options.cols}x${options.rows}`;
   let read: ((listener: (data: string) => void) => void) | undefined;
+  // Where node-pty's queue cannot be seen: the keys written since the program last printed (an echo is output too).
+  let sinceOutput = 0;
+  const writer = ptyWriter(p);
+  const written = (data: string): void => {
+    sinceOutput += Buffer.byteLength(data, 'utf8');
+    writer(data);
+  };
   return {
     pid: p.pid,
-    write: boundKeys(ptyWriter(p), () => ptyQueuedBytes(p), options.onKeysDropped ?? (() => {})),
+    write: boundKeys(written, () => ptyQueuedBytes(p) ?? sinceOutput, options.onKeysDropped ?? (() => {})),
     resize(cols, rows) {
       const next = `${cols}x${rows}`;
       if (next === size) return;
@@ -90,7 +97,10 @@ export function spawnMain(options: MainPtyOptions): MainPty {
     },
     onData: (listener) => {
       if (read === undefined) read = ptyReader(p);
-      read(listener);
+      read((data) => {
+        sinceOutput = 0;
+        listener(data);
+      });
     },
     exited,
   };
