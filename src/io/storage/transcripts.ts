@@ -8,7 +8,7 @@
  * (src/core/agents/transcript-cap.ts).
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
-import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { checkpointAtRest, guardBusy, migrate, type StateDb } from './state-db.js';
 
 const SCHEMA = [
   `CREATE TABLE transcripts (
@@ -129,6 +129,11 @@ export class TranscriptStore {
         })
         .immediate(),
     );
+  }
+
+  /** Nothing is left to write: the write-ahead log goes into the file and is truncated, if no one is in the way (state-db.ts). */
+  rest(): boolean {
+    return checkpointAtRest(this.db);
   }
 
   /** The transcript of (`run`, `id`) from the part after `afterSeq`; undefined when none was stored. */

@@ -31,6 +31,9 @@ export const TRANSCRIPT_SLICE = 65_536;
 /** Units of text waiting for the formatter, per agent, past which it is formatted at once. */
 export const TRANSCRIPT_QUEUE_MAX = 4 * 1_048_576;
 
+/** Quiet after the last transcript is done, before the database's log is truncated (a new agent often follows at once). */
+export const TRANSCRIPT_REST_MS = 2_000;
+
 /** Panel states in which an agent's turn has ended: what it said so far is written at once. */
 const RESTING: ReadonlySet<PanelState> = new Set(['idle', 'asking', 'waiting']);
 
@@ -45,6 +48,8 @@ export class AgentTranscripts {
   #turn: NodeJS.Immediate | undefined;
   /** Wakes a flush when text waits and no publish may come (an agent that went quiet mid-line). */
   #timer: NodeJS.Timeout | undefined;
+  /** Truncates the database's log once every transcript is done and a while has passed. */
+  #rest: NodeJS.Timeout | undefined;
 
   constructor(store: TranscriptStore, run: string, board: Board, now: () => number) {
     this.#store = store;
@@ -78,6 +83,8 @@ export class AgentTranscripts {
     const buffer = carried ?? (task === '' ? '' : formatter.opening(task));
     const w = newWriting(formatter, buffer);
     this.#writing.set(id, w);
+    clearTimeout(this.#rest);
+    this.#rest = undefined;
     this.#write(id, w, buffer.length);
   }
 
@@ -136,6 +143,8 @@ export class AgentTranscripts {
     this.#off();
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#rest);
+    this.#rest = undefined;
     if (this.#turn !== undefined) clearImmediate(this.#turn);
     this.#turn = undefined;
     for (const [id, w] of this.#writing) {
@@ -232,7 +241,7 @@ export class AgentTranscripts {
   #ended(id: number, w: Writing): void {
     const result = w.ending?.result;
     if (!result || w.cut || w.cap.cut > 0 || w.parts.length === 0) {
-      this.#writing.delete(id);
+      this.#done(id);
       return;
     }
     w.refs = inCodePoints(w.parts, result.raw);
@@ -253,7 +262,18 @@ export class AgentTranscripts {
       take = refs.length;
     }
     w.refs = take >= refs.length ? undefined : refs.slice(take);
-    if (w.refs === undefined) this.#writing.delete(id);
+    if (w.refs === undefined) this.#done(id);
     return Math.max(1, units);
+  }
+
+  /** The agent's transcript is all written; the last one done starts the wait for rest. */
+  #done(id: number): void {
+    this.#writing.delete(id);
+    if (this.#writing.size > 0 || this.#rest !== undefined) return;
+    this.#rest = setTimeout(() => {
+      this.#rest = undefined;
+      if (this.#writing.size === 0) this.#store.rest();
+    }, TRANSCRIPT_REST_MS);
+    this.#rest.unref();
   }
 }
