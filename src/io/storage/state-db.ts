@@ -39,9 +39,12 @@ export function stateDbWaitMs(env: NodeJS.ProcessEnv = process.env): number {
  * Bytes the write-ahead log keeps after a checkpoint has reset it: SQLite
  * truncates the file to this when it starts writing it from the beginning
  * again, so a burst (or a reader holding an old snapshot) does not leave its
- * high-water mark on disk.
+ * high-water mark on disk. A commit checkpoints once the log holds
+ * WAL_CHECKPOINT_PAGES (about as many bytes), so the log stays about this
+ * size between checkpoints too.
  */
 export const WAL_KEEP_BYTES = 1_048_576;
+export const WAL_CHECKPOINT_PAGES = 256;
 
 /** The database's file name inside the state folder. */
 export const STATE_DB_FILE = 'tai.db';
@@ -154,6 +157,7 @@ export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), opti
       if (String(mode).toLowerCase() !== 'wal') throw new StateDbWalError(path, String(mode));
       db.pragma('synchronous = FULL');
       db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
+      db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     });
     return db;
   } catch (error) {
