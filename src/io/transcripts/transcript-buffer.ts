@@ -21,7 +21,7 @@ import type { PartReference } from '../storage/transcripts.js';
 export const TRANSCRIPT_WRITE_MS = 1_000;
 
 /** Units of buffered text written at once, without waiting for TRANSCRIPT_WRITE_MS. */
-export const TRANSCRIPT_PART_UNITS = 16_384;
+export const TRANSCRIPT_PART_UNITS = 65_536;
 
 /** A stretch of the buffer that is exactly the agent's text from `rawFrom` (UTF-16 units into its text events). */
 interface Span {
