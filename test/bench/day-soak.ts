@@ -6,21 +6,23 @@
  * end, 2 are ACP agents that stream, ask permission (answered with
  * `tai ask answer` after a few seconds) and end. Once a minute a client
  * attaches in a pty of its own, draws for 20 s and detaches (prefix + d).
- * Printed per minute: the server's RSS and CPU (also per agent ended),
- * the state database's size, agents started and ended, questions answered;
- * at the end RSS growth after the warm-up, CPU per minute against the
- * first, CPU per agent ended (first half of the minutes against the
- * second), the database's growth against what its transcripts and records
- * hold, and its size after `tai record gc`. A benchmark reports; it
- * never fails.
+ * Printed per minute: the server's RSS and CPU, its CPU per agent ended
+ * and per MB streamed (the cost per unit of work, which a shared machine's
+ * load moves less than a percentage), the state database's size against
+ * what its transcripts and records hold, the transcript rows written, the
+ * load average; at the end (soak-report.ts) RSS growth after the warm-up,
+ * the warm-up's end against the last minutes, the bytes per transcript row,
+ * and the database after `tai record gc`. A benchmark reports; it never
+ * fails.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pty from 'node-pty';
 import { cpuOf, rssOf, serverOf } from './cockpit.js';
 import { attachOnce, CLI, soakEnv, startLoad, tai, waitFor, type LoadCounts } from './soak-load.js';
+import { bytesPerRow, dbBytes, heldBytes, lookAt, streamedBytes } from './soak-db.js';
+import { f, GC_AGE, printTable, type Minute } from './soak-report.js';
 
 /** Options of the soak. */
 export interface DaySoakOptions {
@@ -38,63 +40,9 @@ const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
 const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
 
-/** Minutes before RSS and CPU are taken as settled (start-up, V8's compiling, the first panels). */
-const WARM_UP_MIN = 5;
 /** Tokens a second of every streaming agent. */
 const RATE = 200;
 const RSS_SAMPLE_MS = 5000;
-
-/** One minute's row. */
-interface Minute {
-  readonly minute: number;
-  /** The lowest of the minute's samples: what garbage collection cannot give back. */
-  readonly rssMb: number;
-  readonly rssPeakMb: number;
-  readonly cpuPct: number;
-  /** CPU seconds of the minute per agent that ended in it: the cost per unit of work, which the machine's noise moves less than a percentage. */
-  readonly cpuPerAgent: number;
-  /** CPU seconds of the minute, and agents ended in it. */
-  readonly cpuS: number;
-  readonly endedInMinute: number;
-  readonly dbMb: number;
-  readonly counts: LoadCounts;
-  readonly attachMs: number | undefined;
-}
-
-/** Bytes of the state database with its write-ahead log. */
-function dbBytes(state: string): number {
-  let n = 0;
-  for (const f of ['tai.db', 'tai.db-wal']) {
-    const p = join(state, 'tai', f);
-    if (existsSync(p)) n += statSync(p).size;
-  }
-  return n;
-}
-
-/** What the database holds: characters of transcripts and of records. */
-function heldChars(state: string): { transcripts: number; records: number; agents: number; referenced: number } {
-  const db = new Database(join(state, 'tai', 'tai.db'), { readonly: true, fileMustExist: true });
-  try {
-    const one = (sql: string): number => Number((db.prepare(sql).get() as { n: number | null }).n ?? 0);
-    const has = (table: string): boolean => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-    return {
-      transcripts: has('transcript_parts') ? one('SELECT SUM(LENGTH(CAST(text AS BLOB))) AS n FROM transcript_parts') : 0,
-      records: has('records') ? one('SELECT SUM(chars) AS n FROM records') : 0,
-      agents: has('agents') ? one('SELECT COUNT(*) AS n FROM agents') : 0,
-      // Characters of transcripts read from their records rather than held twice (none before references existed).
-      referenced: hasColumn(db, 'transcript_parts', 'ref_len') ? one('SELECT SUM(ref_len) AS n FROM transcript_parts') : 0,
-    };
-  } finally {
-    db.close();
-  }
-}
-
-const mb = (bytes: number): number => bytes / (1 << 20);
-
-function hasColumn(db: Database.Database, table: string, column: string): boolean {
-  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
-}
-const f = (n: number | undefined, d = 1): string => (n !== undefined && Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 /** Runs the soak and prints its table. */
 export async function run(options: DaySoakOptions = {}): Promise<void> {
@@ -133,14 +81,18 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const rows = await minutesOf(minutes, server, env, cwd, name, load.counts, join(dir, 'state'));
   clearInterval(snapping);
   await load.stop();
-  const end = measureEnd(join(dir, 'state'));
+  const state = join(dir, 'state');
+  const end = { look: lookAt(state), perRow: bytesPerRow(state) };
+  const gcStart = performance.now();
   const gcOut = await tai({ env, cwd }, ['record', 'gc']);
-  const afterGc = dbBytes(join(dir, 'state'));
+  const gcMs = performance.now() - gcStart;
+  const afterGc = { bytes: dbBytes(state), held: heldBytes(lookAt(state)), out: gcOut, ms: gcMs };
+  const agedStart = performance.now();
   const gcAgedOut = await tai({ env, cwd }, ['record', 'gc', '--older-than', GC_AGE]);
-  const afterAgedGc = dbBytes(join(dir, 'state'));
+  const aged = { bytes: dbBytes(state), held: heldBytes(lookAt(state)), out: gcAgedOut, ms: performance.now() - agedStart };
   await tai({ env, cwd }, ['kill', name]);
   await waitFor(() => rssOf(server) === 0, 10_000);
-  printTable(rows, end, { bytes: afterGc, out: gcOut }, { bytes: afterAgedGc, out: gcAgedOut }, load.counts);
+  printTable(rows, end, afterGc, aged, load.counts);
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -161,6 +113,7 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
   const start = performance.now();
   let cpu0 = cpuOf(server);
   let ended0 = counts.ended;
+  let look0 = lookAt(state);
   for (let m = 1; m <= minutes; m++) {
     const attach = attachOnce({ name, env, cwd }, 20_000);
     const due = start + m * 60_000;
@@ -173,12 +126,30 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
     if (rss.length === 0) rss.push(rssOf(server));
     const attached = await attach;
     const cpu = cpuOf(server);
-    const endedInMinute = counts.ended - ended0;
-    ended0 = counts.ended;
-    const row: Minute = { minute: m, rssMb: Math.min(...rss), rssPeakMb: Math.max(...rss), cpuPct: ((cpu - cpu0) / 60) * 100, cpuS: cpu - cpu0, endedInMinute, cpuPerAgent: endedInMinute > 0 ? (cpu - cpu0) / endedInMinute : NaN, dbMb: mb(dbBytes(state)), counts: { ...counts }, attachMs: attached.firstFrameMs };
+    const look = lookAt(state);
+    const row: Minute = {
+      minute: m,
+      rssMb: Math.min(...rss),
+      rssPeakMb: Math.max(...rss),
+      cpuS: cpu - cpu0,
+      endedInMinute: counts.ended - ended0,
+      streamedMb: mb(streamedBytes(look) - streamedBytes(look0)),
+      rowsInMinute: look.rowsWritten - look0.rowsWritten,
+      dbMb: mb(look.fileBytes + look.walBytes),
+      walMb: mb(look.walBytes),
+      heldMb: mb(heldBytes(look)),
+      counts: { ...counts },
+      attachMs: attached.firstFrameMs,
+      load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+    };
     cpu0 = cpu;
+    ended0 = counts.ended;
+    look0 = look;
     rows.push(row);
-    process.stdout.write(`soak: minute ${m}: RSS ${f(row.rssMb)} - ${f(row.rssPeakMb)} MB, CPU ${f(row.cpuPct)} % (${f(row.cpuPerAgent, 2)} s per agent ended), db ${f(row.dbMb, 2)} MB, agents ${counts.started} started / ${counts.ended} ended\n`);
+    process.stdout.write(
+      `soak: minute ${m}: RSS ${f(row.rssMb)} - ${f(row.rssPeakMb)} MB, CPU ${f((row.cpuS / 60) * 100)} % (${f(row.cpuS / row.endedInMinute, 2)} s per agent ended, ${f(row.cpuS / row.streamedMb, 2)} s per MB streamed), ` +
+        `db ${f(row.dbMb, 2)} MB for ${f(row.heldMb, 2)} MB held, ${row.rowsInMinute} transcript rows, agents ${counts.started} started / ${counts.ended} ended, load ${row.load1}\n`,
+    );
     if (rssOf(server) === 0) {
       process.stdout.write('soak: the server is gone; the run stops here\n');
       break;
@@ -187,54 +158,4 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
   return rows;
 }
 
-/** CPU seconds per agent ended over some minutes (their CPU and their agents summed, so one noisy minute weighs as much as it lasted). */
-function perAgent(rows: readonly Minute[]): number {
-  const ended = rows.reduce((n, r) => n + r.endedInMinute, 0);
-  return ended > 0 ? rows.reduce((s, r) => s + r.cpuS, 0) / ended : NaN;
-}
-
-/** The database at the end: its size and what it holds. */
-function measureEnd(state: string): { bytes: number; held: ReturnType<typeof heldChars> } {
-  return { bytes: dbBytes(state), held: heldChars(state) };
-}
-
-/** Prints the per-minute table and the summary against the goals. */
-/** `tai record gc` once more with this age: what a day's run gives back of agents finished before its last minutes. */
-const GC_AGE = '10m';
-
-/** A `tai record gc` run: the database's bytes after it and what it printed. */
-interface GcRun {
-  readonly bytes: number;
-  readonly out: string | undefined;
-}
-
-function printTable(rows: readonly Minute[], end: ReturnType<typeof measureEnd>, gc: GcRun, aged: GcRun, counts: LoadCounts): void {
-  const out = (l: string) => process.stdout.write(`${l}\n`);
-  out('\n| minute | server RSS MB, lowest / highest of 12 samples | server CPU % of a core | CPU s per agent ended | state db MB (with WAL) | agents started / ended (cumulative) | questions answered | attach: first frame ms |');
-  out('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) out(`| ${r.minute} | ${f(r.rssMb)} / ${f(r.rssPeakMb)} | ${f(r.cpuPct)} | ${f(r.cpuPerAgent, 2)} | ${f(r.dbMb, 2)} | ${r.counts.started} / ${r.counts.ended} | ${r.counts.answered} | ${f(r.attachMs, 0)} |`);
-  const warm = Math.min(WARM_UP_MIN, rows.length - 1);
-  const base = rows[warm - 1] ?? rows[0];
-  const last = rows[rows.length - 1];
-  const first = rows[0];
-  const after = rows.slice(warm);
-  const worstCpu = after.reduce((w, r) => Math.max(w, Math.abs(r.cpuPct / (first?.cpuPct ?? NaN) - 1)), 0);
-  const settled = rows[warm];
-  const worstSettled = after.reduce((w, r) => Math.max(w, Math.abs(r.cpuPct / (settled?.cpuPct ?? NaN) - 1)), 0);
-  const held = end.held.transcripts + end.held.records;
-  const growth = end.bytes - (first ? first.dbMb * (1 << 20) : 0);
-  out('\n| measure | value | goal |');
-  out('|---|---|---|');
-  out(`| RSS growth from minute ${warm} to minute ${last?.minute ?? 'n/a'} (after the warm-up), lowest samples | ${f((last?.rssMb ?? NaN) - (base?.rssMb ?? NaN))} MB (${f(base?.rssMb)} -> ${f(last?.rssMb)}) | at most 5 MB |`);
-  out(`| CPU per minute after the warm-up against minute 1: largest difference | ${f(worstCpu * 100)} % (minute 1: ${f(first?.cpuPct)} % of a core) | within 10 % |`);
-  out(`| same, against minute ${warm + 1} (the first settled minute) | ${f(worstSettled * 100)} % | |`);
-  out(`| CPU per agent ended after the warm-up, first half / second half of the minutes | ${f(perAgent(after.slice(0, Math.ceil(after.length / 2))), 2)} / ${f(perAgent(after.slice(Math.ceil(after.length / 2))), 2)} s | flat |`);
-  out(`| state db at the end (with WAL) / grown since minute 1 | ${f(mb(end.bytes), 2)} MB / ${f(mb(growth), 2)} MB | |`);
-  out(`| what it holds: transcripts + records (${end.held.agents} agents' rows) | ${f(mb(end.held.transcripts), 2)} + ${f(mb(end.held.records), 2)} = ${f(mb(held), 2)} MB | db about what it holds |`);
-  out(`| db size / what it holds | ${f(end.bytes / held, 2)} | |`);
-  out(`| transcripts' text read from their records (stored once) | ${f(mb(end.held.referenced), 2)} M characters | |`);
-  out(`| after \`tai record gc\` (${(gc.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(gc.bytes), 2)} MB | back to what is kept |`);
-  out(`| after \`tai record gc --older-than ${GC_AGE}\` (${(aged.out ?? 'failed').trim().replace(/\n/g, ' ')}) | ${f(mb(aged.bytes), 2)} MB | |`);
-  out(`| agents started / ended / ended not 0 / questions answered | ${counts.started} / ${counts.ended} / ${counts.failed} / ${counts.answered} | |`);
-  out(`| the host's load average at the end (two shared cores) | ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} | |`);
-}
+const mb = (bytes: number): number => bytes / (1 << 20);

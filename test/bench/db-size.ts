@@ -89,9 +89,10 @@ export async function run(options: { agents?: number; lines?: number } = {}): Pr
   const mb = (n: number | undefined): string => ((n ?? 0) / 1e6).toFixed(2);
   const out = (l: string): boolean => process.stdout.write(`${l}\n`);
   out(`\n## db-size: the state database after ${agents} agents of ${lines} log lines each (${mb(textBytes)} MB of result text)\n`);
-  out('| file MB | records MB | full-text index MB | transcripts MB | agents MB | other MB |');
-  out('|---|---|---|---|---|---|');
-  out(`| ${mb(statSync(path).size)} | ${mb(by['records'])} | ${mb(by['full-text index'])} | ${mb(by['transcripts'])} | ${mb(by['agents'])} | ${mb(by['other'])} |`);
+  const rows = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM transcript_parts').get()?.n ?? 0;
+  out('| file MB | records MB | full-text index MB | transcripts MB | transcript rows (bytes of pages each) | agents MB | other MB |');
+  out('|---|---|---|---|---|---|---|');
+  out(`| ${mb(statSync(path).size)} | ${mb(by['records'])} | ${mb(by['full-text index'])} | ${mb(by['transcripts'])} | ${rows} (${rows > 0 ? Math.round((by['transcripts'] ?? 0) / rows) : 0}) | ${mb(by['agents'])} | ${mb(by['other'])} |`);
   db.close();
   rmSync(dir, { recursive: true, force: true });
 }

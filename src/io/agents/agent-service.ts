@@ -46,7 +46,7 @@ import { currentRun, type AgentsStore } from '../storage/agents-store.js';
 import type { OutageWatch } from '../outage/outage-watch.js';
 import type { RecordStore } from '../storage/records.js';
 import type { TranscriptStore } from '../storage/transcripts.js';
-import { AgentTranscripts } from './agent-transcripts.js';
+import { AgentTranscripts } from '../transcripts/agent-transcripts.js';
 import { RecordIndexer } from './record-indexer.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './spawn/startable.js';

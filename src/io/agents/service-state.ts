@@ -16,7 +16,7 @@ import type { AgentSlots } from '../storage/agent-slots.js';
 import { freeRoom, keepRow } from '../storage/unsaved.js';
 import type { AgentsStore, StoredAgent } from '../storage/agents-store.js';
 import type { RecordStore } from '../storage/records.js';
-import type { AgentTranscripts } from './agent-transcripts.js';
+import type { AgentTranscripts } from '../transcripts/agent-transcripts.js';
 import type { LaneWatch } from '../lanes/lane-watch.js';
 import type { StoredLane } from '../lanes/lane-store.js';
 import type { LaunchKeeper } from '../restore/launch-keeper.js';

@@ -9,6 +9,8 @@
  * points of the record's head and tail the view shows, and `get` reads them
  * from the record. Before the record is deleted, its head and tail are
  * written back into the row (the trigger made with the first such row).
+ * Rows written before that (`agents/2`) are made so once, when a database
+ * is first opened by a tai that knows it (`agents/3`).
  */
 import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
@@ -108,6 +110,7 @@ export class AgentsStore {
   constructor(readonly db: StateDb) {
     migrate(db, 'agents/1', SCHEMA);
     migrate(db, 'agents/2', VIEW_ONCE);
+    compactOldViews(db);
   }
 
   /** Writes (inserts or replaces) one agent's row; a claim check's view in its text is kept as a reference to its record. */
@@ -188,6 +191,46 @@ export class AgentsStore {
       return false; // a database without the restore's tables
     }
   }
+}
+
+/** The migration that reads the views of rows written before `agents/2` from their records. */
+const OLD_VIEWS = 'agents/3';
+
+/**
+ * Rows written before `agents/2` still hold their claim check's view whole:
+ * each becomes a reference to its record, as `save` makes one, where the
+ * record is there and reads back exactly the row's text; once per database.
+ * Returns the rows made references.
+ */
+export function compactOldViews(db: StateDb, now: number = Date.now()): number {
+  const applied = (): boolean => db.prepare<[string], { name: string }>('SELECT name FROM schema WHERE name = ?').get(OLD_VIEWS) !== undefined;
+  // Every later open only reads (no write lock for a done migration).
+  if (guardBusy(db, applied)) return 0;
+  return guardBusy(db, () =>
+    db
+      .transaction(() => {
+        if (applied()) return 0;
+        const done = db.prepare('INSERT INTO schema (name, applied_at) VALUES (?, ?)');
+        // No records table: no record, so no view to read from one.
+        if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").get() === undefined) return done.run(OLD_VIEWS, now) && 0;
+        const rows = db.prepare<[], Row>('SELECT * FROM agents WHERE record_id IS NOT NULL AND view_head IS NULL').all();
+        const ends = db.prepare<[number, number, string], { head: string; tail: string }>('SELECT substr(text, 1, ?) AS head, substr(text, chars - ? + 1) AS tail FROM records WHERE id = ?');
+        const update = db.prepare('UPDATE agents SET text = ?, view_head = ?, view_tail = ? WHERE run = ? AND id = ?');
+        let made = 0;
+        for (const row of rows) {
+          const recordId = row.record_id ?? '';
+          const view = splitView(row.text, recordId, row.chars);
+          const read = view && ends.get(view.head, view.tail, recordId);
+          // Only where reading it back gives the very text stored (a record changed or gone keeps the row as it is).
+          if (!view || !read || `${view.before}${read.head}\n\n${claimLine(recordId, row.chars, view.head, row.chars - view.head - view.tail)}\n\n${read.tail}` !== row.text) continue;
+          if (made === 0) db.exec(RECORD_DELETE_TRIGGER);
+          made += update.run(view.before, view.head, view.tail, row.run, row.id).changes;
+        }
+        done.run(OLD_VIEWS, now);
+        return made;
+      })
+      .immediate(),
+  );
 }
 
 /**

@@ -35,6 +35,17 @@ export function stateDbWaitMs(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isFinite(ms) && ms > 0 ? ms : STATE_DB_WAIT_MS;
 }
 
+/**
+ * Bytes the write-ahead log keeps after a checkpoint has reset it: SQLite
+ * truncates the file to this when it starts writing it from the beginning
+ * again, so a burst (or a reader holding an old snapshot) does not leave its
+ * high-water mark on disk. A commit checkpoints once the log holds
+ * WAL_CHECKPOINT_PAGES (about as many bytes), so the log stays about this
+ * size between checkpoints too.
+ */
+export const WAL_KEEP_BYTES = 1_048_576;
+export const WAL_CHECKPOINT_PAGES = 256;
+
 /** The database's file name inside the state folder. */
 export const STATE_DB_FILE = 'tai.db';
 
@@ -145,6 +156,8 @@ export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), opti
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (String(mode).toLowerCase() !== 'wal') throw new StateDbWalError(path, String(mode));
       db.pragma('synchronous = FULL');
+      db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
+      db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     });
     return db;
   } catch (error) {
@@ -172,6 +185,23 @@ export function migrate(db: StateDb, name: string, statements: readonly string[]
       })
       .immediate(),
   );
+}
+
+/**
+ * Moves the write-ahead log into the database and truncates it to nothing,
+ * when no other process is in the way right now (it never waits for one);
+ * for a writer with nothing left to write (a database at rest). True when
+ * the log was truncated.
+ */
+export function checkpointAtRest(db: StateDb): boolean {
+  try {
+    return withBusyTimeout(db, 0, () => {
+      const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      return row?.busy === 0;
+    });
+  } catch {
+    return false; // busy, locked or closed: the next rest tries again
+  }
 }
 
 /**

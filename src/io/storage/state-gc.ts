@@ -6,11 +6,22 @@
  * Room comes back by incremental vacuum: a database created by tai is in
  * `auto_vacuum = INCREMENTAL` (state-db.ts), so freed pages are cut off the
  * end of the file without rewriting it; an older database is converted once
- * by a full VACUUM at its first gc. The write-ahead log is then checkpointed
- * and truncated. A cockpit's writes wait (its busy timeout) while this runs.
+ * by a full VACUUM at its first gc. Pages that are only partly used (rows
+ * deleted here and there, transcript parts whose text now reads a record)
+ * are not freed that way: when they hold more than GC_VACUUM_SLACK of the
+ * file and the file is at most GC_VACUUM_MAX_BYTES, gc rewrites it whole
+ * (VACUUM: the file is read and written once, and needs that room free for
+ * a while). The write-ahead log is then checkpointed and truncated. A
+ * cockpit's writes wait (its busy timeout) while this runs.
  */
 import { statSync } from 'node:fs';
 import { guardBusy, type StateDb } from './state-db.js';
+
+/** The largest file gc rewrites whole to drop its partly used pages' slack (a rewrite of this much takes seconds). */
+export const GC_VACUUM_MAX_BYTES = 256 * 1_048_576;
+
+/** The share of the file in unused bytes of used pages past which gc rewrites it. */
+export const GC_VACUUM_SLACK = 0.2;
 
 /** How long finished agents are kept when `--older-than` is not given. */
 export const GC_OLDER_THAN_DEFAULT = '7d';
@@ -80,14 +91,34 @@ export function collectFinished(db: StateDb, now: number, olderThanMs: number): 
   );
 }
 
-/** Gives freed pages back to the file system and truncates the WAL (see the file comment). */
-export function compactState(db: StateDb): void {
-  guardBusy(db, () => {
+/** How gc gave the room back: freed pages cut off the end, or the whole file rewritten. */
+export type Compaction = 'incremental' | 'vacuum';
+
+/** Gives freed pages back to the file system, rewrites the file when much of it is slack, and truncates the WAL (see the file comment). */
+export function compactState(db: StateDb): Compaction {
+  return guardBusy(db, () => {
+    let how: Compaction = 'incremental';
     if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) {
       // An older database: switch it to incremental once; the VACUUM applies the switch and frees everything.
       db.pragma('auto_vacuum = INCREMENTAL');
-      db.exec('VACUUM');
-    } else db.pragma('incremental_vacuum');
+      how = 'vacuum';
+    } else {
+      db.pragma('incremental_vacuum');
+      const { size, unused } = slackOf(db);
+      if (size <= GC_VACUUM_MAX_BYTES && unused > size * GC_VACUUM_SLACK) how = 'vacuum';
+    }
+    if (how === 'vacuum') db.exec('VACUUM');
     db.pragma('wal_checkpoint(TRUNCATE)');
+    return how;
   });
+}
+
+/** Bytes of the used pages and the bytes unused in them (SQLite's dbstat; none counted where it is missing). */
+function slackOf(db: StateDb): { size: number; unused: number } {
+  try {
+    const row = db.prepare<[], { size: number | null; unused: number | null }>('SELECT SUM(pgsize) AS size, SUM(unused) AS unused FROM dbstat WHERE aggregate = TRUE').get();
+    return { size: row?.size ?? 0, unused: row?.unused ?? 0 };
+  } catch {
+    return { size: 0, unused: 0 };
+  }
 }

@@ -8,7 +8,7 @@
  * (src/core/agents/transcript-cap.ts).
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
-import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { checkpointAtRest, guardBusy, migrate, type StateDb } from './state-db.js';
 import { recordSliceSql } from '../records/record-slice.js';
 
 const SCHEMA = [
@@ -118,18 +118,34 @@ export class TranscriptStore {
         .transaction(() => {
           if (this.db.prepare('SELECT 1 FROM records WHERE id = ?').get(recordId) === undefined) return 0;
           this.db.exec(RECORD_DELETE_TRIGGER);
-          const set = this.db.prepare(
-            `UPDATE transcript_parts SET text = substr(text, 1, @at) || substr(text, @at + @len + 1), ref_at = @at, ref_from = @from, ref_len = @len
+          const find = this.db.prepare<PartReference & { run: string; id: number; recordId: string }, { rowid: number; head: number; text: string }>(
+            `SELECT rowid, head, text FROM transcript_parts
               WHERE run = @run AND id = @id AND seq = @seq AND ref_len IS NULL
                 AND substr(text, @at + 1, @len) = (SELECT ${recordSliceSql('r.seq', '@from', '@len')} FROM records r WHERE r.id = @recordId)`,
           );
+          // Deleted and inserted again under its rowid, not updated: a row that shrinks in place leaves its page mostly empty, a delete lets SQLite merge it with its neighbours.
+          const drop = this.db.prepare('DELETE FROM transcript_parts WHERE rowid = ?');
+          const put = this.db.prepare(
+            `INSERT INTO transcript_parts (rowid, run, id, seq, head, text, ref_at, ref_from, ref_len)
+             VALUES (@rowid, @run, @id, @seq, @head, substr(@text, 1, @at) || substr(@text, @at + @len + 1), @at, @from, @len)`,
+          );
           let made = 0;
-          for (const ref of refs) made += set.run({ run, id, seq: ref.seq, at: ref.at, from: ref.from, len: ref.len, recordId }).changes;
+          for (const ref of refs) {
+            const part = find.get({ run, id, seq: ref.seq, at: ref.at, from: ref.from, len: ref.len, recordId });
+            if (part === undefined) continue;
+            drop.run(part.rowid);
+            made += put.run({ rowid: part.rowid, run, id, seq: ref.seq, head: part.head, text: part.text, at: ref.at, from: ref.from, len: ref.len }).changes;
+          }
           if (made > 0) this.db.prepare('UPDATE transcripts SET record_id = ? WHERE run = ? AND id = ?').run(recordId, run, id);
           return made;
         })
         .immediate(),
     );
+  }
+
+  /** Nothing is left to write: the write-ahead log goes into the file and is truncated, if no one is in the way (state-db.ts). */
+  rest(): boolean {
+    return checkpointAtRest(this.db);
   }
 
   /** The transcript of (`run`, `id`) from the part after `afterSeq`; undefined when none was stored. */

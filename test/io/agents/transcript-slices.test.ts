@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBoard } from '../../../store/board.js';
 import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
-import { TRANSCRIPT_SLICE } from '../../../src/io/agents/agent-transcripts.js';
+import { TRANSCRIPT_SLICE } from '../../../src/io/transcripts/agent-transcripts.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { openStateDb } from '../../../src/io/storage/state-db.js';

@@ -1,28 +1,29 @@
 /**
+ * The folder `src/io/transcripts/`: how the agent service writes what each
+ * agent said for `tai logs` (the store is src/io/storage/transcripts.ts).
+ *
  * The agent service's transcripts (issue 13, `tai logs`): every event the
  * board is told (board.listen) is turned into plain text by the agent's
  * TranscriptFormatter and buffered per agent; the buffer is written to the
- * state database (src/io/storage/transcripts.ts) when the board publishes,
- * at most every TRANSCRIPT_WRITE_MS per agent, and with the footer when the
- * agent ends. A write the database refuses stays buffered for the next one;
- * supervision never waits on it. When the agent's result went to a record,
- * the parts that repeat it read it from there (transcripts.ts), so a long
- * result is stored once.
+ * state database when a write is due (transcript-buffer.ts: at most once a
+ * TRANSCRIPT_WRITE_MS while it streams, at once for a part's worth, a turn's
+ * end and the agent's end, with its footer). A write the database refuses
+ * stays buffered for the next one; supervision never waits on it. When the
+ * agent's result went to a record, the parts that repeat it read it from
+ * there (transcripts.ts), so a long result is stored once.
  *
  * Nothing an agent prints holds the loop for long: a long text is sanitized,
  * written and made references TRANSCRIPT_SLICE units at a time, one slice a
  * turn of the loop (in order, the footer last); a short end is written at once.
  */
-import { emptyCap, TRANSCRIPT_MAX_BYTES, TRANSCRIPT_TAIL_BYTES, utf8Bytes, utf8Suffix, type CapState } from '../../core/agents/transcript-cap.js';
 import { TranscriptFormatter } from '../../core/agents/transcript.js';
 import type { AgentEvent } from '../../core/events.js';
-import type { FinalState } from '../../core/panel/panel-state.js';
+import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
-import type { PartReference, TranscriptStore } from '../storage/transcripts.js';
-import { codePoints } from '../../core/agents/claim-check.js';
+import type { TranscriptStore } from '../storage/transcripts.js';
+import { format, inCodePoints, isHigh, newWriting, partFull, TRANSCRIPT_WRITE_MS, writeDue, written, type Writing } from './transcript-buffer.js';
 
-/** The shortest time between two writes of one agent's transcript while it runs. */
-export const TRANSCRIPT_WRITE_MS = 250;
+export { TRANSCRIPT_PART_UNITS, TRANSCRIPT_WRITE_MS } from './transcript-buffer.js';
 
 /** Units of agents' text sanitized, or of a transcript written, in one turn of the loop. */
 export const TRANSCRIPT_SLICE = 65_536;
@@ -30,49 +31,11 @@ export const TRANSCRIPT_SLICE = 65_536;
 /** Units of text waiting for the formatter, per agent, past which it is formatted at once. */
 export const TRANSCRIPT_QUEUE_MAX = 4 * 1_048_576;
 
-/** A stretch of the buffer that is exactly the agent's text from `rawFrom` (UTF-16 units into its text events). */
-interface Span {
-  readonly bufStart: number;
-  bufEnd: number;
-  readonly rawFrom: number;
-}
+/** Quiet after the last transcript is done, before the database's log is truncated (a new agent often follows at once). */
+export const TRANSCRIPT_REST_MS = 2_000;
 
-/** How an agent ended: its footer's fields and, when its result went to a record, that record. */
-interface Ending {
-  readonly state: FinalState;
-  readonly elapsedMs: number;
-  readonly summary: string;
-  readonly result: { readonly recordId: string; readonly raw: string } | undefined;
-}
-
-/** One agent's transcript being written. */
-interface Writing {
-  readonly formatter: TranscriptFormatter;
-  readonly cap: CapState;
-  buffer: string;
-  writtenAt: number;
-  /** Events not yet through the formatter, oldest first; the first may be part-way (`taken` units of its text). */
-  readonly queue: AgentEvent[];
-  taken: number;
-  /** Units of text in the queue not yet taken. */
-  queued: number;
-  /** The agent ended: its footer goes after the queue. */
-  ending: Ending | undefined;
-  /** The footer is in the buffer. */
-  ended: boolean;
-  /** A write is due (its time came, or the agent ended). */
-  due: boolean;
-  /** UTF-16 units of the agent's text events so far: where its next text stands in its result. */
-  rawUnits: number;
-  /** The buffer's verbatim stretches. */
-  spans: Span[];
-  /** Written parts' longest verbatim stretch: code points into the part (`at`, `len`), UTF-16 units into the result (`from`); made references when the result is a record. */
-  parts: { seq: number; at: number; len: number; from: number; units: number }[];
-  /** References left to make, after the last write. */
-  refs: PartReference[] | undefined;
-  /** Some text was cut: no part is made a reference. */
-  cut: boolean;
-}
+/** Panel states in which an agent's turn has ended: what it said so far is written at once. */
+const RESTING: ReadonlySet<PanelState> = new Set(['idle', 'asking', 'waiting']);
 
 /** Writes the transcripts of one service's agents. */
 export class AgentTranscripts {
@@ -81,18 +44,31 @@ export class AgentTranscripts {
   readonly #now: () => number;
   readonly #writing = new Map<number, Writing>();
   readonly #off: () => void;
+  readonly #board: Board;
   #turn: NodeJS.Immediate | undefined;
+  /** Wakes a flush when text waits and no publish may come (an agent that went quiet mid-line). */
+  #timer: NodeJS.Timeout | undefined;
+  /** Truncates the database's log once every transcript is done and a while has passed. */
+  #rest: NodeJS.Timeout | undefined;
 
   constructor(store: TranscriptStore, run: string, board: Board, now: () => number) {
     this.#store = store;
     this.#run = run;
     this.#now = now;
+    this.#board = board;
     this.#off = board.getState().listen((id, event) => {
       const w = this.#writing.get(id);
       if (!w || w.ending) return;
       // A long text, or anything behind one, waits for its turn (in order).
       const units = event.type === 'text' || event.type === 'thought' ? event.text.length : 0;
-      if (w.queue.length === 0 && units <= TRANSCRIPT_SLICE) return format(w, event);
+      if (w.queue.length === 0 && units <= TRANSCRIPT_SLICE) {
+        format(w, event);
+        if (partFull(w) && !w.due) {
+          w.due = true;
+          this.#later();
+        } else this.#arm(TRANSCRIPT_WRITE_MS);
+        return;
+      }
       w.queue.push(event);
       w.queued += units;
       // A flood faster than the turns take it is formatted now past this much, so what waits stays bounded.
@@ -105,20 +81,44 @@ export class AgentTranscripts {
   open(id: number, task: string, carried?: string): void {
     const formatter = new TranscriptFormatter();
     const buffer = carried ?? (task === '' ? '' : formatter.opening(task));
-    const w: Writing = { formatter, cap: emptyCap(), buffer, writtenAt: -Infinity, queue: [], taken: 0, queued: 0, ending: undefined, ended: false, due: true, rawUnits: 0, spans: [], parts: [], refs: undefined, cut: false };
+    const w = newWriting(formatter, buffer);
     this.#writing.set(id, w);
+    clearTimeout(this.#rest);
+    this.#rest = undefined;
     this.#write(id, w, buffer.length);
   }
 
-  /** Asks for a write of what each running agent said since its last write (called on the board's publish). */
+  /** Asks for a write of what each running agent said since its last write, when one is due (called on the board's publish). */
   flush(): void {
     const now = this.#now();
-    for (const w of this.#writing.values()) {
-      if (w.buffer !== '' && !w.due && now - w.writtenAt >= TRANSCRIPT_WRITE_MS) {
+    let resting: ReadonlySet<number> | undefined;
+    let wait = Infinity;
+    for (const [id, w] of this.#writing) {
+      if (w.buffer === '' || w.due) continue;
+      resting ??= this.#resting();
+      if (writeDue(w, now, resting.has(id))) {
         w.due = true;
         this.#later();
-      }
+      } else wait = Math.min(wait, w.writtenAt + TRANSCRIPT_WRITE_MS - now);
     }
+    if (wait !== Infinity) this.#arm(wait);
+  }
+
+  /** The agents whose turn has ended: their panels are idle, asking or held. */
+  #resting(): ReadonlySet<number> {
+    const ids = new Set<number>();
+    for (const p of this.#board.getState().panels) if (RESTING.has(p.state)) ids.add(p.id);
+    return ids;
+  }
+
+  /** A flush in `ms` (at least 10 ms), unless one is already set. */
+  #arm(ms: number): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, Math.max(10, Math.ceil(ms)));
+    this.#timer.unref();
   }
 
   /**
@@ -141,6 +141,10 @@ export class AgentTranscripts {
   /** Stops listening; what is still queued or buffered is written now, whole. */
   dispose(): void {
     this.#off();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    clearTimeout(this.#rest);
+    this.#rest = undefined;
     if (this.#turn !== undefined) clearImmediate(this.#turn);
     this.#turn = undefined;
     for (const [id, w] of this.#writing) {
@@ -179,6 +183,7 @@ export class AgentTranscripts {
       w.ended = true;
       return 1;
     }
+    if (partFull(w)) w.due = true;
     if (w.due && (w.buffer !== '' || w.ended)) {
       const units = Math.max(1, Math.min(room, w.buffer.length));
       return this.#write(id, w, units) ? units : 0;
@@ -217,16 +222,16 @@ export class AgentTranscripts {
     const last = n === w.buffer.length && w.ended;
     try {
       const parts = this.#store.append(this.#run, id, w.cap, slice, last, now);
-      if (!w.cut) wholeParts(w, parts, n);
-      w.spans = shifted(w.spans, n);
-      w.buffer = w.buffer.slice(n);
+      written(w, parts, n);
       w.writtenAt = now;
+      w.refused = false;
       if (w.buffer === '') w.due = false;
       if (last) this.#ended(id, w);
       return true;
     } catch {
       // Locked or full: the text stays buffered for the next write (a transcript is for reading, not supervision).
       w.writtenAt = now;
+      w.refused = true;
       w.due = false;
       return false;
     }
@@ -236,7 +241,7 @@ export class AgentTranscripts {
   #ended(id: number, w: Writing): void {
     const result = w.ending?.result;
     if (!result || w.cut || w.cap.cut > 0 || w.parts.length === 0) {
-      this.#writing.delete(id);
+      this.#done(id);
       return;
     }
     w.refs = inCodePoints(w.parts, result.raw);
@@ -257,81 +262,18 @@ export class AgentTranscripts {
       take = refs.length;
     }
     w.refs = take >= refs.length ? undefined : refs.slice(take);
-    if (w.refs === undefined) this.#writing.delete(id);
+    if (w.refs === undefined) this.#done(id);
     return Math.max(1, units);
   }
-}
 
-/** One event through the agent's formatter into its buffer. */
-function format(w: Writing, event: AgentEvent): void {
-  const out = w.formatter.event(event);
-  if (event.type === 'text') {
-    if (out === event.text && out !== '') verbatim(w, out.length);
-    w.rawUnits += event.text.length;
+  /** The agent's transcript is all written; the last one done starts the wait for rest. */
+  #done(id: number): void {
+    this.#writing.delete(id);
+    if (this.#writing.size > 0 || this.#rest !== undefined) return;
+    this.#rest = setTimeout(() => {
+      this.#rest = undefined;
+      if (this.#writing.size === 0) this.#store.rest();
+    }, TRANSCRIPT_REST_MS);
+    this.#rest.unref();
   }
-  w.buffer += out;
-  // A database that refuses every write must not let the buffer grow without end: its newest part is kept, the rest counted as cut.
-  if (w.buffer.length > TRANSCRIPT_MAX_BYTES) {
-    const kept = utf8Suffix(w.buffer, TRANSCRIPT_TAIL_BYTES);
-    w.cap.cut += utf8Bytes(w.buffer) - utf8Bytes(kept);
-    w.buffer = kept;
-    w.cut = true;
-  }
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-/** The spans after the buffer's first `n` units are written. */
-function shifted(spans: readonly Span[], n: number): Span[] {
-  return spans.filter((s) => s.bufEnd > n).map((s) => ({ bufStart: Math.max(s.bufStart, n) - n, bufEnd: s.bufEnd - n, rawFrom: s.rawFrom + Math.max(0, n - s.bufStart) }));
-}
-
-/** The buffer's next `len` units are the agent's text as it sent it: a verbatim stretch (joined to the last when they touch). */
-function verbatim(w: Writing, len: number): void {
-  const last = w.spans.at(-1);
-  if (last && last.bufEnd === w.buffer.length && last.rawFrom + (last.bufEnd - last.bufStart) === w.rawUnits) last.bufEnd += len;
-  else w.spans.push({ bufStart: w.buffer.length, bufEnd: w.buffer.length + len, rawFrom: w.rawUnits });
-}
-
-/** Smaller verbatim stretches are not worth a reference. */
-const REFERENCE_MIN = 256;
-
-/** Notes each written part's longest verbatim stretch (the parts are the buffer's first `written` units in order, unless some was cut). */
-function wholeParts(w: Writing, parts: readonly { readonly seq: number; readonly text: string }[], written: number): void {
-  let at = 0;
-  for (const part of parts) {
-    const end = at + part.text.length;
-    let best: { start: number; stop: number; from: number } | undefined;
-    for (const s of w.spans) {
-      const start = Math.max(at, s.bufStart);
-      const stop = Math.min(end, s.bufEnd);
-      if (stop - start >= REFERENCE_MIN && (!best || stop - start > best.stop - best.start)) best = { start, stop, from: s.rawFrom + (start - s.bufStart) };
-    }
-    if (best) {
-      const inPart = best.start - at;
-      const units = best.stop - best.start;
-      w.parts.push({ seq: part.seq, at: codePoints(part.text.slice(0, inPart)), len: codePoints(part.text.slice(inPart, inPart + units)), from: best.from, units });
-    }
-    at = end;
-  }
-  if (at !== written) {
-    w.cut = true;
-    w.parts = [];
-  }
-}
-
-/** The parts' places in `raw` as SQLite counts them (code points); those past its end are left out. */
-function inCodePoints(parts: readonly { seq: number; at: number; len: number; from: number; units: number }[], raw: string): PartReference[] {
-  const out: PartReference[] = [];
-  let unit = 0;
-  let cp = 0;
-  for (const p of parts) {
-    if (p.from < unit || p.from + p.units > raw.length) continue;
-    cp += codePoints(raw.slice(unit, p.from));
-    unit = p.from;
-    out.push({ seq: p.seq, at: p.at, from: cp, len: p.len });
-  }
-  return out;
 }
