@@ -142,7 +142,7 @@ export class AgentsStore {
     // A row with a view was written with its record (and the records table) there; the trigger keeps it so.
     const ends = this.db
       .prepare<{ head: number; tail: number; id: string }, { head: string; tail: string }>(
-        `SELECT ${recordSliceSql('seq', '0', '@head')} AS head, ${recordSliceSql('seq', 'chars - @tail', '@tail')} AS tail FROM records WHERE id = @id AND writing IS NULL`,
+        `SELECT ${recordSliceSql('records.seq', '0', '@head')} AS head, ${recordSliceSql('records.seq', 'records.chars - @tail', '@tail')} AS tail FROM records WHERE id = @id AND writing IS NULL`,
       )
       .get({ head, tail, id: row.record_id });
     if (!ends) return agent;
@@ -214,13 +214,19 @@ export function compactOldViews(db: StateDb, now: number = Date.now()): number {
         // No records table: no record, so no view to read from one.
         if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").get() === undefined) return done.run(OLD_VIEWS, now) && 0;
         const rows = db.prepare<[], Row>('SELECT * FROM agents WHERE record_id IS NOT NULL AND view_head IS NULL').all();
-        const ends = db.prepare<[number, number, string], { head: string; tail: string }>('SELECT substr(text, 1, ?) AS head, substr(text, chars - ? + 1) AS tail FROM records WHERE id = ?');
+        // A records table not yet moved into parts (records/3) still holds its text on the row.
+        const whole = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('records') WHERE name = 'text'").get() !== undefined;
+        const ends = db.prepare<{ head: number; tail: number; id: string }, { head: string; tail: string }>(
+          whole
+            ? 'SELECT substr(text, 1, @head) AS head, substr(text, chars - @tail + 1) AS tail FROM records WHERE id = @id'
+            : `SELECT ${recordSliceSql('records.seq', '0', '@head')} AS head, ${recordSliceSql('records.seq', 'records.chars - @tail', '@tail')} AS tail FROM records WHERE id = @id AND writing IS NULL`,
+        );
         const update = db.prepare('UPDATE agents SET text = ?, view_head = ?, view_tail = ? WHERE run = ? AND id = ?');
         let made = 0;
         for (const row of rows) {
           const recordId = row.record_id ?? '';
           const view = splitView(row.text, recordId, row.chars);
-          const read = view && ends.get(view.head, view.tail, recordId);
+          const read = view && ends.get({ head: view.head, tail: view.tail, id: recordId });
           // Only where reading it back gives the very text stored (a record changed or gone keeps the row as it is).
           if (!view || !read || `${view.before}${read.head}\n\n${claimLine(recordId, row.chars, view.head, row.chars - view.head - view.tail)}\n\n${read.tail}` !== row.text) continue;
           if (made === 0) db.exec(RECORD_DELETE_TRIGGER);

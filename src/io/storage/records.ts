@@ -176,7 +176,7 @@ export class RecordStore {
     const row = guardBusy(this.db, () =>
       this.db
         .prepare<{ from: number; size: number; id: string }, { text: string; chars: number }>(
-          `SELECT ${recordSliceSql('seq', '@from', '@size')} AS text, chars FROM records WHERE id = @id AND writing IS NULL`,
+          `SELECT ${recordSliceSql('records.seq', '@from', '@size')} AS text, chars FROM records WHERE id = @id AND writing IS NULL`,
         )
         .get({ from, size, id }),
     );

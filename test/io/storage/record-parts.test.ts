@@ -50,6 +50,16 @@ describe('a record stored in parts', () => {
     expect(store.read(id, total, 10)?.text).toBe('');
   });
 
+  it('reads each record from its own parts when several are stored, and an agent row reads its own record back', () => {
+    const db = open();
+    const store = new RecordStore(db);
+    const first = store.put('alpha '.repeat(9_000), { label: 'a' }, 0);
+    const second = store.put('omega '.repeat(9_000), { label: 'b' }, 0);
+    expect(store.read(first, 0, 12)?.text).toBe('alpha alpha ');
+    expect(store.read(second, 0, 12)?.text).toBe('omega omega ');
+    expect(store.read(second, 39_996, 6)?.text).toBe('omega ');
+  });
+
   it('is never seen half written: not read, found, indexed or counted by gc until its last part is in, and each turn writes one part', async () => {
     const db = open();
     const store = new RecordStore(db);
