@@ -49,12 +49,25 @@ export const COMPACT_WASTE_BYTES = 2 * 1024 * 1024;
 
 /** Collects when the output has been quiet long enough; one per quiet spell. */
 export interface IdleCollector {
-  /** Output was read: the quiet spell starts again from now. */
+  /** Output was read or a key typed: the quiet spell starts again from now, and the young generation may grow again. */
   activity(): void;
+  /** Ink rendered the chrome: the quiet spell starts again, but a young generation kept small at rest stays small. */
+  rendered(): void;
 }
 
 /** A collection: true when the memory was given back, false to try again later. */
 export type Collect = () => boolean;
+
+/** Lets V8's young generation grow (true) or keeps it at the size it has (false). */
+export type Growth = (grow: boolean) => void;
+
+/**
+ * V8's young generation growth, through its public flag API: factor 1 keeps
+ * the new space as the last collection left it; 2 is V8's default (Node 20
+ * to 24), which lets streaming grow it to keep its scavenges rare. V8 reads
+ * the factor at each growth, so the switch takes effect at once.
+ */
+export const youngGrowth: Growth = (grow) => v8.setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 
 /** The full collection V8 offers when the process runs with `--expose-gc`, else undefined. */
 export function exposedGc(): Collect | undefined {
@@ -95,12 +108,16 @@ function compacting(gc: () => void): void {
  * An idle collector calling `collect` `quietMs` after the last `activity`,
  * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
  * then not until new activity. The timer is unref'd (it never keeps the
- * process alive) and refreshed, not remade, on activity.
+ * process alive) and refreshed, not remade, on activity. Once a collection
+ * gave the memory back, `growth(false)` keeps the young generation small
+ * through renders at rest (docs/performance.md, "Memory at rest") until the
+ * next activity, which calls `growth(true)` before any output is parsed.
  */
-export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS): IdleCollector {
-  if (collect === undefined) return { activity: () => undefined };
+export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth): IdleCollector {
+  if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
   let timer: NodeJS.Timeout | undefined;
   let tries = 0;
+  let held = false;
   const arm = (): void => {
     timer = setTimeout(fire, quietMs);
     timer.unref();
@@ -108,14 +125,24 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
   const fire = (): void => {
     timer = undefined;
     tries++;
-    if (!collect() && tries < IDLE_COLLECT_TRIES) arm();
+    if (collect()) {
+      // At rest the renders' garbage would grow the new space back to its streaming size.
+      if (!held && growth) growth(false);
+      held = true;
+    } else if (tries < IDLE_COLLECT_TRIES) arm();
+  };
+  const quiet = (): void => {
+    tries = 0;
+    if (timer) timer.refresh();
+    else arm();
   };
   return {
     activity() {
-      tries = 0;
-      if (timer) timer.refresh();
-      else arm();
+      if (held && growth) growth(true);
+      held = false;
+      quiet();
     },
+    rendered: quiet,
   };
 }
 
@@ -136,7 +163,7 @@ export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => vo
 
 /**
  * The process's collector, started by the cockpit (a quiet spell after its
- * start-up, which grows the new space too) and told of each pacer tick, each
- * key and each render of the chrome.
+ * start-up, which grows the new space too) and told of each pacer tick and
+ * each key (activity), and of each render of the chrome (rendered).
  */
-export const idleCollection: IdleCollector = idleCollector(exposedGc());
+export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth);
