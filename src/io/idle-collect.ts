@@ -51,7 +51,7 @@ export const COMPACT_WASTE_BYTES = 2 * 1024 * 1024;
 export interface IdleCollector {
   /** Output was read or a key typed: the quiet spell starts again from now, and the young generation may grow again. */
   activity(): void;
-  /** Ink rendered the chrome: the quiet spell starts again, but a young generation kept small at rest stays small. */
+  /** Ink rendered the chrome: the quiet spell starts again, unless the last one ended in a collection that gave the memory back. */
   rendered(): void;
 }
 
@@ -110,8 +110,9 @@ function compacting(gc: () => void): void {
  * then not until new activity. The timer is unref'd (it never keeps the
  * process alive) and refreshed, not remade, on activity. Once a collection
  * gave the memory back, `growth(false)` keeps the young generation small
- * through renders at rest (docs/performance.md, "Memory at rest") until the
- * next activity, which calls `growth(true)` before any output is parsed.
+ * through renders at rest, which no longer arm another collection
+ * (docs/performance.md, "Memory at rest"), until the next activity, which
+ * calls `growth(true)` before any output is parsed.
  */
 export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
@@ -142,7 +143,10 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
       held = false;
       quiet();
     },
-    rendered: quiet,
+    rendered() {
+      // A render after the collection is mostly its own echo (the status line's figures moved): collecting again would echo again.
+      if (!held) quiet();
+    },
   };
 }
 

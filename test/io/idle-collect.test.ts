@@ -93,7 +93,6 @@ describe('the idle collector', () => {
     expect(growth).not.toHaveBeenCalled();
     vi.advanceTimersByTime(IDLE_COLLECT_MS);
     expect(growth.mock.calls).toEqual([[false]]);
-    // A render at rest (the status line's figures) collects again later, still held.
     c.rendered();
     vi.advanceTimersByTime(IDLE_COLLECT_MS);
     expect(growth.mock.calls).toEqual([[false]]);
@@ -101,6 +100,23 @@ describe('the idle collector', () => {
     expect(growth.mock.calls).toEqual([[false], [true]]);
     c.activity();
     expect(growth.mock.calls).toEqual([[false], [true]]);
+  });
+
+  it('collects no more at rest for renders after a collection that gave the memory back (they echo its own figures), but again after output', () => {
+    const collect = vi.fn(() => true);
+    const c = idleCollector(collect);
+    c.activity();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 5; i++) {
+      c.rendered();
+      vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    }
+    expect(collect).toHaveBeenCalledTimes(1);
+    c.activity();
+    c.rendered();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(2);
   });
 
   it('lets the young generation grow while a collection could not give the memory back', () => {
