@@ -110,9 +110,9 @@ function compacting(gc: () => void): void {
  * then not until new activity. The timer is unref'd (it never keeps the
  * process alive) and refreshed, not remade, on activity. Once a collection
  * gave the memory back, `growth(false)` keeps the young generation small
- * through renders at rest, which no longer arm another collection
- * (docs/performance.md, "Memory at rest"), until the next activity, which
- * calls `growth(true)` before any output is parsed.
+ * through renders at rest, which arm no other collection (docs/performance.md,
+ * "Optimisations that stay"), until the next activity, which calls
+ * `growth(true)` before any output is parsed.
  */
 export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
