@@ -34,6 +34,7 @@
  * staying there); a collection 10 s after it gives it back (78.7 MB).
  */
 import v8 from 'node:v8';
+import { performance } from 'node:perf_hooks';
 
 /** How long the agents' output must have been quiet before the collection. */
 export const IDLE_COLLECT_MS = 10_000;
@@ -57,6 +58,23 @@ export interface IdleCollector {
 
 /** A collection: true when the memory was given back, false to try again later. */
 export type Collect = () => boolean;
+
+/** Whether the event loop was busy since the last call (a flood in the main pane, which is not paced output). */
+export type Busy = () => boolean;
+
+/** The share of the time the event loop may have worked for the process to count as quiet. */
+export const BUSY_SHARE = 0.1;
+
+/** The event loop's utilization since the last call (Node's public perf_hooks) above BUSY_SHARE. */
+export function loopBusy(): Busy {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization > BUSY_SHARE;
+    last = now;
+    return busy;
+  };
+}
 
 /** Lets V8's young generation grow (true) or keeps it at the size it has (false). */
 export type Growth = (grow: boolean) => void;
@@ -107,14 +125,15 @@ function compacting(gc: () => void): void {
 /**
  * An idle collector calling `collect` `quietMs` after the last `activity`,
  * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
- * then not until new activity. The timer is unref'd (it never keeps the
+ * then not until new activity; a spell in which the loop was `busy` is not
+ * quiet and is looked at again `quietMs` later. The timer is unref'd (it never keeps the
  * process alive) and refreshed, not remade, on activity. Once a collection
  * gave the memory back, `growth(false)` keeps the young generation small
  * through renders at rest, which arm no other collection (docs/performance.md,
  * "Optimisations that stay"), until the next activity, which calls
  * `growth(true)` before any output is parsed.
  */
-export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth): IdleCollector {
+export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
   let timer: NodeJS.Timeout | undefined;
   let tries = 0;
@@ -125,6 +144,8 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
   };
   const fire = (): void => {
     timer = undefined;
+    // Output no pacer sees (the main pane's) keeps the loop busy: not a quiet spell, look again later.
+    if (busy()) return arm();
     tries++;
     if (collect()) {
       // At rest the renders' garbage would grow the new space back to its streaming size.
@@ -133,6 +154,7 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
     } else if (tries < IDLE_COLLECT_TRIES) arm();
   };
   const quiet = (): void => {
+    busy(); // the spell is measured from its start
     tries = 0;
     if (timer) timer.refresh();
     else arm();
@@ -170,4 +192,4 @@ export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => vo
  * start-up, which grows the new space too) and told of each pacer tick and
  * each key (activity), and of each render of the chrome (rendered).
  */
-export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth);
+export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth, loopBusy());

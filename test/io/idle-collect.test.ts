@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, quietAfter, type Growth } from '../../src/io/idle-collect.js';
+import { until } from '../helpers/until.js';
+import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, type Growth } from '../../src/io/idle-collect.js';
 
 /** The built module, for a fresh node with gc exposed. */
 const IDLE_COLLECT_JS = fileURLToPath(new URL('../../dist/src/io/idle-collect.js', import.meta.url));
@@ -126,6 +127,20 @@ describe('the idle collector', () => {
     expect(growth).not.toHaveBeenCalled();
   });
 
+  it('does not collect while the event loop stays busy with output no pacer sees, and collects once it is quiet', () => {
+    const collect = vi.fn(() => true);
+    let busy = true;
+    const looks = vi.fn(() => busy);
+    idleCollector(collect, IDLE_COLLECT_MS, undefined, looks).activity();
+    // Measured from the spell's start: activity looks once (the reading discarded).
+    expect(looks).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(5 * IDLE_COLLECT_MS);
+    expect(collect).not.toHaveBeenCalled();
+    busy = false;
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   it('arms no timer when gc is not exposed', () => {
     const c = idleCollector(undefined);
     c.activity();
@@ -145,6 +160,18 @@ describe('the idle collector', () => {
     } finally {
       (globalThis as { gc?: unknown }).gc = saved;
     }
+  });
+
+  it('reads the event loop as busy while it works and as quiet while it waits', async () => {
+    vi.useRealTimers();
+    const busy = loopBusy();
+    const end = performance.now() + 50;
+    while (performance.now() < end) {
+      // working, as a flood in the main pane keeps the loop
+    }
+    expect(busy()).toBe(true);
+    // Each look measures the loop since the one before: 100 ms spent waiting.
+    await until(() => !busy(), { interval: 100, what: 'the loop read as quiet' });
   });
 
   it('holds V8\'s new space at its collected size while growth is off and lets it grow once it is on again', () => {
