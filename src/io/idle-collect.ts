@@ -126,8 +126,8 @@ function compacting(gc: () => void): void {
  * An idle collector calling `collect` `quietMs` after the last `activity`,
  * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
  * then not until new activity; a spell in which the loop was `busy` is not
- * quiet and is looked at again `quietMs` later. The timer is unref'd (it never keeps the
- * process alive) and refreshed, not remade, on activity. Once a collection
+ * quiet and is looked at again `quietMs` later. The timer is unref'd (it
+ * never keeps the process alive) and refreshed, not remade, on activity. Once a collection
  * gave the memory back, `growth(false)` keeps the young generation small
  * through renders at rest, which arm no other collection (docs/performance.md,
  * "Optimisations that stay"), until the next activity, which calls
