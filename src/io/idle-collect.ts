@@ -11,6 +11,7 @@
  * the idle collection".
  */
 import v8 from 'node:v8';
+import { performance } from 'node:perf_hooks';
 
 /** How long the agents' output must have been quiet before the collection. */
 export const IDLE_COLLECT_MS = 10_000;
@@ -26,12 +27,42 @@ export const COMPACT_WASTE_BYTES = 2 * 1024 * 1024;
 
 /** Collects when the output has been quiet long enough; one per quiet spell. */
 export interface IdleCollector {
-  /** Output was read: the quiet spell starts again from now. */
+  /** Output was read or a key typed: the quiet spell starts again from now, and the young generation may grow again. */
   activity(): void;
+  /** Ink rendered the chrome: the quiet spell starts again, unless the last one ended in a collection that gave the memory back. */
+  rendered(): void;
 }
 
 /** A collection: true when the memory was given back, false to try again later. */
 export type Collect = () => boolean;
+
+/** Whether the event loop was busy since the last call (a flood in the main pane, which is not paced output). */
+export type Busy = () => boolean;
+
+/** The share of the time the event loop may have worked for the process to count as quiet. */
+export const BUSY_SHARE = 0.1;
+
+/** The event loop's utilization since the last call (Node's public perf_hooks) above BUSY_SHARE. */
+export function loopBusy(): Busy {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization > BUSY_SHARE;
+    last = now;
+    return busy;
+  };
+}
+
+/** Lets V8's young generation grow (true) or keeps it at the size it has (false). */
+export type Growth = (grow: boolean) => void;
+
+/**
+ * V8's young generation growth, through its public flag API: factor 1 keeps
+ * the new space as the last collection left it; 2 is V8's default (Node 20
+ * to 24), which lets streaming grow it to keep its scavenges rare. V8 reads
+ * the factor at each growth, so the switch takes effect at once.
+ */
+export const youngGrowth: Growth = (grow) => v8.setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 
 /** The full collection V8 offers when the process runs with `--expose-gc`, else undefined. */
 export function exposedGc(): Collect | undefined {
@@ -70,27 +101,49 @@ function compacting(gc: () => void): void {
 /**
  * An idle collector calling `collect` `quietMs` after the last `activity`,
  * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
- * then not until new activity. The timer is unref'd (it never keeps the
- * process alive) and refreshed, not remade, on activity.
+ * then not until new activity; a spell in which the loop was `busy` is not
+ * quiet and is looked at again `quietMs` later. The timer is unref'd (it
+ * never keeps the process alive) and refreshed, not remade, on activity. Once a collection
+ * gave the memory back, `growth(false)` keeps the young generation small
+ * through renders at rest, which arm no other collection (docs/performance.md,
+ * "Optimisations that stay"), until the next activity, which calls
+ * `growth(true)` before any output is parsed.
  */
-export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS): IdleCollector {
-  if (collect === undefined) return { activity: () => undefined };
+export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false): IdleCollector {
+  if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
   let timer: NodeJS.Timeout | undefined;
   let tries = 0;
+  let held = false;
   const arm = (): void => {
     timer = setTimeout(fire, quietMs);
     timer.unref();
   };
   const fire = (): void => {
     timer = undefined;
+    // Output no pacer sees (the main pane's) keeps the loop busy: not a quiet spell, look again later.
+    if (busy()) return arm();
     tries++;
-    if (!collect() && tries < IDLE_COLLECT_TRIES) arm();
+    if (collect()) {
+      // At rest the renders' garbage would grow the new space back to its streaming size.
+      if (!held && growth) growth(false);
+      held = true;
+    } else if (tries < IDLE_COLLECT_TRIES) arm();
+  };
+  const quiet = (): void => {
+    busy(); // the spell is measured from its start
+    tries = 0;
+    if (timer) timer.refresh();
+    else arm();
   };
   return {
     activity() {
-      tries = 0;
-      if (timer) timer.refresh();
-      else arm();
+      if (held && growth) growth(true);
+      held = false;
+      quiet();
+    },
+    rendered() {
+      // A render after the collection is mostly its own echo (the status line's figures moved): collecting again would echo again.
+      if (!held) quiet();
     },
   };
 }
@@ -112,7 +165,7 @@ export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => vo
 
 /**
  * The process's collector, started by the cockpit (a quiet spell after its
- * start-up, which grows the new space too) and told of each pacer tick, each
- * key and each render of the chrome.
+ * start-up, which grows the new space too) and told of each pacer tick and
+ * each key (activity), and of each render of the chrome (rendered).
  */
-export const idleCollection: IdleCollector = idleCollector(exposedGc());
+export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth, loopBusy());

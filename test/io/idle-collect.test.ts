@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, quietAfter } from '../../src/io/idle-collect.js';
+import { until } from '../helpers/until.js';
+import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, type Growth } from '../../src/io/idle-collect.js';
 
 /** The built module, for a fresh node with gc exposed. */
 const IDLE_COLLECT_JS = fileURLToPath(new URL('../../dist/src/io/idle-collect.js', import.meta.url));
@@ -74,6 +75,72 @@ describe('the idle collector', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it('puts the collection off while Ink renders, as output does', () => {
+    const collect = vi.fn(() => true);
+    const c = idleCollector(collect);
+    c.activity();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS - 1);
+    c.rendered();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS - 1);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the young generation from growing after a collection gave the memory back, through renders, until output comes again', () => {
+    const growth = vi.fn<Growth>();
+    const c = idleCollector(() => true, IDLE_COLLECT_MS, growth);
+    c.activity();
+    expect(growth).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(growth.mock.calls).toEqual([[false]]);
+    c.rendered();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(growth.mock.calls).toEqual([[false]]);
+    c.activity();
+    expect(growth.mock.calls).toEqual([[false], [true]]);
+    c.activity();
+    expect(growth.mock.calls).toEqual([[false], [true]]);
+  });
+
+  it('collects no more at rest for renders after a collection that gave the memory back (they echo its own figures), but again after output', () => {
+    const collect = vi.fn(() => true);
+    const c = idleCollector(collect);
+    c.activity();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 5; i++) {
+      c.rendered();
+      vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    }
+    expect(collect).toHaveBeenCalledTimes(1);
+    c.activity();
+    c.rendered();
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
+  it('lets the young generation grow while a collection could not give the memory back', () => {
+    const growth = vi.fn<Growth>();
+    idleCollector(() => false, IDLE_COLLECT_MS, growth).activity();
+    vi.advanceTimersByTime(10 * IDLE_COLLECT_MS);
+    expect(growth).not.toHaveBeenCalled();
+  });
+
+  it('does not collect while the event loop stays busy with output no pacer sees, and collects once it is quiet', () => {
+    const collect = vi.fn(() => true);
+    let busy = true;
+    const looks = vi.fn(() => busy);
+    idleCollector(collect, IDLE_COLLECT_MS, undefined, looks).activity();
+    // Measured from the spell's start: activity looks once (the reading discarded).
+    expect(looks).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(5 * IDLE_COLLECT_MS);
+    expect(collect).not.toHaveBeenCalled();
+    busy = false;
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   it('arms no timer when gc is not exposed', () => {
     const c = idleCollector(undefined);
     c.activity();
@@ -93,6 +160,38 @@ describe('the idle collector', () => {
     } finally {
       (globalThis as { gc?: unknown }).gc = saved;
     }
+  });
+
+  it('reads the event loop as busy while it works and as quiet while it waits', async () => {
+    vi.useRealTimers();
+    const busy = loopBusy();
+    const end = performance.now() + 50;
+    while (performance.now() < end) {
+      // working, as a flood in the main pane keeps the loop
+    }
+    expect(busy()).toBe(true);
+    // Each look measures the loop since the one before: 100 ms spent waiting.
+    await until(() => !busy(), { interval: 100, what: 'the loop read as quiet' });
+  });
+
+  it('holds V8\'s new space at its collected size while growth is off and lets it grow once it is on again', () => {
+    // A real heap with the server's young generation cap: objects that live a while grow the new space.
+    const script = `
+      const { exposedGc, youngGrowth } = await import(${JSON.stringify(IDLE_COLLECT_JS)});
+      const v8 = await import('node:v8');
+      const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+      const churn = () => { let keep = []; for (let i = 0; i < 400_000; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 20_000) keep = keep.slice(10_000); } };
+      exposedGc()();
+      const collected = young();
+      youngGrowth(false); churn();
+      const held = young();
+      youngGrowth(true); churn();
+      process.stdout.write(JSON.stringify({ collected, held, grown: young() }));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--v8-pool-size=1', '--max-semi-space-size=8', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const { collected, held, grown } = JSON.parse(r.stdout) as { collected: number; held: number; grown: number };
+    expect(held).toBe(collected);
+    expect(grown).toBeGreaterThan(2 * collected);
   });
 
   it('compacts an old space whose pages hold far more than their live objects, which a plain collection leaves', () => {

@@ -163,7 +163,7 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
   const sign = createPrefixSign();
   const name = options.name === undefined ? cockpitName(process.pid, mainArgv(options.argv, env)) : `tai ${options.name}`;
   const cursor = cursorPlace(board, screens, copy, () => prompt.getState().line !== null || list.getState().open);
-  const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer, rendered: () => idleCollection.activity() });
+  const drawing = startDrawing({ terminal, board, source, prompt, list, prefix, name, now, prefixSign: sign, cursor, log, mouse: env.TAI_MOUSE !== '0', decorate: (o) => copy.decorate(o), steer, rendered: () => idleCollection.rendered() });
   main.term.onTitleChange((title) => drawing.title(title)); // the main program's only: agents' screens are not asked
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
   const stopRings = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });

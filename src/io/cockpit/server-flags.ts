@@ -18,6 +18,8 @@
  *   (a full collection left it at 32 MB);
  * - `--single-threaded-gc`, `--liftoff-only`, `--no-wasm-tier-up`: no RSS
  *   gain measured (yoga's WebAssembly is compiled lazily already);
+ * - `--min-semi-space-size=2|4`: the new space at rest stays larger, and renders
+ *   at rest fill it (docs/performance.md, "Tried and left out");
  * - `--max-old-space-size=48|64`: 0-4 MB less, and a crash (not a slower
  *   cockpit) if the records ever outgrow it;
  * - `--no-sparkplug`, `--flush-baseline-code`, `--bytecode-old-age=1`,
