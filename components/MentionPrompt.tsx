@@ -1,7 +1,7 @@
 /**
- * The mention prompt (issue 7): one row at the bottom of the window while it
- * is open, `@name prompt` with the cursor shown in reverse video, then Tab's
- * choices, `starting…`, or the last error in red until the next key.
+ * The mention prompt: one row at the bottom of the window while it is open,
+ * `@name prompt` with the cursor shown in reverse video, then Tab's choices,
+ * `starting…`, or the last error in red until the next key.
  */
 import React from 'react';
 import { Box } from 'ink';

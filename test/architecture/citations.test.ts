@@ -1,5 +1,5 @@
 /**
- * The repository stands alone (issue 32; docs/spec.md): code, tests and docs
+ * The repository stands alone (docs/spec.md): code, tests and docs
  * cite only docs/, and every `docs/NAME.md, "Heading"` they cite names a doc
  * that exists and a heading in it, so a reader with only the repository can
  * follow each reference.

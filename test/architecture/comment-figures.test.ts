@@ -15,13 +15,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * Files whose owners have not yet moved their figures out, each named so the
- * list only shrinks: src/io/cockpit/server-flags.ts (the flags measured and
- * left out), src/io/terminal/pane-source.ts (Ink's frame cost).
- */
-const NOT_YET = new Set(['src/io/cockpit/server-flags.ts', 'src/io/terminal/pane-source.ts']);
-
 const UNIT = '(?:ms|µs|us|ns|s|MB|KB|kB|MiB|KiB|GB|%)';
 const FIGURE = new RegExp(
   [`\\b\\d+\\.\\d+ ?${UNIT}(?![\\w])`, `\\b\\d+(?:\\.\\d+)?-\\d+(?:\\.\\d+)? ?${UNIT}(?![\\w])`, `\\d ?-> ?~?\\d`, `\\b[Ss]ession \\d+`].join('|'),
@@ -56,7 +49,6 @@ describe('comments in src, store and components', () => {
   it('hold no measured figure and no session number', () => {
     const hits = ['src', 'store', 'components']
       .flatMap(sources)
-      .filter((file) => !NOT_YET.has(file))
       .flatMap((file) =>
         comments(file).flatMap(({ line, text }) =>
           text.split('\n').flatMap((row, i) => (FIGURE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : [])),
@@ -66,32 +58,12 @@ describe('comments in src, store and components', () => {
   });
 });
 
-/** Files whose owners have not yet rewritten their issue citations (the list only shrinks). */
-const CITES_ISSUES_YET = new Set([
-  'src/io/terminal/screen-rows.ts',
-  'src/io/terminal/screen.ts',
-  'src/io/agents/agent-transcripts.ts',
-  'src/io/cockpit/server-flags.ts',
-  'src/io/cockpit/board-clock.ts',
-  'src/io/cockpit/main/main-program.ts',
-  'src/io/cockpit/main/tai-on-path.ts',
-  'src/io/cockpit/keys/mentions.ts',
-  'src/io/storage/stored-status.ts',
-  'src/io/storage/transcripts.ts',
-  'src/io/link/native-client.ts',
-  'src/core/panel/column-fit.ts',
-  'components/AgentColumnBox.tsx',
-  'components/MentionPrompt.tsx',
-  'components/AgentPanelBox.tsx',
-]);
-
 const OUTSIDE = /\b[Ii]ssues? ?#?\d+|\bSTYLE\b ?(?:habit )?\d+/;
 
 describe('comments in src, store and components', () => {
   it('cite docs/, never an issue by its number nor a house-style rule', () => {
     const hits = ['src', 'store', 'components']
       .flatMap(sources)
-      .filter((file) => !CITES_ISSUES_YET.has(file))
       .flatMap((file) => comments(file).flatMap(({ line, text }) => text.split('\n').flatMap((row, i) => (OUTSIDE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : []))));
     expect(hits).toEqual([]);
   });

@@ -59,8 +59,8 @@ describe(DOC, () => {
   });
 });
 
-/** Docs allowed to name issues: the dated log, and one whose owner has not yet rewritten its line. */
-const NAMES_ISSUES = new Set(['docs/perf-log.md', 'docs/performance.md']);
+/** The one doc allowed to name issues: the dated log. */
+const NAMES_ISSUES = new Set(['docs/perf-log.md']);
 
 describe('the docs', () => {
   it('cite no issue by its number', () => {

@@ -3,8 +3,8 @@
  * watchdog every ORCH_MONITOR_INTERVAL. The board itself never reads a clock;
  * this adapter is the one place that does, through an injectable `now`.
  *
- * The clock sleeps when there is nothing to do (issue 3: idle under 1 % of a
- * core; docs/perf-log.md, "idle"): the flush timer is armed only while the
+ * The clock sleeps when there is nothing to do (a cockpit at rest costs no
+ * CPU: docs/perf-log.md, "Idle"): the flush timer is armed only while the
  * board has pending output (the board wakes it, once per flush, not per
  * token), and the watchdog sleeps until the board's next due time
  * (`nextDue`: every tick while an agent is live, else a lingering panel's

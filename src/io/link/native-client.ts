@@ -1,12 +1,13 @@
 /**
  * The native client (src/native/client.c, built at install into
- * src/native/build/tai-client): the same relay as link-client.ts, in C, for
- * a key's echo without Node's streams and event loop in the way (issue 17).
- * tai connects the link here (so a cockpit it cannot reach is refused as
- * before), hands the connected socket to the client as its fd 3 with this
- * terminal as its stdio, and waits. The client tells how the link ended on
- * fd 4, the report, and tai prints the farewell through its one sanitizer,
- * as the node client does, and exits with its code.
+ * src/native/build/tai-client): the same relay as link-client.ts, in C, for a
+ * key's echo without Node's streams and event loop in the way
+ * (docs/performance.md, "Optimisations that stay"). tai connects the link
+ * here (so a cockpit it cannot reach is refused as before), hands the
+ * connected socket to the client as its fd 3 with this terminal as its stdio,
+ * and waits. The client tells how the link ended on fd 4, the report, and tai
+ * prints the farewell through its one sanitizer, as the node client does, and
+ * exits with its code.
  *
  * Started by the launcher (src/bin/tai, src/io/launch/exec-plan.ts), tai does
  * not wait: it hands the launcher the client's argv and exits, the launcher

@@ -1,8 +1,8 @@
 /**
- * `tai status` without a cockpit (issue 5, "also the agents' rows so `tai
- * status` survives a cockpit restart"): the agents as the state database
- * stored them, from every cockpit and in-process `tai spawn` on the machine.
- * Rows whose supervisor is gone are settled first (their reapers stopped the
+ * `tai status` without a cockpit, so that it survives a cockpit restart
+ * (docs/agents.md, "Starting one"): the agents as the state database stored
+ * them, from every cockpit and in-process `tai spawn` on the machine. Rows
+ * whose supervisor is gone are settled first (their reapers stopped the
  * agents), as `openAgentService` does.
  */
 import { existsSync } from 'node:fs';

@@ -14,8 +14,8 @@
  *   (overlays()). React renders only when the structure changed
  *   (sameChrome: size, places, focus, zoom, help, scroll), not when a screen
  *   or a header's text did, so a streaming agent costs no React render and
- *   no Ink frame: Ink's frame costs 5-30 ms whatever changed
- *   (docs/performance.md).
+ *   no Ink frame, whose cost is the same whatever changed (docs/perf-log.md,
+ *   "Figures taken out of code comments").
  * - header-only frame: a publish that changed nothing but header text
  *   (headerChanges), drawn in its own turn with no other frame waiting; the
  *   frame listeners get those panels' ids, and the drawing patches their

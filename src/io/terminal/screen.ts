@@ -60,10 +60,9 @@ export class XtermScreen implements Screen {
    * A panel: the board's flush writes every panel's output in one turn and
    * publishes their new header text (tokens, tools) in the same turn; parsed
    * there, one frame draws both. Parsed on the timer, the headers were drawn
-   * first, alone, and the text a frame slot (50 ms) later: a second frame per
-   * tick, and about 10 % of the server's CPU while 8 agents stream (issue 17,
-   * docs/performance.md). A long write still yields to the event loop every
-   * 12 ms as xterm.js does (after its first slice, every slice waits on the
+   * first, alone, and the text a frame slot later: a second frame per tick
+   * (docs/performance.md, "Optimisations that stay"). A long write still
+   * yields to the event loop every 12 ms as xterm.js does (after its first slice, every slice waits on the
    * timer). `main`: the main pane's screen, where a flood is parsed only as
    * far as its lines stay in the scrollback (FloodSkip).
    */

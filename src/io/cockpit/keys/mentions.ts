@@ -1,9 +1,9 @@
 /**
- * The cockpit's mention prompt at work (issue 7; docs/spec.md, "Owners and
- * sessions"): keys from the KeyScanner edit the line in the prompt's store;
- * Enter turns `@name prompt` into the registry entry's spawn Command (the same
- * conversion `tai spawn @name` uses, src/core/agents/agent-spawn.ts) and hands it to
- * the cockpit's one dispatcher. Unknown names, programs not on PATH, a live
+ * The cockpit's mention prompt at work (docs/spec.md, "Owners and sessions"):
+ * keys from the KeyScanner edit the line in the prompt's store; Enter turns
+ * `@name prompt` into the registry entry's spawn Command (the same conversion
+ * `tai spawn @name` uses, src/core/agents/agent-spawn.ts) and hands it to the
+ * cockpit's one dispatcher. Unknown names, programs not on PATH, a live
  * session and the agent cap come back as an error in the line.
  *
  * Vocabulary:

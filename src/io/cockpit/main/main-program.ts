@@ -3,7 +3,7 @@
  * terminal is taken over (`tai -- nosuchprog` must not flash the screen and
  * exit with nothing said), and, when it fails at once, its last lines shown
  * on the normal screen after the cockpit restores it, where the user can
- * read them (issue 13, bug 1).
+ * read them.
  */
 import type { Terminal } from '@xterm/headless';
 import { StartRefusedError } from '../../../core/errors.js';
