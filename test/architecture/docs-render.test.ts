@@ -4,7 +4,8 @@
  * has its header's columns, and no line outside a code block runs past 200
  * characters (a reader's window, a diff's side by side). And the docs stand
  * alone: none cites an issue by its number (the issues are not in the
- * repository), but the performance log, a dated record.
+ * repository), but the performance log, a dated record; and
+ * docs/performance.md stays a reference of at most 250 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,16 @@ describe(DOC, () => {
       }
     });
     expect(broken).toEqual([]);
+  });
+});
+
+/** docs/performance.md stays a reference (how to bench, today's table, a paragraph per kept optimisation); detail goes to docs/perf-log.md. */
+const PERFORMANCE_MAX_LINES = 250;
+
+describe('docs/performance.md', () => {
+  it(`is at most ${PERFORMANCE_MAX_LINES} lines`, () => {
+    const lines = readFileSync(`${ROOT}/docs/performance.md`, 'utf8').trimEnd().split('\n').length;
+    expect(lines).toBeLessThanOrEqual(PERFORMANCE_MAX_LINES);
   });
 });
 
