@@ -14,7 +14,7 @@ import type { BoardContext } from './board-context.js';
 /** The actions on layout, focus and what a reader sees. */
 export type ViewActions = Pick<
   BoardActions,
-  'resize' | 'status' | 'agentCounts' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'helpScroll' | 'scroll' | 'scrollLines'
+  'resize' | 'status' | 'agentCounts' | 'rowOf' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'helpScroll' | 'scroll' | 'scrollLines'
 >;
 
 /** The view's actions over the board's private state. */
@@ -38,6 +38,14 @@ export function viewActions(ctx: BoardContext): ViewActions {
 
     agentCounts() {
       return counter(records.values());
+    },
+
+    rowOf(id, now) {
+      // A panel still held wins over its own history row; the newest rows are the ones asked for.
+      const rec = records.get(id);
+      if (rec) return rowOf(rec, now);
+      for (let i = history.length - 1; i >= 0; i--) if (history[i]!.id === id) return history[i];
+      return undefined;
     },
 
     screenOf(id) {

@@ -81,7 +81,7 @@ function settledAgent(agent: RunningAgent): RunningAgent {
 
 /** The board's status row of panel `id`, if it has one. */
 export function boardRow(s: ServiceState, id: number, now: number): AgentRow | undefined {
-  return s.board.getState().status(now).agents.find((r) => r.id === id);
+  return s.board.getState().rowOf(id, now);
 }
 
 /** The final state the board gave panel `id`, or undefined while it is live. */

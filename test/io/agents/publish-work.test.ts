@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, Job } from '../../../src/io/agents/agent-jobs.js';
 import { sweep } from '../../../src/io/agents/attempt-effects.js';
-import { CONCLUDED_JOBS_MAX, retire, type ServiceState } from '../../../src/io/agents/service-state.js';
+import { boardRow, CONCLUDED_JOBS_MAX, reasonOf, retire, rowState, type ServiceState } from '../../../src/io/agents/service-state.js';
 import { createBoard } from '../../../store/board.js';
 
 /** A job with one attempt, and how often a publish looked at its attempts. */
@@ -37,5 +37,37 @@ describe('the work of a publish in the agent service', () => {
     expect(kept.map((k, i) => k.looks() - before[i]!).reduce((a, b) => a + b, 0)).toBe(0);
     expect(running.looks()).toBeGreaterThanOrEqual(10);
     expect(s.jobs.size).toBe(CONCLUDED_JOBS_MAX + 1);
+  });
+});
+
+describe("the work of an agent's end and of a poll in the agent service", () => {
+  it("reads one agent's row without making the status of every agent the board keeps", () => {
+    const board = createBoard();
+    const b = board.getState();
+    const live = b.open({ label: 'live' }, 0);
+    const ended: number[] = [];
+    for (let i = 0; i < 64; i++) {
+      const id = b.open({ label: `ended ${i}` }, 0);
+      b.finish(id, i % 2 === 0 ? 'done' : 'failed', `reason ${i}`, 0);
+      b.close(id, 0);
+      ended.push(id);
+    }
+    // Every call of `status` makes a row for each agent kept: an agent's end and a poll ask for one row.
+    let calls = 0;
+    const status = b.status;
+    board.setState({
+      status: (now: number) => {
+        calls++;
+        return status(now);
+      },
+    });
+    const s = { board, now: () => 1000 } as unknown as ServiceState;
+    expect(boardRow(s, live, 1000)).toMatchObject({ id: live, label: 'live', state: 'running' });
+    expect(rowState(s, live, 1000)).toBeUndefined();
+    expect(rowState(s, ended[63]!, 1000)).toBe('failed');
+    expect(reasonOf(s, ended[62]!, 1000)).toBe('reason 62');
+    expect(boardRow(s, 9999, 1000)).toBeUndefined();
+    expect(calls).toBe(0);
+    expect(boardRow(s, ended[10]!, 1000)).toEqual(status(1000).agents.find((r) => r.id === ended[10]));
   });
 });
