@@ -64,7 +64,8 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
   const s = board.getState();
   const { layout, focus, scrollback } = s;
   const area = layout.status ? s.rows - 1 : s.rows;
-  const status = layout.status || listOpen ? board.getState().status(now()) : undefined;
+  // The rows only for the agent list; the status line needs the counts alone, and none when the output stage draws it.
+  const status = listOpen ? board.getState().status(now()) : undefined;
   let body: React.ReactNode;
   if (s.help) {
     body = <HelpOverlay cols={s.cols} rows={area} prefix={prefix} top={s.helpTop} />;
@@ -101,9 +102,9 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
     <PaletteContext.Provider value={paletteOf(s.noColor)}>
       <Box width={s.cols} height={s.rows} flexDirection="column">
         {body}
-        {statusRect && status ? (
+        {statusRect ? (
           <Box position="absolute" marginLeft={0} marginTop={statusRect.y} width={statusRect.cols} height={1}>
-            {statusDrawn ? <RawRows rows={[]} cols={statusRect.cols} height={1} /> : <StatusLine facts={statusFacts({ state: s, list, sign: prefixSign, name, prefix, status })} cols={statusRect.cols} />}
+            {statusDrawn ? <RawRows rows={[]} cols={statusRect.cols} height={1} /> : <StatusLine facts={statusFacts({ state: s, list, sign: prefixSign, name, prefix, counts: s.agentCounts() })} cols={statusRect.cols} />}
           </Box>
         ) : null}
         {prompt ? <MentionPrompt prompt={prompt} cols={s.cols} y={s.rows - 1} /> : null}

@@ -15,7 +15,7 @@ import { formatCost } from '../src/core/cost/group-cost.js';
 import type { BoardState } from '../store/board.js';
 import type { AgentList } from '../store/agent-list.js';
 import type { PrefixSign } from '../store/prefix-sign.js';
-import type { BoardStatus } from '../store/status.js';
+import type { AgentCounts } from '../store/status.js';
 import { RawRows } from './RawRows.js';
 import { usePalette } from './use-palette.js';
 
@@ -23,7 +23,8 @@ import { usePalette } from './use-palette.js';
 export interface StatusFacts {
   /** The cockpit's name: `tai`, its pid and the main program's name. */
   readonly name: string;
-  readonly status: BoardStatus;
+  /** The agents in each state (the board's `agentCounts`). */
+  readonly counts: AgentCounts;
   /** Agents on the board with no panel (no room). */
   readonly hidden: number;
   readonly prefix: string;
@@ -44,12 +45,11 @@ export interface StatusFacts {
  * 1 waiting · 3 done · 1 failed · 1 timeout · 1 cancelled · +4 hidden` (zero counts left out but running; queued
  * and idle count as running). Feed panes and read-only views (a lane's diff) are not agents and are not counted.
  */
-export function statusCounts(status: BoardStatus, hidden: number): string {
+export function statusCounts(counts: AgentCounts, hidden: number): string {
   const count = new Map<string, number>();
-  for (const a of status.agents) {
-    if (a.kind !== 'agent') continue;
-    const word = a.state === 'waiting' || a.state === 'asking' || !isLive(a.state) ? a.state : 'running';
-    count.set(word, (count.get(word) ?? 0) + 1);
+  for (const [state, n] of counts) {
+    const word = state === 'waiting' || state === 'asking' || !isLive(state) ? state : 'running';
+    count.set(word, (count.get(word) ?? 0) + n);
   }
   const asking = count.get('asking') ?? 0;
   const parts = [...(asking > 0 ? [`${asking} ${asking === 1 ? 'asks' : 'ask'} you`] : []), `${count.get('running') ?? 0} running`];
@@ -68,7 +68,7 @@ export function statusRow(facts: StatusFacts, cols: number, palette: Palette): s
   const note = facts.ask ?? facts.message;
   const right = note !== undefined ? ` ${note} ` : facts.pending ? ` ${key} … press a key (? help) ` : ` ${key} ? help `;
   const lit = facts.ask !== undefined || facts.pending ? palette.pending : facts.message !== undefined ? palette.error : palette.status;
-  const counts = `${facts.zoomed === undefined ? '' : `zoomed: ${facts.zoomed} (${key} z) · `}${statusCounts(facts.status, facts.hidden)}`;
+  const counts = `${facts.zoomed === undefined ? '' : `zoomed: ${facts.zoomed} (${key} z) · `}${statusCounts(facts.counts, facts.hidden)}`;
   const costly = ` ${facts.name} │ ${counts}${facts.cost === undefined ? '' : ` │ tai ${facts.cost}`} `;
   const full = ` ${facts.name} │ ${counts} `;
   const left = costly.length + right.length <= cols ? costly : full.length + right.length <= cols ? full : ` ${counts} `;
@@ -86,18 +86,18 @@ export interface StatusSources {
   readonly sign: PrefixSign;
   readonly name: string;
   readonly prefix: string;
-  /** The board's status at this time (its rows, for the counts). */
-  readonly status: BoardStatus;
+  /** The agents in each state (the board's `agentCounts`). */
+  readonly counts: AgentCounts;
 }
 
 /** The status line's facts, read from its stores at the time of the call (the Cockpit's render, or the output stage's frame). */
-export function statusFacts({ state, list, sign, name, prefix, status }: StatusSources): StatusFacts {
+export function statusFacts({ state, list, sign, name, prefix, counts }: StatusSources): StatusFacts {
   const { pending, ask, message } = sign.getState();
   const own = list.getState().own;
   const zoomed = state.layout.zoomed?.id;
   return {
     name,
-    status,
+    counts,
     hidden: state.layout.hidden.length,
     prefix,
     pending,

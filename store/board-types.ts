@@ -8,7 +8,7 @@ import type { FeedState, FocusTarget } from '../src/core/protocol/commands.js';
 import type { Layout, PaneId } from '../src/core/panel/layout.js';
 import type { FinalState, PanelState, StopCause } from '../src/core/panel/panel-state.js';
 import type { Screen, ScreenFactory } from '../src/core/screen.js';
-import type { BoardStatus } from './status.js';
+import type { AgentCounts, AgentRow, BoardStatus } from './status.js';
 import type { AnsweredQuestion, AskedListener, BatchAnswered, Question, QuestionAnswer, QuestionAsk, QuestionRow } from '../src/core/agents/questions.js';
 import type { RuleRequest } from '../src/core/inbox/rule-input.js';
 import type { BatchFilter, RuleAdded, RuleDecision, RuleRow } from '../src/core/inbox/rules.js';
@@ -177,6 +177,10 @@ export interface BoardActions {
   resize(cols: number, rows: number): void;
   /** Totals by state and a row per agent (docs/spec.md, "Status API"). */
   status(now: number): BoardStatus;
+  /** How many agents are in each state, as `status` counts them; its work does not grow with the agents that ended. */
+  agentCounts(): AgentCounts;
+  /** The row `status` has for `id`, without making the others (a poll and an agent's end ask for one). */
+  rowOf(id: number, now: number): AgentRow | undefined;
   /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
   screenOf(id: number): Screen | undefined;
   /**

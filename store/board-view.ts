@@ -8,18 +8,19 @@ import { focusMoved, focusSetTo, helpToggled, resized, revealed, scrolled, scrol
 import type { BoardActions } from './board-types.js';
 import { isLive } from '../src/core/panel/panel-state.js';
 import { rowOf } from './panel-record.js';
-import { statusOf } from './status.js';
+import { agentCounter, statusOf } from './status.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions on layout, focus and what a reader sees. */
 export type ViewActions = Pick<
   BoardActions,
-  'resize' | 'status' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'helpScroll' | 'scroll' | 'scrollLines'
+  'resize' | 'status' | 'agentCounts' | 'rowOf' | 'screenOf' | 'reveal' | 'transcriptKept' | 'focusMove' | 'focusSet' | 'zoomToggle' | 'helpToggle' | 'helpScroll' | 'scroll' | 'scrollLines'
 >;
 
 /** The view's actions over the board's private state. */
 export function viewActions(ctx: BoardContext): ViewActions {
   const { records, kept, history } = ctx;
+  const counter = agentCounter(history);
   /** How far the focused pane's screen can scroll back. */
   const focusedHistory = (): number => {
     const focus = ctx.get().focus;
@@ -33,6 +34,18 @@ export function viewActions(ctx: BoardContext): ViewActions {
 
     status(now) {
       return statusOf([...records.values()].map((r) => rowOf(r, now)), history, records);
+    },
+
+    agentCounts() {
+      return counter(records.values());
+    },
+
+    rowOf(id, now) {
+      // A panel still held wins over its own history row; the newest rows are the ones asked for.
+      const rec = records.get(id);
+      if (rec) return rowOf(rec, now);
+      for (let i = history.length - 1; i >= 0; i--) if (history[i]!.id === id) return history[i];
+      return undefined;
     },
 
     screenOf(id) {

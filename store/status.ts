@@ -42,3 +42,50 @@ export function statusOf(current: readonly AgentRow[], history: readonly AgentRo
   for (const r of rows) totals[r.state]++;
   return { totals: { ...totals, total: rows.length }, agents: rows };
 }
+
+/** How many agents (not feed panes) are in each state: what the status line counts. */
+export type AgentCounts = ReadonlyMap<PanelState, number>;
+
+/** The agent rows' states by id, with their counts, of one version of the history. */
+interface HistoryCounts {
+  readonly first: AgentRow | undefined;
+  readonly last: AgentRow | undefined;
+  readonly length: number;
+  readonly states: ReadonlyMap<number, PanelState>;
+  readonly counts: AgentCounts;
+}
+
+/**
+ * The agents' counts as `statusOf` would give them, for every publish of the
+ * status line: the history's counts are made again only when its rows changed
+ * (it only grows at its end and is cut at its start), so the work of a call
+ * is the panels held, not the agents that ended.
+ */
+export function agentCounter(history: readonly AgentRow[]): (held: Iterable<{ readonly id: number; readonly kind: string; readonly state: PanelState }>) => AgentCounts {
+  let made: HistoryCounts | undefined;
+  const ofHistory = (): HistoryCounts => {
+    const first = history[0];
+    const last = history.at(-1);
+    if (made && made.first === first && made.last === last && made.length === history.length) return made;
+    const states = new Map<number, PanelState>();
+    const counts = new Map<PanelState, number>();
+    for (const r of history) {
+      if (r.kind !== 'agent') continue;
+      states.set(r.id, r.state);
+      counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
+    }
+    made = { first, last, length: history.length, states, counts };
+    return made;
+  };
+  return (held) => {
+    const h = ofHistory();
+    const counts = new Map(h.counts);
+    for (const r of held) {
+      // A panel still held wins over its own history row.
+      const old = h.states.get(r.id);
+      if (old !== undefined) counts.set(old, (counts.get(old) ?? 0) - 1);
+      if (r.kind === 'agent') counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
+    }
+    return counts;
+  };
+}

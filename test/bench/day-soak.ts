@@ -18,6 +18,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { cpuOf, rssOf, serverOf } from './cockpit.js';
 import { attachOnce, CLI, soakEnv, startLoad, tai, waitFor, type LoadCounts } from './soak-load.js';
@@ -34,11 +35,15 @@ export interface DaySoakOptions {
  * Profiling, by environment: TAI_SOAK_HEAP_DIR (a folder) makes the server
  * write a heap snapshot there on SIGPWR, taken when the agents started reach
  * each count of TAI_SOAK_HEAP_AT (e.g. `50,300`); TAI_SOAK_AGENT_SECONDS
- * shortens the started agents' lives so those counts come sooner.
+ * shortens the started agents' lives so those counts come sooner;
+ * TAI_SOAK_CPU_PROF_DIR (a folder) gets a CPU profile of the server per
+ * minute (server-profile.cjs), to compare an early minute with a late one.
  */
 const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
 const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
+const PROF_DIR = process.env.TAI_SOAK_CPU_PROF_DIR;
+const PROFILER = fileURLToPath(new URL('../../../test/bench/server-profile.cjs', import.meta.url));
 
 /** Tokens a second of every streaming agent. */
 const RATE = 200;
@@ -50,6 +55,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tai-soak-'));
   const env = soakEnv(dir);
   if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
+  if (PROF_DIR) Object.assign(env, { NODE_OPTIONS: `--require=${PROFILER}`, TAI_SOAK_CPU_PROF_DIR: PROF_DIR });
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');
@@ -125,6 +131,7 @@ async function minutesOf(minutes: number, server: number, env: Record<string, st
     }
     if (rss.length === 0) rss.push(rssOf(server));
     const attached = await attach;
+    if (PROF_DIR) process.kill(server, 'SIGUSR2'); // the server's profile of this minute
     const cpu = cpuOf(server);
     const look = lookAt(state);
     const row: Minute = {

@@ -3,9 +3,8 @@ import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
 import { statusRow, type StatusFacts } from '../../components/StatusLine.js';
 import { paletteOf } from '../../src/core/panel/colors.js';
-import { statusOf } from '../../store/status.js';
 
-const facts: StatusFacts = { name: 'tai night', status: statusOf([], [], new Map()), hidden: 0, prefix: '\x1d', pending: false, cost: 'cpu 2% · 84 MB' };
+const facts: StatusFacts = { name: 'tai night', counts: new Map(), hidden: 0, prefix: '\x1d', pending: false, cost: 'cpu 2% · 84 MB' };
 const row = (cols: number): string => stripAnsi(statusRow(facts, cols, paletteOf(true)));
 
 describe("the status line's cost", () => {

@@ -122,6 +122,7 @@ export class LocalAgentService implements AgentService {
       run,
       jobs: new Map(),
       concluded: [],
+      live: new Set(),
       outages: options.outages,
       lanes: options.lanes,
       laneOf: new WeakMap(),
@@ -332,7 +333,7 @@ function isLive(attempt: Attempt): boolean {
 /** The live attempts, by panel and process group, for the watch of lost links. */
 function holdCandidates(s: ServiceState): HoldCandidate[] {
   const found: HoldCandidate[] = [];
-  for (const job of new Set(s.jobs.values())) {
+  for (const job of s.live) {
     const attempt = job.attempts.at(-1);
     if (attempt === undefined || attempt.life.phase !== 'running') continue;
     found.push({ panel: attempt.id, label: job.label, pgid: attempt.agent.pgid });

@@ -116,6 +116,7 @@ export function startAttempt(s: ServiceState, job: Job, now: number, opening?: O
   const attempt: Attempt = { id, agent, life: startedAttempt(), ...(slot === undefined ? {} : { slot }) };
   job.attempts.push(attempt);
   s.jobs.set(id, job);
+  s.live.add(job);
   bindStops(s, job, attempt);
   saveRow(s, job, attempt, 'running', now);
   const lane = s.laneOf.get(job);

@@ -231,7 +231,7 @@ export function sweep(s: ServiceState): void {
   s.transcripts?.flush();
   // Without an outage watch nothing is held or checked: the live state is not looked up.
   const panels = s.outages ? s.board.getState().panels : [];
-  for (const job of new Set(s.jobs.values())) {
+  for (const job of [...s.live]) {
     const attempt = job.attempts.at(-1);
     if (!attempt || attempt.life.phase === 'storing' || attempt.life.phase === 'finished') continue;
     if (attempt.life.stop === 'hard') {

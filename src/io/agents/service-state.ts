@@ -34,6 +34,8 @@ export interface ServiceState {
   readonly jobs: Map<number, Job>;
   /** The concluded jobs still in `jobs`, oldest first (retire). */
   readonly concluded: Job[];
+  /** The jobs not concluded yet: what a publish looks at, so its cost does not grow with the concluded ones kept. */
+  readonly live: Set<Job>;
   readonly outages: AgentOutages | undefined;
   readonly lanes: LaneWatch | undefined;
   /** The lane each lane job runs in. */
@@ -63,6 +65,7 @@ export const CONCLUDED_JOBS_MAX = 64;
  */
 export function retire(s: ServiceState, job: Job): void {
   for (const attempt of job.attempts) attempt.agent = settledAgent(attempt.agent);
+  s.live.delete(job);
   s.concluded.push(job);
   while (s.concluded.length > CONCLUDED_JOBS_MAX) {
     const old = s.concluded.shift();
@@ -78,7 +81,7 @@ function settledAgent(agent: RunningAgent): RunningAgent {
 
 /** The board's status row of panel `id`, if it has one. */
 export function boardRow(s: ServiceState, id: number, now: number): AgentRow | undefined {
-  return s.board.getState().status(now).agents.find((r) => r.id === id);
+  return s.board.getState().rowOf(id, now);
 }
 
 /** The final state the board gave panel `id`, or undefined while it is live. */

@@ -107,7 +107,7 @@ class Frames {
 
   /** The status line as an overlay on its row, or none when the layout has no status row (the components leave it blank). */
   status(): Overlay[] {
-    const { board, list, prefixSign, name, prefix, now } = this.options;
+    const { board, list, prefixSign, name, prefix } = this.options;
     const state = board.getState();
     const rect = state.layout.status;
     if (!rect) return [];
@@ -115,7 +115,7 @@ class Frames {
     const from = [state, list.getState(), prefixSign.getState()];
     const made = this.statusMade;
     if (made && made.from.every((x, i) => x === from[i])) return [made.overlay];
-    const text = statusRow(statusFacts({ state, list, sign: prefixSign, name, prefix, status: state.status(now()) }), rect.cols, paletteOf(state.noColor));
+    const text = statusRow(statusFacts({ state, list, sign: prefixSign, name, prefix, counts: state.agentCounts() }), rect.cols, paletteOf(state.noColor));
     if (made && made.text === text && made.overlay.y === rect.y && made.overlay.cols === rect.cols) {
       this.statusMade = { ...made, from };
       return [made.overlay];

@@ -176,3 +176,32 @@ describe("the cockpit's drawing of its status line", () => {
     r.stop();
   });
 });
+
+describe("the status line's work per publish", () => {
+  it('counts the agents without making the rows of the agents that ended, however many are kept', async () => {
+    const r = await rig();
+    const s = r.board.getState();
+    for (let i = 0; i < 64; i++) {
+      const id = s.open({ label: `ended ${i}` }, T0);
+      s.finish(id, 'done', 'ok', T0);
+      s.close(id, T0);
+    }
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/2 running · 64 done/));
+    // Every call of `status` makes a row for each agent kept (the newest 64): the status line must not need it.
+    let calls = 0;
+    const status = r.board.getState().status;
+    r.board.setState({
+      status: (now: number) => {
+        calls++;
+        return status(now);
+      },
+    });
+    const renders = r.renders();
+    r.board.getState().finish(r.ids[0]!, 'failed', 'exit 1', T0 + 500);
+    r.tick(1_000);
+    await vi.waitFor(async () => expect(await r.screen()).toMatch(/1 running · 63 done · 1 failed/));
+    expect(r.renders()).toBeGreaterThan(renders);
+    expect(calls).toBe(0);
+    r.stop();
+  });
+});
