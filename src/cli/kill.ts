@@ -33,7 +33,7 @@ export async function run(args: readonly string[], out: CliOutput = processOutpu
     else {
       const bad = linkProblem(card);
       if (bad !== undefined) throw new Error(bad);
-      await killCockpit(card.link);
+      await killCockpit({ ...card, link: card.link });
     }
     out.say(`cockpit ${card.name} ended (its agents are stopped)\n`);
     return 0;

@@ -22,10 +22,16 @@ export async function queryCockpit(link: string): Promise<CockpitInfo | undefine
   }
 }
 
-/** Ends the cockpit at `link` and resolves once it has ended; throws when it does not within KILL_WAIT_MS. */
-export async function killCockpit(link: string): Promise<void> {
-  const frame = await converse(link, 'kill', KILL_WAIT_MS);
+/**
+ * Ends the cockpit of `card` over its link and resolves once its process has
+ * gone (the farewell comes before the server has written its end); throws
+ * when it does not end within KILL_WAIT_MS.
+ */
+export async function killCockpit(card: CockpitCard & { readonly link: string }): Promise<void> {
+  const deadline = Date.now() + KILL_WAIT_MS;
+  const frame = await converse(card.link, 'kill', KILL_WAIT_MS);
   if (frame === undefined) throw new Error(`the cockpit did not end within ${KILL_WAIT_MS / 1000}s`);
+  await gone(card, deadline, KILL_WAIT_MS);
 }
 
 /**
@@ -36,7 +42,11 @@ export async function killCockpit(link: string): Promise<void> {
 export async function killOneProcess(card: CockpitCard, waitMs = KILL_WAIT_MS): Promise<void> {
   if (!cardAlive(card)) return;
   process.kill(card.pid, 'SIGTERM');
-  const deadline = Date.now() + waitMs;
+  await gone(card, Date.now() + waitMs, waitMs);
+}
+
+/** Resolves once the process of `card` has gone; throws past `deadline`. */
+async function gone(card: CockpitCard, deadline: number, waitMs: number): Promise<void> {
   while (cardAlive(card)) {
     if (Date.now() > deadline) throw new Error(`the cockpit did not end within ${waitMs / 1000}s`);
     await new Promise((r) => setTimeout(r, 100));
