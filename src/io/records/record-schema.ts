@@ -12,6 +12,9 @@
  *   a part is also the index's chunk. A record's row says `writing` (its
  *   writer's pid) until its last part is in: until then nothing reads,
  *   finds or counts it.
+ * - records/4: each part's chunk in the index also holds the next part's
+ *   first RECORD_OVERLAP code points, so a word a part's end cuts in two is
+ *   whole in one chunk; the index is built again from each record's start.
  */
 import { RECORD_DELETE_TRIGGER as AGENTS_TRIGGER } from '../storage/agents-store.js';
 import { migrate, type StateDb } from '../storage/state-db.js';
@@ -19,6 +22,19 @@ import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcr
 
 /** Code points in a record's part (and the index's chunk): a part ends at a space within its last quarter when there is one. */
 export const RECORD_PART = 32_768;
+
+/** Code points of the next part that a part's chunk also holds: any text of at most RECORD_OVERLAP + 1 code points is whole in one chunk. */
+export const RECORD_OVERLAP = 1_024;
+
+/**
+ * The SQL of the indexed (and scanned) chunk of part `p` (a table alias of
+ * `record_parts`): its text and the next part's first RECORD_OVERLAP code
+ * points. A part never changes once its record is whole, so the index's
+ * delete reads the same text it indexed.
+ */
+export function chunkTextSql(p: string): string {
+  return `${p}.text || coalesce((SELECT substr(n.text, 1, ${RECORD_OVERLAP}) FROM record_parts n WHERE n.seq = ${p}.seq AND n.start = ${p}.start + ${p}.len), '')`;
+}
 
 const RECORDS_1 = [
   `CREATE TABLE records (
@@ -111,9 +127,31 @@ function records3(db: StateDb): string[] {
   ];
 }
 
+/** Each chunk with the next part's start (`chunkTextSql`): the index is made again, and every record indexed again from its start. */
+const RECORDS_4 = [
+  'DROP TRIGGER records_parts_ad',
+  'DROP TABLE record_parts_fts',
+  'DROP VIEW record_part_text',
+  `CREATE VIEW record_part_text AS
+     SELECT p.id AS id, ${chunkTextSql('p')} AS text, CASE WHEN p.start = 0 THEN r.label ELSE '' END AS label
+       FROM record_parts p JOIN records r ON r.seq = p.seq`,
+  `CREATE VIRTUAL TABLE record_parts_fts USING fts5(text, label, content='record_part_text', content_rowid='id', detail=none)`,
+  // Only the parts the index holds leave it (it holds a record's parts from its start up to record_index's mark, or all).
+  `CREATE TRIGGER records_parts_ad AFTER DELETE ON records BEGIN
+     INSERT INTO record_parts_fts(record_parts_fts, rowid, text, label)
+       SELECT 'delete', p.id, ${chunkTextSql('p')}, CASE WHEN p.start = 0 THEN old.label ELSE '' END FROM record_parts p
+        WHERE p.seq = old.seq AND p.start < coalesce((SELECT indexed FROM record_index WHERE seq = old.seq), old.chars);
+     DELETE FROM record_parts WHERE seq = old.seq;
+     DELETE FROM record_index WHERE seq = old.seq;
+   END`,
+  'DELETE FROM record_index',
+  'INSERT INTO record_index (seq, indexed) SELECT seq, 0 FROM records',
+];
+
 /** Brings `db` to the record store's current tables. */
 export function migrateRecords(db: StateDb): void {
   migrate(db, 'records/1', RECORDS_1);
   migrate(db, 'records/2', RECORDS_2);
   if (db.prepare("SELECT 1 FROM schema WHERE name = 'records/3'").get() === undefined) migrate(db, 'records/3', records3(db));
+  migrate(db, 'records/4', RECORDS_4);
 }

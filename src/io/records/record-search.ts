@@ -4,12 +4,14 @@
  * a word's start (FTS5 prefix queries on the indexed parts, best part
  * first), then, while fewer than the limit were found, records holding each
  * word anywhere, inside a word too (instr on each part, ignoring ASCII case;
- * a scan, newest first), which also finds a record not yet indexed. A word
- * that a part's end cuts in two (a run of text without spaces longer than a
- * quarter part) is found by neither. The user's text is never FTS syntax.
+ * a scan, newest first), which also finds a record not yet indexed. Both
+ * read a part's chunk (`chunkTextSql`: the part and the next part's start),
+ * so a word a part's end cuts in two is found when it is at most
+ * RECORD_OVERLAP + 1 code points long. The user's text is never FTS syntax.
  */
 import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
 import type { StateDb } from '../storage/state-db.js';
+import { chunkTextSql } from './record-schema.js';
 
 /** What is known of a stored record besides its text. */
 export interface RecordMeta {
@@ -74,7 +76,7 @@ function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
 function substringHits(db: StateDb, query: string, limit: number, seen: ReadonlySet<string>): RecordHit[] {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
   const holds = words
-    .map(() => '(EXISTS (SELECT 1 FROM record_parts p WHERE p.seq = r.seq AND instr(lower(p.text), ?) > 0) OR instr(lower(r.label), ?) > 0)')
+    .map(() => `(EXISTS (SELECT 1 FROM record_parts p WHERE p.seq = r.seq AND instr(lower(${chunkTextSql('p')}), ?) > 0) OR instr(lower(r.label), ?) > 0)`)
     .join(' AND ');
   const [first = ''] = words;
   const rows = db
@@ -86,7 +88,7 @@ function substringHits(db: StateDb, query: string, limit: number, seen: Readonly
   // The snippet comes from the first part that holds the first word (none does: only the label holds it, and the text's start is shown).
   const around = db.prepare<{ word: string; seq: number }, { around: string; at: number }>(
     `SELECT instr(lower(text), @word) AS at, substr(text, max(1, instr(lower(text), @word) - ${SNIPPET_BEFORE}), ${SNIPPET_SPAN}) AS around
-       FROM record_parts WHERE seq = @seq ORDER BY instr(lower(text), @word) = 0, start LIMIT 1`,
+       FROM (SELECT p.start AS start, ${chunkTextSql('p')} AS text FROM record_parts p WHERE p.seq = @seq) ORDER BY instr(lower(text), @word) = 0, start LIMIT 1`,
   );
   return rows
     .filter((row) => !seen.has(row.id))

@@ -30,7 +30,7 @@ import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { processAlive } from '../socket/socket-path.js';
 import { guardBusy, type StateDb } from './state-db.js';
 import { randomHex } from '../crypto-lazy.js';
-import { migrateRecords, RECORD_PART } from '../records/record-schema.js';
+import { chunkTextSql, migrateRecords, RECORD_PART } from '../records/record-schema.js';
 import { searchRecords, toMeta, type MetaRow, type RecordHit, type RecordMeta } from '../records/record-search.js';
 import { recordSliceSql } from '../records/record-slice.js';
 
@@ -215,7 +215,7 @@ export class RecordStore {
             .get();
           if (next === undefined) return false;
           const part = this.db
-            .prepare<[number, number], { id: number; len: number; text: string }>('SELECT id, len, text FROM record_parts WHERE seq = ? AND start = ?')
+            .prepare<[number, number], { id: number; len: number; text: string }>(`SELECT p.id, p.len, ${chunkTextSql('p')} AS text FROM record_parts p WHERE p.seq = ? AND p.start = ?`)
             .get(next.seq, next.indexed);
           if (part === undefined || next.indexed + part.len >= next.chars) this.db.prepare('DELETE FROM record_index WHERE seq = ?').run(next.seq);
           else this.db.prepare('UPDATE record_index SET indexed = ? WHERE seq = ?').run(next.indexed + part.len, next.seq);

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ftsQueries, RecordStore } from '../../../src/io/storage/records.js';
+import { RECORD_OVERLAP, RECORD_PART } from '../../../src/io/records/record-schema.js';
 import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 
 const opened: StateDb[] = [];
@@ -139,5 +140,74 @@ describe('the records index, built after the write', () => {
     expect(indexHolds(db, 'ago')).toBe(true);
     expect(store.search('elder').map((h) => h.id)).toEqual(['rold']);
     expect(store.read('rold')?.text).toBe('an answer from long ago');
+  });
+});
+
+describe('a word that a part\'s end cuts in two', () => {
+  /** A run without spaces (so the first part is cut at RECORD_PART exactly) whose word `word` starts three code points before that cut. */
+  function straddling(word: string): string {
+    const filler = `${'ab.'.repeat(Math.ceil(RECORD_PART / 3)).slice(0, RECORD_PART - 4)}.`;
+    return `${filler}${word}${'.cd'.repeat(2_000)}`;
+  }
+  /** A word of `n` code points, its first three before the cut. */
+  const wordOf = (n: number): string => `cut${'k'.repeat(n - 4)}e`;
+
+  it('is found by the index and by the scan when the next part holds at most RECORD_OVERLAP of it, and not when it holds one more', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    const fits = wordOf(3 + RECORD_OVERLAP);
+    const over = wordOf(4 + RECORD_OVERLAP);
+    const inside = store.put(straddling(fits), { label: 'a' }, 0);
+    const outside = store.put(straddling(over), { label: 'b' }, 0);
+    expect(chunks(db)[0]).toEqual({ start: 0, len: RECORD_PART });
+    // Before the index: the scan.
+    expect(store.search(fits).map((h) => h.id)).toEqual([inside]);
+    store.indexAll();
+    expect(indexHolds(db, fits)).toBe(true);
+    const hit = store.search(fits);
+    expect(hit.map((h) => h.id)).toEqual([inside]);
+    expect(hit[0]?.snippet).toContain(`»${fits}«`);
+    // The stated bound: a word with RECORD_OVERLAP + 1 code points after the cut is in no chunk whole.
+    expect(indexHolds(db, over)).toBe(false);
+    expect(store.search(over)).toEqual([]);
+    expect(store.read(outside, RECORD_PART - 3, over.length)?.text).toBe(over);
+    expect(store.gc(10, { maxAgeMs: 1 }).deleted).toBe(2);
+    db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
+  });
+
+  it('is found in a database indexed before chunks held the next part\'s start: its index made again', () => {
+    const path = freshPath();
+    // A database as records/3 left it, its one record of two parts indexed part by part.
+    const old = new Database(path);
+    old.pragma('journal_mode = WAL');
+    migrate(old, 'records/1', [
+      'CREATE TABLE records (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, label TEXT NOT NULL, tag TEXT NOT NULL, chars INTEGER NOT NULL, writing INTEGER)',
+      'CREATE INDEX records_created ON records(created_at)',
+      'CREATE TABLE record_index (seq INTEGER PRIMARY KEY, indexed INTEGER NOT NULL)',
+      'CREATE TABLE record_parts (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, start INTEGER NOT NULL, len INTEGER NOT NULL, text TEXT NOT NULL)',
+      'CREATE INDEX record_parts_seq ON record_parts(seq, start, len)',
+      "CREATE VIEW record_part_text AS SELECT p.id AS id, p.text AS text, CASE WHEN p.start = 0 THEN r.label ELSE '' END AS label FROM record_parts p JOIN records r ON r.seq = p.seq",
+      "CREATE VIRTUAL TABLE record_parts_fts USING fts5(text, label, content='record_part_text', content_rowid='id', detail=none)",
+      "CREATE TRIGGER records_parts_ad AFTER DELETE ON records BEGIN INSERT INTO record_parts_fts(record_parts_fts, rowid, text, label) SELECT 'delete', p.id, p.text, CASE WHEN p.start = 0 THEN old.label ELSE '' END FROM record_parts p WHERE p.seq = old.seq AND p.start < coalesce((SELECT indexed FROM record_index WHERE seq = old.seq), old.chars); DELETE FROM record_parts WHERE seq = old.seq; DELETE FROM record_index WHERE seq = old.seq; END",
+    ]);
+    migrate(old, 'records/2', []);
+    migrate(old, 'records/3', []);
+    const word = wordOf(40);
+    const text = straddling(word);
+    const cut = RECORD_PART;
+    old.prepare("INSERT INTO records (seq, id, created_at, label, tag, chars) VALUES (1, 'rold', 1, 'elder', 'agent-output', ?)").run(text.length);
+    old.prepare('INSERT INTO record_parts (id, seq, start, len, text) VALUES (1, 1, 0, ?, ?), (2, 1, ?, ?, ?)').run(cut, text.slice(0, cut), cut, text.length - cut, text.slice(cut));
+    old.prepare("INSERT INTO record_parts_fts (rowid, text, label) VALUES (1, ?, 'elder'), (2, ?, '')").run(text.slice(0, cut), text.slice(cut));
+    old.close();
+    const db = open(path);
+    const store = new RecordStore(db);
+    expect(marks(db)).toEqual([0]);
+    store.indexAll();
+    expect(indexHolds(db, word)).toBe(true);
+    expect(store.search(word).map((h) => h.id)).toEqual(['rold']);
+    expect(store.search('elder').map((h) => h.id)).toEqual(['rold']);
+    expect(store.gc(10, { maxAgeMs: 1 }).deleted).toBe(1);
+    expect(chunks(db)).toEqual([]);
+    db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
   });
 });
