@@ -29,6 +29,8 @@ export interface LeadWakeOptions {
   readonly waitPending?: (id: number) => boolean;
   /** When a pending wait on `id` stops counting; Infinity while only an answer ends it. */
   readonly waitEndsAt?: (id: number) => number;
+  /** The open question of agent `id`: each question is an event of its own (a second one opens from the queue with the row still asking). */
+  readonly questionOf?: (id: number) => { readonly qid: string; readonly openedAt?: number } | undefined;
   /** True once the lead heard of the event another way (a poll of the job's id reported its end; a question list, the asking panel's question): it is never typed. */
   readonly heard?: (id: number, state: string, since: number) => boolean;
   /** Told when the wake-up is done with an agent's end (typed, heard, superseded): the record may forget it (lead-traffic.ts). */
@@ -127,13 +129,18 @@ class Wake {
   #look(now: number): void {
     const o = this.o;
     for (const row of o.status(now).agents) {
-      if (row.kind !== 'agent' || !o.isLeads(row.id) || this.#seen.get(row.id) === row.state) continue;
-      this.#seen.set(row.id, row.state);
+      if (row.kind !== 'agent' || !o.isLeads(row.id)) continue;
+      const question = row.state === 'asking' ? o.questionOf?.(row.id) : undefined;
+      // What is seen of a row: its state, and while it asks, which question is open.
+      const mark = question === undefined ? row.state : `asking:${question.qid}`;
+      if (this.#seen.get(row.id) === mark) continue;
+      this.#seen.set(row.id, mark);
       if (isLive(row.state) && row.state !== 'asking') continue;
-      const key = `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}`;
+      const since = row.state === 'asking' ? (question?.openedAt ?? row.lastEventAt) : 0;
+      const key = question === undefined ? `${row.id}:${row.state}:${row.state === 'asking' ? row.lastEventAt : ''}` : `${row.id}:${mark}`;
       if (this.#told.has(key) || this.pending.some((e) => e.key === key)) continue;
       const id = o.jobOf?.(row.id) ?? row.id;
-      this.pending.push({ key, id, row: row.id, label: row.label, state: row.state, chars: charsOf(row.reason), since: row.state === 'asking' ? row.lastEventAt : 0 });
+      this.pending.push({ key, id, row: row.id, label: row.label, state: row.state, chars: charsOf(row.reason), since });
     }
   }
 

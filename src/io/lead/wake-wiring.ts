@@ -4,9 +4,10 @@
  * control socket's record (src/io/socket/lead-traffic.ts), the keys and the
  * output from the main pane's two hooks, and the line goes to the main
  * program through the main pane, as typed keys do. The rules are asked when
- * the board's count of live or asking agents changes or the record changes
- * (a spawn, a poll, a question list answered), and a timer runs only for the
- * deadline they name: at rest, none. Without `--wake` every call here does nothing.
+ * the board's count of live or asking agents changes, a question opens, or
+ * the record changes (a spawn, a poll, a question list answered), and a
+ * timer runs only for the deadline they name: at rest, none. Without
+ * `--wake` every call here does nothing.
  */
 import { WAKE_DELAYS, type WakeDelays } from '../../core/lead/wake-rules.js';
 import { messageOf } from '../../core/errors.js';
@@ -57,6 +58,7 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
   const wake = startLeadWake({
     status: (now) => w.board.getState().status(now),
     isLeads: (id) => traffic.started(id),
+    questionOf: (id) => w.board.getState().questionOf(id),
     jobOf: (id) => traffic.jobOf(id),
     superseded: (id) => traffic.superseded(id),
     waitPending: (id) => traffic.waitingOn(id, w.now()),
@@ -101,6 +103,10 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
     counts = now;
     poke();
   });
+  // A question opening from an agent's queue (its first answered) changes no count: the board says so itself.
+  const offAsked = w.board.getState().onAsked(() => {
+    if (traffic.size > 0) poke();
+  });
   w.log('lead wake-up on (tai --wake)');
   return {
     noteKeys: () => wake.noteKeys(),
@@ -108,6 +114,7 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
     stop() {
       offTraffic();
       offBoard();
+      offAsked();
       wake.stop();
       for (const cancel of timers) cancel();
     },

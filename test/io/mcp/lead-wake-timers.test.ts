@@ -123,4 +123,25 @@ describe('the wake-up runs a timer only for a deadline', () => {
     vi.advanceTimersByTime(WAKE_QUIET_KEYS_MS);
     expect(typed).toEqual([`[tai] agent #${unheard} unheard asks a question: read it with the tai questions tool`, '\r']);
   });
+
+  test('a second question of the same agent, opened from its queue when the lead answered the first, is typed to the lead too', () => {
+    const { board, traffic, typed, lead } = cockpit();
+    const options = [{ id: 'y', name: 'allow', kind: 'allow_once' as const }];
+    const id = lead('twice');
+    const first = board.getState().ask(id, { tool: 'Bash', detail: [], options }, Date.now(), () => {});
+    const second = board.getState().ask(id, { tool: 'Edit', detail: [], options }, Date.now(), () => {});
+    expect(board.getState().questionOf(id)?.qid).toBe(first);
+    const line = `[tai] agent #${id} twice asks a question: read it with the tai questions tool`;
+    vi.advanceTimersByTime(WAKE_QUIET_KEYS_MS + 1_000);
+    expect(typed).toEqual([line, '\r']);
+    // The lead lists the questions (the first is open), then answers it: the second opens.
+    traffic.answered({ cmd: 'ask_list' } as Command, { ok: true, data: [{ open: true, panel: id }] } as Reply, Date.now());
+    vi.advanceTimersByTime(1_000);
+    board.getState().answer(first ?? '', 'y', 'the lead', Date.now());
+    expect(board.getState().questionOf(id)?.qid).toBe(second);
+    expect(board.getState().status(Date.now()).agents.find((r) => r.id === id)?.state).toBe('asking');
+    vi.advanceTimersByTime(WAKE_QUIET_KEYS_MS);
+    expect(typed).toEqual([line, '\r', line, '\r']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });
