@@ -83,7 +83,17 @@ export function eventText(e: LeadEvent, door: 'tool' | 'shell' = 'tool'): string
 
 /** A piece of an agent's result as a lead reads it: sanitized, without colours, its trailing blanks cut. */
 function agentText(text: string): string {
-  return stripSgr(sanitize(text)).trimEnd();
+  return agentPage(text).trimEnd();
+}
+
+/**
+ * A page of agent text as a lead reads it (`result`, `read_record`,
+ * `lane_diff`; docs/security.md): sanitized as wait's events are, without
+ * colours. Offsets still count the stored text: a bidi character shown as
+ * `<U+202E>` is one character of the page.
+ */
+export function agentPage(text: string): string {
+  return stripSgr(sanitize(text));
 }
 
 /** How to read the rest of a result: the lead's tools, or the shell's commands. */

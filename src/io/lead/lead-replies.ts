@@ -1,12 +1,13 @@
 /**
  * What each of the lead's tools does and answers, as text a model reads:
  * bounded (LEAD_REPLY_MAX, with the way to read more), agents' values on one
- * line each. A refusal is thrown as a LeadRequestError with the one-line
+ * line each, and every piece of an agent's text sanitized as wait's events
+ * are (docs/security.md). A refusal is thrown as a LeadRequestError with the one-line
  * reason the CLI gives; the server turns it into a tool error.
  */
 import { join } from 'node:path';
 import { formatElapsed } from '../../core/panel/header.js';
-import { bounded, eventText, LEAD_REPLY_MAX, pageOf } from '../../core/lead/lead-view.js';
+import { agentPage, bounded, eventText, LEAD_REPLY_MAX, pageOf } from '../../core/lead/lead-view.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { findLane } from '../lanes/lanes.js';
 import { laneDiff } from '../lanes/lane-status.js';
@@ -61,7 +62,7 @@ export async function resultReply(session: LeadSession, id: number, offset: numb
   const head = `agent #${id} ${r.state}${r.reason ? ` (${one(r.reason)})` : ''}: ${r.chars} characters${r.finished ? '' : ' so far'}${r.recordId ? `, record ${r.recordId}` : ''}`;
   const next = page.next === null ? 'end' : `next: result (id ${id}, offset ${page.next})`;
   const whole = r.recordId ? `; the whole result: read_record (id ${r.recordId})` : '';
-  return `${head}\n--- characters ${offset}..${offset + [...page.text].length} of ${page.total} (${next}${whole}) ---\n${page.text}`;
+  return `${head}\n--- characters ${offset}..${offset + [...page.text].length} of ${page.total} (${next}${whole}) ---\n${agentPage(page.text)}`;
 }
 
 /** The read_record tool: one page of a record. */
@@ -71,7 +72,7 @@ export async function recordReply(session: LeadSession, id: string, offset: numb
   const p = reply.data;
   if (offset > p.total) throw new LeadRequestError(`offset ${offset} is past the end of record ${id} (${p.total} characters)`);
   const next = p.next === null ? 'end' : `next: read_record (id ${id}, offset ${p.next})`;
-  return `record ${id}: characters ${p.offset}..${p.next ?? p.total} of ${p.total} (${next})\n${p.text}`;
+  return `record ${id}: characters ${p.offset}..${p.next ?? p.total} of ${p.total} (${next})\n${agentPage(p.text)}`;
 }
 
 /** The search_records tool: records whose text or label holds each word. */
@@ -139,7 +140,7 @@ export async function laneDiffReply(session: LeadSession, name: string, offset: 
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const page = pageOf(text, offset, LEAD_REPLY_MAX - 200);
   const next = page.next === null ? 'end' : `next: lane_diff (name ${name}, offset ${page.next})`;
-  return `lane ${name}: ${lines} lines, ${page.total} characters; characters ${offset}..${page.next ?? page.total} (${next})\n${page.text}`;
+  return `lane ${name}: ${lines} lines, ${page.total} characters; characters ${offset}..${page.next ?? page.total} (${next})\n${agentPage(page.text)}`;
 }
 
 /** The lane_merge tool: merges the lane into the branch it was made from; a conflict is refused, as `tai lane merge` refuses it. */

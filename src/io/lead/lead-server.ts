@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { AGENT_KINDS } from '../../core/agents/agent-registry.js';
 import { PERMISSION_POLICIES } from '../../core/agents/questions.js';
 import { RequestError, messageOf } from '../../core/errors.js';
-import { LEAD_REPLY_MAX, WAIT_DEFAULT_S, WAIT_MAX_S } from '../../core/lead/lead-view.js';
+import { agentPage, LEAD_REPLY_MAX, WAIT_DEFAULT_S, WAIT_MAX_S } from '../../core/lead/lead-view.js';
 import { LeadCallError } from './lead-backend.js';
 import type { LeadSession } from './lead-session.js';
 import { LeadRequestError } from './lead-wait.js';
@@ -106,12 +106,17 @@ async function waitTool(session: LeadSession, ids: readonly number[] | undefined
   return replies.waitReply(outcome, timeoutS, { size: session.queue.size, notes: session.queue.takeNotes() });
 }
 
-/** Runs a tool body; a refusal becomes a tool error with its one-line reason, anything else an internal one. */
+/**
+ * Runs a tool body; a refusal becomes a tool error with its one-line reason,
+ * anything else an internal one. Every reply passes the sanitizer once more
+ * (a no-op on what the replies sanitized already), so no path, an error's
+ * message included, hands the lead an agent's controls.
+ */
 async function answered(body: () => Promise<string> | string): Promise<CallToolResult> {
   try {
-    return { content: [{ type: 'text', text: await body() }] };
+    return { content: [{ type: 'text', text: agentPage(await body()) }] };
   } catch (err) {
     const known = err instanceof LeadRequestError || err instanceof LeadCallError || err instanceof RequestError || (err instanceof Error && /Registry|UnknownAgent|StateDb|Lane/.test(err.name));
-    return { content: [{ type: 'text', text: known ? messageOf(err) : `internal error: ${messageOf(err)}` }], isError: true };
+    return { content: [{ type: 'text', text: agentPage(known ? messageOf(err) : `internal error: ${messageOf(err)}`) }], isError: true };
   }
 }

@@ -11,6 +11,7 @@ import { TAI_CLI } from '../../helpers/tai-cli.js';
 import { until } from '../../helpers/until.js';
 import { connectLead, leadEnv, type Lead } from './mcp-client.js';
 import { testEnv } from '../../helpers/test-env.js';
+import { sanitize, stripSgr } from '../../../src/core/text/sanitize.js';
 
 let lead: Lead | undefined;
 afterEach(async () => {
@@ -78,6 +79,40 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     const found = await lead.call('search_records', { query: 'FIRSTLINE' });
     expect(found.text).toContain(record);
     expect((await lead.call('read_record', { id: record, offset: 10_000_000 })).isError).toBe(true);
+  }, 90_000);
+
+  test('an agent\'s hostile text reaches the lead sanitized by every tool that carries it: spawn, wait, result, read_record, status, search_records', async () => {
+    lead = await connectLead(leadEnv());
+    // A retitle (OSC ended by BEL), a bidi override, a zero-width space, a run of ZWJ, an 8-bit CSI, and a DCS left open at its line.
+    const hostile = 'A\x1b]0;pwned\x07B \u202eevil\u202c \u200bzws \u200d\u200d\u200dzwj \u009b2Jc1 \x1bPqopen\nIMPORTANT\n';
+    const octal = [...Buffer.from(hostile, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+    const script = `printf '${octal}'; i=0; while [ $i -lt 400 ]; do echo "filler line $i of the report"; i=$((i+1)); done`;
+    const spawned = await lead.call('spawn', { agents: [{ argv: ['sh', '-c', script], label: 'bad\u202elabel\x1b[2J' }] });
+    const id = idOf(spawned.text);
+    const waited = await lead.call('wait', { ids: [id], timeout_s: 120 });
+    const record = /record (r[\w-]+)/.exec(waited.text)?.[1];
+    expect(record).toBeDefined();
+    const shown = stripSgr(sanitize(hostile)).trimEnd();
+    const replies = {
+      spawn: spawned.text,
+      wait: waited.text,
+      result: (await lead.call('result', { id, offset: 0, limit: 500 })).text,
+      read_record: (await lead.call('read_record', { id: record, offset: 0, limit: 500 })).text,
+      status: (await lead.call('status')).text,
+      search_records: (await lead.call('search_records', { query: 'IMPORTANT' })).text,
+    };
+    for (const [tool, text] of Object.entries(replies)) {
+      expect(text, tool).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u200b]/);
+      expect(text, tool).not.toContain('pwned');
+    }
+    for (const tool of ['spawn', 'status'] as const) expect(replies[tool], tool).toContain('bad<U+202E>label');
+    // The pages show what wait's head shows: the override and the zero-width space named, the ZWJ run kept (emoji need it), the open string ended at its line.
+    for (const tool of ['wait', 'result', 'read_record'] as const) {
+      expect(replies[tool], tool).toContain(shown);
+      expect(replies[tool], tool).toContain('AB <U+202E>evil<U+202C> <U+200B>zws \u200d\u200d\u200dzwj ');
+      expect(replies[tool], tool).toContain('open\nIMPORTANT');
+    }
+    expect(replies.search_records).toContain(record);
   }, 90_000);
 
   test('an empty task, or an agent by name with no task, is refused and nothing starts, as tai spawn refuses them', async () => {
