@@ -15,7 +15,8 @@
  * - a result (`result`): sanitized on a terminal and on a pipe alike (SGR
  *   only on a terminal); its exact bytes only with an explicit `--raw`.
  * - JSON (`json`): lossless, with every control character escaped (JSON
- *   escapes C0 but not DEL or the C1 controls, which some terminals obey).
+ *   escapes C0 but not DEL or the C1 controls, which some terminals obey),
+ *   and the bidi and zero-width format characters.
  * - the two deliberate exceptions, each named: the outage's bell and OSC 9
  *   (`notifier`, whose message src/io/outage/notify.ts sanitizes), and
  *   `tai net`'s own command's stderr (`passStderr`: the user's command,
@@ -56,9 +57,13 @@ export function fieldLines(text: string): string {
   return text.split('\n').map(field).join('\n');
 }
 
-/** JSON text with DEL and the C1 controls escaped too, so that it is safe on a terminal and parses to the same value. */
+/**
+ * JSON text with DEL, the C1 controls and the format characters that reorder
+ * or hide text (bidi, zero-width: the sanitizer's `<U+202E>` set) escaped too,
+ * so that it is safe on a terminal and parses to the same value.
+ */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The CLI's output: every write sanitized for the stream it goes to. */

@@ -94,6 +94,15 @@ describe('the CLI output module', () => {
     expect(jsonText({ a: 'plain ✓' })).toBe(JSON.stringify({ a: 'plain ✓' }));
   });
 
+  it('escapes the bidi and zero-width format characters in JSON, so a JSON line on a terminal is not reordered, and it still parses to the same value', () => {
+    const value = { label: 'lab\u202eel', text: 'a\u2066b\u200bc\ufeffd\u061ce', emoji: '👩\u200d💻' };
+    const text = jsonText(value);
+    expect(text).not.toMatch(/[\u061c\u200b\u202a-\u202e\u2066-\u2069\ufeff]/);
+    expect(text).toContain('lab\\u202eel');
+    expect(text).toContain('👩\u200d💻');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
   it('folds an agent value to one line without SGR, secrets masked', () => {
     expect(field('a\x1b[31mb\nc\td\x1b]0;x\x07 key=sk-proj-abcdefghijklmnopqrstu')).toBe('ab c d key=[hidden]');
   });
