@@ -23,17 +23,36 @@ import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcr
 /** Code points in a record's part (and the index's chunk): a part ends at a space within its last quarter when there is one. */
 export const RECORD_PART = 32_768;
 
-/** Code points of the next part that a part's chunk also holds: any text of at most RECORD_OVERLAP + 1 code points is whole in one chunk. */
+/** Code points of the next part that a part's chunk also holds, when the part ends inside a word: a word of at most RECORD_OVERLAP + 1 code points is whole in one chunk. */
 export const RECORD_OVERLAP = 1_024;
 
 /**
  * The SQL of the indexed (and scanned) chunk of part `p` (a table alias of
- * `record_parts`): its text and the next part's first RECORD_OVERLAP code
- * points. A part never changes once its record is whole, so the index's
- * delete reads the same text it indexed.
+ * `record_parts`): its text and, when it ends inside a word, the next
+ * part's first RECORD_OVERLAP code points. A part never changes once its
+ * record is whole, so the index's delete reads the same text it indexed.
  */
 export function chunkTextSql(p: string): string {
-  return `${p}.text || coalesce((SELECT substr(n.text, 1, ${RECORD_OVERLAP}) FROM record_parts n WHERE n.seq = ${p}.seq AND n.start = ${p}.start + ${p}.len), '')`;
+  return `${p}.text || ${nextHeadSql(p)}`;
+}
+
+/** The SQL of the text around part `p`'s end: its last RECORD_OVERLAP code points and the next part's first (what a scan reads besides the part itself). */
+export function seamTextSql(p: string): string {
+  return `substr(${p}.text, -${RECORD_OVERLAP}) || ${nextHeadSql(p)}`;
+}
+
+/**
+ * The SQL that is true when part `p` ends inside a word (not at a space, as
+ * a part cut at one does): only then can a word straddle its end. Its last
+ * byte, read as a blob: a text's last character would be counted from its start.
+ */
+export function endsInWordSql(p: string): string {
+  return `substr(CAST(${p}.text AS BLOB), -1) NOT IN (x'20', x'0a', x'09', x'0d')`;
+}
+
+/** The next part's first RECORD_OVERLAP code points, read only when part `p` ends inside a word (reading a part loads all of it). */
+function nextHeadSql(p: string): string {
+  return `CASE WHEN ${endsInWordSql(p)} THEN coalesce((SELECT substr(n.text, 1, ${RECORD_OVERLAP}) FROM record_parts n WHERE n.seq = ${p}.seq AND n.start = ${p}.start + ${p}.len), '') ELSE '' END`;
 }
 
 const RECORDS_1 = [

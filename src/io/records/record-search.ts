@@ -4,14 +4,15 @@
  * a word's start (FTS5 prefix queries on the indexed parts, best part
  * first), then, while fewer than the limit were found, records holding each
  * word anywhere, inside a word too (instr on each part, ignoring ASCII case;
- * a scan, newest first), which also finds a record not yet indexed. Both
- * read a part's chunk (`chunkTextSql`: the part and the next part's start),
- * so a word a part's end cuts in two is found when it is at most
- * RECORD_OVERLAP + 1 code points long. The user's text is never FTS syntax.
+ * a scan, newest first), which also finds a record not yet indexed. The
+ * index reads a part with the next part's start (`chunkTextSql`), the scan
+ * a part and then the seam around its end (`seamTextSql`), so a word a
+ * part's end cuts in two is found when it is at most RECORD_OVERLAP + 1
+ * code points long. The user's text is never FTS syntax.
  */
 import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
 import type { StateDb } from '../storage/state-db.js';
-import { chunkTextSql } from './record-schema.js';
+import { chunkTextSql, endsInWordSql, seamTextSql } from './record-schema.js';
 
 /** What is known of a stored record besides its text. */
 export interface RecordMeta {
@@ -76,15 +77,15 @@ function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
 function substringHits(db: StateDb, query: string, limit: number, seen: ReadonlySet<string>): RecordHit[] {
   const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
   const holds = words
-    .map(() => `(EXISTS (SELECT 1 FROM record_parts p WHERE p.seq = r.seq AND instr(lower(${chunkTextSql('p')}), ?) > 0) OR instr(lower(r.label), ?) > 0)`)
+    .map((_, k) => `(EXISTS (SELECT 1 FROM record_parts p WHERE p.seq = r.seq AND (instr(lower(p.text), @w${k}) > 0 OR (${endsInWordSql('p')} AND instr(lower(${seamTextSql('p')}), @w${k}) > 0))) OR instr(lower(r.label), @w${k}) > 0)`)
     .join(' AND ');
   const [first = ''] = words;
   const rows = db
-    .prepare<unknown[], MetaRow & { seq: number }>(
+    .prepare<Record<string, string | number>, MetaRow & { seq: number }>(
       `SELECT r.seq, r.id, r.created_at, r.label, r.tag, r.chars FROM records r
-        WHERE r.writing IS NULL AND ${holds} ORDER BY r.created_at DESC, r.seq DESC LIMIT ?`,
+        WHERE r.writing IS NULL AND ${holds} ORDER BY r.created_at DESC, r.seq DESC LIMIT @limit`,
     )
-    .all(...words.flatMap((w) => [w, w]), limit + seen.size);
+    .all({ ...Object.fromEntries(words.map((w, k) => [`w${k}`, w])), limit: limit + seen.size });
   // The snippet comes from the first part that holds the first word (none does: only the label holds it, and the text's start is shown).
   const around = db.prepare<{ word: string; seq: number }, { around: string; at: number }>(
     `SELECT instr(lower(text), @word) AS at, substr(text, max(1, instr(lower(text), @word) - ${SNIPPET_BEFORE}), ${SNIPPET_SPAN}) AS around
