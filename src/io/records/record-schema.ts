@@ -31,6 +31,8 @@ export const RECORD_OVERLAP = 1_024;
  * `record_parts`): its text and, when it ends inside a word, the next
  * part's first RECORD_OVERLAP code points. A part never changes once its
  * record is whole, so the index's delete reads the same text it indexed.
+ * records/4's view and trigger hold this SQL as it was then: a change of it
+ * needs a migration of its own, or the index's deletes would not match.
  */
 export function chunkTextSql(p: string): string {
   return `${p}.text || ${nextHeadSql(p)}`;
