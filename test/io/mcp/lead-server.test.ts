@@ -100,12 +100,15 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
       read_record: (await lead.call('read_record', { id: record, offset: 0, limit: 500 })).text,
       status: (await lead.call('status')).text,
       search_records: (await lead.call('search_records', { query: 'IMPORTANT' })).text,
+      // A tool error that names what it was given.
+      error: (await lead.call('spawn', { agents: [{ agent: 'no\u202ebody\x1b]0;pwned\x07', task: 'x' }] })).text,
     };
     for (const [tool, text] of Object.entries(replies)) {
       expect(text, tool).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u200b]/);
       expect(text, tool).not.toContain('pwned');
     }
     for (const tool of ['spawn', 'status'] as const) expect(replies[tool], tool).toContain('bad<U+202E>label');
+    expect(replies.error).toContain('no<U+202E>body');
     // The pages show what wait's head shows: the override and the zero-width space named, the ZWJ run kept (emoji need it), the open string ended at its line.
     for (const tool of ['wait', 'result', 'read_record'] as const) {
       expect(replies[tool], tool).toContain(shown);
