@@ -69,9 +69,15 @@ export interface LaneRestart {
 
 /** The step of a final `NETWORK: <cmd>` line in an agent's hand-back, if its last non-empty line is one. */
 export function yieldedNetworkStep(finalText: string): string | undefined {
-  const last = finalText.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').at(-1);
-  const match = last === undefined ? null : /^NETWORK:\s*(.+)$/.exec(last);
-  return match?.[1]?.trim();
+  // Read from the end, a line at a time: a hand-back of many megabytes is not split whole (docs/security.md, "Text without spaces").
+  let end = finalText.length;
+  while (end > 0) {
+    const start = finalText.lastIndexOf('\n', end - 1) + 1;
+    const line = finalText.slice(start, end).trim();
+    if (line !== '') return line.startsWith('NETWORK:') ? /^NETWORK:\s*(.+)$/.exec(line)?.[1]?.trim() : undefined;
+    end = start - 1;
+  }
+  return undefined;
 }
 
 /**

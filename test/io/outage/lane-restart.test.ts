@@ -139,4 +139,21 @@ describe('a hand-back with a final NETWORK: line', () => {
     expect(yieldedNetworkStep('NETWORK: git push\nthen I went on')).toBeUndefined();
     expect(yieldedNetworkStep('')).toBeUndefined();
   });
+
+  it('reads the same step as splitting the whole text into lines would, for any mix of lines, blanks and carriage returns', () => {
+    const splitWhole = (text: string): string | undefined => {
+      const last = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').at(-1);
+      return (last === undefined ? null : /^NETWORK:\s*(.+)$/.exec(last))?.[1]?.trim();
+    };
+    const atoms = ['NETWORK:', 'NETWORK: git push', ' ', '\t', '\n', '\r', '\r\n', 'x', '\u2028', '\u00a0', 'NETWORK:\n'];
+    let seed = 11;
+    for (let n = 0; n < 3000; n++) {
+      let text = '';
+      for (let k = (n % 9) + 1; k > 0; k--) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        text += atoms[seed % atoms.length];
+      }
+      expect(yieldedNetworkStep(text), JSON.stringify(text)).toBe(splitWhole(text));
+    }
+  });
 });
