@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { restartLane, restartLaneWhenBack, yieldedNetworkStep } from '../../../src/io/outage/lane-restart.js';
+import { NETWORK_LINE_MAX, restartLane, restartLaneWhenBack, yieldedNetworkStep } from '../../../src/io/outage/lane-restart.js';
 import { readLog } from '../../../src/io/outage/outage-store.js';
 import type { ProbeSource } from '../../../src/io/outage/probes.js';
 import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
@@ -155,5 +155,10 @@ describe('a hand-back with a final NETWORK: line', () => {
       }
       expect(yieldedNetworkStep(text), JSON.stringify(text)).toBe(splitWhole(text));
     }
+  });
+
+  it('finds the step after megabytes of text without a line end, and takes a last line longer than NETWORK_LINE_MAX for no step', () => {
+    expect(yieldedNetworkStep(`${'x'.repeat(3_000_000)}\nNETWORK: git push\n${' '.repeat(100_000)}\n`)).toBe('git push');
+    expect(yieldedNetworkStep(`NETWORK: ${'x'.repeat(NETWORK_LINE_MAX)}`)).toBeUndefined();
   });
 });
