@@ -30,6 +30,9 @@ export { TRANSCRIPT_PART_UNITS, TRANSCRIPT_WRITE_MS } from './transcript-buffer.
 /** Units of agents' text sanitized, or of a transcript written, in one turn of the loop (one commit of at most about 48 KiB). */
 export const TRANSCRIPT_SLICE = 16_384;
 
+/** An agent's end with at most this many units left is written at once, so a reader told it ended reads it whole; a longer one a slice a turn. */
+export const TRANSCRIPT_END_AT_ONCE = 65_536;
+
 /** Units of text waiting for the formatter, per agent, past which it is formatted at once. */
 export const TRANSCRIPT_QUEUE_MAX = 4 * 1_048_576;
 
@@ -135,7 +138,7 @@ export class AgentTranscripts {
     w.ending = { state, elapsedMs, summary, result };
     w.due = true;
     // Little left: the whole end now, as a reader just told the agent ended expects; else all of it in later turns.
-    const small = w.queue.length === 0 && w.buffer.length <= TRANSCRIPT_SLICE && (result === undefined || result.raw.length <= TRANSCRIPT_SLICE);
+    const small = w.queue.length === 0 && w.buffer.length <= TRANSCRIPT_END_AT_ONCE && (result === undefined || result.raw.length <= TRANSCRIPT_END_AT_ONCE);
     if (small) this.#work(id, w, Infinity);
     if (this.#writing.has(id)) this.#later();
   }
