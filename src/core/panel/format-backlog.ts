@@ -92,7 +92,8 @@ export class FormatBacklog {
     if (text.length <= FORMAT_BACKLOG_MAX) return text;
     let cut = text.length - keep;
     if (isLowSurrogate(text.charCodeAt(cut)) && isHighSurrogate(text.charCodeAt(cut - 1))) cut++;
-    this.#skipped += utf8Length(text.slice(0, cut));
+    // Counted natively: the head may be a megabyte (a lone surrogate counts 3 bytes here too).
+    this.#skipped += Buffer.byteLength(text.slice(0, cut), 'utf8');
     const last = this.#steps[this.#steps.length - 1];
     if (!(this.waiting && last?.skippedLine)) this.#steps.push({ units: 0, run: this.skippedLine, skippedLine: true });
     return text.slice(cut);
