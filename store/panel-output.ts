@@ -19,7 +19,7 @@
  */
 import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';
-import { Formatter, FORMAT_PIECE, FORMAT_SLICE } from '../src/core/panel/formatter.js';
+import { Formatter, FORMAT_FLUSH, FORMAT_PIECE } from '../src/core/panel/formatter.js';
 import type { Layout, Rect } from '../src/core/panel/layout.js';
 import { ORCH_DISPLAY_FAILURES_MAX, ORCH_WORD_RELEASE } from '../src/core/policy.js';
 import type { ScreenFactory } from '../src/core/screen.js';
@@ -78,13 +78,13 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
 
 /**
  * Formats what waits in the formatters' backlogs (a long text an agent
- * printed), FORMAT_SLICE units a flush shared among them, so no text holds
+ * printed), FORMAT_FLUSH units a flush shared among them, so no text holds
  * the loop longer than a slice however long or however shaped.
  */
 function formatBacklogs(drawn: readonly PanelRecord[], counters: BoardCounters): void {
   const behind = drawn.filter((rec) => rec.formatter?.backlog);
   if (behind.length === 0) return;
-  const share = Math.max(FORMAT_PIECE, Math.floor(FORMAT_SLICE / behind.length));
+  const share = Math.max(FORMAT_PIECE, Math.floor(FORMAT_FLUSH / behind.length));
   for (const rec of behind) {
     const f = rec.formatter;
     if (!f) continue;

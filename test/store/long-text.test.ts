@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBoard } from '../../store/board.js';
-import { FORMAT_BACKLOG_MAX, FORMAT_SLICE } from '../../src/core/panel/formatter.js';
+import { FORMAT_BACKLOG_MAX, FORMAT_FLUSH, FORMAT_SLICE } from '../../src/core/panel/formatter.js';
 import { xtermScreens, type XtermScreen } from '../../src/io/terminal/screen.js';
 
 /** 1 MiB of 0xFF bytes as an agent's output decodes: a run of U+FFFD without a space. */
@@ -57,6 +57,15 @@ describe('a long text without spaces in a panel', () => {
     expect(dropped).toBeGreaterThan(0);
     const last = screen.filter((l) => l.trim() !== '').at(-1);
     expect(last).toContain('after the flood');
+  });
+
+  it('formats at most FORMAT_FLUSH units a flush, half a slice, and still ends with what came after the flood', async () => {
+    for (const text of [FF_MIB, mixedRun(64 * 1024)]) {
+      const { worst, screen } = await feed(text);
+      expect(worst).toBeLessThanOrEqual(FORMAT_FLUSH);
+      expect(FORMAT_FLUSH).toBeLessThan(FORMAT_SLICE);
+      expect(screen.join('\n')).toContain('after the flood');
+    }
   });
 
   it('bounds the slice the same way for a generated mix of scripts and emoji sequences', async () => {

@@ -13,6 +13,8 @@ import { utf8Length } from './pending.js';
 export const FORMAT_SLICE = 4096;
 /** A long text waits in pieces of this many units, so a budget is kept to within one piece. */
 export const FORMAT_PIECE = 512;
+/** The most units of waiting text the board formats a flush, shared among the panels behind (wrapped and parsed by the panel's terminal in one turn). */
+export const FORMAT_FLUSH = 2048;
 /** The most units of streamed text the backlog holds; past it, the oldest goes down to three quarters. */
 export const FORMAT_BACKLOG_MAX = 262_144;
 
@@ -80,6 +82,23 @@ export class FormatBacklog {
     return out;
   }
 
+  /**
+   * Skips the start of a streamed text longer than the backlog holds, so
+   * that only what would be kept is cut into pieces (a megabyte in one
+   * event is not made into thousands of steps to be shed); returns the rest.
+   */
+  skipHead(text: string): string {
+    const keep = Math.floor((FORMAT_BACKLOG_MAX * 3) / 4);
+    if (text.length <= FORMAT_BACKLOG_MAX) return text;
+    let cut = text.length - keep;
+    if (isLowSurrogate(text.charCodeAt(cut)) && isHighSurrogate(text.charCodeAt(cut - 1))) cut++;
+    // Counted natively: the head may be a megabyte (a lone surrogate counts 3 bytes here too).
+    this.#skipped += Buffer.byteLength(text.slice(0, cut), 'utf8');
+    const last = this.#steps[this.#steps.length - 1];
+    if (!(this.waiting && last?.skippedLine)) this.#steps.push({ units: 0, run: this.skippedLine, skippedLine: true });
+    return text.slice(cut);
+  }
+
   /** Drops the oldest pieces of streamed text down to three quarters of FORMAT_BACKLOG_MAX, a line first saying so. */
   #shed(): void {
     let excess = this.#queued - Math.floor((FORMAT_BACKLOG_MAX * 3) / 4);
@@ -111,4 +130,8 @@ export function slices(text: string, size: number): string[] {
 
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }

@@ -28,7 +28,7 @@ import { FORMAT_PIECE, FORMAT_SLICE, FormatBacklog, slices } from './format-back
 import { FormatSource, type SourceCall } from './format-source.js';
 import { block, CRLF, DIM, eventLines, footerLine, keptEvent, lineWidth, openingLines, rawLines, RESET, rowLines, unitsOf } from './format-lines.js';
 
-export { FORMAT_BACKLOG_MAX, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
+export { FORMAT_BACKLOG_MAX, FORMAT_FLUSH, FORMAT_PIECE, FORMAT_SLICE } from './format-backlog.js';
 
 const DIM_ITALIC = '\x1b[2;3m';
 /** Reset first so that a colour the agent left on does not tint the thought. */
@@ -183,7 +183,7 @@ export class Formatter {
   /** Queues an event in the backlog, a long text in pieces. */
   #queue(ev: AgentEvent, units: number, chars?: number): void {
     if (ev.type === 'text' || ev.type === 'thought') {
-      for (const slice of slices(ev.text, FORMAT_PIECE)) {
+      for (const slice of slices(this.#backlog.skipHead(ev.text), FORMAT_PIECE)) {
         const part: AgentEvent = { ...ev, text: slice };
         this.#backlog.push({ units: slice.length, text: slice, run: () => this.#eventNow(part, slice.length) });
       }

@@ -33,11 +33,18 @@ const RUN_STEP = 512;
 const SGR_AT = /\x1b\[[0-9;:]*m/y;
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
-/** One grapheme (or one SGR sequence, width 0) of the held word. */
+/**
+ * One grapheme, one SGR sequence (width 0), or a run of graphemes of one
+ * UTF-16 unit each and `each` columns each (ASCII, CJK, U+FFFD without
+ * spaces), which a line end may cut after any unit: a flood is a few pieces
+ * a line, not an object a character.
+ */
 interface Piece {
   readonly text: string;
   readonly width: number;
   readonly sgr: boolean;
+  /** Columns of every unit of a run; undefined for a single grapheme or SGR. */
+  readonly each?: number;
 }
 
 /**
@@ -223,28 +230,25 @@ export class WordWrap {
 
   #addRun(run: string): void {
     if (PRINTABLE_ASCII.test(run)) {
-      // ASCII never extends the previous grapheme, so each character is one piece.
-      for (let k = 0; k < run.length; k++) this.#word.push({ text: run[k] ?? '', width: 1, sgr: false });
+      // ASCII never extends the previous grapheme, so the run is one piece.
+      this.#word.push({ text: run, width: run.length, sgr: false, each: 1 });
       this.#wordWidth += run.length;
       return;
     }
     // A combining mark or ZWJ may continue the last grapheme of the previous chunk.
     let src = run;
-    const last = this.#word[this.#word.length - 1];
-    if (last !== undefined && !last.sgr) {
-      this.#word.pop();
-      this.#wordWidth -= last.width;
-      src = last.text + run;
-    }
-    // Characters that join nothing on either side are pieces of their own; the rest go to the segmenter.
+    const last = this.#popLastGrapheme();
+    if (last !== undefined) src = last + run;
+    // Characters that join nothing on either side go in runs of one width; the rest go to the segmenter.
     let k = 0;
     const n = src.length;
     while (k < n && standalone(src.charCodeAt(k)) && (k + 1 === n || standalone(src.charCodeAt(k + 1)))) {
-      const ch = src[k] ?? '';
-      const w = graphemeWidth(ch);
-      this.#word.push({ text: ch, width: w, sgr: false });
-      this.#wordWidth += w;
+      const from = k;
+      const each = unitWidth(src.charCodeAt(k));
       k++;
+      while (k < n && standalone(src.charCodeAt(k)) && (k + 1 === n || standalone(src.charCodeAt(k + 1))) && unitWidth(src.charCodeAt(k)) === each) k++;
+      this.#word.push(k - from === 1 ? { text: src[from] ?? '', width: each, sgr: false } : { text: src.slice(from, k), width: (k - from) * each, sgr: false, each });
+      this.#wordWidth += (k - from) * each;
     }
     if (k === n) return;
     for (const { segment } of segmentGraphemes(k === 0 ? src : src.slice(k))) {
@@ -252,6 +256,20 @@ export class WordWrap {
       this.#word.push({ text: segment, width: w, sgr: false });
       this.#wordWidth += w;
     }
+  }
+
+  /** Takes the held word's last grapheme off it (the last unit of a run), or nothing when it ends in SGR or is empty. */
+  #popLastGrapheme(): string | undefined {
+    const last = this.#word[this.#word.length - 1];
+    if (last === undefined || last.sgr) return undefined;
+    this.#word.pop();
+    if (last.each === undefined || last.text.length === 1) {
+      this.#wordWidth -= last.width;
+      return last.text;
+    }
+    this.#word.push(runOf(last.text.slice(0, -1), last.each));
+    this.#wordWidth -= last.each;
+    return last.text.slice(-1);
   }
 
   /** Emits the held word where it fits: after the gap, else on the next line. */
@@ -286,26 +304,63 @@ export class WordWrap {
     if (this.#column > 0) out.push(CRLF);
     this.#column = 0;
     this.#gap = 0;
+    // The last grapheme stays held: a joining mark or ZWJ in the next run may still continue it.
+    const tail = this.#popLastGrapheme();
+    if (tail !== undefined) {
+      const w = graphemeWidth(tail);
+      this.#word.push({ text: tail, width: w, sgr: false });
+      this.#wordWidth += w;
+    }
     const word = this.#word;
-    // The last piece stays held: a joining mark or ZWJ in the next run may still continue it.
     const keep = word.length - 1;
     let idx = 0;
     while (this.#wordWidth > this.#width && idx < keep) {
-      const start = idx;
+      let line = '';
       let lineWidth = 0;
       while (idx < keep) {
         const p = word[idx];
         if (p === undefined) break;
-        // A wide character that would straddle the edge moves down (unless the line is empty).
-        if (lineWidth + p.width > this.#width && lineWidth > 0) break;
+        if (lineWidth + p.width > this.#width && (lineWidth > 0 || p.each !== undefined)) {
+          // A run is cut at the line's end (a line always takes one unit); a grapheme moves down whole (unless the line is empty).
+          const room = p.each === undefined || p.each === 0 ? 0 : Math.max(lineWidth > 0 ? 0 : 1, Math.floor((this.#width - lineWidth) / p.each));
+          if (room >= p.text.length) {
+            line += p.text;
+            lineWidth += p.width;
+            idx++;
+          } else if (room > 0 && p.each !== undefined) {
+            line += p.text.slice(0, room);
+            lineWidth += room * p.each;
+            word[idx] = runOf(p.text.slice(room), p.each);
+          }
+          break;
+        }
+        line += p.text;
         lineWidth += p.width;
         idx++;
       }
-      out.push(joinPieces(word, start, idx), CRLF);
+      out.push(line, CRLF);
       this.#wordWidth -= lineWidth;
     }
     this.#word = word.slice(idx);
   }
+}
+
+/** A piece for a run of `text.length` units of `each` columns each (a single unit is a plain grapheme). */
+function runOf(text: string, each: number): Piece {
+  return text.length === 1 ? { text, width: each, sgr: false } : { text, width: text.length * each, sgr: false, each };
+}
+
+/** Columns + 1 of each UTF-16 unit measured as a grapheme of its own (0: not yet measured); 64 KiB, no string made per character. */
+const unitWidths = new Uint8Array(0x10000);
+
+/** The columns of a UTF-16 unit that is a grapheme of its own (standalone): printable ASCII is 1, the rest is measured once. */
+function unitWidth(c: number): number {
+  if (c >= 0x20 && c < 0x7f) return 1;
+  const known = unitWidths[c] ?? 0;
+  if (known !== 0) return known - 1;
+  const w = graphemeWidth(String.fromCharCode(c));
+  unitWidths[c] = w + 1;
+  return w;
 }
 
 function isHighSurrogate(c: number): boolean {

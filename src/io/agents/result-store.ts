@@ -16,7 +16,7 @@ import { messageOf } from '../../core/errors.js';
 import { assertNever } from '../../core/never.js';
 import { codePoints, rememberCount } from '../../core/agents/claim-check.js';
 import type { RecordDraft, RecordStore } from '../storage/records.js';
-import { faultOf, StateDbLockedError, withBusyTimeout } from '../storage/state-db.js';
+import { checkpointSoon, faultOf, StateDbLockedError, withBusyTimeout } from '../storage/state-db.js';
 import { keepResult } from '../storage/unsaved.js';
 
 /** A locked database is tried again this often while a result waits. */
@@ -65,7 +65,9 @@ export async function storeRecord(options: StoreResultOptions, raw: string, labe
     let done = raw.length === 0;
     while (!done) {
       await turn();
+      const from = begun.unit;
       done = await retry.step(() => records.writePart(begun, raw));
+      checkpointSoon(records.db, 3 * (begun.unit - from));
     }
     await turn();
     await records.syncLog();

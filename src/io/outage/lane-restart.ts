@@ -67,11 +67,18 @@ export interface LaneRestart {
   readonly files: readonly string[];
 }
 
+/** The longest last line read as a `NETWORK:` step; a longer one is not a step (a command, not a flood). */
+export const NETWORK_LINE_MAX = 65_536;
+
 /** The step of a final `NETWORK: <cmd>` line in an agent's hand-back, if its last non-empty line is one. */
 export function yieldedNetworkStep(finalText: string): string | undefined {
-  const last = finalText.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').at(-1);
-  const match = last === undefined ? null : /^NETWORK:\s*(.+)$/.exec(last);
-  return match?.[1]?.trim();
+  // Only the end is read: a hand-back of many megabytes is neither split nor scanned whole (docs/security.md, "Text without spaces").
+  const text = finalText.trimEnd();
+  const from = Math.max(0, text.length - NETWORK_LINE_MAX);
+  const nl = text.slice(from).lastIndexOf('\n');
+  if (nl < 0 && from > 0) return undefined;
+  const line = text.slice(from + nl + 1).trim();
+  return line.startsWith('NETWORK:') ? /^NETWORK:\s*(.+)$/.exec(line)?.[1]?.trim() : undefined;
 }
 
 /**

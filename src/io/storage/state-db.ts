@@ -39,12 +39,19 @@ export function stateDbWaitMs(env: NodeJS.ProcessEnv = process.env): number {
  * Bytes the write-ahead log keeps after a checkpoint has reset it: SQLite
  * truncates the file to this when it starts writing it from the beginning
  * again, so a burst (or a reader holding an old snapshot) does not leave its
- * high-water mark on disk. A commit checkpoints once the log holds
- * WAL_CHECKPOINT_PAGES (about as many bytes), so the log stays about this
- * size between checkpoints too.
+ * high-water mark on disk.
  */
 export const WAL_KEEP_BYTES = 1_048_576;
-export const WAL_CHECKPOINT_PAGES = 256;
+/**
+ * A commit checkpoints by itself (inside the commit, on the loop) only once
+ * the log holds this many pages: a backstop for a writer that does not pace
+ * its checkpoints. The agent service's writers call `checkpointSoon`, which
+ * checkpoints in a turn of its own every WAL_PACED_BYTES they wrote, so the
+ * log stays far below this and no hot commit pays a checkpoint.
+ */
+export const WAL_CHECKPOINT_PAGES = 1024;
+/** Bytes a paced writer writes before its checkpoint (a small one: a turn of its own, not a frame). */
+export const WAL_PACED_BYTES = 262_144;
 
 /** The database's file name inside the state folder. */
 export const STATE_DB_FILE = 'tai.db';
@@ -201,6 +208,50 @@ export function checkpointAtRest(db: StateDb): boolean {
     });
   } catch {
     return false; // busy, locked or closed: the next rest tries again
+  }
+}
+
+/** Bytes written by paced writers since each database's last paced checkpoint, and its armed turn. */
+const paced = new WeakMap<StateDb, { bytes: number; turn?: NodeJS.Immediate }>();
+
+/**
+ * Tells the pacer that about `bytes` were committed to `db`; once
+ * WAL_PACED_BYTES have been, a passive checkpoint runs in a turn of its own
+ * (never inside the writer's commit, never waiting for another process), so
+ * the log stays bounded without the automatic checkpoint's long commit.
+ */
+export function checkpointSoon(db: StateDb, bytes: number): void {
+  let state = paced.get(db);
+  if (state === undefined) {
+    state = { bytes: 0 };
+    paced.set(db, state);
+  }
+  state.bytes += Math.max(0, bytes);
+  if (state.bytes < WAL_PACED_BYTES || state.turn !== undefined) return;
+  const s = state;
+  s.turn = setImmediate(() => {
+    s.turn = undefined;
+    s.bytes = 0;
+    if (!db.open) return;
+    try {
+      withBusyTimeout(db, 0, () => db.pragma('wal_checkpoint(PASSIVE)'));
+    } catch {
+      // Busy, locked or closed: the next paced write, the rest or the backstop checkpoints.
+    }
+  });
+  s.turn.unref();
+}
+
+/** Runs `fn` with the connection's commits not waiting for the disk (`synchronous=NORMAL`): the next synced commit or checkpoint syncs them; after a crash of the machine (not of tai) they may be gone, never half there. */
+export function unsynced<T>(db: StateDb, fn: () => T): T {
+  // Inside a transaction the level cannot change, and its commit syncs once anyway.
+  if (db.inTransaction) return fn();
+  const saved = db.pragma('synchronous', { simple: true });
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma(`synchronous = ${Number(saved)}`);
   }
 }
 

@@ -21,13 +21,17 @@ import { TranscriptFormatter } from '../../core/agents/transcript.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { FinalState, PanelState } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
+import { checkpointSoon, unsynced } from '../storage/state-db.js';
 import type { TranscriptStore } from '../storage/transcripts.js';
 import { format, inCodePoints, isHigh, newWriting, partFull, TRANSCRIPT_WRITE_MS, writeDue, written, type Writing } from './transcript-buffer.js';
 
 export { TRANSCRIPT_PART_UNITS, TRANSCRIPT_WRITE_MS } from './transcript-buffer.js';
 
-/** Units of agents' text sanitized, or of a transcript written, in one turn of the loop. */
-export const TRANSCRIPT_SLICE = 65_536;
+/** Units of agents' text sanitized, or of a transcript written, in one turn of the loop (one commit of at most about 48 KiB). */
+export const TRANSCRIPT_SLICE = 16_384;
+
+/** An agent's end with at most this many units left is written at once, so a reader told it ended reads it whole; a longer one a slice a turn. */
+export const TRANSCRIPT_END_AT_ONCE = 65_536;
 
 /** Units of text waiting for the formatter, per agent, past which it is formatted at once. */
 export const TRANSCRIPT_QUEUE_MAX = 4 * 1_048_576;
@@ -134,7 +138,7 @@ export class AgentTranscripts {
     w.ending = { state, elapsedMs, summary, result };
     w.due = true;
     // Little left: the whole end now, as a reader just told the agent ended expects; else all of it in later turns.
-    const small = w.queue.length === 0 && w.buffer.length <= TRANSCRIPT_SLICE && (result === undefined || result.raw.length <= TRANSCRIPT_SLICE);
+    const small = w.queue.length === 0 && w.buffer.length <= TRANSCRIPT_END_AT_ONCE && (result === undefined || result.raw.length <= TRANSCRIPT_END_AT_ONCE);
     if (small) this.#work(id, w, Infinity);
     if (this.#writing.has(id)) this.#later();
   }
@@ -222,7 +226,9 @@ export class AgentTranscripts {
     const slice = w.buffer.slice(0, n);
     const last = n === w.buffer.length && w.ended;
     try {
-      const parts = this.#store.append(this.#run, id, w.cap, slice, last, now);
+      // A transcript is for reading, not supervision: its parts do not wait for the disk, and the log is checkpointed in a turn of its own.
+      const parts = last ? this.#store.append(this.#run, id, w.cap, slice, last, now) : unsynced(this.#store.db, () => this.#store.append(this.#run, id, w.cap, slice, last, now));
+      checkpointSoon(this.#store.db, 3 * slice.length);
       written(w, parts, n);
       w.writtenAt = now;
       w.refused = false;
@@ -257,7 +263,10 @@ export class AgentTranscripts {
     let units = 0;
     while (take < refs.length && (take === 0 || units + (refs[take]?.len ?? 0) <= room)) units += refs[take++]?.len ?? 0;
     try {
-      if (recordId !== undefined) this.#store.reference(this.#run, id, recordId, refs.slice(0, take));
+      if (recordId !== undefined) {
+        this.#store.reference(this.#run, id, recordId, refs.slice(0, take));
+        checkpointSoon(this.#store.db, units);
+      }
     } catch {
       // Locked or full: the parts keep their own text, as before.
       take = refs.length;

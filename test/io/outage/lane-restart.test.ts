@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { restartLane, restartLaneWhenBack, yieldedNetworkStep } from '../../../src/io/outage/lane-restart.js';
+import { NETWORK_LINE_MAX, restartLane, restartLaneWhenBack, yieldedNetworkStep } from '../../../src/io/outage/lane-restart.js';
 import { readLog } from '../../../src/io/outage/outage-store.js';
 import type { ProbeSource } from '../../../src/io/outage/probes.js';
 import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
@@ -138,5 +138,27 @@ describe('a hand-back with a final NETWORK: line', () => {
     expect(yieldedNetworkStep('edited two files\nNETWORK: git push origin lane-2\n\n')).toBe('git push origin lane-2');
     expect(yieldedNetworkStep('NETWORK: git push\nthen I went on')).toBeUndefined();
     expect(yieldedNetworkStep('')).toBeUndefined();
+  });
+
+  it('reads the same step as splitting the whole text into lines would, for any mix of lines, blanks and carriage returns', () => {
+    const splitWhole = (text: string): string | undefined => {
+      const last = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').at(-1);
+      return (last === undefined ? null : /^NETWORK:\s*(.+)$/.exec(last))?.[1]?.trim();
+    };
+    const atoms = ['NETWORK:', 'NETWORK: git push', ' ', '\t', '\n', '\r', '\r\n', 'x', '\u2028', '\u00a0', 'NETWORK:\n'];
+    let seed = 11;
+    for (let n = 0; n < 3000; n++) {
+      let text = '';
+      for (let k = (n % 9) + 1; k > 0; k--) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        text += atoms[seed % atoms.length];
+      }
+      expect(yieldedNetworkStep(text), JSON.stringify(text)).toBe(splitWhole(text));
+    }
+  });
+
+  it('finds the step after megabytes of text without a line end, and takes a last line longer than NETWORK_LINE_MAX for no step', () => {
+    expect(yieldedNetworkStep(`${'x'.repeat(3_000_000)}\nNETWORK: git push\n${' '.repeat(100_000)}\n`)).toBe('git push');
+    expect(yieldedNetworkStep(`NETWORK: ${'x'.repeat(NETWORK_LINE_MAX)}`)).toBeUndefined();
   });
 });

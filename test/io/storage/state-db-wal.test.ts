@@ -8,7 +8,7 @@ import { LocalAgentService } from '../../../src/io/agents/agent-service.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { compactState } from '../../../src/io/storage/state-gc.js';
-import { openStateDb, WAL_KEEP_BYTES, type StateDb } from '../../../src/io/storage/state-db.js';
+import { checkpointSoon, openStateDb, WAL_CHECKPOINT_PAGES, WAL_KEEP_BYTES, WAL_PACED_BYTES, type StateDb } from '../../../src/io/storage/state-db.js';
 import { TranscriptStore } from '../../../src/io/storage/transcripts.js';
 import { xtermScreens } from '../../../src/io/terminal/screen.js';
 import { until } from '../../helpers/until.js';
@@ -72,6 +72,58 @@ describe("the state database's write-ahead log", () => {
     } finally {
       s.dispose();
     }
+  });
+});
+
+describe('checkpoints while agents write', () => {
+  it('keep the log under WAL_KEEP_BYTES through a flood of transcript and a long result, never letting it grow to the automatic checkpoint', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'tai-wal-flood-')), 'tai.db');
+    const db = open(path);
+    const board = createBoard({ createScreen: xtermScreens, cols: 120, rows: 40 });
+    const transcripts = new TranscriptStore(db);
+    const s = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), transcripts, run: 'run-1' });
+    let most = 0;
+    let watching = true;
+    const watch = (): void => {
+      most = Math.max(most, walBytes(path));
+      if (watching) setImmediate(watch);
+    };
+    watch();
+    try {
+      // 0xFF bytes decoded: three bytes of UTF-8 a unit, the transcript's worst case; then a result long enough to be a record.
+      const { id } = s.spawnWorker({ label: 'flood' }, async (_signal, emit) => {
+        for (let i = 0; i < 16; i++) {
+          emit({ type: 'text', text: '\ufffd'.repeat(65_536) });
+          await new Promise((r) => setImmediate(r));
+        }
+        return 'a result of words '.repeat(200_000);
+      }, Date.now());
+      expect((await s.poll(id, 60_000))?.state).toBe('done');
+      await until(() => transcripts.read('run-1', id)?.ended === true, { what: 'the transcript written to its end' });
+    } finally {
+      watching = false;
+      s.dispose();
+    }
+    expect(Number(db.pragma('wal_autocheckpoint', { simple: true }))).toBe(WAL_CHECKPOINT_PAGES);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(WAL_KEEP_BYTES);
+  });
+
+  it('runs a paced checkpoint in a turn of its own once WAL_PACED_BYTES were written, not inside the write', async () => {
+    const db = open(join(mkdtempSync(join(tmpdir(), 'tai-wal-paced-')), 'tai.db'));
+    const calls: string[] = [];
+    const pragma = db.pragma.bind(db);
+    db.pragma = ((source: string, options?: Parameters<StateDb['pragma']>[1]) => {
+      calls.push(source);
+      return pragma(source, options);
+    }) as StateDb['pragma'];
+    checkpointSoon(db, WAL_PACED_BYTES - 1);
+    await new Promise((r) => setImmediate(r));
+    expect(calls.filter((c) => c.startsWith('wal_checkpoint'))).toEqual([]);
+    checkpointSoon(db, 1);
+    expect(calls.filter((c) => c.startsWith('wal_checkpoint'))).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(calls.filter((c) => c.startsWith('wal_checkpoint'))).toEqual(['wal_checkpoint(PASSIVE)']);
   });
 });
 
