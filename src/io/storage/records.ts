@@ -28,7 +28,7 @@ import { codePoints } from '../../core/agents/claim-check.js';
 import { partEnd } from '../../core/agents/record-query.js';
 import { RECORD_PAGE_MAX, SPILL_LIMIT } from '../../core/policy.js';
 import { processAlive } from '../socket/socket-path.js';
-import { guardBusy, type StateDb } from './state-db.js';
+import { guardBusy, unsynced, type StateDb } from './state-db.js';
 import { randomHex } from '../crypto-lazy.js';
 import { chunkTextSql, migrateRecords, RECORD_PART } from '../records/record-schema.js';
 import { searchRecords, toMeta, type MetaRow, type RecordHit, type RecordMeta } from '../records/record-search.js';
@@ -275,25 +275,6 @@ export class RecordStore {
     } catch {
       // A locked or full database: the drafts stay invisible, and the next open sweeps them.
     }
-  }
-}
-
-/**
- * Runs a draft's write without waiting for the disk (`synchronous=NORMAL` in
- * WAL mode): a part alone need not survive a crash, since the draft is seen
- * only after `finish`, whose synced commit makes the parts before it durable.
- * The wait for the disk was most of a part's time; `syncLog` does it off the
- * loop before the finish.
- */
-function unsynced<T>(db: StateDb, fn: () => T): T {
-  // Inside a transaction (a whole `put`) the level cannot change, and the commit syncs once anyway.
-  if (db.inTransaction) return fn();
-  const saved = db.pragma('synchronous', { simple: true });
-  db.pragma('synchronous = NORMAL');
-  try {
-    return fn();
-  } finally {
-    db.pragma(`synchronous = ${Number(saved)}`);
   }
 }
 
