@@ -110,6 +110,7 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
   };
 
   const interval = options.intervalMs ?? COST_SAMPLE_MS;
+  const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));
   let last = -Infinity;
   let listTimer: NodeJS.Timeout | undefined;
   let trailing: NodeJS.Timeout | undefined;
@@ -121,9 +122,10 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     sample();
   };
   // The last figure before a rest: a sample an interval after the last, unless a poke takes it first (a
-  // poke falls due EARLY_MS before the timer, so the two never share a wake-up).
+  // poke falls due EARLY_MS before the timer). Not while an agent runs: its header's second draws a frame
+  // each second, and a timer cleared still wakes the loop once at its old time (Node's timers).
   const trail = (): void => {
-    if (stopped || trailing !== undefined) return;
+    if (stopped || trailing !== undefined || anyAgentLive()) return;
     trailing = setTimeout(sampleNow, Math.max(0, last + interval + EARLY_MS - now()));
     trailing.unref();
   };

@@ -20,8 +20,9 @@ afterEach(() => {
 function start() {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const list = createAgentList();
-  sampler = startCostSampler({ board: createBoard(), list, pgidOf: () => undefined, now: Date.now });
-  return { list, samples: () => sampler!.stats().samples, poke: () => sampler!.poke() };
+  const board = createBoard();
+  sampler = startCostSampler({ board, list, pgidOf: () => undefined, now: Date.now });
+  return { board, list, samples: () => sampler!.stats().samples, poke: () => sampler!.poke() };
 }
 
 describe('the cost sampler', () => {
@@ -49,6 +50,25 @@ describe('the cost sampler', () => {
       vi.advanceTimersByTime(5);
     }
     expect(ticks).toEqual([0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+  });
+
+  it("keeps no timer while an agent runs (its header's second draws a frame each second), and samples once more after it ended", () => {
+    const { board, samples, poke } = start();
+    vi.advanceTimersByTime(COST_SAMPLE_MS + 250); // the start's second sample
+    const id = board.getState().open({ label: 'work' }, Date.now());
+    for (let second = 1; second <= 10; second++) {
+      vi.advanceTimersByTime(1_000);
+      poke();
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    const before = samples();
+    board.getState().finish(id, 'done', 'ok', Date.now());
+    vi.advanceTimersByTime(1_000);
+    poke(); // the frame of its end
+    vi.advanceTimersByTime(COST_SAMPLE_MS + 250);
+    expect(samples()).toBe(before + 1);
+    vi.advanceTimersByTime(60_000);
+    expect(samples()).toBe(before + 1);
   });
 
   it('samples once more an interval after the last frame, so the figure shows the rest that followed it', () => {
