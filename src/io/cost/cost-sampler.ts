@@ -109,7 +109,23 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     spent.ms += performance.now() - started;
   };
 
-  const interval = options.intervalMs ?? COST_SAMPLE_MS;
+  const when = sampleWhen(sample, { board, list, interval: options.intervalMs ?? COST_SAMPLE_MS, now });
+  return { sample: when.sampleNow, poke: when.poke, stats: () => ({ ...spent }), stop: when.stop };
+}
+
+/** What decides when to sample. */
+interface When {
+  readonly board: Board;
+  readonly list: AgentList;
+  readonly interval: number;
+  readonly now: () => number;
+}
+
+/**
+ * When `sample` runs: at the start, at each due poke, once an interval after
+ * the last poke while no agent runs, and every interval while the list is open.
+ */
+function sampleWhen(sample: () => void, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
   const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));
   let last = -Infinity;
   let listTimer: NodeJS.Timeout | undefined;
@@ -147,9 +163,8 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
   sampleNow();
   trail();
   return {
-    sample: sampleNow,
+    sampleNow,
     poke,
-    stats: () => ({ ...spent }),
     stop: () => {
       stopped = true;
       clearInterval(listTimer);
