@@ -39,6 +39,7 @@ import { waitForResult, type Attempt } from './agent-jobs.js';
 import type { AgentOutages } from '../outage/agent-outages.js';
 import { liveResult, storedResult } from './agent-results.js';
 import { hostReady, hostRequest } from '../remote/remote-spawn.js';
+import { hostOfWrapper } from '../remote/remote-agent.js';
 import { SLOT_RENEW_MS, type AgentSlots } from '../storage/agent-slots.js';
 import { STATE_DB_WAIT_MS } from '../storage/state-db.js';
 import { freeRoom, importUnsaved, reserveRoom } from '../storage/unsaved.js';
@@ -336,7 +337,7 @@ function holdCandidates(s: ServiceState): HoldCandidate[] {
   for (const job of s.live) {
     const attempt = job.attempts.at(-1);
     if (attempt === undefined || attempt.life.phase !== 'running') continue;
-    found.push({ panel: attempt.id, label: job.label, pgid: attempt.agent.pgid });
+    found.push({ panel: attempt.id, label: job.label, pgid: attempt.agent.pgid, remote: hostOfWrapper(job.spec.argv) !== undefined });
   }
   return found;
 }

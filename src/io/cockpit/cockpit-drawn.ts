@@ -168,6 +168,8 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
   main.term.onWriteParsed(() => drawing.anyMotion(main.term.modes.mouseTrackingMode === 'any'));
   const stopRings = startNotifier({ board, ring: (message) => drawing.ring(message), env, log });
   const cost = startCostSampler({ board, list, pgidOf: options.pgidOf ?? (() => undefined) });
+  // The cockpit's own figure is taken in a frame's turn: a cockpit at rest draws nothing and wakes for nothing.
+  source.onFrame(() => cost.poke());
   const stopNotifier = (): void => (stopRings(), cost.stop());
   const route: KeyRoute = {
     keys: new KeyScanner(prefix),

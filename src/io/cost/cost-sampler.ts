@@ -1,11 +1,12 @@
 /**
  * Samples what each live agent's process group and the cockpit itself cost,
- * every COST_SAMPLE_MS on a timer of its own (never in a render), into the
- * agent list's store, which keeps a sample only when its text changed. The
- * /proc scan runs only while the agent list is open (the one place the
- * agents' figures show; a sample at once when it opens) and a local agent
+ * at most every COST_SAMPLE_MS (never in a render), into the agent list's
+ * store, which keeps a sample only when its text changed. The /proc scan
+ * runs only while the agent list is open (the one place the agents' figures
+ * show; a sample at once when it opens, then on a timer) and a local agent
  * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
- * is Node's (process.cpuUsage, the resident set), no file read. A remote agent
+ * is Node's (process.cpuUsage, the resident set), no file read, taken in the
+ * turn of a frame drawn anyway (docs/cockpit.md, "What each agent costs"). A remote agent
  * (`--host`) is `remote`: its processes are on the host, and what runs here
  * is only ssh.
  */
@@ -17,6 +18,9 @@ import { isRemoteGroup, pageSize, readGroups } from './proc-groups.js';
 
 /** How often the costs are sampled. */
 export const COST_SAMPLE_MS = 2_000;
+
+/** A poke this close before a sample's due time samples: the board's second comes a hair before it. */
+const EARLY_MS = 250;
 
 /** What to sample and where to put it. */
 export interface CostSamplerOptions {
@@ -33,14 +37,25 @@ export interface CostSamplerOptions {
 
 /** A running sampler. */
 export interface CostSampler {
-  /** Samples now (the timer calls it). */
+  /** Samples now (the timers call it). */
   sample(): void;
+  /**
+   * Something was drawn (a frame): a sample in this turn when one is due,
+   * else one when it falls due, unless the next poke takes it first.
+   */
+  poke(): void;
   /** What sampling itself cost: samples taken, milliseconds spent, stat files read. */
   stats(): { readonly samples: number; readonly ms: number; readonly read: number };
   stop(): void;
 }
 
-/** Starts sampling every `intervalMs` (COST_SAMPLE_MS); the timer never keeps the process alive. */
+/**
+ * Starts sampling: the cockpit's own figure at most every `intervalMs`
+ * (COST_SAMPLE_MS), in the turn of a poke, and once more an interval after
+ * the last poke (so a cockpit at rest shows its rest, then wakes for nothing);
+ * every agent's too, every interval while the list is open. The timers never
+ * keep the process alive.
+ */
 export function startCostSampler(options: CostSamplerOptions): CostSampler {
   const { board, list, pgidOf, root = '/proc' } = options;
   const now = options.now ?? Date.now;
@@ -94,17 +109,66 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     spent.ms += performance.now() - started;
   };
 
-  const timer = setInterval(sample, options.intervalMs ?? COST_SAMPLE_MS);
-  timer.unref();
-  const offList = list.subscribe((now, before) => {
-    if (now.open && !before.open) sample();
+  const when = sampleWhen(sample, { board, list, interval: options.intervalMs ?? COST_SAMPLE_MS, now });
+  return { sample: when.sampleNow, poke: when.poke, stats: () => ({ ...spent }), stop: when.stop };
+}
+
+/** What decides when to sample. */
+interface When {
+  readonly board: Board;
+  readonly list: AgentList;
+  readonly interval: number;
+  readonly now: () => number;
+}
+
+/**
+ * When `sample` runs: at the start, at each due poke, once an interval after
+ * the last poke while no agent runs, and every interval while the list is open.
+ */
+function sampleWhen(sample: () => void, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
+  const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));
+  let last = -Infinity;
+  let listTimer: NodeJS.Timeout | undefined;
+  let trailing: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const sampleNow = (): void => {
+    clearTimeout(trailing);
+    trailing = undefined;
+    last = now();
+    sample();
+  };
+  // The last figure before a rest: a sample an interval after the last, unless a poke takes it first (a
+  // poke falls due EARLY_MS before the timer). Not while an agent runs: its header's second draws a frame
+  // each second, and a timer cleared still wakes the loop once at its old time (Node's timers).
+  const trail = (): void => {
+    if (stopped || trailing !== undefined || anyAgentLive()) return;
+    trailing = setTimeout(sampleNow, Math.max(0, last + interval + EARLY_MS - now()));
+    trailing.unref();
+  };
+  const poke = (): void => {
+    if (stopped) return;
+    if (now() - last >= interval - EARLY_MS) sampleNow();
+    trail();
+  };
+  // The agents' figures show only in the open list: sampled on a timer of their own while it is open.
+  const offList = list.subscribe((state, before) => {
+    if (state.open === before.open) return;
+    clearInterval(listTimer);
+    listTimer = undefined;
+    if (!state.open) return;
+    sampleNow();
+    listTimer = setInterval(sampleNow, interval);
+    listTimer.unref();
   });
-  sample();
+  sampleNow();
+  trail();
   return {
-    sample,
-    stats: () => ({ ...spent }),
+    sampleNow,
+    poke,
     stop: () => {
-      clearInterval(timer);
+      stopped = true;
+      clearInterval(listTimer);
+      clearTimeout(trailing);
       offList();
     },
   };

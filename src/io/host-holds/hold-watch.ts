@@ -1,8 +1,8 @@
 /**
  * The cockpit's side of a remote agent's lost link (docs/remote.md, "Held
- * during a lost link"): once a second, the hold files (host-holds.ts) are
- * matched to the live panels by process group, and a panel whose local side
- * waits for its host is held on the board as for a machine outage: its header
+ * during a lost link"): once a second while a remote agent runs, the hold
+ * files (host-holds.ts) are matched to the live panels by process group, and
+ * a panel whose local side waits for its host is held on the board as for a machine outage: its header
  * `waiting for HOST`, its wall clock and heartbeat paused, a stop waiting for
  * the host (the local side delivers it at the reattach). When the file goes
  * (reattached, or the wait ended) the hold ends and the clocks run again.
@@ -19,6 +19,8 @@ export interface HoldCandidate {
   readonly panel: number;
   readonly label: string;
   readonly pgid: number | undefined;
+  /** An agent on another host: only its local side ever writes a hold file. */
+  readonly remote: boolean;
 }
 
 /** One look: holds the panels whose local side waits for its host, resumes those whose wait ended. */
@@ -45,19 +47,45 @@ export function lookAtHolds(board: Board, candidates: readonly HoldCandidate[], 
   for (const id of [...held.keys()]) if (!seen.has(id)) held.delete(id);
 }
 
-/** Looks at the hold files in `dir` every HOLD_LOOK_MS for the candidates `live()` gives; returns the stop. */
-export function watchHolds(board: Board, dir: string, live: () => HoldCandidate[], now: () => number): () => void {
+/** What the watch reads each look (readHolds; tests count the reads). */
+export type ReadHolds = (dir: string) => HeldAgent[];
+
+/**
+ * Looks at the hold files in `dir` every HOLD_LOOK_MS while `live()` gives a
+ * remote agent or a panel is held, and not at all otherwise: only a remote
+ * agent's local side writes a hold file, so a cockpit of local agents never
+ * wakes for it. The board's changes (a panel opened, or its header's second)
+ * arm the look; the look disarms itself. Returns the stop.
+ */
+export function watchHolds(board: Board, dir: string, live: () => HoldCandidate[], now: () => number, read: ReadHolds = readHolds): () => void {
   const held = new Map<number, string>();
-  const timer = setInterval(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const wanted = (candidates: readonly HoldCandidate[]): boolean => held.size > 0 || candidates.some((c) => c.remote);
+  const look = (): void => {
     const candidates = live();
-    // Nothing live, nothing held: no folder to read.
-    if (candidates.length === 0 && held.size === 0) return;
+    if (!wanted(candidates)) return disarm();
     try {
-      lookAtHolds(board, candidates, held, readHolds(dir), dir, now());
+      lookAtHolds(board, candidates, held, read(dir), dir, now());
     } catch {
       // A folder that cannot be read now is read at the next look.
     }
-  }, HOLD_LOOK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+    if (!wanted(candidates)) disarm();
+  };
+  const disarm = (): void => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const arm = (): void => {
+    if (timer !== undefined || !wanted(live())) return;
+    timer = setInterval(look, HOLD_LOOK_MS);
+    timer.unref();
+  };
+  const unsubscribe = board.subscribe((state, before) => {
+    if (state.panels !== before.panels) arm();
+  });
+  arm();
+  return () => {
+    unsubscribe();
+    disarm();
+  };
 }

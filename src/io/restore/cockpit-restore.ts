@@ -5,9 +5,10 @@
  * again in its folder (continued, for an agent CLI that can), and once the
  * agent service is open every agent that was live gets its panel back with
  * its transcript so far, the seam, and either its session resumed with the
- * wall clock it had left or a line saying it ended with the cockpit. While it
- * runs the record's last sign of life is kept current; a deliberate end marks
- * it ended, anything else leaves it for the next `tai` of that name.
+ * wall clock it had left or a line saying it ended with the cockpit. While an
+ * agent runs the record's last sign of life is kept current (alive-touch.ts);
+ * a deliberate end marks it ended, anything else leaves it for the next `tai`
+ * of that name.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,10 +28,9 @@ import { TranscriptStore } from '../storage/transcripts.js';
 import { claimCockpit, thisOwner, type Claim } from './cockpit-claim.js';
 import { sameness } from './fingerprint.js';
 import { RestoreStore, type StoredCockpit, type StoredLaunch } from './restore-store.js';
+import { aliveTouch } from './alive-touch.js';
 export { restoreWanted } from './stored-cockpits.js';
-
-/** How often a cockpit's last sign of life is written: the most wall clock a crash can take from its agents. */
-export const ALIVE_EVERY_MS = 5_000;
+export { ALIVE_EVERY_MS } from './alive-touch.js';
 
 /** What a restore needs of the agent service (LocalAgentService). */
 export interface RestoringService {
@@ -45,7 +45,7 @@ export interface CockpitRecord {
   /** Lines for the main pane at start. */
   readonly notices: readonly string[];
   readonly claim: Claim;
-  /** Restores the claimed cockpit's agents; `notice` tells the user a line. */
+  /** Restores the claimed cockpit's agents, and keeps the last sign of life while `board` has a live agent; `notice` tells the user a line. */
   restoreAgents(service: RestoringService, board: Board, notice: (line: string) => void): void;
   /** The cockpit ended: a `deliberate` end marks it ended, so nothing of it is restored. */
   end(deliberate: boolean): void;
@@ -107,22 +107,23 @@ function mainProgram(from: StoredCockpit, o: RecordOptions, notices: string[]): 
 }
 
 function liveRecord(db: StateDb, store: RestoreStore, run: string, claim: Claim, argv: readonly string[], notices: string[], now: () => number): CockpitRecord {
-  const timer = setInterval(() => attempt(() => store.touch(run, now())), ALIVE_EVERY_MS);
-  timer.unref();
+  const alive = aliveTouch((at) => attempt(() => store.touch(run, at)), now);
   let ended = false;
   return {
     argv,
     notices,
     claim,
     restoreAgents(service, board, notice) {
-      if (claim.kind !== 'claimed' || ended) return;
+      if (ended) return;
+      alive.follow(board);
+      if (claim.kind !== 'claimed') return;
       restoreLaunches(db, claim.from, claim.launches, service, board, notice, now);
       attempt(() => store.setState(claim.from.run, 'restored', now(), ['restoring']));
     },
     end(deliberate) {
       if (ended) return;
       ended = true;
-      clearInterval(timer);
+      alive.stop();
       attempt(() => store.touch(run, now()));
       if (deliberate) attempt(() => store.setState(run, 'ended', now(), ['running']));
       db.close();
