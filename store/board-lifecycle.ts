@@ -118,6 +118,7 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
       if (rec) rec.tag = text;
       // A finished agent's row in the history follows (the agent list shows it once the panel left).
       if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
+      ctx.rows.moved();
       ctx.publish(now);
     },
 

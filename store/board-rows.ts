@@ -1,8 +1,9 @@
 /**
  * The board's actions over its agents' rows and kept transcripts (docs/spec.md,
  * "Status API" and "The board"): the status, the status line's counts, one
- * agent's row, a panel's screen, and the agent list's reveal of a kept
- * transcript. The rows themselves are made in store/status.ts.
+ * agent's row, a panel's screen, the agent list's reveal of a kept
+ * transcript, and the rows' version the open list follows. The rows
+ * themselves are made in store/status.ts.
  */
 import { revealed } from './board-ui.js';
 import type { BoardActions } from './board-types.js';
@@ -12,7 +13,7 @@ import { agentCounter, statusOf } from './status.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions on what a reader asks of the agents and their transcripts. */
-export type RowActions = Pick<BoardActions, 'status' | 'agentCounts' | 'rowOf' | 'screenOf' | 'reveal' | 'transcriptKept'>;
+export type RowActions = Pick<BoardActions, 'status' | 'agentCounts' | 'rowOf' | 'screenOf' | 'reveal' | 'transcriptKept' | 'rowsVersion' | 'onRowsMoved'>;
 
 /** The rows' actions over the board's private state. */
 export function rowActions(ctx: BoardContext): RowActions {
@@ -64,5 +65,9 @@ export function rowActions(ctx: BoardContext): RowActions {
       const rec = records.get(id);
       return rec ? !rec.closed && rec.screen !== undefined : kept.has(id);
     },
+
+    rowsVersion: () => ctx.rows.version,
+
+    onRowsMoved: (listener) => ctx.rows.subscribe(listener),
   };
 }
