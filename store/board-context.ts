@@ -162,18 +162,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       publishBoard({ records, vars, get, set, remove, questions, wakes, rows }, now);
     },
     publishTime(now) {
-      vars.seen = Math.max(vars.seen, now);
-      const s = get();
-      const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
-      if (panels !== s.panels) set({ panels });
-      // Time moved every running agent's elapsed time, on the board or off it.
-      for (const rec of records.values()) {
-        if (rec.kind === 'agent' && isLive(rec.state)) {
-          rows.moved();
-          break;
-        }
-      }
-      rows.published();
+      publishTime({ records, vars, get, set, rows }, now);
     },
     setUi(change) {
       if (change) set(change);
@@ -226,6 +215,23 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
   if (live !== s.live || asking !== s.asking) c.rows.moved();
   c.set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking, live });
   c.rows.published();
+}
+
+/** Publishes the panels' rows at `now` under the published layout (BoardContext.publishTime). */
+function publishTime(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'rows'>, now: number): void {
+  const { records, vars, rows } = c;
+  vars.seen = Math.max(vars.seen, now);
+  const s = c.get();
+  const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
+  if (panels !== s.panels) c.set({ panels });
+  // Time moved every running agent's elapsed time, on the board or off it.
+  for (const rec of records.values()) {
+    if (rec.kind === 'agent' && isLive(rec.state)) {
+      rows.moved();
+      break;
+    }
+  }
+  rows.published();
 }
 
 /**

@@ -243,7 +243,8 @@ const ACK_CARRY_MS = 5_000;
  * The exit frame acknowledged: this side ends once ssh has (the host's session
  * read the ack, so the job's folder goes), or after ACK_CARRY_MS. Ending at
  * once let the runner's reaper kill ssh before it sent the ack, and the host
- * kept the folder for its lost grace (docs/remote.md, "When the agent ends").
+ * kept the folder for its lost grace
+ * (docs/remote.md, "The reaper on the host: the POSIX `sh` path").
  */
 function acknowledged(link: Link, code: number): void {
   const child = link.child;

@@ -1,8 +1,8 @@
 /**
  * The local side of a remote agent ends only once ssh has carried the exit
- * frame's acknowledgement to the host (docs/remote.md, "When the agent
- * ends"): ending at once let the runner's reaper kill ssh with the ack unsent,
- * and the host kept the job's folder for its lost grace. The ssh here is a
+ * frame's acknowledgement to the host: ending at once let the runner's reaper
+ * kill ssh with the ack unsent, and the host kept the job's folder for its
+ * lost grace (docs/remote.md, "The reaper on the host: the POSIX `sh` path"). The ssh here is a
  * stand-in that sends a session's begin and exit frames, then takes its time
  * before it reads what tai sent.
  */
