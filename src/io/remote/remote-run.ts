@@ -114,6 +114,9 @@ export function main(args: readonly string[], options: RemoteRunOptions = {}): v
   const beat = setInterval(() => send(link, '.'), REMOTE_BEAT_S * 1000);
   beat.unref();
   forwardStdin(link);
+  // A runner that stops reading (an ACP session closed at its turn's end) must not end this side by EPIPE
+  // before the host's exit frame: the job's end is still followed and acknowledged, its last bytes dropped.
+  for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => stopAsked(link, SIGNAL_CODES[sig] ?? 1));
   connect(link, ssh);
 }

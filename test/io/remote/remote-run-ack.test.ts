@@ -22,10 +22,14 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** A stand-in for ssh: the frames of an agent that ended 0, then, after `waitS`, every line tai sent into `heard`. */
-function fakeSsh(heard: string, waitS: number): string {
+/**
+ * A stand-in for ssh: a session's begin, after `lateS` the agent's last output
+ * and its exit frame (status 0), then, after `waitS`, every line tai sent into `heard`.
+ */
+function fakeSsh(heard: string, waitS: number, lateS = 0): string {
   const file = join(work, 'ssh');
-  writeFileSync(file, `#!/bin/sh\nprintf '\\001tai begin /tmp/tai-run.x 0 0\\n\\001tai x 0\\n'\nsleep ${waitS}\ncat >${heard}.t && mv ${heard}.t ${heard}\n`);
+  const frames = `printf '\\001tai begin /tmp/tai-run.x 0 0\\n'\nsleep ${lateS}\nprintf '\\001tai o 0 4\\nbye\\n\\001tai x 0\\n'\n`;
+  writeFileSync(file, `#!/bin/sh\n${frames}sleep ${waitS}\ncat >${heard}.t && mv ${heard}.t ${heard}\n`);
   chmodSync(file, 0o755);
   return file;
 }
@@ -43,5 +47,16 @@ describe("a remote agent's exit", () => {
     // When the local side is gone, the runner's reaper kills ssh: what ssh had not read by then never reaches the host.
     expect(existsSync(heard), 'ssh had read the ack when the local side ended').toBe(true);
     expect(readFileSync(heard, 'utf8').split('\n')).toContain('ack');
+  });
+
+  it('acknowledges the exit frame after its runner stopped reading its output, rather than ending on the broken pipe', { timeout: 30_000 }, async () => {
+    const heard = join(work, 'heard-closed');
+    const ssh = fakeSsh(heard, 0, 1);
+    const env = { PATH: process.env['PATH'], HOME: work, XDG_STATE_HOME: join(work, 'state'), NO_COLOR: '1', TERM: 'dumb' };
+    const child = spawn(process.execPath, [WRAPPER, 'build-1', '--', ssh, 'start'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.destroy(); // as an ACP session's close does at its turn's end, before the host's last output came
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(existsSync(heard) ? readFileSync(heard, 'utf8').split('\n') : []).toContain('ack');
   });
 });
