@@ -51,6 +51,7 @@ export interface CockpitProps {
 
 const CLOSED_LIST = createAgentList();
 const NO_SIGN = createPrefixSign();
+const NO_ROWS = (): (() => void) => () => {};
 
 /** The whole window. */
 export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, name = 'tai', now = () => 0, prefixSign = NO_SIGN, statusDrawn = false }: CockpitProps): React.JSX.Element {
@@ -60,8 +61,10 @@ export function Cockpit({ board, source, prefix, prompt, list = CLOSED_LIST, nam
   useStore(board, (b) => b.helpTop); // the help scrolled: no pane changed // an agent off the screen ended: no pane changed, but the status line's counts did
   // Drawn by the output stage, the status row's own stores are not React's to follow (a render costs a whole frame).
   useStore(statusDrawn ? NO_SIGN : prefixSign);
-  // The open agent list is made again at each sample too: its rows (a lane's tag, an ended agent's) change without a panel changing.
-  useStore(statusDrawn && !listOpen ? CLOSED_LIST : list, (l) => l.own);
+  useStore(statusDrawn ? CLOSED_LIST : list, (l) => l.own);
+  // The open agent list follows its rows, which change without a panel changing (a lane's tag, an agent off the board).
+  const actions = board.getState();
+  useSyncExternalStore(listOpen ? actions.onRowsMoved : NO_ROWS, () => (listOpen ? actions.rowsVersion() : 0));
   const s = board.getState();
   const { layout, focus, scrollback } = s;
   const area = layout.status ? s.rows - 1 : s.rows;

@@ -18,6 +18,7 @@ import type { PanelRecord } from './panel-record.js';
 import type { AgentRow } from './status.js';
 import { BoardQuestions } from './board-questions.js';
 import type { Supervisor } from './supervision.js';
+import { RowsVersion } from './rows-version.js';
 
 /** The size a panel's screen has before the layout gives it a place. */
 export const DEFAULT_COLS = 80;
@@ -63,6 +64,8 @@ export interface BoardContext {
   readonly events: EventTaps;
   readonly questions: BoardQuestions;
   readonly sup: Supervisor;
+  /** The version of the status's rows (store/rows-version.ts). */
+  readonly rows: RowsVersion;
   readonly log: (line: string) => void;
   readonly listenFailed: (err: unknown) => void;
   readonly get: () => BoardState;
@@ -119,7 +122,8 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
   const remove = (rec: PanelRecord): void => removeRecord(records, kept, keptMax, rec);
   const questions = new BoardQuestions({ record: (id) => records.get(id), queue, log });
   const closeQuestions = (rec: PanelRecord, why: string, now?: number): void => questions.closePanel(rec.id, why, now);
-  const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions };
+  const rows = new RowsVersion();
+  const sup: Supervisor = { log, counters, history, historyMax: options.historyMax ?? 64, queue, remove, closeQuestions, historyMoved: () => rows.moved() };
   return {
     options,
     records,
@@ -132,6 +136,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
     events,
     questions,
     sup,
+    rows,
     log,
     listenFailed,
     get,
@@ -154,13 +159,10 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
       return rec;
     },
     publish(now = vars.seen) {
-      publishBoard({ records, vars, get, set, remove, questions, wakes }, now);
+      publishBoard({ records, vars, get, set, remove, questions, wakes, rows }, now);
     },
     publishTime(now) {
-      vars.seen = Math.max(vars.seen, now);
-      const s = get();
-      const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
-      if (panels !== s.panels) set({ panels });
+      publishTime({ records, vars, get, set, rows }, now);
     },
     setUi(change) {
       if (change) set(change);
@@ -189,7 +191,7 @@ function removeRecord(records: Map<number, PanelRecord>, kept: Map<number, Panel
 }
 
 /** Re-lays out (a running agent taking a finished one's place), resizes screens and publishes the snapshot. */
-function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'remove' | 'questions' | 'wakes'>, now: number): void {
+function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'remove' | 'questions' | 'wakes' | 'rows'>, now: number): void {
   const { records, vars } = c;
   vars.seen = Math.max(vars.seen, now);
   const s = c.get();
@@ -208,7 +210,28 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
   const panels = panelsOf(records, lay, vars.drawingOff, now, s.panels);
   let live = 0;
   for (const rec of records.values()) if (rec.kind === 'agent' && isLive(rec.state)) live++;
-  c.set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking: c.questions.asking, live });
+  const asking = c.questions.asking;
+  // An agent off the board that ended or asks changes its row with no panel to show it.
+  if (live !== s.live || asking !== s.asking) c.rows.moved();
+  c.set({ panels, layout: lay, zoom, focus: focusKept(s.focus, lay), drawingOff: vars.drawingOff, asking, live });
+  c.rows.published();
+}
+
+/** Publishes the panels' rows at `now` under the published layout (BoardContext.publishTime). */
+function publishTime(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'rows'>, now: number): void {
+  const { records, vars, rows } = c;
+  vars.seen = Math.max(vars.seen, now);
+  const s = c.get();
+  const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
+  if (panels !== s.panels) c.set({ panels });
+  // Time moved every running agent's elapsed time, on the board or off it.
+  for (const rec of records.values()) {
+    if (rec.kind === 'agent' && isLive(rec.state)) {
+      rows.moved();
+      break;
+    }
+  }
+  rows.published();
 }
 
 /**

@@ -111,14 +111,7 @@ function endingActions(ctx: BoardContext): Pick<LifecycleActions, 'hold' | 'resu
     },
 
     tag(id, text, now) {
-      // A panel that left the board keeps its tag for when it is reopened.
-      const rec = records.get(id) ?? ctx.kept.get(id);
-      const h = ctx.history.findIndex((r) => r.id === id);
-      if (rec?.kind === 'feed' || (rec ? rec.tag === text : h < 0 || ctx.history[h]!.tag === text)) return;
-      if (rec) rec.tag = text;
-      // A finished agent's row in the history follows (the agent list shows it once the panel left).
-      if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
-      ctx.publish(now);
+      if (retagged(ctx, id, text)) ctx.publish(now);
     },
 
     finish(id, state, summary, now) {
@@ -237,4 +230,17 @@ function questionActions(ctx: BoardContext): Pick<LifecycleActions, 'ask' | 'ans
       return questions.inbox.onAudit(listener);
     },
   };
+}
+
+/** Sets the tag of agent `id`'s record and history row; false when it has neither or the tag is the same. */
+function retagged(ctx: BoardContext, id: number, text: string): boolean {
+  // A panel that left the board keeps its tag for when it is reopened.
+  const rec = ctx.records.get(id) ?? ctx.kept.get(id);
+  const h = ctx.history.findIndex((r) => r.id === id);
+  if (rec?.kind === 'feed' || (rec ? rec.tag === text : h < 0 || ctx.history[h]!.tag === text)) return false;
+  if (rec) rec.tag = text;
+  // A finished agent's row in the history follows (the agent list shows it once the panel left).
+  if (h >= 0) ctx.history[h] = { ...ctx.history[h]!, tag: text };
+  ctx.rows.moved();
+  return true;
 }

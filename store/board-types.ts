@@ -192,6 +192,14 @@ export interface BoardActions {
   reveal(id: number, now: number): boolean;
   /** Whether `reveal(id)` would have a screen to show. */
   transcriptKept(id: number): boolean;
+  /**
+   * A number that moves when a row of `status` reads differently, told at the
+   * publish that carries it: an agent ended, a history row's tag, a count of
+   * live or asking agents, a running agent's elapsed time at a tick.
+   */
+  rowsVersion(): number;
+  /** Calls `listener` each time `rowsVersion` moves (the open agent list follows it); returns the unsubscribe. */
+  onRowsMoved(listener: () => void): () => void;
   focusMove(to: FocusTarget): void;
   focusSet(pane: PaneId): void;
   zoomToggle(): void;

@@ -3,11 +3,11 @@
  * into screen bytes, flushes them in coalesced steps and supervises every
  * agent on its clock, shown or not (docs/spec.md, "The board", "Panel state
  * machine" and "Supervision"). This file puts the store together; its private
- * state is in board-context.ts and its actions in three groups:
+ * state is in board-context.ts and its actions in four groups:
  * board-lifecycle.ts (an agent's life: open, emit, hold, stop, finish, close;
  * questions), board-tick.ts (the supervision tick, the flush, the clock's
- * wake-ups) and board-view.ts (layout, focus, zoom, scrollback, reveal,
- * status). What the actions apply lives beside them: supervision.ts (a record's
+ * wake-ups), board-view.ts (layout, focus, zoom, scrollback) and
+ * board-rows.ts (the status, an agent's row, the agent list's reveal). What the actions apply lives beside them: supervision.ts (a record's
  * life: clocks, heartbeats, holds, stops, its end), panel-output.ts (screens
  * and the output queued for them), board-snapshot.ts (what is published),
  * feed-panes.ts (vpane_* panes and their lease) and board-ui.ts (focus, zoom,
@@ -33,6 +33,7 @@ import type { Board, BoardCounters, BoardOptions, BoardState } from './board-typ
 import { boardContext, DEFAULT_COLS, DEFAULT_ROWS } from './board-context.js';
 import { lifecycleActions } from './board-lifecycle.js';
 import { tickActions } from './board-tick.js';
+import { rowActions } from './board-rows.js';
 import { viewActions } from './board-view.js';
 
 export type * from './board-types.js';
@@ -63,6 +64,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       ...lifecycleActions(ctx),
       ...tickActions(ctx),
       ...viewActions(ctx),
+      ...rowActions(ctx),
     };
   });
   return Object.assign(store, { counters });

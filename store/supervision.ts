@@ -41,6 +41,8 @@ export interface Supervisor {
   remove(rec: PanelRecord): void;
   /** Closes the record's questions (store/board-questions.ts); `why` completes "question qN ..." for a late answer. */
   closeQuestions?(rec: PanelRecord, why: string, now?: number): void;
+  /** The history's rows changed (store/rows-version.ts). */
+  historyMoved?(): void;
 }
 
 /** The record of a panel opening at `now`, its screen's size until it gets one. */
@@ -153,6 +155,7 @@ export function endRecord(sup: Supervisor, rec: PanelRecord, state: FinalState, 
   rec.closeAt = now + ORCH_LINGER;
   sup.history.push(rowOf(rec, now));
   if (sup.history.length > sup.historyMax) sup.history.splice(0, sup.history.length - sup.historyMax);
+  sup.historyMoved?.();
   if (rec.closed) sup.remove(rec);
   return final;
 }

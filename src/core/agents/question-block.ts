@@ -11,14 +11,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { clip } from '../text/wrap.js';
 import type { DetailLine, Question } from './questions.js';
 import { RULE_KEY_MINUTES } from '../inbox/rules.js';
-
-const RESET = '\x1b[0m';
-const MAGENTA_BOLD = '\x1b[1;35m';
-const MAGENTA = '\x1b[35m';
-const GREEN = '\x1b[32m';
-const RED = '\x1b[31m';
-const DIM = '\x1b[2m';
-const CYAN = '\x1b[36m';
+import { CYAN, DIM, GREEN, MAGENTA, MAGENTA_BOLD, RED, RESET } from '../sgr.js';
 
 /** Lines of detail shown at most, whatever the panel's height. */
 export const DETAIL_LINES_MAX = 12;

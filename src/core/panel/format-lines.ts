@@ -24,17 +24,10 @@ import type { SourceCall } from './format-source.js';
 import { formatElapsed } from './header.js';
 import type { FinalState } from './panel-state.js';
 import stringWidth from 'string-width';
+import { CYAN, DIM, GREEN, GREY, MAGENTA, ORANGE, RED, RESET, YELLOW } from '../sgr.js';
 
 export const CRLF = '\r\n';
-export const RESET = '\x1b[0m';
-export const DIM = '\x1b[2m';
-const RED = '\x1b[31m';
-const GREEN = '\x1b[32m';
-const YELLOW = '\x1b[33m';
-const MAGENTA = '\x1b[35m';
-const CYAN = '\x1b[36m';
-const GREY = '\x1b[90m';
-const ORANGE = '\x1b[38;5;208m';
+export { DIM, RESET };
 
 /** How each final state is announced in the footer. */
 const FOOTER: Readonly<Record<FinalState, { readonly color: string; readonly text: string }>> = {

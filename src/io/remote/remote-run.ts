@@ -67,6 +67,8 @@ interface Link {
   begun: boolean;
   waiting: boolean;
   finished: boolean;
+  /** The agent's exit code, once its exit frame came and was acknowledged: this side ends when ssh has carried the ack. */
+  exited?: number;
   readonly told: Set<string>;
   /** The agent's stderr after its last newline: held so a note of ours never splits one of its lines. */
   errPartial: Buffer;
@@ -112,6 +114,9 @@ export function main(args: readonly string[], options: RemoteRunOptions = {}): v
   const beat = setInterval(() => send(link, '.'), REMOTE_BEAT_S * 1000);
   beat.unref();
   forwardStdin(link);
+  // A runner that stops reading (an ACP session closed at its turn's end) must not end this side by EPIPE
+  // before the host's exit frame: the job's end is still followed and acknowledged, its last bytes dropped.
+  for (const out of [process.stdout, process.stderr]) out.on('error', () => {});
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => stopAsked(link, SIGNAL_CODES[sig] ?? 1));
   connect(link, ssh);
 }
@@ -181,7 +186,7 @@ function connect(link: Link, argv: readonly string[]): void {
   });
   child.on('close', (code, signal) => {
     for (const item of decoder.end()) take(link, item);
-    if (link.finished || link.child !== child) return;
+    if (link.finished || link.child !== child || link.exited !== undefined) return;
     const status = code ?? (signal ? (SIGNAL_CODES[signal] ?? 128) : 1);
     if (link.dir === undefined && !link.made) {
       // The job was never made on the host: ssh's own word (or the host's) is the whole story.
@@ -215,7 +220,7 @@ function take(link: Link, item: SessionItem): void {
       send(link, 'ack');
       link.child?.stdin?.end();
       for (const stream of ['o', 'e'] as const) if (link.told.has(`full.${stream}`)) note(fullNote(link, stream));
-      return finish(link, item.code);
+      return acknowledged(link, item.code);
     case 'gone':
       if (link.dir === undefined) {
         note(`tai: the agent's job is no longer on ${link.host}: the link was lost as it started, and it ended or the host stopped it after its grace before tai read any of its output`);
@@ -232,6 +237,27 @@ function take(link: Link, item: SessionItem): void {
 
 function fullNote(link: Link, stream: SpoolStream): string {
   return `tai: the agent's ${STREAM_NAME[stream]} filled its spool on ${link.host} (${REMOTE_SPOOL_BYTES / 1024 / 1024} MiB, or TAI_REMOTE_SPOOL_BYTES there): all ${link.offsets.have(stream)} bytes before it are shown; its further writes wait on the host until it is stopped`;
+}
+
+/** How long ssh may take to carry the exit frame's acknowledgement to the host before this side ends anyway. */
+const ACK_CARRY_MS = 5_000;
+
+/**
+ * The exit frame acknowledged: this side ends once ssh has (the host's session
+ * read the ack, so the job's folder goes), or after ACK_CARRY_MS. Ending at
+ * once let the runner's reaper kill ssh before it sent the ack, and the host
+ * kept the folder for its lost grace
+ * (docs/remote.md, "The reaper on the host: the POSIX `sh` path").
+ */
+function acknowledged(link: Link, code: number): void {
+  const child = link.child;
+  link.exited = code;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return finish(link, code);
+  const timer = setTimeout(() => finish(link, code), ACK_CARRY_MS);
+  child.once('close', () => {
+    clearTimeout(timer);
+    finish(link, code);
+  });
 }
 
 /** A session began: the stdin lines the host lacks, and a stop asked for while the link was down. */

@@ -30,7 +30,7 @@ import { hostOfWrapper } from '../../../remote/remote-agent.js';
 import { connectAgent, keepStderr, type Connected } from './acp-connect.js';
 import { failedOutcome, reportedLine } from './acp-failure.js';
 import { openSession } from './acp-open.js';
-import { cancelSession, closeGroup } from './acp-stop.js';
+import { cancelSession, closeGroup, REMOTE_KILL_GRACE_MS } from './acp-stop.js';
 import { currentOf, promptTurn, type AcpTurn, type Current, type TurnEnd, type TurnRequest } from './acp-turn.js';
 
 export type { AcpTurn, TurnEnd, TurnRequest } from './acp-turn.js';
@@ -146,7 +146,7 @@ export class AcpSession {
   close(): Promise<void> {
     this.#ended ??= 'the session was closed';
     this.#broken ??= this.#ended;
-    this.#closing ??= closeGroup(this.#group, this.#ready);
+    this.#closing ??= closeGroup(this.#group, this.#ready, this.#remote ? REMOTE_KILL_GRACE_MS : undefined);
     return this.#closing;
   }
 

@@ -12,6 +12,13 @@ import type { Connected } from './acp-connect.js';
 /** How long a closed session's agent has to end on its stdin's end (then on a SIGTERM) before the next step. */
 const CLOSE_GRACE_MS = 2_000;
 
+/**
+ * How long an agent on a host has after the SIGTERM (the host's stop) before
+ * the KILL: its wrapper waits up to 5 s for ssh to carry the exit's ack, and a
+ * KILL before that leaves the job's folder on the host for its lost grace.
+ */
+export const REMOTE_KILL_GRACE_MS = 10_000;
+
 /** Resolves once `exited` settles or `ms` passed, whichever is first. */
 function endsWithin(exited: Promise<unknown>, ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -25,8 +32,8 @@ export function cancelSession(ready: Promise<Connected>, sessionId: string): voi
   void ready.then(({ sdk, connection }) => connection.agent.notify(sdk.methods.agent.session.cancel, { sessionId })).catch(() => {});
 }
 
-/** Ends the connection and the process group; resolves once the reaper has exited. */
-export async function closeGroup(group: GroupChild, ready: Promise<Connected>): Promise<void> {
+/** Ends the connection and the process group; resolves once the reaper has exited. `killGraceMs`: after the SIGTERM. */
+export async function closeGroup(group: GroupChild, ready: Promise<Connected>, killGraceMs = CLOSE_GRACE_MS): Promise<void> {
   (await ready).connection.close();
   group.stdin.end();
   await endsWithin(group.exited, CLOSE_GRACE_MS);
@@ -34,7 +41,7 @@ export async function closeGroup(group: GroupChild, ready: Promise<Connected>): 
   const running = (): boolean => group.reaper.exitCode === null && group.reaper.signalCode === null;
   // The soft stop before the KILL: an agent on a host slow to end is then stopped there, its job ended, not left to the host's grace.
   if (running()) group.signal('SIGTERM');
-  await endsWithin(group.exited, CLOSE_GRACE_MS);
+  await endsWithin(group.exited, killGraceMs);
   if (running()) group.kill();
   await group.exited;
 }
