@@ -51,7 +51,10 @@ export class XtermScreen implements Screen {
   readonly flood: FloodSkip | undefined;
 
   /** Output held by writeAfterTurn until its parse. */
-  private held: { readonly data: string; readonly callback: (() => void) | undefined; readonly timer: NodeJS.Timeout } | undefined;
+  private held: { readonly data: string; readonly callback: (() => void) | undefined } | undefined;
+
+  /** writeAfterTurn's timer: one per screen, refreshed for each echo (none is made between an echo and the server's sleep). */
+  private turn: NodeJS.Timeout | undefined;
 
   /** Writes given to xterm.js whose parsing has not finished. */
   private unparsed = 0;
@@ -150,8 +153,10 @@ export class XtermScreen implements Screen {
    */
   writeAfterTurn(data: string, callback?: () => void): void {
     this.settle();
-    const timer = setTimeout(() => this.settle(), 0);
-    this.held = { data, callback, timer };
+    this.held = { data, callback };
+    // A timer that fires with nothing held (settled sooner) does nothing.
+    if (this.turn === undefined) this.turn = setTimeout(() => this.settle(), 0);
+    else this.turn.refresh();
   }
 
   /** Parses what writeAfterTurn holds, now. */
@@ -159,7 +164,6 @@ export class XtermScreen implements Screen {
     const held = this.held;
     if (held === undefined) return;
     this.held = undefined;
-    clearTimeout(held.timer);
     this.write(held.data, held.callback);
   }
 
@@ -170,7 +174,7 @@ export class XtermScreen implements Screen {
 
   /** Frees the terminal. */
   dispose(): void {
-    if (this.held !== undefined) clearTimeout(this.held.timer);
+    clearTimeout(this.turn);
     this.held = undefined;
     this.flood?.stop();
     this.term.dispose();
