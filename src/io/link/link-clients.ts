@@ -133,12 +133,6 @@ export class Hub {
     return [...this.clients].filter((c) => c.mode === 'attach');
   }
 
-  /** Whether any client is attached; made on every echo and frame, so it makes no list. */
-  anyAttached(): boolean {
-    for (const c of this.clients) if (c.mode === 'attach') return true;
-    return false;
-  }
-
   /** A new connection: refused past the cap; it must say hello within the deadline, in a short frame. */
   accept(socket: Socket): void {
     if (this.ended) return void socket.destroy();

@@ -105,10 +105,16 @@ function hubTerminal(hub: Hub): CockpitTerminal {
       hub.detachClient(c);
       return undefined;
     },
-    watched: () => hub.anyAttached(),
+    watched: () => anyAttached(hub),
     start: () => {},
     stop: () => {},
   };
+}
+
+/** Whether any client is attached; asked on every echo and frame, so it makes no list. */
+function anyAttached(hub: Hub): boolean {
+  for (const c of hub.clients) if (c.mode === 'attach') return true;
+  return false;
 }
 
 function subscribe<F>(set: Set<F>, fn: F): () => void {
