@@ -103,7 +103,9 @@ function compacting(gc: () => void): void {
  * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
  * then not until new activity; a spell in which the loop was `busy` is not
  * quiet and is looked at again `quietMs` later. The timer is unref'd (it
- * never keeps the process alive) and refreshed, not remade, on activity. Once a collection
+ * never keeps the process alive). Activity only notes the time: it comes
+ * with every key, between the key's write and its echo, so the timer is moved
+ * on when it fires early, not at each activity. Once a collection
  * gave the memory back, `growth(false)` keeps the young generation small
  * through renders at rest, which arm no other collection (docs/performance.md,
  * "Optimisations that stay"), until the next activity, which calls
@@ -114,12 +116,19 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
   let timer: NodeJS.Timeout | undefined;
   let tries = 0;
   let held = false;
-  const arm = (): void => {
-    timer = setTimeout(fire, quietMs);
+  /** When the last activity came (Date.now). */
+  let last = 0;
+  const arm = (ms = quietMs): void => {
+    timer = setTimeout(fire, ms);
     timer.unref();
   };
   const fire = (): void => {
     timer = undefined;
+    const quietFor = Date.now() - last;
+    if (quietFor < quietMs) {
+      busy(); // the rest of the spell is what is measured
+      return arm(quietMs - quietFor);
+    }
     // Output no pacer sees (the main pane's) keeps the loop busy: not a quiet spell, look again later.
     if (busy()) return arm();
     tries++;
@@ -130,10 +139,11 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
     } else if (tries < IDLE_COLLECT_TRIES) arm();
   };
   const quiet = (): void => {
-    busy(); // the spell is measured from its start
+    last = Date.now();
     tries = 0;
-    if (timer) timer.refresh();
-    else arm();
+    if (timer) return;
+    busy(); // the spell is measured from its start
+    arm();
   };
   return {
     activity() {
@@ -154,7 +164,7 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
  */
 export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => void): (input: T) => void {
   return (input) => {
-    // After the input is handled: a key reaches the main pane's pty before the timer is refreshed.
+    // After the input is handled: a key reaches the main pane's pty first.
     try {
       handle(input);
     } finally {

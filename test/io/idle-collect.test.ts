@@ -75,6 +75,25 @@ describe('the idle collector', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it("reads the event loop and arms its timer once per quiet spell, not at each key (a key's activity comes before its echo)", () => {
+    const collect = vi.fn(() => true);
+    const looks = vi.fn(() => false);
+    const onKeys = quietAfter(idleCollector(collect, IDLE_COLLECT_MS, undefined, looks), () => {});
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    for (let i = 0; i < 100; i++) {
+      onKeys('k');
+      vi.advanceTimersByTime(30);
+    }
+    expect(looks).toHaveBeenCalledTimes(1);
+    expect(armed).toHaveBeenCalledTimes(1);
+    // Still collected a whole quiet spell after the last key, not after the first.
+    vi.advanceTimersByTime(IDLE_COLLECT_MS - 31);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+    armed.mockRestore();
+  });
+
   it('puts the collection off while Ink renders, as output does', () => {
     const collect = vi.fn(() => true);
     const c = idleCollector(collect);

@@ -85,10 +85,10 @@ function hubTerminal(hub: Hub): CockpitTerminal {
       return hub.rows;
     },
     write(data) {
-      const all = hub.attached();
-      if (all.length === 0) return;
+      // No list made: a key's echo is written here between its arrival and the server's sleep.
       let frame: Uint8Array | undefined;
-      for (const c of all) {
+      for (const c of hub.clients) {
+        if (c.mode !== 'attach') continue;
         if (c.tty === undefined) frame ??= encodeFrame(FRAME.output, data);
         hub.send(c, data, frame);
       }
@@ -105,10 +105,16 @@ function hubTerminal(hub: Hub): CockpitTerminal {
       hub.detachClient(c);
       return undefined;
     },
-    watched: () => hub.attached().length > 0,
+    watched: () => anyAttached(hub),
     start: () => {},
     stop: () => {},
   };
+}
+
+/** Whether any client is attached; asked on every echo and frame, so it makes no list. */
+function anyAttached(hub: Hub): boolean {
+  for (const c of hub.clients) if (c.mode === 'attach') return true;
+  return false;
 }
 
 function subscribe<F>(set: Set<F>, fn: F): () => void {

@@ -8,7 +8,7 @@ import type { Screen } from '../../core/screen.js';
 import { CsiClamp } from '../../core/text/csi-clamp.js';
 import { FloodSkip } from './flood-skip.js';
 import { cellSgr, type CellStyle } from './screen-rows.js';
-import { parseNextAtOnce, printSpot, wholeScreenScrolls } from './xterm-internals.js';
+import { parseNextAtOnce, printSpot, wholeScreenScrolls, type PrintSpot } from './xterm-internals.js';
 
 /** The cells a chunk will print: `chars` from column `x` of visible row `y`, all in `style` (SGR parameters). */
 export interface Ahead {
@@ -44,11 +44,17 @@ export class XtermScreen implements Screen {
   /** Parses the next write at once (xterm-internals.ts), else undefined (then on xterm's timer). */
   private readonly atOnce: (() => void) | undefined;
 
+  /** Where an echo prints (xterm-internals.ts), else undefined (no echo ahead). */
+  private readonly spot: ((count: number) => PrintSpot | undefined) | undefined;
+
   /** The main screen's: a flood of plain lines is parsed only as far as it stays visible (flood-skip.ts). */
   readonly flood: FloodSkip | undefined;
 
   /** Output held by writeAfterTurn until its parse. */
-  private held: { readonly data: string; readonly callback: (() => void) | undefined; readonly timer: NodeJS.Timeout } | undefined;
+  private held: { readonly data: string; readonly callback: (() => void) | undefined } | undefined;
+
+  /** writeAfterTurn's timer: one per screen, refreshed for each echo (none is made between an echo and the server's sleep). */
+  private turn: NodeJS.Timeout | undefined;
 
   /** Writes given to xterm.js whose parsing has not finished. */
   private unparsed = 0;
@@ -69,6 +75,7 @@ export class XtermScreen implements Screen {
   constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, main = false) {
     this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
     this.atOnce = parseNextAtOnce(this.term);
+    this.spot = printSpot(this.term);
     this.clamp = new CsiClamp(cols, rows, !main);
     this.flood = main ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
@@ -107,12 +114,12 @@ export class XtermScreen implements Screen {
    * parses it (TermOutput.ahead). Undefined otherwise.
    */
   echoOf(data: string): Ahead | undefined {
-    if (data.length === 0 || this.held !== undefined || this.atOnce === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
+    if (data.length === 0 || this.held !== undefined || this.atOnce === undefined || this.spot === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
     for (let i = 0; i < data.length; i++) {
       const c = data.charCodeAt(i);
       if (c < 0x20 || c > 0x7e) return undefined;
     }
-    const spot = printSpot(this.term, data.length);
+    const spot = this.spot(data.length);
     if (spot === undefined) return undefined;
     return { x: spot.x, y: spot.y, chars: data, style: spot.pen === undefined ? '' : cellSgr(spot.pen as CellStyle) };
   }
@@ -146,8 +153,10 @@ export class XtermScreen implements Screen {
    */
   writeAfterTurn(data: string, callback?: () => void): void {
     this.settle();
-    const timer = setTimeout(() => this.settle(), 0);
-    this.held = { data, callback, timer };
+    this.held = { data, callback };
+    // A timer that fires with nothing held (settled sooner) does nothing.
+    if (this.turn === undefined) this.turn = setTimeout(() => this.settle(), 0);
+    else this.turn.refresh();
   }
 
   /** Parses what writeAfterTurn holds, now. */
@@ -155,7 +164,6 @@ export class XtermScreen implements Screen {
     const held = this.held;
     if (held === undefined) return;
     this.held = undefined;
-    clearTimeout(held.timer);
     this.write(held.data, held.callback);
   }
 
@@ -166,7 +174,7 @@ export class XtermScreen implements Screen {
 
   /** Frees the terminal. */
   dispose(): void {
-    if (this.held !== undefined) clearTimeout(this.held.timer);
+    clearTimeout(this.turn);
     this.held = undefined;
     this.flood?.stop();
     this.term.dispose();

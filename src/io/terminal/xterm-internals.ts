@@ -96,19 +96,31 @@ export function lineWords(line: XtermLine): Uint32Array | undefined {
 /** xterm.js's parser state for plain text. */
 const GROUND = 0;
 
+/** Where printed characters go and their pen (printSpot). */
+export interface PrintSpot {
+  readonly x: number;
+  readonly y: number;
+  /** A cell's style methods; undefined: the default style. */
+  readonly pen: object | undefined;
+}
+
 /**
- * Where `count` printable ASCII characters written now would go, and the pen
- * they would be printed in (a cell's style methods; undefined: the default
- * style), when `print` can do nothing else with them: the parser at ground,
- * no charset that maps characters (DEC graphics), no insert mode, every
- * cell before the right edge, and no wide character beside them (print
- * would blank its other half). Undefined otherwise, or without the internals.
+ * For `term`: where `count` printable ASCII characters written now would
+ * go, and the pen they would be printed in, when `print` can do nothing
+ * else with them: the parser at ground, no charset that maps characters
+ * (DEC graphics), no insert mode, every cell before the right edge, and no
+ * wide character beside them (print would blank its other half); undefined
+ * otherwise. Found once (it runs on every echo); undefined without the internals.
  */
-export function printSpot(term: Terminal, count: number): { readonly x: number; readonly y: number; readonly pen: object | undefined } | undefined {
+export function printSpot(term: Terminal): ((count: number) => PrintSpot | undefined) | undefined {
   const handler = coreOf(term)?._inputHandler;
-  const buffer = handler?._activeBuffer;
+  return handler === undefined ? undefined : (count) => spotOf(term, handler, count);
+}
+
+function spotOf(term: Terminal, handler: HandlerShape, count: number): PrintSpot | undefined {
+  const buffer = handler._activeBuffer;
   const pen = handler?._curAttrData;
-  if (handler?._parser?.currentState !== GROUND || handler._charsetService?.charset !== undefined) return undefined;
+  if (handler._parser?.currentState !== GROUND || handler._charsetService?.charset !== undefined) return undefined;
   if (handler._coreService?.modes?.insertMode !== false || typeof pen?.isAttributeDefault !== 'function') return undefined;
   const { x, y, ybase } = buffer ?? {};
   if (typeof x !== 'number' || typeof y !== 'number' || typeof ybase !== 'number') return undefined;

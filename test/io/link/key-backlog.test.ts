@@ -8,10 +8,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { boundKeys, KEYS_WAITING_MAX } from '../../../src/io/link/key-backlog.js';
 import { spawnMain, type MainPty } from '../../../src/io/cockpit/main/pty.js';
 import { until } from '../../helpers/until.js';
-import { ptyQueuedBytes as queuedBytes, ptyWriter as directWrite } from '../../../src/io/cockpit/main/node-pty-internals.js';
+import { ptyQueuedBytes, ptyWriter as directWrite } from '../../../src/io/cockpit/main/node-pty-internals.js';
 
 // The bound reads node-pty's write queue (node-pty-internals.ts): on, whatever the caller's TAI_INTERNALS.
 beforeAll(() => vi.stubEnv('TAI_INTERNALS', '1'));
+
+const queuedBytes = (p: pty.IPty): number | undefined => ptyQueuedBytes(p)?.();
 
 const spawned: pty.IPty[] = [];
 afterEach(() => {

@@ -115,4 +115,25 @@ describe('XtermScreen.writeAfterTurn (an echo already on the terminal, parsed af
     s.writeAfterTurn('f');
     s.dispose(); // its timer is cleared: nothing parses into a disposed terminal
   });
+
+  it('makes one timer for all the echoes it holds, each parsed after its turn (none made between an echo and the sleep)', async () => {
+    const s = new XtermScreen(40, 6, 100, true);
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (const ch of 'abc') {
+        let parsed = false;
+        s.writeAfterTurn(ch, () => (parsed = true));
+        expect(parsed).toBe(false);
+        await vi.waitFor(() => expect(parsed).toBe(true));
+      }
+      s.writeAfterTurn('d');
+      s.write('e'); // settled sooner: the timer finds nothing held
+      expect(s.text()[0]).toBe('abcde');
+      const timers = made.mock.calls.filter(([fn]) => fn.toString().includes('settle'));
+      expect(timers).toHaveLength(1);
+    } finally {
+      made.mockRestore();
+      s.dispose();
+    }
+  });
 });

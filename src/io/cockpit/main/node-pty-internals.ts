@@ -50,16 +50,23 @@ export function ptyWriter(p: IPty): (data: string) => void {
   };
 }
 
-/** Bytes node-pty holds that the program has not taken yet; undefined when its queue cannot be seen (no public API tells it). */
-export function ptyQueuedBytes(p: IPty): number | undefined {
+/**
+ * How to count the bytes node-pty holds that the program has not taken yet;
+ * undefined when its queue cannot be seen (no public API tells it). The
+ * queue is found once here, not at each key: the count runs on every key.
+ */
+export function ptyQueuedBytes(p: IPty): (() => number) | undefined {
   const queue = internalsOn() ? (p as unknown as WriteInternals)._writeStream?._writeQueue : undefined;
   if (!Array.isArray(queue)) return undefined;
-  let n = 0;
-  for (const task of queue as { buffer?: { byteLength?: unknown }; offset?: unknown }[]) {
-    const length = task.buffer?.byteLength;
-    if (typeof length === 'number') n += length - (typeof task.offset === 'number' ? task.offset : 0);
-  }
-  return n;
+  const tasks = queue as { buffer?: { byteLength?: unknown }; offset?: unknown }[];
+  return () => {
+    let n = 0;
+    for (const task of tasks) {
+      const length = task.buffer?.byteLength;
+      if (typeof length === 'number') n += length - (typeof task.offset === 'number' ? task.offset : 0);
+    }
+    return n;
+  };
 }
 
 /** The pty read at once: the buffer the reads land in (node-pty's own reads are 64 KiB too). */

@@ -71,13 +71,14 @@ export function spawnMain(options: MainPtyOptions): MainPty {
   // Where node-pty's queue cannot be seen: the keys written since the program last printed (an echo is output too).
   let sinceOutput = 0;
   const writer = ptyWriter(p);
+  const queued = ptyQueuedBytes(p);
   const written = (data: string): void => {
     sinceOutput += Buffer.byteLength(data, 'utf8');
     writer(data);
   };
   return {
     pid: p.pid,
-    write: boundKeys(written, () => ptyQueuedBytes(p) ?? sinceOutput, options.onKeysDropped ?? (() => {})),
+    write: boundKeys(written, queued ?? (() => sinceOutput), options.onKeysDropped ?? (() => {})),
     resize(cols, rows) {
       const next = `${cols}x${rows}`;
       if (next === size) return;
