@@ -62,10 +62,11 @@ describe('tai attach NAME restores a cockpit whose server was SIGKILLed', () => 
     await until(() => racers.every((c) => /tai srv │/.test(c.out)), { what: 'both clients attached', timeout: 30_000, explain: () => racers.map((c) => c.out.slice(-400)).join('\n---\n') });
     expect(runningCockpits(testEnv(env)).filter((c) => c.name === 'srv')).toHaveLength(1);
     await until(() => query('SELECT 1 FROM launches WHERE restored_from = ?', `${run}/1`).length === 1, { what: 'the agent restored' });
-    expect(query<{ state: string }>('SELECT state FROM cockpits WHERE run = ?', run)).toEqual([{ state: 'restored' }]);
+    // The launch's row and the cockpit's state are two commits: wait for the second.
+    await until(() => query<{ state: string }>('SELECT state FROM cockpits WHERE run = ?', run)[0]?.state === 'restored', { what: 'the old run marked restored' });
     const agents = JSON.parse((await runTai(['status', '-t', 'srv', '--json'], env)).out) as { agents: { label: string; reason: string }[] };
     expect(agents.agents).toEqual([expect.objectContaining({ label: 'zeta', reason: expect.stringContaining('ended with the cockpit') })]);
-    expect(racers.some((c) => c.out.includes('said-zeta'))).toBe(true);
+    await until(() => racers.some((c) => c.out.includes('said-zeta')), { what: "the restored agent's transcript drawn", explain: () => racers.map((c) => c.out.slice(-400)).join('\n---\n') });
 
     // tai kill is a deliberate end: the restored cockpit is not offered again.
     const newRun = query<{ run: string }>("SELECT run FROM cockpits WHERE name = 'srv' ORDER BY started_at DESC")[0]?.run;
