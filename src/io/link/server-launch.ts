@@ -40,21 +40,21 @@ const READY_WAIT_MS = 20_000;
 
 const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
 
-/** The server as one bundle (src/build/bundle-server.mjs, run by `npm run build`). */
-const BUNDLE = fileURLToPath(new URL('../../../server/cli.js', import.meta.url));
+/** The server as one bundle (src/build/bundle-server.mjs, run by `npm run build`) and what it is built from. */
+export const SERVER_SCRIPTS = { bundle: fileURLToPath(new URL('../../../server/cli.js', import.meta.url)), cli: CLI } as const;
 
 /**
  * The script the server runs: the bundle, unless TAI_SERVER_BUNDLE=0 (the
  * benchmark's comparison) or it is missing or older than what tsc built last
  * (`tsc` alone does not bundle): then cli.js itself, with why in the log.
  */
-export function serverScript(env: NodeJS.ProcessEnv, log: (line: string) => void = () => {}): string {
-  if (env.TAI_SERVER_BUNDLE === '0') return CLI;
-  const built = statSync(CLI, { throwIfNoEntry: false });
-  const bundle = statSync(BUNDLE, { throwIfNoEntry: false });
-  if (bundle !== undefined && (built === undefined || bundle.mtimeMs >= built.mtimeMs)) return BUNDLE;
-  log(`tai: the server's bundle ${bundle === undefined ? 'is missing' : 'is older than dist/src'}; running ${CLI} (npm run build makes it)`);
-  return CLI;
+export function serverScript(env: NodeJS.ProcessEnv, log: (line: string) => void, scripts: { readonly bundle: string; readonly cli: string } = SERVER_SCRIPTS): string {
+  if (env.TAI_SERVER_BUNDLE === '0') return scripts.cli;
+  const built = statSync(scripts.cli, { throwIfNoEntry: false });
+  const bundle = statSync(scripts.bundle, { throwIfNoEntry: false });
+  if (bundle !== undefined && (built === undefined || bundle.mtimeMs >= built.mtimeMs)) return scripts.bundle;
+  log(`tai: the server's bundle ${bundle === undefined ? 'is missing' : 'is older than dist/src'}; running ${scripts.cli} instead (npm run build makes it)`);
+  return scripts.cli;
 }
 
 /** Node's exit code for an option it does not know ("bad option"). */
