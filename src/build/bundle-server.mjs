@@ -1,7 +1,7 @@
 // Bundles the cockpit's server (dist/src/cli.js run as `tai __server`) into
 // dist/server/ after tsc: one module record per chunk instead of hundreds,
 // and Ink's es-toolkit/compat shaken down to the throttle it uses
-// (docs/performance.md, "The server runs as one bundle").
+// (docs/performance.md, "Optimisations that stay").
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 /**
  * The cockpit's server runs as one bundle built after tsc (docs/performance.md,
- * "The server runs as one bundle"): what the bundle holds, which script the
+ * "Optimisations that stay"): what the bundle holds, which script the
  * launcher picks, and a cockpit started by the real CLI on a real pty running it.
  * Needs `npm run build` (tsc and the bundle).
  */
