@@ -3,13 +3,14 @@
 // and Ink's es-toolkit/compat shaken down to the throttle it uses
 // (docs/performance.md, "Optimisations that stay").
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const entry = resolve(root, 'dist/src/cli.js');
 const outDir = resolve(root, 'dist/server');
+const built = resolve(root, 'dist') + sep;
 
 // Native addons are loaded by path from their own packages; Ink loads its
 // devtools only when asked to (DEV=true), and tai does not ship them.
@@ -17,16 +18,16 @@ const external = [/^node:/, /^better-sqlite3$/, /^node-pty$/, /^react-devtools-c
 
 /**
  * Each bundled module of ours keeps its own place: `import.meta.url` becomes
- * its file in dist/src, so the paths it resolves from itself (cli.js, the
+ * its file in dist/, so the paths it resolves from itself (cli.js, the
  * demo agents, the remote scripts) are the ones tsc built. The entry keeps
  * the bundle's own, so that it knows it was run.
  */
 const ownPlaces = {
   name: 'own-places',
   transform: {
-    filter: { id: /[\\/]dist[\\/]src[\\/].*\.js$/, code: 'import.meta.url' },
+    filter: { id: /\.js$/, code: 'import.meta.url' },
     handler(code, id) {
-      if (id === entry) return null;
+      if (id === entry || !id.startsWith(built)) return null;
       const place = relative(outDir, id).split('\\').join('/');
       return { code: code.replaceAll('import.meta.url', `new URL(${JSON.stringify(place)}, import.meta.url).href`), map: null };
     },
