@@ -9,7 +9,8 @@
  * - **No CommonJS file kept that never ran.** An ES module importing a
  *   CommonJS one makes Node read (and keep in `require.cache`) both branches
  *   of `NODE_ENV === 'production' ? require(A) : require(B)`, so React's
- *   development builds sit in memory unless dropped.
+ *   development builds sit in memory unless dropped. The server's bundle
+ *   (src/build/bundle-server.mjs) holds no development build to drop.
  */
 import { dropUnloadedCommonJs, withoutFetch } from './node-internals.js';
 

@@ -6,7 +6,7 @@
  * link socket) or why it cannot start. The client attaches once it is ready.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../cockpit/server-flags.js';
@@ -40,6 +40,23 @@ const READY_WAIT_MS = 20_000;
 
 const CLI = fileURLToPath(new URL('../../cli.js', import.meta.url));
 
+/** The server as one bundle (src/build/bundle-server.mjs, run by `npm run build`) and what it is built from. */
+export const SERVER_SCRIPTS = { bundle: fileURLToPath(new URL('../../../server/cli.js', import.meta.url)), cli: CLI } as const;
+
+/**
+ * The script the server runs: the bundle, unless TAI_SERVER_BUNDLE=0 (the
+ * benchmark's comparison) or it is missing or older than what tsc built last
+ * (`tsc` alone does not bundle): then cli.js itself, with why in the log.
+ */
+export function serverScript(env: NodeJS.ProcessEnv, log: (line: string) => void, scripts: { readonly bundle: string; readonly cli: string } = SERVER_SCRIPTS): string {
+  if (env.TAI_SERVER_BUNDLE === '0') return scripts.cli;
+  const built = statSync(scripts.cli, { throwIfNoEntry: false });
+  const bundle = statSync(scripts.bundle, { throwIfNoEntry: false });
+  if (bundle !== undefined && (built === undefined || bundle.mtimeMs >= built.mtimeMs)) return scripts.bundle;
+  log(`tai: the server's bundle ${bundle === undefined ? 'is missing' : 'is older than dist/src'}; running ${scripts.cli} instead (npm run build makes it)`);
+  return scripts.cli;
+}
+
 /** Node's exit code for an option it does not know ("bad option"). */
 const BAD_OPTION_EXIT = 9;
 
@@ -58,8 +75,9 @@ export async function launchServer(config: ServerConfig, env: NodeJS.ProcessEnv,
 
 function launchWith(flags: readonly string[], config: ServerConfig, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerReady> {
   mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
+  const script = serverScript(env, (line) => appendFileSync(logFile, `${line}\n`, { mode: 0o600 }));
   const log = openSync(logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [...flags, CLI, '__server', JSON.stringify(config)], {
+  const child = spawn(process.execPath, [...flags, script, '__server', JSON.stringify(config)], {
     detached: true,
     stdio: ['ignore', log, log, 'pipe'],
     env,
