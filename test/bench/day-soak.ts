@@ -37,13 +37,17 @@ export interface DaySoakOptions {
  * each count of TAI_SOAK_HEAP_AT (e.g. `50,300`); TAI_SOAK_AGENT_SECONDS
  * shortens the started agents' lives so those counts come sooner;
  * TAI_SOAK_CPU_PROF_DIR (a folder) gets a CPU profile of the server per
- * minute (server-profile.cjs), to compare an early minute with a late one.
+ * minute (server-profile.cjs), to compare an early minute with a late one;
+ * TAI_SOAK_HEAP_LOG (a file) gets the server's V8 heap and anonymous memory
+ * every 5 s (server-heap.cjs), to tell the JS heap's growth from malloc's.
  */
 const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
 const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
 const PROF_DIR = process.env.TAI_SOAK_CPU_PROF_DIR;
 const PROFILER = fileURLToPath(new URL('../../../test/bench/server-profile.cjs', import.meta.url));
+const HEAP_LOG = process.env.TAI_SOAK_HEAP_LOG;
+const HEAP_LOGGER = fileURLToPath(new URL('../../../test/bench/server-heap.cjs', import.meta.url));
 
 /** Tokens a second of every streaming agent. */
 const RATE = 200;
@@ -56,6 +60,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const env = soakEnv(dir);
   if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   if (PROF_DIR) Object.assign(env, { NODE_OPTIONS: `--require=${PROFILER}`, TAI_SOAK_CPU_PROF_DIR: PROF_DIR });
+  if (HEAP_LOG) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${HEAP_LOGGER}`.trim(), TAI_SOAK_HEAP_LOG: HEAP_LOG });
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');
