@@ -8,7 +8,7 @@
  * which falls back at its next collections.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { f } from './soak-report.js';
+import { f, WARM_UP_MIN } from './soak-report.js';
 
 /** One line of server-heap.cjs. */
 interface Sample {
@@ -42,6 +42,10 @@ export function printHeapTable(file: string): void {
   out('\n| minute | RSS MB, lowest | V8 heap used, lowest (after a full GC) | V8 heap committed, lowest | external (array buffers) | anonymous memory | anonymous beside V8 heap |');
   out('|---|---|---|---|---|---|---|');
   const low = (rows: Sample[], key: (s: Sample) => number): number => Math.min(...rows.map(key));
+  const live = (rows: Sample[]): number => {
+    const forced = rows.filter((s) => s.afterGc);
+    return mb(low(forced.length > 0 ? forced : rows, (s) => s.heapUsed));
+  };
   for (const [m, rows] of minutes) {
     const forced = rows.filter((s) => s.afterGc);
     out(
@@ -49,4 +53,18 @@ export function printHeapTable(file: string): void {
         `${f(mb(low(rows, (s) => s.external)))} (${f(mb(low(rows, (s) => s.arrayBuffers)))}) | ${f(mb(low(rows, (s) => s.anon)))} | ${f(mb(low(rows, (s) => s.anon - s.heapTotal)))} |`,
     );
   }
+  // The verdict by kind: the minutes around the warm-up's end against the last three (each the lowest of its window).
+  const all = [...minutes.keys()];
+  const last = all.at(-1) ?? 0;
+  const window = (from: number, to: number): Sample[] => all.filter((m) => m >= from && m <= to).flatMap((m) => minutes.get(m) ?? []);
+  const early = window(WARM_UP_MIN - 1, WARM_UP_MIN + 1);
+  const late = window(last - 2, last);
+  if (early.length === 0 || late.length === 0 || last <= WARM_UP_MIN + 1) return;
+  const beside = (rows: Sample[]): number => mb(low(rows, (s) => s.anon - s.heapTotal));
+  const committed = (rows: Sample[]): number => mb(low(rows, (s) => s.heapTotal));
+  out(`\n| by kind, minutes ${WARM_UP_MIN - 1}-${WARM_UP_MIN + 1} -> ${last - 2}-${last} (lowest of each) | MB |`);
+  out('|---|---|');
+  out(`| V8 heap used${early.some((s) => s.afterGc) ? ' after a full GC' : ''} (a slope here is a leak in JavaScript) | ${f(live(early))} -> ${f(live(late))} |`);
+  out(`| anonymous memory beside V8's heap (a slope here is native) | ${f(beside(early))} -> ${f(beside(late))} |`);
+  out(`| V8 heap committed (its sizing; falls back at later collections) | ${f(committed(early))} -> ${f(committed(late))} |`);
 }
