@@ -41,7 +41,8 @@ export interface DaySoakOptions {
  * minute (server-profile.cjs), to compare an early minute with a late one;
  * TAI_SOAK_HEAP_LOG (a file) gets the server's V8 heap and anonymous memory
  * every 5 s (server-heap.cjs), to tell the JS heap's growth from malloc's,
- * and with TAI_SOAK_HEAP_GC=1 after a full collection once a minute.
+ * and with TAI_SOAK_HEAP_GC=1 after a full collection once a minute;
+ * TAI_SOAK_V8_FLAGS (with it) sets V8 flags in the server, to try one.
  */
 const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
@@ -62,7 +63,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const env = soakEnv(dir);
   if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   if (PROF_DIR) Object.assign(env, { NODE_OPTIONS: `--require=${PROFILER}`, TAI_SOAK_CPU_PROF_DIR: PROF_DIR });
-  if (HEAP_LOG) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${HEAP_LOGGER}`.trim(), TAI_SOAK_HEAP_LOG: HEAP_LOG, TAI_SOAK_HEAP_GC: process.env.TAI_SOAK_HEAP_GC ?? '' });
+  if (HEAP_LOG) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${HEAP_LOGGER}`.trim(), TAI_SOAK_HEAP_LOG: HEAP_LOG, TAI_SOAK_HEAP_GC: process.env.TAI_SOAK_HEAP_GC ?? '', TAI_SOAK_V8_FLAGS: process.env.TAI_SOAK_V8_FLAGS ?? '' });
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');

@@ -6,6 +6,8 @@
 // `afterGc`: the live heap, without the garbage a late major collection leaves for a while.
 if (process.argv.includes('__server') && process.env.TAI_SOAK_HEAP_LOG) {
   const v8 = require('node:v8');
+  // TAI_SOAK_V8_FLAGS: V8 flags set in the server at its start, to try one (e.g. --heap-growing-percent=50).
+  if (process.env.TAI_SOAK_V8_FLAGS) v8.setFlagsFromString(process.env.TAI_SOAK_V8_FLAGS);
   const { appendFileSync, readFileSync } = require('node:fs');
   const file = process.env.TAI_SOAK_HEAP_LOG;
   const kb = (text, key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
