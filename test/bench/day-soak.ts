@@ -24,6 +24,7 @@ import { cpuOf, rssOf, serverOf } from './cockpit.js';
 import { attachOnce, CLI, soakEnv, startLoad, tai, waitFor, type LoadCounts } from './soak-load.js';
 import { bytesPerRow, dbBytes, heldBytes, lookAt, streamedBytes } from './soak-db.js';
 import { f, GC_AGE, printTable, type Minute } from './soak-report.js';
+import { printHeapTable } from './soak-heap.js';
 
 /** Options of the soak. */
 export interface DaySoakOptions {
@@ -37,13 +38,19 @@ export interface DaySoakOptions {
  * each count of TAI_SOAK_HEAP_AT (e.g. `50,300`); TAI_SOAK_AGENT_SECONDS
  * shortens the started agents' lives so those counts come sooner;
  * TAI_SOAK_CPU_PROF_DIR (a folder) gets a CPU profile of the server per
- * minute (server-profile.cjs), to compare an early minute with a late one.
+ * minute (server-profile.cjs), to compare an early minute with a late one;
+ * TAI_SOAK_HEAP_LOG (a file) gets the server's V8 heap and anonymous memory
+ * every 5 s (server-heap.cjs), to tell the JS heap's growth from malloc's,
+ * and with TAI_SOAK_HEAP_GC=1 after a full collection once a minute;
+ * TAI_SOAK_V8_FLAGS (with it) sets V8 flags in the server, to try one.
  */
 const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
 const AGENT_SECONDS = Number(process.env.TAI_SOAK_AGENT_SECONDS ?? 40);
 const PROF_DIR = process.env.TAI_SOAK_CPU_PROF_DIR;
 const PROFILER = fileURLToPath(new URL('../../../test/bench/server-profile.cjs', import.meta.url));
+const HEAP_LOG = process.env.TAI_SOAK_HEAP_LOG;
+const HEAP_LOGGER = fileURLToPath(new URL('../../../test/bench/server-heap.cjs', import.meta.url));
 
 /** Tokens a second of every streaming agent. */
 const RATE = 200;
@@ -56,6 +63,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   const env = soakEnv(dir);
   if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   if (PROF_DIR) Object.assign(env, { NODE_OPTIONS: `--require=${PROFILER}`, TAI_SOAK_CPU_PROF_DIR: PROF_DIR });
+  if (HEAP_LOG) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${HEAP_LOGGER}`.trim(), TAI_SOAK_HEAP_LOG: HEAP_LOG, TAI_SOAK_HEAP_GC: process.env.TAI_SOAK_HEAP_GC ?? '', TAI_SOAK_V8_FLAGS: process.env.TAI_SOAK_V8_FLAGS ?? '' });
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');
@@ -99,6 +107,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   await tai({ env, cwd }, ['kill', name]);
   await waitFor(() => rssOf(server) === 0, 10_000);
   printTable(rows, end, afterGc, aged, load.counts);
+  if (HEAP_LOG) printHeapTable(HEAP_LOG);
   rmSync(dir, { recursive: true, force: true });
 }
 

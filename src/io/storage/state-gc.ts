@@ -13,6 +13,13 @@
  * (VACUUM: the file is read and written once, and needs that room free for
  * a while). The write-ahead log is then checkpointed and truncated. A
  * cockpit's writes wait (its busy timeout) while this runs.
+ *
+ * The search index first: FTS5 deletes a record's words by writing delete
+ * markers into new segments, so deleting most records grows the index
+ * until its segments are merged. gc merges them all into one, without the
+ * deleted entries (a read and write of the index, about a third of the
+ * records' size), so the index is back to the size of what it still holds
+ * before the pages are given back.
  */
 import { statSync } from 'node:fs';
 import { guardBusy, type StateDb } from './state-db.js';
@@ -22,6 +29,9 @@ export const GC_VACUUM_MAX_BYTES = 256 * 1_048_576;
 
 /** The share of the file in unused bytes of used pages past which gc rewrites it. */
 export const GC_VACUUM_SLACK = 0.2;
+
+/** The records' full-text index (src/io/records/record-schema.ts). */
+const SEARCH_INDEX = 'record_parts_fts';
 
 /** How long finished agents are kept when `--older-than` is not given. */
 export const GC_OLDER_THAN_DEFAULT = '7d';
@@ -97,6 +107,7 @@ export type Compaction = 'incremental' | 'vacuum';
 /** Gives freed pages back to the file system, rewrites the file when much of it is slack, and truncates the WAL (see the file comment). */
 export function compactState(db: StateDb): Compaction {
   return guardBusy(db, () => {
+    if (hasTable(db, SEARCH_INDEX)) mergeSearchIndex(db);
     let how: Compaction = 'incremental';
     if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2) {
       // An older database: switch it to incremental once; the VACUUM applies the switch and frees everything.
@@ -111,6 +122,22 @@ export function compactState(db: StateDb): Compaction {
     db.pragma('wal_checkpoint(TRUNCATE)');
     return how;
   });
+}
+
+/**
+ * Merges the search index into one segment without the deleted entries.
+ * FTS5's 'optimize' does nothing to an index already in one segment, even
+ * one made mostly of delete markers (an automatic merge keeps them unless
+ * it writes the oldest level), so a throwaway row, written and deleted in
+ * the same transaction, makes a second segment for it to merge. Rowid 0 is
+ * no part's.
+ */
+function mergeSearchIndex(db: StateDb): void {
+  db.transaction(() => {
+    db.prepare(`INSERT INTO ${SEARCH_INDEX}(rowid, text, label) VALUES (0, 'gc', '')`).run();
+    db.prepare(`INSERT INTO ${SEARCH_INDEX}(${SEARCH_INDEX}, rowid, text, label) VALUES ('delete', 0, 'gc', '')`).run();
+    db.prepare(`INSERT INTO ${SEARCH_INDEX}(${SEARCH_INDEX}) VALUES ('optimize')`).run();
+  }).immediate();
 }
 
 /** Bytes of the used pages and the bytes unused in them (SQLite's dbstat; none counted where it is missing). */

@@ -109,6 +109,41 @@ describe('tai record gc on a real state database', () => {
   });
 });
 
+describe('tai record gc and the search index', () => {
+  it('leaves the file near what its records hold after deleting most of them, the index of the deleted records gone with them', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'tai-gc-fts-'));
+    const path = join(state, 'tai', 'tai.db');
+    const db = openStateDb(path);
+    const records = new RecordStore(db);
+    // Words of many spellings, as agents' text has: an index of this size per byte of record.
+    let n = 0;
+    const text = (): string => Array.from({ length: 8_000 }, () => `w${(n++ % 5_000).toString(36)}`).join(' ');
+    for (let i = 1; i <= 60; i++) {
+      records.put(text(), { label: `r${i}` }, i <= 54 ? NOW - 48 * HOUR : NOW - HOUR);
+      // Indexed as a cockpit does, a little at a time: the index in several segments.
+      if (i % 10 === 0) records.indexAll();
+    }
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+
+    const io = recordingIo({ env: { XDG_STATE_HOME: state } });
+    expect(await recordCli(['gc', '--older-than', '1d'], io)).toBe(0);
+    const check = new Database(path, { readonly: true });
+    const held = (check.prepare('SELECT SUM(chars) AS n FROM records').get() as { n: number }).n;
+    const index = (check.prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name LIKE 'record_parts_fts%'").get() as { n: number }).n;
+    check.close();
+    // Before: the deleted records' words stayed in the index as delete markers (3.3 times what was kept, the file 4.7 times).
+    expect(index).toBeLessThan(held * 0.5);
+    expect(bytes(path)).toBeLessThan(held * 2);
+    // The records kept are still found.
+    const after = new RecordStore(openStateDb(path));
+    expect(after.search('w1').length).toBe(6);
+    // The index agrees with the parts it names (FTS5 checks each row against its content).
+    after.db.prepare("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')").run();
+    after.db.close();
+  });
+});
+
 describe('tai record gc and the launches kept for a restore', () => {
   it('deletes old launches no restore needs, and keeps those of a cockpit that crashed and of live agents', async () => {
     const { RestoreStore } = await import('../../../src/io/restore/restore-store.js');
