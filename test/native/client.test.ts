@@ -69,7 +69,7 @@ afterEach(async () => {
 /** Starts a client of `kind` on a 90x30 pty, attached to `path`; resolves once its hello arrived. */
 async function start(
   kind: 'native' | 'node',
-  options: { readOnly?: boolean; path?: string; binary?: string; linger?: boolean; env?: Record<string, string>; input?: 'tty' | 'frames'; pipedIn?: boolean } = {},
+  options: { readOnly?: boolean; path?: string; binary?: string; env?: Record<string, string>; input?: 'tty' | 'frames'; pipedIn?: boolean } = {},
 ): Promise<Run> {
   const frames: Frame[] = [];
   let socket: Socket | undefined;
@@ -84,9 +84,9 @@ async function start(
     });
     s.on('error', () => {});
   };
-  // linger: the shell stays after tai, as an interactive one does (its exit would hang up the terminal's processes).
+  // The shell stays after its last line, as an interactive one does: its exit would hang up the terminal's processes, and node-pty can miss what a pty's last process printed just before it exited.
   const script = options.pipedIn === true ? SCRIPT.replace('node "$0"', 'sleep 30 | node "$0"') : SCRIPT;
-  const term = pty.spawn('sh', ['-c', options.linger === true ? `${script}; sleep 60` : script, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
+  const term = pty.spawn('sh', ['-c', `${script}; exec sleep 60`, FIXTURE, options.path ?? join(dir, 'fake.link'), options.readOnly === true ? '-r' : ''], {
     name: 'xterm-256color',
     cols: 90,
     rows: 30,
@@ -310,7 +310,7 @@ describe.skipIf(!hasCc)('tai waiting on the native client', () => {
   });
 
   it('ends the client, terminal restored, when tai itself is killed with SIGKILL (it would read the terminal beside the shell)', async () => {
-    const run = await start('native', { linger: true });
+    const run = await start('native');
     await until(() => run.pid() > 0, { what: 'the pid' });
     const child = Number(readFileSync(`/proc/${run.pid()}/task/${run.pid()}/children`, 'utf8').trim());
     expect(child).toBeGreaterThan(0);
