@@ -6,7 +6,7 @@
  * that changes no row makes nothing again.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { CockpitTerminal } from '../../src/io/cockpit/cockpit-terminal.js';
+import { quietTerminal } from '../helpers/quiet-terminal.js';
 import { startDrawing } from '../../src/io/cockpit/drawing.js';
 import { createPaneSource } from '../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../src/io/terminal/screen.js';
@@ -30,21 +30,7 @@ function rig() {
   const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS, statusLine: true });
   source.attach(board);
   const shown = new XtermScreen(COLS, ROWS);
-  const terminal: CockpitTerminal = {
-    cols: COLS,
-    rows: ROWS,
-    write: (data) => shown.write(data),
-    leave: () => {},
-    epilogue: () => {},
-    onInput: () => () => {},
-    onResize: () => () => {},
-    onAttach: () => () => {},
-    onGone: () => () => {},
-    detach: () => undefined,
-    watched: () => true,
-    start: () => {},
-    stop: () => {},
-  };
+  const terminal = quietTerminal(COLS, ROWS, (data) => shown.write(data));
   const list = createAgentList();
   let renders = 0;
   const drawing = startDrawing({

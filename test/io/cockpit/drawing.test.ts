@@ -5,7 +5,7 @@
  * renders are told (the idle collection waits for them to be quiet).
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { CockpitTerminal } from '../../../src/io/cockpit/cockpit-terminal.js';
+import { quietTerminal } from '../../helpers/quiet-terminal.js';
 import { startDrawing } from '../../../src/io/cockpit/drawing.js';
 import { createPaneSource } from '../../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
@@ -29,24 +29,10 @@ async function rig() {
   source.attach(board);
   const shown = new XtermScreen(COLS, ROWS);
   const writes: string[] = [];
-  const terminal: CockpitTerminal = {
-    cols: COLS,
-    rows: ROWS,
-    write: (data) => {
-      writes.push(data);
-      shown.write(data);
-    },
-    leave: () => {},
-    epilogue: () => {},
-    onInput: () => () => {},
-    onResize: () => () => {},
-    onAttach: () => () => {},
-    onGone: () => () => {},
-    detach: () => undefined,
-    watched: () => true,
-    start: () => {},
-    stop: () => {},
-  };
+  const terminal = quietTerminal(COLS, ROWS, (data) => {
+    writes.push(data);
+    shown.write(data);
+  });
   const list = createAgentList();
   const sign = createPrefixSign();
   let renders = 0;
