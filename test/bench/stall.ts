@@ -5,24 +5,40 @@
  * board with real @xterm/headless screens and the real board clock. Cases:
  * 1 MiB of 0xFF from a command agent (as pipe reads bring it), the same as one
  * event (an ACP agent's message), a generated mix of scripts and emoji
- * sequences as one event, and a 20 MB result (the record's write).
+ * sequences as one event, a 20 MB result (the record's write), and 8 agents
+ * started at once (each a panel's screen, a process, a transcript).
  * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution): the
- * longest delay and the 99th percentile while the
- * text goes through, and the time until its panel has it all.
- * A benchmark reports; it never fails.
+ * longest delay and the 99th percentile while the text goes through, and the
+ * time until its panel has it all; and the CPU of the costliest turns
+ * (callback-cpu.ts), which the machine's load does not lengthen.
+ * `TAI_STALL_TREE=DIR`: measure another build's dist/ (main's, say) with this
+ * harness. A benchmark reports; it never fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createBoard } from '../../store/board.js';
-import { startBoardClock } from '../../src/io/cockpit/board-clock.js';
-import { xtermScreens } from '../../src/io/terminal/screen.js';
-import { LocalAgentService } from '../../src/io/agents/agent-service.js';
-import { openStateDb } from '../../src/io/storage/state-db.js';
-import { RecordStore } from '../../src/io/storage/records.js';
-import { AgentsStore } from '../../src/io/storage/agents-store.js';
-import { TranscriptStore } from '../../src/io/storage/transcripts.js';
+import { pathToFileURL } from 'node:url';
+import type { LocalAgentService } from '../../src/io/agents/agent-service.js';
+import { recordTurns } from './callback-cpu.js';
+
+/** The dist/ measured: this build's, or TAI_STALL_TREE's. */
+const TREE = process.env['TAI_STALL_TREE'] ? pathToFileURL(`${process.env['TAI_STALL_TREE'].replace(/\/$/, '')}/`).href : new URL('../../', import.meta.url).href;
+
+/** The modules of the server's path, from the tree measured. */
+async function treeModules() {
+  const at = <T>(path: string): Promise<T> => import(new URL(path, TREE).href) as Promise<T>;
+  return {
+    ...(await at<typeof import('../../store/board.js')>('store/board.js')),
+    ...(await at<typeof import('../../src/io/cockpit/board-clock.js')>('src/io/cockpit/board-clock.js')),
+    ...(await at<typeof import('../../src/io/terminal/screen.js')>('src/io/terminal/screen.js')),
+    ...(await at<typeof import('../../src/io/agents/agent-service.js')>('src/io/agents/agent-service.js')),
+    ...(await at<typeof import('../../src/io/storage/state-db.js')>('src/io/storage/state-db.js')),
+    ...(await at<typeof import('../../src/io/storage/records.js')>('src/io/storage/records.js')),
+    ...(await at<typeof import('../../src/io/storage/agents-store.js')>('src/io/storage/agents-store.js')),
+    ...(await at<typeof import('../../src/io/storage/transcripts.js')>('src/io/storage/transcripts.js')),
+  };
+}
 
 const MIB = 1 << 20;
 
@@ -88,14 +104,25 @@ const CASES: readonly Case[] = [
       await service.poll(id, 120_000);
     },
   },
+  {
+    name: '8 command agents started at once',
+    units: 8,
+    start: async (service) => {
+      const ids: number[] = [];
+      for (let k = 0; k < 8; k++) ids.push((await service.spawn({ cmd: 'spawn', kind: 'command', argv: ['/bin/sh', '-c', `echo agent ${k} started`] }, Date.now())).id);
+      for (const id of ids) await service.poll(id, 120_000);
+    },
+  },
 ];
 
 /** Runs every case and prints the table. */
 export async function run(): Promise<void> {
   const out = (l: string): boolean => process.stdout.write(`${l}\n`);
   out('\n## stall: the event loop while an agent prints a long text without spaces (agent service, board, xterm screens, board clock)\n');
-  out('| case | longest loop delay ms | p99 ms | mean ms | until the panel had it all, s |');
-  out('|---|---|---|---|---|');
+  const m = await treeModules();
+  out(`tree: ${new URL(TREE).pathname}\n`);
+  out('| case | longest loop delay ms | p99 ms | mean ms | until the panel had it all, s | costliest turns, CPU ms (wall ms, task) | turns over 16 / 33 ms CPU |');
+  out('|---|---|---|---|---|---|---|');
   // A first short run loads every module (the server has them loaded long before an agent floods it).
   const warm: Case = {
     name: 'warm-up',
@@ -111,21 +138,28 @@ export async function run(): Promise<void> {
   const only = process.env['TAI_STALL_CASE'];
   for (const c of [warm, ...CASES.filter((_, k) => only === undefined || String(k + 1) === only)]) {
     const dir = mkdtempSync(join(tmpdir(), 'tai-stall-'));
-    const db = openStateDb(join(dir, 'tai.db'));
-    const board = createBoard({ createScreen: xtermScreens, cols: 160, rows: 60, statusLine: true });
-    const clock = startBoardClock(board);
-    const service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), transcripts: new TranscriptStore(db), stateDir: dir });
+    const db = m.openStateDb(join(dir, 'tai.db'));
+    const board = m.createBoard({ createScreen: m.xtermScreens, cols: 160, rows: 60, statusLine: true });
+    const clock = m.startBoardClock(board);
+    const service = new m.LocalAgentService({ board, records: new m.RecordStore(db), agents: new m.AgentsStore(db), transcripts: new m.TranscriptStore(db), stateDir: dir });
     const h = monitorEventLoopDelay({ resolution: 10 });
     h.enable();
     // The histogram counts from its second sample: let it take a few before the text comes.
     await new Promise((r) => setTimeout(r, 100));
     const t0 = performance.now();
+    const cpu = recordTurns();
+    // The case starts in a callback of its own, so that the recorder counts it.
+    await new Promise((r) => setImmediate(r));
     await c.start(service);
     // Until the panel has formatted and drawn it all.
     while (board.getState().pending()) await new Promise((r) => setTimeout(r, 25));
+    const costs = cpu.stop();
     h.disable();
     const seconds = (performance.now() - t0) / 1000;
-    if (c !== warm) out(`| ${c.name} | ${(h.max / 1e6).toFixed(0)} | ${(h.percentile(99) / 1e6).toFixed(0)} | ${(h.mean / 1e6).toFixed(1)} | ${seconds.toFixed(1)} |`);
+    const cost = (k: { cpuMs: number; wallMs: number; what: string }): string => `${k.cpuMs.toFixed(1)} (${k.wallMs.toFixed(1)}, ${k.what})`;
+    const longest = costs.longest.slice(0, 3).map(cost).join('; ');
+    if (process.env['TAI_STALL_DETAIL'] && costs.longestWall) process.stderr.write(`${c.name}: longest by wall ${cost(costs.longestWall)}, ${costs.turns} turns, CPU ${costs.insideMs.toFixed(0)} ms in their callbacks of ${costs.totalMs.toFixed(0)} ms\n`);
+    if (c !== warm) out(`| ${c.name} | ${(h.max / 1e6).toFixed(0)} | ${(h.percentile(99) / 1e6).toFixed(0)} | ${(h.mean / 1e6).toFixed(1)} | ${seconds.toFixed(1)} | ${longest} | ${costs.over16} / ${costs.over33} |`);
     clock.stop();
     service.dispose();
     db.close();
