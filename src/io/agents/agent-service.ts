@@ -51,6 +51,7 @@ import { AgentTranscripts } from '../transcripts/agent-transcripts.js';
 import { RecordIndexer } from './record-indexer.js';
 import { DEFAULT_RUNNERS } from './runners/table.js';
 import { checkStartable } from './spawn/startable.js';
+import { StartTurns } from './spawn/start-turns.js';
 import { runSpecOf, type Runner, type RunSpec } from './runners/runner.js';
 import { workerRunner, type WorkerFn } from './runners/worker.js';
 import { laneFailure, NO_LANES, type LaneWatch } from '../lanes/lane-watch.js';
@@ -109,6 +110,8 @@ export class LocalAgentService implements AgentService {
   readonly #indexer: RecordIndexer;
   /** Stops the watch of remote agents' lost links (src/io/host-holds/hold-watch.ts). */
   readonly #holds: (() => void) | undefined;
+  /** Starts asked for together run a loop turn apart (spawn/start-turns.ts). */
+  readonly #turns = new StartTurns();
 
   constructor(options: AgentServiceOptions) {
     const now = options.now ?? Date.now;
@@ -183,6 +186,7 @@ export class LocalAgentService implements AgentService {
     // On a host: its shared connection started by this supervisor, and the folder the agent runs in there.
     const far = await hostReady(asked);
     if (request.lane === undefined && request.in_lane === undefined) {
+      await this.#turns.take();
       return startJob(this.#s, request.kind, runner, { ...runSpecOf(request), ...far }, job, now);
     }
     // A lane: its worktree is made first and the agent runs there; one that then does not start leaves no lane behind.
@@ -192,6 +196,7 @@ export class LocalAgentService implements AgentService {
       throw laneFailure(err);
     });
     try {
+      await this.#turns.take();
       const started = startJob(this.#s, request.kind, runner, runSpecOf(prepared.request), job, now, prepared.lane);
       return { ...started, lane: prepared.lane.name, cwd: prepared.lane.worktree, ...(prepared.notes.length > 0 ? { notes: prepared.notes } : {}) };
     } catch (err) {
