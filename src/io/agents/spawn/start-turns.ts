@@ -3,7 +3,7 @@
  * start (its panel's screen, its process, its rows and transcript) costs a
  * few milliseconds, and eight asked for at once (a lead's fan-out, requests
  * read together from a socket) would otherwise hold one turn between them
- * (docs/security.md, "A display never stops supervision"). The first start
+ * (docs/security.md, "Text without spaces"). The first start
  * of a burst goes at once; each later one waits for the loop's next turn
  * after the one before it.
  */
