@@ -1,16 +1,16 @@
 /**
  * How the record store (src/io/storage/records.ts) finds whole records, as a
  * search box finds them: first by full text, each word's tokens as words or
- * a word's start (FTS5 prefix queries on the indexed parts, best part
- * first), then, while fewer than the limit were found, records holding each
- * word anywhere, inside a word too (instr on each part, ignoring ASCII case;
- * a scan, newest first), which also finds a record not yet indexed. The
- * index reads a part with the next part's start (`chunkTextSql`), the scan
- * a part and then the seam around its end (`seamTextSql`), so a word a
- * part's end cuts in two is found when it is at most RECORD_OVERLAP + 1
- * code points long. The user's text is never FTS syntax.
+ * a word's start (FTS5 prefix queries on the indexed parts), each word in
+ * any part of the record (best first), then, while fewer than the limit
+ * were found, records holding each word anywhere, inside a word too (instr
+ * on each part, ignoring ASCII case; a scan, newest first), which also
+ * finds a record not yet indexed. The index reads a part with the next
+ * part's start (`chunkTextSql`), the scan a part and then the seam around
+ * its end (`seamTextSql`), so a word a part's end cuts in two is found when
+ * it is at most RECORD_OVERLAP + 1 code points long (the stated bound). The user's text is never FTS syntax.
  */
-import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
+import { SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet, wordQueries } from '../../core/agents/record-query.js';
 import type { StateDb } from '../storage/state-db.js';
 import { chunkTextSql, endsInWordSql, seamTextSql } from './record-schema.js';
 
@@ -49,28 +49,68 @@ export function searchRecords(db: StateDb, query: string, limit: number): Record
   return hits.length < max ? [...hits, ...substringHits(db, query, max - hits.length, new Set(hits.map((h) => h.id)))] : hits;
 }
 
-/** The records whose indexed parts hold every word, best first, with a snippet of their best part. */
+/**
+ * The records whose indexed parts hold every word, each word in any part,
+ * best first (by the sum of each word's best part's rank), with a snippet of
+ * the best part. Each word's matches are kept per record, never per part.
+ */
 function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
-  for (const match of ftsQueries(query)) {
+  const matches: string[] = [];
+  let found: Map<number, WordHit> | undefined;
+  for (const queries of wordQueries(query)) {
+    const word = wordHits(db, queries);
+    if (word === undefined) return [];
+    matches.push(`(${word.match})`);
+    found = found === undefined ? word.hits : joinHits(found, word.hits);
+    if (found.size === 0) return [];
+  }
+  if (found === undefined) return [];
+  const meta = db.prepare<[number], MetaRow>('SELECT id, created_at, label, tag, chars FROM records WHERE seq = ? AND writing IS NULL');
+  const snippet = db.prepare<[number, string], { snippet: string }>(
+    `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
+  );
+  const hits: RecordHit[] = [];
+  for (const [seq, hit] of [...found].sort(([, a], [, b]) => a.rank - b.rank)) {
+    const row = meta.get(seq);
+    if (row !== undefined) hits.push({ ...toMeta(row), snippet: snippet.get(hit.part, matches.join(' OR '))?.snippet ?? '' });
+    if (hits.length >= max) break;
+  }
+  return hits;
+}
+
+/** A record's match of the words so far: their summed rank, and its best part (the index's rowid) with that part's rank. */
+interface WordHit {
+  rank: number;
+  part: number;
+  partRank: number;
+}
+
+/** Each record whose parts hold the word, by the first of its `queries` the index can answer; undefined when it answers none. */
+function wordHits(db: StateDb, queries: readonly string[]): { match: string; hits: Map<number, WordHit> } | undefined {
+  const byRecord = db.prepare<[string], { seq: number; part: number; rank: number }>(
+    'SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS rank FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid WHERE record_parts_fts MATCH ? GROUP BY p.seq',
+  );
+  for (const match of queries) {
     try {
-      const best = db
-        .prepare<[string, number], MetaRow & { part: number; r: number }>(
-          `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.part
-             FROM (SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS r FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid
-                    WHERE record_parts_fts MATCH ? GROUP BY p.seq) best
-             JOIN records r ON r.seq = best.seq WHERE r.writing IS NULL ORDER BY best.r LIMIT ?`,
-        )
-        .all(match, max);
-      const snippet = db.prepare<[number, string], { snippet: string }>(
-        `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
-      );
-      return best.map((row) => ({ ...toMeta(row), snippet: snippet.get(row.part, match)?.snippet ?? '' }));
+      return { match, hits: new Map(byRecord.all(match).map((row) => [row.seq, { rank: row.rank, part: row.part, partRank: row.rank }])) };
     } catch (err) {
       // A word the tokenizer splits where the query did not is a phrase, which this index cannot answer: try the finer split.
       if (!(err instanceof Error && /phrase queries are not supported/.test(err.message))) throw err;
     }
   }
-  return [];
+  return undefined;
+}
+
+/** The records in both: ranks summed, the better part kept. */
+function joinHits(found: ReadonlyMap<number, WordHit>, word: ReadonlyMap<number, WordHit>): Map<number, WordHit> {
+  const both = new Map<number, WordHit>();
+  for (const [seq, hit] of found) {
+    const next = word.get(seq);
+    if (next === undefined) continue;
+    const best = next.partRank < hit.partRank ? next : hit;
+    both.set(seq, { rank: hit.rank + next.rank, part: best.part, partRank: best.partRank });
+  }
+  return both;
 }
 
 /** Records holding every word of `query` in a part or the label (ASCII case ignored), newest first, but those in `seen`. */
