@@ -50,67 +50,76 @@ export function searchRecords(db: StateDb, query: string, limit: number): Record
 }
 
 /**
- * The records whose indexed parts hold every word, each word in any part,
- * best first (by the sum of each word's best part's rank), with a snippet of
- * the best part. Each word's matches are kept per record, never per part.
+ * The records whose indexed parts hold every word, each word in any part:
+ * first those with every word in one part, best first (the index's rank),
+ * then those whose words fall in different parts, newest first. A word is
+ * matched per record by rowid alone; only a part that holds every word is
+ * ranked (a rank reads the part's text again), as before words could part.
  */
 function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
   const matches: string[] = [];
-  let found: Map<number, WordHit> | undefined;
+  let found: Map<number, number> | undefined;
   for (const queries of wordQueries(query)) {
-    const word = wordHits(db, queries);
+    const word = wordParts(db, queries);
     if (word === undefined) return [];
-    matches.push(`(${word.match})`);
-    found = found === undefined ? word.hits : joinHits(found, word.hits);
+    matches.push(word.match);
+    found = found === undefined ? word.parts : new Map([...found].filter(([seq]) => word.parts.has(seq)));
     if (found.size === 0) return [];
   }
   if (found === undefined) return [];
-  const meta = db.prepare<[number], MetaRow>('SELECT id, created_at, label, tag, chars FROM records WHERE seq = ? AND writing IS NULL');
-  const snippet = db.prepare<[number, string], { snippet: string }>(
-    `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
+  const together = onePartHits(db, matches.join(' '), max);
+  if (together.length >= max) return together;
+  const seen = new Set(together.map((h) => h.id));
+  const either = matches.map((m) => `(${m})`).join(' OR ');
+  const apart = db
+    .prepare<[string], MetaRow & { seq: number }>(
+      'SELECT seq, id, created_at, label, tag, chars FROM records WHERE seq IN (SELECT value FROM json_each(?)) AND writing IS NULL ORDER BY created_at DESC, seq DESC',
+    )
+    .all(JSON.stringify([...found.keys()]))
+    .filter((row) => !seen.has(row.id))
+    .slice(0, max - together.length)
+    .map((row) => ({ ...toMeta(row), snippet: snippetOf(db, found.get(row.seq) ?? 0, either) }));
+  return [...together, ...apart];
+}
+
+/** The records with a part that holds every word of `match`, best part first, with its snippet (today's ranked search). */
+function onePartHits(db: StateDb, match: string, max: number): RecordHit[] {
+  return db
+    .prepare<[string, number], MetaRow & { part: number; r: number }>(
+      `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.part
+         FROM (SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS r FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid
+                WHERE record_parts_fts MATCH ? GROUP BY p.seq) best
+         JOIN records r ON r.seq = best.seq WHERE r.writing IS NULL ORDER BY best.r LIMIT ?`,
+    )
+    .all(match, max)
+    .map((row) => ({ ...toMeta(row), snippet: snippetOf(db, row.part, match) }));
+}
+
+/** The index's snippet of part `part` (its rowid) around what `match` finds there. */
+function snippetOf(db: StateDb, part: number, match: string): string {
+  return (
+    db
+      .prepare<[number, string], { snippet: string }>(
+        `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
+      )
+      .get(part, match)?.snippet ?? ''
   );
-  const hits: RecordHit[] = [];
-  for (const [seq, hit] of [...found].sort(([, a], [, b]) => a.rank - b.rank)) {
-    const row = meta.get(seq);
-    if (row !== undefined) hits.push({ ...toMeta(row), snippet: snippet.get(hit.part, matches.join(' OR '))?.snippet ?? '' });
-    if (hits.length >= max) break;
-  }
-  return hits;
 }
 
-/** A record's match of the words so far: their summed rank, and its best part (the index's rowid) with that part's rank. */
-interface WordHit {
-  rank: number;
-  part: number;
-  partRank: number;
-}
-
-/** Each record whose parts hold the word, by the first of its `queries` the index can answer; undefined when it answers none. */
-function wordHits(db: StateDb, queries: readonly string[]): { match: string; hits: Map<number, WordHit> } | undefined {
-  const byRecord = db.prepare<[string], { seq: number; part: number; rank: number }>(
-    'SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS rank FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid WHERE record_parts_fts MATCH ? GROUP BY p.seq',
+/** Each record whose parts hold the word (its first such part), by the first of its `queries` the index can answer; undefined when it answers none. */
+function wordParts(db: StateDb, queries: readonly string[]): { match: string; parts: Map<number, number> } | undefined {
+  const byRecord = db.prepare<[string], { seq: number; part: number }>(
+    'SELECT p.seq AS seq, min(f.rowid) AS part FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid WHERE record_parts_fts MATCH ? GROUP BY p.seq',
   );
   for (const match of queries) {
     try {
-      return { match, hits: new Map(byRecord.all(match).map((row) => [row.seq, { rank: row.rank, part: row.part, partRank: row.rank }])) };
+      return { match, parts: new Map(byRecord.all(match).map((row) => [row.seq, row.part])) };
     } catch (err) {
       // A word the tokenizer splits where the query did not is a phrase, which this index cannot answer: try the finer split.
       if (!(err instanceof Error && /phrase queries are not supported/.test(err.message))) throw err;
     }
   }
   return undefined;
-}
-
-/** The records in both: ranks summed, the better part kept. */
-function joinHits(found: ReadonlyMap<number, WordHit>, word: ReadonlyMap<number, WordHit>): Map<number, WordHit> {
-  const both = new Map<number, WordHit>();
-  for (const [seq, hit] of found) {
-    const next = word.get(seq);
-    if (next === undefined) continue;
-    const best = next.partRank < hit.partRank ? next : hit;
-    both.set(seq, { rank: hit.rank + next.rank, part: best.part, partRank: best.partRank });
-  }
-  return both;
 }
 
 /** Records holding every word of `query` in a part or the label (ASCII case ignored), newest first, but those in `seen`. */

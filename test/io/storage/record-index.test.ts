@@ -233,6 +233,11 @@ describe('a query whose words fall in different parts', () => {
     expect(store.search('zèbre éclair')[0]?.snippet).toMatch(/»(Zèbre|ÉCLAIR)«/);
     // Every word still counts: one absent word finds nothing.
     expect(store.search('zèbre éclair absent')).toEqual([]);
+    // A record with every word in one part comes first, though older.
+    const together = store.put('zebre and eclair in one part', { label: 'together' }, -1, part);
+    store.indexAll();
+    expect(store.search('zèbre éclair').map((h) => h.id)).toEqual([together, id]);
+    expect(store.search('zèbre éclair', 1).map((h) => h.id)).toEqual([together]);
   });
 
   it('finds two words side by side that a part\'s end at the space between them cuts apart', () => {
