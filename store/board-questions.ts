@@ -10,12 +10,11 @@
  * - reply: the runner's callback for one question; called exactly once (an
  *   answer, a default after its timeout, or `cancelled` when its agent stops
  *   or is gone).
- * - asked listener: told when a question opens (a notification rings once
- *   per question: src/io/cockpit/notifier.ts).
+ * - display: the blocks and notes in the panels, the asked listeners and
+ *   the audit entries (store/question-display.ts).
  * - inbox: the rules that answer a question as it is asked, and the audit
  *   log of every question and answer (store/board-inbox.ts).
  */
-import { answeredRow, questionRows, ruleAnsweredRow } from '../src/core/agents/question-block.js';
 import {
   answerQuestion,
   agentsAsking,
@@ -39,7 +38,6 @@ import {
   type QuestionRow,
   QuestionError,
 } from '../src/core/agents/questions.js';
-import { argsLine, type AuditEntry } from '../src/core/inbox/audit.js';
 import type { RuleRequest } from '../src/core/inbox/rule-input.js';
 import { ANY_TOOL, matches, ruleNote, ruleOption, ruleRow, RULE_KEY_MINUTES, type BatchFilter, type RuleAdded, type RuleDecision, type RuleScope } from '../src/core/inbox/rules.js';
 import { ruleToolOf, subjectOf, type Subject } from '../src/core/inbox/subject.js';
@@ -48,26 +46,26 @@ import { isLive } from '../src/core/panel/panel-state.js';
 import { maskSecrets } from '../src/core/text/secrets.js';
 import { BoardInbox } from './board-inbox.js';
 import type { PanelRecord } from './panel-record.js';
+import { QuestionDisplay, type QuestionSink } from './question-display.js';
 
 /** The parts of the board the questions act on. */
-export interface QuestionHost {
+export interface QuestionHost extends QuestionSink {
   record(id: number): PanelRecord | undefined;
-  queue(rec: PanelRecord, data: string): void;
-  log(line: string): void;
 }
 
 /** The board's questions and their replies. */
 export class BoardQuestions {
   #queue = EMPTY_QUEUE;
   readonly #replies = new Map<string, (answer: QuestionAnswer) => void>();
-  readonly #asked = new Set<AskedListener>();
   readonly #host: QuestionHost;
   /** The rules and the audit log's listeners. */
   readonly inbox: BoardInbox;
+  readonly #display: QuestionDisplay;
 
   constructor(host: QuestionHost) {
     this.#host = host;
     this.inbox = new BoardInbox((line) => host.log(line));
+    this.#display = new QuestionDisplay(host, this.inbox);
   }
 
   /** Agents with an open question. */
@@ -93,28 +91,28 @@ export class BoardQuestions {
       const numbered = numberQuestion(this.#queue, `was already answered (${byRule.name}, by rule ${rule.id})`);
       this.#queue = numbered.queue;
       const note = ruleNote(rule, now);
-      this.#audit(rec, numbered.qid, shown, 'asked', now);
-      this.#audit(rec, numbered.qid, shown, 'answered', now, { option: byRule, by: `rule ${rule.id}`, rule: rule.id });
-      this.#host.queue(rec, rec.formatter?.rows([ruleAnsweredRow(numbered.qid, shown.tool, note, byRule.name, rec.cols - 1)]) ?? '');
+      this.#display.audit(rec, numbered.qid, shown, 'asked', now);
+      this.#display.audit(rec, numbered.qid, shown, 'answered', now, { option: byRule, by: `rule ${rule.id}`, rule: rule.id });
+      this.#display.answeredByRule(rec, numbered.qid, shown.tool, note, byRule.name);
       this.#call(reply, { outcome: 'selected', option: byRule, by: `rule ${rule.id}` });
       return undefined;
     }
     const asked = askQuestion(this.#queue, id, shown, now);
     this.#queue = asked.queue;
-    if (asked.type === 'added') this.#audit(rec, asked.question.qid, shown, 'asked', now);
+    if (asked.type === 'added') this.#display.audit(rec, asked.question.qid, shown, 'asked', now);
     if (asked.type === 'flood') {
       // A flooding agent: refused, and said so once per ten refusals so the panel is not flooded too.
       if (asked.refused === 1 || asked.refused % 10 === 0) {
-        this.#note(rec, `question flood: ${QUESTIONS_PER_AGENT_MAX} questions wait already; ${asked.refused} refused`);
+        this.#display.note(rec, `question flood: ${QUESTIONS_PER_AGENT_MAX} questions wait already; ${asked.refused} refused`);
       }
       const reject = ask.options.find((o) => o.kind === 'reject_once') ?? ask.options.find((o) => o.kind === 'reject_always');
-      this.#audit(rec, 'flood', shown, reject ? 'answered' : 'cancelled', now, reject ? { option: reject, by: 'flood' } : { why: 'question flood' });
+      this.#display.audit(rec, 'flood', shown, reject ? 'answered' : 'cancelled', now, reject ? { option: reject, by: 'flood' } : { why: 'question flood' });
       this.#call(reply, reject ? { outcome: 'selected', option: reject, by: 'flood' } : { outcome: 'cancelled', why: 'question flood' });
       return undefined;
     }
     this.#replies.set(asked.question.qid, reply);
     if (asked.opened) this.#opened(rec, asked.question);
-    else this.#note(rec, `question ${asked.question.qid} (${ask.tool}) queued behind ${openQuestion(this.#queue, id)?.qid ?? 'the open one'}`);
+    else this.#display.note(rec, `question ${asked.question.qid} (${ask.tool}) queued behind ${openQuestion(this.#queue, id)?.qid ?? 'the open one'}`);
     return asked.question.qid;
   }
 
@@ -135,8 +133,8 @@ export class BoardQuestions {
     this.#reply(question, { outcome: 'selected', option, by });
     const rec = this.#host.record(question.panel);
     if (rec) {
-      this.#audit(rec, question.qid, question, 'answered', now, { option, by, ...(rule === undefined ? {} : { rule }) });
-      this.#host.queue(rec, rec.formatter?.rows([answeredRow(question.qid, `${option.name} (${by})`, rec.cols - 1)]) ?? '');
+      this.#display.audit(rec, question.qid, question, 'answered', now, { option, by, ...(rule === undefined ? {} : { rule }) });
+      this.#display.answered(rec, question.qid, `${option.name} (${by})`);
       rec.lastEventAt = now; // the heartbeat starts again from the answer
       if (opened) this.#opened(rec, opened);
       else if (rec.state === 'asking' && openQuestion(this.#queue, rec.id) === undefined) rec.state = 'running';
@@ -208,7 +206,7 @@ export class BoardQuestions {
     this.#queue = queue;
     const rec = this.#host.record(id);
     for (const question of removed) {
-      if (rec) this.#audit(rec, question.qid, question, 'cancelled', now ?? rec.lastEventAt, { why });
+      if (rec) this.#display.audit(rec, question.qid, question, 'cancelled', now ?? rec.lastEventAt, { why });
       this.#reply(question, { outcome: 'cancelled', why });
     }
     if (rec && rec.state === 'asking') rec.state = 'running';
@@ -229,7 +227,7 @@ export class BoardQuestions {
       this.#queue = closed.queue;
       this.#reply(question, { outcome: 'cancelled', why: `no ${answer} option after ${secs}s` });
       const rec = this.#host.record(question.panel);
-      if (rec) this.#audit(rec, question.qid, question, 'cancelled', now, { why: `no ${answer} option after ${secs}s` });
+      if (rec) this.#display.audit(rec, question.qid, question, 'cancelled', now, { why: `no ${answer} option after ${secs}s` });
       if (rec && closed.opened) this.#opened(rec, closed.opened);
       else if (rec && rec.state === 'asking') rec.state = 'running';
     }
@@ -259,50 +257,16 @@ export class BoardQuestions {
 
   /** Calls `listener` whenever a question opens, until the returned function is called. */
   onAsked(listener: AskedListener): () => void {
-    this.#asked.add(listener);
-    return () => this.#asked.delete(listener);
+    return this.#display.onAsked(listener);
   }
 
   #subject(rec: PanelRecord, ask: QuestionAsk): Subject {
     return subjectOf(ask, { panel: rec.id, label: rec.label, ...(rec.tag === undefined ? {} : { tag: rec.tag }) });
   }
 
-  #audit(rec: PanelRecord, qid: string, ask: QuestionAsk, event: AuditEntry['event'], now: number, more: { option?: QuestionOption; by?: string; rule?: string; why?: string } = {}): void {
-    this.inbox.audit({
-      at: now,
-      event,
-      qid,
-      panel: rec.id,
-      label: rec.label,
-      tool: ask.tool,
-      args: maskSecrets(argsLine(ask.detail)),
-      ...(more.option === undefined ? {} : { option: `${more.option.name} (${more.option.id})` }),
-      ...(more.by === undefined ? {} : { by: more.by }),
-      ...(more.rule === undefined ? {} : { rule: more.rule }),
-      ...(more.why === undefined ? {} : { why: more.why }),
-    });
-  }
-
   #opened(rec: PanelRecord, question: Question): void {
     if (rec.state !== 'waiting') rec.state = 'asking';
-    this.#show(rec, question);
-    for (const listener of this.#asked) {
-      try {
-        listener(question, rec.label);
-      } catch (err) {
-        this.#host.log(`question listener failed: ${messageOf(err)}`);
-      }
-    }
-  }
-
-  #show(rec: PanelRecord, question: Question | undefined): void {
-    if (!question || !rec.formatter) return;
-    const queued = queuedBehind(this.#queue, rec.id);
-    this.#host.queue(rec, rec.formatter.rows(questionRows(question, rec.cols - 1, rec.rows, queued)));
-  }
-
-  #note(rec: PanelRecord, text: string): void {
-    this.#host.queue(rec, rec.formatter?.event({ type: 'note', text }) ?? '');
+    this.#display.opened(rec, question, queuedBehind(this.#queue, rec.id));
   }
 
   #reply(question: Question, answer: QuestionAnswer): void {

@@ -77,6 +77,18 @@ describe('tai record search', () => {
     for (const query of ['-', 'AND', 'OR']) expect(await runTai(['record', 'search', query], env), query).toEqual({ code: 1, out: '', err: 'tai record: no record matches\n' });
   });
 
+  test('finds a record whose words fall in different parts, side by side across a part\'s end or far apart', async () => {
+    // Parts of 1,000 code points: `GRAND ` ends the first, `ÉCLAIR` starts the second, `Zèbre` is in the fourth.
+    const words = (n: number): string => `${'lorem '.repeat(Math.ceil(n / 6))}`.slice(0, n - 1) + ' ';
+    const id = store.put(`${words(994)}GRAND ÉCLAIR ${words(2_000)}Zèbre tail`, { label: 'seams' }, 1, 1_000);
+    store.put('grand only', { label: 'other' }, 2);
+    for (const query of [['grand', 'éclair'], ['Grand Éclair'], ['zèbre', 'éclair'], ['ZEBRE grand']]) {
+      const run = await runTai(['record', 'search', ...query], env);
+      expect(run.code, query.join(' ')).toBe(0);
+      expect(run.out.split('\n').filter((l) => /^r\w+ {2}/.test(l)), query.join(' ')).toEqual([expect.stringMatching(new RegExp(`^${id} {2}`))]);
+    }
+  });
+
   test('no record matches: says so on stderr and exits 1, as grep does', async () => {
     store.put(bigText(3), { label: 'flood' }, 1);
     expect(await runTai(['record', 'search', 'nothing-like-this'], env)).toEqual({ code: 1, out: '', err: 'tai record: no record matches\n' });

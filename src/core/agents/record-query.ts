@@ -15,20 +15,29 @@ export function ftsQuery(text: string): string {
     .join(' ');
 }
 
+/** Where a word is cut into the index's tokens: at what is not a letter, digit or mark; then also at marks. */
+const CUTS: readonly RegExp[] = [/[^\p{L}\p{N}\p{M}\p{Co}]+/u, /[^\p{L}\p{N}\p{Co}]+/u];
+
 /**
- * The queries for the chunked index, which answers no phrase: every word cut
- * into its tokens (at what is not a letter, digit or mark; then also at marks,
- * as the tokenizer cuts some scripts), each quoted, the last of a word with a
- * prefix star (`bigline-1-ab` is `"bigline" "1" "ab"*`).
+ * Each word's queries for the chunked index, which answers no phrase: the
+ * word cut into its tokens (at what is not a letter, digit or mark; then,
+ * second when it differs, also at marks, as the tokenizer cuts some
+ * scripts), each quoted, the last with a prefix star (`bigline-1-ab` is
+ * `"bigline" "1" "ab"*`). Each word is matched on its own, so a record is
+ * found when each is in some chunk of it; a word without a token (`-`) is
+ * left to the substring scan.
  */
-export function ftsQueries(text: string): string[] {
-  const cut = (separator: RegExp): string =>
-    words(text)
-      .map((w) => w.split(separator).filter((t) => t !== ''))
-      .filter((tokens) => tokens.length > 0)
-      .map((tokens) => tokens.map((t, k) => `"${t}"${k === tokens.length - 1 ? '*' : ''}`).join(' '))
-      .join(' ');
-  return [...new Set([cut(/[^\p{L}\p{N}\p{M}\p{Co}]+/u), cut(/[^\p{L}\p{N}\p{Co}]+/u)])].filter((q) => q !== '');
+export function wordQueries(text: string): string[][] {
+  const each = [...new Set(words(text))].map((w) => [...new Set(CUTS.map((cut) => tokenWords(w, cut).join(' ')))].filter((q) => q !== ''));
+  return each.filter((queries) => queries.length > 0);
+}
+
+/** Each word of `text` as its quoted tokens, the last with a prefix star. */
+function tokenWords(text: string, separator: RegExp): string[] {
+  return words(text)
+    .map((w) => w.split(separator).filter((t) => t !== ''))
+    .filter((tokens) => tokens.length > 0)
+    .map((tokens) => tokens.map((t, k) => `"${t}"${k === tokens.length - 1 ? '*' : ''}`).join(' '));
 }
 
 export function words(text: string): string[] {

@@ -1,7 +1,8 @@
 /**
  * `src/io/records/`: the record store's SQL beside its class
  * (src/io/storage/records.ts): its tables and migrations (this file), its
- * search (record-search.ts), and a slice of a record's parts (record-slice.ts).
+ * search (record-search.ts), a slice of a record's parts (record-slice.ts),
+ * and the claim check's view an agent's row keeps of one (agent-record-view.ts).
  *
  * The record store's tables and how an older database is moved to them.
  *
@@ -16,9 +17,9 @@
  *   first RECORD_OVERLAP code points, so a word a part's end cuts in two is
  *   whole in one chunk; the index is built again from each record's start.
  */
-import { RECORD_DELETE_TRIGGER as AGENTS_TRIGGER } from '../storage/agents-store.js';
 import { migrate, type StateDb } from '../storage/state-db.js';
 import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcripts.js';
+import { RECORD_DELETE_TRIGGER as AGENTS_TRIGGER } from './agent-record-view.js';
 
 /** Code points in a record's part (and the index's chunk): a part ends at a space within its last quarter when there is one. */
 export const RECORD_PART = 32_768;

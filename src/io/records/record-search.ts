@@ -1,16 +1,16 @@
 /**
  * How the record store (src/io/storage/records.ts) finds whole records, as a
  * search box finds them: first by full text, each word's tokens as words or
- * a word's start (FTS5 prefix queries on the indexed parts, best part
- * first), then, while fewer than the limit were found, records holding each
- * word anywhere, inside a word too (instr on each part, ignoring ASCII case;
- * a scan, newest first), which also finds a record not yet indexed. The
- * index reads a part with the next part's start (`chunkTextSql`), the scan
- * a part and then the seam around its end (`seamTextSql`), so a word a
- * part's end cuts in two is found when it is at most RECORD_OVERLAP + 1
- * code points long. The user's text is never FTS syntax.
+ * a word's start (FTS5 prefix queries on the indexed parts), each word in
+ * any part of the record (best first), then, while fewer than the limit
+ * were found, records holding each word anywhere, inside a word too (instr
+ * on each part, ignoring ASCII case; a scan, newest first), which also
+ * finds a record not yet indexed. The index reads a part with the next
+ * part's start (`chunkTextSql`), the scan a part and then the seam around
+ * its end (`seamTextSql`), so a word a part's end cuts in two is found when
+ * it is at most RECORD_OVERLAP + 1 code points long (the stated bound). The user's text is never FTS syntax.
  */
-import { ftsQueries, SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet } from '../../core/agents/record-query.js';
+import { SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet, wordQueries } from '../../core/agents/record-query.js';
 import type { StateDb } from '../storage/state-db.js';
 import { chunkTextSql, endsInWordSql, seamTextSql } from './record-schema.js';
 
@@ -49,28 +49,77 @@ export function searchRecords(db: StateDb, query: string, limit: number): Record
   return hits.length < max ? [...hits, ...substringHits(db, query, max - hits.length, new Set(hits.map((h) => h.id)))] : hits;
 }
 
-/** The records whose indexed parts hold every word, best first, with a snippet of their best part. */
+/**
+ * The records whose indexed parts hold every word, each word in any part:
+ * first those with every word in one part, best first (the index's rank),
+ * then those whose words fall in different parts, newest first. A word is
+ * matched per record by rowid alone; only a part that holds every word is
+ * ranked (a rank reads the part's text again), as before words could part.
+ */
 function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
-  for (const match of ftsQueries(query)) {
-    try {
-      const best = db
-        .prepare<[string, number], MetaRow & { part: number; r: number }>(
-          `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.part
-             FROM (SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS r FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid
-                    WHERE record_parts_fts MATCH ? GROUP BY p.seq) best
-             JOIN records r ON r.seq = best.seq WHERE r.writing IS NULL ORDER BY best.r LIMIT ?`,
-        )
-        .all(match, max);
-      const snippet = db.prepare<[number, string], { snippet: string }>(
+  const matches: string[] = [];
+  let found: Map<number, number> | undefined;
+  for (const queries of wordQueries(query)) {
+    const word = wordParts(db, queries);
+    if (word === undefined) return [];
+    matches.push(word.match);
+    found = found === undefined ? word.parts : new Map([...found].filter(([seq]) => word.parts.has(seq)));
+    if (found.size === 0) return [];
+  }
+  if (found === undefined) return [];
+  const together = onePartHits(db, matches.join(' '), max);
+  if (together.length >= max) return together;
+  const seen = new Set(together.map((h) => h.id));
+  const either = matches.map((m) => `(${m})`).join(' OR ');
+  const apart = db
+    .prepare<[string], MetaRow & { seq: number }>(
+      'SELECT seq, id, created_at, label, tag, chars FROM records WHERE seq IN (SELECT value FROM json_each(?)) AND writing IS NULL ORDER BY created_at DESC, seq DESC',
+    )
+    .all(JSON.stringify([...found.keys()]))
+    .filter((row) => !seen.has(row.id))
+    .slice(0, max - together.length)
+    .map((row) => ({ ...toMeta(row), snippet: snippetOf(db, found.get(row.seq) ?? 0, either) }));
+  return [...together, ...apart];
+}
+
+/** The records with a part that holds every word of `match`, best part first, with its snippet (today's ranked search). */
+function onePartHits(db: StateDb, match: string, max: number): RecordHit[] {
+  return db
+    .prepare<[string, number], MetaRow & { part: number; r: number }>(
+      `SELECT r.id, r.created_at, r.label, r.tag, r.chars, best.part
+         FROM (SELECT p.seq AS seq, f.rowid AS part, min(f.rank) AS r FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid
+                WHERE record_parts_fts MATCH ? GROUP BY p.seq) best
+         JOIN records r ON r.seq = best.seq WHERE r.writing IS NULL ORDER BY best.r LIMIT ?`,
+    )
+    .all(match, max)
+    .map((row) => ({ ...toMeta(row), snippet: snippetOf(db, row.part, match) }));
+}
+
+/** The index's snippet of part `part` (its rowid) around what `match` finds there. */
+function snippetOf(db: StateDb, part: number, match: string): string {
+  return (
+    db
+      .prepare<[number, string], { snippet: string }>(
         `SELECT snippet(record_parts_fts, 0, '»', '«', '…', 12) AS snippet FROM record_parts_fts WHERE rowid = CAST(? AS INTEGER) AND record_parts_fts MATCH ?`,
-      );
-      return best.map((row) => ({ ...toMeta(row), snippet: snippet.get(row.part, match)?.snippet ?? '' }));
+      )
+      .get(part, match)?.snippet ?? ''
+  );
+}
+
+/** Each record whose parts hold the word (its first such part), by the first of its `queries` the index can answer; undefined when it answers none. */
+function wordParts(db: StateDb, queries: readonly string[]): { match: string; parts: Map<number, number> } | undefined {
+  const byRecord = db.prepare<[string], { seq: number; part: number }>(
+    'SELECT p.seq AS seq, min(f.rowid) AS part FROM record_parts_fts f JOIN record_parts p ON p.id = f.rowid WHERE record_parts_fts MATCH ? GROUP BY p.seq',
+  );
+  for (const match of queries) {
+    try {
+      return { match, parts: new Map(byRecord.all(match).map((row) => [row.seq, row.part])) };
     } catch (err) {
       // A word the tokenizer splits where the query did not is a phrase, which this index cannot answer: try the finer split.
       if (!(err instanceof Error && /phrase queries are not supported/.test(err.message))) throw err;
     }
   }
-  return [];
+  return undefined;
 }
 
 /** Records holding every word of `query` in a part or the label (ASCII case ignored), newest first, but those in `seen`. */

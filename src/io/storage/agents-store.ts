@@ -7,15 +7,15 @@
  * A row whose result went to a record does not repeat the claim check's
  * view of it: the row keeps what comes before the view and how many code
  * points of the record's head and tail the view shows, and `get` reads them
- * from the record. Before the record is deleted, its head and tail are
- * written back into the row (the trigger made with the first such row).
- * Rows written before that (`agents/2`) are made so once, when a database
- * is first opened by a tai that knows it (`agents/3`).
+ * from the record (src/io/records/agent-record-view.ts: the view split off,
+ * the trigger that writes it back before the record goes, the migration of
+ * older rows).
  */
-import { claimLine, codePoints } from '../../core/agents/claim-check.js';
+import { claimLine } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
 import type { AgentRow } from '../../../store/status.js';
 import { guardBusy, migrate, type StateDb } from './state-db.js';
+import { compactOldViews, RECORD_DELETE_TRIGGER, splitView } from '../records/agent-record-view.js';
 import { recordSliceSql } from '../records/record-slice.js';
 
 /** One agent as stored. */
@@ -65,14 +65,6 @@ const SCHEMA = [
 
 /** The view read from the record: code points of its head and its tail after the row's text. */
 const VIEW_ONCE = ['ALTER TABLE agents ADD COLUMN view_head INTEGER', 'ALTER TABLE agents ADD COLUMN view_tail INTEGER', 'CREATE INDEX agents_record ON agents(record_id)'];
-
-export const RECORD_DELETE_TRIGGER = `CREATE TRIGGER IF NOT EXISTS records_agents_bd BEFORE DELETE ON records BEGIN
-     UPDATE agents SET text = text || ${recordSliceSql('old.seq', '0', 'view_head')} || char(10, 10)
-         || '[... ' || (old.chars - view_head - view_tail) || ' characters omitted; the whole result (' || old.chars || ' characters) was record ' || old.id || ', since deleted ...]'
-         || char(10, 10) || ${recordSliceSql('old.seq', 'old.chars - view_tail', 'view_tail')},
-       view_head = NULL, view_tail = NULL
-      WHERE record_id = old.id AND view_head IS NOT NULL;
-   END`;
 
 interface Row {
   run: string;
@@ -191,78 +183,6 @@ export class AgentsStore {
       return false; // a database without the restore's tables
     }
   }
-}
-
-/** The migration that reads the views of rows written before `agents/2` from their records. */
-const OLD_VIEWS = 'agents/3';
-
-/**
- * Rows written before `agents/2` still hold their claim check's view whole:
- * each becomes a reference to its record, as `save` makes one, where the
- * record is there and reads back exactly the row's text; once per database.
- * Returns the rows made references.
- */
-export function compactOldViews(db: StateDb, now: number = Date.now()): number {
-  const applied = (): boolean => db.prepare<[string], { name: string }>('SELECT name FROM schema WHERE name = ?').get(OLD_VIEWS) !== undefined;
-  // Every later open only reads (no write lock for a done migration).
-  if (guardBusy(db, applied)) return 0;
-  return guardBusy(db, () =>
-    db
-      .transaction(() => {
-        if (applied()) return 0;
-        const done = db.prepare('INSERT INTO schema (name, applied_at) VALUES (?, ?)');
-        // No records table: no record, so no view to read from one.
-        if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").get() === undefined) return done.run(OLD_VIEWS, now) && 0;
-        const rows = db.prepare<[], Row>('SELECT * FROM agents WHERE record_id IS NOT NULL AND view_head IS NULL').all();
-        // A records table not yet moved into parts (records/3) still holds its text on the row.
-        const whole = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('records') WHERE name = 'text'").get() !== undefined;
-        const ends = db.prepare<{ head: number; tail: number; id: string }, { head: string; tail: string }>(
-          whole
-            ? 'SELECT substr(text, 1, @head) AS head, substr(text, chars - @tail + 1) AS tail FROM records WHERE id = @id'
-            : `SELECT ${recordSliceSql('records.seq', '0', '@head')} AS head, ${recordSliceSql('records.seq', 'records.chars - @tail', '@tail')} AS tail FROM records WHERE id = @id AND writing IS NULL`,
-        );
-        const update = db.prepare('UPDATE agents SET text = ?, view_head = ?, view_tail = ? WHERE run = ? AND id = ?');
-        let made = 0;
-        for (const row of rows) {
-          const recordId = row.record_id ?? '';
-          const view = splitView(row.text, recordId, row.chars);
-          const read = view && ends.get({ head: view.head, tail: view.tail, id: recordId });
-          // Only where reading it back gives the very text stored (a record changed or gone keeps the row as it is).
-          if (!view || !read || `${view.before}${read.head}\n\n${claimLine(recordId, row.chars, view.head, row.chars - view.head - view.tail)}\n\n${read.tail}` !== row.text) continue;
-          if (made === 0) db.exec(RECORD_DELETE_TRIGGER);
-          made += update.run(view.before, view.head, view.tail, row.run, row.id).changes;
-        }
-        done.run(OLD_VIEWS, now);
-        return made;
-      })
-      .immediate(),
-  );
-}
-
-/**
- * A text that ends with the claim check's view of record `recordId` (head,
- * the line naming the record, tail): what comes before the view and the code
- * points of its head and tail; undefined for any other text.
- */
-export function splitView(text: string, recordId: string, total: number): { before: string; head: number; tail: number } | undefined {
-  const found = new RegExp(`\\n\\n\\[\\.\\.\\. (\\d+) characters omitted; the whole result \\(${total} characters\\) is record ${recordId}: .*--offset (\\d+) --limit \\d+\\) \\.\\.\\.\\]\\n\\n`).exec(text);
-  if (!found) return undefined;
-  const omitted = Number(found[1]);
-  const head = Number(found[2]);
-  const tail = total - head - omitted;
-  // The head is the `head` code points before the line, the tail all after it.
-  let start = found.index;
-  for (let k = 0; k < head && start > 0; k++) start -= start >= 2 && isLow(text.charCodeAt(start - 1)) && isHigh(text.charCodeAt(start - 2)) ? 2 : 1;
-  if (tail < 0 || codePoints(text.slice(found.index + found[0].length)) !== tail || codePoints(text.slice(start, found.index)) !== head) return undefined;
-  return { before: text.slice(0, start), head, tail };
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function fromRow(row: Row): StoredAgent {

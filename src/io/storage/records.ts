@@ -34,7 +34,7 @@ import { chunkTextSql, migrateRecords, RECORD_PART } from '../records/record-sch
 import { searchRecords, toMeta, type MetaRow, type RecordHit, type RecordMeta } from '../records/record-search.js';
 import { recordSliceSql } from '../records/record-slice.js';
 
-export { ftsQuery, ftsQueries } from '../../core/agents/record-query.js';
+export { ftsQuery, wordQueries } from '../../core/agents/record-query.js';
 export { RECORD_PART } from '../records/record-schema.js';
 export type { RecordHit, RecordMeta } from '../records/record-search.js';
 

@@ -6,12 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
 import { until } from '../../helpers/until.js';
 import { connectLead, leadEnv, type Lead } from './mcp-client.js';
 import { testEnv } from '../../helpers/test-env.js';
 import { sanitize, stripSgr } from '../../../src/core/text/sanitize.js';
+import { RecordStore } from '../../../src/io/storage/records.js';
+import { openStateDb } from '../../../src/io/storage/state-db.js';
 
 let lead: Lead | undefined;
 afterEach(async () => {
@@ -80,6 +83,24 @@ describe.runIf(existsSync(TAI_CLI))('tai mcp outside a cockpit', () => {
     expect(found.text).toContain(record);
     expect((await lead.call('read_record', { id: record, offset: 10_000_000 })).isError).toBe(true);
   }, 90_000);
+
+  test('search_records finds a record whose words fall in different parts: side by side across a part\'s end, or far apart', async () => {
+    const env = leadEnv();
+    // Parts of 1,000 code points: `GRAND ` ends the first, `ÉCLAIR` starts the second, `Zèbre` is in the fourth.
+    const words = (n: number): string => `${'lorem '.repeat(Math.ceil(n / 6))}`.slice(0, n - 1) + ' ';
+    const db = openStateDb(join(env['XDG_STATE_HOME'] ?? '', 'tai', 'tai.db'));
+    const store = new RecordStore(db);
+    const id = store.put(`${words(994)}GRAND ÉCLAIR ${words(2_000)}Zèbre tail`, { label: 'seams' }, 1, 1_000);
+    const other = store.put('grand only', { label: 'other' }, 2);
+    store.indexAll();
+    db.close();
+    lead = await connectLead(env);
+    for (const query of ['grand éclair', 'zèbre éclair', 'ZEBRE grand']) {
+      const found = await lead.call('search_records', { query });
+      expect(found.text, query).toContain(id);
+      expect(found.text, query).not.toContain(other);
+    }
+  }, 60_000);
 
   test('an agent\'s hostile text reaches the lead sanitized by every tool that carries it: spawn, wait, result, read_record, status, search_records', async () => {
     lead = await connectLead(leadEnv());

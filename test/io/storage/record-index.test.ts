@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ftsQueries, RecordStore } from '../../../src/io/storage/records.js';
+import { RecordStore, wordQueries } from '../../../src/io/storage/records.js';
 import { RECORD_OVERLAP, RECORD_PART } from '../../../src/io/records/record-schema.js';
 import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 
@@ -77,7 +77,7 @@ describe('the records index, built after the write', () => {
     const id = store.put('x bigline-1-abc y', { label: 'a' }, 0);
     store.put('something else', { label: 'b' }, 0);
     store.indexAll();
-    expect(ftsQueries('bigline-1-ab')).toEqual(['"bigline" "1" "ab"*']);
+    expect(wordQueries('bigline-1-ab')).toEqual([['"bigline" "1" "ab"*']]);
     expect(store.search('bigline-1-ab').map((h) => h.id)).toEqual([id]);
     expect(store.search('"quoted" AND (weird')).toEqual([]);
   });
@@ -209,5 +209,47 @@ describe('a word that a part\'s end cuts in two', () => {
     expect(store.gc(10, { maxAgeMs: 1 }).deleted).toBe(1);
     expect(chunks(db)).toEqual([]);
     db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
+  });
+});
+
+describe('a query whose words fall in different parts', () => {
+  /** `n` code points of filler words, ending in a space (so a part of `n` is cut right after it). */
+  const filler = (n: number, word = 'lorem'): string => `${`${word} `.repeat(Math.ceil(n / (word.length + 1)))}`.slice(0, n - 1) + ' ';
+
+  it('finds a record when each word is in a different part, with case and accents folded as the index folds them, and needs every word', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    const part = 2_000;
+    // Non-ASCII case and accents, which the index folds and the ASCII-only scan does not.
+    const text = `${filler(part)}Zèbre ${filler(part - 6)}${filler(part)}ÉCLAIR tail`;
+    const id = store.put(text, { label: 'Mixed' }, 0, part);
+    store.put(`${filler(part)}zebre only`, { label: 'other' }, 1, part);
+    expect(chunks(db).length).toBeGreaterThanOrEqual(4);
+    store.indexAll();
+    for (const query of ['zèbre éclair', 'ZEBRE eclair', 'éclair mixed', 'zèb écl']) {
+      const hits = store.search(query);
+      expect(hits.map((h) => h.id), query).toEqual([id]);
+    }
+    expect(store.search('zèbre éclair')[0]?.snippet).toMatch(/»(Zèbre|ÉCLAIR)«/);
+    // Every word still counts: one absent word finds nothing.
+    expect(store.search('zèbre éclair absent')).toEqual([]);
+    // A record with every word in one part comes first, though older.
+    const together = store.put('zebre and eclair in one part', { label: 'together' }, -1, part);
+    store.indexAll();
+    expect(store.search('zèbre éclair').map((h) => h.id)).toEqual([together, id]);
+    expect(store.search('zèbre éclair', 1).map((h) => h.id)).toEqual([together]);
+  });
+
+  it('finds two words side by side that a part\'s end at the space between them cuts apart', () => {
+    const db = open(freshPath());
+    const store = new RecordStore(db);
+    const part = 1_000;
+    const text = `${filler(part - 6)}GRAND ÉCLAIR ${filler(500)}`;
+    const id = store.put(text, { label: 'seam' }, 0, part);
+    const first = db.prepare<[], { text: string }>('SELECT text FROM record_parts ORDER BY start LIMIT 1').get()?.text ?? '';
+    expect(first.endsWith('GRAND ')).toBe(true);
+    store.indexAll();
+    expect(store.search('grand éclair').map((h) => h.id)).toEqual([id]);
+    expect(store.search('Grand Éclair', 1).map((h) => h.id)).toEqual([id]);
   });
 });
