@@ -386,16 +386,21 @@ const collectBetweenKeys: () => void = (() => {
  * (other jobs on these two cores) falls on both alike. The bench's own
  * garbage is collected between keys, never during one (collectBetweenKeys).
  */
-async function keys(count: number): Promise<{ tai: number[]; tmux: number[] }> {
+async function keys(count: number): Promise<{ tai: number[]; tmux: number[]; base: number[] }> {
   const taiName = `bench-keys-${process.pid}`;
   const tai = terminal(LAUNCHER, ['-s', taiName, '--', 'cat']);
+  // TAI_BENCH_BASE=/path/to/another/tai/tree: that tree's build typed to in the same turns, to compare two builds.
+  const baseRoot = process.env.TAI_BENCH_BASE;
+  const baseName = `bench-keys-base-${process.pid}`;
+  const base = baseRoot ? terminal(join(baseRoot, 'src/bin/tai'), ['-s', baseName, '--', 'cat']) : undefined;
   const name = `tai-bench-keys-${process.pid}`;
   const tmux = await tmuxSession(name, 'cat', []);
   await delay(1500);
-  const times = { tai: [] as number[], tmux: [] as number[] };
+  const times = { tai: [] as number[], tmux: [] as number[], base: [] as number[] };
+  const sides = [['tai', tai], ['tmux', tmux.client], ...(base ? [['base', base] as const] : [])] as const;
   for (let i = 0; i < count + WARM_KEYS; i++) {
     const ch = String.fromCharCode(97 + (i % 26));
-    for (const [side, t] of [['tai', tai], ['tmux', tmux.client]] as const) {
+    for (const [side, t] of sides) {
       const ms = await keyToEcho(t, ch);
       if (ms !== undefined && i >= WARM_KEYS) times[side].push(ms);
       collectBetweenKeys();
@@ -403,8 +408,10 @@ async function keys(count: number): Promise<{ tai: number[]; tmux: number[] }> {
     }
   }
   await stopNamed(tai, taiName);
+  if (base) await stopNamed(base, baseName);
   tmux.kill();
-  return { tai: times.tai.sort((a, b) => a - b), tmux: times.tmux.sort((a, b) => a - b) };
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  return { tai: sorted(times.tai), tmux: sorted(times.tmux), base: sorted(times.base) };
 }
 
 const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -463,6 +470,10 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     const k = await keys(quick ? 100 : 300);
     say(`| keypress to echo p50 ms (tai and tmux in turns) | ${f(pct(k.tai, 50))} | ${f(pct(k.tmux, 50))} | ${f(pct(k.tai, 50) / pct(k.tmux, 50))} |`);
     say(`| keypress to echo p99 ms | ${f(pct(k.tai, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.tai, 99) / pct(k.tmux, 99))} |`);
+    if (k.base.length > 0) {
+      say(`| same, TAI_BENCH_BASE's build: p50 ms | ${f(pct(k.base, 50))} | ${f(pct(k.tmux, 50))} | ${f(pct(k.base, 50) / pct(k.tmux, 50))} |`);
+      say(`| same, TAI_BENCH_BASE's build: p99 ms | ${f(pct(k.base, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.base, 99) / pct(k.tmux, 99))} |`);
+    }
   }
   if (only.includes('memory')) {
     // In turns, one at a time: they would compete for the two cores.

@@ -31,9 +31,10 @@ import { messageOf } from '../../core/errors.js';
 import { encodeFrame, FRAME, type CockpitInfo, type Farewell } from '../../core/protocol/link-frames.js';
 import type { CockpitTerminal } from '../cockpit/cockpit-terminal.js';
 import { clearStaleSocket } from '../socket/socket-path.js';
-import { Hub, type LinkHubOptions } from './link-clients.js';
+import { type LinkHubOptions } from './link-connection.js';
+import { Hub } from './link-clients.js';
 
-export { CLIENT_BEHIND_MAX, LINK_CLIENTS_MAX, LINK_CONNECTIONS_MAX, LINK_HELLO_DEADLINE_MS, type LinkHubOptions } from './link-clients.js';
+export { CLIENT_BEHIND_MAX, LINK_CLIENTS_MAX, LINK_CONNECTIONS_MAX, LINK_HELLO_DEADLINE_MS, type LinkHubOptions } from './link-connection.js';
 
 /** The running hub. */
 export interface LinkHub {

@@ -14,7 +14,7 @@
  * as written.
  */
 import type xterm from '@xterm/headless';
-import { activeLines, onRowsWritten } from './xterm-internals.js';
+import { activeLinesOf, onRowsWritten, type XtermLines } from './xterm-internals.js';
 
 type Terminal = InstanceType<typeof xterm.Terminal>;
 
@@ -36,16 +36,20 @@ export class DirtyLines {
   /** `term.buffer`, kept: its getter checks the proposed-API option on every call. */
   private readonly buffers: Terminal['buffer'];
 
+  /** The active buffer's line objects, found once. */
+  private readonly active: (() => XtermLines | undefined) | undefined;
+
   constructor(private readonly term: Terminal) {
     this.buffers = term.buffer;
-    this.watching = activeLines(term) !== undefined && onRowsWritten(term, (range) => this.note(range));
+    this.active = activeLinesOf(term);
+    this.watching = this.active?.() !== undefined && onRowsWritten(term, (range) => this.note(range));
     if (this.watching) term.onResize(() => (this.all = true));
   }
 
   private note(range: { start: number; end: number } | undefined): void {
     if (this.all) return;
     const buf = this.buffers.active;
-    const lines = activeLines(this.term);
+    const lines = this.active?.();
     // The rows are the viewport's; a viewport scrolled away from the bottom is not followed here.
     if (range === undefined || lines === undefined || buf.viewportY !== buf.baseY || this.lines.size > SCREENS_NOTED * this.term.rows) {
       this.all = true;

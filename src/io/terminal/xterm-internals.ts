@@ -77,6 +77,16 @@ export function activeLines(term: Terminal): XtermLines | undefined {
   return typeof lines?.get === 'function' ? (lines as XtermLines) : undefined;
 }
 
+/** activeLines for one terminal, its core found once: a parse asks at each write, and a look reads the environment. */
+export function activeLinesOf(term: Terminal): (() => XtermLines | undefined) | undefined {
+  const core = coreOf(term);
+  if (core === undefined) return undefined;
+  return () => {
+    const lines = core.buffer?.lines;
+    return typeof lines?.get === 'function' ? (lines as XtermLines) : undefined;
+  };
+}
+
 /** The line object behind an API view of a line (`_line`); undefined without it. */
 export function lineBehind(view: BufferLine | undefined): XtermLine | undefined {
   if (view === undefined || !internalsOn()) return undefined;

@@ -73,6 +73,23 @@ describe('DirtyLines', () => {
     expect(d.take().all).toBe(true);
   });
 
+  it("notes ten echoes' lines without looking up xterm.js's core again for each", async () => {
+    const t = new Terminal({ cols: 20, rows: 6, allowProposedApi: true });
+    const d = new DirtyLines(t);
+    d.take();
+    // Each look at the core asks whether internals are on (TAI_INTERNALS): counted here.
+    const real = process.env;
+    let looks = 0;
+    process.env = new Proxy(real, { get: (target, key) => (key === 'TAI_INTERNALS' && looks++, Reflect.get(target, key)) });
+    try {
+      for (let i = 0; i < 10; i++) await write(t, 'x');
+    } finally {
+      process.env = real;
+    }
+    expect([...d.take().lines]).toEqual([lineAt(t, 0)]);
+    expect(looks).toBe(0);
+  });
+
   it('says every line, every time, of a terminal without xterm.js internals', () => {
     const fake = { _core: {}, onResize: () => ({ dispose() {} }), rows: 4 } as unknown as Term;
     const d = new DirtyLines(fake);

@@ -110,7 +110,15 @@ export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
   const tell = (text: string): void => {
     if (text !== '') for (const l of listeners) l(text);
   };
-  const got = (n: number, buf: Buffer): void => tell(decoder.write(buf.subarray(0, n)));
+  // Whether the decoder holds no part of a character: so once the bytes it was last given ended in ASCII.
+  let clean = true;
+  const got = (n: number, buf: Buffer): void => {
+    const ascii = buf[n - 1]! < 0x80;
+    // An echo, a line: nothing of a character waits and none is cut at the end, so the bytes decode alone.
+    if (clean && ascii) return tell(buf.toString('utf8', 0, n));
+    clean = ascii;
+    tell(decoder.write(buf.subarray(0, n)));
+  };
   // Before net.Socket's own 'end' listener, which destroys the stream and closes the fd.
   socket.prependListener('end', () => {
     for (;;) {

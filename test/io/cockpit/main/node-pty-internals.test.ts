@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import pty, { type IPty } from 'node-pty';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { missingInternals, ptyReader, ptyWriter } from '../../../../src/io/cockpit/main/node-pty-internals.js';
@@ -102,6 +103,34 @@ describe('the pty written and read through the internals (node-pty-internals.ts)
     await vi.waitFor(() => expect(seen).toContain('done'), { timeout: 5_000 });
     expect(seen).toBe('é € 😀 done');
     expect(fire).not.toHaveBeenCalled(); // node-pty's own path would have carried it
+    const exited = new Promise((r) => p.onExit(r));
+    p.kill('SIGKILL');
+    await exited;
+  });
+
+  it("decodes a key's echo without the string decoder", async () => {
+    await withCat(async (p) => {
+      const write = vi.spyOn(StringDecoder.prototype, 'write');
+      let seen = '';
+      ptyReader(p)((d) => (seen += d));
+      ptyWriter(p)('x');
+      await vi.waitFor(() => expect(seen).toBe('x'), { timeout: 5_000 });
+      expect(write).not.toHaveBeenCalled();
+      write.mockRestore();
+    });
+  });
+
+  it('decodes a character cut between two reads whole', async () => {
+    // The shell's pause cuts é between two reads: the first ends in its lead byte, the second begins with the rest.
+    const p = pty.spawn('sh', ['-c', "printf 'ab'; sleep 0.2; printf '\\303'; sleep 0.2; printf '\\251 cd'; sleep 0.2; printf ' done'; exec cat"], { cols: 40, rows: 5 });
+    const write = vi.spyOn(StringDecoder.prototype, 'write');
+    const reads: string[] = [];
+    ptyReader(p)((d) => reads.push(d));
+    await vi.waitFor(() => expect(reads.join('')).toContain('done'), { timeout: 5_000 });
+    expect(reads.join('')).toBe('abé cd done');
+    // The decoder takes only the reads from the cut character's lead byte to the next that ends in ASCII.
+    expect(write.mock.calls.length).toBeLessThanOrEqual(2);
+    write.mockRestore();
     const exited = new Promise((r) => p.onExit(r));
     p.kill('SIGKILL');
     await exited;
