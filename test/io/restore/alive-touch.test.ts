@@ -1,7 +1,7 @@
 /**
  * A cockpit's last sign of life (src/io/restore/alive-touch.ts,
  * docs/restore.md): written only while an agent runs, in the turn of the
- * board's second, on a timer when the board stays still, once when the last
+ * board's second (its tick, with no timer of its own), once when the last
  * agent ends; nothing at all without agents. With the clock faked: a real
  * board, and the record on a real SQLite file through recordCockpit.
  */
@@ -60,14 +60,18 @@ describe("a cockpit's last sign of life", () => {
     alive.stop();
   });
 
-  it('is written on its timer while the board stays still with an agent live (held, or an hour-long header)', () => {
-    const { board, writes, alive } = following();
+  it("rides the board's tick while an agent is live, with no timer of its own (a cleared timer still wakes the process)", () => {
+    const { board, writes, alive, seconds } = following();
     board.getState().open({ label: 'work' }, T0);
     expect(writes).toEqual([0]);
-    vi.advanceTimersByTime(3 * ALIVE_EVERY_MS + 1_000);
-    expect(writes).toEqual([0, ALIVE_EVERY_MS + 250, 2 * (ALIVE_EVERY_MS + 250), 3 * (ALIVE_EVERY_MS + 250)]);
+    expect(vi.getTimerCount()).toBe(0);
+    for (let s = 0; s < 3 * ALIVE_EVERY_MS; s += 1_000) {
+      seconds(1);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    expect(writes).toEqual([0, ALIVE_EVERY_MS, 2 * ALIVE_EVERY_MS, 3 * ALIVE_EVERY_MS]);
     alive.stop();
-    vi.advanceTimersByTime(60_000);
+    seconds(60);
     expect(writes).toHaveLength(4);
   });
 });
