@@ -86,6 +86,25 @@ describe("a recorded cockpit's liveness on the state database", () => {
     },
   };
 
+  it('is written with one statement prepared once and without waiting for the disk (no fsync each 5 s)', () => {
+    const state = mkdtempSync(join(tmpdir(), 'tai-alive-'));
+    dirs.push(state);
+    const db = openStateDb(join(state, STATE_DB_FILE));
+    try {
+      const store = new RestoreStore(db);
+      const prepare = vi.spyOn(db, 'prepare');
+      const levels: unknown[] = [];
+      const pragma = vi.spyOn(db, 'pragma');
+      for (let i = 0; i < 10; i++) store.touch('r', T0 + i);
+      expect(prepare.mock.calls.filter(([sql]) => String(sql).includes('alive_at'))).toHaveLength(1);
+      for (const [source] of pragma.mock.calls) levels.push(source);
+      expect(levels).toContain('synchronous = NORMAL');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL again after each write
+    } finally {
+      db.close();
+    }
+  });
+
   it('stays at its start through a minute without agents, then moves with an agent and at the end', () => {
     vi.useFakeTimers({ now: T0 });
     const state = mkdtempSync(join(tmpdir(), 'tai-alive-'));
