@@ -14,11 +14,12 @@ import { applyDecision } from './supervision.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions the board's clock calls, and its listeners. */
-export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'listen'>;
+export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'onTick' | 'listen'>;
 
 /** The clock's actions over the board's private state. */
 export function tickActions(ctx: BoardContext): TickActions {
   const { records, vars, wakes, events, sup, counters } = ctx;
+  const tickListeners = new Set<(now: number) => void>();
   return {
     tick(now) {
       let changed = ctx.questions.tick(now);
@@ -47,6 +48,13 @@ export function tickActions(ctx: BoardContext): TickActions {
       // A tick that decided nothing moved only the clock: the headers' elapsed time, not the layout.
       if (changed) ctx.publish(now);
       else ctx.publishTime(now);
+      for (const l of [...tickListeners]) {
+        try {
+          l(now);
+        } catch (err) {
+          ctx.listenFailed(err);
+        }
+      }
     },
 
     flush(now) {
@@ -83,6 +91,11 @@ export function tickActions(ctx: BoardContext): TickActions {
 
     onWake(listener) {
       return wakes.onWake(listener);
+    },
+
+    onTick(listener) {
+      tickListeners.add(listener);
+      return () => void tickListeners.delete(listener);
     },
 
     listen(listener, onError = ctx.listenFailed) {

@@ -168,6 +168,12 @@ export interface BoardActions {
    */
   onWake(listener: () => void): () => void;
   /**
+   * Calls `listener` after every tick, with its time: work that is due on the
+   * watchdog's second rides its wake-up instead of a timer of its own (the
+   * restore record's sign of life). Returns the unsubscribe.
+   */
+  onTick(listener: (now: number) => void): () => void;
+  /**
    * Calls `listener` with every event emitted, before the board sees it,
    * until the returned function is called; a listener that throws is told
    * to `onError` (omitted: the board's log) and the event goes on.

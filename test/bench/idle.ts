@@ -95,6 +95,8 @@ export interface IdleMeasure {
   readonly laterPct: number;
   /** Wake-ups a second in the first window. */
   readonly wakeupsPerS: number;
+  /** Wake-ups a second in the second window (at rest: the panels idle, start-up's collections over). */
+  readonly laterWakeupsPerS: number;
   /** RSS MB at the end of the second window (server and client). */
   readonly rss: number;
   /** RSS MB of the server alone. */
@@ -158,7 +160,7 @@ async function measureRound(round: Round, windows: IdleWindows): Promise<{ measu
   const rss = pids.map((p) => ({ all: p.reduce((a, pid) => a + rssOf(pid), 0), server: rssOf(p[0] ?? 0) }));
   await Promise.all(started.map((s) => s.end()));
   const measures = Object.fromEntries(
-    keys.map((k, i) => [k, { cpuPct: first.sides[i]!.pct, laterPct: second.sides[i]!.pct, wakeupsPerS: first.sides[i]!.wakeups, rss: rss[i]!.all, serverRss: rss[i]!.server }]),
+    keys.map((k, i) => [k, { cpuPct: first.sides[i]!.pct, laterPct: second.sides[i]!.pct, wakeupsPerS: first.sides[i]!.wakeups, laterWakeupsPerS: second.sides[i]!.wakeups, rss: rss[i]!.all, serverRss: rss[i]!.server }]),
   );
   return { measures, steal: [first.steal, second.steal] };
 }
@@ -258,6 +260,7 @@ export async function idleRows(quick: boolean): Promise<string[]> {
     `| idle, 8 silent agents, same, tmux with a seconds clock in its status line (a redraw a second, as tai's elapsed times): % of a core | ${both(r.tai8Flags)} | ${both(r.tmux8Clock)} | ${ratio(r.tai8Flags, r.tmux8Clock)} |`,
     `| idle, 8 silent agents, detached (the server alone), same; tmux attached, no clock: % of a core | ${both(r.taiDetached)} | ${both(r.tmux8)} | |`,
     `| idle, no agents / 8 silent agents: wake-ups a second (first window) | ${f(r.taiNoneFlags.wakeupsPerS, 1)} / ${f(r.tai8Flags.wakeupsPerS, 1)} | ${f(r.tmuxNone.wakeupsPerS, 1)} / ${f(r.tmux8Clock.wakeupsPerS, 1)} | |`,
+    `| idle, no agents / 8 silent agents / detached: wake-ups a second (second window) | ${f(r.taiNoneFlags.laterWakeupsPerS, 1)} / ${f(r.tai8Flags.laterWakeupsPerS, 1)} / ${f(r.taiDetached.laterWakeupsPerS, 1)} | ${f(r.tmuxNone.laterWakeupsPerS, 1)} / ${f(r.tmux8Clock.laterWakeupsPerS, 1)} / ${f(r.tmux8.laterWakeupsPerS, 1)} | |`,
     `| RSS MB with no agents | ${f(r.taiNoneFlags.rss, 1)} | ${f(r.tmuxNone.rss, 1)} | ${f(r.taiNoneFlags.rss / r.tmuxNone.rss, 1)} |`,
     `| RSS MB with 8 panels | ${f(r.tai8Flags.rss, 1)} | ${f(r.tmux8Clock.rss, 1)} | ${f(r.tai8Flags.rss / r.tmux8Clock.rss, 1)} |`,
     `| the server alone (the cockpit itself), RSS MB with 8 panels: attached / detached | ${f(r.tai8Flags.serverRss, 1)} / ${f(r.taiDetached.serverRss, 1)} | ${f(r.tmux8Clock.serverRss, 1)} | |`,

@@ -106,7 +106,11 @@ export class LocalAgentService implements AgentService {
   readonly #s: ServiceState;
   readonly #runners: Readonly<Record<string, Runner>>;
   readonly #unsubscribe: () => void;
-  readonly #upkeep: NodeJS.Timeout | undefined;
+  /** Stops the upkeep's ride on the board's tick. */
+  readonly #offTick: () => void;
+  /** When the upkeep last ran, and its retry while unsaved files wait for the database. */
+  #upkeptAt: number;
+  #retry: NodeJS.Timeout | undefined;
   readonly #indexer: RecordIndexer;
   /** Stops the watch of remote agents' lost links (src/io/host-holds/hold-watch.ts). */
   readonly #holds: (() => void) | undefined;
@@ -146,17 +150,27 @@ export class LocalAgentService implements AgentService {
     // The slots' leases, and what the database refused earlier once it takes writes again.
     // Room for the final rows on a full disk (src/io/storage/unsaved.ts).
     if (s.stateDir !== undefined && s.agents) reserveRoom(s.stateDir, run);
-    if (s.slots || s.stateDir !== undefined) {
-      this.#upkeep = setInterval(() => this.upkeep(now()), SLOT_RENEW_MS);
-      this.#upkeep.unref();
-    }
+    // The slots are held only while an agent is live, and the board ticks each second then: the upkeep rides
+    // that tick, so a cockpit at rest or with silent agents has no timer of its own waking it.
+    this.#upkeptAt = now();
+    this.#offTick =
+      s.slots || s.stateDir !== undefined
+        ? s.board.getState().onTick((at) => {
+            if (at - this.#upkeptAt >= SLOT_RENEW_MS) this.upkeep(at);
+          })
+        : () => {};
     // A remote agent whose link is lost is held as for an outage (docs/remote.md).
     if (s.stateDir !== undefined) this.#holds = watchHolds(s.board, holdsDirOf(s.stateDir), () => holdCandidates(s), now);
   }
 
-  /** Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the next round. */
+  /**
+   * Renews this supervisor's slots and writes kept results and rows into the
+   * database; a fault waits for the next round (a retry on a timer while
+   * unsaved files wait, as the board may have stopped ticking).
+   */
   upkeep(now: number): void {
     const s = this.#s;
+    this.#upkeptAt = now;
     try {
       s.slots?.renew(now);
     } catch {
@@ -167,6 +181,12 @@ export class LocalAgentService implements AgentService {
       importUnsaved(s.stateDir, s.records, s.agents, now);
     } catch {
       // Still not writable: the files stay for the next round or the next tai process.
+      if (this.#retry !== undefined) return;
+      this.#retry = setTimeout(() => {
+        this.#retry = undefined;
+        this.upkeep(s.now());
+      }, SLOT_RENEW_MS);
+      this.#retry.unref();
     }
   }
 
@@ -320,7 +340,8 @@ export class LocalAgentService implements AgentService {
   /** Stops listening to the board and ends every outage wait (their panels finish as stopped). */
   dispose(): void {
     this.#unsubscribe();
-    clearInterval(this.#upkeep);
+    this.#offTick();
+    clearTimeout(this.#retry);
     this.#indexer.stop();
     this.#holds?.();
     this.#s.lanes?.dispose();

@@ -13,7 +13,7 @@
  * claims a cockpit in one immediate transaction, so exactly one process
  * restores it.
  */
-import { guardBusy, migrate, type StateDb } from '../storage/state-db.js';
+import { guardBusy, migrate, unsynced, type StateDb } from '../storage/state-db.js';
 
 const SCHEMA = [
   `CREATE TABLE cockpits (
@@ -105,6 +105,8 @@ interface LaunchRow {
 
 /** The cockpits and launches of every tai process of this user. */
 export class RestoreStore {
+  #touch: ReturnType<typeof prepareTouch> | undefined;
+
   constructor(readonly db: StateDb) {
     migrate(db, RESTORE_SCHEMA, SCHEMA);
   }
@@ -161,7 +163,11 @@ export class RestoreStore {
 
   /** The cockpit's last sign of life: its agents' wall clocks are counted up to it after a crash. */
   touch(run: string, now: number): void {
-    guardBusy(this.db, () => this.db.prepare('UPDATE cockpits SET alive_at = ? WHERE run = ?').run(now, run));
+    // Written every few seconds while an agent runs: prepared once, and not waiting for the disk (a crash of
+    // the machine ends the agents too, so only a crash of tai needs it, and the page cache keeps it then).
+    this.#touch ??= prepareTouch(this.db);
+    const statement = this.#touch;
+    guardBusy(this.db, () => unsynced(this.db, () => statement.run(now, run)));
   }
 
   /** Writes an attempt's launch (inserted, or replaced while it runs). */
@@ -223,4 +229,9 @@ function cockpitOf(row: CockpitRow): StoredCockpit {
 
 function launchOf(row: LaunchRow): StoredLaunch {
   return { run: row.run, id: row.id, launch: row.launch, live: row.live === 1, startedAt: row.started_at, restoredFrom: row.restored_from };
+}
+
+/** The statement that writes a cockpit's last sign of life: (alive_at, run). */
+function prepareTouch(db: StateDb) {
+  return db.prepare<[number, string]>('UPDATE cockpits SET alive_at = ? WHERE run = ?');
 }

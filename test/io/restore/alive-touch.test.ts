@@ -1,7 +1,7 @@
 /**
  * A cockpit's last sign of life (src/io/restore/alive-touch.ts,
  * docs/restore.md): written only while an agent runs, in the turn of the
- * board's second, on a timer when the board stays still, once when the last
+ * board's second (its tick, with no timer of its own), once when the last
  * agent ends; nothing at all without agents. With the clock faked: a real
  * board, and the record on a real SQLite file through recordCockpit.
  */
@@ -60,14 +60,18 @@ describe("a cockpit's last sign of life", () => {
     alive.stop();
   });
 
-  it('is written on its timer while the board stays still with an agent live (held, or an hour-long header)', () => {
-    const { board, writes, alive } = following();
+  it("rides the board's tick while an agent is live, with no timer of its own (a cleared timer still wakes the process)", () => {
+    const { board, writes, alive, seconds } = following();
     board.getState().open({ label: 'work' }, T0);
     expect(writes).toEqual([0]);
-    vi.advanceTimersByTime(3 * ALIVE_EVERY_MS + 1_000);
-    expect(writes).toEqual([0, ALIVE_EVERY_MS + 250, 2 * (ALIVE_EVERY_MS + 250), 3 * (ALIVE_EVERY_MS + 250)]);
+    expect(vi.getTimerCount()).toBe(0);
+    for (let s = 0; s < 3 * ALIVE_EVERY_MS; s += 1_000) {
+      seconds(1);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+    expect(writes).toEqual([0, ALIVE_EVERY_MS, 2 * ALIVE_EVERY_MS, 3 * ALIVE_EVERY_MS]);
     alive.stop();
-    vi.advanceTimersByTime(60_000);
+    seconds(60);
     expect(writes).toHaveLength(4);
   });
 });
@@ -81,6 +85,25 @@ describe("a recorded cockpit's liveness on the state database", () => {
       throw new Error('nothing to restore');
     },
   };
+
+  it('is written with one statement prepared once and without waiting for the disk (no fsync each 5 s)', () => {
+    const state = mkdtempSync(join(tmpdir(), 'tai-alive-'));
+    dirs.push(state);
+    const db = openStateDb(join(state, STATE_DB_FILE));
+    try {
+      const store = new RestoreStore(db);
+      const prepare = vi.spyOn(db, 'prepare');
+      const levels: unknown[] = [];
+      const pragma = vi.spyOn(db, 'pragma');
+      for (let i = 0; i < 10; i++) store.touch('r', T0 + i);
+      expect(prepare.mock.calls.filter(([sql]) => String(sql).includes('alive_at'))).toHaveLength(1);
+      for (const [source] of pragma.mock.calls) levels.push(source);
+      expect(levels).toContain('synchronous = NORMAL');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL again after each write
+    } finally {
+      db.close();
+    }
+  });
 
   it('stays at its start through a minute without agents, then moves with an agent and at the end', () => {
     vi.useFakeTimers({ now: T0 });
