@@ -27,10 +27,17 @@ export type SourceCall =
   | { readonly type: 'raw'; readonly text: string }
   | { readonly type: 'footer'; readonly state: FinalState; readonly elapsedMs: number; readonly summary: string };
 
+/**
+ * A stream call's text is kept in parts of about this many units: a trim then
+ * drops whole parts and reads only the part it cuts, where one string of the
+ * whole stream would be flattened (copied whole) at every trim.
+ */
+export const SOURCE_PART_UNITS = 1_024;
+
 interface Entry {
   call: SourceCall;
-  /** A stream call's text as it grows (the call's own is the first piece): appended without a new object a token. */
-  text: string;
+  /** A stream call's text as it grows, in parts (the call's own is the first): appended without a new object a token. */
+  parts: string[];
   units: number;
   /** Line ends it makes at least, at any width. */
   feeds: number;
@@ -41,10 +48,16 @@ export class FormatSource {
   #entries: Entry[] = [];
   #units = 0;
   #feeds = 0;
+  #scanned = 0;
 
   /** The calls kept, oldest first. */
   get calls(): readonly SourceCall[] {
-    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: e.text } : e.call));
+    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: e.parts.join('') } : e.call));
+  }
+
+  /** Units the trims have read so far, to find where to cut (their work, counted). */
+  get scanned(): number {
+    return this.#scanned;
   }
 
   /** Units of text kept. */
@@ -59,16 +72,36 @@ export class FormatSource {
 
   /** Keeps one call (streamed text joins the stream call before it). */
   add(call: SourceCall): void {
-    const last = this.#entries[this.#entries.length - 1];
-    if (call.type === 'stream' && last?.call.type === 'stream' && last.call.thought === call.thought) {
-      last.text += call.text;
-      this.#count(last, call.text.length, lineEnds(call.text));
-    } else {
-      const units = unitsOf(call);
-      const entry: Entry = { call, text: call.type === 'stream' ? call.text : '', units: 0, feeds: 0 };
-      this.#entries.push(entry);
-      this.#count(entry, units, feedsOf(call));
+    if (call.type === 'stream') {
+      this.addStream(call.thought, call.text);
+      return;
     }
+    this.#push(call, [], unitsOf(call), feedsOf(call));
+  }
+
+  /** Keeps streamed text (add's stream call without making one a token: it joins the stream call before it). */
+  addStream(thought: boolean, text: string): void {
+    const last = this.#entries[this.#entries.length - 1];
+    if (last?.call.type === 'stream' && last.call.thought === thought) {
+      const parts = last.parts;
+      const end = parts.length - 1;
+      if (end >= 0 && parts[end]!.length < SOURCE_PART_UNITS) parts[end] += text;
+      else parts.push(text);
+      this.#count(last, text.length, lineEnds(text));
+      this.#bound();
+      return;
+    }
+    this.#push({ type: 'stream', thought, text }, [text], text.length, lineEnds(text));
+  }
+
+  #push(call: SourceCall, parts: string[], units: number, feeds: number): void {
+    const entry: Entry = { call, parts, units: 0, feeds: 0 };
+    this.#entries.push(entry);
+    this.#count(entry, units, feeds);
+    this.#bound();
+  }
+
+  #bound(): void {
     if (this.#units > SOURCE_UNITS_MAX || this.#feeds > SOURCE_LINES_MAX + SOURCE_LINES_MAX / 4) this.#trim();
   }
 
@@ -87,8 +120,8 @@ export class FormatSource {
     for (const e of this.#entries) {
       if (units <= 0 && feeds <= 0) break;
       if (e.call.type === 'stream') {
-        const at = cutPoint(e.text, Math.max(0, units), Math.max(0, feeds));
-        if (at < e.text.length) {
+        const at = this.#cutPoint(e.parts, e.units, Math.max(0, units), Math.max(0, feeds));
+        if (at < e.units) {
           this.#cut(e, at);
           break;
         }
@@ -102,35 +135,86 @@ export class FormatSource {
     this.#entries = this.#entries.slice(drop);
   }
 
-  /** Cuts the first `at` units of a stream call. */
+  /** Cuts the first `at` units of a stream call: whole parts dropped, the part the cut falls in sliced. */
   #cut(e: Entry, at: number): void {
-    const cutFeeds = lineEnds(e.text.slice(0, at));
-    e.text = e.text.slice(at);
+    let left = at;
+    let drop = 0;
+    let cutFeeds = 0;
+    for (const part of e.parts) {
+      if (part.length > left) break;
+      left -= part.length;
+      cutFeeds += lineEnds(part);
+      drop++;
+    }
+    const parts = e.parts.slice(drop);
+    if (left > 0 && parts.length > 0) {
+      cutFeeds += lineEnds(parts[0]!.slice(0, left));
+      parts[0] = parts[0]!.slice(left);
+    }
+    e.parts = parts;
     this.#units -= at;
     this.#feeds -= cutFeeds;
     e.units -= at;
     e.feeds -= cutFeeds;
   }
+
+  /**
+   * Where to cut a stream call of `total` units kept in `parts` so that at
+   * least `units` units and `feeds` line ends go: on to the next line end when
+   * there is one (a line starts clean), never inside a surrogate pair; `total`
+   * when all of it must go. Reads only the parts up to the cut.
+   */
+  #cutPoint(parts: readonly string[], total: number, units: number, feeds: number): number {
+    let at = Math.min(total, units);
+    let base = 0;
+    let k = 0;
+    // The position after the `feeds`-th line end.
+    for (let n = 0, i = -1; n < feeds; ) {
+      const part = parts[k];
+      if (part === undefined) return total;
+      const from = i + 1;
+      i = part.indexOf('\n', from);
+      this.#scanned += (i < 0 ? part.length : i + 1) - from;
+      if (i < 0) {
+        base += part.length;
+        k++;
+        i = -1;
+        continue;
+      }
+      n++;
+      at = Math.max(at, base + i + 1);
+    }
+    if (at <= 0 || at >= total) return at;
+    // On to the next line end, unless the cut already follows one.
+    for (base = 0, k = 0; k < parts.length && base + parts[k]!.length < at; k++) base += parts[k]!.length;
+    const before = at - base - 1;
+    const first = parts[k]!;
+    if (before >= 0 ? first.charCodeAt(before) === 0x0a : lineEndAt(parts, k - 1)) return at;
+    for (let j = k, from = at - base; j < parts.length; j++, from = 0) {
+      const part = parts[j]!;
+      const end = part.indexOf('\n', from);
+      this.#scanned += (end < 0 ? part.length : end + 1) - from;
+      if (end >= 0) return base + end + 1;
+      base += part.length;
+    }
+    return isLowSurrogate(charAt(parts, at)) ? at + 1 : at;
+  }
 }
 
-/**
- * Where to cut `text` so that at least `units` units and `feeds` line ends go:
- * on to the next line end when there is one (a line starts clean), never
- * inside a surrogate pair; `text.length` when all of it must go.
- */
-function cutPoint(text: string, units: number, feeds: number): number {
-  let at = Math.min(text.length, units);
-  for (let n = 0, i = -1; n < feeds; n++) {
-    i = text.indexOf('\n', i + 1);
-    if (i < 0) return text.length;
-    at = Math.max(at, i + 1);
+/** True when part `k` ends with a line end. */
+function lineEndAt(parts: readonly string[], k: number): boolean {
+  const part = parts[k];
+  return part !== undefined && part.charCodeAt(part.length - 1) === 0x0a;
+}
+
+/** The unit at `at` of the parts joined (NaN past the end). */
+function charAt(parts: readonly string[], at: number): number {
+  let base = 0;
+  for (const part of parts) {
+    if (at < base + part.length) return part.charCodeAt(at - base);
+    base += part.length;
   }
-  if (at > 0 && at < text.length && text.charCodeAt(at - 1) !== 0x0a) {
-    const end = text.indexOf('\n', at);
-    if (end >= 0) at = end + 1;
-    else if (isLowSurrogate(text.charCodeAt(at))) at++;
-  }
-  return at;
+  return NaN;
 }
 
 function unitsOf(call: SourceCall): number {

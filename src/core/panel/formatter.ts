@@ -172,7 +172,7 @@ export class Formatter {
    * too when it went to the backlog (a long text, or anything behind one).
    */
   event(ev: AgentEvent): string {
-    if (ev.type === 'text' || ev.type === 'thought') this.#source.add({ type: 'stream', thought: ev.type === 'thought', text: ev.text });
+    if (ev.type === 'text' || ev.type === 'thought') this.#source.addStream(ev.type === 'thought', ev.text);
     else if (ev.type !== 'usage' && ev.type !== 'session') this.#source.add(keptEvent(ev));
     const units = unitsOf(ev);
     if (!this.backlog && units <= FORMAT_SLICE) return this.#eventNow(ev, units);

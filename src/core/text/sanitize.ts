@@ -162,7 +162,8 @@ class StreamSanitizer implements Sanitizer {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (this.#mode === 'text') {
-        if (isPlain(c) && !isHiddenFormat(c)) {
+        // A line end or tab is kept as it is (#text would push it alone): it stays in the run.
+        if ((isPlain(c) && !isHiddenFormat(c)) || c === 0x0a || c === 0x09 || (c === 0x0d && this.#keepCr)) {
           if (run < 0) run = i;
           continue;
         }
@@ -195,7 +196,11 @@ class StreamSanitizer implements Sanitizer {
       }
       if (this.#sequence(c, out)) i--;
     }
-    if (run >= 0) out.push(s.slice(run));
+    if (run >= 0) {
+      // Clean text (most of a token stream) goes out as it came, with no copy.
+      if (run === 0 && out.length === 0) return s;
+      out.push(s.slice(run));
+    }
     return out.join('');
   }
 

@@ -193,10 +193,20 @@ export class WordWrap {
         i += sgr === '' ? 1 : sgr.length;
       } else {
         let j = i + 1;
+        let ascii = c > 0x20 && c < 0x7f;
         while (j < n) {
           const d = text.charCodeAt(j);
           if (d === 0x0a || d === 0x0d || d === 0x20 || d === 0x09 || d === 0x1b) break;
+          if (d < 0x21 || d > 0x7e) ascii = false;
           j++;
+        }
+        // A whole ASCII word that fits a line, nothing held before it and a space or line end after it: placed at once,
+        // as #place would place it, without a piece or a held word (most words of a token stream).
+        if (ascii && j < n && j - i <= this.#width && this.#word.length === 0 && text.charCodeAt(j) !== 0x1b) {
+          this.#advance(out, j - i);
+          out.push(text.slice(i, j));
+          i = j;
+          continue;
         }
         // A long run is taken a few lines at a time, so the held word stays short (a flood without spaces).
         const step = Math.max(RUN_STEP, 2 * this.#width);
@@ -275,9 +285,16 @@ export class WordWrap {
   /** Emits the held word where it fits: after the gap, else on the next line. */
   #place(out: string[]): void {
     if (this.#word.length === 0) return;
-    const w = this.#wordWidth;
+    this.#advance(out, this.#wordWidth);
+    out.push(joinPieces(this.#word, 0, this.#word.length));
+    this.#word = [];
+    this.#wordWidth = 0;
+  }
+
+  /** Moves the cursor over a word `w` columns wide about to go out: after the gap, else on the next line (a word wider than a line is broken). */
+  #advance(out: string[], w: number): void {
     if (this.#column + this.#gap + w <= this.#width) {
-      if (this.#gap > 0) out.push(' '.repeat(this.#gap));
+      if (this.#gap > 0) out.push(this.#gap === 1 ? ' ' : ' '.repeat(this.#gap));
       this.#column += this.#gap + w;
       this.#gap = 0;
     } else if (w === 0) {
@@ -290,9 +307,6 @@ export class WordWrap {
       this.#breakLong(out);
       this.#column = this.#wordWidth;
     }
-    out.push(joinPieces(this.#word, 0, this.#word.length));
-    this.#word = [];
-    this.#wordWidth = 0;
   }
 
   /**

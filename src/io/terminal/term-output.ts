@@ -72,6 +72,13 @@ export class TermOutput {
   private chromeChanged = true;
   /** Rows patched since the last full frame (a set: at most one entry a row, however many seconds pass): it looks at them again, whatever its overlays. */
   private readonly patched = new Set<number>();
+  /**
+   * Rows compose() made, and per row one it made that the terminal no longer
+   * shows: the next compose of that row fills it again instead of copying the
+   * chrome row into new arrays (a streaming panel's rows change every frame).
+   */
+  private readonly composed = new WeakSet<CellRow>();
+  private spare: (CellRow | undefined)[] = [];
 
   constructor(
     private readonly write: (data: string) => void,
@@ -167,6 +174,7 @@ export class TermOutput {
       const r = this.diffRow(y, prev, next, style, span.from, span.to);
       out += r.out;
       style = r.style;
+      if (prev !== undefined && this.composed.has(prev)) this.spare[y] = prev;
     }
     if (style !== '') out += '\x1b[0m';
     const cursorMoved = !sameCursor(cursor, this.cursor);
@@ -327,7 +335,7 @@ export class TermOutput {
     for (const o of overlays) {
       const src = rowAt(o, y);
       if (!src) continue;
-      if (!row) row = { chars: base.chars.slice(), styles: base.styles.slice() };
+      row ??= this.scratch(y, base);
       const n = Math.min(src.chars.length, o.cols, this.cols - o.x);
       for (let i = 0; i < n; i++) {
         row.chars[o.x + i] = src.chars[i];
@@ -335,6 +343,23 @@ export class TermOutput {
       }
     }
     return row ?? base;
+  }
+
+  /** A row holding chrome row `base`, to paste overlays into: row `y`'s spare when it has one of that width, else a new one. */
+  private scratch(y: number, base: CellRow): CellRow {
+    const spare = this.spare[y];
+    this.spare[y] = undefined;
+    const n = base.chars.length;
+    if (spare === undefined || spare.chars.length !== n || spare.styles.length !== base.styles.length) {
+      const row = { chars: base.chars.slice(), styles: base.styles.slice() };
+      this.composed.add(row);
+      return row;
+    }
+    for (let i = 0; i < n; i++) {
+      spare.chars[i] = base.chars[i]!;
+      spare.styles[i] = base.styles[i]!;
+    }
+    return spare;
   }
 
   /** The bytes that turn row `prev` into row `next` (which differ only in columns `from` to `to`), starting in pen `style`. */

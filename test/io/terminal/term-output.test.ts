@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRow } from '../../../src/io/terminal/sgr-cells.js';
 import { screenRows } from '../../../src/io/terminal/screen-rows.js';
 import { TermOutput, type Overlay } from '../../../src/io/terminal/term-output.js';
+import { bytesPerItem } from '../../helpers/allocated.js';
 import { seeded } from '../../helpers/seeded.js';
 
 const { Terminal } = xterm;
@@ -266,3 +267,25 @@ describe('parseRow', () => {
   });
 });
 
+
+describe('TermOutput while panels stream', () => {
+  it('composes a frame of 8 changing panels without copying the chrome rows into new arrays each frame', () => {
+    const cols = 160;
+    const out = new TermOutput(() => {}, cols, 60);
+    out.frame(Array.from({ length: 60 }, (_, y) => `row ${y}`).join('\n'), null);
+    let n = 0;
+    // Each frame every panel's 6 rows are new rows (their text scrolled), as the panes' cells are.
+    const frame = (): Overlay[] =>
+      Array.from({ length: 8 }, (_, p) => ({
+        x: 90,
+        y: 1 + p * 7,
+        cols: 70,
+        rows: Array.from({ length: 6 }, (_, k) => parseRow(`word ${n + k} of panel ${p} `.repeat(4), 70)),
+      }));
+    const frames = Array.from({ length: 30 }, () => (n++, frame()));
+    for (let i = 0; i < 200; i++) out.draw(frames[i % frames.length]!, null);
+    const perFrame = bytesPerItem(20, () => Array.from({ length: 10 }, () => (n++, frame())), (overlays) => out.draw(overlays, null));
+    // New arrays for every composed row (48 rows of 160 cells, two arrays each) made it about 185 KB a frame.
+    expect(perFrame).toBeLessThan(100_000);
+  });
+});
