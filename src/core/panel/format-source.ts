@@ -27,10 +27,20 @@ export type SourceCall =
   | { readonly type: 'raw'; readonly text: string }
   | { readonly type: 'footer'; readonly state: FinalState; readonly elapsedMs: number; readonly summary: string };
 
+/**
+ * Streamed pieces gathered before they join a stream call's text: a token's
+ * string then dies young, and the text kept for the panel's life grows by one
+ * flat string per this many pieces instead of a string and a link per token,
+ * which V8 would move to its old space and collect only in a full collection.
+ */
+export const PIECES_JOINED = 128;
+
 interface Entry {
   call: SourceCall;
-  /** A stream call's text as it grows (the call's own is the first piece): appended without a new object a token. */
+  /** A stream call's text as it grows (the call's own is the first piece), without the pieces not joined yet. */
   text: string;
+  /** Pieces appended since the last join (at most PIECES_JOINED). */
+  readonly pieces: string[];
   units: number;
   /** Line ends it makes at least, at any width. */
   feeds: number;
@@ -44,7 +54,7 @@ export class FormatSource {
 
   /** The calls kept, oldest first. */
   get calls(): readonly SourceCall[] {
-    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: e.text } : e.call));
+    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: joined(e) } : e.call));
   }
 
   /** Units of text kept. */
@@ -61,11 +71,12 @@ export class FormatSource {
   add(call: SourceCall): void {
     const last = this.#entries[this.#entries.length - 1];
     if (call.type === 'stream' && last?.call.type === 'stream' && last.call.thought === call.thought) {
-      last.text += call.text;
+      last.pieces.push(call.text);
+      if (last.pieces.length >= PIECES_JOINED) joined(last);
       this.#count(last, call.text.length, lineEnds(call.text));
     } else {
       const units = unitsOf(call);
-      const entry: Entry = { call, text: call.type === 'stream' ? call.text : '', units: 0, feeds: 0 };
+      const entry: Entry = { call, text: call.type === 'stream' ? call.text : '', pieces: [], units: 0, feeds: 0 };
       this.#entries.push(entry);
       this.#count(entry, units, feedsOf(call));
     }
@@ -87,7 +98,7 @@ export class FormatSource {
     for (const e of this.#entries) {
       if (units <= 0 && feeds <= 0) break;
       if (e.call.type === 'stream') {
-        const at = cutPoint(e.text, Math.max(0, units), Math.max(0, feeds));
+        const at = cutPoint(joined(e), Math.max(0, units), Math.max(0, feeds));
         if (at < e.text.length) {
           this.#cut(e, at);
           break;
@@ -178,4 +189,13 @@ function lineEnds(text: string): number {
 
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** A stream call's whole text, its pieces joined into it first (one flat string for them all). */
+function joined(e: Entry): string {
+  if (e.pieces.length > 0) {
+    e.text += e.pieces.join('');
+    e.pieces.length = 0;
+  }
+  return e.text;
 }
