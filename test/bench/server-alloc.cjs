@@ -1,8 +1,8 @@
 // Preloaded into the soak's processes by TAI_SOAK_ALLOC_PROF_DIR (test/bench/day-soak.ts): in the
-// cockpit's server alone, V8's sampling heap profiler runs from the start, keeping the samples of
-// objects a full (major) collection freed but not those a scavenge freed: what is promoted to the
-// old space and dies there, the garbage that sizes V8's old space between its full collections,
-// beside what is still live. Every minute the profile so far is written into that folder.
+// cockpit's server alone, V8's sampling heap profiler runs from the start and keeps the samples of
+// objects a full collection freed. Every minute the profile so far is written into that folder.
+// Read it as where the server allocates, not as what is promoted: the profiler's handle keeps a
+// sampled young object through the scavenges, so nearly every sample lives to a full collection.
 if (process.argv.includes('__server') && process.env.TAI_SOAK_ALLOC_PROF_DIR) {
   const inspector = require('node:inspector');
   const { writeFileSync } = require('node:fs');
