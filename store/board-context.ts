@@ -25,9 +25,11 @@ export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
 /**
- * How many finished agents' screens the board keeps after their panels left,
- * so the agent list (prefix + w) can reopen their transcripts: the newest
- * eight, each at most its screen's scrollback (src/io/terminal/screen.ts).
+ * How many finished agents' transcripts the board keeps after their panels
+ * left, so the agent list (prefix + w) can reopen them: the newest eight,
+ * each as its formatter's kept calls (src/core/panel/format-source.ts), not
+ * as a screen: a screen's scrollback costs a hundred times the text it shows,
+ * so a reopened one gets a new screen and its text formatted again.
  */
 export const KEPT_TRANSCRIPTS_MAX = 8;
 
@@ -54,7 +56,7 @@ export interface BoardVars {
 export interface BoardContext {
   readonly options: BoardOptions;
   readonly records: Map<number, PanelRecord>;
-  /** Finished agents' records off the board whose screens the agent list can reopen, oldest first (at most KEPT_TRANSCRIPTS_MAX). */
+  /** Finished agents' records off the board whose transcripts the agent list can reopen, oldest first (at most KEPT_TRANSCRIPTS_MAX); each keeps its formatter, not its screen. */
   readonly kept: Map<number, PanelRecord>;
   readonly history: AgentRow[];
   readonly counters: BoardCounters;
@@ -171,13 +173,16 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
 }
 
 /**
- * A record leaves the board: a finished agent's screen is kept for the list
- * (the newest `keptMax`), any other screen is freed.
+ * A record leaves the board: a finished agent's transcript is kept for the
+ * list (the newest `keptMax`) as its formatter's calls, its screen freed
+ * (reveal makes a new one); any other screen is freed.
  */
 function removeRecord(records: Map<number, PanelRecord>, kept: Map<number, PanelRecord>, keptMax: number, rec: PanelRecord): void {
   records.delete(rec.id);
   rec.pending.clear();
-  if (rec.kind === 'agent' && rec.screen && !isLive(rec.state) && keptMax > 0) {
+  if (rec.kind === 'agent' && rec.screen && rec.formatter && !isLive(rec.state) && keptMax > 0) {
+    rec.screen.dispose();
+    rec.screen = undefined;
     kept.set(rec.id, rec);
     for (const old of kept.values()) {
       if (kept.size <= keptMax) break;

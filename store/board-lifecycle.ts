@@ -75,9 +75,9 @@ function feedingActions(ctx: BoardContext): Pick<LifecycleActions, 'open' | 'emi
     write(id, data, now) {
       const rec = ctx.kept.get(id);
       if (rec) {
-        // A finished agent's kept transcript takes lines too (a lane dropped after its panel left), written when it is reopened:
-        // no wake-up, since the clock flushes only the board's panels and a wake-up it does not flush would stay armed.
-        if (rec.screen) rec.pending.append(rec.formatter ? rec.formatter.raw(data) : data);
+        // A finished agent's kept transcript takes lines too (a lane dropped after its panel left), formatted when it is reopened:
+        // its formatter keeps them (it has no screen to write to), and no wake-up is armed.
+        rec.formatter?.raw(data);
         return;
       }
       const on = ctx.get1(id);

@@ -8,7 +8,8 @@
 import { revealed } from './board-ui.js';
 import type { BoardActions } from './board-types.js';
 import { isLive } from '../src/core/panel/panel-state.js';
-import { rowOf } from './panel-record.js';
+import { rowOf, type PanelRecord } from './panel-record.js';
+import { messageOf } from '../src/core/errors.js';
 import { agentCounter, statusOf } from './status.js';
 import type { BoardContext } from './board-context.js';
 
@@ -50,14 +51,14 @@ export function rowActions(ctx: BoardContext): RowActions {
         return true;
       }
       const back = kept.get(id);
-      if (!back) return false;
+      if (!back || !newScreen(ctx, back)) return false;
       // Back on the board until the user closes it again: no second linger under a reader's eyes.
       kept.delete(id);
       back.closeAt = undefined;
       records.set(id, back);
       ctx.set(revealed(id, ctx.get().focus));
       ctx.publish(now);
-      if (back.pending.size > 0) ctx.wakes.wake(); // lines written while it was off the board
+      ctx.wakes.wake(); // its text is formatted again into the new screen
       return true;
     },
 
@@ -70,4 +71,23 @@ export function rowActions(ctx: BoardContext): RowActions {
 
     onRowsMoved: (listener) => ctx.rows.subscribe(listener),
   };
+}
+
+/**
+ * A kept transcript's new screen (kept ones have none), at its last size,
+ * its formatter's calls formatted again into it; false when there is no
+ * screen factory, drawing is off or the factory failed (said in the log).
+ */
+function newScreen(ctx: BoardContext, rec: PanelRecord): boolean {
+  const create = ctx.options.createScreen;
+  if (!create || ctx.vars.drawingOff !== null || !rec.formatter) return false;
+  try {
+    rec.screen = create(rec.cols, rec.rows);
+  } catch (err) {
+    ctx.log(`panel ${rec.id}: display failed: ${messageOf(err)}`);
+    return false;
+  }
+  rec.pending.clear();
+  rec.formatter.formatAgain();
+  return true;
 }

@@ -42,7 +42,10 @@ export interface DaySoakOptions {
  * TAI_SOAK_HEAP_LOG (a file) gets the server's V8 heap and anonymous memory
  * every 5 s (server-heap.cjs), to tell the JS heap's growth from malloc's,
  * and with TAI_SOAK_HEAP_GC=1 after a full collection once a minute;
- * TAI_SOAK_V8_FLAGS (with it) sets V8 flags in the server, to try one.
+ * TAI_SOAK_V8_FLAGS (with it) sets V8 flags in the server, to try one;
+ * TAI_SOAK_ALLOC_PROF_DIR (a folder) gets, every minute, a sampling heap
+ * profile of what the server allocated that is still live or was freed by a
+ * full collection (server-alloc.cjs): where the old space's garbage comes from.
  */
 const HEAP_DIR = process.env.TAI_SOAK_HEAP_DIR;
 const HEAP_AT = (process.env.TAI_SOAK_HEAP_AT ?? '').split(',').filter(Boolean).map(Number);
@@ -51,6 +54,8 @@ const PROF_DIR = process.env.TAI_SOAK_CPU_PROF_DIR;
 const PROFILER = fileURLToPath(new URL('../../../test/bench/server-profile.cjs', import.meta.url));
 const HEAP_LOG = process.env.TAI_SOAK_HEAP_LOG;
 const HEAP_LOGGER = fileURLToPath(new URL('../../../test/bench/server-heap.cjs', import.meta.url));
+const ALLOC_DIR = process.env.TAI_SOAK_ALLOC_PROF_DIR;
+const ALLOC_PROFILER = fileURLToPath(new URL('../../../test/bench/server-alloc.cjs', import.meta.url));
 
 /** Tokens a second of every streaming agent. */
 const RATE = 200;
@@ -64,6 +69,7 @@ export async function run(options: DaySoakOptions = {}): Promise<void> {
   if (HEAP_DIR) env.NODE_OPTIONS = `--heapsnapshot-signal=SIGPWR --diagnostic-dir=${HEAP_DIR}`;
   if (PROF_DIR) Object.assign(env, { NODE_OPTIONS: `--require=${PROFILER}`, TAI_SOAK_CPU_PROF_DIR: PROF_DIR });
   if (HEAP_LOG) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${HEAP_LOGGER}`.trim(), TAI_SOAK_HEAP_LOG: HEAP_LOG, TAI_SOAK_HEAP_GC: process.env.TAI_SOAK_HEAP_GC ?? '', TAI_SOAK_V8_FLAGS: process.env.TAI_SOAK_V8_FLAGS ?? '' });
+  if (ALLOC_DIR) Object.assign(env, { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require=${ALLOC_PROFILER}`.trim(), TAI_SOAK_ALLOC_PROF_DIR: ALLOC_DIR });
   for (const d of ['home', 'state', 'config', 'data', 'cache', 'work']) mkdirSync(join(dir, d));
   mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
   const cwd = join(dir, 'work');

@@ -1,7 +1,8 @@
 // Preloaded into the soak's processes by TAI_SOAK_HEAP_LOG (test/bench/day-soak.ts): in the
 // cockpit's server alone, every 5 s one JSON line is appended to that file with V8's heap (used,
 // per space), Node's external and array buffers, and the process's anonymous memory, so that
-// growth of the JS heap can be told apart from malloc's (native) growth. With TAI_SOAK_HEAP_GC=1
+// growth of the JS heap can be told apart from malloc's (native) growth; per space, what is used
+// and what is committed (physical), to tell the young generation's sizing from the old space's. With TAI_SOAK_HEAP_GC=1
 // a full collection runs before every twelfth sample (once a minute), which is then marked
 // `afterGc`: the live heap, without the garbage a late major collection leaves for a while.
 if (process.argv.includes('__server') && process.env.TAI_SOAK_HEAP_LOG) {
@@ -23,7 +24,11 @@ if (process.argv.includes('__server') && process.env.TAI_SOAK_HEAP_LOG) {
     if (afterGc) gc();
     const m = process.memoryUsage();
     const spaces = {};
-    for (const s of v8.getHeapSpaceStatistics()) spaces[s.space_name] = s.space_used_size;
+    const committed = {};
+    for (const s of v8.getHeapSpaceStatistics()) {
+      spaces[s.space_name] = s.space_used_size;
+      committed[s.space_name] = s.physical_space_size;
+    }
     let smaps = '';
     try {
       smaps = readFileSync('/proc/self/smaps_rollup', 'utf8');
@@ -37,6 +42,7 @@ if (process.argv.includes('__server') && process.env.TAI_SOAK_HEAP_LOG) {
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       spaces,
+      committed,
       anon: kb(smaps, 'Anonymous') * 1024,
       pss: kb(smaps, 'Pss') * 1024,
       mallocedMemory: v8.getHeapStatistics().malloced_memory,

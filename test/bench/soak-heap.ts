@@ -20,6 +20,9 @@ interface Sample {
   readonly external: number;
   readonly arrayBuffers: number;
   readonly anon: number;
+  /** Committed bytes by V8 space (newer logs only). */
+  readonly committed?: Readonly<Record<string, number>>;
+  readonly spaces?: Readonly<Record<string, number>>;
 }
 
 const mb = (bytes: number): number => bytes / (1 << 20);
@@ -39,8 +42,12 @@ export function printHeapTable(file: string): void {
     minutes.set(m, [...(minutes.get(m) ?? []), s]);
   }
   const out = (l: string): boolean => process.stdout.write(`${l}\n`);
-  out('\n| minute | RSS MB, lowest | V8 heap used, lowest (after a full GC) | V8 heap committed, lowest | external (array buffers) | anonymous memory | anonymous beside V8 heap |');
-  out('|---|---|---|---|---|---|---|');
+  out('\n| minute | RSS MB, lowest | V8 heap used, lowest (after a full GC) | V8 heap committed, lowest | new space committed | old space committed / used, lowest | external (array buffers) | anonymous memory | anonymous beside V8 heap |');
+  out('|---|---|---|---|---|---|---|---|---|');
+  const space = (rows: Sample[], of: 'committed' | 'spaces', name: string): string => {
+    const values = rows.map((s) => s[of]?.[name]).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? f(mb(Math.min(...values))) : 'n/a';
+  };
   const low = (rows: Sample[], key: (s: Sample) => number): number => Math.min(...rows.map(key));
   const live = (rows: Sample[]): number => {
     const forced = rows.filter((s) => s.afterGc);
@@ -50,6 +57,7 @@ export function printHeapTable(file: string): void {
     const forced = rows.filter((s) => s.afterGc);
     out(
       `| ${m} | ${f(mb(low(rows, (s) => s.rss)))} | ${f(mb(low(rows, (s) => s.heapUsed)))} (${forced.length > 0 ? f(mb(low(forced, (s) => s.heapUsed))) : 'n/a'}) | ${f(mb(low(rows, (s) => s.heapTotal)))} | ` +
+        `${space(rows, 'committed', 'new_space')} | ${space(rows, 'committed', 'old_space')} / ${space(rows, 'spaces', 'old_space')} | ` +
         `${f(mb(low(rows, (s) => s.external)))} (${f(mb(low(rows, (s) => s.arrayBuffers)))}) | ${f(mb(low(rows, (s) => s.anon)))} | ${f(mb(low(rows, (s) => s.anon - s.heapTotal)))} |`,
     );
   }

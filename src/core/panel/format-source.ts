@@ -34,10 +34,21 @@ export type SourceCall =
  */
 export const SOURCE_PART_UNITS = 1_024;
 
+/**
+ * Streamed pieces gathered before they join a part: a token's string then
+ * dies young, and the text kept for the panel's life grows by one flat string
+ * per part instead of a string and a link per token, which V8 would move to
+ * its old space and collect only in a full collection.
+ */
+export const PIECES_JOINED = 128;
+
 interface Entry {
   call: SourceCall;
-  /** A stream call's text as it grows, in parts (the call's own is the first): appended without a new object a token. */
+  /** A stream call's text as it grows, in flat parts (the call's own is the first), without the pieces not joined yet. */
   parts: string[];
+  /** Pieces appended since the last join, and their units: joined into a part at PIECES_JOINED or SOURCE_PART_UNITS. */
+  readonly pending: string[];
+  pendingUnits: number;
   units: number;
   /** Line ends it makes at least, at any width. */
   feeds: number;
@@ -52,7 +63,7 @@ export class FormatSource {
 
   /** The calls kept, oldest first. */
   get calls(): readonly SourceCall[] {
-    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: e.parts.join('') } : e.call));
+    return this.#entries.map((e) => (e.call.type === 'stream' ? { ...e.call, text: joined(e).join('') } : e.call));
   }
 
   /** Units the trims have read so far, to find where to cut (their work, counted). */
@@ -83,10 +94,9 @@ export class FormatSource {
   addStream(thought: boolean, text: string): void {
     const last = this.#entries[this.#entries.length - 1];
     if (last?.call.type === 'stream' && last.call.thought === thought) {
-      const parts = last.parts;
-      const end = parts.length - 1;
-      if (end >= 0 && parts[end]!.length < SOURCE_PART_UNITS) parts[end] += text;
-      else parts.push(text);
+      last.pending.push(text);
+      last.pendingUnits += text.length;
+      if (last.pending.length >= PIECES_JOINED || last.pendingUnits >= SOURCE_PART_UNITS) joined(last);
       this.#count(last, text.length, lineEnds(text));
       this.#bound();
       return;
@@ -95,7 +105,7 @@ export class FormatSource {
   }
 
   #push(call: SourceCall, parts: string[], units: number, feeds: number): void {
-    const entry: Entry = { call, parts, units: 0, feeds: 0 };
+    const entry: Entry = { call, parts, pending: [], pendingUnits: 0, units: 0, feeds: 0 };
     this.#entries.push(entry);
     this.#count(entry, units, feeds);
     this.#bound();
@@ -120,7 +130,7 @@ export class FormatSource {
     for (const e of this.#entries) {
       if (units <= 0 && feeds <= 0) break;
       if (e.call.type === 'stream') {
-        const at = this.#cutPoint(e.parts, e.units, Math.max(0, units), Math.max(0, feeds));
+        const at = this.#cutPoint(joined(e), e.units, Math.max(0, units), Math.max(0, feeds));
         if (at < e.units) {
           this.#cut(e, at);
           break;
@@ -262,4 +272,14 @@ function lineEnds(text: string): number {
 
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** A stream call's parts, its pending pieces joined into one flat part first. */
+function joined(e: Entry): string[] {
+  if (e.pending.length > 0) {
+    e.parts.push(e.pending.join(''));
+    e.pending.length = 0;
+    e.pendingUnits = 0;
+  }
+  return e.parts;
 }

@@ -71,7 +71,25 @@ export class Formatter {
       this.#wrap.setWidth(width);
       return false;
     }
-    this.#wrap = new WordWrap(width);
+    this.#again();
+    return true;
+  }
+
+  /**
+   * Formats what it was given again at the same width, from a cleared
+   * screen: for a new screen of a panel whose old one was dropped (a
+   * finished agent's, kept for the agent list without its screen). False
+   * when nothing was kept.
+   */
+  formatAgain(): boolean {
+    if (this.#source.empty) return false;
+    this.#again();
+    return true;
+  }
+
+  /** Queues a clear of the screen and every kept call at the width now set; the output is held back until it is done. */
+  #again(): void {
+    this.#wrap = new WordWrap(this.#width);
     this.#stream = createSanitizer({ carriageReturn: true });
     this.#thought = false;
     this.#dirty = false;
@@ -80,7 +98,6 @@ export class Formatter {
     this.#backlog.push({ units: 0, run: () => CLEAR });
     for (const call of this.#source.calls) this.#replay(call);
     this.#backlog.push({ units: 0, run: () => ((this.#reflowing = false), '') });
-    return true;
   }
 
   /** True from a change of width until its new formatting is done: the output is held back meanwhile, so the screen never shows half of it. */

@@ -184,6 +184,8 @@ function storeResult(s: ServiceState, job: Job, attempt: Attempt, outcome: RunOu
 function conclude(s: ServiceState, job: Job, attempt: Attempt): void {
   const end = ends.get(attempt);
   if (!end) return;
+  // The attempt outlives its conclusion (the concluded jobs kept): the whole result is not kept with it.
+  ends.delete(attempt);
   const { outcome, claimed } = end;
   const now = s.now();
   // The footer and the reason are one line, whatever the agent's message held (Gemini's 429 has two).

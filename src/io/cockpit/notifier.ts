@@ -86,12 +86,24 @@ export function startNotifier(options: NotifierOptions): () => void {
       const event = p.state as NotifyEvent;
       send({ event, agent: p.label, panel: p.id, message: `${p.label} ${event === 'done' ? 'finished' : event}` });
     }
+    // Panels that left are forgotten, so a day of agents costs nothing here; one reopened later is not news again.
+    if (seen.size > s.panels.length) forgetGone(seen, told, s.panels);
   });
   return () => {
     offAsked();
     offEnds();
     offPushes();
   };
+}
+
+/** Forgets the panels not in `panels` (a reopened one comes back as seen first, so it is not told again). */
+function forgetGone(seen: Map<number, PanelState>, told: Set<number>, panels: readonly { readonly id: number }[]): void {
+  const here = new Set(panels.map((p) => p.id));
+  for (const id of seen.keys()) {
+    if (here.has(id)) continue;
+    seen.delete(id);
+    told.delete(id);
+  }
 }
 
 /** The webhook's pushes alone, for a cockpit that draws nothing (no bell to ring); off with TAI_NOTIFY=0. */

@@ -7,7 +7,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
-import { openStateDb, StateDbForeignError } from '../../../src/io/storage/state-db.js';
+import { openStateDb, STATE_DB_CACHE_KIB, StateDbForeignError } from '../../../src/io/storage/state-db.js';
 
 let dir: string;
 
@@ -66,5 +66,20 @@ describe('the state folder and database of another user', () => {
   it('opens a folder and database of its own, and makes them when they are missing', () => {
     openStateDb(join(dir, 'new', 'tai.db')).close();
     openStateDb(join(dir, 'new', 'tai.db')).close();
+  });
+});
+
+describe('the state database connection', () => {
+  it('holds a page cache of at most STATE_DB_CACHE_KIB, on a new file and on one that exists', () => {
+    const path = join(dir, 'tai.db');
+    for (let n = 0; n < 2; n++) {
+      const db = openStateDb(path);
+      try {
+        expect(db.pragma('cache_size', { simple: true })).toBe(-STATE_DB_CACHE_KIB);
+        expect(STATE_DB_CACHE_KIB).toBeLessThan(2000);
+      } finally {
+        db.close();
+      }
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ResultText } from '../../../../src/io/agents/runners/result-text.js';
 import { describeError } from '../../../../src/io/agents/runners/acp/acp.js';
 
@@ -30,5 +32,25 @@ describe('classifying a failed ACP turn', () => {
     expect(describeError(new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }))).toBe('connection lost: fetch failed');
     expect(describeError(rpc(429, 'rate limited: slow down'))).toBe('rate limited: slow down');
     expect(describeError('odd')).toBe('odd');
+  });
+});
+
+describe("the result text's memory", () => {
+  it('holds less than 3 bytes a unit of a stream of 6-unit tokens, 8 agents of 64 Ki units each', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const results = Array.from({ length: 8 }, () => new ResultText());
+    let n = 0;
+    for (let units = 0; units < 65_536; units += 6) {
+      // A unique token each time, as an agent's stream is.
+      for (const r of results) r.append(`w${(n++).toString(36).padStart(4, '0')} `);
+    }
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(held / (65_536 * 8)).toBeLessThan(3);
+    expect(results[0]?.toString()).toMatch(/^w0000 w0008 /);
+    expect(results[0]?.dropped).toBe(0);
   });
 });
