@@ -134,6 +134,8 @@ describe('the agent list', () => {
     expect(s().panels).toEqual([]);
     m.type(`${P}w\r`);
     expect(s().layout.zoomed?.id).toBe(a);
+    // Its text is formatted again into a new screen by the board's flushes: the cockpit's clock runs them on the wake the reveal arms.
+    for (let i = 0; i < 50 && s().flush(T0 + 60_000 + i); i++);
     await vi.waitFor(() => expect(m!.text().join('\n')).toContain('goodbye, world'));
     s().tick(T0 + 200_000);
     expect(s().panels.map((p) => p.id)).toEqual([a]); // no second linger under the reader's eyes
