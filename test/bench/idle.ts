@@ -26,8 +26,6 @@ import { fileURLToPath } from 'node:url';
 import { clientSide, delay, rssOf, serverNamed, stopNamed, terminal, tmuxSession, until } from './cockpit.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-/** tai as a user runs it (package.json's bin): the native client in the terminal, no node waiting beside it. */
-const LAUNCHER = join(ROOT, 'src/bin/tai');
 const AGENT = join(ROOT, 'dist/src/demo-agent.js');
 
 /** Options of the idle benchmark. */
@@ -124,20 +122,21 @@ export interface IdleResult {
 }
 
 /** A session of a round: the processes counted (server first), and how it ends. */
-interface Started {
+export interface Started {
   readonly pids: () => readonly number[];
   readonly end: () => Promise<void>;
 }
 
-type Round = Partial<Record<keyof IdleResult, () => Promise<Started>>>;
+/** A round's sessions by the measure they give. */
+export type Round<K extends string = keyof IdleResult> = Partial<Record<K, () => Promise<Started>>>;
 
 /**
  * Starts a round's sessions together, measures its two windows, ends them.
  * Only a round's sessions run at once, so that each is measured as a user
  * runs it, beside the tmux it is compared with.
  */
-async function measureRound(round: Round, windows: IdleWindows): Promise<{ measures: Partial<IdleResult>; steal: [number, number] }> {
-  const keys = Object.keys(round) as (keyof IdleResult)[];
+export async function measureRound<K extends string>(round: Round<K>, windows: IdleWindows): Promise<{ measures: Partial<Record<K, IdleMeasure>>; steal: [number, number] }> {
+  const keys = Object.keys(round) as K[];
   const started = await Promise.all(keys.map((k) => round[k]!()));
   const start = performance.now();
   const at = (s: number) => delay(Math.max(0, start + s * 1000 - performance.now()));
@@ -162,7 +161,7 @@ async function measureRound(round: Round, windows: IdleWindows): Promise<{ measu
   const measures = Object.fromEntries(
     keys.map((k, i) => [k, { cpuPct: first.sides[i]!.pct, laterPct: second.sides[i]!.pct, wakeupsPerS: first.sides[i]!.wakeups, laterWakeupsPerS: second.sides[i]!.wakeups, rss: rss[i]!.all, serverRss: rss[i]!.server }]),
   );
-  return { measures, steal: [first.steal, second.steal] };
+  return { measures: measures as Partial<Record<K, IdleMeasure>>, steal: [first.steal, second.steal] };
 }
 
 /**
@@ -178,13 +177,11 @@ function stealSeconds(): number {
   }
 }
 
-/**
- * The sessions, in four rounds of the same two windows each: tai (with the
- * server's flags, the default) beside the tmux it is compared with, then the
- * two tai sessions without the flags together.
- */
-export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { readonly steal: readonly (readonly [number, number])[] }> {
+/** The sessions a round is made of, for the tai tree at `root` (its src/bin/tai and its build). */
+export function idleSessions(windows: IdleWindows, root = ROOT) {
   const total = String(windows.second.from + windows.second.seconds + 60);
+  /** tai as a user runs it (package.json's bin): the native client in the terminal, no node waiting beside it. */
+  const launcher = join(root, 'src/bin/tai');
   const agent = `sh -c 'exec node ${AGENT} silent --raw --rate 500; sleep 999'`;
   let named = 0;
   /**
@@ -192,9 +189,9 @@ export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { 
    * client: it is found by that name), from its server's start (with agents, once their panels show).
    */
   const cockpit = async (agents: boolean, env: Record<string, string>): Promise<{ t: ReturnType<typeof terminal>; name: string }> => {
-    const name = `bench-idle-${process.pid}-${++named}`;
+    const name = `bench-idle-${process.pid}-${root === ROOT ? '' : 'base-'}${++named}`;
     const args = agents ? ['demo', '-s', name, '--agents', 'silent*8', '--rate', '500', '--', 'sleep', total] : ['-s', name, '--', 'sleep', total];
-    const t = terminal(LAUNCHER, args, env);
+    const t = terminal(launcher, args, env);
     await until(() => serverNamed(name) !== undefined && (!agents || t.text.includes('demo silent #8')));
     return { t, name };
   };
@@ -224,6 +221,16 @@ export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { 
     if (clock) for (const [option, value] of [['status', 'on'], ['status-interval', '1'], ['status-right', '%H:%M:%S']] as const) spawnSync('tmux', ['-L', session, 'set-option', '-g', option, value]);
     return { pids: () => [s.server, s.client.pty.pid], end: async () => void s.kill() };
   };
+  return { tai, detached, tmux };
+}
+
+/**
+ * The sessions, in four rounds of the same two windows each: tai (with the
+ * server's flags, the default) beside the tmux it is compared with, then the
+ * two tai sessions without the flags together.
+ */
+export async function measureIdle(windows: IdleWindows): Promise<IdleResult & { readonly steal: readonly (readonly [number, number])[] }> {
+  const { tai, detached, tmux } = idleSessions(windows);
   // Without the server's Node flags: TAI_SERVER_FLAGS=0 (src/io/link/server-launch.ts).
   const noFlags = { TAI_SERVER_FLAGS: '0' };
   const rounds: Round[] = [
@@ -278,6 +285,15 @@ export async function run(options: IdleBenchOptions = {}): Promise<void> {
     return;
   }
   const quick = options.quick ?? false;
+  // TAI_BENCH_BASE=/path/to/another/tai/tree: that tree's cockpit beside this one's, in the same windows (idle-base.ts).
+  const base = process.env.TAI_BENCH_BASE;
+  if (base !== undefined && base !== '') {
+    const rounds = Number(process.env.TAI_BENCH_IDLE_ROUNDS ?? 2) || 2;
+    process.stdout.write(`\n## idle: this tree against ${base} (160x60, ${rounds} rounds${quick ? ', --quick' : ''})\n\n`);
+    process.stdout.write('| measure | this tree | the base | tmux (server + client) |\n|---|---|---|---|\n');
+    for (const row of await (await import('./idle-base.js')).idleBaseRows(base, quick, rounds)) process.stdout.write(`${row}\n`);
+    return;
+  }
   process.stdout.write(`\n## idle: cockpit vs tmux (160x60${quick ? ', --quick' : ''})\n\n`);
   process.stdout.write('| measure | tai | tmux (server + client) | tai / tmux |\n|---|---|---|---|\n');
   for (const row of await idleRows(quick)) process.stdout.write(`${row}\n`);
