@@ -50,6 +50,8 @@ export interface BoardVars {
   /** What the published layout was computed from (publish reuses it while they stay the same). */
   layoutKey: string;
   drawingOff: string | null;
+  /** Whether anybody sees the board (BoardActions.seenBy). */
+  watched: () => boolean;
 }
 
 /** What the board's actions share. */
@@ -89,8 +91,9 @@ export interface BoardContext {
    * Publishes the panels' rows at `now` under the published layout: only
    * time moved since the last publish (a tick that decided nothing), and
    * everything a layout is made of changes through actions that publish.
+   * `panels` false: nobody sees them, only the status's rows move.
    */
-  publishTime(now: number): void;
+  publishTime(now: number, panels?: boolean): void;
   /** Sets a UI change, if there is one. */
   setUi(change: UiChange | null): void;
 }
@@ -111,6 +114,7 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
     mainPercent: MPLEX_VPANE_MAIN_PERCENT,
     layoutKey: '',
     drawingOff: options.createScreen ? (options.drawingOff ?? null) : (options.drawingOff ?? NO_DISPLAY),
+    watched: () => true,
   };
   const wakes = createWakes();
   const events = new EventTaps();
@@ -163,8 +167,8 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
     publish(now = vars.seen) {
       publishBoard({ records, vars, get, set, remove, questions, wakes, rows }, now);
     },
-    publishTime(now) {
-      publishTime({ records, vars, get, set, rows }, now);
+    publishTime(now, panels = true) {
+      publishTime({ records, vars, get, set, rows }, now, panels);
     },
     setUi(change) {
       if (change) set(change);
@@ -223,11 +227,11 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
 }
 
 /** Publishes the panels' rows at `now` under the published layout (BoardContext.publishTime). */
-function publishTime(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'rows'>, now: number): void {
+function publishTime(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 'rows'>, now: number, withPanels: boolean): void {
   const { records, vars, rows } = c;
   vars.seen = Math.max(vars.seen, now);
   const s = c.get();
-  const panels = panelsOf(records, s.layout, vars.drawingOff, now, s.panels);
+  const panels = withPanels ? panelsOf(records, s.layout, vars.drawingOff, now, s.panels) : s.panels;
   if (panels !== s.panels) c.set({ panels });
   // Time moved every running agent's elapsed time, on the board or off it.
   for (const rec of records.values()) {

@@ -5,7 +5,7 @@
  * what the clock asks to know when to wake (store/board-wake.ts).
  */
 import { assertNever } from '../src/core/never.js';
-import { watchDueAt, watchdog } from '../src/core/panel/panel-state.js';
+import { decisionDueAt, watchDueAt, watchdog } from '../src/core/panel/panel-state.js';
 import { ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import type { BoardActions } from './board-types.js';
 import { leaseDueAt, leaseOf } from './feed-panes.js';
@@ -14,7 +14,7 @@ import { applyDecision } from './supervision.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions the board's clock calls, and its listeners. */
-export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'onTick' | 'listen'>;
+export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'onTick' | 'listen' | 'seenBy' | 'seen' | 'seenAgain'>;
 
 /** The clock's actions over the board's private state. */
 export function tickActions(ctx: BoardContext): TickActions {
@@ -45,9 +45,9 @@ export function tickActions(ctx: BoardContext): TickActions {
             assertNever(lease);
         }
       }
-      // A tick that decided nothing moved only the clock: the headers' elapsed time, not the layout.
+      // A tick that decided nothing moved only the clock: the headers' elapsed time (when seen), not the layout.
       if (changed) ctx.publish(now);
-      else ctx.publishTime(now);
+      else ctx.publishTime(now, vars.watched());
       for (const l of [...tickListeners]) {
         try {
           l(now);
@@ -82,8 +82,10 @@ export function tickActions(ctx: BoardContext): TickActions {
 
     nextDue(now) {
       let due: number | undefined;
+      // Unseen, a live agent's seconds need no tick: only its watchdog's next decision.
+      const dueAt = vars.watched() ? watchDueAt : decisionDueAt;
       for (const rec of records.values()) {
-        const at = rec.kind === 'agent' ? watchDueAt(rec, now) : leaseDueAt(rec);
+        const at = rec.kind === 'agent' ? dueAt(rec, now) : leaseDueAt(rec);
         if (at !== undefined && (due === undefined || at < due)) due = at;
       }
       return due;
@@ -96,6 +98,19 @@ export function tickActions(ctx: BoardContext): TickActions {
     onTick(listener) {
       tickListeners.add(listener);
       return () => void tickListeners.delete(listener);
+    },
+
+    seenBy(seen) {
+      vars.watched = seen;
+    },
+
+    seen() {
+      return vars.watched();
+    },
+
+    seenAgain(now) {
+      ctx.publishTime(now);
+      wakes.notify();
     },
 
     listen(listener, onError = ctx.listenFailed) {

@@ -158,8 +158,8 @@ export interface BoardActions {
   active(): boolean;
   /**
    * When the watchdog next has work, as of `now`: `now` while an agent is
-   * live (every tick), else the earliest removal or lease, or undefined for
-   * nothing due. The clock sleeps until then; the board wakes it when work appears.
+   * live and seen (every tick: its elapsed seconds), unseen its next decision;
+   * else the earliest removal or lease, or undefined for nothing due. The clock sleeps until then; the board wakes it when work appears.
    */
   nextDue(now: number): number | undefined;
   /**
@@ -173,6 +173,18 @@ export interface BoardActions {
    * restore record's sign of life). Returns the unsubscribe.
    */
   onTick(listener: (now: number) => void): () => void;
+  /**
+   * Who sees the board (a cockpit's server: whether a client is attached).
+   * While nobody does, a tick that decides nothing publishes no header text,
+   * and the clock ticks when the watchdog is due and at least every
+   * UNSEEN_TICK_EVERY ticks, for what rides the tick (docs/performance.md,
+   * "The board sleeps and a second patches headers"). Default: always seen.
+   */
+  seenBy(seen: () => boolean): void;
+  /** Whether anybody sees the board now (seenBy). */
+  seen(): boolean;
+  /** Somebody sees the board again (a client attached): the headers' time published at `now`, the clock woken. */
+  seenAgain(now: number): void;
   /**
    * Calls `listener` with every event emitted, before the board sees it,
    * until the returned function is called; a listener that throws is told

@@ -196,3 +196,20 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
 export function watchDueAt(panel: Supervised, now: number): number | undefined {
   return isLive(panel.state) ? now : panel.closeAt;
 }
+
+/**
+ * When the watchdog next decides something for this panel, as of `now`,
+ * when nobody sees its elapsed seconds (a cockpit with no client attached):
+ * a finished panel's removal, a running one's idle mark, idle cancel, wall
+ * clock or stop grace. `now` (every tick) while it waits on a hold or asks:
+ * their ends come from outside and are not told to the clock.
+ */
+export function decisionDueAt(panel: Supervised, now: number): number | undefined {
+  if (!isLive(panel.state)) return panel.closeAt;
+  if (panel.state === 'waiting' || panel.state === 'asking') return now;
+  const stop = panel.stop;
+  if (stop) return (stop.hardAt ?? stop.at) + ORCH_CANCEL_GRACE;
+  const silent = panel.lastEventAt + (panel.idleKillMs ?? ORCH_IDLE_KILL);
+  const due = panel.state === 'running' ? Math.min(silent, panel.lastEventAt + ORCH_IDLE_WARN) : silent;
+  return panel.deadline === undefined ? due : Math.min(due, panel.deadline);
+}

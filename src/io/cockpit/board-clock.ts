@@ -12,11 +12,17 @@
  * when the board got its first record, as the interval they replace did, so
  * every decision happens at the same tick; any wake-up from the board (a
  * panel opened, output or a feed op arrived) and every flush look at the due
- * time again, so new work is never slept through.
+ * time again, so new work is never slept through. While nobody sees the board
+ * (`seen`: no client attached) a live agent's seconds need no tick: the clock
+ * ticks at its watchdog's next decision, and at least every UNSEEN_TICK_EVERY
+ * ticks for what rides the tick (the sign of life, the slots' renewal).
  */
 import { ORCH_FLUSH_INTERVAL, ORCH_MONITOR_INTERVAL } from '../../core/policy.js';
 import type { Board } from '../../../store/board.js';
 import { after, type Cancel } from '../after.js';
+
+/** Ticks, at most, between two while nobody sees the board: the restore record's sign of life wants one every 5 s. */
+export const UNSEEN_TICK_EVERY = 5;
 
 /** A running clock; stop() clears its timers. */
 export interface BoardClock {
@@ -82,7 +88,10 @@ class Clock {
       this.stopTick();
       return;
     }
-    const n = Math.max(this.ticked + 1, Math.ceil((due - this.origin) / ORCH_MONITOR_INTERVAL));
+    const atDue = Math.max(this.ticked + 1, Math.ceil((due - this.origin) / ORCH_MONITOR_INTERVAL));
+    // Unseen: at most UNSEEN_TICK_EVERY after the last tick (output that keeps coming does not push it away),
+    // but never before the next grid point (a clock that slept long does not tick to catch up).
+    const n = state.seen() ? atDue : Math.max(Math.min(atDue, this.ticked + UNSEEN_TICK_EVERY), Math.floor((t - this.origin) / ORCH_MONITOR_INTERVAL) + 1);
     if (this.tickTimer !== undefined && this.armedFor === n) return;
     this.stopTick();
     this.armedFor = n;

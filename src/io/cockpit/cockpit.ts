@@ -35,5 +35,11 @@ export function startCockpit(options: CockpitOptions): RunningCockpit {
       ...(options.log === undefined ? {} : { log: options.log }),
     });
   const { screens } = made;
-  return screens === null ? startUndrawn(options, made) : startDrawn(options, { ...made, screens }, terminal);
+  if (screens === null) return startUndrawn(options, made);
+  const cockpit = startDrawn(options, { ...made, screens }, terminal);
+  // Nobody attached sees the headers' seconds: the board ticks for supervision alone until a client comes back.
+  const board = made.board.getState();
+  board.seenBy(() => terminal.watched());
+  terminal.onAttach(() => board.seenAgain(cockpit.now()));
+  return cockpit;
 }

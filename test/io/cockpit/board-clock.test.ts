@@ -157,4 +157,58 @@ describe('the board clock', () => {
     expect(publishes).toBe(10);
     unsubscribe();
   });
+
+  it('unseen, walks a silent agent through idle, soft stop, hard stop and removal at the same ticks, waking only for them and every 5 s', () => {
+    const board = createBoard();
+    board.getState().seenBy(() => false);
+    const calls: string[] = [];
+    const start = Date.now();
+    const id = board.getState().open({ label: 'silent' }, start);
+    board.getState().setCancel(
+      id,
+      (r) => calls.push(`soft: ${r}`),
+      (r) => calls.push(`hard: ${r}`),
+    );
+    clock = startBoardClock(board);
+    let ticks = 0;
+    board.getState().onTick(() => void ticks++);
+    const state = () => board.getState().status(Date.now()).agents[0]?.state;
+    vi.advanceTimersByTime(ORCH_IDLE_WARN - 1000);
+    expect(state()).toBe('running');
+    vi.advanceTimersByTime(1000);
+    expect(state()).toBe('idle');
+    expect(ticks).toBe(ORCH_IDLE_WARN / 5000);
+    vi.advanceTimersByTime(ORCH_IDLE_KILL - ORCH_IDLE_WARN - 1000);
+    expect(calls).toEqual([]);
+    vi.advanceTimersByTime(1000);
+    expect(calls).toEqual(['soft: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(calls).toEqual(['soft: no event for 300s', 'hard: no event for 300s']);
+    vi.advanceTimersByTime(ORCH_CANCEL_GRACE);
+    expect(state()).toBe('cancelled');
+    vi.advanceTimersByTime(ORCH_LINGER);
+    expect(board.getState().panels).toHaveLength(0);
+    expect(ticks).toBeLessThanOrEqual((ORCH_IDLE_KILL + 2 * ORCH_CANCEL_GRACE + ORCH_LINGER) / 5000 + 1);
+  });
+
+  it('seen again (a client attached), publishes the headers at once and ticks every second', () => {
+    const board = createBoard();
+    let seen = false;
+    board.getState().seenBy(() => seen);
+    board.getState().open({ label: 'a' }, Date.now());
+    clock = startBoardClock(board);
+    let publishes = 0;
+    const unsubscribe = board.subscribe(() => publishes++);
+    vi.advanceTimersByTime(10_000);
+    expect(publishes).toBe(0);
+    const before = board.getState().panels[0]!.header;
+    seen = true;
+    board.getState().seenAgain(Date.now());
+    expect(publishes).toBe(1);
+    expect(board.getState().panels[0]!.header).not.toBe(before);
+    expect(board.getState().panels[0]!.header).toContain('10s');
+    vi.advanceTimersByTime(10_000);
+    expect(publishes).toBe(11);
+    unsubscribe();
+  });
 });
