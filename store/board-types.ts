@@ -178,7 +178,7 @@ export interface BoardActions {
    * While nobody does, a tick that decides nothing publishes no header text,
    * and the clock ticks when the watchdog is due and at least every
    * UNSEEN_TICK_EVERY ticks, for what rides the tick (docs/performance.md,
-   * "The board sleeps and a second patches headers"). Default: always seen.
+   * "Optimisations that stay"). Default: always seen.
    */
   seenBy(seen: () => boolean): void;
   /** Whether anybody sees the board now (seenBy). */

@@ -160,7 +160,7 @@ describe('the board clock', () => {
 
   it('unseen, walks a silent agent through idle, soft stop, hard stop and removal at the same ticks, waking only for them and every 5 s', () => {
     const board = createBoard();
-    board.getState().seenBy(() => false);
+    board.getState().seenBy?.(() => false);
     const calls: string[] = [];
     const start = Date.now();
     const id = board.getState().open({ label: 'silent' }, start);
@@ -194,7 +194,7 @@ describe('the board clock', () => {
   it('seen again (a client attached), publishes the headers at once and ticks every second', () => {
     const board = createBoard();
     let seen = false;
-    board.getState().seenBy(() => seen);
+    board.getState().seenBy?.(() => seen);
     board.getState().open({ label: 'a' }, Date.now());
     clock = startBoardClock(board);
     let publishes = 0;
@@ -203,7 +203,7 @@ describe('the board clock', () => {
     expect(publishes).toBe(0);
     const before = board.getState().panels[0]!.header;
     seen = true;
-    board.getState().seenAgain(Date.now());
+    board.getState().seenAgain?.(Date.now());
     expect(publishes).toBe(1);
     expect(board.getState().panels[0]!.header).not.toBe(before);
     expect(board.getState().panels[0]!.header).toContain('10s');

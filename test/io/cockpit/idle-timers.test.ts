@@ -36,7 +36,7 @@ function twoMinutes(seen: () => boolean): { armed: Set<number>; touched: number;
   const slots = new AgentSlots(db, { run: 'idle', isAlive: () => true });
   const renew = vi.spyOn(slots, 'renew');
   const board = createBoard();
-  board.getState().seenBy(seen);
+  board.getState().seenBy?.(seen);
   const service = new LocalAgentService({ board, records: new RecordStore(db), agents: new AgentsStore(db), slots, stateDir: dir, run: 'idle', now: Date.now, runners: {} });
   const touched: number[] = [];
   const alive = aliveTouch((at) => touched.push(at - T0), Date.now);
