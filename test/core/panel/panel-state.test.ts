@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterEvent, finalState, isLive, watchdog, type Supervised } from '../../../src/core/panel/panel-state.js';
+import { afterEvent, decisionDueAt, finalState, isLive, watchdog, type Supervised } from '../../../src/core/panel/panel-state.js';
 
 const T0 = 10_000;
 const running: Supervised = { state: 'running', startedAt: T0, lastEventAt: T0 };
@@ -59,5 +59,33 @@ describe('state machine', () => {
   it('knows which states are live', () => {
     expect(['queued', 'running', 'idle', 'waiting'].every((s) => isLive(s as never))).toBe(true);
     expect(['done', 'failed', 'timeout', 'cancelled'].some((s) => isLive(s as never))).toBe(false);
+  });
+});
+
+describe('decisionDueAt (the clock of a board nobody sees)', () => {
+  const T = 1_000_000;
+  const shapes: Supervised[] = [
+    { state: 'running', startedAt: T, lastEventAt: T + 5_000 },
+    { state: 'idle', startedAt: T, lastEventAt: T + 5_000 },
+    { state: 'running', startedAt: T, lastEventAt: T, deadline: T + 30_000 },
+    { state: 'idle', startedAt: T, lastEventAt: T, idleKillMs: 90_000, deadline: T + 600_000 },
+    { state: 'running', startedAt: T, lastEventAt: T, stop: { cause: 'user', reason: 'x', at: T + 2_000 } },
+    { state: 'running', startedAt: T, lastEventAt: T, stop: { cause: 'user', reason: 'x', at: T + 2_000, hardAt: T + 7_000 } },
+    { state: 'done', startedAt: T, lastEventAt: T, closeAt: T + 9_000 },
+  ];
+
+  it('is the first moment the watchdog decides something: nothing a millisecond before', () => {
+    for (const panel of shapes) {
+      const due = decisionDueAt(panel, T);
+      expect(due, panel.state).toBeDefined();
+      expect(watchdog(panel, due! - 1), JSON.stringify(panel)).toEqual([]);
+      expect(watchdog(panel, due!).length, JSON.stringify(panel)).toBeGreaterThan(0);
+    }
+  });
+
+  it('is now while an agent asks or is held: their ends come from outside', () => {
+    expect(decisionDueAt({ state: 'asking', startedAt: T, lastEventAt: T }, T + 1)).toBe(T + 1);
+    expect(decisionDueAt({ state: 'waiting', startedAt: T, lastEventAt: T }, T + 1)).toBe(T + 1);
+    expect(decisionDueAt({ state: 'done', startedAt: T, lastEventAt: T }, T)).toBeUndefined();
   });
 });
