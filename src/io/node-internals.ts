@@ -43,9 +43,9 @@ export type OnRead = (bytes: Buffer, length: number) => void;
  * reused buffer of `size` bytes with the length read: net.Socket's `onread`,
  * which tty.ReadStream passes on without saying so; no Readable stream
  * between a key and its reader, and no view made for a read (a key's way
- * to the pty: docs/performance.md, "The terminal's turn"). Switched off,
- * the stream's 'data'. The stream still reports 'error', 'end' and
- * 'close'; reading starts with resume().
+ * to the pty: docs/performance.md, "Echo ahead"). Switched off, the
+ * stream's 'data'. The stream still reports 'error', 'end' and 'close';
+ * reading starts with resume().
  */
 export function ttyReader(fd: number, size: number, onRead: OnRead): ReadStream {
   if (!internalsOn()) {

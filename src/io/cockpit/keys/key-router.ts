@@ -98,7 +98,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
     commands.seen();
     const wasPending = keys.awaiting;
     const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    // A plain key skips the scan, which would hand it on whole: a key's way to the pty is its echo's (docs/performance.md, "The terminal's turn").
+    // A plain key skips the scan, which would hand it on whole: a key's way to the pty is its echo's (docs/performance.md, "Echo ahead").
     if (keys.passes(text)) input(text);
     else routeActions(keys.push(text));
     watchPrefix(wasPending);
