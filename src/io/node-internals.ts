@@ -35,23 +35,27 @@ export function ttyHandle(stream: object): TtyHandle | undefined {
 /** tty.ReadStream passes its options on to net.Socket, whose `onread` @types/node leaves out of tty's. */
 type ReaderOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { buffer: Buffer; callback: (n: number, buf: Buffer) => boolean | void } };
 
+/** A read's bytes: the first `length` of `bytes`, valid only during the call. */
+export type OnRead = (bytes: Buffer, length: number) => void;
+
 /**
- * A terminal's reads on `fd`, each handed to `onRead` (valid only during
- * the call) straight from one reused buffer of `size` bytes: net.Socket's
- * `onread`, which tty.ReadStream passes on without saying so; no Readable
- * stream between a key and its reader. Switched off, the stream's 'data'.
- * The stream still reports 'error', 'end' and 'close'; reading starts with
- * resume().
+ * A terminal's reads on `fd`, each handed to `onRead` straight from one
+ * reused buffer of `size` bytes with the length read: net.Socket's `onread`,
+ * which tty.ReadStream passes on without saying so; no Readable stream
+ * between a key and its reader, and no view made for a read (a key's way
+ * to the pty: docs/performance.md, "Echo ahead"). Switched off, the
+ * stream's 'data'. The stream still reports 'error', 'end' and 'close';
+ * reading starts with resume().
  */
-export function ttyReader(fd: number, size: number, onRead: (bytes: Buffer) => void): ReadStream {
+export function ttyReader(fd: number, size: number, onRead: OnRead): ReadStream {
   if (!internalsOn()) {
     const stream = new ReadStream(fd);
     stream.pause();
-    stream.on('data', (bytes) => onRead(bytes as Buffer));
+    stream.on('data', (bytes: Buffer) => onRead(bytes, bytes.length));
     return stream;
   }
   const buffer = Buffer.allocUnsafe(size);
-  const options: ReaderOptions = { onread: { buffer, callback: (n, buf) => void onRead(buf.subarray(0, n)) } };
+  const options: ReaderOptions = { onread: { buffer, callback: (n, buf) => void onRead(buf, n) } };
   return new ReadStream(fd, options);
 }
 

@@ -20,7 +20,7 @@ async function readThrough(typed: string): Promise<{ got: string; pushed: number
   const k = await aKeyboard();
   const push = vi.spyOn(Readable.prototype, 'push');
   let got = '';
-  const stream = ttyReader(openSync(k.path, 'r'), 64, (bytes) => void (got += bytes.toString('utf8')));
+  const stream = ttyReader(openSync(k.path, 'r'), 64, (bytes, length) => void (got += bytes.toString('utf8', 0, length)));
   try {
     stream.resume();
     k.type(typed);
@@ -54,6 +54,31 @@ describe("Node's internals (the canary)", () => {
       stream.destroy();
     } finally {
       t.end();
+    }
+  });
+
+  it('hands every read on in the one reused buffer, no view made for a key', async () => {
+    const k = await aKeyboard();
+    const views = vi.spyOn(Buffer.prototype, 'subarray');
+    const buffers = new Set<Buffer>();
+    let got = '';
+    const stream = ttyReader(openSync(k.path, 'r'), 64, (bytes, length) => {
+      buffers.add(bytes);
+      got += bytes.toString('latin1', 0, length);
+    });
+    try {
+      stream.resume();
+      for (const key of 'keys') {
+        k.type(key);
+        await until(() => got.endsWith(key), { what: `the key ${key} read`, explain: () => JSON.stringify(got) });
+      }
+      expect(got).toBe('keys');
+      expect(buffers.size).toBe(1);
+      expect(views).not.toHaveBeenCalled();
+    } finally {
+      views.mockRestore();
+      stream.destroy();
+      k.end();
     }
   });
 

@@ -145,6 +145,15 @@ export class KeyScanner {
     if (this.mode === 'copy') this.mode = 'normal';
   }
 
+  /**
+   * Whether push(`chunk`) would give exactly one input action of it and
+   * change nothing: normal mode, nothing carried, no prefix or escape in it
+   * (most keys typed; the router then skips the scan).
+   */
+  passes(chunk: string): boolean {
+    return this.mode === 'normal' && this.carry === '' && chunk !== '' && !chunk.includes(this.prefix) && !chunk.includes(ESC);
+  }
+
   /** Scans one chunk of raw stdin. */
   push(chunk: string): KeyAction[] {
     const scan = new Scan(this.carry + chunk);

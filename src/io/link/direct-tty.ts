@@ -24,7 +24,7 @@ import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } fr
 import { isatty, WriteStream, type ReadStream } from 'node:tty';
 import { messageOf } from '../../core/errors.js';
 import type { TtyClaim } from '../../core/protocol/link-frames.js';
-import { internalsOn, ttyHandle, ttyReader } from '../node-internals.js';
+import { internalsOn, ttyHandle, ttyReader, type OnRead } from '../node-internals.js';
 
 /** A terminal the server writes a client's output to. */
 export class DirectTty {
@@ -129,11 +129,11 @@ export interface TakenTerminal {
 /**
  * Takes the terminal a client claims, both ways or not at all: its output
  * written here (openDirectTty) and its keys read here, each read handed to
- * `onKeys` (valid only during the call). Reading starts with the input's
- * resume(). A string says why the client keeps its terminal and the link
- * carries frames both ways.
+ * `onKeys` (the first `length` bytes of a reused buffer, valid only during
+ * the call). Reading starts with the input's resume(). A string says why
+ * the client keeps its terminal and the link carries frames both ways.
  */
-export function takeTerminal(claim: TtyClaim, onKeys: (bytes: Buffer) => void): TakenTerminal | string {
+export function takeTerminal(claim: TtyClaim, onKeys: OnRead): TakenTerminal | string {
   const output = openDirectTty(claim);
   if (typeof output === 'string') return output;
   const input = openStream(claim, 'read', onKeys);
@@ -144,9 +144,9 @@ export function takeTerminal(claim: TtyClaim, onKeys: (bytes: Buffer) => void): 
   return { output, input };
 }
 
-function openStream(claim: TtyClaim, way: 'read', onKeys: (bytes: Buffer) => void): ReadStream | string;
+function openStream(claim: TtyClaim, way: 'read', onKeys: OnRead): ReadStream | string;
 function openStream(claim: TtyClaim, way: 'write'): WriteStream | string;
-function openStream(claim: TtyClaim, way: 'read' | 'write', onKeys?: (bytes: Buffer) => void): ReadStream | WriteStream | string {
+function openStream(claim: TtyClaim, way: 'read' | 'write', onKeys?: OnRead): ReadStream | WriteStream | string {
   // Whether libuv reopened the terminal, and making its writes non-blocking, both need the stream's handle.
   if (!internalsOn()) return "Node's internals are switched off (TAI_INTERNALS=0): the client keeps its terminal";
   let fd: number;

@@ -12,11 +12,13 @@ export class KeysText {
   readonly #decoder = new StringDecoder('utf8');
   #clean = true;
 
-  text(bytes: Uint8Array): string {
-    const last = bytes[bytes.length - 1];
+  /** The text of the first `length` bytes (a reused read buffer's), these taken now. */
+  text(bytes: Uint8Array, length = bytes.length): string {
+    const last = length > 0 ? bytes[length - 1] : undefined;
     if (last === undefined) return '';
-    if (bytes.length === 1 && last < 0x80 && this.#clean) return String.fromCharCode(last);
+    if (length === 1 && last < 0x80 && this.#clean) return String.fromCharCode(last);
     this.#clean = last < 0x80;
-    return this.#decoder.write(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+    const read = length === bytes.length ? bytes : bytes.subarray(0, length);
+    return this.#decoder.write(Buffer.isBuffer(read) ? read : Buffer.from(read));
   }
 }

@@ -184,7 +184,7 @@ export class Hub {
     const claim = hello.tty;
     // A claim without the keys (a client of before whose keys came from a pipe) gets frames: the terminal is taken whole or not at all.
     if (claim !== undefined && hello.ttyInput === true) {
-      const taken = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : takeTerminal(claim, (bytes) => this.typed(c, bytes));
+      const taken = this.options.directTty === false ? 'TAI_DIRECT_TTY=0' : takeTerminal(claim, (bytes, length) => this.typed(c, bytes, length));
       if (typeof taken === 'string') this.log(`link: frames for a client: ${taken}`);
       else {
         c.tty = taken.output;
@@ -265,8 +265,8 @@ export class Hub {
   }
 
   /** Keys from a client (its input frames, or its terminal read here); a read-only one's only for prefix + d. */
-  typed(c: Client, bytes: Uint8Array): void {
-    const text = c.keys.text(bytes);
+  typed(c: Client, bytes: Uint8Array, length = bytes.length): void {
+    const text = c.keys.text(bytes, length);
     if (text === '') return;
     if (c.readOnly) {
       if (c.watch?.push(text)) this.detachClient(c);

@@ -4,6 +4,35 @@ import { DEFAULT_PREFIX, KeyScanner, keyLength, parsePrefix, prefixName } from '
 const P = DEFAULT_PREFIX;
 
 describe('KeyScanner', () => {
+  it('says a chunk passes only when its scan would hand it on whole and change nothing (random chunks, in any state)', () => {
+    const alphabet = ['a', 'q', '[', 'M', '1', ';', '~', 'O', '\r', P, '\x1b', '\x1b[200~', '\x1b[201~', '\x1b[<0;1;1M', '\x1b[M', '@', '?'];
+    let seed = 7;
+    const pick = (): string => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return alphabet[seed % alphabet.length]!;
+    };
+    const chunk = (): string => Array.from({ length: 1 + (Math.floor(seed / 7) % 3) }, pick).join('');
+    let passed = 0;
+    for (let run = 0; run < 400; run++) {
+      const prelude = Array.from({ length: run % 5 }, chunk);
+      const next = chunk();
+      const after = chunk();
+      const skipped = new KeyScanner();
+      const scanned = new KeyScanner();
+      for (const c of prelude) {
+        skipped.push(c);
+        scanned.push(c);
+      }
+      if (!skipped.passes(next)) continue;
+      passed++;
+      expect(scanned.push(next), JSON.stringify([prelude, next])).toEqual([{ kind: 'input', data: next }]);
+      // Nothing changed: both read what follows alike.
+      expect(skipped.push(after)).toEqual(scanned.push(after));
+      expect([skipped.awaiting, skipped.prompting, skipped.copying]).toEqual([scanned.awaiting, scanned.prompting, scanned.copying]);
+    }
+    expect(passed).toBeGreaterThan(50);
+  });
+
   it('passes every byte unchanged when there is no prefix', () => {
     const k = new KeyScanner();
     const chunk = 'ls -la\r\x03\x04\x1b[A\x1b[15~\x1bf\x01';

@@ -19,6 +19,12 @@ describe('KeysText', () => {
     expect(got.join('')).toBe('a\ré' + 'b世c\x1b[A\ufffdd' + 'ée');
   });
 
+  it('reads only the first `length` bytes of a reused buffer', () => {
+    const keys = new KeysText();
+    const buffer = Buffer.from('ab\u00e9zzzz', 'utf8');
+    expect([keys.text(buffer, 1), keys.text(buffer.subarray(1), 1), keys.text(buffer.subarray(2), 2), keys.text(buffer, 0)]).toEqual(['a', 'b', '\u00e9', '']);
+  });
+
   it("takes a one-byte key after a plain one without the decoder, reading no internals of Node's (TAI_INTERNALS=0 too)", () => {
     vi.stubEnv('TAI_INTERNALS', '0');
     const write = vi.spyOn(StringDecoder.prototype, 'write');

@@ -20,7 +20,7 @@ import type { Reply } from '../../../../store/dispatch.js';
 import { MouseRouter, type MouseView } from '../../../core/input/mouse-route.js';
 import { WHEEL_LINES, type MouseEvent } from '../../../core/input/mouse.js';
 import { SCROLL_DOWN, SCROLL_UP } from '../../../core/input/copy-mode.js';
-import { keyLength, PREFIX_TIMEOUT_MS, type KeyScanner } from '../../../core/input/keys.js';
+import { keyLength, PREFIX_TIMEOUT_MS, type KeyAction, type KeyScanner } from '../../../core/input/keys.js';
 import { listMove } from '../../../core/input/list-keys.js';
 import type { Board } from '../../../../store/board.js';
 import { selectedIndex, type AgentList } from '../../../../store/agent-list.js';
@@ -79,11 +79,33 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
 
   const listKey = (l: AgentList, key: string): void => openListKey(board, l, key, now(), changed);
 
+  /** Keys for a pane: an answer to the question asked, the open list's, or the focused pane's. */
+  const input = (text: string): void => {
+    const data = commands.asking ? commands.answer(text) : text;
+    if (data === '') return;
+    let i = 0;
+    // The open list holds the keyboard; the keys after the one that closed it (one chunk on a loaded machine) go on.
+    while (i < data.length && list?.getState().open && !board.getState().help) {
+      const len = keyLength(data, i) || data.length - i;
+      listKey(list, data.slice(i, i + len));
+      i += len;
+    }
+    if (i < data.length) typed(route, commands, data.slice(i));
+  };
+
   return (chunk) => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
     commands.seen();
     const wasPending = keys.awaiting;
-    for (const action of keys.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    // A plain key skips the scan, which would hand it on whole: a key's way to the pty is its echo's (docs/performance.md, "Echo ahead").
+    if (keys.passes(text)) input(text);
+    else routeActions(keys.push(text));
+    watchPrefix(wasPending);
+  };
+
+  function routeActions(actions: readonly KeyAction[]): void {
+    for (const action of actions) {
       if (action.kind !== 'input' && action.kind !== 'mouse') commands.lapse(); // another command: a question lapses
       switch (action.kind) {
         case 'mention':
@@ -109,22 +131,11 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
         case 'mouse':
           if (mentions.prompt.getState().line === null) routeMouse(route, mouse, commands, action.event);
           continue;
-        case 'input': {
-          const data = commands.asking ? commands.answer(action.data) : action.data;
-          if (data === '') continue;
-          let i = 0;
-          // The open list holds the keyboard; the keys after the one that closed it (one chunk on a loaded machine) go on.
-          while (i < data.length && list?.getState().open && !board.getState().help) {
-            const len = keyLength(data, i) || data.length - i;
-            listKey(list, data.slice(i, i + len));
-            i += len;
-          }
-          if (i < data.length) typed(route, commands, data.slice(i));
-        }
+        case 'input':
+          input(action.data);
       }
     }
-    watchPrefix(wasPending);
-  };
+  }
 }
 
 /** Arms (or disarms) the prefix's lapse after a chunk, and redraws when its sign changed. */
