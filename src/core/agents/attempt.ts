@@ -14,7 +14,7 @@
  *   (src/io/outage/agent-outages.ts): final, or an outage to wait out; the
  *   outage's `ticket` is handed back untouched in the hold effect.
  */
-import type { PanelState } from '../panel/panel-state.js';
+import type { FinalState, PanelState } from '../panel/panel-state.js';
 
 /** How an agent ended by its own account (the runner's outcome). */
 export interface AttemptOutcome {
@@ -171,4 +171,9 @@ function withoutEnded<O extends AttemptOutcome>(state: AttemptState<O>): Attempt
   if (state.endedDuringHold === undefined) return state;
   const { endedDuringHold: _taken, ...rest } = state;
   return rest;
+}
+
+/** A finished attempt's job: a failed one with retries left starts its next attempt (`retry` on spawn); else it answers. */
+export function jobAfter(final: FinalState, retriesLeft: number): 'retry' | 'answer' {
+  return final === 'failed' && retriesLeft > 0 ? 'retry' : 'answer';
 }

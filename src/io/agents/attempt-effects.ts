@@ -11,7 +11,7 @@
  * - sweep: on every publish of the board, what no runner reports (a panel
  *   the board finished itself, a live state to store, an idle spell).
  */
-import { step, type AttemptEffect, type AttemptEvent, type EndVerdict } from '../../core/agents/attempt.js';
+import { jobAfter, step, type AttemptEffect, type AttemptEvent, type EndVerdict } from '../../core/agents/attempt.js';
 import { codePoints, needsRecord } from '../../core/agents/claim-check.js';
 import { messageOf } from '../../core/errors.js';
 import type { FinalState } from '../../core/panel/panel-state.js';
@@ -208,7 +208,7 @@ function retryOrAnswer(s: ServiceState, job: Job, attempt: Attempt, final: Final
   const { chars, recordId } = claimed;
   attempt.state = final;
   attempt.summary = reason;
-  if (final === 'failed' && job.retriesLeft > 0) {
+  if (jobAfter(final, job.retriesLeft) === 'retry') {
     job.retriesLeft--;
     job.notes.push(`attempt ${job.attempts.length} (#${attempt.id}): failed: ${reason}`);
     try {

@@ -1,6 +1,6 @@
 /** The attempt's state machine (src/core/agents/attempt.ts), transition by transition. */
 import { describe, expect, it } from 'vitest';
-import { startedAttempt, step, type AttemptEvent, type AttemptOutcome, type AttemptRules, type AttemptState } from '../../../src/core/agents/attempt.js';
+import { jobAfter, startedAttempt, step, type AttemptEvent, type AttemptOutcome, type AttemptRules, type AttemptState } from '../../../src/core/agents/attempt.js';
 
 type State = AttemptState<AttemptOutcome>;
 type Event = AttemptEvent<AttemptOutcome, 'ticket'>;
@@ -57,5 +57,13 @@ describe('an attempt\'s transitions', () => {
     const ran = step<AttemptOutcome, 'ticket'>({ ...running, silenceChecked: true }, { type: 'panel', state: 'running' }, HOLDS);
     expect(ran.state.silenceChecked).toBe(false);
     expect(step<AttemptOutcome, 'ticket'>(ran.state, { type: 'panel', state: 'idle' }, HOLDS).effects).toEqual([{ kind: 'check-silence' }]);
+  });
+});
+
+describe('a finished attempt\'s job', () => {
+  it('retries only a failure with retries left; every other end answers', () => {
+    expect(jobAfter('failed', 1)).toBe('retry');
+    expect(jobAfter('failed', 0)).toBe('answer');
+    for (const final of ['done', 'timeout', 'cancelled'] as const) expect(jobAfter(final, 3)).toBe('answer');
   });
 });
