@@ -11,7 +11,9 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, min: 60_000, h: 3_600
 
 /** The spec's rows: constant name to its value in code's units (durations in ms). */
 function specRows(): Map<string, number> {
-  const section = SPEC.slice(SPEC.indexOf('## Constants'), SPEC.indexOf('\n## ', SPEC.indexOf('## Constants') + 1));
+  // The policy table ends at the first subsection; the limits defined elsewhere follow (test/core/spec-constants.test.ts).
+  const start = SPEC.indexOf('## Constants');
+  const section = SPEC.slice(start, SPEC.indexOf('\n#', start + 1));
   const rows = new Map<string, number>();
   for (const line of section.split('\n')) {
     const cells = /^\| `([A-Z_]+)` \| ([0-9.]+)(?: ([a-z]+))? \|/.exec(line);

@@ -20,6 +20,7 @@ import { sanitizeLine } from '../../core/text/sanitize.js';
 import type { Board } from '../../../store/board.js';
 import { startPushes } from '../notify/agent-pushes.js';
 import { webhookFromEnv } from '../notify/webhook-env.js';
+import { hookCommand } from '../notify/hook-command.js';
 import type { WebhookSender } from '../notify/webhook-sender.js';
 
 /** A hook gets this long before it is killed. */
@@ -137,15 +138,4 @@ function runHook(env: NodeJS.ProcessEnv, n: Notification, log: ((line: string) =
   } catch (err) {
     log?.(`notify hook failed: ${messageOf(err)}`);
   }
-}
-
-/**
- * How the hook is run: `sh -c HOOK tai-notify ARGS` hands the arguments to
- * the command line's `$1 $2 $3`, which a plain path would never see; a
- * single word without shell syntax is that path (or a program on PATH),
- * run with the arguments.
- */
-export function hookCommand(hook: string, args: readonly string[]): [string, string[]] {
-  const plain = hook.trim();
-  return /^[\w./+@%,:-]+$/.test(plain) ? [plain, [...args]] : ['/bin/sh', ['-c', hook, 'tai-notify', ...args]];
 }

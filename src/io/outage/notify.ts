@@ -8,13 +8,15 @@
  * The channels: a desktop notification through `notify-send` where it is
  * installed, the terminal bell and an OSC 9 message (iTerm2, WezTerm, kitty,
  * Windows Terminal show it as a desktop notification), and the hook command in
- * `TAI_NOTIFY_HOOK` (run by `/bin/sh -c`, the message in `TAI_NOTIFY_MESSAGE`).
+ * `TAI_NOTIFY_HOOK`, run as the cockpit's notifier runs it (src/io/notify/hook-command.ts):
+ * `$1 $2 $3` are `outage`, the service lost and the message, also in `TAI_NOTIFY_*` and `TAI_OUTAGE_*`.
  * Each channel's outcome is written to the run log as one `notify-sent` row.
  */
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { claimNotification, formatDuration, log, type Outage } from './outage-store.js';
 import { runProbe } from './probes.js';
 import { which } from '../path-lookup.js';
+import { hookCommand } from '../notify/hook-command.js';
 import type { StateDb } from '../storage/state-db.js';
 
 /** A channel command (notify-send, the hook) gets this long before it is killed. */
@@ -70,11 +72,13 @@ export async function notifyGiveUp(db: StateDb, outage: Outage, options: NotifyO
   }
   const hook = env['TAI_NOTIFY_HOOK'];
   if (hook !== undefined && hook.trim() !== '') {
+    const [file, args] = hookCommand(hook, ['outage', outage.service, message]);
     const outcome = await runProbe(
-      { shell: hook },
+      { argv: [file, ...args] },
       {
         env: {
           ...env,
+          TAI_NOTIFY_EVENT: 'outage',
           TAI_NOTIFY_MESSAGE: message,
           TAI_OUTAGE_ID: String(outage.id),
           TAI_OUTAGE_SERVICE: outage.service,

@@ -65,6 +65,21 @@ describe('the give-up notification', () => {
     ]);
   });
 
+  it.each([
+    ['a plain path to a script', (script: string) => script],
+    ['a command line', (script: string) => `${script} "$1" "$2" "$3"`],
+  ])('hands the event, the service and the message to a hook that is %s, as its three arguments, as the cockpit does', async (_, hook) => {
+    const db = connect();
+    const outage = gaveUp(db);
+    const out = join(dir, 'hook.out');
+    const script = join(dir, 'hook.sh');
+    writeFileSync(script, `#!/bin/sh\nprintf '%s|%s|%s|%s' "$1" "$2" "$3" "$TAI_NOTIFY_EVENT" > '${out}'\n`);
+    chmodSync(script, 0o700);
+    const result = await notifyGiveUp(db, outage, { now: T0, env: { PATH: dir, TAI_NOTIFY_HOOK: hook(script) } });
+    expect(result.channels).toEqual(['hook: exit 0']);
+    expect(readFileSync(out, 'utf8')).toBe(`outage|network|${giveUpMessage(outage)}|outage`);
+  });
+
   it('finds notify-send only as an executable file in an absolute PATH folder', async () => {
     const db = connect();
     const outage = gaveUp(db);

@@ -1,0 +1,18 @@
+/**
+ * How `TAI_NOTIFY_HOOK` is run, the same for every notification (an agent
+ * waiting or ending, src/io/cockpit/notifier.ts; an outage given up,
+ * src/io/outage/notify.ts): `$1 $2 $3` are the event, who it is about and the
+ * message, whether the hook is a path to a script or a command line
+ * (README.md, "Switches"; docs/outages.md, "The commands").
+ */
+
+/**
+ * The argv of the hook: `sh -c HOOK tai-notify ARGS` hands the arguments to
+ * the command line's `$1 $2 $3`, which a plain path would never see; a
+ * single word without shell syntax is that path (or a program on PATH),
+ * run with the arguments.
+ */
+export function hookCommand(hook: string, args: readonly string[]): [string, string[]] {
+  const plain = hook.trim();
+  return /^[\w./+@%,:-]+$/.test(plain) ? [plain, [...args]] : ['/bin/sh', ['-c', hook, 'tai-notify', ...args]];
+}
