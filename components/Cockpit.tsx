@@ -43,7 +43,7 @@ export interface CockpitProps {
   /** Whether the prefix waits for its key (the status line lights up). */
   readonly prefixSign?: PrefixSign;
   /**
-   * The output stage draws the status row over the chrome (the cockpit's overlay mode, src/io/cockpit/drawing.ts):
+   * The output stage draws the status row over the chrome (the cockpit's overlay mode, src/io/cockpit/drawing/frames.ts):
    * React leaves it blank and never renders for the cost figure or the prefix sign, which change it alone.
    */
   readonly statusDrawn?: boolean;

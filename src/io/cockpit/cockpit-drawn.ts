@@ -1,6 +1,6 @@
 /**
  * The drawn cockpit put together from its parts: the board's clock, the main
- * pane (src/io/cockpit/main/main-pane.ts), the drawing (drawing.ts), the keyboard
+ * pane (src/io/cockpit/main/main-pane.ts), the drawing (drawing/drawing.ts), the keyboard
  * routed to the mention line, the prefix commands or the main program
  * (key-router.ts), the window's size, and the process hooks (signals, a last
  * restore before an uncaught error is printed). It ends once, when the main
@@ -26,7 +26,7 @@ import { startBoardClock } from './board-clock.js';
 import type { CockpitBoard, CockpitScreens } from './cockpit-board.js';
 import type { CockpitOptions, RunningCockpit } from './cockpit-types.js';
 import { CopyView } from './keys/copy-view.js';
-import { startDrawing, type Drawing } from './drawing.js';
+import { startDrawing, type Drawing } from './drawing/drawing.js';
 import { routeKeys, type KeyRoute } from './keys/key-router.js';
 import { panelKeys } from './keys/panel-keys.js';
 import { steerKeys } from './keys/steer-keys.js';

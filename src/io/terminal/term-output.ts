@@ -25,18 +25,13 @@
  *   (XtermScreen.echoOf); the next draw looks at that row again too.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
+import { changedRows, changedSpan, inputsOf, rowAt, type Overlay, type Span } from './cells/changed-rows.js';
+import { diffRow, FrameBytes } from './cells/row-diff.js';
+
+export type { Overlay } from './cells/changed-rows.js';
 
 /** Where to put the terminal's cursor after a frame; null hides it. */
 export type CursorPlace = { readonly x: number; readonly y: number } | null;
-
-/** A pane's cells and where they go. */
-export interface Overlay {
-  readonly x: number;
-  readonly y: number;
-  /** The width of the rectangle; wider rows are cut (a screen may lag a resize by a frame). */
-  readonly cols: number;
-  readonly rows: readonly CellRow[];
-}
 
 /** Counters for the benchmark and tests. */
 export interface TermOutputStats {
@@ -47,9 +42,6 @@ export interface TermOutputStats {
   writes: number;
   bytes: number;
 }
-
-/** Unchanged cells between two changed runs that are rewritten rather than jumped over (a jump costs ~8 bytes). */
-const GAP_MERGE = 6;
 
 /** The inputs of a row that no full frame composed (a patched one): matches none. */
 const UNKNOWN: readonly unknown[] = [];
@@ -79,6 +71,9 @@ export class TermOutput {
    */
   private readonly composed = new WeakSet<CellRow>();
   private spare: (CellRow | undefined)[] = [];
+  /** The frame's bytes, in a buffer kept between frames; the span of a row to look at. */
+  private readonly bytes = new FrameBytes();
+  private readonly span: Span = { from: 0, to: 0 };
 
   constructor(
     private readonly write: (data: string) => void,
@@ -149,45 +144,49 @@ export class TermOutput {
   /** Writes what changed on the terminal: the chrome with `overlays` pasted over it; returns the bytes written. */
   draw(overlays: readonly Overlay[], cursor: CursorPlace): number {
     this.stats.frames++;
-    let out = '';
+    const out = this.bytes;
+    out.reset();
+    out.text(SYNC_ON);
     if (this.chrome.length !== this.rows) this.setChrome('');
     if (this.clear) {
-      out += '\x1b[0m\x1b[H\x1b[2J';
+      out.text('\x1b[0m\x1b[H\x1b[2J');
       this.cells = Array.from({ length: this.rows }, () => blankRow(this.cols));
       this.sources = [];
       this.clear = false;
     }
-    let style = '';
-    const only = this.changedRows(overlays);
+    const only = this.chromeChanged || this.chrome.length !== this.rows ? null : changedRows(overlays, this.lastOverlays, this.patched, this.rows);
     this.patched.clear();
     this.lastOverlays = overlays;
     this.chromeChanged = false;
+    const { span } = this;
     for (let n = 0, count = only ? only.length : this.rows; n < count; n++) {
-      const y = only ? only[n] : n;
-      const span = this.changedSpan(y, overlays);
-      if (span === null) continue;
-      this.sources[y] = this.inputs(y, overlays);
+      const y = only ? only[n]! : n;
+      const last = this.sources[y];
+      if (!changedSpan(span, last, this.chrome[y]!, y, overlays, this.cols)) continue;
+      this.sources[y] = inputsOf(this.chrome[y]!, y, overlays, last === UNKNOWN ? undefined : (last as unknown[] | undefined));
       const next = this.compose(y, overlays);
       const prev = this.cells[y];
       if (next === prev) continue;
       this.cells[y] = next;
-      const r = this.diffRow(y, prev, next, style, span.from, span.to);
-      out += r.out;
-      style = r.style;
+      diffRow(out, y, prev, next, this.cols, span.from, span.to);
       if (prev !== undefined && this.composed.has(prev)) this.spare[y] = prev;
     }
-    if (style !== '') out += '\x1b[0m';
+    if (out.style !== '') out.text('\x1b[0m');
     const cursorMoved = !sameCursor(cursor, this.cursor);
-    if (out !== '' || cursorMoved) {
-      if (cursor) out += `\x1b[${cursor.y + 1};${cursor.x + 1}H${this.cursor ? '' : '\x1b[?25h'}`;
-      else if (this.cursor !== null) out += '\x1b[?25l';
+    if (out.length > SYNC_ON.length || cursorMoved) {
+      if (cursor) {
+        out.moveTo(cursor.y, cursor.x);
+        if (!this.cursor) out.text('\x1b[?25h');
+      } else if (this.cursor !== null) out.text('\x1b[?25l');
       this.cursor = cursor;
     }
-    if (out === '') return 0;
-    const data = SYNC_ON + out + SYNC_OFF;
+    if (out.length === SYNC_ON.length) return 0;
+    out.text(SYNC_OFF);
+    const bytes = out.length;
+    const data = out.take();
     this.write(data);
     this.stats.writes++;
-    this.stats.bytes += Buffer.byteLength(data);
+    this.stats.bytes += bytes;
     return data.length;
   }
 
@@ -204,37 +203,37 @@ export class TermOutput {
   patch(overlays: readonly Overlay[]): boolean {
     if (this.clear || this.cursor === undefined || this.chrome.length !== this.rows || this.cells.length !== this.rows) return false;
     this.stats.frames++;
-    let out = '';
-    let style = '';
+    const out = this.bytes;
+    out.reset();
+    out.text(SYNC_ON);
     for (const o of overlays) {
       const n = Math.min(o.cols, this.cols - o.x);
       for (let k = 0; k < o.rows.length && n > 0; k++) {
         const y = o.y + k;
         const prev = this.cells[y];
         if (y < 0 || y >= this.rows || !prev || o.x < 0) continue;
-        const src = o.rows[k];
+        const src = o.rows[k]!;
         const next: CellRow = { chars: prev.chars.slice(), styles: prev.styles.slice() };
         const m = Math.min(n, src.chars.length);
         for (let i = 0; i < m; i++) {
-          next.chars[o.x + i] = src.chars[i];
-          next.styles[o.x + i] = src.styles[i];
+          next.chars[o.x + i] = src.chars[i]!;
+          next.styles[o.x + i] = src.styles[i]!;
         }
-        const r = this.diffRow(y, prev, next, style, o.x, o.x + m);
+        diffRow(out, y, prev, next, this.cols, o.x, o.x + m);
         this.cells[y] = next;
         // The row's inputs are no longer those of the last full frame: the next one composes it again.
         this.sources[y] = UNKNOWN;
         this.patched.add(y);
-        out += r.out;
-        style = r.style;
       }
     }
-    if (out === '') return true;
-    if (style !== '') out += '\x1b[0m';
-    if (this.cursor) out += `\x1b[${this.cursor.y + 1};${this.cursor.x + 1}H`;
-    const data = SYNC_ON + out + SYNC_OFF;
-    this.write(data);
+    if (out.length === SYNC_ON.length) return true;
+    if (out.style !== '') out.text('\x1b[0m');
+    if (this.cursor) out.moveTo(this.cursor.y, this.cursor.x);
+    out.text(SYNC_OFF);
+    const bytes = out.length;
+    this.write(out.take());
     this.stats.writes++;
-    this.stats.bytes += Buffer.byteLength(data);
+    this.stats.bytes += bytes;
     return true;
   }
 
@@ -266,66 +265,6 @@ export class TermOutput {
     this.stats.writes++;
     this.stats.bytes += data.length; // ASCII: one byte a character
     return true;
-  }
-
-  /**
-   * The rows to look at, when this frame's overlays are the last frame's
-   * objects at the same places but for some rows (a second's new headers):
-   * the rows of those, in order; null for every row. Rows whose every input
-   * is the same object as before would be skipped by changedSpan anyway.
-   */
-  private changedRows(overlays: readonly Overlay[]): number[] | null {
-    const last = this.lastOverlays;
-    if (this.chromeChanged || this.chrome.length !== this.rows || overlays.length !== last.length) return null;
-    const rows: number[] = [...this.patched];
-    for (let i = 0; i < overlays.length; i++) {
-      const o = overlays[i];
-      const p = last[i];
-      if (o === p) continue;
-      if (o.x !== p.x || o.y !== p.y || o.cols !== p.cols || o.rows.length !== p.rows.length) return null;
-      for (let k = 0; k < o.rows.length; k++) {
-        const y = o.y + k;
-        if (o.rows[k] !== p.rows[k] && y >= 0 && y < this.rows) rows.push(y);
-      }
-    }
-    return rows.sort((a, b) => a - b).filter((y, i) => i === 0 || rows[i - 1] !== y);
-  }
-
-  /**
-   * The columns of row `y` whose inputs changed since last frame: null when
-   * the row is made of the same rows at the same places (checked without
-   * allocating), the span of the overlays whose row changed when only those
-   * did (a streaming panel beside an unchanged main pane), else the whole row.
-   */
-  private changedSpan(y: number, overlays: readonly Overlay[]): { from: number; to: number } | null {
-    const whole = { from: 0, to: this.cols };
-    const last = this.sources[y];
-    if (!last || last[0] !== this.chrome[y]) return whole;
-    let from = this.cols;
-    let to = 0;
-    let i = 1;
-    for (const o of overlays) {
-      const src = rowAt(o, y);
-      if (!src) continue;
-      if (i + 2 >= last.length || last[i + 1] !== o.x || last[i + 2] !== o.cols) return whole;
-      if (last[i] !== src) {
-        from = Math.min(from, o.x);
-        to = Math.max(to, Math.min(this.cols, o.x + o.cols));
-      }
-      i += 3;
-    }
-    if (i !== last.length) return whole;
-    return to > from ? { from, to } : null;
-  }
-
-  /** The rows that make up row `y`: its chrome row, then each covering overlay's row and place. */
-  private inputs(y: number, overlays: readonly Overlay[]): unknown[] {
-    const refs: unknown[] = [this.chrome[y]];
-    for (const o of overlays) {
-      const src = rowAt(o, y);
-      if (src) refs.push(src, o.x, o.cols);
-    }
-    return refs;
   }
 
   /** Row `y` of the chrome with every overlay that covers it pasted in (the chrome row itself when none does). */
@@ -361,52 +300,6 @@ export class TermOutput {
     }
     return spare;
   }
-
-  /** The bytes that turn row `prev` into row `next` (which differ only in columns `from` to `to`), starting in pen `style`. */
-  private diffRow(y: number, prev: CellRow, next: CellRow, style: string, from: number, to: number): { out: string; style: string } {
-    let out = '';
-    const cols = this.cols;
-    let x = from;
-    while (x < to) {
-      if (prev.chars[x] === next.chars[x] && prev.styles[x] === next.styles[x]) {
-        x++;
-        continue;
-      }
-      // A changed run: extend it while cells change or the gap is short.
-      let start = x;
-      let end = x + 1;
-      let same = 0;
-      for (let j = x + 1; j < to; j++) {
-        if (prev.chars[j] === next.chars[j] && prev.styles[j] === next.styles[j]) {
-          if (++same > GAP_MERGE) break;
-        } else {
-          same = 0;
-          end = j + 1;
-        }
-      }
-      if (start > 0 && next.chars[start] === '') start--; // begin at the left half of a wide character
-      if (end < cols && next.chars[end] === '') end++; // and end after its right half
-      out += `\x1b[${y + 1};${start + 1}H`;
-      for (let j = start; j < end; j++) {
-        const ch = next.chars[j];
-        if (ch === '') continue;
-        const s = next.styles[j];
-        if (s !== style) {
-          out += s === '' ? '\x1b[0m' : `\x1b[0;${s}m`;
-          style = s;
-        }
-        out += ch;
-      }
-      x = end;
-    }
-    return { out, style };
-  }
-}
-
-/** The overlay's row at screen row `y`, if it covers it (checked first: a negative index is a slow property lookup). */
-function rowAt(o: Overlay, y: number): CellRow | undefined {
-  const i = y - o.y;
-  return i >= 0 && i < o.rows.length ? o.rows[i] : undefined;
 }
 
 function sameCursor(a: CursorPlace, b: CursorPlace | undefined): boolean {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { quietTerminal } from '../../helpers/quiet-terminal.js';
-import { startDrawing } from '../../../src/io/cockpit/drawing.js';
+import { startDrawing } from '../../../src/io/cockpit/drawing/drawing.js';
 import { createPaneSource } from '../../../src/io/terminal/pane-source.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
 import { createAgentList } from '../../../store/agent-list.js';

@@ -1,6 +1,8 @@
 import xterm from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cursorOf, lineToCells, screenCells, screenRows, trackCursorVisibility } from '../../../src/io/terminal/screen-rows.js';
+import { XtermScreen } from '../../../src/io/terminal/screen.js';
+import { bytesPerItem } from '../../helpers/allocated.js';
 import { seeded } from '../../helpers/seeded.js';
 
 // What these tests guard needs xterm.js's line objects (xterm-internals.ts): on, whatever the caller's TAI_INTERNALS.
@@ -171,5 +173,28 @@ describe('screenRows', () => {
         expect(screenCells(t, scrollback), `step ${step}: ${JSON.stringify(chunk)}`).toEqual(fresh());
       }
     }
+  });
+
+  it('reads 8 streaming panels a frame with little garbage, and gives the same cells as a full conversion', () => {
+    const screens = Array.from({ length: 8 }, () => new XtermScreen(70, 6));
+    const words = ['alpha ', 'beta ', 'gamma ', '\x1b[1;32mdelta\x1b[0m ', 'epsilon ', 'zeta '];
+    let n = 0;
+    // A frame's worth at 500 tokens/s and 50 ms a frame: 25 words a panel, a line and more, so every panel scrolls.
+    const stream = () => {
+      for (const s of screens) {
+        let chunk = '';
+        for (let i = 0; i < 25; i++) chunk += words[(n++ * 7) % words.length]!;
+        s.write(chunk);
+      }
+      return [screens];
+    };
+    for (let i = 0; i < 100; i++) {
+      stream();
+      for (const s of screens) expect(screenCells(s.term)).toEqual(fullCells(s.term));
+    }
+    const perFrame = bytesPerItem(20, () => stream(), (all) => all.forEach((s) => screenCells(s.term)));
+    // Two new arrays a converted line, a copy of every changed line's words, a Map of the moved lines and a new
+    // SGR string a styled cell made it about 125 KB.
+    expect(perFrame).toBeLessThan(70_000);
   });
 });

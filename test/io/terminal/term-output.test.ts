@@ -29,7 +29,11 @@ function harness(cols: number, rows: number) {
       }).join('');
     });
   };
-  return { term, out, writes, flush, text, look };
+  /** The UTF-8 bytes written to the terminal so far. */
+  let bytes = 0;
+  const written = () => bytes;
+  const flushed = flush;
+  return { term, out, writes, flush: () => ((bytes += writes.reduce((n, w) => n + Buffer.byteLength(w), 0)), flushed()), text, look, written };
 }
 
 describe('TermOutput', () => {
@@ -269,7 +273,7 @@ describe('parseRow', () => {
 
 
 describe('TermOutput while panels stream', () => {
-  it('composes a frame of 8 changing panels without copying the chrome rows into new arrays each frame', () => {
+  it('composes and writes a frame of 8 changing panels without new arrays a row or a string a cell', () => {
     const cols = 160;
     const out = new TermOutput(() => {}, cols, 60);
     out.frame(Array.from({ length: 60 }, (_, y) => `row ${y}`).join('\n'), null);
@@ -285,7 +289,22 @@ describe('TermOutput while panels stream', () => {
     const frames = Array.from({ length: 30 }, () => (n++, frame()));
     for (let i = 0; i < 200; i++) out.draw(frames[i % frames.length]!, null);
     const perFrame = bytesPerItem(20, () => Array.from({ length: 10 }, () => (n++, frame())), (overlays) => out.draw(overlays, null));
-    // New arrays for every composed row (48 rows of 160 cells, two arrays each) made it about 185 KB a frame.
-    expect(perFrame).toBeLessThan(100_000);
+    // New arrays for every composed row (48 rows of 160 cells, two arrays each) made it about 185 KB a frame; a
+    // string a written cell and one a row, 56 KB. The frame's own bytes (about 7 KB) remain.
+    expect(perFrame).toBeLessThan(16_000);
+  });
+
+  it('writes wide, accented and styled characters as UTF-8, reproduced on a real terminal, and counts their bytes', async () => {
+    const h = harness(24, 4);
+    h.out.frame('top\n\n\nbottom', null);
+    await h.flush();
+    const texts = ['é 世界 ñ x', '\x1b[31mrød\x1b[0m ok 世界界', 'plain ascii only', 'ß\x1b[1m世\x1b[0mz'];
+    for (let i = 0; i < texts.length; i++) {
+      const rows = [parseRow(texts[i]!, 20), parseRow(texts[(i + 1) % texts.length]!, 20)];
+      h.out.draw([{ x: 2, y: 1, cols: 20, rows }], { x: 0, y: 3 });
+      await h.flush();
+      expect(h.text().slice(1, 3)).toEqual(rows.map((r) => `  ${r.chars.join('')}`.trimEnd()));
+    }
+    expect(h.out.stats.bytes).toBe(h.written());
   });
 });
