@@ -8,8 +8,10 @@ const NEVER = [...configDefaults.exclude, 'test/real-agents/node_modules/**'];
 
 /**
  * The unit project (`npm run test:unit`): pure and in-process tests only, no
- * child process, pty, tmux or built dist/. A test file not named here runs in
- * the process project, so a new test is never left out of `npm test`.
+ * child process, pty, tmux or built dist/ (test/architecture/unit-project.test.ts
+ * holds it to that). A test file not named here runs in the process project, so
+ * a new test is never left out of `npm test`; so does a NAME.process.test.ts
+ * beside unit files, which holds the cases of NAME that start a process.
  */
 const UNIT = [
   'test/core/**/*.test.ts',
@@ -37,7 +39,7 @@ const UNIT = [
   'test/io/outage/outage-report.test.ts',
   'test/io/agents/runners/reaper-binary.test.ts',
   'test/io/agents/runners/result-text.test.ts',
-];
+].map((glob) => glob.replace(/\*\.test\.ts$/, '!(*.process).test.ts'));
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),

@@ -10,10 +10,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { type Comment, comments } from './comments.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const read = new Map<string, Comment[]>();
+/** A file's comments, parsed once for both guards below. */
+function commentsOf(file: string): Comment[] {
+  if (!read.has(file)) read.set(file, comments(file, readFileSync(join(ROOT, file), 'utf8')));
+  return read.get(file)!;
+}
 
 const UNIT = '(?:ms|µs|us|ns|s|MB|KB|kB|MiB|KiB|GB|%)';
 const FIGURE = new RegExp(
@@ -29,28 +36,12 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The comments of a source file, each with its first line's number. */
-function comments(file: string): { line: number; text: string }[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard, text);
-  const found: { line: number; text: string }[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      const start = scanner.getTokenStart();
-      // Quoted text (a message, a flag) is what others print, not a figure of ours: blanked, lines kept.
-      const blanked = scanner.getTokenText().replace(/"[^"]*"|`[^`]*`/g, (quoted) => quoted.replace(/[^\n]/g, ' '));
-      found.push({ line: text.slice(0, start).split('\n').length, text: blanked });
-    }
-  }
-  return found;
-}
-
 describe('comments in src, store and components', () => {
   it('hold no measured figure and no session number', () => {
     const hits = ['src', 'store', 'components']
       .flatMap(sources)
       .flatMap((file) =>
-        comments(file).flatMap(({ line, text }) =>
+        commentsOf(file).flatMap(({ line, text }) =>
           text.split('\n').flatMap((row, i) => (FIGURE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : [])),
         ),
       );
@@ -64,7 +55,7 @@ describe('comments in src, store and components', () => {
   it('cite docs/, never an issue by its number nor a house-style rule', () => {
     const hits = ['src', 'store', 'components']
       .flatMap(sources)
-      .flatMap((file) => comments(file).flatMap(({ line, text }) => text.split('\n').flatMap((row, i) => (OUTSIDE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : []))));
+      .flatMap((file) => commentsOf(file).flatMap(({ line, text }) => text.split('\n').flatMap((row, i) => (OUTSIDE.test(row) ? [`${file}:${line + i}: ${row.trim()}`] : []))));
     expect(hits).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Docs that tai's messages and usage texts point to ship in the package
- * (issue 13): every `docs/NAME.md` named in a string of the source (not a
+ * Docs that tai's messages and usage texts point to ship in the package, so a
+ * pointer printed to a user never leads nowhere: every `docs/NAME.md` named in a string of the source (not a
  * comment) exists and is in what `npm pack` would publish.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The rooms of src/io and src/core (issue 11, docs/architecture.md): no
+ * The rooms of src/io and src/core (docs/architecture.md): no
  * folder holds more than FOLDER_FILES_MAX files directly, and every folder's
  * main file opens with a paragraph naming the folder. A folder that grows
  * past it fails here, with its count, before it becomes a catch-all again.
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** "No folder directly holds more than about 12 files" (issue 11). */
+/** No folder directly holds more than about 12 files, so none becomes a catch-all. */
 const FOLDER_FILES_MAX = 12;
 
 /** Every folder under `dir` (repository-relative), itself first; the native build's output is not source. */

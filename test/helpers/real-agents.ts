@@ -45,7 +45,7 @@ const PROGRAMS: Readonly<Record<RealCli, string>> = {
   'claude-agent-acp': join(REAL_AGENTS, '@agentclientprotocol/claude-agent-acp/dist/index.js'),
   // The native binary: the npm wrapper's spawnSync leaves it running on SIGTERM.
   'codex-acp': join(REAL_AGENTS, '@zed-industries/codex-acp-linux-x64/bin/codex-acp'),
-  // @agentclientprotocol/codex-acp: a Node adapter over its own `codex app-server` (the one issue 33's outages came from).
+  // @agentclientprotocol/codex-acp: a Node adapter over its own `codex app-server` (its reported outages: codex-acp-outages.test.ts).
   'codex-acp-2': join(REAL_AGENTS, '@agentclientprotocol/codex-acp/dist/index.js'),
 };
 

@@ -1,7 +1,7 @@
 /**
- * The live lab of issue 6: a real network cut on one machine. Two network
- * namespaces joined by a veth pair; a git daemon in the server namespace; on
- * the client side, `tai net -- git ls-remote git://…` (the built CLI) and
+ * The live lab of agents waiting out an outage: a real network cut on one
+ * machine. Two network namespaces joined by a veth pair; a git daemon in the
+ * server namespace; on the client side, `tai net -- git ls-remote git://…` (the built CLI) and
  * agent-like processes that read the remote in a loop, supervised by this test
  * through the real board and the outage watch. The link is cut mid-run (`ip
  * link set … down`, the loud cut: "Network is unreachable" at once) and

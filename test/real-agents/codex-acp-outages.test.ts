@@ -1,5 +1,5 @@
 /**
- * The real @agentclientprotocol/codex-acp adapter (issue 33's reports came
+ * The real @agentclientprotocol/codex-acp adapter (the outages reported came
  * from it; test/real-agents/codex-acp.test.ts runs zed's older one) through
  * outages under tai, against the fake model server. With nothing listening
  * it says "Reconnecting... waiting for network" as an error event and goes

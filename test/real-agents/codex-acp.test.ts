@@ -1,4 +1,4 @@
-/** The real codex-acp CLI under tai (test/real-agents/scenarios.ts), and through both outages (issue 33). */
+/** The real codex-acp CLI under tai (test/real-agents/scenarios.ts), and through both outages: the network gone, then the model service failing. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINAL_TEXT } from '../helpers/fake-model-server.js';
 import { notInstalled } from '../helpers/real-agents.js';

@@ -1,6 +1,6 @@
 /**
- * The real Gemini CLI over ACP retrying a 500 by itself, silently (issue 14:
- * "Gemini CLI retries a 429 or a 500 silently over ACP for more than 5
+ * The real Gemini CLI over ACP retrying a 500 by itself, silently (the
+ * report: "Gemini CLI retries a 429 or a 500 silently over ACP for more than 5
  * minutes; tai cancels it at the 300 s heartbeat"). The heartbeat cannot be
  * shortened for a real CLI (no per-job idle setting, no fake clock in another
  * process), so this proves what tai does at the first mark, ORCH_IDLE_WARN

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordStore, wordQueries } from '../../../src/io/storage/records.js';
@@ -93,30 +92,6 @@ describe('the records index, built after the write', () => {
     expect(chunks(db)).toEqual([{ start: 0, len: 'fresh words'.length }]);
     db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
     expect(store.search('fresh').map((h) => h.id)).toEqual([young]);
-  });
-
-  it('finishes on the next start an index a killed process left half built, the record whole', () => {
-    const path = freshPath();
-    const dist = resolve('dist/src/io/storage');
-    // A process that stores a record, indexes three chunks and is killed.
-    const script = `
-      const { openStateDb } = await import(${JSON.stringify(join(dist, 'state-db.js'))});
-      const { RecordStore } = await import(${JSON.stringify(join(dist, 'records.js'))});
-      const store = new RecordStore(openStateDb(${JSON.stringify(path)}));
-      store.put(${JSON.stringify(wordsText(2_000))}, { label: 'killed', id: 'rkilled' }, 1, 1000);
-      for (let k = 0; k < 3; k++) store.indexStep();
-      process.kill(process.pid, 'SIGKILL');`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
-    expect(child.signal).toBe('SIGKILL');
-    const db = open(path);
-    const store = new RecordStore(db);
-    expect(store.read('rkilled', 0, 100_000)?.text).toBe(wordsText(2_000));
-    expect(marks(db)).toEqual([chunks(db).slice(0, 3).reduce((n, c) => n + c.len, 0)]);
-    expect(indexHolds(db, 'word1999')).toBe(false);
-    store.indexAll();
-    expect(indexHolds(db, 'word1999')).toBe(true);
-    expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM record_index').get()?.n).toBe(0);
-    db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
   });
 
   it('moves an older database to the chunked index: its old index dropped, its records indexed again and found', () => {
