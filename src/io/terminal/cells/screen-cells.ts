@@ -145,11 +145,7 @@ interface Shown {
   turn: number;
   readonly spareWords: Uint32Array[];
   readonly written: DirtyLines;
-  /**
-   * `term.buffer`, kept: xterm makes that object once, but its getter checks
-   * the proposed-API option on every call, and with `getNullCell` (a new
-   * cell each call) it was a third of an echo's conversion (issue 17).
-   */
+  /** `term.buffer`, kept: its getter checks the proposed-API option on every call, a cost on an echo's path. */
   readonly buffers: Terminal['buffer'];
   /** The cell every read goes through (getCell fills it), made once. */
   readonly cell: BufferCell;
