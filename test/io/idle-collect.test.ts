@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { until } from '../helpers/until.js';
-import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, type Growth } from '../../src/io/idle-collect.js';
+import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, STREAM_LOOK_MS, STREAM_WASTE_BYTES, type Growth } from '../../src/io/idle-collect.js';
 
 /** The built module, for a fresh node with gc exposed. */
 const IDLE_COLLECT_JS = fileURLToPath(new URL('../../dist/src/io/idle-collect.js', import.meta.url));
@@ -160,6 +160,38 @@ describe('the idle collector', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it('while output never goes quiet, compacts the old space at most once every STREAM_LOOK_MS, only past STREAM_WASTE_BYTES, never in a key\'s turn', () => {
+    const collect = vi.fn(() => true);
+    let waste = STREAM_WASTE_BYTES;
+    const stream = { waste: vi.fn(() => waste), collect: vi.fn() };
+    const c = idleCollector(collect, IDLE_COLLECT_MS, undefined, () => false, stream);
+    // Output every second for `looks` looks' time: the heap is read at the looks only, from the timer.
+    const ticks = (looks: number): void => {
+      for (let i = 0; i < (looks * STREAM_LOOK_MS) / 1000; i++) {
+        const collected = stream.collect.mock.calls.length;
+        c.activity();
+        expect(stream.collect).toHaveBeenCalledTimes(collected);
+        vi.advanceTimersByTime(1000);
+      }
+    };
+    ticks(20);
+    expect(stream.waste.mock.calls.length).toBeGreaterThanOrEqual(18);
+    expect(stream.waste.mock.calls.length).toBeLessThanOrEqual(20);
+    expect(stream.collect).toHaveBeenCalledTimes(stream.waste.mock.calls.length);
+    expect(collect).not.toHaveBeenCalled();
+    // Below the margin: looked at, not collected.
+    waste = STREAM_WASTE_BYTES - 1;
+    const before = stream.collect.mock.calls.length;
+    ticks(5);
+    expect(stream.collect).toHaveBeenCalledTimes(before);
+    // Output stops: the idle collection; the next output's first look comes a whole STREAM_LOOK_MS after it starts.
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+    const looks = stream.waste.mock.calls.length;
+    ticks(0.9);
+    expect(stream.waste).toHaveBeenCalledTimes(looks);
+  });
+
   it('arms no timer when gc is not exposed', () => {
     const c = idleCollector(undefined);
     c.activity();
@@ -216,7 +248,7 @@ describe('the idle collector', () => {
   it('compacts an old space whose pages hold far more than their live objects, which a plain collection leaves', () => {
     // A real heap: 300 000 objects promoted to the old space, then 15 of 16 dropped.
     const script = `
-      const { exposedGc, oldSpaceWaste } = await import(${JSON.stringify(IDLE_COLLECT_JS)});
+      const { exposedCompaction, exposedGc, oldSpaceWaste } = await import(${JSON.stringify(IDLE_COLLECT_JS)});
       let keep = [];
       for (let i = 0; i < 300_000; i++) keep.push({ i, s: 'x' + i });
       gc(); gc();
@@ -224,12 +256,22 @@ describe('the idle collector', () => {
       gc();
       const plain = oldSpaceWaste();
       exposedGc()();
-      process.stdout.write(JSON.stringify({ plain, after: oldSpaceWaste(), kept: keep.length }));`;
+      const after = oldSpaceWaste();
+      // Fragmented again, then the one compacting collection that streaming gets.
+      for (let i = 0; i < 300_000; i++) keep.push({ i, s: 'y' + i });
+      gc(); gc();
+      keep = keep.filter((_, i) => i % 16 === 0);
+      gc();
+      const again = exposedCompaction().waste();
+      exposedCompaction().collect();
+      process.stdout.write(JSON.stringify({ plain, after, again, streamed: oldSpaceWaste(), kept: keep.length }));`;
     const r = spawnSync(process.execPath, ['--expose-gc', '--v8-pool-size=1', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
-    const { plain, after, kept } = JSON.parse(r.stdout) as { plain: number; after: number; kept: number };
-    expect(kept).toBe(18_750);
+    const { plain, after, again, streamed, kept } = JSON.parse(r.stdout) as Record<string, number>;
+    expect(kept).toBe(Math.ceil((18_750 + 300_000) / 16));
     expect(plain).toBeGreaterThan(COMPACT_WASTE_BYTES);
     expect(after).toBeLessThan(COMPACT_WASTE_BYTES);
+    expect(again).toBeGreaterThan(COMPACT_WASTE_BYTES);
+    expect(streamed).toBeLessThan(COMPACT_WASTE_BYTES);
   });
 });
