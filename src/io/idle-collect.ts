@@ -28,7 +28,7 @@ export const COMPACT_WASTE_BYTES = 2 * 1024 * 1024;
 /** While output never goes quiet, how often the old space is looked at (ms): V8 keeps its fragmented pages, a little more each hour (docs/performance.md, "Soak"). */
 export const STREAM_LOOK_MS = 10 * 60_000;
 
-/** Old-space pages holding this much more than their objects (bytes) at a look while streaming get one compacting collection. */
+/** Old-space pages seen holding this much more than their objects (bytes) since the last look get one compacting collection. */
 export const STREAM_WASTE_BYTES = 8 * 1024 * 1024;
 
 /** The collection while streaming: the old space's waste (bytes) and one compacting full collection. */
@@ -128,8 +128,8 @@ function compacting(gc: () => void): void {
  * through renders at rest, which arm no other collection (docs/performance.md,
  * "Optimisations that stay"), until the next activity, which calls
  * `growth(true)` before any output is parsed. While output keeps the spell
- * from ever being quiet, `stream` is looked at every `STREAM_LOOK_MS` from
- * that timer (never in a key's turn), and collects past `STREAM_WASTE_BYTES`.
+ * from ever being quiet, that timer (never a key's turn) reads `stream`'s
+ * waste, and every `STREAM_LOOK_MS` collects if the most it read reached `STREAM_WASTE_BYTES`.
  */
 export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false, stream?: StreamCollect): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
@@ -140,12 +140,16 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
   let last = 0;
   /** When the old space was last looked at while streaming (Date.now); 0: not in this spell of output. */
   let looked = 0;
+  /** The most waste seen since that look: right after one of V8's collections it is the pages' fragmentation. */
+  let most = 0;
   const lookWhileStreaming = (now: number): void => {
     if (stream === undefined) return;
+    most = Math.max(most, stream.waste());
     if (looked === 0) looked = now;
     if (now - looked < STREAM_LOOK_MS) return;
     looked = now;
-    if (stream.waste() >= STREAM_WASTE_BYTES) stream.collect();
+    if (most >= STREAM_WASTE_BYTES) stream.collect();
+    most = 0;
   };
   const arm = (ms = quietMs): void => {
     timer = setTimeout(fire, ms);
@@ -161,6 +165,7 @@ export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLE
       return arm(quietMs - quietFor);
     }
     looked = 0;
+    most = 0;
     // Output no pacer sees (the main pane's) keeps the loop busy: not a quiet spell, look again later.
     if (busy()) return arm();
     tries++;
