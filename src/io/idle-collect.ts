@@ -25,6 +25,18 @@ const SHRUNK_BYTES = 4 * 1024 * 1024;
 /** Old-space pages holding this much more than their live objects (bytes) are compacted. */
 export const COMPACT_WASTE_BYTES = 2 * 1024 * 1024;
 
+/** While output never goes quiet, how often the old space is looked at (ms): V8 keeps its fragmented pages, a little more each hour (docs/performance.md, "Soak"). */
+export const STREAM_LOOK_MS = 10 * 60_000;
+
+/** Old-space pages seen holding this much more than their objects (bytes) since the last look get one compacting collection. */
+export const STREAM_WASTE_BYTES = 8 * 1024 * 1024;
+
+/** The collection while streaming: the old space's waste (bytes) and one compacting full collection. */
+export interface StreamCollect {
+  readonly waste: () => number;
+  readonly collect: () => void;
+}
+
 /** Collects when the output has been quiet long enough; one per quiet spell. */
 export interface IdleCollector {
   /** Output was read or a key typed: the quiet spell starts again from now, and the young generation may grow again. */
@@ -77,6 +89,12 @@ export function exposedGc(): Collect | undefined {
   };
 }
 
+/** One compacting full collection, when the process runs with `--expose-gc`, else undefined. */
+export function exposedCompaction(): StreamCollect | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  return gc === undefined ? undefined : { waste: oldSpaceWaste, collect: () => compacting(gc) };
+}
+
 /** Bytes of old-space pages that hold no live object (committed less used). */
 export function oldSpaceWaste(): number {
   const old = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space');
@@ -109,26 +127,45 @@ function compacting(gc: () => void): void {
  * gave the memory back, `growth(false)` keeps the young generation small
  * through renders at rest, which arm no other collection (docs/performance.md,
  * "Optimisations that stay"), until the next activity, which calls
- * `growth(true)` before any output is parsed.
+ * `growth(true)` before any output is parsed. While output keeps the spell
+ * from ever being quiet, that timer (never a key's turn) reads `stream`'s
+ * waste, and every `STREAM_LOOK_MS` collects if the most it read reached `STREAM_WASTE_BYTES`.
  */
-export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false): IdleCollector {
+export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false, stream?: StreamCollect): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
   let timer: NodeJS.Timeout | undefined;
   let tries = 0;
   let held = false;
   /** When the last activity came (Date.now). */
   let last = 0;
+  /** When the old space was last looked at while streaming (Date.now); 0: not in this spell of output. */
+  let looked = 0;
+  /** The most waste seen since that look: right after one of V8's collections it is the pages' fragmentation. */
+  let most = 0;
+  const lookWhileStreaming = (now: number): void => {
+    if (stream === undefined) return;
+    most = Math.max(most, stream.waste());
+    if (looked === 0) looked = now;
+    if (now - looked < STREAM_LOOK_MS) return;
+    looked = now;
+    if (most >= STREAM_WASTE_BYTES) stream.collect();
+    most = 0;
+  };
   const arm = (ms = quietMs): void => {
     timer = setTimeout(fire, ms);
     timer.unref();
   };
   const fire = (): void => {
     timer = undefined;
-    const quietFor = Date.now() - last;
+    const now = Date.now();
+    const quietFor = now - last;
     if (quietFor < quietMs) {
+      lookWhileStreaming(now);
       busy(); // the rest of the spell is what is measured
       return arm(quietMs - quietFor);
     }
+    looked = 0;
+    most = 0;
     // Output no pacer sees (the main pane's) keeps the loop busy: not a quiet spell, look again later.
     if (busy()) return arm();
     tries++;
@@ -178,4 +215,4 @@ export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => vo
  * start-up, which grows the new space too) and told of each pacer tick and
  * each key (activity), and of each render of the chrome (rendered).
  */
-export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth, loopBusy());
+export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth, loopBusy(), exposedCompaction());

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { until } from '../helpers/until.js';
-import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, type Growth } from '../../src/io/idle-collect.js';
+import { COMPACT_WASTE_BYTES, exposedGc, IDLE_COLLECT_MS, IDLE_COLLECT_TRIES, idleCollector, loopBusy, quietAfter, STREAM_LOOK_MS, STREAM_WASTE_BYTES, type Growth } from '../../src/io/idle-collect.js';
 
 /** The built module, for a fresh node with gc exposed. */
 const IDLE_COLLECT_JS = fileURLToPath(new URL('../../dist/src/io/idle-collect.js', import.meta.url));
@@ -160,6 +160,42 @@ describe('the idle collector', () => {
     expect(collect).toHaveBeenCalledTimes(1);
   });
 
+  it("while output never goes quiet, compacts the old space once every STREAM_LOOK_MS when its waste reached STREAM_WASTE_BYTES since the last look, never in a key's turn", () => {
+    const collect = vi.fn(() => true);
+    // The waste swings with V8's own collections: high right after one, low before the next.
+    let fragmented = STREAM_WASTE_BYTES;
+    let reads = 0;
+    const stream = { waste: vi.fn(() => (++reads % 7 === 0 ? fragmented : 1024)), collect: vi.fn() };
+    const c = idleCollector(collect, IDLE_COLLECT_MS, undefined, () => false, stream);
+    // Output every second for `looks` looks' time.
+    const ticks = (looks: number): void => {
+      for (let i = 0; i < (looks * STREAM_LOOK_MS) / 1000; i++) {
+        const [collected, read] = [stream.collect.mock.calls.length, stream.waste.mock.calls.length];
+        c.activity();
+        expect([stream.collect.mock.calls.length, stream.waste.mock.calls.length]).toEqual([collected, read]);
+        vi.advanceTimersByTime(1000);
+      }
+    };
+    ticks(20);
+    expect(stream.collect.mock.calls.length).toBeGreaterThanOrEqual(18);
+    expect(stream.collect.mock.calls.length).toBeLessThanOrEqual(20);
+    expect(collect).not.toHaveBeenCalled();
+    // Below the margin (after the look that still saw the last high reading): read, not collected.
+    fragmented = STREAM_WASTE_BYTES - 1;
+    ticks(1);
+    const before = stream.collect.mock.calls.length;
+    ticks(5);
+    expect(stream.collect).toHaveBeenCalledTimes(before);
+    // Output stops: the idle collection; the next output's first look comes a whole STREAM_LOOK_MS after it starts.
+    fragmented = STREAM_WASTE_BYTES;
+    vi.advanceTimersByTime(IDLE_COLLECT_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+    ticks(0.9);
+    expect(stream.collect).toHaveBeenCalledTimes(before);
+    ticks(0.2);
+    expect(stream.collect).toHaveBeenCalledTimes(before + 1);
+  });
+
   it('arms no timer when gc is not exposed', () => {
     const c = idleCollector(undefined);
     c.activity();
@@ -216,7 +252,7 @@ describe('the idle collector', () => {
   it('compacts an old space whose pages hold far more than their live objects, which a plain collection leaves', () => {
     // A real heap: 300 000 objects promoted to the old space, then 15 of 16 dropped.
     const script = `
-      const { exposedGc, oldSpaceWaste } = await import(${JSON.stringify(IDLE_COLLECT_JS)});
+      const { exposedCompaction, exposedGc, oldSpaceWaste } = await import(${JSON.stringify(IDLE_COLLECT_JS)});
       let keep = [];
       for (let i = 0; i < 300_000; i++) keep.push({ i, s: 'x' + i });
       gc(); gc();
@@ -224,12 +260,22 @@ describe('the idle collector', () => {
       gc();
       const plain = oldSpaceWaste();
       exposedGc()();
-      process.stdout.write(JSON.stringify({ plain, after: oldSpaceWaste(), kept: keep.length }));`;
+      const after = oldSpaceWaste();
+      // Fragmented again, then the one compacting collection that streaming gets.
+      for (let i = 0; i < 300_000; i++) keep.push({ i, s: 'y' + i });
+      gc(); gc();
+      keep = keep.filter((_, i) => i % 16 === 0);
+      gc();
+      const again = exposedCompaction().waste();
+      exposedCompaction().collect();
+      process.stdout.write(JSON.stringify({ plain, after, again, streamed: oldSpaceWaste(), kept: keep.length }));`;
     const r = spawnSync(process.execPath, ['--expose-gc', '--v8-pool-size=1', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
-    const { plain, after, kept } = JSON.parse(r.stdout) as { plain: number; after: number; kept: number };
-    expect(kept).toBe(18_750);
+    const { plain, after, again, streamed, kept } = JSON.parse(r.stdout) as Record<string, number>;
+    expect(kept).toBe(Math.ceil((18_750 + 300_000) / 16));
     expect(plain).toBeGreaterThan(COMPACT_WASTE_BYTES);
     expect(after).toBeLessThan(COMPACT_WASTE_BYTES);
+    expect(again).toBeGreaterThan(COMPACT_WASTE_BYTES);
+    expect(streamed).toBeLessThan(COMPACT_WASTE_BYTES);
   });
 });

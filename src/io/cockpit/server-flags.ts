@@ -37,4 +37,7 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // measurable CPU, where smaller ones did (docs/perf-log.md, "Memory: the
   // server's Node flags").
   '--max-semi-space-size=8',
+  // A heap limit under 2 GB: V8 then grows the old space to at most twice what a collection left, not four
+  // times; those swings left native memory behind in the hour's soak (docs/performance.md, "Soak").
+  '--max-old-space-size=2047',
 ];
