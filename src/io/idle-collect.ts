@@ -12,6 +12,7 @@
  */
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
+import { setV8Flag } from './node-internals.js';
 
 /** How long the agents' output must have been quiet before the collection. */
 export const IDLE_COLLECT_MS = 10_000;
@@ -69,12 +70,12 @@ export function loopBusy(): Busy {
 export type Growth = (grow: boolean) => void;
 
 /**
- * V8's young generation growth, through its public flag API: factor 1 keeps
+ * V8's young generation growth, by its flag (setV8Flag; none with internals off): factor 1 keeps
  * the new space as the last collection left it; 2 is V8's default (Node 20
  * to 24), which lets streaming grow it to keep its scavenges rare. V8 reads
  * the factor at each growth, so the switch takes effect at once.
  */
-export const youngGrowth: Growth = (grow) => v8.setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
+export const youngGrowth: Growth = (grow) => void setV8Flag(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 
 /** The full collection V8 offers when the process runs with `--expose-gc`, else undefined. */
 export function exposedGc(): Collect | undefined {
@@ -108,11 +109,12 @@ export function oldSpaceWaste(): number {
  * to 24's versions; measured here on Node 20 only.
  */
 function compacting(gc: () => void): void {
-  v8.setFlagsFromString('--compact-on-every-full-gc');
+  // With internals off, a plain full collection (V8 compacts the pages it picks).
+  if (!setV8Flag('--compact-on-every-full-gc')) return gc();
   try {
     gc();
   } finally {
-    v8.setFlagsFromString('--no-compact-on-every-full-gc');
+    setV8Flag('--no-compact-on-every-full-gc');
   }
 }
 

@@ -8,10 +8,21 @@
  */
 import { createRequire } from 'node:module';
 import { ReadStream } from 'node:tty';
+import v8 from 'node:v8';
 
 /** Whether tai may read other libraries' and Node's internals (false with TAI_INTERNALS=0). */
 export function internalsOn(env: NodeJS.ProcessEnv = process.env): boolean {
   return env['TAI_INTERNALS'] !== '0';
+}
+
+/**
+ * Sets one of V8's own flags at run time (V8's flags are not Node's contract: a Node release may rename or drop
+ * one); false, and nothing set, when switched off. The idle collector's young-generation growth and compaction use it.
+ */
+export function setV8Flag(flag: string): boolean {
+  if (!internalsOn()) return false;
+  v8.setFlagsFromString(flag);
+  return true;
 }
 
 /** What Node's TTY handle offers that its streams do not. */

@@ -3,7 +3,9 @@ import { openSync } from 'node:fs';
 import pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
-import { internalsOn, ttyHandle, ttyReader } from '../../src/io/node-internals.js';
+import { execFileSync } from 'node:child_process';
+import v8 from 'node:v8';
+import { internalsOn, setV8Flag, ttyHandle, ttyReader } from '../../src/io/node-internals.js';
 import { until } from '../helpers/until.js';
 
 /** A terminal whose keys this process reads: the slave side of a raw pty, what is typed written to its master. */
@@ -42,6 +44,23 @@ function aTerminal(): { path: string; end(): void } {
 describe("Node's internals (the canary)", () => {
   beforeEach(() => vi.stubEnv('TAI_INTERNALS', '1'));
   afterEach(() => vi.unstubAllEnvs());
+
+  it("knows the V8 flags the idle collector sets at run time in this Node, or names the version that dropped them", () => {
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    for (const flag of ['--semi-space-growth-factor', '--compact-on-every-full-gc']) {
+      expect(options.includes(`  ${flag} `), `Node ${process.version} (V8 ${process.versions.v8}) no longer has ${flag}`).toBe(true);
+    }
+  });
+
+  it('sets a V8 flag through Node, when on', () => {
+    const set = vi.spyOn(v8, 'setFlagsFromString');
+    try {
+      expect(setV8Flag('--semi-space-growth-factor=2')).toBe(true);
+      expect(set).toHaveBeenCalledWith('--semi-space-growth-factor=2');
+    } finally {
+      set.mockRestore();
+    }
+  });
 
   it("finds a tty stream's handle in this Node, or names the version that moved it", () => {
     const t = aTerminal();
@@ -92,6 +111,16 @@ describe("Node's internals (the canary)", () => {
 describe("Node's internals switched off (TAI_INTERNALS=0)", () => {
   beforeEach(() => vi.stubEnv('TAI_INTERNALS', '0'));
   afterEach(() => vi.unstubAllEnvs());
+
+  it('sets no V8 flag', () => {
+    const set = vi.spyOn(v8, 'setFlagsFromString');
+    try {
+      expect(setV8Flag('--semi-space-growth-factor=2')).toBe(false);
+      expect(set).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+    }
+  });
 
   it('reads none of them: no handle', () => {
     expect(internalsOn()).toBe(false);
