@@ -386,18 +386,21 @@ const collectBetweenKeys: () => void = (() => {
  * (other jobs on these two cores) falls on both alike. The bench's own
  * garbage is collected between keys, never during one (collectBetweenKeys).
  */
-async function keys(count: number): Promise<{ tai: number[]; tmux: number[]; base: number[] }> {
+async function keys(count: number): Promise<{ tai: number[]; tmux: number[]; base: number[]; frames: number[] }> {
   const taiName = `bench-keys-${process.pid}`;
   const tai = terminal(LAUNCHER, ['-s', taiName, '--', 'cat']);
   // TAI_BENCH_BASE=/path/to/another/tai/tree: that tree's build typed to in the same turns, to compare two builds.
   const baseRoot = process.env.TAI_BENCH_BASE;
   const baseName = `bench-keys-base-${process.pid}`;
   const base = baseRoot ? terminal(join(baseRoot, 'src/bin/tai'), ['-s', baseName, '--', 'cat']) : undefined;
+  // TAI_BENCH_FRAMES=1: this build once more with its output and keys in frames (TAI_DIRECT_TTY=0), the other way out.
+  const framesName = `bench-keys-frames-${process.pid}`;
+  const frames = process.env.TAI_BENCH_FRAMES === '1' ? terminal(LAUNCHER, ['-s', framesName, '--', 'cat'], { TAI_DIRECT_TTY: '0' }) : undefined;
   const name = `tai-bench-keys-${process.pid}`;
   const tmux = await tmuxSession(name, 'cat', []);
   await delay(1500);
-  const times = { tai: [] as number[], tmux: [] as number[], base: [] as number[] };
-  const sides = [['tai', tai], ['tmux', tmux.client], ...(base ? [['base', base] as const] : [])] as const;
+  const times = { tai: [] as number[], tmux: [] as number[], base: [] as number[], frames: [] as number[] };
+  const sides = [['tai', tai], ['tmux', tmux.client], ...(base ? [['base', base] as const] : []), ...(frames ? [['frames', frames] as const] : [])] as const;
   for (let i = 0; i < count + WARM_KEYS; i++) {
     const ch = String.fromCharCode(97 + (i % 26));
     for (const [side, t] of sides) {
@@ -409,9 +412,10 @@ async function keys(count: number): Promise<{ tai: number[]; tmux: number[]; bas
   }
   await stopNamed(tai, taiName);
   if (base) await stopNamed(base, baseName);
+  if (frames) await stopNamed(frames, framesName);
   tmux.kill();
   const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
-  return { tai: sorted(times.tai), tmux: sorted(times.tmux), base: sorted(times.base) };
+  return { tai: sorted(times.tai), tmux: sorted(times.tmux), base: sorted(times.base), frames: sorted(times.frames) };
 }
 
 const f = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -473,6 +477,10 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     if (k.base.length > 0) {
       say(`| same, TAI_BENCH_BASE's build: p50 ms | ${f(pct(k.base, 50))} | ${f(pct(k.tmux, 50))} | ${f(pct(k.base, 50) / pct(k.tmux, 50))} |`);
       say(`| same, TAI_BENCH_BASE's build: p99 ms | ${f(pct(k.base, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.base, 99) / pct(k.tmux, 99))} |`);
+    }
+    if (k.frames.length > 0) {
+      say(`| same, in frames (TAI_DIRECT_TTY=0): p50 ms | ${f(pct(k.frames, 50))} | ${f(pct(k.tmux, 50))} | ${f(pct(k.frames, 50) / pct(k.tmux, 50))} |`);
+      say(`| same, in frames (TAI_DIRECT_TTY=0): p99 ms | ${f(pct(k.frames, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.frames, 99) / pct(k.tmux, 99))} |`);
     }
   }
   if (only.includes('memory')) {
