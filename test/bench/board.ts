@@ -1,5 +1,5 @@
 /**
- * Board benchmark (issue 2): 8 panels x 500 tokens/s of varied text through
+ * Board benchmark: 8 panels x 500 tokens/s of varied text through
  * the real board, real @xterm/headless screens and the real flush clock for
  * a fixed time. Prints events/s, flushes/s (the board coalesces: at most 40/s
  * whatever the number of agents), bytes dropped, and heap before and after.

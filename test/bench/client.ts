@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- client`: the two attach clients alone (issue 17), the
+ * `npm run bench -- client`: the two attach clients alone, the
  * native one (src/native/client.c) against the node one (TAI_NATIVE_CLIENT=0),
  * each run as `tai attach` runs it in a pty of its own, against a link
  * server in this process that echoes every input frame back as output (so

@@ -1,5 +1,5 @@
 /**
- * The cockpit against tmux, side by side in one run (issue 3). Both run in a
+ * The cockpit against tmux, side by side in one run. Both run in a
  * pty of the same size that this benchmark reads as the terminal would:
  * - stream: 8 agents x 500 tokens/s (tai: `tai demo`; tmux: 8 panes running
  *   the same fixture agent, as text): CPU of tai vs tmux server + client,

@@ -1,5 +1,5 @@
 /**
- * Control-socket benchmark (issue 4): vpane_write round trips at a fixed
+ * Control-socket benchmark: vpane_write round trips at a fixed
  * request rate with 8 feed panes streaming, through the real server, the
  * real board, real @xterm/headless screens and the real flush clock.
  *

@@ -1,5 +1,5 @@
 /**
- * Agents waiting out an outage (issue 6): real child processes under a real
+ * Agents waiting out an outage: real child processes under a real
  * board and agent service, with a fake probe and a fake clock for the outage
  * side. The clock moves only when a test wakes the outage wait's sleep.
  */
