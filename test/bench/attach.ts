@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- attach`: 100 attach/detach cycles while 8 agents stream
- * (docs/cockpit.md, detach and attach). A cockpit named for the run
+ * (README, "New, detach, attach, list, kill"). A cockpit named for the run
  * streams 8 demo agents at 500 tok/s; each cycle a new client attaches in a
  * pty of its own, waits for its status line, and detaches with prefix + d.
  * Reported: the cycle time, the server's RSS every 20 cycles (it must stay
