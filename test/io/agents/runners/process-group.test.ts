@@ -148,7 +148,7 @@ describe.each<[ReaperKind]>([['native'], ['node']])('process groups behind the %
       writeFileSync(to, js);
     };
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    for (const rel of ['agents/runners/process-group.ts', 'agents/runners/reaper-binary.ts', 'agents/paced-read.ts', 'idle-collect.ts']) transpile(rel);
+    for (const rel of ['agents/runners/process-group.ts', 'agents/runners/reaper-binary.ts', 'agents/paced-read.ts', 'idle-collect.ts', 'node-internals.ts']) transpile(rel);
     // Outside the package the copy finds no built reaper: TAI_REAPER names it.
     const env = testEnv({ TAI_REAPER: kind === 'native' ? nativeBinary : 'node' });
     const supervisor = spawn(node, [fixture('supervisor.mjs'), join(dir, 'agents/runners/process-group.js'), ...argv], { stdio: ['ignore', 'pipe', 'inherit'], env });
