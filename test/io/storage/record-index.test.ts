@@ -1,44 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dbsClosedAfterEach, freshDbPath, indexHolds, indexMarks, partsOf, wordsText } from '../../helpers/record-db.js';
 import { RecordStore, wordQueries } from '../../../src/io/storage/records.js';
 import { RECORD_OVERLAP, RECORD_PART } from '../../../src/io/records/record-schema.js';
-import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
+import { migrate } from '../../../src/io/storage/state-db.js';
 
-const opened: StateDb[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-function open(path: string): StateDb {
-  const db = openStateDb(path);
-  opened.push(db);
-  return db;
-}
-
-function freshPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'tai-recidx-')), 'tai.db');
-}
-
-/** The words `word0 word1 ...`, `n` of them. */
-function wordsText(n: number): string {
-  return Array.from({ length: n }, (_, k) => `word${k}`).join(' ');
-}
-
-function chunks(db: StateDb): { start: number; len: number }[] {
-  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_parts ORDER BY seq, start').all();
-}
-
-/** Where each record not yet whole in the index stands. */
-function marks(db: StateDb): number[] {
-  return db.prepare<[], { indexed: number }>('SELECT indexed FROM record_index ORDER BY seq').all().map((r) => r.indexed);
-}
-
-function indexHolds(db: StateDb, word: string): boolean {
-  return db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM record_parts_fts WHERE record_parts_fts MATCH ?').get(`"${word}"`)?.n !== 0;
-}
+const open = dbsClosedAfterEach('tai-recidx-');
+const freshPath = (): string => freshDbPath('tai-recidx-');
+const chunks = partsOf;
+const marks = indexMarks;
 
 describe('the records index, built after the write', () => {
   it('stores a record in parts cut at spaces without indexing it, then indexes it a part per step until it is whole', () => {

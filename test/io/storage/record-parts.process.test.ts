@@ -1,30 +1,12 @@
 /** A record whose writer was killed before its last part (the rest of the parts are tested in process: record-parts.test.ts). */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dbsClosedAfterEach, freshDbPath, partsOf } from '../../helpers/record-db.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
-import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 
-const opened: StateDb[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-function freshPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'tai-recparts-')), 'tai.db');
-}
-
-function open(path: string = freshPath()): StateDb {
-  const db = openStateDb(path);
-  opened.push(db);
-  return db;
-}
-
-function parts(db: StateDb): { start: number; len: number }[] {
-  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_parts ORDER BY seq, start').all();
-}
+const open = dbsClosedAfterEach('tai-recparts-');
+const freshPath = (): string => freshDbPath('tai-recparts-');
 
 describe('a record stored in parts, its writer killed', () => {
   it('is removed on the next open when its writer died before the last part; a live writer\'s draft is left alone', () => {
@@ -49,7 +31,7 @@ describe('a record stored in parts, its writer killed', () => {
     const store = new RecordStore(db);
     expect(store.read('rkilled')).toBeUndefined();
     expect(db.prepare("SELECT count(*) AS n FROM records WHERE id = 'rkilled'").get()).toEqual({ n: 0 });
-    expect(parts(db)).toEqual([{ start: 0, len: 10 }]);
+    expect(partsOf(db)).toEqual([{ start: 0, len: 10 }]);
     store.finish(live);
     expect(store.read('rlive')?.text).toBe('b'.repeat(10));
   });

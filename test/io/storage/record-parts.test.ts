@@ -1,36 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { dbsClosedAfterEach, freshDbPath, partsOf } from '../../helpers/record-db.js';
 import { storeRecord } from '../../../src/io/agents/result-store.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { AgentsStore } from '../../../src/io/storage/agents-store.js';
 import { TranscriptStore } from '../../../src/io/storage/transcripts.js';
-import { migrate, openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
+import { migrate } from '../../../src/io/storage/state-db.js';
 
-const opened: StateDb[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-});
-
-function freshPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'tai-recparts-')), 'tai.db');
-}
-
-function open(path: string = freshPath()): StateDb {
-  const db = openStateDb(path);
-  opened.push(db);
-  return db;
-}
+const open = dbsClosedAfterEach('tai-recparts-');
+const freshPath = (): string => freshDbPath('tai-recparts-');
 
 /** The code points [from, from + n) of `text`, as a reader of the record counts them. */
 function slice(text: string, from: number, n: number): string {
   return Array.from(text).slice(from, from + n).join('');
-}
-
-function parts(db: StateDb): { start: number; len: number }[] {
-  return db.prepare<[], { start: number; len: number }>('SELECT start, len FROM record_parts ORDER BY seq, start').all();
 }
 
 describe('a record stored in parts', () => {
@@ -39,7 +21,7 @@ describe('a record stored in parts', () => {
     const store = new RecordStore(db);
     const text = Array.from({ length: 3_000 }, (_, k) => `w${k}😀${k % 5 === 0 ? '\n' : ''}`).join('');
     const id = store.put(text, { label: 'emoji' }, 0, 1_000);
-    expect(parts(db).length).toBeGreaterThan(10);
+    expect(partsOf(db).length).toBeGreaterThan(10);
     const total = Array.from(text).length;
     for (const [from, n] of [[0, 10], [995, 20], [999, 1], [1_000, 2_500], [0, total], [total - 7, 100], [4_321, 6_000]] as const) {
       const page = store.read(id, from, n);
@@ -72,7 +54,7 @@ describe('a record stored in parts', () => {
         now: () => 5,
         // A fake scheduler: between two turns, look at what a reader sees.
         turn: async () => {
-          seen.push({ parts: parts(db).length, read: store.read('rparts') !== undefined, found: store.search('\ufffd').length, kept: store.gc(10).kept });
+          seen.push({ parts: partsOf(db).length, read: store.read('rparts') !== undefined, found: store.search('\ufffd').length, kept: store.gc(10).kept });
           store.indexAll();
         },
       },
@@ -83,7 +65,7 @@ describe('a record stored in parts', () => {
     expect(place).toEqual({ kind: 'record', id: 'rparts' });
     // One INSERT of at most 32,768 code points a turn, the row's completion in a turn of its own.
     expect(seen.map((s) => s.parts)).toEqual([...Array.from({ length: 32 }, (_, k) => k), 32]);
-    expect(parts(db).every((p) => p.len <= 32_768)).toBe(true);
+    expect(partsOf(db).every((p) => p.len <= 32_768)).toBe(true);
     expect(seen.every((s) => !s.read && s.found === 0 && s.kept === 0)).toBe(true);
     expect(store.read('rparts', 0, 1_000_000)?.text).toBe(text.slice(0, 1_000_000));
     expect(store.gc(10).kept).toBe(1);
@@ -91,8 +73,7 @@ describe('a record stored in parts', () => {
 
   it('waits out a lock met half way without blocking, then finishes the record', async () => {
     const path = freshPath();
-    const db = openStateDb(path, { busyTimeoutMs: 20 });
-    opened.push(db);
+    const db = open(path, { busyTimeoutMs: 20 });
     const other = open(path);
     const store = new RecordStore(db);
     const text = 'x'.repeat(5 * 32_768);
@@ -148,7 +129,7 @@ describe('a record stored in parts', () => {
     );
     expect(place.kind).toBe('inline');
     expect(store.read('rgone')).toBeUndefined();
-    expect(parts(db)).toEqual([]);
+    expect(partsOf(db)).toEqual([]);
   });
 
   it('moves an older database to parts: its records read, found and collected as before, and the rows that read a record in place keep their text when it goes', () => {
@@ -183,7 +164,7 @@ describe('a record stored in parts', () => {
     db.exec(`INSERT INTO transcript_parts (run, id, seq, head, text, ref_at, ref_from, ref_len) VALUES ('run', 1, 1, 0, 'AB', 1, 32760, 20)`);
     const store = new RecordStore(db);
     expect(transcripts.read('run', 1)?.parts[0]?.text).toBe(`A${long.slice(32_760, 32_780)}B`);
-    expect(parts(db).map((p) => p.len)).toEqual([32_768, 32_768, long.length - 65_536]);
+    expect(partsOf(db).map((p) => p.len)).toEqual([32_768, 32_768, long.length - 65_536]);
     expect(store.read('rold', 32_760, 20)?.text).toBe(long.slice(32_760, 32_780));
     expect(store.meta('rold')?.chars).toBe(long.length);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'record_chunks%'").all()).toEqual([]);
@@ -194,7 +175,7 @@ describe('a record stored in parts', () => {
       expect(db.prepare<[string], { sql: string }>('SELECT sql FROM sqlite_master WHERE name = ?').get(name)?.sql, name).toContain('record_parts');
     }
     expect(store.gc(10, { maxAgeMs: 1 }).deleted).toBe(1);
-    expect(parts(db)).toEqual([]);
+    expect(partsOf(db)).toEqual([]);
     expect(transcripts.read('run', 1)?.parts[0]?.text).toBe(`A${long.slice(32_760, 32_780)}B`);
     db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
   });
