@@ -7,8 +7,6 @@ import { migrate } from '../../../src/io/storage/state-db.js';
 
 const open = dbsClosedAfterEach('tai-recidx-');
 const freshPath = (): string => freshDbPath('tai-recidx-');
-const chunks = partsOf;
-const marks = indexMarks;
 
 describe('the records index, built after the write', () => {
   it('stores a record in parts cut at spaces without indexing it, then indexes it a part per step until it is whole', () => {
@@ -16,13 +14,13 @@ describe('the records index, built after the write', () => {
     const store = new RecordStore(db);
     const text = wordsText(3_000);
     const id = store.put(text, { label: 'flood' }, 0, 1_000);
-    expect(marks(db)).toEqual([0]);
+    expect(indexMarks(db)).toEqual([0]);
     expect(indexHolds(db, 'word0')).toBe(false);
     // Found before the index has it, by the substring scan.
     expect(store.search('word2999').map((h) => h.id)).toEqual([id]);
     let steps = 0;
     while (store.indexStep()) steps++;
-    const parts = chunks(db);
+    const parts = partsOf(db);
     expect(steps).toBe(parts.length);
     expect(parts.length).toBeGreaterThan(20);
     // The chunks cover the record end to end, and none cuts a word.
@@ -59,7 +57,7 @@ describe('the records index, built after the write', () => {
     while (store.indexStep());
     expect(store.gc(10_000, { maxAgeMs: 6_000 })).toMatchObject({ deleted: 1 });
     expect(indexHolds(db, 'word10')).toBe(false);
-    expect(chunks(db)).toEqual([{ start: 0, len: 'fresh words'.length }]);
+    expect(partsOf(db)).toEqual([{ start: 0, len: 'fresh words'.length }]);
     db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
     expect(store.search('fresh').map((h) => h.id)).toEqual([young]);
   });
@@ -104,7 +102,7 @@ describe('a word that a part\'s end cuts in two', () => {
     const over = wordOf(4 + RECORD_OVERLAP);
     const inside = store.put(straddling(fits), { label: 'a' }, 0);
     const outside = store.put(straddling(over), { label: 'b' }, 0);
-    expect(chunks(db)[0]).toEqual({ start: 0, len: RECORD_PART });
+    expect(partsOf(db)[0]).toEqual({ start: 0, len: RECORD_PART });
     // Before the index: the scan.
     expect(store.search(fits).map((h) => h.id)).toEqual([inside]);
     store.indexAll();
@@ -146,13 +144,13 @@ describe('a word that a part\'s end cuts in two', () => {
     old.close();
     const db = open(path);
     const store = new RecordStore(db);
-    expect(marks(db)).toEqual([0]);
+    expect(indexMarks(db)).toEqual([0]);
     store.indexAll();
     expect(indexHolds(db, word)).toBe(true);
     expect(store.search(word).map((h) => h.id)).toEqual(['rold']);
     expect(store.search('elder').map((h) => h.id)).toEqual(['rold']);
     expect(store.gc(10, { maxAgeMs: 1 }).deleted).toBe(1);
-    expect(chunks(db)).toEqual([]);
+    expect(partsOf(db)).toEqual([]);
     db.exec("INSERT INTO record_parts_fts(record_parts_fts) VALUES ('integrity-check')");
   });
 });
@@ -169,7 +167,7 @@ describe('a query whose words fall in different parts', () => {
     const text = `${filler(part)}Zèbre ${filler(part - 6)}${filler(part)}ÉCLAIR tail`;
     const id = store.put(text, { label: 'Mixed' }, 0, part);
     store.put(`${filler(part)}zebre only`, { label: 'other' }, 1, part);
-    expect(chunks(db).length).toBeGreaterThanOrEqual(4);
+    expect(partsOf(db).length).toBeGreaterThanOrEqual(4);
     store.indexAll();
     for (const query of ['zèbre éclair', 'ZEBRE eclair', 'éclair mixed', 'zèb écl']) {
       const hits = store.search(query);

@@ -1,7 +1,7 @@
 /** A record whose writer was killed before its last part (the rest of the parts are tested in process: record-parts.test.ts). */
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtStoreScript } from '../../helpers/built-store.js';
 import { dbsClosedAfterEach, freshDbPath, partsOf } from '../../helpers/record-db.js';
 import { RecordStore } from '../../../src/io/storage/records.js';
 
@@ -11,11 +11,7 @@ const freshPath = (): string => freshDbPath('tai-recparts-');
 describe('a record stored in parts, its writer killed', () => {
   it('is removed on the next open when its writer died before the last part; a live writer\'s draft is left alone', () => {
     const path = freshPath();
-    const dist = resolve('dist/src/io/storage');
-    const script = `
-      const { openStateDb } = await import(${JSON.stringify(join(dist, 'state-db.js'))});
-      const { RecordStore } = await import(${JSON.stringify(join(dist, 'records.js'))});
-      const store = new RecordStore(openStateDb(${JSON.stringify(path)}));
+    const script = `${builtStoreScript(path)}
       const text = 'a'.repeat(100000);
       const draft = store.begin({ label: 'killed', id: 'rkilled' }, Date.now());
       store.writePart(draft, text);
