@@ -14,7 +14,10 @@ import { applyDecision } from './supervision.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions the board's clock calls, and its listeners. */
-export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'onTick' | 'listen' | 'seenBy' | 'seen' | 'seenAgain'>;
+export type TickActions = Pick<BoardActions, 'tick' | 'flush' | 'pending' | 'active' | 'nextDue' | 'onWake' | 'onTick' | 'listen'>;
+
+/** Whether anybody sees the board (a client attached): unseen, the clock ticks for supervision alone. */
+export type SeenActions = Pick<BoardActions, 'seenBy' | 'seen' | 'seenAgain'>;
 
 /** The clock's actions over the board's private state. */
 export function tickActions(ctx: BoardContext): TickActions {
@@ -100,21 +103,25 @@ export function tickActions(ctx: BoardContext): TickActions {
       return () => void tickListeners.delete(listener);
     },
 
+    listen(listener, onError = ctx.listenFailed) {
+      return events.add(listener, onError);
+    },
+  };
+}
+
+/** Who sees the board, as the cockpit says (`seenBy`); a board nobody told is seen. */
+export function seenActions(ctx: BoardContext): SeenActions {
+  const { vars, wakes } = ctx;
+  return {
     seenBy(seen) {
       vars.watched = seen;
     },
-
     seen() {
       return vars.watched();
     },
-
     seenAgain(now) {
       ctx.publishTime(now);
       wakes.notify();
-    },
-
-    listen(listener, onError = ctx.listenFailed) {
-      return events.add(listener, onError);
     },
   };
 }

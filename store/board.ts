@@ -32,7 +32,7 @@ import { UI_START } from './board-ui.js';
 import type { Board, BoardCounters, BoardOptions, BoardState } from './board-types.js';
 import { boardContext, DEFAULT_COLS, DEFAULT_ROWS } from './board-context.js';
 import { lifecycleActions } from './board-lifecycle.js';
-import { tickActions } from './board-tick.js';
+import { seenActions, tickActions } from './board-tick.js';
 import { rowActions } from './board-rows.js';
 import { viewActions } from './board-view.js';
 
@@ -63,6 +63,7 @@ export function createBoard(options: BoardOptions = {}): Board & { counters: Boa
       ...UI_START,
       ...lifecycleActions(ctx),
       ...tickActions(ctx),
+      ...seenActions(ctx),
       ...viewActions(ctx),
       ...rowActions(ctx),
     };
