@@ -6,8 +6,7 @@
  * show; a sample at once when it opens, then on a timer) and a local agent
  * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
  * is Node's (process.cpuUsage, the resident set), no file read, taken in the
- * turn of a frame drawn anyway (docs/cockpit.md, "What each agent costs"), ever less often (up to
- * REST_SAMPLE_MS) while it shows the same, at once when the cockpit's CPU since would show. A remote agent
+ * turn of a frame drawn anyway (docs/cockpit.md, "What each agent costs"). A remote agent
  * (`--host`) is `remote`: its processes are on the host, and what runs here
  * is only ssh.
  */
@@ -19,9 +18,6 @@ import { isRemoteGroup, pageSize, readGroups } from './proc-groups.js';
 
 /** How often the costs are sampled. */
 export const COST_SAMPLE_MS = 2_000;
-
-/** The longest gap between two samples of the cockpit's own figure while it shows the same (a cockpit at rest). */
-export const REST_SAMPLE_MS = 32_000;
 
 /** A poke this close before a sample's due time samples: the board's second comes a hair before it. */
 const EARLY_MS = 250;
@@ -78,16 +74,8 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     return { cpu: seconds > 0 ? (used / seconds) * 100 : undefined, rssBytes: process.memoryUsage.rss() };
   };
 
-  /** Whether the cockpit used a whole percent of a core since the last sample (the figure shows `<1%` below): a getrusage, no file read. */
-  const busySince = (at: number): boolean => {
-    if (own === undefined || at <= own.at) return true;
-    const usage = process.cpuUsage(own.usage);
-    return (usage.user + usage.system) / 1e3 / (at - own.at) >= 0.01;
-  };
-
-  const sample = (): boolean => {
+  const sample = (): void => {
     const started = performance.now();
-    const shown = list.getState().own;
     const at = now();
     const wanted = new Map<number, number>(); // pgid -> agent id
     for (const p of list.getState().open ? board.getState().panels : []) {
@@ -119,10 +107,9 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
     list.getState().measured(costs, ownCost(at));
     spent.samples++;
     spent.ms += performance.now() - started;
-    return list.getState().own !== shown;
   };
 
-  const when = sampleWhen(sample, busySince, { board, list, interval: options.intervalMs ?? COST_SAMPLE_MS, now });
+  const when = sampleWhen(sample, { board, list, interval: options.intervalMs ?? COST_SAMPLE_MS, now });
   return { sample: when.sampleNow, poke: when.poke, stats: () => ({ ...spent }), stop: when.stop };
 }
 
@@ -137,14 +124,10 @@ interface When {
 /**
  * When `sample` runs: at the start, at each due poke, once an interval after
  * the last poke while no agent runs, and every interval while the list is open.
- * A poke's gap doubles, up to REST_SAMPLE_MS, after each sample that left the
- * figure as it was, and is one interval again after one that changed it or
- * once `busy` says the CPU since would show.
  */
-function sampleWhen(sample: () => boolean, busy: (at: number) => boolean, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
+function sampleWhen(sample: () => void, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
   const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));
   let last = -Infinity;
-  let gap = interval;
   let listTimer: NodeJS.Timeout | undefined;
   let trailing: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -152,7 +135,7 @@ function sampleWhen(sample: () => boolean, busy: (at: number) => boolean, { boar
     clearTimeout(trailing);
     trailing = undefined;
     last = now();
-    gap = sample() ? interval : Math.min(2 * gap, Math.max(interval, REST_SAMPLE_MS));
+    sample();
   };
   // The last figure before a rest: a sample an interval after the last, unless a poke takes it first (a
   // poke falls due EARLY_MS before the timer). Not while an agent runs: its header's second draws a frame
@@ -164,8 +147,7 @@ function sampleWhen(sample: () => boolean, busy: (at: number) => boolean, { boar
   };
   const poke = (): void => {
     if (stopped) return;
-    const since = now() - last;
-    if (since >= gap - EARLY_MS || (since >= interval - EARLY_MS && busy(now()))) sampleNow();
+    if (now() - last >= interval - EARLY_MS) sampleNow();
     trail();
   };
   // The agents' figures show only in the open list: sampled on a timer of their own while it is open.
