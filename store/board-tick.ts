@@ -1,16 +1,13 @@
 /**
  * The board's clock-driven actions (docs/spec.md, "Panel state machine" and
- * "Supervision"): the supervision tick (the watchdog's decisions per agent, the
- * feed panes' lease), the coalesced flush of pending output into screens, and
- * what the clock asks to know when to wake (store/board-wake.ts).
+ * "Supervision"): the supervision tick (its decisions in store/board-supervise.ts),
+ * the coalesced flush of pending output into screens, and what the clock asks
+ * to know when to wake (store/board-wake.ts).
  */
-import { assertNever } from '../src/core/never.js';
-import { decisionDueAt, watchDueAt, watchdog } from '../src/core/panel/panel-state.js';
 import { ORCH_FLUSH_INTERVAL } from '../src/core/policy.js';
 import type { BoardActions } from './board-types.js';
-import { leaseDueAt, leaseOf } from './feed-panes.js';
+import { nextDecisionAt, supervise } from './board-supervise.js';
 import { drain, waiting } from './panel-output.js';
-import { applyDecision } from './supervision.js';
 import type { BoardContext } from './board-context.js';
 
 /** The actions the board's clock calls, and its listeners. */
@@ -25,29 +22,9 @@ export function tickActions(ctx: BoardContext): TickActions {
   const tickListeners = new Set<(now: number) => void>();
   return {
     tick(now) {
-      let changed = ctx.questions.tick(now);
-      for (const rec of [...records.values()]) {
-        if (rec.kind === 'agent') {
-          for (const d of watchdog(rec, now)) {
-            applyDecision(sup, rec, d, now);
-            changed = true;
-          }
-          continue;
-        }
-        const lease = leaseOf(rec, now);
-        if (lease === null) continue;
-        changed = true;
-        switch (lease.type) {
-          case 'remove':
-            ctx.remove(rec);
-            break;
-          case 'orphan':
-            Object.assign(rec, lease.change);
-            break;
-          default:
-            assertNever(lease);
-        }
-      }
+      // The questions' timeouts, then the watchdog and the leases: supervise stands first in the `||` so it runs every tick.
+      const asked = ctx.questions.tick(now);
+      const changed = supervise(ctx, now) || asked;
       // A tick that decided nothing moved only the clock: the headers' elapsed time (when seen), not the layout.
       if (changed) ctx.publish(now);
       else ctx.publishTime(now, vars.watched());
@@ -84,14 +61,7 @@ export function tickActions(ctx: BoardContext): TickActions {
     },
 
     nextDue(now) {
-      let due: number | undefined;
-      // Unseen, a live agent's seconds need no tick: only its watchdog's next decision.
-      const dueAt = vars.watched() ? watchDueAt : decisionDueAt;
-      for (const rec of records.values()) {
-        const at = rec.kind === 'agent' ? dueAt(rec, now) : leaseDueAt(rec);
-        if (at !== undefined && (due === undefined || at < due)) due = at;
-      }
-      return due;
+      return nextDecisionAt(ctx, now);
     },
 
     onWake(listener) {

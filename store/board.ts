@@ -6,7 +6,7 @@
  * state is in board-context.ts and its actions in four groups:
  * board-lifecycle.ts (an agent's life: open, emit, hold, stop, finish, close;
  * questions), board-tick.ts (the supervision tick, the flush, the clock's
- * wake-ups), board-view.ts (layout, focus, zoom, scrollback) and
+ * wake-ups; what a tick decides in board-supervise.ts), board-view.ts (layout, focus, zoom, scrollback) and
  * board-rows.ts (the status, an agent's row, the agent list's reveal). What the actions apply lives beside them: supervision.ts (a record's
  * life: clocks, heartbeats, holds, stops, its end), panel-output.ts (screens
  * and the output queued for them), board-snapshot.ts (what is published),
