@@ -1,0 +1,102 @@
+/**
+ * No function longer than about 80 lines (docs/architecture.md, "Small
+ * functions and files"): a longer body holds more than one decision, each wanting its own
+ * name. Every function, method, accessor and arrow of src, store and
+ * components is read through the parser (braces in strings, regexes and
+ * templates cannot fool it); one whose body spans more lines fails, named.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The most lines a function's body may span, its braces included. */
+const FUNCTION_LINES_MAX = 80;
+
+/** A function's body that spans more than the limit. */
+interface Long {
+  /** Where the function starts, from 1. */
+  line: number;
+  /** Its name: declared, or the variable, property or class member it is assigned to. */
+  name: string;
+  /** Lines its body spans, braces included. */
+  lines: number;
+}
+
+type FunctionNode = ts.FunctionLikeDeclaration & { body: ts.Node };
+
+const isFunction = (node: ts.Node): node is FunctionNode =>
+  (ts.isFunctionDeclaration(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isConstructorDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node)) &&
+  node.body !== undefined;
+
+/** A function's own name, else the name of what holds it (`const f = () => …`, `{ tick(now) { … } }`). */
+function nameOf(node: FunctionNode, source: ts.SourceFile): string {
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  if (node.name) return node.name.getText(source);
+  const holder = node.parent;
+  if ((ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) && holder.name) return holder.name.getText(source);
+  return '(anonymous)';
+}
+
+/** The functions of a file's text whose body spans more than `max` lines. */
+export function longFunctions(fileName: string, text: string, max = FUNCTION_LINES_MAX): Long[] {
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const lineOf = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const found: Long[] = [];
+  const visit = (node: ts.Node): void => {
+    if (isFunction(node)) {
+      const lines = lineOf(node.body.end) - lineOf(node.body.getStart(source)) + 1;
+      if (lines > max) found.push({ line: lineOf(node.getStart(source)), name: nameOf(node, source), lines });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const rel = posix.join(dir, name);
+    if (name === 'node_modules' || name === 'build') return [];
+    if (statSync(join(ROOT, rel)).isDirectory()) return sources(rel);
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+describe('the functions of src, store and components', () => {
+  it(`each span at most ${FUNCTION_LINES_MAX} lines`, () => {
+    const long = ['src', 'store', 'components']
+      .flatMap(sources)
+      .flatMap((file) => longFunctions(file, readFileSync(join(ROOT, file), 'utf8')).map((f) => `${file}:${f.line}: ${f.name} (${f.lines} lines)`));
+    expect(long).toEqual([]);
+  });
+
+  it('are measured by their bodies, whatever holds them, braces in strings and templates not counted', () => {
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  const a${i} = '}' + \`{\${i}\`;`).join('\n');
+    const fixture = [
+      `function declared() {\n${body(3)}\n}`,
+      `const arrow = (x: number) => {\n${body(3)}\n};`,
+      `const object = { method() {\n${body(4)}\n} };`,
+      `class Held { get value() {\n${body(2)}\n} }`,
+      `export default function () {\n${body(1)}\n}`,
+      `const short = () => {};`,
+    ].join('\n');
+    expect(longFunctions('fixture.ts', fixture, 2)).toEqual([
+      { line: 1, name: 'declared', lines: 5 },
+      { line: 6, name: 'arrow', lines: 5 },
+      { line: 11, name: 'method', lines: 6 },
+      { line: 17, name: 'value', lines: 4 },
+      { line: 21, name: '(anonymous)', lines: 3 },
+    ]);
+  });
+});
