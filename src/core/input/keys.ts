@@ -1,6 +1,7 @@
 /**
- * The folder `src/core/input/`: the keyboard: this scanner, the bytes a
- * pane's modes want, and the mention line's editing state.
+ * The folder `src/core/input/`: the keyboard: this scanner (what one key
+ * does in a modal mode in key-modes.ts), the bytes a pane's modes want, and
+ * the mention line's editing state.
  *
  * The cockpit's keyboard: an incremental scanner from raw stdin chunks to
  * Commands (after the prefix key) and bytes for the focused pane (everything
@@ -24,31 +25,15 @@
  *   out in every mode but paste and handed on as an event; it changes no
  *   mode, so a click after the prefix leaves the prefix waiting for its key.
  */
-import type { Command } from '../protocol/commands.js';
-import { isSgrReport, parseSgrMouse, parseX10Mouse, type MouseEvent } from './mouse.js';
-import { COPY_KEYS, DEFAULT_PREFIX, HELP_SCROLL, LIST_KEYS, MENTION_KEYS, PAGE_DOWN, PAGE_UP, PREFIX_COMMANDS, SCROLL_LEAVE_KEYS } from './key-table.js';
+import { isSgrReport, parseSgrMouse, parseX10Mouse } from './mouse.js';
+import { DEFAULT_PREFIX } from './key-table.js';
+import { ESC, type KeyAction, type KeyOut, type Mode, modalKey, PASTE_END, PASTE_START } from './key-modes.js';
 
 /** The key tables (key-table.ts; kept here for importers). */
 export { COPY_KEYS, DEFAULT_PREFIX, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, SCROLL_LEAVE_KEYS, parsePrefix, prefixName } from './key-table.js';
 
-/** What one chunk turned into, in order. */
-export type KeyAction =
-  | { readonly kind: 'command'; readonly command: Command }
-  | { readonly kind: 'input'; readonly data: string }
-  /** The prefix and a mention key: open the mention prompt. */
-  | { readonly kind: 'mention' }
-  /** The prefix and the list key: open the agent list. */
-  | { readonly kind: 'list' }
-  /** A key (or, with `paste`, a whole bracketed paste) for the open mention prompt. */
-  | { readonly kind: 'prompt'; readonly key: string; readonly paste?: boolean }
-  /** The prefix and a copy key: copy mode starts on the focused pane (src/core/input/copy-mode.ts). */
-  | { readonly kind: 'copy' }
-  /** A key for copy mode, until the cockpit says it ended. */
-  | { readonly kind: 'copy-key'; readonly key: string }
-  /** A key that scrolls the open help (HELP_SCROLL): by lines, or by pages of the help's height. */
-  | { readonly kind: 'help-scroll'; readonly lines?: number; readonly pages?: number }
-  /** A mouse report of the outer terminal (src/core/input/mouse.ts): never a key, never a pane's bytes as they came. */
-  | { readonly kind: 'mouse'; readonly event: MouseEvent };
+/** The actions a chunk turns into (key-modes.ts; kept here for importers). */
+export type { KeyAction } from './key-modes.js';
 
 /**
  * How long the prefix waits for its key, as tmux's prefix does: after it,
@@ -60,12 +45,6 @@ export const PREFIX_TIMEOUT_MS = 1_500;
 
 /** Longest escape sequence the scanner waits for before giving up on it. */
 export const KEY_SEQUENCE_MAX = 32;
-
-const ESC = '\x1b';
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
-
-type Mode = 'normal' | 'prefix' | 'scroll' | 'help' | 'paste' | 'prompt' | 'prompt-paste' | 'copy';
 
 /**
  * The length of the key at `i` in `s`: 1 for a plain character, the whole
@@ -250,13 +229,13 @@ export class KeyScanner {
     if (len === 0) {
       if (s.length - i === 1) {
         // A lone ESC: a complete key in prefix mode, nothing to wait for.
-        this.key(ESC, scan.action, scan.pass);
+        this.mode = modalKey(this.mode, ESC, this.prefix, scan);
         return i + 1;
       }
       this.carry = s.slice(i);
       return s.length;
     }
-    this.key(s.slice(i, i + len), scan.action, scan.pass);
+    this.mode = modalKey(this.mode, s.slice(i, i + len), this.prefix, scan);
     return i + len;
   }
 
@@ -280,76 +259,10 @@ export class KeyScanner {
     if (event) action({ kind: 'mouse', event });
     return 6;
   }
-
-  /** One key in prefix, scroll, help or prompt mode. */
-  private key(key: string, action: (a: KeyAction) => void, pass: (data: string) => void): void {
-    const command = (c: Command): void => action({ kind: 'command', command: c });
-    switch (this.mode) {
-      case 'prefix': {
-        this.mode = 'normal';
-        if (key === this.prefix) {
-          pass(this.prefix);
-          return;
-        }
-        if (MENTION_KEYS.includes(key)) {
-          this.mode = 'prompt';
-          action({ kind: 'mention' });
-          return;
-        }
-        if (COPY_KEYS.includes(key)) {
-          this.mode = 'copy';
-          action({ kind: 'copy' });
-          return;
-        }
-        if (LIST_KEYS.includes(key)) {
-          action({ kind: 'list' });
-          return;
-        }
-        const c = PREFIX_COMMANDS.get(key);
-        if (!c) return; // an unbound key after the prefix is dropped, as in tmux
-        if (c.cmd === 'scroll') this.mode = 'scroll';
-        if (c.cmd === 'help') this.mode = 'help';
-        command(c);
-        return;
-      }
-      case 'scroll':
-        if (key === PAGE_UP || key === PAGE_DOWN) {
-          command({ cmd: 'scroll', pages: key === PAGE_UP ? -1 : 1 });
-          return;
-        }
-        // Back to the live screen first; then the key is the program's, but for the keys that only leave (tmux's q and Esc) and the prefix.
-        this.mode = key === this.prefix ? 'prefix' : key === PASTE_START ? 'paste' : 'normal';
-        command({ cmd: 'scroll', pages: 0 });
-        if (key !== this.prefix && !SCROLL_LEAVE_KEYS.includes(key)) pass(key);
-        return;
-      case 'help': {
-        const by = HELP_SCROLL.get(key);
-        if (by) {
-          action({ kind: 'help-scroll', ...by });
-          return;
-        }
-        this.mode = 'normal';
-        command({ cmd: 'help' });
-        return;
-      }
-      case 'prompt':
-        if (key === PASTE_START) this.mode = 'prompt-paste';
-        else action({ kind: 'prompt', key });
-        return;
-      case 'copy':
-        action({ kind: 'copy-key', key });
-        return;
-      case 'normal':
-      case 'paste':
-      case 'prompt-paste':
-        pass(key);
-        return;
-    }
-  }
 }
 
 /** One chunk being scanned: the bytes for the pane gather in `input` until an action comes between them. */
-class Scan {
+class Scan implements KeyOut {
   readonly out: KeyAction[] = [];
   input = '';
 
