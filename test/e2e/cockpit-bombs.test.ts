@@ -5,29 +5,26 @@
  * pane and sent as a feed pane's raw data. Right after, the socket answers,
  * a key echoes, and an agent's wall clock still fires.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilPasses } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
+import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
+import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/src/cli.js');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const server = `tai-e2e-bomb-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-bomb-'));
+/** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
+const server = new TmuxServer('tai-e2e-bomb', testEnv());
+let e2e: TmuxSession;
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
-const screen = (): string[] => tmux('capture-pane', '-p', '-t', 'e2e').split('\n').slice(0, 40);
-const left = (): string => screen().map((r) => [...r].slice(0, 66).join('').trimEnd()).join('\n');
-const right = (): string => screen().map((r) => [...r].slice(67).join('').trimEnd()).join('\n');
-const keys = (...k: string[]): void => void tmux('send-keys', '-t', 'e2e', ...k);
-const until = (check: () => void, timeout = 20_000): Promise<void> => untilPasses(check, { timeout, interval: 50 });
+/** The main pane's text (left of the separator at 120x40) and the right column's. */
+const left = (): string => e2e.columns(0, 66);
+const right = (): string => e2e.columns(67);
+const keys = (...k: string[]): void => e2e.keys(...k);
+const until = (check: () => void, timeout = 20_000): Promise<void> => e2e.until(check, { timeout, interval: 50 });
 
 /** One request on the control socket; resolves with the reply line, rejects after `ms`. */
 function ask(socket: string, line: string, ms: number): Promise<string> {
@@ -58,21 +55,17 @@ const BOMBS = ['S', 'T', 'L', 'M', '@', 'P', 'X', 'E', 'F', 'd', 'G'].map((f) =>
 
 describe.skipIf(!hasTmux)('the cockpit under hostile escape sequences', () => {
   beforeAll(() => {
-    if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
+    buildCli();
     const run = join(dir, 'run');
     mkdirSync(run, { mode: 0o700 });
-    tmux(
-      'new-session', '-d', '-s', 'e2e', '-x', '120', '-y', '40',
-      '-e', `XDG_STATE_HOME=${join(dir, 'state')}`,
-      '-e', `XDG_RUNTIME_DIR=${run}`,
-      '-e', 'NODE_ENV=production',
-      `node ${CLI} -- bash --norc --noprofile`,
-    );
-    tmux('set-option', '-t', 'e2e', 'status', 'off');
+    e2e = server.start('e2e', {
+      env: { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: run, NODE_ENV: 'production' },
+      command: `node ${CLI} -- bash --norc --noprofile`,
+    });
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
+    server.kill();
     await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
     rmSync(dir, { recursive: true, force: true });
   });
@@ -101,6 +94,6 @@ describe.skipIf(!hasTmux)('the cockpit under hostile escape sequences', () => {
     // The agent's wall clock fires on time (with the board's 1 s tick and the hard stop's grace to spare).
     await until(() => expect(right()).toMatch(/ ⏱ clock · timeout/), 45_000 - (Date.now() - spawned));
     keys('exit', 'Enter');
-    await until(() => expect(spawnSync('tmux', ['-L', server, 'has-session', '-t', 'e2e'], { env: testEnv() }).status).not.toBe(0));
+    await until(() => expect(server.has('e2e')).toBe(false));
   }, 90_000);
 });
