@@ -13,43 +13,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilPasses, type Pace } from '../helpers/until.js';
 import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
+import { buildCli, hasTmux, TmuxServer, type TmuxSession, untilTmux } from '../helpers/tmux-session.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist/src/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'tai-launcher-'));
 // Run as npm installs it: through a symlink in a .bin folder.
 const TAI = join(dir, '.bin', 'tai');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const server = `tai-launcher-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
-const TMUX: Pace = { timeout: 20_000, interval: 100 };
+/** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
+const server = new TmuxServer('tai-launcher', testEnv());
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8', env: testEnv() });
-const screen = (session: string): string => tmux('capture-pane', '-p', '-J', '-t', session);
-const keys = (session: string, ...k: string[]): void => void tmux('send-keys', '-t', session, ...k);
-const alternate = (session: string): string => tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim();
-const session = (name: string, extra: Record<string, string> = {}): void => {
-  const all = { ...env, ...extra };
-  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '30', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), '-e', 'NODE_ENV=production', 'bash --norc --noprofile');
-  tmux('set-option', '-t', name, 'status', 'off');
-};
+/** A 120x30 terminal with the test's state folders and `extra`. */
+const session = (name: string, extra: Record<string, string> = {}): TmuxSession =>
+  server.start(name, { cols: 120, rows: 30, env: { ...env, ...extra, NODE_ENV: 'production' } });
 /** The command lines of the children of the shell in `session`'s pane. */
-const children = (session: string): string[] => {
-  const shell = tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim();
+const children = (session: TmuxSession): string[] => {
+  const shell = session.display('#{pane_pid}');
   const pids = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   return pids.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim());
 };
-const childPid = (session: string): number => {
-  const shell = tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim();
+const childPid = (session: TmuxSession): number => {
+  const shell = session.display('#{pane_pid}');
   return Number(readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0]);
 };
 
 describe.skipIf(!hasTmux)('the launcher src/bin/tai in tmux', () => {
   beforeAll(() => {
-    if (!existsSync(CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
+    buildCli();
     execFileSync(process.execPath, [join(ROOT, 'src/native/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
     mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700, recursive: true });
     mkdirSync(join(dir, '.bin'));
@@ -57,77 +49,77 @@ describe.skipIf(!hasTmux)('the launcher src/bin/tai in tmux', () => {
   }, 120_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server'], { env: testEnv() });
+    server.kill();
     await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR });
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('runs the native client in place of node, and prefix + d, SIGTERM and exit end it with the farewell and the code', async () => {
-    session('one');
-    keys('one', `${TAI} -s lean -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(screen('one')).toMatch(/^ tai lean │/m), TMUX);
+    const one = session('one');
+    one.keys(`${TAI} -s lean -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(one.joined()).toMatch(/^ tai lean │/m));
     // The shell's one child is the native client itself: no node waits on it.
-    const [only, ...more] = children('one');
+    const [only, ...more] = children(one);
     expect(more).toEqual([]);
     expect(only).toMatch(/^\S+\/tai-client --link /);
-    keys('one', 'C-]', 'd');
-    await untilPasses(() => expect(screen('one')).toContain('TAI-EXIT=0'), TMUX);
-    expect(alternate('one')).toBe('0');
-    expect(screen('one')).toContain('tai: detached from cockpit lean; tai attach lean comes back');
+    one.keys('C-]', 'd');
+    await untilTmux(() => expect(one.joined()).toContain('TAI-EXIT=0'));
+    expect(one.alternate()).toBe(false);
+    expect(one.joined()).toContain('tai: detached from cockpit lean; tai attach lean comes back');
 
-    keys('one', 'clear', 'Enter');
-    keys('one', `${TAI} attach lean; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(alternate('one')).toBe('1'), TMUX);
-    await untilPasses(() => expect(children('one')[0]).toMatch(/tai-client --link /), TMUX);
-    process.kill(childPid('one'), 'SIGTERM');
-    await untilPasses(() => expect(screen('one')).toContain('TAI-EXIT=0'), TMUX);
-    expect(screen('one')).toContain('tai: detached from cockpit lean (SIGTERM); tai attach lean comes back');
+    one.keys('clear', 'Enter');
+    one.keys(`${TAI} attach lean; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(one.alternate()).toBe(true));
+    await untilTmux(() => expect(children(one)[0]).toMatch(/tai-client --link /));
+    process.kill(childPid(one), 'SIGTERM');
+    await untilTmux(() => expect(one.joined()).toContain('TAI-EXIT=0'));
+    expect(one.joined()).toContain('tai: detached from cockpit lean (SIGTERM); tai attach lean comes back');
     // The report the client left for the farewell is gone with it.
     expect(readdirSync(join(env.XDG_RUNTIME_DIR, 'tai')).filter((f) => f.startsWith('tai-farewell-'))).toEqual([]);
 
-    keys('one', 'clear', 'Enter');
-    keys('one', `${TAI} attach lean; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(screen('one')).toMatch(/^ tai lean │/m), TMUX);
+    one.keys('clear', 'Enter');
+    one.keys(`${TAI} attach lean; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(one.joined()).toMatch(/^ tai lean │/m));
     // The cockpit's programs never see the launcher's variable nor its pipe on fd 3.
-    keys('one', 'echo "EXEC=[$TAI_EXEC_FD]"; readlink /proc/$$/fd/3 || echo FD3-CLOSED', 'Enter');
-    await untilPasses(() => expect(screen('one')).toMatch(/^EXEC=\[\]\n(.*\n)?FD3-CLOSED$/m), TMUX);
-    keys('one', 'exit 4', 'Enter');
-    await untilPasses(() => expect(screen('one')).toContain('TAI-EXIT=4'), TMUX);
-    expect(alternate('one')).toBe('0');
+    one.keys('echo "EXEC=[$TAI_EXEC_FD]"; readlink /proc/$$/fd/3 || echo FD3-CLOSED', 'Enter');
+    await untilTmux(() => expect(one.joined()).toMatch(/^EXEC=\[\]\n(.*\n)?FD3-CLOSED$/m));
+    one.keys('exit 4', 'Enter');
+    await untilTmux(() => expect(one.joined()).toContain('TAI-EXIT=4'));
+    expect(one.alternate()).toBe(false);
   }, 120_000);
 
   // Only a server that took the client's terminal can leave its modes; with TAI_INTERNALS=0 the client keeps its terminal (as tmux's does).
   it.skipIf(process.env.TAI_INTERNALS === '0')("leaves the cockpit's screen and mouse modes when the native client is killed with SIGKILL, and the cockpit goes on for the next attach", async () => {
-    session('three');
-    keys('three', `${TAI} -s hard -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(screen('three')).toMatch(/^ tai hard │/m), TMUX);
-    const modes = (): string => tmux('display-message', '-p', '-t', 'three', '#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag}').trim();
+    const three = session('three');
+    three.keys(`${TAI} -s hard -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(three.joined()).toMatch(/^ tai hard │/m));
+    const modes = (): string => three.display('#{alternate_on} #{mouse_any_flag} #{mouse_sgr_flag}');
     expect(modes()).toBe('1 1 1');
-    const client = childPid('three');
+    const client = childPid(three);
     process.kill(client, 'SIGKILL'); // no restore of its own, no goodbye on the link
-    await untilPasses(() => expect(existsSync(`/proc/${client}`)).toBe(false), TMUX);
+    await untilTmux(() => expect(existsSync(`/proc/${client}`)).toBe(false));
     // The server held the terminal: it leaves the screen and the modes (the shell restores the cooked mode).
     // What the shell printed before that (TAI-EXIT=137, its prompt) went to the alternate screen, left with it.
-    await untilPasses(() => expect(modes()).toBe('0 0 0'), TMUX);
-    keys('three', 'echo ALIVE-$((6*7))', 'Enter');
-    await untilPasses(() => expect(screen('three')).toMatch(/^ALIVE-42$/m), TMUX);
+    await untilTmux(() => expect(modes()).toBe('0 0 0'));
+    three.keys('echo ALIVE-$((6*7))', 'Enter');
+    await untilTmux(() => expect(three.joined()).toMatch(/^ALIVE-42$/m));
 
-    keys('three', `${TAI} attach hard; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(screen('three')).toMatch(/^ tai hard │/m), TMUX);
-    keys('three', 'exit 5', 'Enter');
-    await untilPasses(() => expect(screen('three')).toContain('TAI-EXIT=5'), TMUX);
+    three.keys(`${TAI} attach hard; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(three.joined()).toMatch(/^ tai hard │/m));
+    three.keys('exit 5', 'Enter');
+    await untilTmux(() => expect(three.joined()).toContain('TAI-EXIT=5'));
     expect(modes()).toBe('0 0 0');
   }, 120_000);
 
   it('runs the node client, and every command but a cockpit or an attach, as node itself', async () => {
-    session('two', { TAI_NATIVE_CLIENT: '0' });
-    keys('two', `${TAI} -s plain -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
-    await untilPasses(() => expect(screen('two')).toMatch(/^ tai plain │/m), TMUX);
-    const [only, ...more] = children('two');
+    const two = session('two', { TAI_NATIVE_CLIENT: '0' });
+    two.keys(`${TAI} -s plain -- bash --norc --noprofile; echo TAI-EXIT=$?`, 'Enter');
+    await untilTmux(() => expect(two.joined()).toMatch(/^ tai plain │/m));
+    const [only, ...more] = children(two);
     expect(more).toEqual([]);
     expect(only).toMatch(/^node \S+\/dist\/src\/cli\.js -s plain /);
-    keys('two', 'exit 3', 'Enter');
-    await untilPasses(() => expect(screen('two')).toContain('TAI-EXIT=3'), TMUX);
+    two.keys('exit 3', 'Enter');
+    await untilTmux(() => expect(two.joined()).toContain('TAI-EXIT=3'));
 
     const ls = spawnSync(TAI, ['ls'], { encoding: 'utf8', env: testEnv(env) });
     expect(ls.stdout).toContain('no cockpit is running');

@@ -18,6 +18,11 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 /** Each look runs capture-pane (a tmux process): look every 100 ms, for 20 s at most. */
 export const TMUX_PACE: Pace = { timeout: 20_000, interval: 100 };
 
+/** Resolves once `check` passes (an `expect` over a screen, say), looking at the tmux pace. */
+export function untilTmux(check: () => void, pace: Pace = TMUX_PACE): Promise<void> {
+  return untilPasses(check, pace);
+}
+
 /** Builds the CLI (test/helpers/tai-cli.ts's TAI_CLI) when `npm test` has not (it runs tsc before vitest); for a beforeAll. */
 export function buildCli(): void {
   if (!existsSync(TAI_CLI)) execFileSync('npx', ['tsc', '-p', '.'], { cwd: new URL('../..', import.meta.url), stdio: 'ignore' });
@@ -62,6 +67,11 @@ export class TmuxSession {
     return this.screen().join('\n');
   }
 
+  /** The visible screen as one text, a row wrapped by the terminal joined again (capture-pane -J). */
+  joined(): string {
+    return this.server.tmux('capture-pane', '-p', '-J', '-t', this.name);
+  }
+
   /** The visible screen with its colours and attributes (capture-pane -e). */
   sgr(): string {
     return this.server.tmux('capture-pane', '-p', '-e', '-t', this.name);
@@ -97,9 +107,23 @@ export class TmuxSession {
     this.server.tmux('resize-window', '-t', this.name, '-x', String(cols), '-y', String(rows));
   }
 
+  /** Starts the built tai (`args` before its `--`) around a plain bash here and waits for that bash's prompt, `in$ `. */
+  async startTai(args = ''): Promise<void> {
+    this.type(`clear; node ${TAI_CLI} ${args} -- bash --norc --noprofile; echo TAI-EXIT=$?\r`);
+    await this.until(() => expect(this.alternate()).toBe(true));
+    this.type("PS1='in$ '\r");
+    await this.until(() => expect(this.screen().some((r) => r.startsWith('in$'))).toBe(true));
+  }
+
+  /** Leaves tai from its main pane's bash and waits for the outer shell. */
+  async endTai(): Promise<void> {
+    this.type('exit\r');
+    await this.shows('TAI-EXIT=');
+  }
+
   /** Resolves once `check` passes against the live pane (an `expect` over the screen, say). */
   until(check: () => void, pace: Pace = TMUX_PACE): Promise<void> {
-    return untilPasses(check, pace);
+    return untilTmux(check, pace);
   }
 
   /** Resolves once the screen shows `what` (a text, or a pattern over the whole screen). */
