@@ -7,11 +7,11 @@
  * docs/ only: an issue's number or a house-style rule's points outside the
  * repository.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Comment, comments } from './comments.js';
+import { type Comment, comments, sourceFiles } from './comments.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,14 +27,7 @@ const FIGURE = new RegExp(
   [`\\b\\d+\\.\\d+ ?${UNIT}(?![\\w])`, `\\b\\d+(?:\\.\\d+)?-\\d+(?:\\.\\d+)? ?${UNIT}(?![\\w])`, `\\d ?-> ?~?\\d`, `\\b[Ss]ession \\d+`].join('|'),
 );
 
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const rel = posix.join(dir, name);
-    if (name === 'node_modules' || name === 'build') return [];
-    if (statSync(join(ROOT, rel)).isDirectory()) return sources(rel);
-    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
-  });
-}
+const sources = (dir: string): string[] => sourceFiles(ROOT, dir);
 
 describe('comments in src, store and components', () => {
   it('hold no measured figure and no session number', () => {

@@ -2,7 +2,10 @@
  * Every comment of a source file, found through the parser's tokens: a bare
  * scanner cannot tell a regex from a division or where a template literal's
  * `${…}` ends, so it loses its place and skips the comments after them.
+ * And the source files the parser-reading guards walk (`sourceFiles`).
  */
+import { readdirSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import ts from 'typescript';
 
 export interface Comment {
@@ -40,4 +43,14 @@ export function comments(fileName: string, text: string): Comment[] {
       line: source.getLineAndCharacterOfPosition(range.pos).line + 1,
       text: text.slice(range.pos, range.end).replace(/"[^"]*"|`[^`]*`/g, (quoted) => quoted.replace(/[^\n]/g, ' ')),
     }));
+}
+
+/** Every .ts and .tsx source under `dir` (relative to `root`), declarations, node_modules and the native build's output left out. */
+export function sourceFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const rel = posix.join(dir, name);
+    if (name === 'node_modules' || name === 'build') return [];
+    if (statSync(join(root, rel)).isDirectory()) return sourceFiles(root, rel);
+    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
+  });
 }

@@ -5,11 +5,12 @@
  * components is read through the parser (braces in strings, regexes and
  * templates cannot fool it); one whose body spans more lines fails, named.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './comments.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,14 +65,7 @@ export function longFunctions(fileName: string, text: string, max = FUNCTION_LIN
   return found;
 }
 
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const rel = posix.join(dir, name);
-    if (name === 'node_modules' || name === 'build') return [];
-    if (statSync(join(ROOT, rel)).isDirectory()) return sources(rel);
-    return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
-  });
-}
+const sources = (dir: string): string[] => sourceFiles(ROOT, dir);
 
 describe('the functions of src, store and components', () => {
   it(`each span at most ${FUNCTION_LINES_MAX} lines`, () => {
