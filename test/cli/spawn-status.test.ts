@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as spawnCli } from '../../src/cli/spawn.js';
+import { LIVE_STATUS_MS } from '../../src/cli/spawn-status.js';
 import { liveStatusLine } from '../../src/core/agents/live-status.js';
 import { runTai } from '../helpers/tai-cli.js';
 import { until } from '../helpers/until.js';
@@ -62,7 +63,9 @@ describe("an attached tai spawn's live status line", () => {
 
   it('draws nothing when stderr is not a terminal (the built CLI on a pipe)', async () => {
     const state = mkdtempSync(join(tmpdir(), 'tai-live-'));
-    const run = await runTai(['spawn', '--', 'sh', '-c', 'echo a; sleep 0.7; echo b'], { XDG_STATE_HOME: state, TAI_PLEXER_SOCKET: '' });
+    // The window is what this test measures: the agent outlives several of the line's draws (LIVE_STATUS_MS), so a drawing tai would have drawn.
+    const window = (3 * LIVE_STATUS_MS) / 1000;
+    const run = await runTai(['spawn', '--', 'sh', '-c', `echo a; sleep ${window}; echo b`], { XDG_STATE_HOME: state, TAI_PLEXER_SOCKET: '' });
     expect(run).toEqual({ code: 0, out: 'a\nb\n', err: 'tai: agent #1 done (exit 0 · 4 chars)\n' });
   });
 });

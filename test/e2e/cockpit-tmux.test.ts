@@ -224,12 +224,16 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
   it('restores the normal screen before printing an uncaught exception', async () => {
     keys('clear', 'Enter');
     await e2e.until(() => expect(e2e.text()).not.toContain('TAI-EXIT'));
-    // The cockpit as a library, with a program that throws once it is drawing.
+    // The cockpit as a library, in a program that throws when told (SIGUSR2), once the test has seen it drawing.
     const lib = join(ROOT, 'dist/src/io/cockpit/cockpit.js');
-    const script = `import('${lib}').then((m) => { m.startCockpit({ argv: ['bash', '--norc'] }); setTimeout(() => { throw new Error('boom-for-the-test'); }, 1500); })`;
+    const script = `process.on('SIGUSR2', () => { throw new Error('boom-for-the-test'); }); import('${lib}').then((m) => m.startCockpit({ argv: ['bash', '--norc'] }))`;
     writeFileSync(join(dir, 'crash.mjs'), script);
     keys(`node ${join(dir, 'crash.mjs')}; echo TAI-EXIT=$?`, 'Enter');
-    // startCockpit enters the alternate screen at once, so the throw always happens while drawing.
+    await e2e.until(() => expect(e2e.alternate()).toBe(true));
+    await e2e.until(() => expect(screen()[39]).toContain('? help'));
+    const shell = e2e.display('#{pane_pid}');
+    const crash = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    execFileSync('kill', ['-USR2', crash]);
     await e2e.until(() => expect(e2e.text()).toContain('TAI-EXIT=1'));
     expect(e2e.alternate()).toBe(false);
     expect(e2e.text()).toContain('tai: Error: boom-for-the-test');
