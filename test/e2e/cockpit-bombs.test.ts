@@ -5,17 +5,14 @@
  * pane and sent as a feed pane's raw data. Right after, the socket answers,
  * a key echoes, and an agent's wall clock still fires.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-bomb-'));
+const dir = tmuxFolder('tai-e2e-bomb-');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-e2e-bomb', testEnv());
 let e2e: TmuxSession;
@@ -57,18 +54,13 @@ describe.skipIf(!hasTmux)('the cockpit under hostile escape sequences', () => {
   beforeAll(() => {
     buildCli();
     const run = join(dir, 'run');
-    mkdirSync(run, { mode: 0o700 });
     e2e = server.start('e2e', {
       env: { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: run, NODE_ENV: 'production' },
       command: `node ${CLI} -- bash --norc --noprofile`,
     });
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it('keeps answering the socket, echoing keys and timing agents out after bombs in the main pane and a feed pane', async () => {
     keys(`PS1='$ '; tai() { node ${CLI} "$@"; }; clear`, 'Enter');

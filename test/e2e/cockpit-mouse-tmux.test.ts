@@ -9,19 +9,16 @@
  * pane's scrollback and a selection that lands in tmux's paste buffer by
  * OSC 52.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ECHO = join(ROOT, 'test/fixtures/mouse-echo.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'tai-mouse-'));
+const dir = tmuxFolder('tai-mouse-');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-mouse', testEnv());
 let m: TmuxSession;
@@ -35,15 +32,10 @@ const bytes = (s: string): void => m.bytes(s);
 describe.skipIf(!hasTmux)('the mouse in tmux', () => {
   beforeAll(() => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     m = server.start('m', { env: { NODE_ENV: 'production', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') } });
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it('asks the terminal for the mouse, hands the main program its clicks through the pty, and keeps panel clicks', async () => {
     m.keys(`node ${CLI} demo --agents silent -- node ${ECHO} sgr; echo TAI-EXIT=$?`, 'Enter');

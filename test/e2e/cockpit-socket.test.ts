@@ -5,16 +5,13 @@
  * opens and feeds a feed pane, `tai status` sees both, and `tai cancel`
  * stops a running agent. Waits on conditions read with capture-pane.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-sock-'));
+const dir = tmuxFolder('tai-e2e-sock-');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-e2e-sock', testEnv());
 let e2e: TmuxSession;
@@ -28,18 +25,13 @@ describe.skipIf(!hasTmux)('the cockpit and its control socket', () => {
   beforeAll(() => {
     buildCli();
     const run = join(dir, 'run');
-    mkdirSync(run, { mode: 0o700 });
     e2e = server.start('e2e', {
       env: { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: run, NODE_ENV: 'production' },
       command: `node ${CLI} -- bash --norc --noprofile`,
     });
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it('starts agents and feed panes from the shell inside it', async () => {
     keys(`PS1='$ '; tai() { node ${CLI} "$@"; }; clear`, 'Enter');

@@ -6,19 +6,17 @@
  * read with capture-pane, never on time.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
 import { testEnv } from '../helpers/test-env.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 import { runningCockpits } from '../../src/io/link/link-place.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'tai-e2e-'));
+const dir = tmuxFolder('tai-e2e-');
 const agentLog = join(dir, 'agents.log');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-e2e', testEnv());
@@ -39,17 +37,12 @@ describe.skipIf(!hasTmux)('tai in tmux', () => {
     // Built by `npm test` (tsc -p .) before vitest runs; built here only when missing.
     buildCli();
     // Its own state and socket folders: a test never touches the user's.
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     e2e = server.start('e2e', {
       env: { DEMO_AGENT_LOG: agentLog, NODE_ENV: 'production', XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') },
     });
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it('runs the cockpit, lays it out as docs/spec.md, "Layout", cancels a closed agent and restores the screen', async () => {
     keys('PS1="outer$ "; clear; echo NORMAL-SCREEN-MARK', 'Enter');

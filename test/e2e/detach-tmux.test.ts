@@ -8,18 +8,16 @@
  * Waits on conditions read with capture-pane, never on time.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession, untilTmux } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession, untilTmux } from '../helpers/tmux-session.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'tai-detach-'));
+const dir = tmuxFolder('tai-detach-');
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-detach', testEnv());
@@ -50,14 +48,10 @@ describe.skipIf(!hasTmux).each([
   beforeAll(() => {
     buildCli();
     execFileSync(process.execPath, [join(ROOT, 'src/native/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
-    mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700, recursive: true });
     client = setting;
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR }); // servers outlive their terminals: end the ones this file started
-  });
+  afterAll(() => server.end(dir, { keep: true }));
 
   it('keeps the cockpit and its agent when the terminal is closed, shows it again with tai attach, detaches with prefix + d and ends with exit', async () => {
     const first = session('first');

@@ -6,17 +6,14 @@
  * that answers the question and the next of the same tool, and the panel
  * says by which rule (docs/agents.md, "The inbox"). Waits on conditions.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tmuxEnv } from '../helpers/test-env.js';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { fixture } from '../helpers/agents.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-inbox-tmux-'));
+const dir = tmuxFolder('tai-inbox-tmux-');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const ENV = tmuxEnv(dir);
 const server = new TmuxServer('tai-inbox', ENV);
@@ -30,15 +27,10 @@ const PREFIX = 'C-]';
 describe.skipIf(!hasTmux)('the inbox keys in tmux', () => {
   beforeAll(() => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     term = server.start('k', { cols: 240 });
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') });
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
-  });
+  afterAll(() => server.end(dir));
 
   it("a focused panel's a allows the question's tool for its agent: the next question of the tool is answered by the rule, the panel says so, and tai ask rule list shows it", async () => {
     await term.startTai();

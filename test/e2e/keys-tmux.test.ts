@@ -5,16 +5,12 @@
  * a terminal sends, the screen read with capture-pane. Waits on conditions,
  * never on time.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tmuxEnv } from '../helpers/test-env.js';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-keys-'));
+const dir = tmuxFolder('tai-keys-');
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const ENV = tmuxEnv(dir);
 const server = new TmuxServer('tai-keys', ENV);
@@ -33,7 +29,6 @@ const PREFIX = 'C-]';
 describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
   beforeAll(() => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     term = server.start('k');
   }, 120_000);
 
@@ -41,11 +36,7 @@ describe.skipIf(!hasTmux)('keys and the screen in tmux', () => {
     term.resize(120, 40);
   });
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 }); // a shell killed with its server may still be writing there
-  });
+  afterAll(() => server.end(dir));
 
   it('returns a pane scrolled back by the wheel to the live screen at the first key, and hands the key on', async () => {
     await term.startTai();

@@ -8,17 +8,15 @@
  * node client, is node at once. Waits on conditions read with capture-pane.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { testEnv } from '../helpers/test-env.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession, untilTmux } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession, untilTmux } from '../helpers/tmux-session.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'tai-launcher-'));
+const dir = tmuxFolder('tai-launcher-');
 // Run as npm installs it: through a symlink in a .bin folder.
 const TAI = join(dir, '.bin', 'tai');
 const env = { XDG_STATE_HOME: join(dir, 'state'), XDG_RUNTIME_DIR: join(dir, 'run') };
@@ -43,16 +41,11 @@ describe.skipIf(!hasTmux)('the launcher src/bin/tai in tmux', () => {
   beforeAll(() => {
     buildCli();
     execFileSync(process.execPath, [join(ROOT, 'src/native/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
-    mkdirSync(env.XDG_RUNTIME_DIR, { mode: 0o700, recursive: true });
     mkdirSync(join(dir, '.bin'));
     symlinkSync(join(ROOT, 'src/bin/tai'), TAI);
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it('runs the native client in place of node, and prefix + d, SIGTERM and exit end it with the farewell and the code', async () => {
     const one = session('one');

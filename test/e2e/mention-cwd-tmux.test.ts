@@ -4,16 +4,14 @@
  * after its `cd`, not where the cockpit started, as `tai spawn @name` typed
  * in that shell would. Waits on conditions read with capture-pane.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { tmuxEnv } from '../helpers/test-env.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tai-cwd-')));
+const dir = realpathSync(tmuxFolder('tai-cwd-'));
 /** The tmux server's whole environment (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-cwd', tmuxEnv(dir));
 let term: TmuxSession;
@@ -23,7 +21,6 @@ const keys = (...k: string[]): void => term.keys(...k);
 
 describe.skipIf(!hasTmux)('the mention line in tmux', () => {
   beforeAll(() => {
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     mkdirSync(join(dir, 'config', 'tai'), { recursive: true });
     mkdirSync(join(dir, 'elsewhere'));
     writeFileSync(join(dir, 'config', 'tai', 'agents.json'), JSON.stringify({ agents: { where: { kind: 'command', command: ['sh', '-c', 'echo "ran in $(pwd)"; sleep 30'] } } }));
@@ -41,11 +38,7 @@ describe.skipIf(!hasTmux)('the mention line in tmux', () => {
     });
   }, 60_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it("starts @name in the main shell's current directory, after its cd", async () => {
     keys(`node ${CLI} -- bash --norc --noprofile`, 'Enter');

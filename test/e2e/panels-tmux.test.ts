@@ -5,16 +5,14 @@
  * wait on files the test writes, never on time.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tmuxEnv } from '../helpers/test-env.js';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-panels-'));
+const dir = tmuxFolder('tai-panels-');
 /** The tmux server's whole environment (test/helpers/test-env.ts), with git's identity for the lanes. */
 const ENV = tmuxEnv(dir, {
   GIT_AUTHOR_NAME: 't',
@@ -43,7 +41,6 @@ function paragraph(tag: string): string {
 describe.skipIf(!hasTmux)('agent panels in tmux', () => {
   beforeAll(() => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     term = server.start('p');
   }, 120_000);
 
@@ -51,11 +48,7 @@ describe.skipIf(!hasTmux)('agent panels in tmux', () => {
     term.resize(120, 40);
   });
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
-  });
+  afterAll(() => server.end(dir));
 
   it('wraps by word, after the unzoom, the text an agent wrote while its panel was zoomed, exactly as text written at the narrow width', async () => {
     await term.startTai();

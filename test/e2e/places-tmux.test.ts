@@ -6,17 +6,13 @@
  * (docs/cockpit.md, "Places: a running agent first"). Waits on conditions,
  * never on time; the linger it outlasts is the board's own 20 s.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORCH_LINGER } from '../../src/core/policy.js';
 import { tmuxEnv } from '../helpers/test-env.js';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-places-'));
+const dir = tmuxFolder('tai-places-');
 const ENV = tmuxEnv(dir);
 const server = new TmuxServer('tai-places', ENV);
 let term: TmuxSession;
@@ -31,16 +27,11 @@ const PREFIX = 'C-]';
 describe.skipIf(!hasTmux)('places on screen in tmux', () => {
   beforeAll(async () => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     term = server.start('p');
     await term.startTai();
   }, 120_000);
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') });
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
-  });
+  afterAll(() => server.end(dir));
 
   it('keeps a finished agent opened from the list while it lingered past its linger, and gives a running agent a finished one\'s place', async () => {
     type(`clear; node ${CLI} spawn --label quick -- echo hi; echo SPAWNED=$?\r`);

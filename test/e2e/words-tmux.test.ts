@@ -7,16 +7,14 @@
  * not an agent. Waits on conditions, never on time.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tmuxEnv } from '../helpers/test-env.js';
-import { endCockpits } from '../helpers/cockpit-servers.js';
 import { TAI_CLI as CLI } from '../helpers/tai-cli.js';
-import { buildCli, hasTmux, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
+import { buildCli, hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../helpers/tmux-session.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tai-words-'));
+const dir = tmuxFolder('tai-words-');
 /** The tmux server's whole environment (test/helpers/test-env.ts), with git's identity for the lane. */
 const ENV = tmuxEnv(dir, {
   GIT_AUTHOR_NAME: 't',
@@ -39,7 +37,6 @@ const PREFIX = 'C-]';
 describe.skipIf(!hasTmux)('the words of the cockpit in tmux', () => {
   beforeAll(() => {
     buildCli();
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     term = server.start('w');
   }, 120_000);
 
@@ -47,11 +44,7 @@ describe.skipIf(!hasTmux)('the words of the cockpit in tmux', () => {
     term.resize(120, 40);
   });
 
-  afterAll(async () => {
-    server.kill();
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') }); // servers outlive their terminals: end the ones this file started
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
-  });
+  afterAll(() => server.end(dir));
 
   it('names an ended agent by the same word on the status line, in its header and in the agent list', async () => {
     await term.startTai();

@@ -7,8 +7,11 @@
  * TAI_PREFIX reaches neither tmux nor anything it runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { endCockpits } from './cockpit-servers.js';
 import { TAI_CLI } from './tai-cli.js';
 import { untilPasses, type Pace } from './until.js';
 
@@ -21,6 +24,13 @@ export const TMUX_PACE: Pace = { timeout: 20_000, interval: 100 };
 /** Resolves once `check` passes (an `expect` over a screen, say), looking at the tmux pace. */
 export function untilTmux(check: () => void, pace: Pace = TMUX_PACE): Promise<void> {
   return untilPasses(check, pace);
+}
+
+/** A file's temporary folder, with the private `run` folder (XDG_RUNTIME_DIR) its cockpits' sockets go in; `end` removes it. */
+export function tmuxFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  return dir;
 }
 
 /** Builds the CLI (test/helpers/tai-cli.ts's TAI_CLI) when `npm test` has not (it runs tsc before vitest); for a beforeAll. */
@@ -164,7 +174,19 @@ export class TmuxServer {
     return spawnSync('tmux', ['-L', this.name, 'has-session', '-t', name], { env: this.env }).status === 0;
   }
 
-  /** Ends the server and every session in it (the tests' afterAll; no error when it is gone already). */
+  /**
+   * A file's afterAll: the server killed, the cockpits the file started ended
+   * (servers outlive their terminals; their sockets are under `dir`/run), and
+   * `dir` removed unless `keep`.
+   */
+  async end(dir: string, options: { readonly keep?: boolean } = {}): Promise<void> {
+    this.kill();
+    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') });
+    // A shell killed with its server may still be writing there.
+    if (options.keep !== true) rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+  }
+
+  /** Ends the server and every session in it (no error when it is gone already). */
   kill(): void {
     spawnSync('tmux', ['-L', this.name, 'kill-server'], { env: this.env });
   }
