@@ -10,20 +10,17 @@
  * condition (the REPL's record, the cockpit's log).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cockpitBackend } from '../../../src/io/lead/lead-backend.js';
 import { waitForEvents } from '../../../src/io/lead/lead-wait.js';
-import { endCockpits } from '../../helpers/cockpit-servers.js';
 import { TAI_CLI } from '../../helpers/tai-cli.js';
 import { until, type Pace } from '../../helpers/until.js';
 import { testEnv } from '../../helpers/test-env.js';
+import { hasTmux, tmuxFolder, TmuxServer, type TmuxSession } from '../../helpers/tmux-session.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const server = `tai-wake-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tai-wake-')));
+const dir = realpathSync(tmuxFolder('tai-wake-'));
 const record = join(dir, 'read.jsonl');
 const socketFile = join(dir, 'socket');
 const log = join(dir, 'state', 'tai', 'tai.log');
@@ -38,8 +35,6 @@ process.stdout.write('> ');
 rl.on('line', (line) => { fs.appendFileSync(process.argv[2], JSON.stringify(line) + '\\n'); process.stdout.write('> '); });
 `;
 
-const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-t', 'wake');
 const read = (): string[] => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
 const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
 const env = testEnv({
@@ -50,6 +45,10 @@ const env = testEnv({
   XDG_CONFIG_HOME: join(dir, 'config'),
   TAI_PLEXER_SOCKET: '',
 });
+/** The tmux server's whole environment is the test's own (test/helpers/test-env.ts): nothing of the caller's. */
+const server = new TmuxServer('tai-wake', env);
+let wake: TmuxSession;
+const screen = (): string => wake.text();
 
 /** Starts a worker over the control socket that ends once `gate` exists; returns its id. */
 function worker(gate: string): number {
@@ -61,36 +60,40 @@ function worker(gate: string): number {
 
 describe.skipIf(!hasTmux)('tai --wake in a real cockpit', () => {
   beforeAll(async () => {
-    mkdirSync(join(dir, 'run'), { mode: 0o700 });
     writeFileSync(join(dir, 'repl.js'), REPL);
-    tmux(
-      'new-session', '-d', '-s', 'wake', '-x', '140', '-y', '30', '-c', dir,
-      '-e', 'NODE_ENV=production', '-e', 'NO_COLOR=1', '-e', 'TERM=xterm-256color',
-      '-e', `XDG_STATE_HOME=${env.XDG_STATE_HOME}`, '-e', `XDG_RUNTIME_DIR=${env.XDG_RUNTIME_DIR}`, '-e', `XDG_CONFIG_HOME=${env.XDG_CONFIG_HOME}`,
-      '-e', 'TAI_PLEXER_SOCKET=',
-      '-e', 'TAI_WAKE_QUIET_OUTPUT_MS=300', '-e', 'TAI_WAKE_GAP_MS=300', '-e', 'TAI_WAKE_QUIET_KEYS_MS=12000',
-      `${process.execPath} ${TAI_CLI} --wake -- ${process.execPath} ${join(dir, 'repl.js')} ${record} ${socketFile}`,
-    );
-    tmux('set-option', '-t', 'wake', 'status', 'off');
-    await until(() => existsSync(socketFile) && readFileSync(socketFile, 'utf8') !== '' && screen().split('\n').some((r) => r.startsWith('>')), { ...SLOW, what: 'the lead at its prompt in the cockpit', explain: () => `${existsSync(socketFile) ? readFileSync(socketFile, 'utf8') : 'no socket file'}\n${screen()}\n${logText()}` });
+    wake = server.start('wake', {
+      cols: 140,
+      rows: 30,
+      cwd: dir,
+      env: {
+        NODE_ENV: 'production',
+        NO_COLOR: '1',
+        TERM: 'xterm-256color',
+        XDG_STATE_HOME: join(dir, 'state'),
+        XDG_RUNTIME_DIR: join(dir, 'run'),
+        XDG_CONFIG_HOME: join(dir, 'config'),
+        TAI_PLEXER_SOCKET: '',
+        TAI_WAKE_QUIET_OUTPUT_MS: '300',
+        TAI_WAKE_GAP_MS: '300',
+        TAI_WAKE_QUIET_KEYS_MS: '12000',
+      },
+      command: `${process.execPath} ${TAI_CLI} --wake -- ${process.execPath} ${join(dir, 'repl.js')} ${record} ${socketFile}`,
+    });
+    await until(() => existsSync(socketFile) && readFileSync(socketFile, 'utf8') !== '' && wake.screen().some((r) => r.startsWith('>')), { ...SLOW, what: 'the lead at its prompt in the cockpit', explain: () => `${existsSync(socketFile) ? readFileSync(socketFile, 'utf8') : 'no socket file'}\n${screen()}\n${logText()}` });
   }, 60_000);
 
-  afterAll(async () => {
-    spawnSync('tmux', ['-L', server, 'kill-server']);
-    await endCockpits({ XDG_RUNTIME_DIR: join(dir, 'run') });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => server.end(dir));
 
   it("types its line into the lead after a worker ended, not while the user types, and after the user's own line", async () => {
     const id = worker(join(dir, 'gate1'));
-    tmux('send-keys', '-t', 'wake', '-l', 'hel');
+    wake.type('hel');
     await until(() => screen().includes('> hel'), { ...SLOW, what: 'the typed keys on the screen' });
     writeFileSync(join(dir, 'gate1'), '');
     // The worker ended and the lead is quiet: only the keys hold the line back now.
     await until(() => logText().includes('lead wake-up waits: the user typed recently'), { ...SLOW, what: 'the wake-up held by the keys', explain: logText });
     expect(read()).toEqual([]);
-    tmux('send-keys', '-t', 'wake', '-l', 'lo');
-    tmux('send-keys', '-t', 'wake', 'Enter');
+    wake.type('lo');
+    wake.keys('Enter');
     await until(() => read().length >= 2, { ...SLOW, what: 'the wake line read by the lead', explain: () => `${JSON.stringify(read())}\n${logText()}` });
     expect(read()).toEqual(['hello', `[tai] agent #${id} worker done (11 characters): read it with the tai wait tool`]);
     expect(logText()).toContain(`woke the lead: [tai] agent #${id} worker done`);
