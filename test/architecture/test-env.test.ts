@@ -33,6 +33,11 @@ describe("the tests' environment", () => {
     expect(spreading).toEqual([]);
   });
 
+  it('starts tmux only through the one session harness (test/helpers/tmux-session.ts), whose server gets an explicit environment', () => {
+    const own = sources('test').filter((f) => f !== 'test/helpers/tmux-session.ts' && /\b(execFileSync|spawnSync|spawn|execFile|execSync)\(\s*'tmux'/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(own).toEqual([]);
+  });
+
   it("gives a spawned process none of the caller's colour, terminal, prefix or cockpit settings", () => {
     for (const [k, v] of Object.entries({ NO_COLOR: '1', FORCE_COLOR: '0', COLORTERM: 'truecolor', TERM: 'dumb', TAI_PREFIX: 'C-a', TMUX: '/tmp/x,1,0', TAI_PLEXER_SOCKET: '/tmp/x.sock' })) vi.stubEnv(k, v);
     const seen = spawnSync(process.execPath, ['-e', 'process.stdout.write(JSON.stringify(process.env))'], { env: testEnv(), encoding: 'utf8' });
