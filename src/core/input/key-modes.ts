@@ -8,7 +8,9 @@ import type { Command } from '../protocol/commands.js';
 import type { MouseEvent } from './mouse.js';
 import { COPY_KEYS, HELP_SCROLL, LIST_KEYS, MENTION_KEYS, PAGE_DOWN, PAGE_UP, PREFIX_COMMANDS, SCROLL_LEAVE_KEYS } from './key-table.js';
 
+/** The byte that starts every escape sequence, and a key of its own when alone. */
 export const ESC = '\x1b';
+/** A bracketed paste's start and end markers, as the terminal sends them. */
 export const PASTE_START = '\x1b[200~';
 export const PASTE_END = '\x1b[201~';
 
