@@ -37,14 +37,16 @@ rl.on('line', (line) => { fs.appendFileSync(process.argv[2], JSON.stringify(line
 
 const read = (): string[] => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as string) : []);
 const logText = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-const env = testEnv({
+/** What the cockpit and the workers run with, beside test-env.ts's own: no colour, this test's folders, no cockpit around them. */
+const OWN = {
   NO_COLOR: '1',
   TERM: 'xterm-256color',
   XDG_STATE_HOME: join(dir, 'state'),
   XDG_RUNTIME_DIR: join(dir, 'run'),
   XDG_CONFIG_HOME: join(dir, 'config'),
   TAI_PLEXER_SOCKET: '',
-});
+};
+const env = testEnv(OWN);
 /** The tmux server's whole environment is the test's own (test/helpers/test-env.ts): nothing of the caller's. */
 const server = new TmuxServer('tai-wake', env);
 let wake: TmuxSession;
@@ -66,13 +68,8 @@ describe.skipIf(!hasTmux)('tai --wake in a real cockpit', () => {
       rows: 30,
       cwd: dir,
       env: {
+        ...OWN,
         NODE_ENV: 'production',
-        NO_COLOR: '1',
-        TERM: 'xterm-256color',
-        XDG_STATE_HOME: join(dir, 'state'),
-        XDG_RUNTIME_DIR: join(dir, 'run'),
-        XDG_CONFIG_HOME: join(dir, 'config'),
-        TAI_PLEXER_SOCKET: '',
         TAI_WAKE_QUIET_OUTPUT_MS: '300',
         TAI_WAKE_GAP_MS: '300',
         TAI_WAKE_QUIET_KEYS_MS: '12000',
