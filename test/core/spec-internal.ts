@@ -27,7 +27,7 @@ why('SPILL_LIMIT: the page record_read gives when it is asked for none', 'RECORD
 why('the three WAKE_* rows as one object', 'WAKE_DELAYS');
 why("the outage schedule's rows as the steps the schedule walks", 'OUTAGE_WIDENING_STEPS');
 why('the lane statistics\' timings as one object', 'STAT_TIMING COLLIDE_TIMING');
-why('the longest request line the vpane limits allow, under REQUEST_LINE_MAX', 'LARGEST_VALID_REQUEST');
+why('an upper bound of the longest valid request line, which REQUEST_LINE_MAX stays above', 'LARGEST_VALID_REQUEST');
 why("the name of TAI_LANE_DROP_DAYS, which the spec's switches table gives", 'DROP_KEEP_ENV');
 why("the name of TAI_EXEC_FD, which the spec's switches table gives", 'EXEC_FD_VARIABLE');
 
@@ -54,7 +54,8 @@ why('the prefixes refused, each with its reason in the refusal', 'REFUSED_PREFIX
 why('an enumeration the parsers and the types share', `
   AGENT_KINDS AGENT_PERMISSIONS PERMISSION_POLICIES DEFAULT_ANSWERS AUDIT_EVENTS RULE_DECISIONS PANEL_STATES COMMAND_NAMES
   FEED_STATES FOCUS_TARGETS ANSWER_BY OUTAGE_LOG_KINDS RESUMABLE_KINDS LEAD_CLIENTS AGENT_CLIS DECLARED_TOOLS ENDING_SIGNALS
-  DETACH_SIGNALS RESET_HEADERS LEAD_ENV`);
+  DETACH_SIGNALS RESET_HEADERS`);
+why("the variables a lead's MCP server is given, to find its cockpit and the state", 'LEAD_ENV');
 why('a compile-time check that the command list is complete', 'COMMAND_NAMES_COMPLETE');
 why("a name's pattern; its refusal message states the rule", 'AGENT_NAME LANE_NAME COCKPIT_NAME');
 why('an empty or starting value of a pure state', 'EMPTY_QUEUE EMPTY_LINE WHOLE_FILE NO_CHANGE QUIET_TRIGGER UI_START');
@@ -93,7 +94,8 @@ why("tuning: the state database's write-ahead log, cache and vacuum", 'WAL_KEEP_
 why('tuning: how records and transcripts are cut into parts and written', `
   RECORD_PART RECORD_OVERLAP TRANSCRIPT_SLICE TRANSCRIPT_END_AT_ONCE TRANSCRIPT_QUEUE_MAX TRANSCRIPT_REST_MS TRANSCRIPT_WRITE_MS
   TRANSCRIPT_PART_UNITS`);
-why('a cache or memory size', 'TOOL_IDS_MAX FAILURES_KEEP CLOSED_KEEP KEPT_TRANSCRIPTS_MAX');
+why('a cache or memory size', 'TOOL_IDS_MAX FAILURES_KEEP CLOSED_KEEP');
+why('finished transcripts kept in memory for the agent list to reopen: a memory bound', 'KEPT_TRANSCRIPTS_MAX');
 why("how much of a text a view shows; the spec's limits bound what is kept", 'DETAIL_LINES_MAX DIFF_KEEP_MAX SNIPPET_BEFORE SNIPPET_SPAN EVENT_HEAD EVENT_TAIL LAST_LINES WHEEL_LINES TAB_STOP');
 why('a judgment of when a main program fails at once', 'FAILS_AT_ONCE_MS');
 why("the slack allowed between a process's start in /proc and the start it recorded", 'START_SLACK_MS');
