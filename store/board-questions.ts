@@ -1,5 +1,5 @@
 /**
- * The board's questions (issue: approvals): the pure queue
+ * The board's questions (docs/agents.md, "The inbox"): the pure queue
  * (src/core/agents/questions.ts) and the replies that go back to the agents,
  * applied to the records. A question opening puts its panel in `asking`
  * (header `waiting for you`, the heartbeat paused: panel-state.ts) and its

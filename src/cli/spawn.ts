@@ -125,7 +125,7 @@ export async function run(allArgs: readonly string[], io: CliIo = processIo): Pr
   const limits = readLimits(o, out);
   if (typeof limits === 'number') return limits;
   const socketGiven = o.socket ?? io.env['TAI_PLEXER_SOCKET'];
-  // A person at a terminal, with a cockpit to show the question: ask (issue: approvals); a script: reject.
+  // A person at a terminal, with a cockpit to show the question: ask (docs/agents.md, "Permissions"); a script: reject.
   const policy = limits.permissions ?? (o.allow ? undefined : socketGiven && io.stdinIsTerminal ? 'ask' : undefined);
   const prompt = o.prompt ?? (words.length > 0 ? words.join(' ') : await io.readStdin());
   const noPrompt = promptProblem(prompt, o.prompt !== undefined, named?.name);

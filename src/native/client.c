@@ -1,8 +1,8 @@
 /*
  * tai-client (--fd N | --link PATH) [--read-only] [--report PATH | --report-fd N] [--then PROGRAM ARG...]: the thin
  * client of a cockpit in C, the same relay as src/io/link/link-client.ts
- * without Node's streams and event loop between a key and its echo (issue
- * 17). src/io/link/native-client.ts runs it and holds the contract;
+ * without Node's streams and event loop between a key and its echo
+ * (docs/performance.md, "Optimisations that stay"). src/io/link/native-client.ts runs it and holds the contract;
  * docs/protocol.md, "The client link", the frames.
  *
  * Vocabulary:

@@ -27,6 +27,9 @@ const SCANNED = ['src', 'components', 'store', 'test', 'docs', 'README.md'].flat
 /** Documents outside the repository, by the words that cite them (built in pieces so this file does not cite them). */
 const OUTSIDE = new RegExp(['STYLE\\.md', 'LIBRARY' + '-NOTES', 'DESIGN\\.md', '\\.\\./shared', '\\b[Ss]eed 00\\d'].join('|'));
 
+/** An issue cited by name or number (`(issue: approvals)`, `issue "a new user's first hour"`, `issue 17`): issues are not in the repository. */
+const ISSUE = /\(issue\b|\bissue:|\bissue "|\bissues? ?#?\d+/i;
+
 /** A file's text with comment line breaks joined, so a citation wrapped over two lines reads as one. */
 const joined = (text: string): string => text.replace(/[ \t]*\r?\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
 
@@ -42,6 +45,15 @@ describe('citations', () => {
         .split('\n')
         .flatMap((line, i) => (OUTSIDE.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
     );
+    expect(found).toEqual([]);
+  });
+
+  it('in the code name no issue: the docs/ page that holds the rule instead', () => {
+    const code = SCANNED.filter((file) => /^(src|store|components)\//.test(file) && !file.endsWith('.md'));
+    const found = code.flatMap((file) => {
+      const m = ISSUE.exec(joined(readFileSync(join(ROOT, file), 'utf8')));
+      return m ? [`${file}: ${m.input.slice(Math.max(0, m.index - 40), m.index + 40)}`] : [];
+    });
     expect(found).toEqual([]);
   });
 

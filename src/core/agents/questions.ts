@@ -1,6 +1,6 @@
 /**
  * The question queue: every permission an agent asks for, waiting for the
- * user (issue: approvals). Pure data and functions of (queue, now); the board
+ * user (docs/agents.md, "The inbox"). Pure data and functions of (queue, now); the board
  * holds one queue and the replies that go back to the agents.
  *
  * Vocabulary:

@@ -1,6 +1,6 @@
 /**
  * The one key a read-only client may press: the prefix, then `d`, detaches
- * it (issue: detach and attach). Everything else it types is dropped
+ * it (docs/protocol.md, "Several clients"). Everything else it types is dropped
  * without reaching the key router, so its keys never mix with the writing
  * client's prefix state. The prefix may end one chunk and `d` begin the next.
  */

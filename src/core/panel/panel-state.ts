@@ -190,7 +190,7 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
  * `now` itself while it is live (its decisions and its header's elapsed
  * seconds need every tick), its removal once finished, or undefined for
  * nothing ever (a finished panel that never closes). The board's clock sleeps
- * until the earliest of these (issue: idle CPU), and ticks on the same grid,
+ * until the earliest of these (docs/performance.md, "Optimisations that stay"), and ticks on the same grid,
  * so a decision happens at the same tick as it would ticking every second.
  */
 export function watchDueAt(panel: Supervised, now: number): number | undefined {

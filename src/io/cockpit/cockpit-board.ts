@@ -54,7 +54,7 @@ export interface CockpitBoardOptions {
   readonly log?: (line: string) => void;
 }
 
-/** What a dumb terminal is told, before anything is drawn (issue "a new user's first hour", 8). */
+/** What a dumb terminal is told, before anything is drawn (docs/cockpit.md, "Terminals that cannot draw"). */
 export const DUMB_TERMINAL = 'tai: this terminal (TERM=dumb) cannot show the cockpit; run it in a terminal emulator, or use tai spawn / TAI_ORCH_PANELS=0';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Telling the user an agent needs them (issue: approvals): when an agent
+ * Telling the user an agent needs them (docs/agents.md, "Notifications"): when an agent
  * starts waiting for an answer, and when one finishes or fails while another
  * pane is zoomed, tai rings once: the outer terminal's bell and OSC 9
  * (through the output stage, src/io/terminal/term-output.ts), and the hook

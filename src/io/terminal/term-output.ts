@@ -131,7 +131,7 @@ export class TermOutput {
    * Rings the outer terminal once: the bell and an OSC 9 message (iTerm2,
    * WezTerm, kitty, Windows Terminal show it as a desktop notification).
    * Between frames, never inside one; the message is one line without
-   * controls, so it cannot end the sequence early (issue: approvals).
+   * controls, so it cannot end the sequence early (docs/agents.md, "Notifications").
    */
   ring(message: string): void {
     const text = [...message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')].slice(0, 200).join('');

@@ -1,5 +1,5 @@
 /**
- * Claude Code's permission prompts over stdio (issue: approvals). Started
+ * Claude Code's permission prompts over stdio (docs/agents.md, "Permissions"). Started
  * with `--permission-prompt-tool stdio`, Claude asks before a tool with a
  * control request, and waits for the control response (the shapes of the
  * Claude Agent SDK's sdk.mjs 0.1, `processControlRequest` /

@@ -119,7 +119,7 @@ export class MentionController {
     if (this.deps.locate(entry) === undefined) {
       return `@${entry.name} cannot start: "${entry.command[0] ?? ''}" is not found on PATH (tai agents lists what is available)`;
     }
-    // Started from the cockpit, someone is there to answer: ask (issue: approvals).
+    // Started from the cockpit, someone is there to answer: ask (docs/agents.md, "Permissions").
     const command = entrySpawnCommand(entry, { prompt: mention.prompt, cwd: this.deps.cwd, session: true, permissions: 'ask' });
     const key = command.session ?? sessionKey(entry, command.cwd ?? this.deps.cwd);
     const live = this.#liveSession(key);

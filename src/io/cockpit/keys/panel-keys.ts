@@ -1,5 +1,5 @@
 /**
- * Keys typed into a focused agent panel (issue: approvals): while its agent
+ * Keys typed into a focused agent panel (docs/agents.md, "Permissions"): while its agent
  * asks a question, the option's number (or `y` / `n` for the first allow /
  * reject option) answers it at once through the board, and the panel notes
  * the answer; `a` / `r` make a rule allowing / rejecting that tool for that

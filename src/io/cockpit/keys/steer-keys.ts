@@ -1,6 +1,6 @@
 /**
- * Keys typed into a focused agent panel with no open question (issue:
- * approvals): the first printable key opens the steering line at the bottom
+ * Keys typed into a focused agent panel with no open question
+ * (docs/agents.md, "Steering"): the first printable key opens the steering line at the bottom
  * of the panel (store/steer-line.ts); Enter sends the line as a follow-up
  * message (`steer`: an ACP agent's next prompt, a Claude user message, a
  * line on a command agent's stdin), Esc cancels, Backspace deletes. A

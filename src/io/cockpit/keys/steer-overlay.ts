@@ -1,5 +1,5 @@
 /**
- * The steering line drawn over the last row of its panel (issue: approvals):
+ * The steering line drawn over the last row of its panel (docs/agents.md, "Steering"):
  * the panels' screens are overlays drawn past Ink (src/io/terminal/pane-source.ts),
  * so the line replaces that row of the panel's overlay, as the mention
  * prompt's row cuts the overlays under it.

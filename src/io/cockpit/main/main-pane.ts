@@ -82,7 +82,7 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
       const modes = main.term.modes;
       // Straight to the pty: the main screen parses every write as it arrives (XtermScreen's atOnce), so the
       // echo needs no user-input flag from xterm.js's input(), whose event and debug log were half of a key's
-      // way in (issue: detach and attach, "keypress to echo"); its other effect, scrolling a viewport back to
+      // way in; its other effect, scrolling a viewport back to
       // the bottom, has nothing to do here: the cockpit reads scrollback from the buffer, the viewport never moves.
       pty.write(toPane(data, { applicationCursorKeys: modes.applicationCursorKeysMode, bracketedPaste: modes.bracketedPasteMode }));
     },

@@ -1,6 +1,6 @@
 /**
- * An ACP `session/request_permission` answered by the turn's policy (issue:
- * approvals): `ask` puts the question to the user through the board's queue
+ * An ACP `session/request_permission` answered by the turn's policy
+ * (docs/agents.md, "Permissions"): `ask` puts the question to the user through the board's queue
  * (its tool, kind, diff or arguments, and the options the agent offers) and
  * answers with the option chosen; `allow` and `reject` answer at once with
  * the first such option. Either way the panel gets a note. An option chosen

@@ -1,5 +1,5 @@
 /**
- * Steering an ACP agent (issue: approvals): a message the user sends while
+ * Steering an ACP agent (docs/agents.md, "Steering"): a message the user sends while
  * a turn runs is queued and becomes the next `session/prompt` of the same
  * session once the turn ends well, in the same panel (the panel continues;
  * no new one opens). The turns of one spawn: the first with the task, then
