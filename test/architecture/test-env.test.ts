@@ -4,6 +4,7 @@
  * spawned process gets test/helpers/test-env.ts's explicit environment.
  */
 import { spawnSync } from 'node:child_process';
+import ts from 'typescript';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,24 @@ function sources(dir: string): string[] {
   );
 }
 
+const STARTERS = new Set(['spawn', 'spawnSync', 'execFile', 'execFileSync', 'fork']);
+
+/** The calls of a file that start tai (its CLI among their arguments) with no `env` option, and so hand it the caller's. */
+function taiWithoutEnv(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && STARTERS.has(node.expression.text) && node.arguments.length > 1) {
+      const tai = /\b(TAI_CLI|cli)\b/.test(node.arguments[1]!.getText(source));
+      const withEnv = node.arguments.some((a) => ts.isObjectLiteralExpression(a) && a.properties.some((p) => p.name?.getText(source) === 'env'));
+      if (tai && !withEnv) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 afterEach(() => vi.unstubAllEnvs());
 
 describe("the tests' environment", () => {
@@ -36,6 +55,10 @@ describe("the tests' environment", () => {
   it('starts tmux only through the one session harness (test/helpers/tmux-session.ts), whose server gets an explicit environment', () => {
     const own = sources('test').filter((f) => f !== 'test/helpers/tmux-session.ts' && /\b(execFileSync|spawnSync|spawn|execFile|execSync)\(\s*'tmux'/.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(own).toEqual([]);
+  });
+
+  it("is given to every tai a test starts (a spawn with no env option inherits the caller's)", () => {
+    expect(sources('test').flatMap(taiWithoutEnv)).toEqual([]);
   });
 
   it("gives a spawned process none of the caller's colour, terminal, prefix or cockpit settings", () => {

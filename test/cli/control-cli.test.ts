@@ -17,6 +17,7 @@ import { AgentsStore } from '../../src/io/storage/agents-store.js';
 import { openStateDb } from '../../src/io/storage/state-db.js';
 import { startHarness, type Harness } from '../io/socket/socket-harness.js';
 import { runTai, TAI_CLI as cli } from '../helpers/tai-cli.js';
+import { testEnv } from '../helpers/test-env.js';
 
 let h: Harness;
 let out: string;
@@ -126,7 +127,7 @@ describe('tai vpane', () => {
   test.runIf(existsSync(cli))('the built CLI streams standard input into a pane', async () => {
     h = await startHarness();
     await vpane(['open', '--label', 'stream', '--socket', h.path]);
-    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--json', '--socket', h.path]);
+    const child = spawn(process.execPath, [cli, 'vpane', 'write', '1', '--done', '--linger', '0', '--json', '--socket', h.path], { env: testEnv() });
     let childOut = '';
     child.stdout.on('data', (c: Buffer) => (childOut += c.toString()));
     child.stdin.write('line one\n');

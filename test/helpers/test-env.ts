@@ -71,8 +71,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): Record<string, string> {
  * caller's (NO_COLOR, TAI_PREFIX, ...).
  */
 export function tmuxEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const internals = process.env['TAI_INTERNALS'];
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: TEST_PATH,
     HOME: dir,
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
@@ -81,6 +82,8 @@ export function tmuxEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
     XDG_RUNTIME_DIR: join(dir, 'run'),
     XDG_CONFIG_HOME: join(dir, 'config'),
     HISTFILE: '/dev/null',
+    // CI's second run takes every internal's fallback: the cockpits in tmux too.
+    ...(internals === undefined ? {} : { TAI_INTERNALS: internals }),
     ...extra,
   };
 }
