@@ -43,7 +43,7 @@ why("the prompt a resumed agent is given, an agent's words not a limit", 'INTERR
 why('an SGR sequence or colour code', 'RESET DIM RED GREEN YELLOW MAGENTA MAGENTA_BOLD CYAN GREY ORANGE HEADER_SGR SEPARATOR_SGR FOCUS_SGR');
 why('a control byte', 'ESC BEL CAN SUB DEL C1_CSI C1_ST');
 why("a terminal's mode switches or a line end", 'ENTER MOUSE_ON LEAVE CRLF SKIPPED_LINE');
-why('a key sequence the terminal sends', 'SCROLL_UP SCROLL_DOWN PAGE_UP PAGE_DOWN HELP_SCROLL');
+why('a key sequence the terminal sends', 'SCROLL_UP SCROLL_DOWN PAGE_UP PAGE_DOWN HELP_SCROLL PASTE_START PASTE_END');
 why('a panel header\'s palette, icons and colours (the spec gives them in "Panel state machine")', 'COLOR_PALETTE PLAIN_PALETTE STATE_ICON STATE_COLOR');
 
 // The key table: the keys are in the help (prefix + ?) and docs/cockpit.md, drawn from these.

@@ -19,7 +19,7 @@ describe('SERVER_NODE_FLAGS', () => {
   });
 
   // V8 sizes the old space's growth by the heap's limit; how far it grows depends on timing (concurrent marking), so the
-  // hour's soak measures the effect (docs/performance.md, "The old space held while streaming") and this checks the cause.
+  // hour's soak measures the effect (docs/performance.md, "Optimisations that stay") and this checks the cause.
   it("set V8's heap limit under 2 GiB, where the old space grows to at most twice what a collection left", () => {
     const run = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '-p', "require('node:v8').getHeapStatistics().heap_size_limit"], { encoding: 'utf8' });
     expect(run.stderr, NODE).toBe('');
