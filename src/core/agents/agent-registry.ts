@@ -258,11 +258,8 @@ export const BUILTIN_AGENTS: readonly AgentEntry[] = [
 ];
 
 /**
- * ACP agents that never send a permission request before they write or run
- * a command (measured: opencode 1.18 with its default config, claude-agent-acp
- * 0.101 in its initial mode auto, codex-acp 0.16):
- * tai's `reject` policy answers requests, so it cannot stop them. Keyed by a
- * word of the command; `tai agents` and docs/agents.md say so.
+ * ACP agents that run tools without ever asking, so tai's `reject` policy cannot stop them; keyed by a word of
+ * the command (the versions seen: docs/agents.md, "The real agents, tested"), and `tai agents` says so.
  */
 const NEVER_ASK: readonly (readonly [RegExp, string])[] = [
   [/(^|\/)opencode$/, 'opencode runs its tools without asking (default config): the reject policy does not stop it; set "permission" in its opencode.json'],

@@ -23,9 +23,8 @@ export interface SpawnResult {
 }
 
 /**
- * An agent's result as handed back to the caller (the claim check,
- * docs/spec.md, "Claim check"): the whole text when short, else head + tail +
- * the record id.
+ * An agent's result as the caller gets it (docs/spec.md, "Claim check"): the whole text when short, else head,
+ * tail and the record id.
  */
 export interface AgentResult {
   readonly id: number;

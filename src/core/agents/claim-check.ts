@@ -66,17 +66,14 @@ export function rememberCount(text: string, n: number): void {
 }
 
 /**
- * How far before its cut the head may end (and after its cut the tail may
- * start) to end at a line end: a fifth of the cut, so a head or tail is cut
- * mid-line only when no line ends near the cut.
+ * How far from its cut the head may end (the tail start) to fall on a line end: a fifth of the cut, so a line
+ * is cut mid-way only when none ends near the cut.
  */
 export const CLAIM_LINE_SLACK = 0.2;
 
 /**
- * The caller's view of a stored result: head, a line naming the record, tail.
- * The head ends at the last line end within CLAIM_LINE_SLACK of CLAIM_HEAD
- * and the tail starts after the first one within it of CLAIM_TAIL, so a line
- * is seen whole or not at all (unless none ends near the cut).
+ * The caller's view of a stored result: head, a line naming the record, tail, each cut at a line end within
+ * CLAIM_LINE_SLACK of its cut, so a line is seen whole or not at all (unless none ends near).
  */
 export function claimCheckView(text: string, recordId: string): string {
   const total = codePoints(text);

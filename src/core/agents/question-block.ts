@@ -20,9 +20,8 @@ export const DETAIL_LINES_MAX = 12;
 export const DIFF_KEEP_MAX = 200;
 
 /**
- * The rows of `question` for a panel `width` columns wide and `rows` high:
- * the detail gets what the panel has left after the fixed rows, at most
- * DETAIL_LINES_MAX, and says how many lines it left out.
+ * The rows of `question` for a `width` x `rows` panel: the detail gets the rows left after the fixed ones, at
+ * most DETAIL_LINES_MAX, and says how many lines it left out.
  */
 export function questionRows(question: Question, width: number, rows: number, queued: number): string[] {
   const w = Math.max(8, width);
@@ -78,10 +77,8 @@ function toneOf(line: DetailLine): string {
 }
 
 /**
- * The lines of a diff from `oldText` to `newText`: a `path` line, then the
- * changed middle (common leading and trailing lines cut, one kept on each
- * side as context), `-` removed and `+` added. Enough to judge an edit;
- * not a minimal diff.
+ * A diff's lines: a `path` line, then the changed middle (common head and tail cut, one line of context kept on
+ * each side), `-` removed, `+` added. Enough to judge an edit; not a minimal diff.
  */
 export function diffLines(path: string, oldText: string | null | undefined, newText: string): DetailLine[] {
   const a = oldText === null || oldText === undefined || oldText === '' ? [] : oldText.split('\n');

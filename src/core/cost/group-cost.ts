@@ -60,10 +60,8 @@ export function parseProcStat(text: string): ProcStat | undefined {
 }
 
 /**
- * The cost of a group from its processes now (`procs`) and its previous
- * sample: each process seen before adds its new ticks, one born since adds
- * all of its own, and the children ticks that grew add what ended in between,
- * less what was counted of those processes while they lived.
+ * A group's cost from its processes now and its previous sample: known processes add their new ticks, new ones
+ * all theirs, and grown children ticks add what ended in between, less what was counted of it while it lived.
  */
 export function groupCost(prev: GroupSample | undefined, procs: readonly ProcStat[], at: number, pageSize: number): { readonly sample: GroupSample; readonly cost: Cost } {
   const ticks = new Map<string, number>();
@@ -90,9 +88,8 @@ export function groupCost(prev: GroupSample | undefined, procs: readonly ProcSta
 }
 
 /**
- * A cost in a few characters: `cpu 12% · 143 MB`, `cpu … · 143 MB` before
- * its second sample. Under 1 % (none included) is `<1%`: a process at rest
- * then keeps one text, and an unchanged text draws nothing.
+ * A cost in a few characters (`cpu 12% · 143 MB`, `cpu … · 143 MB` before a second sample). Under 1 % reads
+ * `<1%`, so a process at rest keeps one text, and an unchanged text draws nothing.
  */
 export function formatCost(cost: Cost): string {
   const cpu = cost.cpu === undefined ? '…' : `${cost.cpu < 1 ? '<1' : Math.round(cost.cpu)}%`;

@@ -53,9 +53,8 @@ export class AcpDecoder {
   }
 
   /**
-   * The agent said it waits for the network with no end to its retries
-   * (codex-acp's "Reconnecting... waiting for network"): its turn is over,
-   * and its panel is held for the network instead of its errors counting as activity.
+   * The agent waits for the network with no end to its retries ("Reconnecting... waiting for network"): its turn
+   * is over, and its panel is held for the network instead of its errors counting as activity.
    */
   get lost(): boolean {
     return this.#lost;
@@ -172,10 +171,8 @@ export class AcpDecoder {
 }
 
 /**
- * The tokens a turn consumed, from its session/prompt response: `usage`
- * (claude-agent-acp, opencode: input plus output, or the total) or
- * `_meta.quota.token_count` (Gemini CLI); undefined when it says none (the
- * usage_update figure then stands).
+ * A turn's tokens from its session/prompt response: `usage` (input plus output, or the total) or Gemini CLI's
+ * `_meta.quota.token_count`; undefined when it says none (the usage_update figure then stands).
  */
 export function promptUsage(response: unknown): number | undefined {
   if (!isObject(response)) return undefined;
@@ -237,9 +234,8 @@ function toolResult(update: Json): string {
 }
 
 /**
- * What a failed turn's thrown value says: a JSON-RPC error (a numeric `code`
- * or a `data` object, or a response carrying one in `error`) read as ACP's; anything else (a Node error, the SDK's
- * "ACP connection closed") is a thrown error for the classifier to read.
+ * A failed turn's thrown value: a JSON-RPC error (a numeric `code`, a `data` object, or either under `error`)
+ * read as ACP's; anything else (a Node error, the SDK's "ACP connection closed") is left to the classifier.
  */
 export function acpFailure(thrown: unknown): FailureInput {
   if (isObject(thrown) && (typeof thrown['code'] === 'number' || isObject(thrown['data']) || isObject(thrown['error']))) {

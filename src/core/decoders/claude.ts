@@ -273,9 +273,8 @@ function firstLine(text: string): string {
 }
 
 /**
- * A failed result in one line. Claude Code 2.1 marks API failures `subtype:
- * "success"` with `is_error` set, so that subtype is never said (it would read
- * "success (HTTP 429)"); a real error subtype (error_max_turns ...) is.
+ * A failed result in one line. Claude Code marks API failures `subtype: "success"` with `is_error`, so that
+ * subtype is never said (it would read "success (HTTP 429)"); a real error subtype is.
  */
 function failureSummary(subtype: string | undefined, status: number | undefined, answer: string | undefined): string {
   const what = [subtype !== undefined && subtype !== 'success' ? subtype : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(' ');

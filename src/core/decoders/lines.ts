@@ -9,11 +9,8 @@
  */
 
 /**
- * An agent's line may hold at most this many bytes: 4 MiB (a tool result in
- * one JSON line can be large). Smaller than the socket's REQUEST_LINE_MAX,
- * which is set by the largest request the spec allows (8 MiB): an agent's
- * line has no such bound, its cap only bounds what each running agent may
- * hold of an unfinished line.
+ * The most bytes an agent's line may hold (a tool result in one JSON line can be large). Below the socket's
+ * REQUEST_LINE_MAX, set by the largest valid request: this cap only bounds an unfinished line's memory.
  */
 export const AGENT_LINE_MAX = 4 * 1_048_576;
 

@@ -91,9 +91,8 @@ export function liveRules(rules: readonly Rule[], now: number): Rule[] {
 }
 
 /**
- * The live rule that answers a question about `subject` at `now`, if any: a
- * reject rule wins over an allow rule (refusing is the safe side), then the
- * newest.
+ * The live rule answering a question about `subject` at `now`: a reject rule before an allow rule (refusing is
+ * the safe side), then the newest.
  */
 export function ruleFor(rules: readonly Rule[], subject: Subject, now: number): Rule | undefined {
   const matching = rules.filter((r) => isLive(r, now) && matches(r, subject));
@@ -135,9 +134,8 @@ export function pathsUnder(folder: string, paths: readonly string[]): boolean {
 }
 
 /**
- * True when `command` is `prefix`, or `prefix` then a space and plain
- * arguments: one line, with no shell operator that could run something else
- * (`;`, `&`, `|`, `<`, `>`, a backquote, `$`, parentheses).
+ * True when `command` is `prefix`, or `prefix`, a space and plain arguments: one line, with no shell operator
+ * that could run something else (`;`, `&`, `|`, `<`, `>`, a backquote, `$`, parentheses).
  */
 export function commandStarts(prefix: string, command: string | undefined): boolean {
   if (command === undefined) return false;

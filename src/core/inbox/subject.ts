@@ -53,9 +53,8 @@ export function subjectOf(ask: QuestionAsk, who: Asker): Subject {
 }
 
 /**
- * The command of a `command: ...` detail line; a command that goes on over
- * more lines is not one a prefix rule may judge, so it reads as `a\nb`. An
- * ACP `execute` tool without one: its title without backquotes.
+ * A `command: ...` detail line's command; one over several lines reads `a\nb`, which no prefix rule may judge.
+ * An ACP `execute` tool without one: its title without backquotes.
  */
 function commandOf(ask: QuestionAsk): string | undefined {
   const at = ask.detail.findIndex((d) => d.tone === 'plain' && COMMAND_KEYS.some((k) => d.text.startsWith(`${k}: `)));

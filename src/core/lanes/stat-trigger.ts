@@ -34,9 +34,8 @@ export interface TriggerTiming {
 export const STAT_TIMING: TriggerTiming = { settle: LANE_STAT_SETTLE_MS, settleMax: LANE_STAT_SETTLE_MAX_MS, gap: LANE_STAT_GAP_MS };
 
 /**
- * The collision look's timing (docs/lanes.md, "Collisions"): a lane that changed is looked at (one `git
- * diff-index --name-only`, one `ls-files`) within about a third of a second, so two lanes changing one file
- * are told within a second of the second change; at most three looks a second a lane, none at rest.
+ * The collision look's timing (docs/lanes.md, "Collisions"): a changed lane is looked at within about a third
+ * of a second, at most three looks a second a lane, none at rest.
  */
 export const COLLIDE_TIMING: TriggerTiming = { settle: 50, settleMax: 300, gap: 300 };
 

@@ -54,9 +54,8 @@ export interface WakeState {
 }
 
 /**
- * The line to type now and the events it tells, or why not now and `at`, when
- * that reason ends if nothing else happens (absent: only an event ends it, so
- * no timer is needed).
+ * The line to type now and the events it tells, or why not now and `at`, when that reason ends by itself
+ * (absent: only an event ends it, so no timer is needed).
  */
 export type WakeDecision =
   | { readonly line: string; readonly told: readonly WakeEvent[] }

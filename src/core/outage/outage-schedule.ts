@@ -73,9 +73,8 @@ export type ProbePlan =
   | { readonly kind: 'give-up' };
 
 /**
- * The next step for an outage whose latest failed probe (or, with no attempts,
- * whose start) was recorded at `now`: the time and stage of the next probe, or
- * give-up once a probe at or past the 8-hour mark of the hourly stage has failed.
+ * The next step for an outage whose latest failed probe (or start) was at `now`: the next probe's time and
+ * stage, or give-up once a probe at or past the hourly stage's 8-hour mark has failed.
  */
 export function nextProbe(outage: OutageProgress, now: number, scale = 1): ProbePlan {
   checkTimeScale(scale);
@@ -102,11 +101,9 @@ export function nextProbe(outage: OutageProgress, now: number, scale = 1): Probe
 }
 
 /**
- * The earliest time (epoch ms) a panel held since `heldAt` may restart its
- * agent when it was already restarted `restarts` times after outages: the
- * first hold as soon as the service is back, each repeat waits as if that
- * many probes had failed (five minutes, ten, then an hour), so an agent that
- * fails again at once is not restarted every few seconds.
+ * When a panel held since `heldAt`, already restarted `restarts` times after outages, may restart: the first at
+ * once, each repeat as late as that many failed probes, so an agent failing at once is not restarted every
+ * few seconds (docs/outages.md, "The model").
  */
 export function restartNotBefore(heldAt: number, restarts: number, scale = 1): number {
   checkTimeScale(scale);

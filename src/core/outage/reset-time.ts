@@ -62,9 +62,8 @@ export function resetFromValue(value: string, now: number | undefined): number |
 }
 
 /**
- * `resetAt` from a message (the shapes in the vocabulary above). `timeZone`
- * is the zone of a clock time the message does not place; it defaults to the
- * machine's.
+ * `resetAt` from a message (the shapes above); `timeZone` places a clock time the message does not, the
+ * machine's by default.
  */
 export function resetFromText(text: string, now: number | undefined, timeZone?: string): number | undefined {
   const epoch = /\|(\d{10,13})\b/.exec(text);

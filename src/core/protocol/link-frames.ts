@@ -74,9 +74,8 @@ export function readAttached(value: unknown): Attached {
 }
 
 /**
- * Which terminal a client's output is: its path (`ttyname`) and the
- * device's numbers as `fstat` gives them for the client's own fd, so the
- * server can check that the path it opens is that very terminal.
+ * A client's terminal: its path (`ttyname`) and the device numbers `fstat` gives for the client's own fd, so
+ * the server can check the path it opens is that very terminal.
  */
 export interface TtyClaim {
   readonly path: string;

@@ -35,11 +35,9 @@ const SWEEP = [
 ].join('\n');
 
 /**
- * The slot shell's script; its arguments: the limit, the host's name (for
- * the message), the command line to run in the slot (the reaper's). It
- * claims the first free slot, runs the command line with the channel as
- * its stdin, frees the slot and exits with the command's status; at the
- * cap it says the message on stderr and exits HOST_FULL_EXIT.
+ * The slot shell's script (arguments: the limit, the host's name, the command line to run). It claims the first
+ * free slot, runs the command with the channel as stdin, frees the slot and exits with its status; at the cap
+ * it says so on stderr and exits HOST_FULL_EXIT.
  */
 export const HOST_SLOT_SCRIPT = [
   'n=$1 h=$2 c=$3',

@@ -115,9 +115,8 @@ const MAKE_JOB = [
 ].join('\n');
 
 /**
- * The host's slot (host-slots.ts) handed from the slot shell, which ends with
- * the session, to the agent's side, which lives as long as the job: the slot
- * is pointed at it, and freed when the agent ends.
+ * The host's slot (host-slots.ts) handed from the slot shell, which ends with the session, to the agent's side,
+ * which lives as long as the job, and freed when the agent ends.
  */
 const SLOT_TAKE = 'sl=${TAI_REMOTE_SLOT:-}; unset TAI_REMOTE_SLOT';
 const SLOT_HANDOVER = '[ -n "$sl" ] && { echo "$!" >"$d/dpid"; ln -s "$!" "${sl%/*}/.hand.$$" && mv -f "${sl%/*}/.hand.$$" "$sl"; }';
@@ -154,9 +153,8 @@ export interface RemoteClocks {
 }
 
 /**
- * The default clocks (docs/remote.md). The lost grace outlasts the outage
- * schedule's first two probes (one minute, then five), so a short cut is
- * reattached before the host gives up on tai.
+ * The default clocks (docs/remote.md, "Bounds and clocks"). The lost grace outlasts the outage schedule's first
+ * two probes, so a short cut is reattached before the host gives up on tai.
  */
 export const REMOTE_CLOCKS: RemoteClocks = { softGraceS: 10, lostGraceS: 600, beatLimitS: 15 };
 
