@@ -107,9 +107,8 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
 }
 
 /**
- * Starts the job's agent for panel `id`: its events reach the panel (and
- * every tap) with secrets masked, stamped by `now`; its questions go to the
- * board's queue (store/board-questions.ts).
+ * Starts the job's agent for panel `id`: its events reach the panel (and every tap) with secrets masked, stamped
+ * by `now`; its questions go to the board's queue (store/board-questions.ts).
  */
 export function startAgent(job: Job, board: Board, id: number, now: () => number): RunningAgent {
   return job.runner(
@@ -149,9 +148,8 @@ export function wallClock(seconds: number | undefined): number {
 }
 
 /**
- * An event with its secrets masked before it reaches a panel: a tool's
- * arguments and result, an error, a note and a plan. Text and thoughts stream per
- * token and are not masked (docs/security.md): the cost stays per tool event.
+ * An event with its secrets masked before it reaches a panel. Text and thoughts stream per token and are not
+ * masked (docs/security.md), so the cost stays per tool event.
  */
 function masked(event: AgentEvent): AgentEvent {
   switch (event.type) {

@@ -27,9 +27,8 @@ export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, faile
 /** `tai spawn` exits with this when the agent cap refused the spawn. */
 export const EXIT_REFUSED = 75;
 /**
- * `tai spawn` exits with this (EX_IOERR) when the state database could not be
- * used (locked past the wait, full, damaged) or the result could not be
- * stored in it: the whole result is then in the file the message names, or on stdout.
+ * `tai spawn`'s exit (EX_IOERR) when the state database could not be used or could not store the result: the
+ * whole result is then in the file the message names, or on stdout.
  */
 export const EXIT_STORAGE = 74;
 

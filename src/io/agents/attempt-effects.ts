@@ -163,9 +163,8 @@ function restartAgent(s: ServiceState, job: Job, attempt: Attempt, note: string)
 }
 
 /**
- * The attempt settled: a long result is stored before its reference can be
- * handed out; a locked database is waited out without blocking the loop
- * (the panel stays live and says why). Then the machine is told `stored`.
+ * The attempt settled: a long result is stored before its reference is handed out, a locked database waited out
+ * without blocking the loop (the panel stays live and says why); then the machine is told `stored`.
  */
 function storeResult(s: ServiceState, job: Job, attempt: Attempt, outcome: RunOutcome | undefined): void {
   const raw = attempt.agent.result();

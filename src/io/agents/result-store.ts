@@ -47,12 +47,9 @@ export interface StoreResultOptions {
 }
 
 /**
- * Stores a long result as record `id`, a part per turn of the loop (each
- * turn one INSERT of at most RECORD_PART code points), so no turn is held
- * by a long one; the record is seen only once its last part is in. A lock
- * met on the way is waited out without blocking (`locked` is told once,
- * with when it began), up to `waitMs`; after that, or any other fault, the
- * draft is dropped and the whole result kept in a file.
+ * Stores a long result as record `id`, one INSERT of at most RECORD_PART code points a turn of the loop, so no
+ * turn is held long; the record is seen once its last part is in. A lock is waited out without blocking
+ * (`locked` told once) up to `waitMs`; past that, or on any other fault, the whole result goes to a file.
  */
 export async function storeRecord(options: StoreResultOptions, raw: string, label: string, id: string, locked?: (since: number) => void): Promise<ResultPlace> {
   const turn = options.turn ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));

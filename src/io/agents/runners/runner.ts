@@ -74,11 +74,10 @@ export interface RunOutcome {
   readonly state: 'done' | 'failed';
   /** One line: the exit code, the stop reason or the error. */
   readonly summary: string;
-  /**
-   * What a failure said, most decisive first (the error that ended the turn,
-   * then earlier protocol errors, then the last stderr lines), for the one
-   * classifier to sort once (src/io/outage/agent-outages.ts).
-   */
+    /**
+     * What a failure said, most decisive first (the turn's ending error, earlier protocol errors, the last stderr
+     * lines), for the one classifier to sort once (src/io/outage/agent-outages.ts).
+     */
   readonly failure?: readonly FailureInput[];
 }
 
@@ -94,17 +93,15 @@ export interface RunningAgent {
   soft(reason: string): void;
   /** Stops the agent now (kills its process group); safe to call again. */
   hard(reason: string): void;
-  /**
-   * Told the panel's final state once supervision has decided it (after
-   * `ended`): a kept ACP session is dropped after a timeout (docs/spec.md,
-   * "Owners and sessions").
-   */
+    /**
+     * Told the panel's final state once supervision decided it (after `ended`): a kept ACP session is dropped
+     * after a timeout (docs/spec.md, "Owners and sessions").
+     */
   finished?(state: FinalState): void;
-  /**
-   * A follow-up message from the user (steering): sent now, or queued for
-   * the agent's next turn; throws RequestError when it cannot take one now.
-   * Absent: the kind takes no messages.
-   */
+    /**
+     * A follow-up message from the user: sent now or queued for the next turn; throws RequestError when it cannot
+     * take one now. Absent: the kind takes no messages.
+     */
   steer?(text: string): 'sent' | 'queued';
 }
 
@@ -112,9 +109,8 @@ export interface RunningAgent {
 export type EmitEvent = (event: AgentEvent) => void;
 
 /**
- * Asks the user through the board's question queue (store/board-questions.ts);
- * `reply` is called once. Returns the question's id, or undefined when it was
- * answered at once.
+ * Asks the user through the board's question queue (store/board-questions.ts); `reply` is called once. The
+ * question's id, or undefined when it was answered at once.
  */
 export type AskUser = (ask: QuestionAsk, reply: (answer: QuestionAnswer) => void) => string | undefined;
 

@@ -89,9 +89,8 @@ export function startDemoAgent(board: Board, spec: DemoAgentSpec, now: () => num
 const LINE_MAX = 1 << 20;
 
 /**
- * Calls `onLine` for every line of `input` (without its `\n` or `\r\n`), and for
- * a last line without one. Does what readline does here at a fraction of its
- * cost per line: 8 agents write 400 lines a second (docs/performance.md).
+ * Calls `onLine` for each line of `input` without its `\n` or `\r\n`, a last unended one too: what readline does
+ * here, at a fraction of its cost per line (docs/performance.md).
  */
 function splitLines(input: Readable, onLine: (line: string) => void): void {
   let rest = '';

@@ -13,8 +13,7 @@ import type { Connected } from './acp-connect.js';
 const CLOSE_GRACE_MS = 2_000;
 
 /**
- * How long an agent on a host has after the SIGTERM (the host's stop) before
- * the KILL: its wrapper waits up to 5 s for ssh to carry the exit's ack, and a
+ * A host agent's time between its SIGTERM and the KILL: its wrapper waits for ssh to carry the exit's ack, and a
  * KILL before that leaves the job's folder on the host for its lost grace.
  */
 export const REMOTE_KILL_GRACE_MS = 10_000;
