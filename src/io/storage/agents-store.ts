@@ -207,9 +207,8 @@ function fromRow(row: Row): StoredAgent {
 }
 
 /**
- * A stored agent as a status row (store/status.ts), for `tai status` when no
- * cockpit is running: ids are only unique within their run, so the label
- * says which run when it is not `run`.
+ * A stored agent as a status row (store/status.ts) for `tai status` without a cockpit: ids are unique only
+ * within their run, so the label names the run when it is not `run`.
  */
 export function statusRow(agent: StoredAgent, now: number, run?: string): AgentRow {
   const end = agent.finishedAt ?? now;

@@ -198,12 +198,10 @@ export class RecordStore {
     return guardBusy(this.db, () => searchRecords(this.db, query, limit));
   }
 
-  /**
-   * Indexes the next part of the oldest whole record not yet whole in the
-   * index, in one transaction (so a crash leaves it where the last step
-   * ended, and the next step, in any process, goes on from there). Returns
-   * false when nothing is left to index.
-   */
+    /**
+     * Indexes the next part of the oldest record not yet whole in the index, in one transaction, so after a crash
+     * the next step, in any process, goes on from there. False when nothing is left to index.
+     */
   indexStep(): boolean {
     return guardBusy(this.db, () =>
       this.db

@@ -64,10 +64,8 @@ export function stateBytes(db: StateDb): number {
 }
 
 /**
- * Deletes the rows of agents finished before `now - olderThanMs`, the
- * transcripts of agents that are not live and were last written before then,
- * the records made before then, and the launches and cockpits no restore
- * needs any more; in one transaction.
+ * Deletes, in one transaction, what is older than `now - olderThanMs`: finished agents' rows, transcripts of
+ * agents not live, records, and the launches and cockpits no restore needs.
  */
 export function collectFinished(db: StateDb, now: number, olderThanMs: number): Pick<StateGcReport, 'agents' | 'transcripts' | 'records'> {
   const cutoff = now - Math.max(0, olderThanMs);
@@ -125,12 +123,9 @@ export function compactState(db: StateDb): Compaction {
 }
 
 /**
- * Merges the search index into one segment without the deleted entries.
- * FTS5's 'optimize' does nothing to an index already in one segment, even
- * one made mostly of delete markers (an automatic merge keeps them unless
- * it writes the oldest level), so a throwaway row, written and deleted in
- * the same transaction, makes a second segment for it to merge. Rowid 0 is
- * no part's.
+ * Merges the search index into one segment without its deleted entries. FTS5's 'optimize' leaves an index in one
+ * segment as it is, delete markers and all, so a row written and deleted in one transaction makes a second
+ * segment for it to merge. Rowid 0 is no part's.
  */
 function mergeSearchIndex(db: StateDb): void {
   db.transaction(() => {

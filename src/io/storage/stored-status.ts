@@ -34,9 +34,8 @@ export function storedKey(run: string, id: number): string {
 }
 
 /**
- * The agents stored in the state database under `env`'s state folder: the
- * newest run's (the cockpit or `tai spawn` that ran last), or with `all`
- * every run's, newest STORED_STATUS_MAX; undefined when there is no database yet.
+ * The agents stored under `env`'s state folder: the newest run's, or with `all` every run's, newest
+ * STORED_STATUS_MAX; undefined when there is no database yet.
  */
 export function storedStatus(env: NodeJS.ProcessEnv, now: number, all = false): StoredStatus | undefined {
   const path = join(stateDir(env), STATE_DB_FILE);

@@ -94,9 +94,8 @@ export interface ImportReport {
 }
 
 /**
- * Writes the kept results (as records with the ids they were given) and then
- * the kept rows into the database, deleting each metadata file once written;
- * stops at the first storage fault (the database is still not writable) and throws it.
+ * Writes the kept results (as records with their given ids), then the kept rows, into the database, deleting
+ * each metadata file once written; throws the first storage fault (still not writable).
  */
 export function importUnsaved(stateDir: string, records: RecordStore, agents: AgentsStore, now: number): ImportReport {
   const dir = unsavedDir(stateDir);
