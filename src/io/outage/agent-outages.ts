@@ -39,11 +39,10 @@ export interface AgentOutages {
   readonly db: StateDb;
   /** The state folder; a lane's edits are saved under its `saved-edits/`. */
   readonly stateDir: string;
-  /**
-   * Where a held agent's wait is told besides its panel, for a supervisor
-   * with no panel to show (an in-process `tai spawn` writes it on stderr):
-   * the hold and why, the resume or restart, the stop at give-up.
-   */
+    /**
+     * Where a held agent's wait is told besides its panel, for a supervisor with none (an in-process `tai spawn`
+     * writes it on stderr): the hold and why, the resume or restart, the stop at give-up.
+     */
   readonly tell?: (panelId: number, line: string) => void;
 }
 
@@ -69,9 +68,8 @@ export function judgeAttempt(outcome: RunOutcome, result: string, now: number): 
 }
 
 /**
- * Sorts a failed attempt once: the first piece of the runner's evidence the
- * classifier can name decides (the error that ended the turn before earlier
- * ones, a protocol error before stderr); without evidence, the summary.
+ * Sorts a failed attempt once: the first piece of the runner's evidence the classifier can name decides (the
+ * turn's ending error first, protocol errors before stderr); without evidence, the summary.
  */
 export function classifyAttempt(outcome: RunOutcome, now: number): Classification {
   const summary: FailureInput = { text: outcome.summary };
@@ -115,9 +113,8 @@ export function laneWorktree(cwd: string | undefined): string | undefined {
 }
 
 /**
- * Resets a lane whose agent died to `outage` before its fresh agent starts:
- * its uncommitted edits are saved aside and it returns to its last commit
- * (src/io/outage/lane-restart.ts); returns the line the panel and the result show.
+ * Resets a lane whose agent died to `outage` before its fresh agent starts: edits saved aside, back to its last
+ * commit (src/io/outage/lane-restart.ts); returns the line the panel and the result show.
  */
 export function resetDiedLane(outages: AgentOutages, lane: { label: string; worktree: string; task: string }, outage: Outage, now: number): string {
   const restart = restartLane(outages.db, {
@@ -163,9 +160,8 @@ export interface HeldAttempt {
 }
 
 /**
- * Holds a panel whose agent died to an outage (or yielded with `NETWORK:
- * <cmd>`) until the service is back, then restarts it (a lane reset first);
- * at give-up the panel is cancelled; an abort (a stop) finishes it.
+ * Holds a panel whose agent died to an outage (or yielded with `NETWORK: <cmd>`) until the service is back, then
+ * restarts it (a lane reset first); at give-up the panel is cancelled; a stop finishes it.
  */
 export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
   const waitedFor = judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
@@ -197,10 +193,8 @@ export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, 
 }
 
 /**
- * An agent silent past the idle limit: the watch confirms a silent cut by the
- * probe and holds the panel. When the service is back a live agent carries
- * on (the idle clock watches it again); one that ended during the hold is
- * judged again, and restarted if it died to the outage.
+ * An agent silent past the idle limit: the watch confirms a silent cut by the probe and holds the panel. Once
+ * back, a live agent carries on; one that ended meanwhile is judged again (restarted if the outage killed it).
  */
 export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, signal: AbortSignal, now: () => number): Promise<void> {
   const held = told(outages, panel);

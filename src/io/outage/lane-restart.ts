@@ -127,9 +127,8 @@ export type LaneWaitEnd =
   | { readonly kind: 'aborted'; readonly outage: Outage };
 
 /**
- * Joins the outage that killed (or stopped) the lane's agent, waits it out on
- * the shared probe, and restarts the lane when the service is back; at give-up
- * the lane is logged as left undone (`lane-left`) and its worktree untouched.
+ * Joins the outage that killed (or stopped) the lane's agent, waits it out on the shared probe, and restarts the
+ * lane when back; at give-up the lane is logged `lane-left` and its worktree left untouched.
  */
 export async function restartLaneWhenBack(
   wait: OutageWaitOptions & { readonly scale?: number },

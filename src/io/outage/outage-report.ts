@@ -68,9 +68,8 @@ export function outageReport(db: StateDb, now: number): OutageReportEntry[] {
 }
 
 /**
- * Who still waits on an outage: a waiter that joined and has not left, been
- * done or ended (a `tai net` step interrupted with Ctrl-C logs `net-left`),
- * and whose process still lives.
+ * Who still waits on an outage: a waiter that joined and has not left, been done or ended (a `tai net` step
+ * stopped with Ctrl-C logs `net-left`), and whose process lives.
  */
 export function stillWaiting(entry: OutageReportEntry, alive: (pid: number) => boolean): RunLogEntry[] {
   const over = [...entry.done, ...entry.left];

@@ -147,9 +147,8 @@ export function reportFailure(
 }
 
 /**
- * Claims the due probe of `service`'s open outage for `pid` under a lease of
- * `leaseMs`: true for exactly one claimant per step, false when no probe is
- * due, another process holds a live lease, or no outage is open.
+ * Claims the due probe of `service`'s open outage for `pid` under a `leaseMs` lease: true for exactly one
+ * claimant per step; false when none is due, another holds a live lease, or no outage is open.
  */
 export function claimProbe(db: StateDb, service: OutageService, pid: number, now: number, leaseMs: number): boolean {
   ensureOutageSchema(db);
@@ -171,10 +170,8 @@ export function claimProbe(db: StateDb, service: OutageService, pid: number, now
 }
 
 /**
- * Records a probe's outcome on `service`'s open outage: success ends it,
- * failure counts an attempt and sets the next probe from the schedule (on the
- * outage's own time scale) or gives up; releases the lease. Returns the outage
- * as it now stands, or undefined when none is open.
+ * Records a probe's outcome and releases the lease: success ends the outage, failure counts an attempt and sets
+ * the next probe from the schedule (at its own time scale) or gives up. The outage as it stands, if open.
  */
 export function recordProbe(
   db: StateDb,

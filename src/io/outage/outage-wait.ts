@@ -135,8 +135,7 @@ export interface StandingWakeUp {
 }
 
 /**
- * Arms the standing wake-up: evaluates the outages now and then every
- * `everyMs` (default 20 minutes) until stopped, handing each evaluation to
+ * Arms the standing wake-up: evaluates the outages now and every `everyMs` until stopped, handing each to
  * `onEvaluated` (where the cockpit stops held agents and notifies at give-up).
  */
 export function startStandingWakeUp(

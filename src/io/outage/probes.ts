@@ -128,9 +128,8 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * The remote the default probe reads: `origin` when present, else the first
- * one, among the remotes that reach the network: a path or `file://` remote
- * answers without it, so it never counts as a probe of it.
+ * The default probe's remote: `origin`, else the first, among remotes that cross the network (a path or a
+ * `file://` remote answers without it).
  */
 function defaultRemote(cwd: string): string | undefined {
   const listed = spawnSync('git', ['remote', '-v'], { cwd, encoding: 'utf8', timeout: 5_000 });
