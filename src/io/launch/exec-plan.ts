@@ -19,10 +19,8 @@ const LAUNCHER_FD = 3;
 let planFd: number | undefined;
 
 /**
- * Takes the launcher's plan pipe, if this process was started by it: the
- * variable is removed (the cockpit's programs never see it) and the pipe
- * reopened close-on-exec, so no program this process starts holds it open
- * (the launcher waits for its end).
+ * Takes the launcher's plan pipe, if this process was started by it: the variable removed and the pipe reopened
+ * close-on-exec, so no program started here holds it open (the launcher waits for its end).
  */
 export function takeExecFd(env: NodeJS.ProcessEnv = process.env): void {
   if (env[EXEC_FD_VARIABLE] === undefined) return;

@@ -107,10 +107,8 @@ async function waitTool(session: LeadSession, ids: readonly number[] | undefined
 }
 
 /**
- * Runs a tool body; a refusal becomes a tool error with its one-line reason,
- * anything else an internal one. Every reply passes the sanitizer once more
- * (a no-op on what the replies sanitized already), so no path, an error's
- * message included, hands the lead an agent's controls.
+ * Runs a tool body: a refusal is a tool error with its reason, anything else an internal one. Every reply passes
+ * the sanitizer once more, so no path (an error's message included) hands the lead an agent's controls.
  */
 async function answered(body: () => Promise<string> | string): Promise<CallToolResult> {
   try {

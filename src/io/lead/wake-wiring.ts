@@ -122,9 +122,8 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
 }
 
 /**
- * The delays, each from the environment when set there to a whole number of
- * ms (TAI_WAKE_QUIET_OUTPUT_MS, TAI_WAKE_QUIET_KEYS_MS, TAI_WAKE_GAP_MS: for
- * tests and for users who want another pace), else docs/lead.md's.
+ * The delays: TAI_WAKE_QUIET_OUTPUT_MS, TAI_WAKE_QUIET_KEYS_MS and TAI_WAKE_GAP_MS when set to whole ms (for tests
+ * and users who want another pace), else docs/lead.md's.
  */
 export function wakeDelays(env: NodeJS.ProcessEnv): WakeDelays {
   const ms = (name: string, fallback: number): number => {
