@@ -15,10 +15,8 @@
 import { dropUnloadedCommonJs, withoutFetch } from './node-internals.js';
 
 /**
- * Runs `load` (an `import()` of modules that import Ink) with the global
- * `fetch` set to undefined, puts Node's own property back once it has
- * settled, then drops the CommonJS files that were read but never ran
- * (both in node-internals.ts, off with TAI_INTERNALS=0).
+ * Runs `load` (an `import()` of modules that import Ink) with the global `fetch` unset, puts Node's own back once
+ * settled, then drops the CommonJS files read but never run (both in node-internals.ts, off with TAI_INTERNALS=0).
  */
 export async function leanImport<T>(load: () => Promise<T>): Promise<T> {
   try {

@@ -10,9 +10,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /**
- * The full path of `program` when it is an executable file: looked up in the
- * absolute directories of `PATH`, or taken as a path when it holds a `/`.
- * Empty and relative PATH entries (the current directory) are never searched.
+ * The full path of an executable `program`: looked up in `PATH`'s absolute folders, or taken as a path when it
+ * holds a `/`. Empty and relative entries (the current folder) are never searched.
  */
 export function which(program: string, PATH: string | undefined, cwd: string = process.cwd()): string | undefined {
   if (program === '') return undefined;

@@ -50,9 +50,8 @@ export function sameProcessAlive(identity: ProcessIdentity): boolean {
 }
 
 /**
- * True while the process `pid` runs and started within START_SLACK_MS of
- * `startedAtMs` (wall-clock ms, as a run key holds it: `<pid>-<start ms>`);
- * without /proc, only the pid is probed.
+ * True while process `pid` runs and started within START_SLACK_MS of `startedAtMs` (wall-clock ms, as a run key
+ * holds it: `<pid>-<start ms>`); without /proc, only the pid is probed.
  */
 export function startedNear(pid: number, startedAtMs: number): boolean {
   if (!(Number.isInteger(pid) && pid > 0)) return false;

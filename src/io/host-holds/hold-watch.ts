@@ -51,11 +51,8 @@ export function lookAtHolds(board: Board, candidates: readonly HoldCandidate[], 
 export type ReadHolds = (dir: string) => HeldAgent[];
 
 /**
- * Looks at the hold files in `dir` every HOLD_LOOK_MS while `live()` gives a
- * remote agent or a panel is held, and not at all otherwise: only a remote
- * agent's local side writes a hold file, so a cockpit of local agents never
- * wakes for it. The board's changes (a panel opened, or its header's second)
- * arm the look; the look disarms itself. Returns the stop.
+ * Looks at `dir`'s hold files every HOLD_LOOK_MS only while `live()` gives a remote agent or a held panel (only a
+ * remote agent writes one, so a cockpit of local agents never wakes); board changes arm the look. Returns the stop.
  */
 export function watchHolds(board: Board, dir: string, live: () => HoldCandidate[], now: () => number, read: ReadHolds = readHolds): () => void {
   const held = new Map<number, string>();

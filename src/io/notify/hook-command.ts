@@ -7,10 +7,8 @@
  */
 
 /**
- * The argv of the hook: `sh -c HOOK tai-notify ARGS` hands the arguments to
- * the command line's `$1 $2 $3`, which a plain path would never see; a
- * single word without shell syntax is that path (or a program on PATH),
- * run with the arguments.
+ * The hook's argv: `sh -c HOOK tai-notify ARGS` hands the arguments to the line's `$1 $2 $3`, which a plain path
+ * would never see; a single word without shell syntax is run as that path (or program on PATH) with them.
  */
 export function hookCommand(hook: string, args: readonly string[]): [string, string[]] {
   const plain = hook.trim();
