@@ -50,11 +50,8 @@ export function searchRecords(db: StateDb, query: string, limit: number): Record
 }
 
 /**
- * The records whose indexed parts hold every word, each word in any part:
- * first those with every word in one part, best first (the index's rank),
- * then those whose words fall in different parts, newest first. A word is
- * matched per record by rowid alone; only a part that holds every word is
- * ranked (a rank reads the part's text again), as before words could part.
+ * The records whose indexed parts hold every word, each in any part: those with all in one part first, by the
+ * index's rank, then the rest, newest first. Only a part holding every word is ranked (a rank rereads its text).
  */
 function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
   const matches: string[] = [];

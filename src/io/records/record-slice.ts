@@ -7,10 +7,8 @@
  */
 
 /**
- * The SQL of the code points [`from`, `from` + `len`) of the record whose
- * seq is `seq` (each an SQL expression, evaluated several times); '' when
- * nothing overlaps. Name the outer row's columns by their table
- * (`records.seq`): inside the subquery a bare `seq` is the part's own.
+ * The SQL of the code points [`from`, `from` + `len`) of record `seq` (SQL expressions, evaluated several times);
+ * '' when nothing overlaps. Name the outer row's columns by table (`records.seq`): a bare `seq` is the part's.
  */
 export function recordSliceSql(seq: string, from: string, len: string): string {
   return `coalesce((SELECT group_concat(substr(p.text, max(1, (${from}) - p.start + 1), (${from}) + (${len}) - max(p.start, (${from}))), '' ORDER BY p.start)
