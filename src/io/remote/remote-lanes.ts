@@ -120,9 +120,8 @@ export async function hostLaneDrop(db: StateDb, lane: StoredLane, force: boolean
 }
 
 /**
- * A spawn with a host and a lane (`tai spawn --host NAME --lane L`): the
- * lane made on the host from the repository of the spawn's `cwd` there,
- * and the spawn turned into one that runs in the lane's worktree.
+ * A spawn with a host and a lane (`tai spawn --host NAME --lane L`): the lane made on the host from the repository
+ * of the spawn's `cwd` there, and the spawn turned into one in the lane's worktree.
  */
 export async function hostLaneSpawn(request: CommandOf<'spawn'>, now: number, env: NodeJS.ProcessEnv): Promise<{ request: CommandOf<'spawn'>; lane: StoredLane }> {
   const { lane: name, ...rest } = request;

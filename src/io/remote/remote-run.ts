@@ -122,10 +122,8 @@ export function main(args: readonly string[], options: RemoteRunOptions = {}): v
 }
 
 /**
- * The runner's soft stop (a signal to this group): a `stop` line to the
- * host's reaper, or, while the link is down, staged: said in the panel, kept
- * in the hold, and sent at the reattach (the host's grace stops the agent if
- * tai never gets back).
+ * The runner's soft stop: a `stop` line to the host's reaper or, while the link is down, said in the panel, kept
+ * in the hold and sent at the reattach (the host's grace stops the agent if tai never gets back).
  */
 function stopAsked(link: Link, code: number): void {
   const first = !link.stopAsked;
@@ -243,10 +241,8 @@ function fullNote(link: Link, stream: SpoolStream): string {
 const ACK_CARRY_MS = 5_000;
 
 /**
- * The exit frame acknowledged: this side ends once ssh has (the host's session
- * read the ack, so the job's folder goes), or after ACK_CARRY_MS. Ending at
- * once let the runner's reaper kill ssh before it sent the ack, and the host
- * kept the folder for its lost grace
+ * The exit frame acknowledged: this side ends once ssh has (the host read the ack and drops the job's folder), or
+ * after ACK_CARRY_MS; ending at once let the reaper kill ssh before it sent the ack, and the host kept the folder
  * (docs/remote.md, "The reaper on the host: the POSIX `sh` path").
  */
 function acknowledged(link: Link, code: number): void {

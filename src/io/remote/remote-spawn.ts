@@ -40,10 +40,8 @@ export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.P
 }
 
 /**
- * The request the runner starts for a spawn with a `host`: its argv wrapped,
- * its label `LABEL @HOST`, its `cwd` (a folder on the host) carried inside
- * the wrapper's argument, so the local side runs where the service runs.
- * A request without a host is returned as it is.
+ * The request the runner starts for a spawn with a `host`: its argv wrapped, labelled `LABEL @HOST`, its `cwd`
+ * (a folder on the host) carried in the wrapper's argument. A request without a host is returned as it is.
  */
 export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): CommandOf<'spawn'> {
   const { host, cwd, host_grace: grace, ...rest } = request;
@@ -65,12 +63,9 @@ export interface HostReady {
 }
 
 /**
- * Called by the agent service (the supervisor: a cockpit's server, or a `tai
- * spawn` outside one) before it starts an agent of `request.host`: it starts
- * the host's shared connection here, never under the agent's reaper, so no
- * agent's stop ends it (ssh-master.ts). An ACP agent's session/new names the
- * folder it runs in: `cwd` as given when absolute, else the host's own path
- * of it (its login folder without one), asked of the host.
+ * Run by the supervisor before it starts an agent on `request.host`: the host's shared connection starts here,
+ * never under the agent's reaper, so no agent's stop ends it (ssh-master.ts). An ACP agent's folder is `cwd` when
+ * absolute, else the host's own path of it, asked of the host.
  */
 export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): Promise<HostReady> {
   if (request.host === undefined) return {};
@@ -91,10 +86,8 @@ export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.Process
 }
 
 /**
- * Whether `host` can take one more agent, asked before any panel opens
- * (`supervisor`: by a process that supervises the agent itself):
- * a bad name (64), no connection (69), its own slots all live (75, the
- * message naming the host). Undefined when it can.
+ * Why `host` cannot take one more agent, asked before any panel opens (`supervisor`: by a process supervising it
+ * itself): a bad name (64), no connection (69), all its slots live (75). Undefined when it can.
  */
 export async function hostRefusal(host: string, env: NodeJS.ProcessEnv, supervisor = false): Promise<RemoteRefusal | undefined> {
   try {
