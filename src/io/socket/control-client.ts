@@ -171,11 +171,8 @@ function connectOnce(path: string, waitMs: number, timeoutMs: number): Promise<S
 export type SocketChoice = { readonly path: string } | { readonly path?: undefined; readonly why: string };
 
 /**
- * The socket to talk to: `--socket PATH`, else TAI_PLEXER_SOCKET, else the
- * only live cockpit of this user in a socket folder that passes the
- * cockpit's own check (checkSocketDir); none, or several, is a refusal that
- * says why. A folder another user made, or one open to others, is never
- * trusted: its refusal names the folder, its owner or mode, and what to do.
+ * The socket to talk to: `--socket PATH`, else TAI_PLEXER_SOCKET, else the user's only live cockpit in a folder
+ * passing checkSocketDir; none or several is a refusal saying why, naming an untrusted folder's owner or mode.
  */
 export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SocketChoice {
   if (flag) return { path: flag };
@@ -189,9 +186,8 @@ export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 /**
- * Why no cockpit was chosen when several run: how many, each one's process
- * id and socket, and how to choose (inside a cockpit TAI_PLEXER_SOCKET
- * chooses for you). The socket's name holds its cockpit's pid (socket-path.ts).
+ * Why no cockpit was chosen when several run: how many, each one's pid and socket (its name holds the pid,
+ * socket-path.ts), and how to choose (inside a cockpit TAI_PLEXER_SOCKET chooses).
  */
 export function severalCockpits(live: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const cards = runningCockpits(env);

@@ -56,11 +56,9 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
 }
 
 /**
- * Backpressure: a client that sends requests faster than it reads replies
- * is not read from until its replies drain and its queue shrinks, and the
- * next reply is not made until the last one has drained, so neither the
- * reply buffer nor the request queue grows without bound. A client that
- * reads nothing for idleMs while a reply waits is closed.
+ * Backpressure: a client sending faster than it reads is not read from until its replies drain, and no reply is
+ * made before the last drained, so neither buffer grows without bound. A client reading nothing for idleMs while a
+ * reply waits is closed.
  */
 class Connection {
   private readonly decoder: LineDecoder;
@@ -167,11 +165,10 @@ class Connection {
     else socket.end();
   }
 
-  /**
-   * The idle clock runs while nothing is asked (a silent client) and while a
-   * reply waits for the client to read (a stalled client); it stops while a
-   * request is being answered (a long poll is not idleness).
-   */
+    /**
+     * The idle clock runs while nothing is asked (a silent client) and while a reply waits to be read (a stalled
+     * one); it stops while a request is answered (a long poll is not idleness).
+     */
   private armIdle(): void {
     // After a refused line the connection is only finishing its last reply.
     this.socket.setTimeout(this.draining || (this.pending === 0 && !this.closing) ? this.ctx.idleMs : 0);

@@ -126,12 +126,10 @@ export class AgentTranscripts {
     this.#timer.unref();
   }
 
-  /**
-   * The agent ended: its footer goes after what it said, and all is written;
-   * at once when little is left, else a slice a turn. When its result went
-   * to a record, the parts that are exactly that text then read it from the
-   * record instead of holding it a second time.
-   */
+    /**
+     * The agent ended: its footer goes after its text and all is written, at once when little is left, else a slice a
+     * turn. Parts that are exactly a result stored as a record then read it from the record instead.
+     */
   end(id: number, state: FinalState, elapsedMs: number, summary: string, result?: { readonly recordId: string; readonly raw: string }): void {
     const w = this.#writing.get(id);
     if (!w || w.ending) return;
