@@ -52,9 +52,8 @@ export function layoutOf(records: ReadonlyMap<number, PanelRecord>, inputs: Layo
 }
 
 /**
- * The snapshot rows of the records on the board at `now`: hidden ones with
- * the layout's reason (or why nothing is drawn); `previous` itself when every
- * row is the same object as before.
+ * The snapshot rows of the board's records at `now`, hidden ones with the layout's reason (or why nothing is
+ * drawn); `previous` itself when every row is the same object as before.
  */
 export function panelsOf(
   records: ReadonlyMap<number, PanelRecord>,

@@ -58,10 +58,8 @@ export function zoomToggled(s: UiSnapshot): UiChange {
 }
 
 /**
- * A panel opened: a zoomed panel un-zooms (docs/spec.md, "Feed pane lifecycle")
- * so the new one is seen; a zoomed main pane stays zoomed (a deviation from the
- * spec: a zoomed shell is the user working, and the status line counts the new
- * agent).
+ * A panel opened: a zoomed panel un-zooms so the new one is seen (docs/spec.md, "Feed pane lifecycle"); a zoomed
+ * main pane stays, against the spec: a zoomed shell is the user working, and the status line counts the agent.
  */
 export function unzoomed(s: UiSnapshot): UiChange | null {
   if (s.zoom === null || s.zoom === 'main') return null;

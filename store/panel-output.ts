@@ -43,9 +43,8 @@ export interface Drained {
 }
 
 /**
- * Writes each drawn record's pending output into its screen, a held word
- * released after ORCH_WORD_RELEASE of silence; stops at the failure that
- * reaches ORCH_DISPLAY_FAILURES_MAX.
+ * Writes each drawn record's pending output into its screen, a held word released after ORCH_WORD_RELEASE of
+ * silence; stops at the failure reaching ORCH_DISPLAY_FAILURES_MAX.
  */
 export function drain(records: Iterable<PanelRecord>, now: number, failuresBefore: number, report: OutputReport): Drained {
   let failures = failuresBefore;
@@ -77,9 +76,8 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
 }
 
 /**
- * Formats what waits in the formatters' backlogs (a long text an agent
- * printed), FORMAT_FLUSH units a flush shared among them, so no text holds
- * the loop longer than a slice however long or however shaped.
+ * Formats the formatters' backlogs (a long text an agent printed), FORMAT_FLUSH units a flush shared among them,
+ * so no text holds the loop longer than a slice, however long or shaped.
  */
 function formatBacklogs(drawn: readonly PanelRecord[], counters: BoardCounters): void {
   const behind = drawn.filter((rec) => rec.formatter?.backlog);
@@ -129,9 +127,8 @@ export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>,
 }
 
 /**
- * Fits the screen of every placed record to its rectangle (the window, when
- * zoomed) less the header row; true when a panel's text is to be formatted
- * again at a new width (the clock must flush).
+ * Fits each placed record's screen to its rectangle (the window when zoomed) less the header row; true when a
+ * panel's text is to be formatted again at a new width (the clock must flush).
  */
 export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): boolean {
   let reflow = false;
