@@ -96,11 +96,9 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 }
 
 /**
- * A cockpit in one process, under a card of its own (link-place.ts) like a
- * server's, without a link: `tai ls` lists it, `-t NAME` and the commands
- * run outside it find its control socket, `tai kill` ends it. Its name is
- * claimed before it starts (a name taken refuses, exit 1, as a server's
- * does); a card that cannot be written is logged and the cockpit runs.
+ * A cockpit in one process, under a card like a server's (link-place.ts) but without a link, so `tai ls`, `-t
+ * NAME` and `tai kill` find it. Its name is claimed first (taken: exit 1, as a server's); an unwritable card is
+ * logged and the cockpit runs.
  */
 async function runCarded(options: CockpitMainOptions, request: CockpitRequest, runCockpit: (o: CockpitMainOptions) => Promise<number>): Promise<number> {
   const [place, { claimSocketPlace, socketDir }, { mainArgv }, { fileLogger, logPath }] = await Promise.all([

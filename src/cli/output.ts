@@ -58,9 +58,8 @@ export function fieldLines(text: string): string {
 }
 
 /**
- * JSON text with DEL, the C1 controls and the format characters that reorder
- * or hide text (bidi, zero-width: the sanitizer's `<U+202E>` set) escaped too,
- * so that it is safe on a terminal and parses to the same value.
+ * JSON text with DEL, the C1 controls and the characters that reorder or hide text (the sanitizer's `<U+202E>`
+ * set) escaped too, so it is safe on a terminal and parses to the same value.
  */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -95,12 +94,10 @@ export class CliOutput {
     return this.sinks.errIsTerminal === true ? (bytes) => this.sinks.err(bytes) : undefined;
   }
 
-  /**
-   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts),
-   * only when it is a terminal: back to the line's start, erase it, then
-   * `line` as one sanitized field. With the notifier, the only escape
-   * sequences tai itself prints.
-   */
+    /**
+     * An attached spawn's live status line on stderr (src/cli/spawn-status.ts), at a terminal only: to the line's
+     * start, erase it, then `line` as one sanitized field; with the notifier, the only escapes tai itself prints.
+     */
   statusLine(line: string): void {
     if (this.sinks.errIsTerminal === true) this.sinks.err(`${ERASE_LINE}${field(line)}`);
   }

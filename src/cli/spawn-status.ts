@@ -89,9 +89,8 @@ export class LastText {
 export const COCKPIT_SAMPLE_MS = 1_000;
 
 /**
- * A sampler for an agent supervised by the cockpit at `socket`: its status
- * row and its text so far, asked for every COCKPIT_SAMPLE_MS; the elapsed
- * time moves on between answers. A failed ask keeps the last sample.
+ * A sampler for an agent the cockpit at `socket` supervises: its row and text so far every COCKPIT_SAMPLE_MS, the
+ * elapsed time moving on between answers; a failed ask keeps the last sample.
  */
 export function cockpitSampler(socket: string, id: number, every: LiveStatusOptions['every'] = interval): { sample: () => LiveSample | undefined; stop: () => void } {
   let last: { sample: LiveSample; at: number } | undefined;
