@@ -84,10 +84,10 @@ export interface BoardContext {
   get1(id: number): PanelRecord;
   /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
   publish(now?: number): void;
-    /**
-     * Publishes the panels' rows at `now` under the published layout: only time moved (a tick that decided nothing),
-     * as all a layout is made of changes through actions that publish. `panels` false: nobody sees them.
-     */
+  /**
+   * Publishes the panels' rows at `now` under the published layout: only time moved (a tick that decided nothing),
+   * as all a layout is made of changes through actions that publish. `panels` false: nobody sees them.
+   */
   publishTime(now: number, panels?: boolean): void;
   /** Sets a UI change, if there is one. */
   setUi(change: UiChange | null): void;

@@ -142,10 +142,10 @@ export class BoardQuestions {
     return { qid: question.qid, panel: question.panel, option };
   }
 
-    /**
-     * Holds a new rule (throws RuleError naming what is wrong) and answers at once every waiting question it
-     * covers; `saved` marks one also written to the registry.
-     */
+  /**
+   * Holds a new rule (throws RuleError naming what is wrong) and answers at once every waiting question it
+   * covers; `saved` marks one also written to the registry.
+   */
   addRule(req: RuleRequest, saved: boolean, now: number): RuleAdded {
     const rule = this.inbox.add(req, saved, now);
     let answered = 0;
@@ -171,10 +171,10 @@ export class BoardQuestions {
     return this.addRule({ decision, tool: ruleToolOf(question), scope, expiresAt: now + RULE_KEY_MINUTES * 60_000 }, false, now);
   }
 
-    /**
-     * Answers every open question the filter takes, and each that opens behind one, with the option `key` names;
-     * one without such an option is skipped, with why.
-     */
+  /**
+   * Answers every open question the filter takes, and each that opens behind one, with the option `key` names;
+   * one without such an option is skipped, with why.
+   */
   answerAll(filter: BatchFilter, key: string, by: string, now: number): BatchAnswered {
     const scope: RuleScope = filter.agent === undefined ? { kind: 'all' } : { kind: 'agent', agent: filter.agent };
     const spec = { decision: 'allow' as const, tool: filter.tool ?? ANY_TOOL, scope, expiresAt: Infinity };

@@ -120,10 +120,10 @@ export interface BoardActions {
   close(id: number, now: number): boolean;
   /** Cancels every live agent (the cockpit is exiting). */
   shutdown(reason: string, now: number): void;
-    /**
-     * An agent asks the user (store/board-questions.ts): its panel shows the question and waits; `reply` is called
-     * once (the answer, the timeout's default, or `cancelled`). The question's id, or undefined if answered at once.
-     */
+  /**
+   * An agent asks the user (store/board-questions.ts): its panel shows the question and waits; `reply` is called
+   * once (the answer, the timeout's default, or `cancelled`). The question's id, or undefined if answered at once.
+   */
   ask(id: number, ask: QuestionAsk, now: number, reply: (answer: QuestionAnswer) => void): string | undefined;
   /** Answers an open question with the option `key` names (id, number, y, n); throws QuestionError naming why not. */
   answer(qid: string, key: string, by: string, now: number): AnsweredQuestion;
@@ -153,34 +153,34 @@ export interface BoardActions {
   pending(): boolean;
   /** True while any record needs the watchdog: live, lingering, closed but still running, or a feed pane's lease. */
   active(): boolean;
-    /**
-     * When the watchdog next has work as of `now` (`now` while a seen agent is live; else the earliest decision,
-     * removal or lease; undefined: none): the clock sleeps until then, and the board wakes it when work appears.
-     */
+  /**
+   * When the watchdog next has work as of `now` (`now` while a seen agent is live; else the earliest decision,
+   * removal or lease; undefined: none): the clock sleeps until then, and the board wakes it when work appears.
+   */
   nextDue(now: number): number | undefined;
   /**
    * Calls `listener` when work appears for the clock: output became pending
    * (once per flush, not per token) or a panel opened. Returns the unsubscribe.
    */
   onWake(listener: () => void): () => void;
-    /**
-     * Calls `listener` after every tick with its time: work due on the watchdog's second (the restore record's sign
-     * of life) rides its wake-up instead of a timer of its own. Returns the unsubscribe.
-     */
+  /**
+   * Calls `listener` after every tick with its time: work due on the watchdog's second (the restore record's sign
+   * of life) rides its wake-up instead of a timer of its own. Returns the unsubscribe.
+   */
   onTick(listener: (now: number) => void): () => void;
-    /**
-     * Who sees the board (a server: whether a client is attached; default: always). Unseen, a tick deciding nothing
-     * publishes no header text and the clock ticks only when due or every UNSEEN_TICK_EVERY ticks (docs/performance.md).
-     */
+  /**
+   * Who sees the board (a server: whether a client is attached; default: always). Unseen, a tick deciding nothing
+   * publishes no header text and the clock ticks only when due or every UNSEEN_TICK_EVERY ticks (docs/performance.md).
+   */
   seenBy(seen: () => boolean): void;
   /** Whether anybody sees the board now (seenBy). */
   seen(): boolean;
   /** Somebody sees the board again (a client attached): the headers' time published at `now`, the clock woken. */
   seenAgain(now: number): void;
-    /**
-     * Calls `listener` with every event, before the board sees it, until unsubscribed; a listener's throw is told
-     * to `onError` (omitted: the board's log) and the event goes on.
-     */
+  /**
+   * Calls `listener` with every event, before the board sees it, until unsubscribed; a listener's throw is told
+   * to `onError` (omitted: the board's log) and the event goes on.
+   */
   listen(listener: EventListener, onError?: (err: unknown) => void): () => void;
   /** The window's size changed. */
   resize(cols: number, rows: number): void;
@@ -192,17 +192,17 @@ export interface BoardActions {
   rowOf(id: number, now: number): AgentRow | undefined;
   /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
   screenOf(id: number): Screen | undefined;
-    /**
-     * The agent list's Enter: focuses and zooms `id`'s panel, a hidden one too; a finished agent's left panel comes
-     * back from the kept transcripts until closed. False when nothing can be shown (no screen kept, drawing off).
-     */
+  /**
+   * The agent list's Enter: focuses and zooms `id`'s panel, a hidden one too; a finished agent's left panel comes
+   * back from the kept transcripts until closed. False when nothing can be shown (no screen kept, drawing off).
+   */
   reveal(id: number, now: number): boolean;
   /** Whether `reveal(id)` would have a screen to show. */
   transcriptKept(id: number): boolean;
-    /**
-     * A number that moves, at the publish that carries it, when a row of `status` reads differently (an agent
-     * ended, a tag, a live or asking count, a running agent's elapsed time at a tick).
-     */
+  /**
+   * A number that moves, at the publish that carries it, when a row of `status` reads differently (an agent
+   * ended, a tag, a live or asking count, a running agent's elapsed time at a tick).
+   */
   rowsVersion(): number;
   /** Calls `listener` each time `rowsVersion` moves (the open agent list follows it); returns the unsubscribe. */
   onRowsMoved(listener: () => void): () => void;

@@ -68,9 +68,7 @@ export interface DispatchContext {
   readonly board: Board;
   /** The time of the request (ms); the dispatcher never reads a clock. */
   readonly now: number;
-    /**
-     * Starts and polls agents; absent where no runners exist (a test, an embedding).
-     */
+  /** Starts and polls agents; absent where no runners exist (a test, an embedding). */
   readonly agents?: DispatchAgents;
   /** Where unexpected failures are reported. */
   readonly log?: (line: string) => void;

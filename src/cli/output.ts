@@ -94,10 +94,10 @@ export class CliOutput {
     return this.sinks.errIsTerminal === true ? (bytes) => this.sinks.err(bytes) : undefined;
   }
 
-    /**
-     * An attached spawn's live status line on stderr (src/cli/spawn-status.ts), at a terminal only: to the line's
-     * start, erase it, then `line` as one sanitized field; with the notifier, the only escapes tai itself prints.
-     */
+  /**
+   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts), at a terminal only: to the line's
+   * start, erase it, then `line` as one sanitized field; with the notifier, the only escapes tai itself prints.
+   */
   statusLine(line: string): void {
     if (this.sinks.errIsTerminal === true) this.sinks.err(`${ERASE_LINE}${field(line)}`);
   }

@@ -163,10 +163,10 @@ export class LocalAgentService implements AgentService {
     if (s.stateDir !== undefined) this.#holds = watchHolds(s.board, holdsDirOf(s.stateDir), () => holdCandidates(s), now);
   }
 
-    /**
-     * Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the
-     * next round (or a timer while unsaved files wait, as the board may have stopped ticking).
-     */
+  /**
+   * Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the
+   * next round (or a timer while unsaved files wait, as the board may have stopped ticking).
+   */
   upkeep(now: number): void {
     const s = this.#s;
     this.#upkeptAt = now;
@@ -224,10 +224,10 @@ export class LocalAgentService implements AgentService {
     }
   }
 
-    /**
-     * Starts a restored agent (docs/restore.md): `spec` is its stored launch's with `resume`, in a new panel
-     * opened with `restoring` and the wall clock it had left; throws as a spawn does.
-     */
+  /**
+   * Starts a restored agent (docs/restore.md): `spec` is its stored launch's with `resume`, in a new panel
+   * opened with `restoring` and the wall clock it had left; throws as a spawn does.
+   */
   restore(launch: Launch, spec: RunSpec, now: number, restoring: Restoring): number {
     const runner = this.#runners[launch.kind];
     if (!runner) throw new RequestError(`unknown kind '${launch.kind}'`);
@@ -296,10 +296,10 @@ export class LocalAgentService implements AgentService {
     tell(this.#s, job, attempt, { type: 'stop', hard: true, reason: 'killed by the user' });
   }
 
-    /**
-     * Steers the agent running for `id`: the runner sends the message now or at its next turn, and the panel
-     * notes it. Refused for an unknown or finished agent and for kinds that take no messages.
-     */
+  /**
+   * Steers the agent running for `id`: the runner sends the message now or at its next turn, and the panel
+   * notes it. Refused for an unknown or finished agent and for kinds that take no messages.
+   */
   steer(id: number, text: string): SteerResult {
     const job = this.#s.jobs.get(id);
     const attempt = job?.attempts.at(-1);

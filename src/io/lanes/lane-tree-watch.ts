@@ -60,10 +60,10 @@ export class LaneTreeWatch {
   readonly #o: LaneTreeOptions;
   readonly #max: number;
   readonly #watchers = new Map<string, FSWatcher>();
-    /**
-     * Each watched folder's inode and birth time (ext4 reuses a folder's inode at once): a folder removed and made
-     * again (`rm -rf src && git checkout src`) is another folder, whose old watch hears nothing.
-     */
+  /**
+   * Each watched folder's inode and birth time (ext4 reuses a folder's inode at once): a folder removed and made
+   * again (`rm -rf src && git checkout src`) is another folder, whose old watch hears nothing.
+   */
   readonly #inodes = new Map<string, string>();
   #closed = false;
   /** `git check-ignore` runs (the tests count git). */

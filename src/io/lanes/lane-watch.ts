@@ -153,10 +153,10 @@ export class LaneWatch {
     };
   }
 
-    /**
-     * Follows the panel `id` an agent of `lane` runs in: its row (with the agent's pid once known, so `tai lane
-     * drop` elsewhere knows it still runs), its header tag, its diff stat.
-     */
+  /**
+   * Follows the panel `id` an agent of `lane` runs in: its row (with the agent's pid once known, so `tai lane
+   * drop` elsewhere knows it still runs), its header tag, its diff stat.
+   */
   follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
     this.#board.getState().tag(id, laneTag(lane.name), this.#now());
@@ -290,10 +290,10 @@ export class LaneWatch {
     this.#unlisten = undefined;
   }
 
-    /**
-     * The timer's work while a lane's watch failed or a diff view is open (public for tests): a stat of each
-     * unwatched live lane due and not being read (watched lanes are stat on change); views keep their lease.
-     */
+  /**
+   * The timer's work while a lane's watch failed or a diff view is open (public for tests): a stat of each
+   * unwatched live lane due and not being read (watched lanes are stat on change); views keep their lease.
+   */
   refresh(): void {
     const s = this.#board.getState();
     const now = this.#now();

@@ -132,10 +132,10 @@ export class LeadSession {
     return `agent #${id} was not started by this lead (its agents: ${mine === '' ? 'none yet' : mine}); wait and cancel take the ids spawn returned`;
   }
 
-    /**
-     * Waits for the next events (with `all`, for all to finish) among `ids`, or among this lead's agents not reported
-     * yet. A named agent reported before is reported again at once; one another wait waits on is refused.
-     */
+  /**
+   * Waits for the next events (with `all`, for all to finish) among `ids`, or among this lead's agents not reported
+   * yet. A named agent reported before is reported again at once; one another wait waits on is refused.
+   */
   async wait(ids: readonly number[] | undefined, all: boolean, timeoutMs: number, signal?: AbortSignal, onLook?: (waitedMs: number, pending: readonly number[]) => void): Promise<WaitOutcome> {
     for (const id of ids ?? []) {
       const why = this.notMine(id);

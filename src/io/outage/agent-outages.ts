@@ -39,10 +39,10 @@ export interface AgentOutages {
   readonly db: StateDb;
   /** The state folder; a lane's edits are saved under its `saved-edits/`. */
   readonly stateDir: string;
-    /**
-     * Where a held agent's wait is told besides its panel, for a supervisor with none (an in-process `tai spawn`
-     * writes it on stderr): the hold and why, the resume or restart, the stop at give-up.
-     */
+  /**
+   * Where a held agent's wait is told besides its panel, for a supervisor with none (an in-process `tai spawn`
+   * writes it on stderr): the hold and why, the resume or restart, the stop at give-up.
+   */
   readonly tell?: (panelId: number, line: string) => void;
 }
 

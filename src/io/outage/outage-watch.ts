@@ -67,10 +67,10 @@ export type AgentFailureVerdict =
 export interface HoldOptions {
   /** Told the service's verdict just before the panel is held. */
   readonly onHold?: (classification: Classification) => void;
-    /**
-     * How often the panel's agent was already restarted after an outage: a repeat stays held past the service's
-     * return until the widening schedule allows (restartNotBefore, src/core/outage/outage-schedule.ts).
-     */
+  /**
+   * How often the panel's agent was already restarted after an outage: a repeat stays held past the service's
+   * return until the widening schedule allows (restartNotBefore, src/core/outage/outage-schedule.ts).
+   */
   readonly restarts?: number;
   /** The agent named the service itself (a `NETWORK: <cmd>` yield): no probe confirms it first. */
   readonly confirmed?: boolean;
@@ -86,25 +86,25 @@ export type LaneYieldVerdict =
 
 /** The watch the agent service holds: every held panel's wait goes through it. */
 export interface OutageWatch {
-    /**
-     * Holds panel `panelId` through its failure's outage, or says it is none; `signal` ends the wait (the panel
-     * closed). A lost connection is first confirmed by the network probe (confirmNetwork).
-     */
+  /**
+   * Holds panel `panelId` through its failure's outage, or says it is none; `signal` ends the wait (the panel
+   * closed). A lost connection is first confirmed by the network probe (confirmNetwork).
+   */
   onAgentFailure(classification: Classification, panelId: number, label?: string, signal?: AbortSignal, hold?: HoldOptions): Promise<AgentFailureVerdict>;
-    /**
-     * An agent silent past its idle limit (a silent cut raises nothing): the network, then the model service, is
-     * joined or probed once and the panel held if it failed; both fine hands the silence back. `onHold` is told first.
-     */
+  /**
+   * An agent silent past its idle limit (a silent cut raises nothing): the network, then the model service, is
+   * joined or probed once and the panel held if it failed; both fine hands the silence back. `onHold` is told first.
+   */
   onAgentSilent(panelId: number, label?: string, signal?: AbortSignal, onHold?: (classification: Classification) => void): Promise<AgentFailureVerdict>;
-    /**
-     * A lane that handed back with `NETWORK: <cmd>` (docs/spec.md, "A lane cut off mid-task"): holds the panel
-     * through `restartLaneWhenBack`, then resumes it for the fresh agent; at give-up, as for a failure.
-     */
+  /**
+   * A lane that handed back with `NETWORK: <cmd>` (docs/spec.md, "A lane cut off mid-task"): holds the panel
+   * through `restartLaneWhenBack`, then resumes it for the fresh agent; at give-up, as for a failure.
+   */
   onLaneYield(request: LaneYield, panelId: number, label?: string, signal?: AbortSignal): Promise<LaneYieldVerdict>;
-    /**
-     * Arms the standing wake-up for the cockpit's life (docs/spec.md, "The standing wake-up"): open outages
-     * evaluated, due probes run, a give-up without a notification notified. Stop it when the cockpit exits.
-     */
+  /**
+   * Arms the standing wake-up for the cockpit's life (docs/spec.md, "The standing wake-up"): open outages
+   * evaluated, due probes run, a give-up without a notification notified. Stop it when the cockpit exits.
+   */
   armWakeUp(everyMs?: number, onError?: (error: unknown) => void): StandingWakeUp;
 }
 

@@ -165,10 +165,10 @@ class Connection {
     else socket.end();
   }
 
-    /**
-     * The idle clock runs while nothing is asked (a silent client) and while a reply waits to be read (a stalled
-     * one); it stops while a request is answered (a long poll is not idleness).
-     */
+  /**
+   * The idle clock runs while nothing is asked (a silent client) and while a reply waits to be read (a stalled
+   * one); it stops while a request is answered (a long poll is not idleness).
+   */
   private armIdle(): void {
     // After a refused line the connection is only finishing its last reply.
     this.socket.setTimeout(this.draining || (this.pending === 0 && !this.closing) ? this.ctx.idleMs : 0);

@@ -55,10 +55,10 @@ export const CONTROL_REQUEST_DEADLINE_MS = 30_000;
 
 /** How to start the control server. */
 export interface ControlServerOptions {
-    /**
-     * The board, or a promise of it: the cockpit listens before its board exists (so the main program never finds
-     * the socket missing), and early requests wait for it.
-     */
+  /**
+   * The board, or a promise of it: the cockpit listens before its board exists (so the main program never finds
+   * the socket missing), and early requests wait for it.
+   */
   readonly board: Board | PromiseLike<Board>;
   /** Starts, polls and reads agents; may arrive with the board (a promise). */
   readonly agents?: AgentService | PromiseLike<AgentService | undefined>;
@@ -92,10 +92,10 @@ export interface ControlServer {
   readonly connectionsMax: number;
   /** Bytes of replies written but not yet taken by clients, over every connection. */
   readonly buffered: number;
-    /**
-     * Set when the cockpit could not listen where it asked (an unsafe folder) and listens in a safe one: why and
-     * where, for the user's screen, not only the log.
-     */
+  /**
+   * Set when the cockpit could not listen where it asked (an unsafe folder) and listens in a safe one: why and
+   * where, for the user's screen, not only the log.
+   */
   readonly warning?: string;
   /** Stops listening, drops every connection and removes the socket file. */
   close(): Promise<void>;

@@ -94,10 +94,10 @@ export class AgentSlots {
     return this.#held.size;
   }
 
-    /**
-     * Claims a slot for an agent about to start: stale slots deleted, the rest counted and a new one inserted in one
-     * IMMEDIATE transaction; throws AgentsFullError when the machine already runs `limit` agents.
-     */
+  /**
+   * Claims a slot for an agent about to start: stale slots deleted, the rest counted and a new one inserted in one
+   * IMMEDIATE transaction; throws AgentsFullError when the machine already runs `limit` agents.
+   */
   claim(label: string, now: number): number {
     const slot = this.#next++;
     guardBusy(this.db, () => this.#claim(now, slot, label));

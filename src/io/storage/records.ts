@@ -198,10 +198,10 @@ export class RecordStore {
     return guardBusy(this.db, () => searchRecords(this.db, query, limit));
   }
 
-    /**
-     * Indexes the next part of the oldest record not yet whole in the index, in one transaction, so after a crash
-     * the next step, in any process, goes on from there. False when nothing is left to index.
-     */
+  /**
+   * Indexes the next part of the oldest record not yet whole in the index, in one transaction, so after a crash
+   * the next step, in any process, goes on from there. False when nothing is left to index.
+   */
   indexStep(): boolean {
     return guardBusy(this.db, () =>
       this.db

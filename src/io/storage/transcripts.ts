@@ -102,10 +102,10 @@ export class TranscriptStore {
     );
   }
 
-    /**
-     * Makes the parts in `refs` read record `recordId` instead of their text, each only where its text is exactly
-     * the record's; returns how many. A follower sees no change: the parts keep their seqs and read the same.
-     */
+  /**
+   * Makes the parts in `refs` read record `recordId` instead of their text, each only where its text is exactly
+   * the record's; returns how many. A follower sees no change: the parts keep their seqs and read the same.
+   */
   reference(run: string, id: number, recordId: string, refs: readonly PartReference[]): number {
     if (refs.length === 0) return 0;
     return guardBusy(this.db, () =>

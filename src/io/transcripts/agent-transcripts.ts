@@ -126,10 +126,10 @@ export class AgentTranscripts {
     this.#timer.unref();
   }
 
-    /**
-     * The agent ended: its footer goes after its text and all is written, at once when little is left, else a slice a
-     * turn. Parts that are exactly a result stored as a record then read it from the record instead.
-     */
+  /**
+   * The agent ended: its footer goes after its text and all is written, at once when little is left, else a slice a
+   * turn. Parts that are exactly a result stored as a record then read it from the record instead.
+   */
   end(id: number, state: FinalState, elapsedMs: number, summary: string, result?: { readonly recordId: string; readonly raw: string }): void {
     const w = this.#writing.get(id);
     if (!w || w.ending) return;

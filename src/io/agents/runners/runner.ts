@@ -74,10 +74,10 @@ export interface RunOutcome {
   readonly state: 'done' | 'failed';
   /** One line: the exit code, the stop reason or the error. */
   readonly summary: string;
-    /**
-     * What a failure said, most decisive first (the turn's ending error, earlier protocol errors, the last stderr
-     * lines), for the one classifier to sort once (src/io/outage/agent-outages.ts).
-     */
+  /**
+   * What a failure said, most decisive first (the turn's ending error, earlier protocol errors, the last stderr
+   * lines), for the one classifier to sort once (src/io/outage/agent-outages.ts).
+   */
   readonly failure?: readonly FailureInput[];
 }
 
@@ -93,15 +93,15 @@ export interface RunningAgent {
   soft(reason: string): void;
   /** Stops the agent now (kills its process group); safe to call again. */
   hard(reason: string): void;
-    /**
-     * Told the panel's final state once supervision decided it (after `ended`): a kept ACP session is dropped
-     * after a timeout (docs/spec.md, "Owners and sessions").
-     */
+  /**
+   * Told the panel's final state once supervision decided it (after `ended`): a kept ACP session is dropped
+   * after a timeout (docs/spec.md, "Owners and sessions").
+   */
   finished?(state: FinalState): void;
-    /**
-     * A follow-up message from the user: sent now or queued for the next turn; throws RequestError when it cannot
-     * take one now. Absent: the kind takes no messages.
-     */
+  /**
+   * A follow-up message from the user: sent now or queued for the next turn; throws RequestError when it cannot
+   * take one now. Absent: the kind takes no messages.
+   */
   steer?(text: string): 'sent' | 'queued';
 }
 
