@@ -1,26 +1,8 @@
 /**
- * What the CLI prints, through one sanitizer (docs/spec.md, "Formatter and
- * sanitizing": only SGR, newline and tab survive). An agent, a label, a
- * registry file or a socket client controls much of what a subcommand prints (a
- * result, a reason, a label, an error reply); none of it may retitle the
- * terminal, write the clipboard or ask the terminal a question. So every
- * subcommand writes through a CliOutput, never to process.stdout or
- * process.stderr itself (test/cli/output.test.ts reads src/cli for a stray
- * write).
- *
- * The rules, by what is printed (docs/security.md):
- * - tai's lines (`say`, `warn`): sanitized; SGR kept only when the stream is
- *   a terminal. An agent's value inside one goes through `field` first: one
- *   line, no SGR, secrets masked, so it cannot fake a line of its own.
- * - a result (`result`): sanitized on a terminal and on a pipe alike (SGR
- *   only on a terminal); its exact bytes only with an explicit `--raw`.
- * - JSON (`json`): lossless, with every control character escaped (JSON
- *   escapes C0 but not DEL or the C1 controls, which some terminals obey),
- *   and the bidi and zero-width format characters.
- * - the two deliberate exceptions, each named: the outage's bell and OSC 9
- *   (`notifier`, whose message src/io/outage/notify.ts sanitizes), and
- *   `tai net`'s own command's stderr (`passStderr`: the user's command,
- *   which shares this terminal's stdin and stdout anyway).
+ * What the CLI prints, through one sanitizer (docs/spec.md, "Formatter and sanitizing"): an agent, a registry
+ * file or a socket client controls much of it, and none may retitle the terminal or ask it a question. So every
+ * subcommand writes through a CliOutput (test/cli/output.test.ts reads src/cli for a stray write); the rules by
+ * what is printed, and the two named exceptions: docs/security.md, "One sanitizer, at every output".
  */
 import { sanitize, sanitizeLine, stripSgr } from '../core/text/sanitize.js';
 import { maskSecrets } from '../core/text/secrets.js';

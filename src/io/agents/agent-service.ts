@@ -1,34 +1,8 @@
 /**
- * The folder `src/io/agents/`: starting, supervising and finishing agents:
- * the service (this file), its jobs, holds and results, the paced reading
- * of pipes, `spawn/` (the registry file, whether an agent can start, the
- * queue at the cap, the demo's agents) and `runners/`, one per kind of agent
- * (the ACP one in `runners/acp/`).
- *
- * The AgentService over a board, the runners and the record store
- * (docs/spec.md, "Owners and sessions", "Supervision" and "Claim check"): spawn
- * opens a panel and starts a runner in it, the board's clock supervises it
- * (wall clock, heartbeat, user, staged stop), and when it ends its result is
- * handed back through the claim check.
- *
- * Its parts: the state they share (service-state.ts); the spawn path
- * (agent-start.ts); a job and its attempts (agent-jobs.ts); an attempt's
- * life, one state machine (src/core/agents/attempt.ts) whose effects are
- * carried out by attempt-effects.ts (holds, restarts, the claim check, the
- * panel finished, retry or answer, and the sweep); what a job answers
- * (agent-results.ts); the service opened on the state database
- * (open-agent-service.ts).
- *
- * Vocabulary:
- * - settle: an attempt has ended (its runner ended, or the board finished
- *   the panel itself after a hard stop the agent survived); its final state
- *   comes from the board, which knows whether supervision asked for the stop.
- * - finish: a settled attempt's end made final: a long raw result stored,
- *   the panel finished.
- * - conclude: a finished attempt retries (failed, with retries left) or
- *   answers its job, waking the polls that wait for it.
- * - sweep: on every publish of the board, what no runner reports: a panel
- *   the board finished itself, a hold to store, an idle spell to check.
+ * The folder `src/io/agents/`: starting, supervising and finishing agents (the service, its jobs, holds and
+ * results, `spawn/`, and `runners/`, one per kind). This file: the AgentService over a board, the runners and
+ * the record store (docs/spec.md, "Owners and sessions", "Supervision", "Claim check"); an attempt's life and
+ * its words (settle, finish, conclude, sweep): docs/agents.md, "An attempt's end".
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../../core/agents/agent-service.js';
 import type { CommandOf } from '../../core/protocol/commands.js';

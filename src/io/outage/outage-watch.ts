@@ -1,28 +1,8 @@
 /**
- * What the runners and the agent service call when an agent fails
- * (docs/agents.md, "Outages: held, restarted, given up"): held in its panel,
- * waiting for the service, while other agents keep working.
- *
- * `onAgentFailure(classification, panelId)` sorts the failure through the one
- * classifier's verdict: a rate limit or any other failure is handed back as it
- * is (`not-outage`); a lost network or model service is reported into the
- * machine-wide outage, the panel is *held* (its header says "waiting for
- * network", its idle and wall clocks pause), and the call waits the outage out
- * on the shared probe. When the service is back the panel is *resumed* and the
- * caller restarts the agent if it died (see `lane-restart` for an agent in a
- * git worktree); at give-up the caller stops the agent, and this process sends
- * the one notification if it wins the claim. Every hold, resume and stop is a
- * run log row, which `tai report` reads.
- *
- * `onLaneYield(request, panelId)` is for a lane whose agent handed back with a
- * final `NETWORK: <cmd>` line (docs/spec.md, "A lane cut off mid-task"): the
- * panel is held while `restartLaneWhenBack` waits, and resumed for the fresh
- * agent once the lane is reset to its last commit with its edits saved aside.
- *
- * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
- * mid-answer raises nothing, so an agent silent past its idle limit is
- * confirmed by the probe before it is held: the network probe, then, with the network
- * fine, the model probe (an agent may retry a failing model silently).
+ * What the runners and the agent service call when an agent fails, falls silent or a lane yields with
+ * `NETWORK: <cmd>` (docs/agents.md, "Outages: held, restarted, given up"): a lost service holds the panel on the
+ * machine-wide outage while other agents keep working; anything else is handed back. A silent agent is confirmed
+ * by the network probe, then the model probe, before it is held: a stream cut mid-answer raises nothing.
  */
 import { outageServiceOf, type Classification, type OutageService } from '../../core/outage/classify.js';
 import { restartNotBefore } from '../../core/outage/outage-schedule.js';

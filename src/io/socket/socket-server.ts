@@ -1,27 +1,8 @@
 /**
- * The folder `src/io/socket/`: the control socket: its safe path, this
- * server, and the typed client the CLI uses.
- *
- * The control socket (docs/spec.md, "The vpane protocol"): JSON lines on a Unix
- * socket, one reply line per request line. A client may send one request and
- * hang up (the original's way) or several in sequence on one connection;
- * replies come back in request order. This adapter only translates: bytes to
- * Commands (LineDecoder, parseCommand) and Replies to bytes; the dispatcher
- * decides.
- *
- * Bad input harms nobody: a malformed or unknown request gets an error reply
- * and the connection stays usable; a line over the cap gets an error reply and
- * the connection is closed without buffering more; a silent client is closed
- * after `idleTimeoutMs`, and so is one that stops reading its replies; a
- * client gone mid-request only loses its reply. A failing socket write is
- * logged and counted, never thrown.
- *
- * What one connection can cost is bounded (docs/protocol.md, "Limits"): a
- * reply waits until the one before it has drained to the client (so at most
- * one reply is buffered; the transport is control-connection.ts), a reply
- * over CONTROL_REPLY_MAX_BYTES is replaced by an error, requests waiting to
- * be answered are capped by count and bytes, each request has a deadline,
- * and connections past the cap are refused.
+ * The folder `src/io/socket/`: the control socket's safe path, this server, and the CLI's typed client. This file
+ * only translates JSON lines to Commands and Replies to lines (docs/spec.md, "The vpane protocol"); the
+ * dispatcher decides. Bad input harms nobody and what one connection can cost is bounded (docs/protocol.md,
+ * "Limits"); a failing write is logged and counted, never thrown.
  */
 import { chmodSync, rmdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
