@@ -1,21 +1,8 @@
 /**
- * A panel's screen and its output on the way there (docs/spec.md, "Formatter
- * and sanitizing"): the screen is made at the size of the panel's place, fitted
- * to the layout and dropped when the panel leaves or drawing stops; the board
- * queues bytes into the record's bounded pending output and a flush drains them
- * into the screen in one coalesced step. Functions over the records passed in;
- * the screens are the ones the board's screen factory made.
- *
- * Vocabulary:
- * - pending: bytes waiting for the screen (bounded, drops oldest at a line end).
- * - held word: the formatter keeps the last word of streamed text until the
- *   next text shows where it ends, or until ORCH_WORD_RELEASE of silence.
- * - reflow: after a change of width the formatter formats what the agent
- *   sent again (src/core/panel/format-source.ts); the panel's output is held
- *   back until that is done, so the screen goes from the old text to the new
- *   at once, words wrapped at the new width.
- * - display failure: a screen write that threw; ORCH_DISPLAY_FAILURES_MAX in a
- *   row stop drawing for the whole board, and supervision goes on.
+ * A panel's screen and the output on its way there (docs/spec.md, "Formatter and sanitizing"): the screen made at
+ * its place's size, fitted to the layout, dropped when the panel leaves; bytes queue in a bounded pending output
+ * that a flush drains in one step. After a width change the output is held until the text is formatted again, so
+ * the screen goes from the old text to the new at once.
  */
 import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';

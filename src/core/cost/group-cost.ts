@@ -1,19 +1,7 @@
 /**
- * The folder `src/core/cost/`: what an agent costs the machine, from the
- * kernel's own counters (docs/cockpit.md, "What each agent costs").
- *
- * Vocabulary:
- * - group: every process whose process group id is the agent's (the reaper
- *   starts each agent as its group's leader, so what it starts is in it).
- * - ticks: CPU time in clock ticks (`utime + stime` of /proc/PID/stat), at
- *   the user-visible 100 a second Linux has on every architecture tai runs on.
- * - children ticks: `cutime + cstime`, the ticks of children a process has
- *   waited for: how a compiler run or a `git status` that lived between two
- *   samples is still counted.
- * - CPU: the group's ticks over the last sample's wall time, in percent of
- *   one core (200 % is two cores busy); undefined on a group's first sample.
- * - RSS: the sum of the group's resident sets (pages shared between them
- *   counted in each, as `ps` and `top` count them).
+ * The folder `src/core/cost/`: what an agent costs the machine, from the kernel's counters, for the agent's whole
+ * process group (docs/cockpit.md, "What each agent costs"). Children ticks (`cutime + cstime`) count a `git
+ * status` that lived between two samples; RSS counts shared pages in each process, as `ps` does.
  */
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ). */

@@ -1,20 +1,8 @@
 /**
- * The folder `src/core/outage/`: failures sorted (this classifier), the
- * widening probe schedule, and the reset times of rate limits.
- *
- * The one failure classifier: every failure is classified once, in one place
- * (docs/outages.md, "The model"). Every failure tai sees is sorted here into a lost network, a
- * model service down, a rate limit, or anything else. A rate limit is checked
- * first and always wins: it is reported as it is, never waited out as an outage
- * (docs/spec.md, "Rate limits are not outages").
- *
- * The classifier knows no agent's format: each decoder reads the failures of
- * its own protocol into an AgentFailure (src/core/decoders/claude.ts,
- * codex.ts, cap.ts, acp.ts), and this file sorts those, thrown errors, HTTP
- * statuses, a tool's stderr and plain text. The patterns come from measured
- * failures of Node, git and the agents (docs/outages.md, "The model";
- * docs/agents.md, "The kinds"); when a limit resets is read by
- * src/core/outage/reset-time.ts.
+ * The folder `src/core/outage/`: failures sorted, the probe schedule, rate limits' reset times. This file: the one
+ * classifier (docs/outages.md, "The model"), sorting every failure into a lost network, a model service down, a
+ * rate limit or other. A rate limit is checked first and always wins: it is reported, never waited out
+ * (docs/spec.md, "Rate limits are not outages"). It knows no agent's format: the decoders read theirs.
  */
 import { resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
 

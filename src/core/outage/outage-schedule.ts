@@ -1,23 +1,8 @@
 /**
- * The widening schedule on which an outage is probed (docs/spec.md, "Outage
- * schedule", and docs/outages.md, "The schedule").
- *
- * Vocabulary. An *outage* is one lost service (the network or the model
- * service), open from the first failure reported (`startedAt`) until a probe
- * succeeds or the schedule gives up. A *probe* is the one check, shared
- * machine-wide, of whether the service is back. An *attempt* is a probe that
- * failed: `attempts` counts them, 0 while the first probe is still pending.
- * A *stage* names the wait before the next probe: one minute after the outage
- * began, then five minutes, ten minutes and one hour after each failed probe;
- * the *hourly* stage begins when the one-hour probe fails (the moment recorded
- * as `hourlyStartedAt`) and probes every hour until 8 hours have passed since
- * it began; the probe at that 8-hour mark is the last, and when it fails the
- * schedule *gives up*. Every wait is measured from the moment the previous
- * probe's failure was recorded, so a slow probe never makes the next one early.
- *
- * Times are epoch milliseconds. `scale` multiplies every duration; it exists
- * only for labs (0.001 makes a minute 60 ms) and the IO layer reads it from
- * `TAI_OUTAGE_TIME_SCALE`.
+ * The widening schedule on which an outage is probed, its stages and give-up (docs/spec.md, "Outage schedule";
+ * docs/outages.md, "The schedule"). Every wait counts from when the previous probe's failure was recorded, so a
+ * slow probe never makes the next one early. Times are epoch ms; `scale` multiplies every duration, for labs only
+ * (TAI_OUTAGE_TIME_SCALE).
  */
 
 /** One minute, in milliseconds. */

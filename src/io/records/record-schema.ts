@@ -1,21 +1,8 @@
 /**
- * `src/io/records/`: the record store's SQL beside its class
- * (src/io/storage/records.ts): its tables and migrations (this file), its
- * search (record-search.ts), a slice of a record's parts (record-slice.ts),
- * and the claim check's view an agent's row keeps of one (agent-record-view.ts).
- *
- * The record store's tables and how an older database is moved to them.
- *
- * - records/1: one row per record, its text whole, indexed by FTS5 on insert.
- * - records/2: the index built after the write, a chunk at a time.
- * - records/3: the text in parts (`record_parts`, at most RECORD_PART code
- *   points each), so a long result is written a part per turn of the loop;
- *   a part is also the index's chunk. A record's row says `writing` (its
- *   writer's pid) until its last part is in: until then nothing reads,
- *   finds or counts it.
- * - records/4: each part's chunk in the index also holds the next part's
- *   first RECORD_OVERLAP code points, so a word a part's end cuts in two is
- *   whole in one chunk; the index is built again from each record's start.
+ * `src/io/records/`: the record store's SQL beside its class (src/io/storage/records.ts): tables, search, slices
+ * and the claim check's view an agent's row keeps. This file: the tables and their migrations, up to records/4:
+ * text in parts of at most RECORD_PART code points (written a part a turn, unseen until the last is in), each
+ * indexed with the next part's first RECORD_OVERLAP code points, so a word cut by a part's end is whole in a chunk.
  */
 import { migrate, type StateDb } from '../storage/state-db.js';
 import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcripts.js';

@@ -1,21 +1,8 @@
 /**
- * The folder `src/io/agents/runners/`: one runner per kind of agent (command,
- * claude, codex, cap, worker; the ACP one in `acp/`), their table, every
- * agent's process group behind a reaper, and this contract.
- *
- * The contract every kind of agent implements (docs/architecture.md,
- * "Glossary": runner): start it, hear its events, stop it softly, stop it hard.
- * The agent service supervises every kind the same way through this interface.
- *
- * Vocabulary:
- * - result: the text the agent hands back (a command's stdout, the agent's
- *   message text); bounded by ResultText, kept whole on a stop so the caller
- *   gets the partial result.
- * - outcome: how the agent ended by its own account (done or failed); the
- *   board turns it into the final state when supervision asked for a stop.
- * - session: an opt-in key under which a runner that can (acp) keeps the
- *   agent between turns (src/io/agents/runners/acp/acp-pool.ts); kinds that cannot
- *   ignore it and start fresh each time.
+ * The folder `src/io/agents/runners/`: one runner per kind of agent (the ACP one in `acp/`), their table, the
+ * process group behind a reaper, and this contract (docs/architecture.md, "Glossary": runner): start, hear its
+ * events, stop softly, stop hard, so the service supervises every kind alike. A result is kept whole on a stop,
+ * so the caller gets the partial one; a session key is honoured only by kinds that can keep an agent (acp).
  */
 import type { FailureInput } from '../../../core/outage/classify.js';
 import type { CommandOf } from '../../../core/protocol/commands.js';
