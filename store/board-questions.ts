@@ -1,19 +1,8 @@
 /**
  * The board's questions (issue: approvals): the pure queue
  * (src/core/agents/questions.ts) and the replies that go back to the agents,
- * applied to the records. A question opening puts its panel in `asking`
- * (header `waiting for you`, the heartbeat paused: panel-state.ts) and its
- * block in the panel's output; its answer goes back at once, the panel notes
- * it, and the heartbeat starts again from the answer.
- *
- * Vocabulary:
- * - reply: the runner's callback for one question; called exactly once (an
- *   answer, a default after its timeout, or `cancelled` when its agent stops
- *   or is gone).
- * - display: the blocks and notes in the panels, the asked listeners and
- *   the audit entries (store/question-display.ts).
- * - inbox: the rules that answer a question as it is asked, and the audit
- *   log of every question and answer (store/board-inbox.ts).
+ * applied to the records. An open question puts its panel in `asking` (the heartbeat paused); each reply is
+ * called exactly once (an answer, a default after its timeout, or `cancelled`), and the heartbeat starts again.
  */
 import {
   answerQuestion,

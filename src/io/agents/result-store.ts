@@ -1,16 +1,7 @@
 /**
- * Where a long result goes (the claim check, docs/spec.md, "Claim check") when
- * the state database may refuse it (docs/security.md, "Storage faults"): into a
- * record, after waiting out a lock without blocking the loop; else whole into
- * a file of the state folder that the result names; else (that failed too)
- * whole into the answer itself. Nothing is cut and no record is named that
- * does not exist.
- *
- * Vocabulary:
- * - place: where the whole result ended up: a record, a kept file, or the
- *   answer (`inline`).
- * - retry: a locked database is tried again every RETRY_EVERY_MS with a
- *   short busy timeout, until the total wait (STATE_DB_WAIT_MS) has passed.
+ * Where a long result goes when the state database may refuse it (docs/security.md, "Storage faults"): a record,
+ * after waiting a lock out without blocking the loop; else a file of the state folder the result names; else the
+ * answer itself. Nothing is cut and no record is named that does not exist.
  */
 import { messageOf } from '../../core/errors.js';
 import { assertNever } from '../../core/never.js';

@@ -1,18 +1,8 @@
 /**
- * The outage side of an agent's attempt (docs/agents.md,
- * "Outages: held, restarted, given up"): what the agent service asks when an attempt ends on its own,
- * before it finishes the panel.
- *
- * Vocabulary:
- * - judgement: the one verdict on an ended attempt. An attempt whose hand-back
- *   ends with a `NETWORK: <cmd>` line *yielded*; a failed attempt is sorted
- *   once by the one classifier (src/core/outage/classify.ts) from the runner's
- *   evidence, most decisive first; a network or model failure is an *outage*,
- *   anything else (a rate limit included) is *final* and reported as it is.
- * - lane: an agent whose cwd is the top of a linked git worktree
- *   (`git worktree add`), the way a run gives each lane its own. Only a lane
- *   is reset to its last commit before a restart; a main checkout never is,
- *   since the user (or other agents) may be working in it.
+ * The outage side of an agent's attempt (docs/agents.md, "Outages: held, restarted, given up"): the one judgement
+ * on an attempt that ended on its own, yielded (`NETWORK: <cmd>`), an outage, or final (a rate limit too). Only a
+ * lane (a linked worktree) is reset to its last commit before a restart, never a main checkout, where the user
+ * or other agents may be working.
  */
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
