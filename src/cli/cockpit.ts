@@ -1,13 +1,7 @@
 /**
- * `tai [-s NAME] [-- CMD ARGS]`: the cockpit with `$SHELL` (or CMD) in the
- * main pane; returns the main program's exit code, or the refusal's code
- * with its reason when it cannot start (127: no main program, 64: a bad
- * TAI_PREFIX or name, 1: a dumb terminal).
- *
- * On a terminal the cockpit is a server in the background and this process
- * its first client (src/io/link/): the terminal can close and the agents go
- * on. Nothing drawn (TAI_ORCH_PANELS=0, stdout not a terminal) or
- * TAI_SERVER=0: the cockpit runs in this process, as an embedder runs it.
+ * `tai [-s NAME] [-- CMD ARGS]`: the cockpit with `$SHELL` (or CMD) in the main pane; the main program's exit code,
+ * or a refusal's (127, 64, 1: a dumb terminal). On a terminal it is a background server with this process its first
+ * client (src/io/link/), so the terminal can close and the agents go on; undrawn or TAI_SERVER=0, it runs here.
  */
 import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
 import type { CockpitTerminal } from '../io/cockpit/cockpit-terminal.js';

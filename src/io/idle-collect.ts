@@ -1,14 +1,8 @@
 /**
- * One full garbage collection once the agents' output and the user's keys
- * have been quiet for `IDLE_COLLECT_MS`: V8 never gives back the young
- * generation that streaming grew while the process rests (nothing allocates,
- * so nothing collects), and shrinks it only when recent allocation was low,
- * hence the wait and the retries (`IDLE_COLLECT_TRIES`). When the old space's
- * pages hold `COMPACT_WASTE_BYTES` more than its objects, a second collection
- * compacts them; it pauses the process, so keys and Ink's renders count as
- * activity too. Needs `--expose-gc` (SERVER_NODE_FLAGS), else nothing is
- * armed. The figures: docs/perf-log.md, "Memory: the server's Node flags and
- * the idle collection".
+ * One full collection once output and keys have been quiet IDLE_COLLECT_MS: V8 never gives back the young
+ * generation streaming grew while the process rests, and shrinks it only after low allocation, hence the wait and
+ * retries; a second, compacting one when old-space pages waste COMPACT_WASTE_BYTES. Needs `--expose-gc`. Figures:
+ * docs/perf-log.md, "Memory: the server's Node flags and the idle collection".
  */
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';

@@ -1,15 +1,8 @@
 /**
- * The folder `src/io/lanes/`: lanes on disk: the rows (lane-store.ts), git in
- * a child process (lane-git.ts), making and finding a lane (this file), its
- * state and diff (lane-status.ts), merging (lane-merge.ts), dropping and
- * restarting (lane-end.ts), and the panel's view of a live lane
- * (lane-watch.ts). docs/lanes.md tells the whole story.
- *
- * Making a lane is one `git worktree add -b tai/NAME <common-dir>/tai-lanes/NAME HEAD`:
- * inside git's own folder, so nothing appears among the repository's files and
- * every clone keeps its own lanes. The row is written first (it reserves the
- * name); a failed `worktree add` removes the row again, so nothing is left
- * half-made.
+ * The folder `src/io/lanes/`: lanes on disk, their rows, git, state, merge, drop and panel (docs/lanes.md). This
+ * file makes and finds a lane: one `git worktree add -b tai/NAME` inside git's own folder, so nothing appears among
+ * the repository's files and each clone keeps its lanes. The row is written first (it reserves the name) and
+ * removed again if the worktree fails, so nothing is left half-made.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
