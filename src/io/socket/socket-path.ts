@@ -1,13 +1,8 @@
 /**
- * Where a cockpit's control socket lives, and the checks that keep it
- * private: `$XDG_RUNTIME_DIR/tai/tai-<pid>.sock`, or `/tmp/tai-<uid>/` when
- * XDG_RUNTIME_DIR is unset. The folder must be a real directory (not a
- * symlink), owned by the user and closed to everyone else (0700), the way
- * tmux checks its socket folder; anything else is refused, never repaired,
- * because another user could have made it. A cockpit refused its folder
- * listens in the fallback folder (`stateDir()/sockets`) instead and says so;
- * the client checks every folder it looks in with the same check. Sockets of
- * processes that are gone are removed so the folder does not fill up.
+ * Where a cockpit's control socket lives and the checks that keep it private (docs/security.md, "Who can reach
+ * the socket"): a folder that is a real directory, the user's, closed to others, as tmux checks its own; anything
+ * else is refused, never repaired, as another user could have made it. A refused cockpit listens in the fallback
+ * folder and says so; gone processes' sockets are removed.
  */
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';

@@ -1,13 +1,8 @@
 /**
- * The folder `src/io/storage/`: what tai keeps on disk: this database, the
- * claim-check records, the agents' rows, status without a cockpit, the log.
- *
- * The one per-user SQLite database that every tai process on the machine
- * shares (docs/architecture.md, "Persistence"): the records, the agents' rows,
- * the outage state and the run log. WAL gives every process the same view with
- * atomic transactions; `synchronous=FULL` makes a committed flag (a claimed
- * probe, a sent notification) survive a crash. Each store module owns its own
- * tables and creates them through `migrate`.
+ * The folder `src/io/storage/`: what tai keeps on disk. This file: the per-user SQLite database every tai process
+ * shares (docs/architecture.md, "Persistence"). WAL gives all the same view with atomic transactions;
+ * `synchronous=FULL` makes a committed flag (a claimed probe, a sent notification) survive a crash. Each store
+ * owns its tables and makes them through `migrate`.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
