@@ -1,10 +1,6 @@
 /**
- * The folder `src/core/agents/`: agents as data: this contract, the
- * registry, a registry entry to one spawn, and the claim check.
- *
- * What the dispatcher asks of whoever starts agents (src/io's runners).
- * Declared here, in the core, so that the socket, the keyboard and the CLI
- * share one contract while the IO behind it is injected.
+ * The folder `src/core/agents/`: agents as data. This file: what the dispatcher asks of whoever starts agents,
+ * declared in the core so the socket, the keyboard and the CLI share one contract while the IO is injected.
  */
 import type { CommandOf } from '../protocol/commands.js';
 import type { PanelState } from '../panel/panel-state.js';

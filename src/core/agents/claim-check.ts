@@ -1,11 +1,7 @@
 /**
- * The claim check (docs/spec.md, "Claim check"; the Azure claim-check pattern):
- * a result longer than SPILL_LIMIT is stored whole as a record first, and the
- * caller receives only its head, its tail and the record id, so a long answer
- * never floods the caller's context. Pure: the store is the caller's.
- *
- * Lengths and offsets count Unicode code points, as SQLite's length() and
- * substr() do on the stored text, so an offset shown here pages the record.
+ * The claim check (docs/spec.md, "Claim check"): a result longer than SPILL_LIMIT is stored whole as a record first
+ * and the caller gets only its head, tail and record id, so a long answer never floods its context. Pure. Lengths
+ * count code points, as SQLite's length() and substr() do, so an offset shown here pages the record.
  */
 import { SPILL_LIMIT } from '../policy.js';
 

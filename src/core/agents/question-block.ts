@@ -1,10 +1,7 @@
 /**
- * A question as its panel shows it, where it cannot be missed: a magenta
- * rule, the tool's title and kind, its arguments or the diff it carries
- * (added lines green, removed red, clipped to the panel with the count of
- * lines left out), the options numbered, and the keys that answer. Pure:
- * rows of SGR-coded text fitted to a width. Also the diff itself, from a
- * tool's old and new text.
+ * A question as its panel shows it, where it cannot be missed: a magenta rule, the tool, its arguments or diff
+ * (clipped, with the count left out), the options numbered and the keys that answer. Pure: SGR rows fitted to a
+ * width; also the diff itself.
  */
 import { assertNever } from '../never.js';
 import { sanitizeLine } from '../text/sanitize.js';

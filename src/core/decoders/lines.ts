@@ -1,11 +1,7 @@
 /**
- * The one line splitter (incremental and bounded), for the control
- * socket (its requests and replies, src/core/protocol/request-lines.ts) and
- * for agents (their JSON lines and their stderr): push a chunk, get back its
- * complete lines in order. A line is split on bytes, so a multi-byte
- * character cut between two chunks is decoded whole, and bounded in bytes: a
- * line that crosses its cap is reported at once, as it crosses, and its rest
- * is skipped up to the next newline without being kept.
+ * The one line splitter, incremental and bounded, for the control socket and for agents. Lines are split on bytes,
+ * so a character cut between chunks is decoded whole; a line crossing its cap is reported as it crosses and its
+ * rest skipped to the next newline without being kept.
  */
 
 /**

@@ -1,10 +1,6 @@
 /**
- * What a question is about, for the inbox's rules (rules.ts): whose it is
- * (panel, `@name`, lane) and what the tool would do (its names, the command
- * it runs, the paths it touches). Read from the question as the runners
- * build it (src/core/agents/question-block.ts): its title and kind, and its
- * detail lines (`command: ...`, `file_path: ...`, a diff's path line, an ACP
- * location `at PATH:LINE`).
+ * What a question is about, for the inbox's rules: whose it is (panel, `@name`, lane) and what the tool would do
+ * (names, command, paths), read from the question as the runners build it (src/core/agents/question-block.ts).
  */
 import type { QuestionAsk } from '../agents/questions.js';
 

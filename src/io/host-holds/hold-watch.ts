@@ -1,11 +1,7 @@
 /**
- * The cockpit's side of a remote agent's lost link (docs/remote.md, "Held
- * during a lost link"): once a second while a remote agent runs, the hold
- * files (host-holds.ts) are matched to the live panels by process group, and
- * a panel whose local side waits for its host is held on the board as for a machine outage: its header
- * `waiting for HOST`, its wall clock and heartbeat paused, a stop waiting for
- * the host (the local side delivers it at the reattach). When the file goes
- * (reattached, or the wait ended) the hold ends and the clocks run again.
+ * The cockpit's side of a remote agent's lost link (docs/remote.md, "Held during a lost link"): hold files matched
+ * to live panels by process group, and such a panel held as for a machine outage (header `waiting for HOST`,
+ * clocks paused, a stop delivered at the reattach) until its file goes.
  */
 import { isLive } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';

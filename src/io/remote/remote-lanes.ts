@@ -1,11 +1,7 @@
 /**
- * Lanes on another host (docs/remote.md, "Lanes on a host"): the worktree
- * made in the host's repository, and `tai lane diff|merge|drop` of it, each
- * a git command line run through the host's shared connection with every
- * word quoted (src/core/remote/sh-quote.ts). The lane's row is the local
- * one (src/io/lanes/lane-store.ts) with its `host` set; its paths are the
- * host's. The worktree sits where a local lane's does: `<git common
- * folder>/tai-lanes/NAME`.
+ * Lanes on another host (docs/remote.md, "Lanes on a host"): the worktree in the host's repository and `tai lane
+ * diff|merge|drop` of it, as git command lines through the host's shared connection, every word quoted. The row is
+ * the local one with `host` set, its paths the host's.
  */
 import { checkLaneName, laneNameOf, uniqueLaneName } from '../../core/lanes/lane-name.js';
 import { shCommand } from '../../core/remote/sh-quote.js';

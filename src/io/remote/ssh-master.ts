@@ -1,12 +1,8 @@
 /**
- * One connection per host, shared by every agent on it: a ControlMaster in
- * the background, kept ControlPersist seconds after its last session. Only a
- * supervisor starts it (the agent service of a cockpit, or of a `tai spawn`
- * outside one), before it starts a remote agent: never a process under an
- * agent's reaper (the wrapper of a remote agent, a `tai` run inside an
- * agent), whose stop would end the master with every session through it.
- * Everything else connects with ControlMaster=no: through the master when
- * it is up, on a connection of its own when it is not.
+ * One connection per host, shared by its agents: a ControlMaster kept ControlPersist seconds after its last
+ * session. Only a supervisor starts it, never a process under an agent's reaper, whose stop would end the master
+ * and every session through it; everything else connects with ControlMaster=no (docs/remote.md, "One connection
+ * per host").
  */
 import { ControlDirError, controlDir, controlSocket } from './control-dir.js';
 import { checkArgv, masterArgv, runArgv, type SshPlace } from './ssh-argv.js';

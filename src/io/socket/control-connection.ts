@@ -1,12 +1,7 @@
 /**
- * One connection of the control socket: its bytes split into request lines,
- * each answered in turn (so replies keep request order), and what it may
- * cost bounded. Backpressure both ways: the next reply is made only once
- * the last one has drained to the client, and the client is not read from
- * while too many of its requests (by count or bytes) wait. A client silent
- * for the idle timeout, or that reads nothing for that long while a reply
- * waits, is closed. The server (socket-server.ts) decides what a request
- * answers; this file only moves bytes.
+ * One connection of the control socket: its bytes split into request lines, each answered in turn (replies keep
+ * request order), and its cost bounded by backpressure both ways (docs/protocol.md, "Limits"). The server
+ * (socket-server.ts) decides what a request answers; this file only moves bytes.
  */
 import type { Socket } from 'node:net';
 import { messageOf } from '../../core/errors.js';

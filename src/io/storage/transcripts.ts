@@ -1,11 +1,7 @@
 /**
- * Agents' transcripts on the state database, for `tai logs ID [-f]`
- * (docs/agents.md, "An agent's transcript"): the plain text of every agent's
- * panel (src/core/agents/transcript.ts), written by its supervisor per flush,
- * so any terminal can read it while the agent runs and after its cockpit has
- * gone. Keyed like the agents' rows by run and panel id. Each transcript
- * holds at most TRANSCRIPT_MAX_BYTES: its head and its tail, with the bytes
- * cut between them counted (src/core/agents/transcript-cap.ts).
+ * Agents' transcripts on the state database for `tai logs` (docs/agents.md, "An agent's transcript"), written by
+ * the supervisor per flush so any terminal can read them while the agent runs and after its cockpit is gone; at
+ * most TRANSCRIPT_MAX_BYTES each, head and tail (src/core/agents/transcript-cap.ts).
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
 import { checkpointAtRest, guardBusy, migrate, type StateDb } from './state-db.js';

@@ -1,10 +1,7 @@
 /**
- * Stopping an ACP agent: the soft stop is `session/cancel` (the agent must
- * answer the prompt `cancelled`); closing ends the connection, then the
- * agent's stdin, then a SIGTERM, then a KILL, each after a grace, and resolves
- * once the reaper has exited, so no process of the session is left. An agent
- * on another host ends there only by its stdin's end or the wrapper's SIGTERM
- * (docs/remote.md), hence both before the KILL.
+ * Stopping an ACP agent: the soft stop is `session/cancel`; closing ends the connection, its stdin, then SIGTERM,
+ * then KILL, each after a grace, resolving once the reaper exited. A host's agent ends only by its stdin's end or
+ * the wrapper's SIGTERM (docs/remote.md), hence both before the KILL.
  */
 import type { GroupChild } from '../process-group.js';
 import type { Connected } from './acp-connect.js';
