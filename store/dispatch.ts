@@ -1,10 +1,7 @@
 /**
- * The one dispatcher (docs/architecture.md, "One command type, two doors"):
- * every Command, from a key or from the control socket, is carried out here
- * against the board and, for agents, the injected AgentService. Refusals come
- * back as `{ok: false, error}` with the typed error's exact message; nothing
- * here throws for a bad request. The feed panes' commands (vpane_*) are
- * carried out in feed-dispatch.ts, the inbox's in inbox-dispatch.ts.
+ * The one dispatcher (docs/architecture.md, "One command type, two doors"): every Command, from a key or the socket,
+ * carried out against the board and the injected AgentService; refusals come back as `{ok: false, error}`, nothing
+ * thrown. vpane_* go to feed-dispatch.ts, the inbox's to inbox-dispatch.ts.
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
 import type { AnsweredQuestion, BatchAnswered, QuestionRow } from '../src/core/agents/questions.js';

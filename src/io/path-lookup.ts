@@ -1,10 +1,6 @@
 /**
- * The one PATH lookup: where a program is, found the way a shell would find
- * it but more safely. Only absolute PATH entries are searched (an empty or
- * relative entry means the current directory, where anyone's file may sit),
- * and only an executable regular file counts (a directory has its x bit set
- * too). The agent registry (src/io/agents/spawn/agent-config.ts) and the give-up
- * notification (src/io/outage/notify.ts) both ask here.
+ * The one PATH lookup, as a shell finds a program but safer: only absolute PATH entries (an empty or relative one is
+ * the current folder, where anyone's file may sit), and only an executable regular file (a folder has its x bit too).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * The folder `src/core/lead/`: what a lead agent reads of its workers
- * (docs/lead.md): events (an agent
- * finished, or asks a question) in the claim-check view, and every reply
- * bounded, because the lead's context is the scarce resource. Pure: the
- * caller fetches the results and the clock.
+ * The folder `src/core/lead/`: what a lead agent reads of its workers (docs/lead.md): events in the claim-check
+ * view and every reply bounded, as the lead's context is the scarce resource. Pure: the caller fetches results and
+ * the clock.
  */
 import { codePoints, headOf, tailOf } from '../agents/claim-check.js';
 import { sanitize, sanitizeLine, stripSgr } from '../text/sanitize.js';

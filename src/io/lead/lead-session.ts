@@ -1,9 +1,7 @@
 /**
- * One lead's side of tai (the process of `tai mcp`): the agents it started
- * (only those are its to wait on and cancel), the events already reported,
- * and the waits now pending, so two waits never race for one agent's end.
- * Spawn requests are built as `tai spawn` builds them: an agent of the
- * registry by name is a turn of its session, a command by its argv.
+ * One lead's side of tai (the `tai mcp` process): the agents it started (only those are its to wait on and cancel),
+ * the events reported, and the pending waits, so two waits never race for one agent's end. Spawns are built as
+ * `tai spawn` builds them.
  */
 import { resolve } from 'node:path';
 import { entrySpawnCommand } from '../../core/agents/agent-spawn.js';

@@ -1,9 +1,7 @@
 /**
- * How `TAI_NOTIFY_HOOK` is run, the same for every notification (an agent
- * waiting or ending, src/io/cockpit/notifier.ts; an outage given up,
- * src/io/outage/notify.ts): `$1 $2 $3` are the event, who it is about and the
- * message, whether the hook is a path to a script or a command line
- * (README.md, "Switches"; docs/outages.md, "The commands").
+ * How `TAI_NOTIFY_HOOK` is run, alike for every notification (src/io/cockpit/notifier.ts, src/io/outage/notify.ts):
+ * `$1 $2 $3` are the event, who it is about and the message, whether the hook is a script's path or a command line
+ * (docs/agents.md, "Notifications").
  */
 
 /**

@@ -1,10 +1,7 @@
 /**
- * The claim check's view of a record (its head, the line naming it, its
- * tail) as an agent's row keeps it (src/io/storage/agents-store.ts): not
- * repeated in the row but a reference to the record, written back into the
- * row by a trigger before the record is deleted. Rows written before that
- * (`agents/2`) are made references once, when a database is first opened
- * by a tai that knows it (`agents/3`).
+ * The claim check's view of a record as an agent's row keeps it: a reference to the record, not a copy, written
+ * back into the row by a trigger before the record is deleted. Rows from before (`agents/2`) are made references
+ * once, by the first tai that knows `agents/3`.
  */
 import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { guardBusy, type StateDb } from '../storage/state-db.js';

@@ -1,9 +1,6 @@
 /**
- * A slice of a record's text in SQL: a record is stored in parts
- * (`record_parts`, src/io/storage/record-schema.ts), so what was
- * `substr(text, FROM + 1, LEN)` on its row is this subquery over the parts
- * that overlap [FROM, FROM + LEN), in code points. The transcripts' and the
- * agents' rows that read a record in place use it too.
+ * A slice of a record's text in SQL: the record is stored in parts, so `substr(text, FROM + 1, LEN)` becomes a
+ * subquery over the parts overlapping [FROM, FROM + LEN), in code points; the rows that read a record in place use it.
  */
 
 /**

@@ -1,10 +1,7 @@
 /**
- * A spawn with a `host` (`tai spawn --host NAME`, a registry entry's
- * `host`, a socket request) turned into a local agent of any kind: its argv
- * wrapped (remote-agent.ts) so the runner starts the local side of the host's
- * slot and reaper, its label carrying the host. `tai spawn` first checks the
- * host (name, connection, its slots) so a bad host is said before any panel;
- * the agent service starts the host's shared connection (hostReady).
+ * A spawn with a `host` turned into a local agent of any kind: its argv wrapped (remote-agent.ts) to run the local
+ * side of the host's slot and reaper, its label carrying the host (docs/remote.md, "Every kind on a host"). The
+ * host is checked first, so a bad one is said before any panel.
  */
 import type { CommandOf } from '../../core/protocol/commands.js';
 import { RequestError } from '../../core/errors.js';

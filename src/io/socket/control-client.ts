@@ -1,9 +1,7 @@
 /**
- * The typed client of the control socket, used by the `tai` CLI, the tests
- * and the benchmark. `call` is the original's way (one connection per
- * request); ControlConnection sends several requests in sequence on one
- * connection. Every call gives up after ORCH_CALL_TIMEOUT_MS unless told
- * otherwise; a poll that waits gets its wait on top.
+ * The typed client of the control socket, for the CLI, the tests and the benchmark: `call` opens a connection per
+ * request, as the original does; ControlConnection sends several in sequence. Each call gives up after
+ * ORCH_CALL_TIMEOUT_MS unless told, a waiting poll's wait on top.
  */
 import { connect, type Socket } from 'node:net';
 import type { Command } from '../../core/protocol/commands.js';

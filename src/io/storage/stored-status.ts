@@ -1,9 +1,6 @@
 /**
- * `tai status` without a cockpit, so that it survives a cockpit restart
- * (docs/agents.md, "Starting one"): the agents as the state database stored
- * them, from every cockpit and in-process `tai spawn` on the machine. Rows
- * whose supervisor is gone are settled first (their reapers stopped the
- * agents), as `openAgentService` does.
+ * `tai status` without a cockpit, so it survives a cockpit's restart: the agents the state database stored, from
+ * every supervisor on the machine, rows of gone supervisors settled first (their reapers stopped the agents).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * The example agents of `tai demo`: real child processes
- * (src/demo-agent.ts, run from dist/) that write agent events as JSON lines on
- * stdout, driven into the board through open/emit/finish/setCancel. A soft
- * stop is SIGTERM, a hard stop SIGKILL. No model and no API key are needed.
- * The real runners live elsewhere; this is only the demo's tiny protocol.
+ * The example agents of `tai demo`: real child processes (src/demo-agent.ts) writing agent events as JSON lines,
+ * driven into the board; SIGTERM the soft stop, SIGKILL the hard. No model or API key needed; only the demo's
+ * tiny protocol.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
