@@ -1,9 +1,6 @@
 /**
- * The agent list's store (prefix + w, like tmux's choose-tree): whether the
- * list of every agent of this cockpit (running, hidden or finished, from the
- * board's status) is open over the window, the selected row, and a note
- * shown until the next key (why a row cannot be opened). Apart from the
- * board, like the mention prompt's, so the board's snapshot stays the agents'.
+ * The agent list's store (prefix + w, like tmux's choose-tree; docs/cockpit.md, "The agent list (prefix + `w`)"):
+ * open or not, the selected row, a note until the next key. Apart from the board, so its snapshot stays the agents'.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ListMove } from '../src/core/input/list-keys.js';

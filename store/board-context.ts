@@ -25,11 +25,8 @@ export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
 /**
- * How many finished agents' transcripts the board keeps after their panels
- * left, so the agent list (prefix + w) can reopen them: the newest eight,
- * each as its formatter's kept calls (src/core/panel/format-source.ts), not
- * as a screen: a screen's scrollback costs a hundred times the text it shows,
- * so a reopened one gets a new screen and its text formatted again.
+ * How many finished agents' transcripts the board keeps for the agent list (prefix + w) to reopen, each as its
+ * formatter's calls (src/core/panel/format-source.ts), not a screen, whose scrollback costs far more than its text.
  */
 export const KEPT_TRANSCRIPTS_MAX = 8;
 
@@ -88,10 +85,8 @@ export interface BoardContext {
   /** Re-lays out, resizes screens to their rectangles and publishes the snapshot. */
   publish(now?: number): void;
   /**
-   * Publishes the panels' rows at `now` under the published layout: only
-   * time moved since the last publish (a tick that decided nothing), and
-   * everything a layout is made of changes through actions that publish.
-   * `panels` false: nobody sees them, only the status's rows move.
+   * Publishes the panels' rows at `now` under the published layout: only time moved (a tick that decided nothing),
+   * as all a layout is made of changes through actions that publish. `panels` false: nobody sees them.
    */
   publishTime(now: number, panels?: boolean): void;
   /** Sets a UI change, if there is one. */
@@ -177,9 +172,8 @@ export function boardContext(options: BoardOptions, counters: BoardCounters, set
 }
 
 /**
- * A record leaves the board: a finished agent's transcript is kept for the
- * list (the newest `keptMax`) as its formatter's calls, its screen freed
- * (reveal makes a new one); any other screen is freed.
+ * A record leaves the board: a finished agent's transcript is kept for the list (the newest `keptMax`) as its
+ * formatter's calls and its screen freed (reveal makes a new one); any other screen is freed.
  */
 function removeRecord(records: Map<number, PanelRecord>, kept: Map<number, PanelRecord>, keptMax: number, rec: PanelRecord): void {
   records.delete(rec.id);
@@ -244,9 +238,8 @@ function publishTime(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' | 
 }
 
 /**
- * A running agent wins a place over a finished one: while a live agent is
- * hidden, the oldest finished agent's panel that is shown (lingering, or
- * reopened from the list) and not zoomed leaves, its screen kept for the list.
+ * A running agent wins a place over a finished one: while a live agent is hidden, the oldest shown, unzoomed
+ * finished agent's panel (lingering or reopened) leaves, its screen kept for the list.
  */
 function yielding(records: ReadonlyMap<number, PanelRecord>, lay: Layout, zoom: PaneId | null): PanelRecord | undefined {
   const liveHidden = lay.hidden.some((h) => {

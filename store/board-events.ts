@@ -1,11 +1,7 @@
 /**
- * Every agent event of a board as it happens, for a host that wants each one
- * (docs/embedding.md): the board publishes at most one snapshot per
- * flush, never one per event, so a headless host that logs or relays events
- * listens here instead. Listeners are told synchronously, in the order they
- * were added, before the board sees the event; one that throws is reported
- * to its `onError` and the event still reaches the board and the others.
- * With nobody listening, the board's emit checks one array's length.
+ * Every agent event of a board as it happens, for a host that wants each (docs/embedding.md), as the board
+ * publishes at most a snapshot a flush. Listeners are told in order, before the board; one that throws is told to
+ * its `onError`, and the event goes on. With none, emit checks one array's length.
  */
 import type { AgentEvent } from '../src/core/events.js';
 import type { Board, EventListener } from './board-types.js';

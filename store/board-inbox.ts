@@ -1,9 +1,6 @@
 /**
- * The board's inbox (docs/agents.md, "The inbox"): the rules this cockpit
- * holds (src/core/inbox/rules.ts), the tool names its questions have named
- * (what makes a tool exist for a new rule), and the audit log's listeners
- * (an entry per question and answer; src/io/storage/ask-log.ts keeps them).
- * In memory only: rules end with the cockpit unless saved to the registry.
+ * The board's inbox (docs/agents.md, "The inbox"): the rules this cockpit holds, the tool names its questions named
+ * (what makes a tool exist for a rule), and the audit log's listeners. In memory: rules end with the cockpit unless saved.
  */
 import { RequestError, messageOf } from '../src/core/errors.js';
 import type { AuditEntry } from '../src/core/inbox/audit.js';

@@ -1,19 +1,8 @@
 /**
  * The board's questions (docs/agents.md, "The inbox"): the pure queue
  * (src/core/agents/questions.ts) and the replies that go back to the agents,
- * applied to the records. A question opening puts its panel in `asking`
- * (header `waiting for you`, the heartbeat paused: panel-state.ts) and its
- * block in the panel's output; its answer goes back at once, the panel notes
- * it, and the heartbeat starts again from the answer.
- *
- * Vocabulary:
- * - reply: the runner's callback for one question; called exactly once (an
- *   answer, a default after its timeout, or `cancelled` when its agent stops
- *   or is gone).
- * - display: the blocks and notes in the panels, the asked listeners and
- *   the audit entries (store/question-display.ts).
- * - inbox: the rules that answer a question as it is asked, and the audit
- *   log of every question and answer (store/board-inbox.ts).
+ * applied to the records. An open question puts its panel in `asking` (the heartbeat paused); each reply is
+ * called exactly once (an answer, a default after its timeout, or `cancelled`), and the heartbeat starts again.
  */
 import {
   answerQuestion,
@@ -143,9 +132,8 @@ export class BoardQuestions {
   }
 
   /**
-   * Holds a new rule (throws RuleError naming what is wrong) and answers at
-   * once every waiting question it covers; `saved` marks one also written to
-   * the registry.
+   * Holds a new rule (throws RuleError naming what is wrong) and answers at once every waiting question it
+   * covers; `saved` marks one also written to the registry.
    */
   addRule(req: RuleRequest, saved: boolean, now: number): RuleAdded {
     const rule = this.inbox.add(req, saved, now);
@@ -173,9 +161,8 @@ export class BoardQuestions {
   }
 
   /**
-   * Answers every open question the filter takes with the option `key` names
-   * in each, and each question that opens behind one and is taken too; one
-   * that has no such option is skipped, with why.
+   * Answers every open question the filter takes, and each that opens behind one, with the option `key` names;
+   * one without such an option is skipped, with why.
    */
   answerAll(filter: BatchFilter, key: string, by: string, now: number): BatchAnswered {
     const scope: RuleScope = filter.agent === undefined ? { kind: 'all' } : { kind: 'agent', agent: filter.agent };

@@ -1,17 +1,7 @@
 /**
- * What the board publishes of its records, as pure functions of them: which
- * records are on the board, the layout computed for them, and their snapshot
- * rows. Publishing keeps identities while nothing changed (the same layout,
- * the same view objects, the same array), so selectors see no change and a
- * streaming agent costs no React work between frames.
- *
- * Vocabulary:
- * - on the board: a record that wants a place on screen (live or lingering,
- *   not closed by the user). Whether it gets one is the layout's decision.
- * - shown / hidden: a record on the board with or without a rectangle; a
- *   hidden one keeps its reason and is supervised exactly like a shown one.
- * - layout key: everything a layout is computed from; the same key, the same
- *   layout.
+ * What the board publishes of its records, as pure functions: which are on the board, their layout and snapshot
+ * rows. Identities are kept while nothing changed (the same layout, views and array), so selectors see no change
+ * and a streaming agent costs no React work between frames. A hidden record is supervised like a shown one.
  */
 import { layout, type Layout, type PaneId } from '../src/core/panel/layout.js';
 import type { PanelView } from './board-types.js';
@@ -52,9 +42,8 @@ export function layoutOf(records: ReadonlyMap<number, PanelRecord>, inputs: Layo
 }
 
 /**
- * The snapshot rows of the records on the board at `now`: hidden ones with
- * the layout's reason (or why nothing is drawn); `previous` itself when every
- * row is the same object as before.
+ * The snapshot rows of the board's records at `now`, hidden ones with the layout's reason (or why nothing is
+ * drawn); `previous` itself when every row is the same object as before.
  */
 export function panelsOf(
   records: ReadonlyMap<number, PanelRecord>,

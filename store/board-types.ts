@@ -121,11 +121,8 @@ export interface BoardActions {
   /** Cancels every live agent (the cockpit is exiting). */
   shutdown(reason: string, now: number): void;
   /**
-   * An agent asks the user (store/board-questions.ts): its panel shows the
-   * question and waits (`asking`, heartbeat paused); `reply` is called once,
-   * with the answer, a default after the question's timeout, or `cancelled`
-   * when the agent stops or is gone. Returns the question's id, or undefined
-   * when it was answered at once (no live agent, a flood).
+   * An agent asks the user (store/board-questions.ts): its panel shows the question and waits; `reply` is called
+   * once (the answer, the timeout's default, or `cancelled`). The question's id, or undefined if answered at once.
    */
   ask(id: number, ask: QuestionAsk, now: number, reply: (answer: QuestionAnswer) => void): string | undefined;
   /** Answers an open question with the option `key` names (id, number, y, n); throws QuestionError naming why not. */
@@ -157,9 +154,8 @@ export interface BoardActions {
   /** True while any record needs the watchdog: live, lingering, closed but still running, or a feed pane's lease. */
   active(): boolean;
   /**
-   * When the watchdog next has work, as of `now`: `now` while an agent is
-   * live and seen (every tick: its elapsed seconds), unseen its next decision;
-   * else the earliest removal or lease, or undefined for nothing due. The clock sleeps until then; the board wakes it when work appears.
+   * When the watchdog next has work as of `now` (`now` while a seen agent is live; else the earliest decision,
+   * removal or lease; undefined: none): the clock sleeps until then, and the board wakes it when work appears.
    */
   nextDue(now: number): number | undefined;
   /**
@@ -168,17 +164,13 @@ export interface BoardActions {
    */
   onWake(listener: () => void): () => void;
   /**
-   * Calls `listener` after every tick, with its time: work that is due on the
-   * watchdog's second rides its wake-up instead of a timer of its own (the
-   * restore record's sign of life). Returns the unsubscribe.
+   * Calls `listener` after every tick with its time: work due on the watchdog's second (the restore record's sign
+   * of life) rides its wake-up instead of a timer of its own. Returns the unsubscribe.
    */
   onTick(listener: (now: number) => void): () => void;
   /**
-   * Who sees the board (a cockpit's server: whether a client is attached).
-   * While nobody does, a tick that decides nothing publishes no header text,
-   * and the clock ticks when the watchdog is due and at least every
-   * UNSEEN_TICK_EVERY ticks, for what rides the tick (docs/performance.md,
-   * "Optimisations that stay"). Default: always seen.
+   * Who sees the board (a server: whether a client is attached; default: always). Unseen, a tick deciding nothing
+   * publishes no header text and the clock ticks only when due or every UNSEEN_TICK_EVERY ticks (docs/performance.md).
    */
   seenBy(seen: () => boolean): void;
   /** Whether anybody sees the board now (seenBy). */
@@ -186,8 +178,7 @@ export interface BoardActions {
   /** Somebody sees the board again (a client attached): the headers' time published at `now`, the clock woken. */
   seenAgain(now: number): void;
   /**
-   * Calls `listener` with every event emitted, before the board sees it,
-   * until the returned function is called; a listener that throws is told
+   * Calls `listener` with every event, before the board sees it, until unsubscribed; a listener's throw is told
    * to `onError` (omitted: the board's log) and the event goes on.
    */
   listen(listener: EventListener, onError?: (err: unknown) => void): () => void;
@@ -202,18 +193,15 @@ export interface BoardActions {
   /** The screen of a panel, for the renderer; undefined when nothing is drawn. */
   screenOf(id: number): Screen | undefined;
   /**
-   * The agent list's Enter: focuses and zooms the panel of `id` over the
-   * window, a hidden one too; a finished agent whose panel left comes back
-   * from the kept transcripts and stays until closed. False when there is
-   * nothing to show (its screen was not kept, or drawing is off).
+   * The agent list's Enter: focuses and zooms `id`'s panel, a hidden one too; a finished agent's left panel comes
+   * back from the kept transcripts until closed. False when nothing can be shown (no screen kept, drawing off).
    */
   reveal(id: number, now: number): boolean;
   /** Whether `reveal(id)` would have a screen to show. */
   transcriptKept(id: number): boolean;
   /**
-   * A number that moves when a row of `status` reads differently, told at the
-   * publish that carries it: an agent ended, a history row's tag, a count of
-   * live or asking agents, a running agent's elapsed time at a tick.
+   * A number that moves, at the publish that carries it, when a row of `status` reads differently (an agent
+   * ended, a tag, a live or asking count, a running agent's elapsed time at a tick).
    */
   rowsVersion(): number;
   /** Calls `listener` each time `rowsVersion` moves (the open agent list follows it); returns the unsubscribe. */

@@ -1,19 +1,8 @@
 /**
- * The board's UI state: focus, zoom, scrollback, the help overlay and the
- * window's size. Pure functions from the published snapshot to the change the
- * board sets; null means nothing changes (and nothing is set, so no listener
- * runs). A change that moves panes (zoom, size) is followed by a publish.
- *
- * Vocabulary:
- * - focus: the pane keys go to, 'main' or a shown panel; a panel that loses
- *   its rectangle gives the focus back to the main pane.
- * - zoom: the pane drawn over the whole window, or null; while zoomed it
- *   follows the focus, and opening a panel un-zooms a zoomed panel
- *   (docs/spec.md, "Feed pane lifecycle"), not a zoomed main pane. A panel the
- *   agent list zoomed gives the focus back where it was when un-zoomed
- *   (`zoomFrom`).
- * - scrollback: lines scrolled back in the focused pane; 0 follows the output.
- *   Moving the focus or the zoom returns to the bottom.
+ * The board's UI state (focus, zoom, scrollback, help, the window's size) as pure functions from the published
+ * snapshot to the change to set; null sets nothing, so no listener runs. Zoom follows the focus; opening a panel
+ * un-zooms a panel, not the main pane (docs/spec.md, "Feed pane lifecycle"); moving focus or zoom scrolls back
+ * to the bottom.
  */
 import type { FocusTarget } from '../src/core/protocol/commands.js';
 import { focusOrder, neighbour, rectOf, type Layout, type PaneId } from '../src/core/panel/layout.js';
@@ -58,10 +47,8 @@ export function zoomToggled(s: UiSnapshot): UiChange {
 }
 
 /**
- * A panel opened: a zoomed panel un-zooms (docs/spec.md, "Feed pane lifecycle")
- * so the new one is seen; a zoomed main pane stays zoomed (a deviation from the
- * spec: a zoomed shell is the user working, and the status line counts the new
- * agent).
+ * A panel opened: a zoomed panel un-zooms so the new one is seen (docs/spec.md, "Feed pane lifecycle"); a zoomed
+ * main pane stays, against the spec: a zoomed shell is the user working, and the status line counts the agent.
  */
 export function unzoomed(s: UiSnapshot): UiChange | null {
   if (s.zoom === null || s.zoom === 'main') return null;

@@ -1,12 +1,7 @@
 /**
- * The board's wake-ups for its clock (src/io/cockpit/board-clock.ts): the clock
- * sleeps while the board has nothing to flush or supervise, and the board
- * tells it when work appears.
- *
- * Vocabulary:
- * - armed: a wake-up for pending output was sent since the last flush; the
- *   clock has a flush coming, so more output does not call it again (a
- *   streaming agent wakes the clock once per flush, not once per token).
+ * The board's wake-ups for its clock (src/io/cockpit/board-clock.ts), which sleeps while there is nothing to flush
+ * or supervise. Once armed for pending output, more output does not wake it again before the flush, so a streaming
+ * agent wakes the clock once a flush, not once a token.
  */
 
 /** The listeners of one board and whether they are armed. */

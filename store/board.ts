@@ -1,30 +1,8 @@
 /**
- * The board: one zustand vanilla store that opens panels, turns agent events
- * into screen bytes, flushes them in coalesced steps and supervises every
- * agent on its clock, shown or not (docs/spec.md, "The board", "Panel state
- * machine" and "Supervision"). This file puts the store together; its private
- * state is in board-context.ts and its actions in four groups:
- * board-lifecycle.ts (an agent's life: open, emit, hold, stop, finish, close;
- * questions), board-tick.ts (the supervision tick, the flush, the clock's
- * wake-ups; what a tick decides in board-supervise.ts), board-view.ts (layout, focus, zoom, scrollback) and
- * board-rows.ts (the status, an agent's row, the agent list's reveal). What the actions apply lives beside them: supervision.ts (a record's
- * life: clocks, heartbeats, holds, stops, its end), panel-output.ts (screens
- * and the output queued for them), board-snapshot.ts (what is published),
- * feed-panes.ts (vpane_* panes and their lease) and board-ui.ts (focus, zoom,
- * scrollback, help, the window's size).
- *
- * Vocabulary:
- * - record: the board's mutable bookkeeping for one panel (PanelRecord). It is
- *   the single source of truth; React never sees it.
- * - snapshot: the immutable `panels`/`layout` the store publishes on open,
- *   finish, close, every tick and every flush that wrote something. Selectors
- *   read only the snapshot, so a streaming agent costs at most one store
- *   update per flush, never one per token. Which records it shows or hides:
- *   see board-snapshot.ts.
- * - wake-up: the board tells its clock that work appeared (board-wake.ts).
- *
- * Every action that depends on time takes `now` (ms); the board never reads
- * a clock. src/io/cockpit/board-clock.ts drives tick() and flush() from real time.
+ * The board: one zustand vanilla store that opens panels, turns agent events into screen bytes, flushes them in
+ * coalesced steps and supervises every agent on its clock (docs/spec.md, "The board", "Panel state machine",
+ * "Supervision"). Its records are the mutable truth React never sees; selectors read only the published snapshot,
+ * so a streaming agent costs one store update per flush, not per token. Actions take `now`; it reads no clock.
  */
 import { createStore } from 'zustand/vanilla';
 import { layout as computeLayout } from '../src/core/panel/layout.js';

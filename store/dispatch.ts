@@ -1,10 +1,7 @@
 /**
- * The one dispatcher (docs/architecture.md, "One command type, two doors"):
- * every Command, from a key or from the control socket, is carried out here
- * against the board and, for agents, the injected AgentService. Refusals come
- * back as `{ok: false, error}` with the typed error's exact message; nothing
- * here throws for a bad request. The feed panes' commands (vpane_*) are
- * carried out in feed-dispatch.ts, the inbox's in inbox-dispatch.ts.
+ * The one dispatcher (docs/architecture.md, "One command type, two doors"): every Command, from a key or the socket,
+ * carried out against the board and the injected AgentService; refusals come back as `{ok: false, error}`, nothing
+ * thrown. vpane_* go to feed-dispatch.ts, the inbox's to inbox-dispatch.ts.
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../src/core/agents/agent-service.js';
 import type { AnsweredQuestion, BatchAnswered, QuestionRow } from '../src/core/agents/questions.js';
@@ -51,11 +48,9 @@ export type ReplyData<N extends CommandName> = ReplyDataMap[N];
 export type Reply<D = unknown> = { readonly ok: true; readonly data: D } | { readonly ok: false; readonly error: string };
 
 /**
- * What the dispatcher asks of the agents, beyond the core contract: with
- * `currentAttempt`, a job's id maps to the panel of its attempt now running
- * (a retried job answers to the id of its first); lanes open and close diff
- * views. Anything that stands in for the service (the cockpit's service that
- * opens once the database lets it) forwards every one of these.
+ * What the dispatcher asks of the agents beyond the core contract: `currentAttempt` maps a job's id to its
+ * running attempt's panel (a retry answers to its first id); lanes open and close diff views. A stand-in for the
+ * service (the cockpit's, opened once the database lets it) forwards each of these.
  */
 export interface DispatchAgents extends AgentService {
   currentAttempt?(id: number): number | undefined;
@@ -70,11 +65,7 @@ export interface DispatchContext {
   readonly board: Board;
   /** The time of the request (ms); the dispatcher never reads a clock. */
   readonly now: number;
-  /**
-   * Starts and polls agents; absent where no runners exist (a test, an
-   * embedding). With `currentAttempt`, a job's id maps to the panel of its
-   * attempt now running (a retried job answers to the id of its first).
-   */
+  /** Starts and polls agents; absent where no runners exist (a test, an embedding). */
   readonly agents?: DispatchAgents;
   /** Where unexpected failures are reported. */
   readonly log?: (line: string) => void;

@@ -1,10 +1,7 @@
 /**
- * The feed panes' socket commands (vpane_*) carried out against the board
- * (store/dispatch.ts hands them here). vpane_write follows docs/spec.md,
- * "The vpane protocol": every op refreshes its pane's lease; `closed` lists
- * the panes of the write that no longer exist (closed by the user, or gone
- * after a linger or an orphan close), and `cols` the current width of every
- * pane written to, for the client's word wrap.
+ * The feed panes' commands (vpane_*) against the board, by docs/spec.md, "The vpane protocol": every op refreshes
+ * its pane's lease; a write's `closed` lists its panes that are gone, and `cols` each written pane's width for the
+ * client's word wrap.
  */
 import type { CommandOf } from '../src/core/protocol/commands.js';
 import { NoSuchPanelError, RequestError } from '../src/core/errors.js';

@@ -1,17 +1,7 @@
 /**
- * Feed panes: panels an external program opens over the control socket and
- * feeds raw bytes (vpane_*, docs/spec.md, "Feed pane lifecycle"), with their
- * lease. Pure functions of the records and `now`; the board applies what they
- * return.
- *
- * Vocabulary:
- * - feed pane: a record of kind 'feed'. Its owner writes its bytes, its
- *   header and its state; no formatter, no watchdog.
- * - lease: every op of the owner refreshes it; an owner silent for
- *   MPLEX_VPANE_LEASE is gone, and its pane says so, fails and leaves after
- *   MPLEX_VPANE_ORPHAN_LINGER.
- * - done: the owner's last op; the pane lingers (`linger` s, at most
- *   MPLEX_VPANE_LINGER_MAX) and then leaves.
+ * Feed panes: panels an external program opens over the control socket and feeds raw bytes (docs/spec.md, "Feed
+ * pane lifecycle"), with their lease, as pure functions of the records and `now`. Every op refreshes the lease;
+ * a silent owner's pane fails and leaves; a done pane lingers, then leaves.
  */
 import { fits } from '../src/core/panel/layout.js';
 import { VPANE_ERRORS } from '../src/core/errors.js';

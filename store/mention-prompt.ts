@@ -1,9 +1,6 @@
 /**
- * The mention prompt's store (docs/agents-registry.md): whether the one-line `@name prompt`
- * line is open at the bottom of the cockpit, and its line-editing state
- * (src/core/input/mention-line.ts). Apart from the board, so the board's snapshot
- * and its publish rate stay the agents' alone; the prompt's component binds
- * to this store directly.
+ * The mention prompt's store (docs/agents-registry.md, "In the cockpit"): whether the `@name prompt` line is open and
+ * its editing state. Apart from the board, so the board's snapshot and publish rate stay the agents' alone.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { EMPTY_LINE, editLine, withError, type LineOutcome, type MentionLine } from '../src/core/input/mention-line.js';

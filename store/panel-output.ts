@@ -1,21 +1,8 @@
 /**
- * A panel's screen and its output on the way there (docs/spec.md, "Formatter
- * and sanitizing"): the screen is made at the size of the panel's place, fitted
- * to the layout and dropped when the panel leaves or drawing stops; the board
- * queues bytes into the record's bounded pending output and a flush drains them
- * into the screen in one coalesced step. Functions over the records passed in;
- * the screens are the ones the board's screen factory made.
- *
- * Vocabulary:
- * - pending: bytes waiting for the screen (bounded, drops oldest at a line end).
- * - held word: the formatter keeps the last word of streamed text until the
- *   next text shows where it ends, or until ORCH_WORD_RELEASE of silence.
- * - reflow: after a change of width the formatter formats what the agent
- *   sent again (src/core/panel/format-source.ts); the panel's output is held
- *   back until that is done, so the screen goes from the old text to the new
- *   at once, words wrapped at the new width.
- * - display failure: a screen write that threw; ORCH_DISPLAY_FAILURES_MAX in a
- *   row stop drawing for the whole board, and supervision goes on.
+ * A panel's screen and the output on its way there (docs/spec.md, "Formatter and sanitizing"): the screen made at
+ * its place's size, fitted to the layout, dropped when the panel leaves; bytes queue in a bounded pending output
+ * that a flush drains in one step. After a width change the output is held until the text is formatted again, so
+ * the screen goes from the old text to the new at once.
  */
 import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';
@@ -43,9 +30,8 @@ export interface Drained {
 }
 
 /**
- * Writes each drawn record's pending output into its screen, a held word
- * released after ORCH_WORD_RELEASE of silence; stops at the failure that
- * reaches ORCH_DISPLAY_FAILURES_MAX.
+ * Writes each drawn record's pending output into its screen, a held word released after ORCH_WORD_RELEASE of
+ * silence; stops at the failure reaching ORCH_DISPLAY_FAILURES_MAX.
  */
 export function drain(records: Iterable<PanelRecord>, now: number, failuresBefore: number, report: OutputReport): Drained {
   let failures = failuresBefore;
@@ -77,9 +63,8 @@ export function drain(records: Iterable<PanelRecord>, now: number, failuresBefor
 }
 
 /**
- * Formats what waits in the formatters' backlogs (a long text an agent
- * printed), FORMAT_FLUSH units a flush shared among them, so no text holds
- * the loop longer than a slice however long or however shaped.
+ * Formats the formatters' backlogs (a long text an agent printed), FORMAT_FLUSH units a flush shared among them,
+ * so no text holds the loop longer than a slice, however long or shaped.
  */
 function formatBacklogs(drawn: readonly PanelRecord[], counters: BoardCounters): void {
   const behind = drawn.filter((rec) => rec.formatter?.backlog);
@@ -129,9 +114,8 @@ export function openScreen(rec: PanelRecord, place: Pick<Rect, 'cols' | 'rows'>,
 }
 
 /**
- * Fits the screen of every placed record to its rectangle (the window, when
- * zoomed) less the header row; true when a panel's text is to be formatted
- * again at a new width (the clock must flush).
+ * Fits each placed record's screen to its rectangle (the window when zoomed) less the header row; true when a
+ * panel's text is to be formatted again at a new width (the clock must flush).
  */
 export function fitScreens(records: ReadonlyMap<number, PanelRecord>, lay: Layout): boolean {
   let reflow = false;

@@ -1,10 +1,7 @@
 /**
- * What the status line's right end says for the keyboard: whether the prefix
- * waits for its key, a question that waits for one key (closing a running
- * agent's panel asks first, as tmux's kill-pane does), and a key's refusal
- * (tmux's display-message), shown until the next key. A store of its own
- * (the KeyScanner is pure and the board's snapshot is the agents'), set by
- * the key router.
+ * What the status line's right end says for the keyboard: the prefix waiting, a one-key question (closing a running
+ * agent's panel asks first, as tmux's kill-pane does), a key's refusal until the next key. A store of its own, so
+ * the board's snapshot stays the agents'; set by the key router.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 

@@ -1,10 +1,7 @@
 /**
- * What the user sees and the audit log keeps of the board's questions
- * (store/board-questions.ts holds the queue and the replies): a question's
- * block in its panel when it opens, a one-line note when it is answered
- * (by the user, a rule or a default) or refused, the listeners told when one
- * opens (a notification rings once per question: src/io/cockpit/notifier.ts),
- * and the audit entry of each question and answer (store/board-inbox.ts).
+ * What the user sees and the audit log keeps of the board's questions: a question's block in its panel, a note when
+ * it is answered or refused, the listeners told when one opens (src/io/cockpit/notifier.ts rings once a question),
+ * and each audit entry (store/board-inbox.ts).
  */
 import { answeredRow, questionRows, ruleAnsweredRow } from '../src/core/agents/question-block.js';
 import type { AskedListener, Question, QuestionAsk, QuestionOption } from '../src/core/agents/questions.js';

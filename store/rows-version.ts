@@ -5,9 +5,8 @@
  */
 
 /**
- * A change is marked where it happens and told at the next publish, so a
- * listener never reads the board half changed, and a publish that changed no
- * row tells nobody.
+ * A change is marked where it happens and told at the next publish, so no listener reads the board half changed
+ * and a publish that changed no row tells nobody.
  */
 export class RowsVersion {
   #version = 0;

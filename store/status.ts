@@ -56,10 +56,8 @@ interface HistoryCounts {
 }
 
 /**
- * The agents' counts as `statusOf` would give them, for every publish of the
- * status line: the history's counts are made again only when its rows changed
- * (it only grows at its end and is cut at its start), so the work of a call
- * is the panels held, not the agents that ended.
+ * The agents' counts as `statusOf` gives them, for every publish: the history's counts are remade only when its
+ * rows changed (it grows at its end, is cut at its start), so a call costs the panels held, not the agents ended.
  */
 export function agentCounter(history: readonly AgentRow[]): (held: Iterable<{ readonly id: number; readonly kind: string; readonly state: PanelState }>) => AgentCounts {
   let made: HistoryCounts | undefined;

@@ -1,9 +1,7 @@
 /**
  * The steering line's store (docs/agents.md, "Steering"): the one-line input that
- * opens at the bottom of a focused agent panel when keys are typed into it,
- * and sends a follow-up message to its agent on Enter (src/io/cockpit/keys/steer-keys.ts).
- * Apart from the board, like the mention prompt: the board's snapshot stays
- * the agents' alone.
+ * opens at the bottom of a focused agent panel and sends a follow-up message on Enter
+ * (src/io/cockpit/keys/steer-keys.ts). Apart from the board, like the mention prompt.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 

@@ -1,21 +1,8 @@
 /**
- * A record's life under supervision (docs/spec.md, "Panel state machine" and
- * "Supervision"): it opens with its clocks at `now`, every event is a
- * heartbeat, an outage holds it, the board asks its owner to stop, carries out
- * the watchdog's decisions and ends it. The rules themselves are pure functions
- * of (panel, now) in src/core/panel/panel-state.ts; these functions apply them
- * to the record and the board's parts passed in, at the `now` passed in.
- *
- * Vocabulary:
- * - clocks: the idle clock (since the last event), the wall clock (the
- *   deadline of `timeoutMs`) and the word-release clock (since the last text).
- * - heartbeat: any event of a live agent; it restarts the idle clock, and the
- *   last text restarts the clock that releases a held word.
- * - stop: soft (the owner's cancel hook), then hard after ORCH_CANCEL_GRACE,
- *   then the board finishes the record itself after one more grace. Each hook
- *   is called at most once; a hook that throws is logged and counted.
- * - end: a record's final state (a requested stop decides it), its footer, its
- *   linger before it leaves, and its status row kept in the history.
+ * A record's life under supervision (docs/spec.md, "Panel state machine", "Supervision"): its clocks, every event
+ * a heartbeat, holds, the staged stop and its end. The rules are pure functions of (panel, now) in
+ * src/core/panel/panel-state.ts; these apply them to the record passed in. Each stop hook is called at most once;
+ * one that throws is logged and counted.
  */
 import { messageOf } from '../src/core/errors.js';
 import type { AgentEvent } from '../src/core/events.js';

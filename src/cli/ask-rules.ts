@@ -1,10 +1,7 @@
 /**
- * `tai ask rule add|list|drop` (docs/agents.md, "The inbox"): the rules a
- * cockpit holds to answer its agents' questions at once. `add` checks what
- * it can here (everything, path, prefix, expiry: src/core/inbox/rule-input.ts)
- * and the cockpit checks the tool; a refused rule exits 64. `--save` also
- * writes it to the agents registry, and dropping a saved rule removes it
- * there too. With several cockpits running, add and drop need --socket.
+ * `tai ask rule add|list|drop` (docs/agents.md, "The inbox"): the rules a cockpit holds to answer its agents'
+ * questions at once. `add` checks what it can here, the cockpit the tool (refused: exit 64); `--save` writes the
+ * registry too. With several cockpits running, add and drop need --socket.
  */
 import { resolve } from 'node:path';
 import { checkShape, durationMs, RuleError } from '../core/inbox/rule-input.js';

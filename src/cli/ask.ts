@@ -1,19 +1,8 @@
 /**
- * `tai ask [--json] [--socket PATH]`: every question the agents of the
- * reachable cockpits wait on (agent, panel, tool, options, how long it has
- * waited); `tai ask answer QID OPTION`: answers one (OPTION is the option's
- * id, its number as listed, or `y` / `n`). Without --socket or
- * TAI_PLEXER_SOCKET it asks every live cockpit of this user, and an answer
- * goes to the one that holds the question; a question id waiting in several
- * cockpits (each numbers its own) is refused with the list, nothing answered.
- * `tai ask answer --all-matching TOOL [--agent ID] OPTION` answers every
- * open question of a tool (and/or an agent) at once and says how many;
- * `tai ask rule ...` holds the inbox's rules (ask-rules.ts) and
- * `tai ask log` prints the audit log (ask-log.ts; docs/agents.md, "The inbox").
- * Exit 0 on success, 1 when the
- * answer is refused (already answered, timed out, agent gone, an option not
- * offered: the cockpit's message says which), 2 when no cockpit is
- * reachable, 64 for a bad command line (a refused rule too).
+ * `tai ask`: the questions the reachable cockpits' agents wait on, `ask answer` (one, or `--all-matching`), `ask
+ * rule` and `ask log` (docs/agents.md, "The inbox"). Without a socket it asks every live cockpit of the user; a
+ * question id waiting in several (each numbers its own) is refused with the list, nothing answered. Exit 1: an
+ * answer refused, 2: no cockpit, 64: a bad command line.
  */
 import type { QuestionRow } from '../core/agents/questions.js';
 import { formatElapsed } from '../core/panel/header.js';

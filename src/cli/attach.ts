@@ -1,10 +1,7 @@
 /**
- * `tai attach [NAME] [-r]`: attaches this terminal to a running cockpit (the
- * only one, or the one named), redrawn whole at this terminal's size; `-r`
- * read-only (only the prefix's detach is heard), for a second screen or a
- * phone over ssh. Exit: the cockpit's main program's code when it ends, 0
- * when detached, 1 when no such cockpit or the server vanished, 64 for a bad
- * line.
+ * `tai attach [NAME] [-r]`: this terminal attached to a running cockpit, redrawn at its size; `-r` read-only, for a
+ * second screen. Exit: the main program's code when it ends, 0 detached, 1 no such cockpit or the server vanished,
+ * 64 a bad line.
  */
 import { messageOf } from '../core/errors.js';
 import type { CockpitCard } from '../io/link/link-place.js';

@@ -1,9 +1,6 @@
 /**
- * `tai cancel ID`: asks the cockpit to stop an agent (soft first, hard after
- * ORCH_CANCEL_GRACE; docs/spec.md, "Supervision"): for a retried job its
- * attempt running now; a job held for an outage stops waiting. Exit 0 when the
- * stop was asked, 1 on an error reply (no such agent, already finished), 2 when
- * no cockpit is reachable, 64 for a bad command line.
+ * `tai cancel ID`: asks the cockpit to stop an agent, soft then hard (docs/spec.md, "Supervision"): a retried job's
+ * running attempt; a held job stops waiting. Exit 0 asked, 1 an error reply, 2 no cockpit, 64 a bad line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { agentIdProblem, readCommandLine, usageError } from './command-line.js';

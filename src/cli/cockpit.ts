@@ -1,13 +1,7 @@
 /**
- * `tai [-s NAME] [-- CMD ARGS]`: the cockpit with `$SHELL` (or CMD) in the
- * main pane; returns the main program's exit code, or the refusal's code
- * with its reason when it cannot start (127: no main program, 64: a bad
- * TAI_PREFIX or name, 1: a dumb terminal).
- *
- * On a terminal the cockpit is a server in the background and this process
- * its first client (src/io/link/): the terminal can close and the agents go
- * on. Nothing drawn (TAI_ORCH_PANELS=0, stdout not a terminal) or
- * TAI_SERVER=0: the cockpit runs in this process, as an embedder runs it.
+ * `tai [-s NAME] [-- CMD ARGS]`: the cockpit with `$SHELL` (or CMD) in the main pane; the main program's exit code,
+ * or a refusal's (127, 64, 1: a dumb terminal). On a terminal it is a background server with this process its first
+ * client (src/io/link/), so the terminal can close and the agents go on; undrawn or TAI_SERVER=0, it runs here.
  */
 import type { CockpitMainOptions } from '../io/cockpit/cockpit-main.js';
 import type { CockpitTerminal } from '../io/cockpit/cockpit-terminal.js';
@@ -96,11 +90,9 @@ export async function runCockpitCommand(options: CockpitMainOptions, request: Co
 }
 
 /**
- * A cockpit in one process, under a card of its own (link-place.ts) like a
- * server's, without a link: `tai ls` lists it, `-t NAME` and the commands
- * run outside it find its control socket, `tai kill` ends it. Its name is
- * claimed before it starts (a name taken refuses, exit 1, as a server's
- * does); a card that cannot be written is logged and the cockpit runs.
+ * A cockpit in one process, under a card like a server's (link-place.ts) but without a link, so `tai ls`, `-t
+ * NAME` and `tai kill` find it. Its name is claimed first (taken: exit 1, as a server's); an unwritable card is
+ * logged and the cockpit runs.
  */
 async function runCarded(options: CockpitMainOptions, request: CockpitRequest, runCockpit: (o: CockpitMainOptions) => Promise<number>): Promise<number> {
   const [place, { claimSocketPlace, socketDir }, { mainArgv }, { fileLogger, logPath }] = await Promise.all([

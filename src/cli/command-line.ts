@@ -1,15 +1,8 @@
 /**
- * The one command-line reader of every subcommand: `parseArgs` with
- * positionals, `--help` and `-h` answered with the usage on stdout (exit 0),
- * and a bad line said the one way (`tai NAME: why`, then the usage, on
- * stderr) with USAGE_EXIT. Node's own parse errors are reworded into the
- * short reason a user needs (`unknown option '--x'`, `--offset needs a
- * value`), never printed raw.
- *
- * A subcommand that runs a command of the user's (`tai net`, `tai demo`, the
- * cockpit) reads its options only up to that command (`command: true`):
- * `tai net git push --force` passes `--force` to git, and `--help` after the
- * command is the command's own.
+ * The one command-line reader of every subcommand: `parseArgs` with positionals, `--help` answered on stdout, a
+ * bad line said one way (`tai NAME: why`, the usage, USAGE_EXIT), Node's parse errors reworded, never raw. A
+ * subcommand running the user's command reads its options only up to it (`command: true`), so `tai net git push
+ * --force` passes `--force` to git.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { messageOf } from '../core/errors.js';

@@ -1,9 +1,7 @@
 /**
- * `tai doctor [--reset-db]`: checks the state database (opens it, runs
- * SQLite's quick check) and says what it found. With --reset-db a damaged
- * database is moved aside as `tai.db.corrupt-<time>` (kept, never deleted)
- * and a fresh one started; a healthy or locked one is left alone. Exit 0 when
- * healthy, missing or reset; 74 when it is not usable; 64 for a bad command line.
+ * `tai doctor [--reset-db]`: checks the state database (SQLite's quick check); `--reset-db` moves a damaged one aside
+ * (kept, never deleted) for a fresh one, leaving a healthy or locked one alone. Exit 0 healthy, missing or reset; 74
+ * unusable; 64 a bad line.
  */
 import { join } from 'node:path';
 import { assertNever } from '../core/never.js';

@@ -1,11 +1,7 @@
 /**
- * `tai hosts [--json]`: the hosts tai has connected to from this state
- * folder, whether their shared connection is up, and its round trip.
- * `tai hosts check NAME`: whether remote agents can run there: ssh works,
- * a banner mixes into output, what the host lacks, the programs of the
- * registry's entries that name it, the reaper it gets (docs/remote.md).
- * Exit 0; `check` exits 1 when the host cannot run remote agents or lacks an entry's program, 69 when
- * ssh cannot reach it, 64 for a bad host name.
+ * `tai hosts [--json]`: the hosts connected to from this state folder, their shared connection and round trip;
+ * `tai hosts check NAME`: whether remote agents can run there (docs/remote.md, "`tai hosts`"). `check` exits 1
+ * when the host cannot, 69 when ssh cannot reach it, 64 for a bad host name.
  */
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput, type CliOutput } from './output.js';

@@ -1,10 +1,6 @@
 /**
- * `tai kill NAME`: ends a running cockpit as its main program's exit would:
- * its agents stopped softly, then hard, its attached clients given back their
- * terminals. Waits until it has ended. A cockpit that is not running but
- * listed to restore (docs/restore.md) is marked ended instead: not restored.
- * Exit 0 when it ended, 1 when there is no such cockpit or it did not end, 64
- * for a bad line.
+ * `tai kill NAME`: ends a running cockpit as its main program's exit would, and waits for it; one only listed to
+ * restore is marked ended instead (docs/restore.md). Exit 0 ended, 1 no such cockpit or it did not end, 64 a bad line.
  */
 import { messageOf } from '../core/errors.js';
 import { readCommandLine, usageError } from './command-line.js';

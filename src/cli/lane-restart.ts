@@ -1,13 +1,7 @@
 /**
- * `tai lane restart NAME` (docs/lanes.md): the dead-lane restart of
- * docs/spec.md, "A lane cut off mid-task", by hand. Where the fresh agent will
- * run is settled first, so that a refusal changes nothing: in the cockpit the
- * control socket finds (its own panel; this command returns once it started),
- * else, when no cockpit runs, here in this process as `tai spawn` runs one,
- * until it ends. Several cockpits, or one that does not answer, is a refusal.
- * Then the lane's uncommitted edits are saved aside as a patch the message
- * names, the worktree is reset to the lane's last commit, and the same agent
- * (command, label, task) starts there.
+ * `tai lane restart NAME`: docs/spec.md's "A lane cut off mid-task" by hand (docs/lanes.md, "`tai lane`"). Where
+ * the fresh agent will run (the cockpit the socket finds, else here) is settled first, so a refusal changes
+ * nothing; then the edits are saved aside, the worktree reset to its last commit, and the same agent started.
  */
 import { LaneError } from '../io/lanes/lanes.js';
 import { restartLaneByHand } from '../io/lanes/lane-end.js';

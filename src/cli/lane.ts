@@ -1,13 +1,6 @@
 /**
- * `tai lane list|diff|merge|drop|restart` (docs/lanes.md): the lanes of the
- * state database, with or without a cockpit. `list` shows every lane of the
- * repository here (all lanes outside one); `diff NAME` prints the lane's
- * changes against its base (coloured on a terminal, plain on a pipe);
- * `merge NAME` commits its uncommitted edits and merges it into the branch
- * it was made from; `drop NAME [--force]` removes it; `restart NAME` saves
- * its edits aside and starts a fresh agent from its last commit. Exit 0 on
- * success, 1 on a refusal (the message says why and what to do), 64 for a
- * bad command line.
+ * `tai lane list|diff|merge|drop|restart` (docs/lanes.md, "`tai lane`"): the state database's lanes, with or without
+ * a cockpit. Exit 0, 1 on a refusal (the message says why and what to do), 64 for a bad command line.
  */
 import { join, resolve } from 'node:path';
 import { laneAge, diffStatText } from '../core/lanes/lane-lines.js';

@@ -1,14 +1,7 @@
 /**
- * `tai logs ID [-f]`: an agent's whole transcript (its task, text, stderr,
- * tool lines, notes and footer, as plain text) from any terminal, while it
- * runs or after it ended, read from the state database
- * (src/io/storage/transcripts.ts), so it answers when no cockpit runs. ID is
- * the number `tai status` shows (the newest agent with that number on the
- * machine) or `PID/N` (`tai status --all`'s machine-wide id). With -f it
- * follows a live agent, polling the database every LOGS_POLL_MS, until the
- * agent has ended and its footer is printed (exit 0); Ctrl-C stops following
- * (exit 130). 1 for an unknown agent or no transcript, 74 for a database that
- * cannot be read, 64 for a bad command line.
+ * `tai logs ID [-f]`: an agent's whole transcript as plain text, from the state database (docs/agents.md, "An
+ * agent's transcript"), so it answers with no cockpit running; `-f` follows a live agent by polling every
+ * LOGS_POLL_MS until its footer. Exit 1: unknown agent or no transcript, 74: unreadable database, 130: Ctrl-C.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

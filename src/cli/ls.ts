@@ -1,9 +1,6 @@
 /**
- * `tai ls [--json]`: the user's running cockpits: name, pid, main program,
- * directory, agents running / waiting for you / done, clients attached and
- * age. Each cockpit is asked over its link; one that does not answer is
- * listed with what its card says. Exit 0, also when none runs (the list is
- * empty, and says so).
+ * `tai ls [--json]`: the user's running cockpits, each asked over its link (one that does not answer is listed from
+ * its card). Exit 0, also when none runs.
  */
 import { readCommandLine, usageError } from './command-line.js';
 import { field, processOutput, type CliOutput } from './output.js';

@@ -1,12 +1,7 @@
 /**
- * `tai mcp [--socket PATH]`: the lead's MCP server on stdio (docs/lead.md).
- * Inside a cockpit (TAI_PLEXER_SOCKET, -t NAME or --socket) it drives that
- * cockpit over its control socket, as `tai spawn --detach`, `tai poll` and
- * `tai cancel` do; outside one it supervises the agents in this process, as
- * a plain `tai spawn` does. It ends when its client closes stdin: its waits
- * are dropped, a cockpit's agents go on, this process's own are stopped.
- * `tai mcp --config claude|codex|gemini|opencode` prints what that CLI needs
- * to use it.
+ * `tai mcp`: the lead's MCP server on stdio (docs/lead.md). Inside a cockpit it drives it over the control socket;
+ * outside one it supervises the agents here, as `tai spawn` does. It ends when its client closes stdin (a
+ * cockpit's agents go on, its own stop); `--config CLI` prints what that CLI needs to use it.
  */
 import { processBackend, cockpitBackend, type LeadBackend } from '../io/lead/lead-backend.js';
 import { LEAD_CLIENTS, leadConfig, type LeadClient } from '../io/lead/lead-config.js';

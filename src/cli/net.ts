@@ -1,16 +1,8 @@
 /**
- * `tai net [--] CMD ARGS...`: runs a network step (git push, gh, a download)
- * so that it waits an outage out instead of failing (docs/outages.md,
- * "The commands"). CMD runs with this terminal's stdin and stdout; its stderr is
- * passed through as it comes and also kept, so the one classifier can read it.
- * When CMD fails with a lost network, the step joins the machine-wide outage,
- * waits on the shared probe (printing the stage and the next probe time on
- * stderr), and runs CMD again once the network is back. A rate limit or any
- * other failure passes through with CMD's own exit code.
- *
- * Exit codes: CMD's own (128 + the signal's number when a signal ended it, 127
- * when it could not start); 69 when the outage schedule gave up (the step was
- * not done); 130 when Ctrl-C ended the wait; 64 for a bad command line.
+ * `tai net [--] CMD ARGS...`: a network step that waits an outage out instead of failing (docs/outages.md, "The
+ * commands"). CMD's stderr passes through and is kept for the classifier; a lost network joins the machine's
+ * outage and runs CMD again once back; anything else passes through with CMD's exit code (69: gave up, 130:
+ * Ctrl-C, 64: bad command line).
  */
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';

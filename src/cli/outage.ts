@@ -1,11 +1,7 @@
 /**
- * `tai outage status [--json]`, `tai outage wait [--service network|model]`,
- * `tai outage probe --network ok|fail --model ok|fail`: the machine-wide
- * outage state from the command line (docs/outages.md).
- *
- * Exit codes: 0 done (for `wait`: the service is back, or no outage was
- * open); 69 the schedule gave up (EX_UNAVAILABLE, shared with `tai net`);
- * 64 a bad command line; 1 anything else (a locked state database).
+ * `tai outage status|wait|probe`: the machine-wide outage state from the command line (docs/outages.md, "The
+ * commands"). Exit 0 done (`wait`: back, or none open), 69 the schedule gave up (as `tai net`), 64 a bad line,
+ * 1 anything else.
  */
 import type { OutageService } from '../core/outage/classify.js';
 import { hostOutageLines } from '../io/remote/host-outage.js';

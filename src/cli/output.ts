@@ -1,26 +1,8 @@
 /**
- * What the CLI prints, through one sanitizer (docs/spec.md, "Formatter and
- * sanitizing": only SGR, newline and tab survive). An agent, a label, a
- * registry file or a socket client controls much of what a subcommand prints (a
- * result, a reason, a label, an error reply); none of it may retitle the
- * terminal, write the clipboard or ask the terminal a question. So every
- * subcommand writes through a CliOutput, never to process.stdout or
- * process.stderr itself (test/cli/output.test.ts reads src/cli for a stray
- * write).
- *
- * The rules, by what is printed (docs/security.md):
- * - tai's lines (`say`, `warn`): sanitized; SGR kept only when the stream is
- *   a terminal. An agent's value inside one goes through `field` first: one
- *   line, no SGR, secrets masked, so it cannot fake a line of its own.
- * - a result (`result`): sanitized on a terminal and on a pipe alike (SGR
- *   only on a terminal); its exact bytes only with an explicit `--raw`.
- * - JSON (`json`): lossless, with every control character escaped (JSON
- *   escapes C0 but not DEL or the C1 controls, which some terminals obey),
- *   and the bidi and zero-width format characters.
- * - the two deliberate exceptions, each named: the outage's bell and OSC 9
- *   (`notifier`, whose message src/io/outage/notify.ts sanitizes), and
- *   `tai net`'s own command's stderr (`passStderr`: the user's command,
- *   which shares this terminal's stdin and stdout anyway).
+ * What the CLI prints, through one sanitizer (docs/spec.md, "Formatter and sanitizing"): an agent, a registry
+ * file or a socket client controls much of it, and none may retitle the terminal or ask it a question. So every
+ * subcommand writes through a CliOutput (test/cli/output.test.ts reads src/cli for a stray write); the rules by
+ * what is printed, and the two named exceptions: docs/security.md, "One sanitizer, at every output".
  */
 import { sanitize, sanitizeLine, stripSgr } from '../core/text/sanitize.js';
 import { maskSecrets } from '../core/text/secrets.js';
@@ -58,9 +40,8 @@ export function fieldLines(text: string): string {
 }
 
 /**
- * JSON text with DEL, the C1 controls and the format characters that reorder
- * or hide text (bidi, zero-width: the sanitizer's `<U+202E>` set) escaped too,
- * so that it is safe on a terminal and parses to the same value.
+ * JSON text with DEL, the C1 controls and the characters that reorder or hide text (the sanitizer's `<U+202E>`
+ * set) escaped too, so it is safe on a terminal and parses to the same value.
  */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -96,10 +77,8 @@ export class CliOutput {
   }
 
   /**
-   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts),
-   * only when it is a terminal: back to the line's start, erase it, then
-   * `line` as one sanitized field. With the notifier, the only escape
-   * sequences tai itself prints.
+   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts), at a terminal only: to the line's
+   * start, erase it, then `line` as one sanitized field; with the notifier, the only escapes tai itself prints.
    */
   statusLine(line: string): void {
     if (this.sinks.errIsTerminal === true) this.sinks.err(`${ERASE_LINE}${field(line)}`);

@@ -1,11 +1,7 @@
 /**
- * `tai poll ID [--wait S] [--json | --raw] [--socket PATH]`: an agent's result
- * so far from the cockpit (the claim-check view when long), printed as
- * `tai spawn` prints it (src/cli/output.ts: sanitized unless --raw). A
- * finished agent exits with its state's code (0 done, 1 failed, 124 timeout,
- * 130 cancelled); one still running prints what it has so far and exits 0
- * with its state on stderr. 1 for an error reply, 2 when no cockpit is
- * reachable, 64 for a bad command line.
+ * `tai poll ID [--wait S]`: an agent's result so far, printed as `tai spawn` prints it. A finished agent exits with
+ * its state's code; a running one prints what it has and exits 0, its state on stderr; 1 an error reply, 2 no
+ * cockpit, 64 a bad line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import { processIo, type CliIo } from './cli-io.js';

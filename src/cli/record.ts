@@ -1,13 +1,7 @@
 /**
- * `tai record read ID [--all | --offset N [--limit N]]`, `tai record search
- * TEXT`, `tai record gc [--max-age-days N] [--max-mb N]`: the claim check's
- * records, read straight from the state database (no cockpit needed; the
- * database is shared by every tai process on the machine). `read` prints one
- * page on a terminal and, on stderr, where the next one starts; to a pipe or
- * a file (and with --all) the whole record, page after page. Sanitized as
- * `tai spawn` prints a result (src/cli/output.ts), its exact characters with
- * --raw or --json. Exit 0; 1 when there is no such record or no record
- * matches a search (as grep does); 64 for a bad command line.
+ * `tai record read|search|gc`: the claim check's records straight from the state database, no cockpit needed
+ * (docs/agents.md, "Results and the claim check"). `read` pages on a terminal and prints whole to a pipe, sanitized
+ * as a result is (src/cli/output.ts). Exit 1 when no record is found, as grep does; 64 for a bad command line.
  */
 import { join } from 'node:path';
 import { RECORD_PAGE_DEFAULT, RECORD_PAGE_MAX, RECORDS_MAX_AGE_DAYS, RECORDS_MAX_CHARS, RecordStore } from '../io/storage/records.js';

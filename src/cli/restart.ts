@@ -1,12 +1,7 @@
 /**
- * `tai restart ID [-t NAME | --socket PATH]` (docs/restore.md): starts again,
- * from its stored launch, an agent that ended with its cockpit and was not
- * resumed (a kind that cannot resume, a session the agent refused, a folder
- * that changed): the same kind, argv, folder, prompt, policy and clocks, in
- * the cockpit the socket finds, with the whole wall clock it was first given.
- * A lane's agent is restarted as `tai lane restart` does: its uncommitted
- * edits saved aside, its worktree back at the lane's last commit. Exit 0 when
- * it started, 1 when it cannot be, 64 for a bad line.
+ * `tai restart ID` (docs/restore.md): starts again, from its stored launch, an agent that ended with its cockpit and
+ * was not resumed: the same kind, argv, folder, prompt, policy and clocks, in the cockpit the socket finds; a
+ * lane's agent as `tai lane restart` does. Exit 0 started, 1 cannot be, 64 a bad line.
  */
 import { join } from 'node:path';
 import { messageOf } from '../core/errors.js';

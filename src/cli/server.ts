@@ -1,10 +1,7 @@
 /**
- * `tai __server CONFIG`: a cockpit's server, started by its first client
- * (src/io/link/server-launch.ts), never by hand. It claims the cockpit's
- * name and its link socket, runs the cockpit the client asked for (plain or
- * demo) drawn on the link's clients, says on fd 3 that it is ready (or why
- * not), and when the main program exits gives every client its farewell
- * with the exit code, removes its card and socket and exits with that code.
+ * `tai __server CONFIG`: a cockpit's server, started by its first client (src/io/link/server-launch.ts), never by
+ * hand: it claims the name and link socket, runs the cockpit drawn on the link's clients, says on fd 3 that it is
+ * ready (or why not), and at the main program's exit bids every client farewell and exits with its code.
  */
 import { closeSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';

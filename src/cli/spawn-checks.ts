@@ -9,10 +9,8 @@ import { isLaneName, LaneNameError } from '../core/lanes/lane-name.js';
 import { RETRIES_MAX, wallClock } from '../io/agents/agent-jobs.js';
 
 /**
- * Why `--lane`'s value is refused, or undefined. The word after `--lane` is
- * its value unless it is `--`, an option or `@agent` (as tmux and
- * claude-squad read an option's value): a word that is no lane name is
- * refused as one, never run as the agent's program.
+ * Why `--lane`'s value is refused, or undefined. The word after `--lane` is its value unless `--`, an option or
+ * `@agent` (as tmux and claude-squad read one): a word that is no lane name is refused, never run as a program.
  */
 export function laneProblem(args: readonly string[]): string | undefined {
   const end = args.indexOf('--');
@@ -49,9 +47,8 @@ export function promptProblem(prompt: string | undefined, given: boolean, named:
 }
 
 /**
- * The line said on stderr when a script's spawn inside a cockpit gets no
- * questions: at a terminal the default is to ask, with stdin redirected it
- * is to reject; a command agent asks nothing. Undefined when nothing changes.
+ * The stderr line when a script's spawn in a cockpit gets no questions: at a terminal the default is to ask, with
+ * stdin redirected to reject; a command agent asks nothing. Undefined when nothing changes.
  */
 export function policyNote(request: { readonly kind: string; readonly permissions?: string; readonly allow?: boolean }, inCockpit: boolean, stdinIsTerminal: boolean): string | undefined {
   if (!inCockpit || stdinIsTerminal || request.kind === 'command' || request.permissions !== undefined || request.allow === true) return undefined;
@@ -59,9 +56,8 @@ export function policyNote(request: { readonly kind: string; readonly permission
 }
 
 /**
- * Outside a cockpit nobody can be asked (no panel, no socket for `tai ask`):
- * a policy of `ask` would wait for ever, so it is `reject`, and said. The
- * line to say, or undefined when the request asks nothing of anyone.
+ * Outside a cockpit nobody can be asked, so `ask` would wait for ever: it is `reject`, and said. The line to say,
+ * or undefined when the request asks nothing of anyone.
  */
 export function askWithoutCockpit(request: { readonly kind: string; readonly permissions?: string }, inCockpit: boolean): string | undefined {
   if (inCockpit || request.kind === 'command' || request.permissions !== 'ask') return undefined;

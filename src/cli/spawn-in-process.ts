@@ -60,9 +60,8 @@ export async function inProcess(queued: QueuedSpawn, shape: ResultShape, io: Cli
 }
 
 /**
- * The agent service on `board` and the state database. No panel shows a held
- * agent here: its hold, the outage's stage and next probe, and its restart go
- * to stderr, as `tai net` prints them.
+ * The agent service on `board` and the state database. No panel shows a held agent here: its hold, the outage's
+ * stage and next probe, and its restart go to stderr, as `tai net` prints them.
  */
 function openHere(board: Board, io: CliIo, out: CliOutput, live: () => LiveStatus | undefined): OpenedAgentService {
   return openAgentService(board, io.env, Date.now, {

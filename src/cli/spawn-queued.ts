@@ -1,9 +1,7 @@
 /**
- * `tai spawn --queue`: a spawn refused at the cap takes a ticket in the
- * machine's spawn queue (src/io/agents/spawn/spawn-queue.ts) and retries, oldest
- * ticket first, until a slot is free; Ctrl-C or `tai cancel qN` gives up
- * (exit 130). Without --queue the refusal stands (exit 75, docs/spec.md,
- * "Supervision").
+ * `tai spawn --queue`: a spawn refused at the cap takes a ticket in the machine's queue
+ * (src/io/agents/spawn/spawn-queue.ts) and retries, oldest first, until a slot is free; Ctrl-C or `tai cancel qN`
+ * gives up (130). Without --queue the refusal stands (75, docs/spec.md, "Supervision").
  */
 import { join } from 'node:path';
 import { SpawnQueue, waitInQueue } from '../io/agents/spawn/spawn-queue.js';

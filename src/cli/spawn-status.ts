@@ -1,10 +1,7 @@
 /**
- * The live status line of an attached `tai spawn`, its progress in the shell
- * while it runs (docs/agents.md, "Starting one"): when stderr is a
- * terminal, one line redrawn in place (`\r`, erase line) at most every
- * LIVE_STATUS_MS, from a sampler the caller gives (the in-process board, or
- * the cockpit over the socket), and erased before anything else is printed.
- * When stderr is not a terminal nothing is drawn at all.
+ * The live status line of an attached `tai spawn` (docs/agents.md, "Starting one"): only when stderr is a terminal,
+ * one line redrawn in place at most every LIVE_STATUS_MS from the caller's sampler, erased before anything else is
+ * printed.
  */
 import { lastLine, liveStatusLine, type LiveSample } from '../core/agents/live-status.js';
 import { isLive } from '../core/panel/panel-state.js';
@@ -89,9 +86,8 @@ export class LastText {
 export const COCKPIT_SAMPLE_MS = 1_000;
 
 /**
- * A sampler for an agent supervised by the cockpit at `socket`: its status
- * row and its text so far, asked for every COCKPIT_SAMPLE_MS; the elapsed
- * time moves on between answers. A failed ask keeps the last sample.
+ * A sampler for an agent the cockpit at `socket` supervises: its row and text so far every COCKPIT_SAMPLE_MS, the
+ * elapsed time moving on between answers; a failed ask keeps the last sample.
  */
 export function cockpitSampler(socket: string, id: number, every: LiveStatusOptions['every'] = interval): { sample: () => LiveSample | undefined; stop: () => void } {
   let last: { sample: LiveSample; at: number } | undefined;

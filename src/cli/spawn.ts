@@ -1,32 +1,8 @@
 /**
- * `tai spawn [--kind K] [--label L] [--timeout S] [--cwd DIR] [--prompt TEXT | stdin]
- * [--retries N] [--allow] [--detach] [--json] -- ARGV...` (or `@NAME [PROMPT...]`
- * for an agent of the registry, docs/agents-registry.md): starts a supervised
- * agent. Inside a cockpit (TAI_PLEXER_SOCKET, or --socket) it asks the cockpit
- * over the socket, so the panel appears there, then long-polls the result;
- * outside one it supervises the agent in this process on a board with drawing
- * off (the same clocks, no panel). Without --detach it prints the result (the
- * claim-check view when long) and exits 0 done, 1 failed, 124 timeout,
- * 130 cancelled, 75 refused at the cap (counted over every tai process of the
- * user, src/io/storage/agent-slots.ts); 74 when the state database could not
- * be used or the result not stored in it (the whole result is then in the file
- * the message names, or on stdout); 64 for a bad command line, 2 when the
- * named cockpit cannot be reached. Ctrl-C asks the agent to stop softly and
- * still prints its partial result; a second Ctrl-C stops waiting. Outside a
- * cockpit, an agent held for a lost network (docs/outages.md) is told on
- * stderr: why it is held, each stage with its next probe time, its restart.
- * What it prints goes through src/cli/output.ts: the result sanitized (on a
- * terminal and on a pipe; SGR only on a terminal), its exact bytes with
- * --raw; --json is lossless and escaped; reasons and labels one line each.
- * An agent by name is a turn of its session (src/core/agents/agent-spawn.ts,
- * sessionKey): inside a cockpit, an ACP agent whose last turn ended well
- * continues in the same process and conversation; `--kind`/`-- ARGV` spawns
- * never do.
- *
- * This file reads the command line into one spawn request; the request is
- * carried out by spawn-via-cockpit.ts (over the socket) or
- * spawn-in-process.ts (here), the result printed by spawn-result.ts, the
- * live status line drawn by spawn-status.ts.
+ * `tai spawn`: starts a supervised agent, over the socket inside a cockpit (its panel appears there) or in this
+ * process outside one; its options, exit codes and output: docs/agents.md, "Starting one". This file reads the
+ * command line into one spawn request, carried out by spawn-via-cockpit.ts or spawn-in-process.ts, its result
+ * printed by spawn-result.ts, its live status line drawn by spawn-status.ts.
  */
 import { entrySpawnCommand, withModel } from '../core/agents/agent-spawn.js';
 import { resolve } from 'node:path';

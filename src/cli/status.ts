@@ -1,12 +1,7 @@
 /**
- * `tai status [--json]`: the cockpit's agents and their states, from the
- * cockpit named by --socket or TAI_PLEXER_SOCKET. With no cockpit reachable
- * it falls back to the agents' rows stored in the state database (so status
- * survives a cockpit restart), labelled as stored, not live. Exit 0 on ok
- * (live or stored), 1 on an error reply, 2 when no cockpit is reachable and
- * nothing is stored, 64 for a bad command line. Labels and reasons are an
- * agent's or a socket client's text: each is printed as one sanitized line
- * with secrets masked (src/cli/output.ts); --json escapes every control.
+ * `tai status [--json]`: the cockpit's agents and states, or, with no cockpit reachable, the rows stored in the
+ * state database, labelled stored. Labels and reasons are others' text: each is one sanitized line with secrets
+ * masked (src/cli/output.ts). Exit 0, 1 on an error reply, 2 when nothing is reachable or stored, 64 a bad line.
  */
 import { call, describeCallError, resolveSocket } from '../io/socket/control-client.js';
 import type { AgentRow, BoardStatus } from '../../store/status.js';

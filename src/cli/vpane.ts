@@ -1,23 +1,8 @@
 /**
- * `tai vpane open|write|close|list`: the feed-pane protocol (docs/spec.md, "The
- * vpane protocol") for shell scripts. By default it prints for a person and a
- * script alike: `open` the new pane's id on stdout (PANE=$(tai vpane open)),
- * `write` nothing, `close` a line, `list` a table; `--json` prints the reply
- * instead, as JSON with every control character escaped (src/cli/output.ts: a
- * header or label another client set cannot reach this terminal raw). Errors go
- * to stderr: exit 1 on an error reply or a pane that is not there, 2 when no
- * cockpit is reachable, 64 for a bad command line.
- *
- * `write PANE [DATA]` sends DATA, or streams standard input when DATA is
- * `-`, or absent while standard input is not a terminal (pass '' to send only
- * header/state/done from a script): each chunk becomes one write (split to the 65536-byte op
- * limit, at most 16 ops a request), header/state go with the first write,
- * done/linger with the last. Lone "\n" become "\r\n" (a terminal needs the
- * carriage return) unless --raw. A write whose reply lists the pane in
- * `closed` stops with exit 1: the protocol does not tell a pane that closed
- * from one that never existed, so it says `no such pane N (it may have
- * closed)`. `--main-percent` is the main pane's share of the width, a whole
- * number 1..99 (docs/protocol.md: the board uses main_percent only in 1..99).
+ * `tai vpane open|write|close|list`: the feed-pane protocol for shell scripts (docs/protocol.md, "Feed panes: the
+ * `vpane_*` commands"); `--json` prints the reply escaped (src/cli/output.ts). `write` streams stdin in writes
+ * split to the protocol's limits, lone "\n" made "\r\n" (a terminal needs the return) unless --raw; a pane in the
+ * reply's `closed` stops it with exit 1, said as "may have closed": the protocol cannot tell it from one never open.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { FEED_STATES } from '../core/protocol/command-json.js';

@@ -1,13 +1,7 @@
 /**
- * `tai wait [ID...] [--any | --all] [--timeout S] [--json] [--socket PATH]`:
- * waits in the cockpit for the next event among the agents named (all live
- * ones when none is): one finished, or asks a question (docs/lead.md). Each
- * event is printed as the lead's `wait` tool returns it: the head (and tail)
- * of the result, its size and record id; --json prints one JSON line per
- * event. Exit codes are `tai spawn`'s for the agent that ended (0 done,
- * 1 failed, 124 timeout, 130 cancelled; with --all the first that did not end
- * done), 3 when an agent asks, 2 when nothing ended in time (or no cockpit is
- * reachable), 64 for a bad command line.
+ * `tai wait [ID...] [--any | --all]`: waits in the cockpit for the next event among the agents named (all live
+ * ones by default), printed as the lead's `wait` tool returns it (docs/lead.md, "`tai wait` from a shell"). Exit
+ * codes are `tai spawn`'s for an agent that ended, 3 when one asks, 2 when nothing ended in time or no cockpit.
  */
 import { eventText, headAndTail, type LeadEvent } from '../core/lead/lead-view.js';
 import { isLive } from '../core/panel/panel-state.js';

@@ -45,9 +45,8 @@ export function messageOf(err: unknown): string {
 }
 
 /**
- * The cockpit refuses to start (a main program that cannot run, a prefix key
- * that would eat the user's typing, a terminal that cannot draw): said before
- * the screen is taken over, and the process exits with `exitCode`.
+ * The cockpit refuses to start (a main program that cannot run, a prefix key that would eat typing, a terminal
+ * that cannot draw): said before the screen is taken, then the process exits with `exitCode`.
  */
 export class StartRefusedError extends Error {
   override readonly name = 'StartRefusedError';

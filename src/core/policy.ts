@@ -22,10 +22,8 @@ export const ORCH_IDLE_WARN = 60_000;
 /** Silence this long cancels the job (the default; a spawn's `idle_cancel` sets its own). */
 export const ORCH_IDLE_KILL = 300_000;
 /**
- * The range a spawn may set its own silence limit in (`tai spawn
- * --idle-cancel S`, a registry entry's `idle_cancel`, the socket's
- * `idle_cancel`): docs/spec.md, "Supervision", calls the 300 s a judgment that
- * suits agents that stream, not a quiet compile. Never below the idle display.
+ * The range of a spawn's own silence limit (`--idle-cancel`, a registry entry's or the socket's `idle_cancel`):
+ * docs/spec.md, "Supervision", calls 300 s a judgment for agents that stream. Never below the idle display.
  */
 export const ORCH_IDLE_KILL_MIN = 60_000;
 export const ORCH_IDLE_KILL_MAX = 3_600_000;

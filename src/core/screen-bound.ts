@@ -1,9 +1,7 @@
 /**
- * The largest window the cockpit lays out for (docs/security.md, "The window's
- * size"). The board builds screens and a frame of cells
- * for the window's size, so one size report of 10000x10000 from a client
- * would ask for a hundred million cells; a larger window gets the cockpit in
- * its top-left corner, at this size.
+ * The largest window the cockpit lays out for (docs/security.md, "The window's size"): screens and frames are built
+ * for the window's size, so one huge size report would ask for a vast number of cells; a larger window gets the
+ * cockpit in its top-left corner at this size.
  */
 
 /** The most columns the cockpit lays out for. */

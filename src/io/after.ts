@@ -1,9 +1,7 @@
 /**
- * One timer that costs no extra wake-up when it is already due: a delay of
- * zero or less runs `fn` in this turn of the event loop (setImmediate, after
- * the I/O and timers being handled now), a positive one on a timer. The
- * board's flush and the cockpit's frame use it, so that agent output read at
- * a pacer tick is flushed and drawn in the same wake-up (docs/performance.md).
+ * One timer that costs no extra wake-up when already due: a delay of zero or less runs `fn` in this turn
+ * (setImmediate), a positive one on a timer, so output read at a pacer tick is flushed and drawn in the same wake-up
+ * (docs/performance.md).
  */
 
 /** Cancels a pending `after`. */

@@ -1,14 +1,8 @@
 /**
- * One full garbage collection once the agents' output and the user's keys
- * have been quiet for `IDLE_COLLECT_MS`: V8 never gives back the young
- * generation that streaming grew while the process rests (nothing allocates,
- * so nothing collects), and shrinks it only when recent allocation was low,
- * hence the wait and the retries (`IDLE_COLLECT_TRIES`). When the old space's
- * pages hold `COMPACT_WASTE_BYTES` more than its objects, a second collection
- * compacts them; it pauses the process, so keys and Ink's renders count as
- * activity too. Needs `--expose-gc` (SERVER_NODE_FLAGS), else nothing is
- * armed. The figures: docs/perf-log.md, "Memory: the server's Node flags and
- * the idle collection".
+ * One full collection once output and keys have been quiet IDLE_COLLECT_MS: V8 never gives back the young
+ * generation streaming grew while the process rests, and shrinks it only after low allocation, hence the wait and
+ * retries; a second, compacting one when old-space pages waste COMPACT_WASTE_BYTES. Needs `--expose-gc`. Figures:
+ * docs/perf-log.md, "Memory: the server's Node flags and the idle collection".
  */
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
@@ -70,10 +64,8 @@ export function loopBusy(): Busy {
 export type Growth = (grow: boolean) => void;
 
 /**
- * V8's young generation growth, by its flag (setV8Flag; none with internals off): factor 1 keeps
- * the new space as the last collection left it; 2 is V8's default (Node 20
- * to 24), which lets streaming grow it to keep its scavenges rare. V8 reads
- * the factor at each growth, so the switch takes effect at once.
+ * V8's young generation growth by its flag (setV8Flag; none with internals off): 1 keeps the new space as the
+ * last collection left it, V8's default 2 lets streaming grow it; read at each growth, so it acts at once.
  */
 export const youngGrowth: Growth = (grow) => void setV8Flag(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 
@@ -103,10 +95,8 @@ export function oldSpaceWaste(): number {
 }
 
 /**
- * One full collection that compacts every old-space page. V8 reads the flag
- * at each collection (Node leaves V8's flags unfrozen for
- * v8.setFlagsFromString). The flag is in V8's flag-definitions.h of Node 20
- * to 24's versions; measured here on Node 20 only.
+ * One full collection compacting every old-space page; V8 reads the flag at each collection (Node leaves its
+ * flags unfrozen for v8.setFlagsFromString).
  */
 function compacting(gc: () => void): void {
   // With internals off, a plain full collection (V8 compacts the pages it picks).
@@ -119,19 +109,9 @@ function compacting(gc: () => void): void {
 }
 
 /**
- * An idle collector calling `collect` `quietMs` after the last `activity`,
- * again every `quietMs` while it returns false (`IDLE_COLLECT_TRIES` in all),
- * then not until new activity; a spell in which the loop was `busy` is not
- * quiet and is looked at again `quietMs` later. The timer is unref'd (it
- * never keeps the process alive). Activity only notes the time: it comes
- * with every key, between the key's write and its echo, so the timer is moved
- * on when it fires early, not at each activity. Once a collection
- * gave the memory back, `growth(false)` keeps the young generation small
- * through renders at rest, which arm no other collection (docs/performance.md,
- * "Optimisations that stay"), until the next activity, which calls
- * `growth(true)` before any output is parsed. While output keeps the spell
- * from ever being quiet, that timer (never a key's turn) reads `stream`'s
- * waste, and every `STREAM_LOOK_MS` collects if the most it read reached `STREAM_WASTE_BYTES`.
+ * Calls `collect` once `quietMs` passed without `activity` (up to IDLE_COLLECT_TRIES, then not until activity).
+ * Activity only notes the time, as it comes with every key: the unref'd timer moves on when it fires early.
+ * While output never goes quiet, that timer collects `stream`'s waste (docs/performance.md, "Optimisations that stay").
  */
 export function idleCollector(collect: Collect | undefined, quietMs = IDLE_COLLECT_MS, growth?: Growth, busy: Busy = () => false, stream?: StreamCollect): IdleCollector {
   if (collect === undefined) return { activity: () => undefined, rendered: () => undefined };
@@ -213,8 +193,7 @@ export function quietAfter<T>(collector: IdleCollector, handle: (input: T) => vo
 }
 
 /**
- * The process's collector, started by the cockpit (a quiet spell after its
- * start-up, which grows the new space too) and told of each pacer tick and
- * each key (activity), and of each render of the chrome (rendered).
+ * The process's collector, started by the cockpit (its start-up's quiet spell grows the new space too) and told
+ * of each pacer tick and key (activity) and each render of the chrome (rendered).
  */
 export const idleCollection: IdleCollector = idleCollector(exposedGc(), IDLE_COLLECT_MS, youngGrowth, loopBusy(), exposedCompaction());

@@ -1,18 +1,13 @@
 /**
- * The one PATH lookup: where a program is, found the way a shell would find
- * it but more safely. Only absolute PATH entries are searched (an empty or
- * relative entry means the current directory, where anyone's file may sit),
- * and only an executable regular file counts (a directory has its x bit set
- * too). The agent registry (src/io/agents/spawn/agent-config.ts) and the give-up
- * notification (src/io/outage/notify.ts) both ask here.
+ * The one PATH lookup, as a shell finds a program but safer: only absolute PATH entries (an empty or relative one is
+ * the current folder, where anyone's file may sit), and only an executable regular file (a folder has its x bit too).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /**
- * The full path of `program` when it is an executable file: looked up in the
- * absolute directories of `PATH`, or taken as a path when it holds a `/`.
- * Empty and relative PATH entries (the current directory) are never searched.
+ * The full path of an executable `program`: looked up in `PATH`'s absolute folders, or taken as a path when it
+ * holds a `/`. Empty and relative entries (the current folder) are never searched.
  */
 export function which(program: string, PATH: string | undefined, cwd: string = process.cwd()): string | undefined {
   if (program === '') return undefined;

@@ -1,11 +1,7 @@
 /**
- * A process's identity across processes: its pid and its start time, so that
- * a pid the kernel has since given to another program is not mistaken for
- * the one we stored (a lane's agent, a supervisor). The start time is field
- * 22 of /proc/PID/stat (`starttime`, clock ticks since boot: proc(5)); read
- * after the last `)`, since the command's name (field 2) may hold spaces and
- * parentheses. Where /proc is missing, a stored start cannot be checked and
- * only the pid is probed.
+ * A process's identity across processes: its pid and start time, so a pid since given to another program is not
+ * taken for the one stored. The start time is /proc/PID/stat's field 22 (proc(5)), read after the last `)` as the
+ * name may hold spaces and parentheses; without /proc only the pid is probed.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
 import { pidAlive } from './storage/agents-store.js';
@@ -50,9 +46,8 @@ export function sameProcessAlive(identity: ProcessIdentity): boolean {
 }
 
 /**
- * True while the process `pid` runs and started within START_SLACK_MS of
- * `startedAtMs` (wall-clock ms, as a run key holds it: `<pid>-<start ms>`);
- * without /proc, only the pid is probed.
+ * True while process `pid` runs and started within START_SLACK_MS of `startedAtMs` (wall-clock ms, as a run key
+ * holds it: `<pid>-<start ms>`); without /proc, only the pid is probed.
  */
 export function startedNear(pid: number, startedAtMs: number): boolean {
   if (!(Number.isInteger(pid) && pid > 0)) return false;

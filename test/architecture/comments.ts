@@ -54,3 +54,28 @@ export function sourceFiles(root: string, dir: string): string[] {
     return /\.(ts|tsx)$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
   });
 }
+
+export interface CommentBlock {
+  /** The block's first line, from 1. */
+  line: number;
+  /** How many lines it spans. */
+  lines: number;
+  /** The file's header: the block before its first line of code. */
+  header: boolean;
+}
+
+/** A file's comment blocks: comments each on its own lines and on adjacent lines read as one block. */
+export function commentBlocks(fileName: string, text: string): CommentBlock[] {
+  const rows = text.split('\n');
+  const ownLine = (line: number): boolean => rows[line - 1].trim().startsWith('/');
+  const out: CommentBlock[] = [];
+  for (const c of comments(fileName, text)) {
+    const lines = c.text.split('\n').length;
+    const last = out.at(-1);
+    if (last && ownLine(c.line) && ownLine(last.line) && last.line + last.lines === c.line) last.lines += lines;
+    else out.push({ line: c.line, lines, header: false });
+  }
+  const code = rows.findIndex((row) => !/^\s*($|\/|\*|#!)/.test(row)) + 1;
+  if (out[0] && (code === 0 || out[0].line < code)) out[0].header = true;
+  return out;
+}

@@ -1,15 +1,8 @@
 /**
- * The agent registry (docs/agents-registry.md): names the user can start an agent by, each
- * mapping to a kind of runner and the command that starts it. The file lives
- * in the user's config (`agents.json`, read by src/io/agents/spawn/agent-config.ts); this
- * module only validates its JSON, holds the built-in entries and parses the
- * cockpit's `@name prompt` mentions (docs/spec.md, "Owners and sessions").
- *
- * Vocabulary:
- * - entry: one named agent, as written in the file or built in.
- * - field path: where a bad value sits, `agents.<name>.<field>[index]`, so an
- *   error points at the exact spot to fix.
- * - mention: a line of the form `@name prompt`.
+ * The agent registry (docs/agents-registry.md): the names an agent can be started by, each a runner kind and a
+ * command. The file is read by src/io/agents/spawn/agent-config.ts; this module validates its JSON (errors name
+ * the field path to fix, `agents.<name>.<field>[index]`), holds the built-in entries and parses `@name prompt`
+ * mentions (docs/spec.md, "Owners and sessions").
  */
 import { idleCancelProblem } from './idle-cancel.js';
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer } from './questions.js';
@@ -258,11 +251,8 @@ export const BUILTIN_AGENTS: readonly AgentEntry[] = [
 ];
 
 /**
- * ACP agents that never send a permission request before they write or run
- * a command (measured: opencode 1.18 with its default config, claude-agent-acp
- * 0.101 in its initial mode auto, codex-acp 0.16):
- * tai's `reject` policy answers requests, so it cannot stop them. Keyed by a
- * word of the command; `tai agents` and docs/agents.md say so.
+ * ACP agents that run tools without ever asking, so tai's `reject` policy cannot stop them; keyed by a word of
+ * the command (the versions seen: docs/agents.md, "The real agents, tested"), and `tai agents` says so.
  */
 const NEVER_ASK: readonly (readonly [RegExp, string])[] = [
   [/(^|\/)opencode$/, 'opencode runs its tools without asking (default config): the reject policy does not stop it; set "permission" in its opencode.json'],

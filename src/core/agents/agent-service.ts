@@ -1,10 +1,6 @@
 /**
- * The folder `src/core/agents/`: agents as data: this contract, the
- * registry, a registry entry to one spawn, and the claim check.
- *
- * What the dispatcher asks of whoever starts agents (src/io's runners).
- * Declared here, in the core, so that the socket, the keyboard and the CLI
- * share one contract while the IO behind it is injected.
+ * The folder `src/core/agents/`: agents as data. This file: what the dispatcher asks of whoever starts agents,
+ * declared in the core so the socket, the keyboard and the CLI share one contract while the IO is injected.
  */
 import type { CommandOf } from '../protocol/commands.js';
 import type { PanelState } from '../panel/panel-state.js';
@@ -23,9 +19,8 @@ export interface SpawnResult {
 }
 
 /**
- * An agent's result as handed back to the caller (the claim check,
- * docs/spec.md, "Claim check"): the whole text when short, else head + tail +
- * the record id.
+ * An agent's result as the caller gets it (docs/spec.md, "Claim check"): the whole text when short, else head,
+ * tail and the record id.
  */
 export interface AgentResult {
   readonly id: number;

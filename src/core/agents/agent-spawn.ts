@@ -82,9 +82,8 @@ function policyFields(entry: AgentEntry, options: EntrySpawnOptions): Partial<Co
 }
 
 /**
- * The key of an agent's session (docs/spec.md, "Owners and sessions"): later
- * turns to the same agent, model and directory (`dir`, where the agent runs:
- * the spawn command's cwd) belong to one session while it lives.
+ * An agent's session key (docs/spec.md, "Owners and sessions"): later turns to the same agent, model and `dir`
+ * (the spawn's cwd) share one session while it lives.
  */
 export function sessionKey(entry: AgentEntry, dir: string): string {
   return JSON.stringify([entry.name, entry.model ?? '', dir]);
@@ -94,10 +93,8 @@ export function sessionKey(entry: AgentEntry, dir: string): string {
 const INTERPRETERS: ReadonlySet<string> = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'npx']);
 
 /**
- * A spawn's label when none is given: the kind and the program's file name,
- * the script's for an interpreter (a package's `dist/index.js` is named by
- * its package folder), the kind alone when the program is named for it
- * (`claude`, not `claude claude`).
+ * A spawn's default label: the kind and the program's (or an interpreter's script's, or a `dist/index.js`'s
+ * package folder's) name, the kind alone when the program is named for it (`claude`, not `claude claude`).
  */
 export function defaultLabel(kind: string, argv: readonly string[]): string {
   const base = (path: string): string => path.split('/').filter(Boolean).at(-1) ?? path;

@@ -1,18 +1,7 @@
 /**
- * An agent attempt's life as one state machine (docs/agents.md, "An
- * attempt's end"): started, held through an outage, restarted in its own
- * panel, finished, its result stored and its job answered. Every decision
- * is here, pure; src/io/agents/attempt-effects.ts carries out the effects.
- *
- * Vocabulary:
- * - phase: `running` (an agent runs in the panel), `held` (the panel waits
- *   an outage out), `storing` (the attempt settled; its result is being
- *   stored, perhaps waiting out a locked database), `finished` (the panel
- *   finished, the slot given back, the job retried or answered).
- * - stop: what supervision asked of the agent: a stop's end is final, never an outage.
- * - verdict: the adapter's judgement of an agent that ended on its own
- *   (src/io/outage/agent-outages.ts): final, or an outage to wait out; the
- *   outage's `ticket` is handed back untouched in the hold effect.
+ * An agent attempt's life as one state machine, its phases running, held, storing and finished (docs/agents.md,
+ * "An attempt's end"). Every decision is here, pure; src/io/agents/attempt-effects.ts carries out the effects. A
+ * stop's end is final, never an outage; an outage's `ticket` is handed back untouched in the hold effect.
  */
 import type { FinalState, PanelState } from '../panel/panel-state.js';
 

@@ -1,11 +1,7 @@
 /**
- * The claim check (docs/spec.md, "Claim check"; the Azure claim-check pattern):
- * a result longer than SPILL_LIMIT is stored whole as a record first, and the
- * caller receives only its head, its tail and the record id, so a long answer
- * never floods the caller's context. Pure: the store is the caller's.
- *
- * Lengths and offsets count Unicode code points, as SQLite's length() and
- * substr() do on the stored text, so an offset shown here pages the record.
+ * The claim check (docs/spec.md, "Claim check"): a result longer than SPILL_LIMIT is stored whole as a record first
+ * and the caller gets only its head, tail and record id, so a long answer never floods its context. Pure. Lengths
+ * count code points, as SQLite's length() and substr() do, so an offset shown here pages the record.
  */
 import { SPILL_LIMIT } from '../policy.js';
 
@@ -66,17 +62,14 @@ export function rememberCount(text: string, n: number): void {
 }
 
 /**
- * How far before its cut the head may end (and after its cut the tail may
- * start) to end at a line end: a fifth of the cut, so a head or tail is cut
- * mid-line only when no line ends near the cut.
+ * How far from its cut the head may end (the tail start) to fall on a line end: a fifth of the cut, so a line
+ * is cut mid-way only when none ends near the cut.
  */
 export const CLAIM_LINE_SLACK = 0.2;
 
 /**
- * The caller's view of a stored result: head, a line naming the record, tail.
- * The head ends at the last line end within CLAIM_LINE_SLACK of CLAIM_HEAD
- * and the tail starts after the first one within it of CLAIM_TAIL, so a line
- * is seen whole or not at all (unless none ends near the cut).
+ * The caller's view of a stored result: head, a line naming the record, tail, each cut at a line end within
+ * CLAIM_LINE_SLACK of its cut, so a line is seen whole or not at all (unless none ends near).
  */
 export function claimCheckView(text: string, recordId: string): string {
   const total = codePoints(text);

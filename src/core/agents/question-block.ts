@@ -1,10 +1,7 @@
 /**
- * A question as its panel shows it, where it cannot be missed: a magenta
- * rule, the tool's title and kind, its arguments or the diff it carries
- * (added lines green, removed red, clipped to the panel with the count of
- * lines left out), the options numbered, and the keys that answer. Pure:
- * rows of SGR-coded text fitted to a width. Also the diff itself, from a
- * tool's old and new text.
+ * A question as its panel shows it, where it cannot be missed: a magenta rule, the tool, its arguments or diff
+ * (clipped, with the count left out), the options numbered and the keys that answer. Pure: SGR rows fitted to a
+ * width; also the diff itself.
  */
 import { assertNever } from '../never.js';
 import { sanitizeLine } from '../text/sanitize.js';
@@ -20,9 +17,8 @@ export const DETAIL_LINES_MAX = 12;
 export const DIFF_KEEP_MAX = 200;
 
 /**
- * The rows of `question` for a panel `width` columns wide and `rows` high:
- * the detail gets what the panel has left after the fixed rows, at most
- * DETAIL_LINES_MAX, and says how many lines it left out.
+ * The rows of `question` for a `width` x `rows` panel: the detail gets the rows left after the fixed ones, at
+ * most DETAIL_LINES_MAX, and says how many lines it left out.
  */
 export function questionRows(question: Question, width: number, rows: number, queued: number): string[] {
   const w = Math.max(8, width);
@@ -78,10 +74,8 @@ function toneOf(line: DetailLine): string {
 }
 
 /**
- * The lines of a diff from `oldText` to `newText`: a `path` line, then the
- * changed middle (common leading and trailing lines cut, one kept on each
- * side as context), `-` removed and `+` added. Enough to judge an edit;
- * not a minimal diff.
+ * A diff's lines: a `path` line, then the changed middle (common head and tail cut, one line of context kept on
+ * each side), `-` removed, `+` added. Enough to judge an edit; not a minimal diff.
  */
 export function diffLines(path: string, oldText: string | null | undefined, newText: string): DetailLine[] {
   const a = oldText === null || oldText === undefined || oldText === '' ? [] : oldText.split('\n');

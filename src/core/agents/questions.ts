@@ -1,21 +1,8 @@
 /**
  * The question queue: every permission an agent asks for, waiting for the
  * user (docs/agents.md, "The inbox"). Pure data and functions of (queue, now); the board
- * holds one queue and the replies that go back to the agents.
- *
- * Vocabulary:
- * - question: one request for permission (an ACP `session/request_permission`,
- *   a Claude `can_use_tool`): the tool, what it would do, and the options the
- *   agent offers. Its id (`q1`, `q2` ...) is what `tai ask answer` names.
- * - open: the one question of an agent shown in its panel and answerable; an
- *   agent's later questions are queued behind it, at most
- *   QUESTIONS_PER_AGENT_MAX in all; past that the flood is refused (the board
- *   answers it with the agent's reject option) and counted.
- * - closed: a question answered, timed out, cancelled or whose agent is gone;
- *   its id is remembered (the last CLOSED_KEEP) so a late answer is told why.
- * - default answer: with `timeoutMs`, an open question is answered
- *   `defaultAnswer` that long after it opened; without, it waits until the
- *   agent's wall clock ends it.
+ * holds one queue and the replies. One question an agent is open in its panel, the rest queued up to
+ * QUESTIONS_PER_AGENT_MAX (a flood is refused); closed ids are remembered (CLOSED_KEEP) so a late answer is told why.
  */
 import { RequestError } from '../errors.js';
 

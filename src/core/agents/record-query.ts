@@ -5,9 +5,8 @@
  */
 
 /**
- * Turns free text into an FTS5 query that matches every word literally, as a
- * word or a word's start: each word a quoted string (so no FTS syntax of the
- * user's is obeyed) with a prefix star (`"bigline-1-ab"*` finds bigline-1-abc).
+ * Free text as an FTS5 query matching every word literally, whole or as a prefix: each word quoted (so no FTS
+ * syntax of the user's is obeyed) with a prefix star (`"bigline-1-ab"*` finds bigline-1-abc).
  */
 export function ftsQuery(text: string): string {
   return words(text)
@@ -19,13 +18,9 @@ export function ftsQuery(text: string): string {
 const CUTS: readonly RegExp[] = [/[^\p{L}\p{N}\p{M}\p{Co}]+/u, /[^\p{L}\p{N}\p{Co}]+/u];
 
 /**
- * Each word's queries for the chunked index, which answers no phrase: the
- * word cut into its tokens (at what is not a letter, digit or mark; then,
- * second when it differs, also at marks, as the tokenizer cuts some
- * scripts), each quoted, the last with a prefix star (`bigline-1-ab` is
- * `"bigline" "1" "ab"*`). Each word is matched on its own, so a record is
- * found when each is in some chunk of it; a word without a token (`-`) is
- * left to the substring scan.
+ * Each word's queries for the chunked index, which answers no phrase: its tokens (cut where not a letter, digit
+ * or mark; also at marks when that differs, as the tokenizer cuts some scripts) quoted, the last with a prefix
+ * star. A record matches when each word is in some chunk; a word without a token (`-`) is left to the scan.
  */
 export function wordQueries(text: string): string[][] {
   const each = [...new Set(words(text))].map((w) => [...new Set(CUTS.map((cut) => tokenWords(w, cut).join(' ')))].filter((q) => q !== ''));

@@ -1,16 +1,7 @@
 /**
- * The cap of a stored transcript (`tai logs`; docs/agents.md, "An agent's
- * transcript"): at most
- * TRANSCRIPT_MAX_BYTES per agent, of which the first half is its head, kept
- * whole once written, and the second its tail, the newest output; what falls
- * between is cut and counted, and the reader says how much. Pure: the store
- * (src/io/storage/transcripts.ts) carries out what `place` decides.
- *
- * Vocabulary:
- * - part: one stored piece of a transcript (one flush's text), numbered by seq.
- * - head: the parts written while the transcript was under half the cap.
- * - tail: the parts after it; the oldest are dropped while the tail is over
- *   its half, and their bytes added to `cut`.
+ * The cap of a stored transcript (docs/agents.md, "An agent's transcript"): at most TRANSCRIPT_MAX_BYTES per
+ * agent, the first half its head, kept whole, the second its newest tail; what falls between is cut and counted.
+ * Pure: the store (src/io/storage/transcripts.ts) carries out what `place` decides.
  */
 
 /** A stored transcript's limit, in UTF-8 bytes (1 MiB). */

@@ -1,14 +1,7 @@
 /**
- * An agent's transcript as plain text (`tai logs`): the same
- * events its panel shows (docs/spec.md, "Formatter and sanitizing"), sanitized
- * and without any ANSI (no colours, no cursor moves), not wrapped, for any
- * terminal, a file or a pipe: the task, the streamed text and thoughts, stderr
- * lines, tool lines, plans, notes, errors, and a footer with the final state.
- *
- * Vocabulary:
- * - stream: text and thoughts, through one sanitizer so a sequence split
- *   across tokens is still recognized; a thought's lines are marked `~ `.
- * - structural line: every other event, on a fresh line of its own.
+ * An agent's transcript as plain text (`tai logs`): the events its panel shows (docs/spec.md, "Formatter and
+ * sanitizing"), sanitized, without ANSI and unwrapped, for any terminal, file or pipe. Text and thoughts go
+ * through one sanitizer, so a sequence split across tokens is still seen; every other event is a line of its own.
  */
 import type { AgentEvent } from '../events.js';
 import { assertNever } from '../never.js';

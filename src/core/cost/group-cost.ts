@@ -1,19 +1,7 @@
 /**
- * The folder `src/core/cost/`: what an agent costs the machine, from the
- * kernel's own counters (docs/cockpit.md, "What each agent costs").
- *
- * Vocabulary:
- * - group: every process whose process group id is the agent's (the reaper
- *   starts each agent as its group's leader, so what it starts is in it).
- * - ticks: CPU time in clock ticks (`utime + stime` of /proc/PID/stat), at
- *   the user-visible 100 a second Linux has on every architecture tai runs on.
- * - children ticks: `cutime + cstime`, the ticks of children a process has
- *   waited for: how a compiler run or a `git status` that lived between two
- *   samples is still counted.
- * - CPU: the group's ticks over the last sample's wall time, in percent of
- *   one core (200 % is two cores busy); undefined on a group's first sample.
- * - RSS: the sum of the group's resident sets (pages shared between them
- *   counted in each, as `ps` and `top` count them).
+ * The folder `src/core/cost/`: what an agent costs the machine, from the kernel's counters, for the agent's whole
+ * process group (docs/cockpit.md, "What each agent costs"). Children ticks (`cutime + cstime`) count a `git
+ * status` that lived between two samples; RSS counts shared pages in each process, as `ps` does.
  */
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ). */
@@ -60,10 +48,8 @@ export function parseProcStat(text: string): ProcStat | undefined {
 }
 
 /**
- * The cost of a group from its processes now (`procs`) and its previous
- * sample: each process seen before adds its new ticks, one born since adds
- * all of its own, and the children ticks that grew add what ended in between,
- * less what was counted of those processes while they lived.
+ * A group's cost from its processes now and its previous sample: known processes add their new ticks, new ones
+ * all theirs, and grown children ticks add what ended in between, less what was counted of it while it lived.
  */
 export function groupCost(prev: GroupSample | undefined, procs: readonly ProcStat[], at: number, pageSize: number): { readonly sample: GroupSample; readonly cost: Cost } {
   const ticks = new Map<string, number>();
@@ -90,9 +76,8 @@ export function groupCost(prev: GroupSample | undefined, procs: readonly ProcSta
 }
 
 /**
- * A cost in a few characters: `cpu 12% · 143 MB`, `cpu … · 143 MB` before
- * its second sample. Under 1 % (none included) is `<1%`: a process at rest
- * then keeps one text, and an unchanged text draws nothing.
+ * A cost in a few characters (`cpu 12% · 143 MB`, `cpu … · 143 MB` before a second sample). Under 1 % reads
+ * `<1%`, so a process at rest keeps one text, and an unchanged text draws nothing.
  */
 export function formatCost(cost: Cost): string {
   const cpu = cost.cpu === undefined ? '…' : `${cost.cpu < 1 ? '<1' : Math.round(cost.cpu)}%`;

@@ -1,26 +1,7 @@
 /**
- * ACP `session/update` notifications to events (docs/agents.md, "The
- * kinds"). Pure: the runner parses the JSON-RPC, this maps one update at a time
- * and remembers tool names by call id.
- *
- * Mapping: agent_message_chunk -> Text (also the result; after a tool call
- * it starts a new paragraph, so the text before and after it is not glued);
- * agent_thought_chunk -> Thought; tool_call -> ToolStart (title, raw input),
- * and ToolEnd when it arrives already finished; a second tool_call with a
- * known id (claude-code-acp sends two) and tool_call_update are updates: a
- * new title or input is shown as a Note (opencode names the command only
- * there), completed/failed -> ToolEnd; plan -> Plan ("[status] content");
- * usage_update -> Usage (its `used`, the context in use, stands until the
- * turn's own usage in the prompt response replaces it, `promptUsage`);
- * notice -> Note (Error when its severity is error); session_info_update
- * with a Codex error (`_meta.codex.error`, codex-acp) -> Error, kept as the
- * turn's failure ("Reconnecting... waiting for network" also marks the turn
- * `lost`: the runner ends it as a lost connection); the rest (the user's own chunks, commands, modes, config,
- * compaction) is not shown.
- *
- * Failures, for the one classifier (acpFailure): a turn fails by a JSON-RPC
- * error `{code, message, data}` thrown by the SDK's client, read by
- * src/core/decoders/rpc-error.ts.
+ * ACP `session/update` notifications to events (docs/agents.md, "`acp`: Agent Client Protocol agents"). Pure: the
+ * runner parses the JSON-RPC, this maps one update at a time and remembers tool names by call id. A turn fails
+ * by a JSON-RPC error the SDK's client throws (acpFailure, src/core/decoders/rpc-error.ts).
  */
 import type { AgentEvent } from '../events.js';
 import { waitsForNetwork, type FailureInput } from '../outage/classify.js';
@@ -53,9 +34,8 @@ export class AcpDecoder {
   }
 
   /**
-   * The agent said it waits for the network with no end to its retries
-   * (codex-acp's "Reconnecting... waiting for network"): its turn is over,
-   * and its panel is held for the network instead of its errors counting as activity.
+   * The agent waits for the network with no end to its retries ("Reconnecting... waiting for network"): its turn
+   * is over, and its panel is held for the network instead of its errors counting as activity.
    */
   get lost(): boolean {
     return this.#lost;
@@ -172,10 +152,8 @@ export class AcpDecoder {
 }
 
 /**
- * The tokens a turn consumed, from its session/prompt response: `usage`
- * (claude-agent-acp, opencode: input plus output, or the total) or
- * `_meta.quota.token_count` (Gemini CLI); undefined when it says none (the
- * usage_update figure then stands).
+ * A turn's tokens from its session/prompt response: `usage` (input plus output, or the total) or Gemini CLI's
+ * `_meta.quota.token_count`; undefined when it says none (the usage_update figure then stands).
  */
 export function promptUsage(response: unknown): number | undefined {
   if (!isObject(response)) return undefined;
@@ -237,9 +215,8 @@ function toolResult(update: Json): string {
 }
 
 /**
- * What a failed turn's thrown value says: a JSON-RPC error (a numeric `code`
- * or a `data` object, or a response carrying one in `error`) read as ACP's; anything else (a Node error, the SDK's
- * "ACP connection closed") is a thrown error for the classifier to read.
+ * A failed turn's thrown value: a JSON-RPC error (a numeric `code`, a `data` object, or either under `error`)
+ * read as ACP's; anything else (a Node error, the SDK's "ACP connection closed") is left to the classifier.
  */
 export function acpFailure(thrown: unknown): FailureInput {
   if (isObject(thrown) && (typeof thrown['code'] === 'number' || isObject(thrown['data']) || isObject(thrown['error']))) {

@@ -1,27 +1,7 @@
 /**
- * CAP events to panel events, the table of docs/spec.md, "Event sources", over
- * JSON lines: each line is one event `{"type": "cap.<name>", ...fields}`.
- *
- * | CAP event                              | event                                   |
- * |----------------------------------------|-----------------------------------------|
- * | cap.text_chunk (channel "thought")     | Thought                                 |
- * | cap.text_chunk, cap.thought            | Text / Thought, newline appended when missing |
- * | cap.tool_call.start                    | ToolStart (name, input as JSON)         |
- * | cap.tool_call.end                      | ToolEnd; the name comes from the remembered call id (at most 256) |
- * | cap.plan                               | Plan: "[status] content" per entry      |
- * | cap.usage                              | Usage: input plus output tokens         |
- * | cap.error                              | Error: "code: message"                  |
- * | cap.ask_user, cap.permission.request, cap.artifact | Note                        |
- * | cap.turn.end (tai's framing)           | the end: done, or failed for stop_reason "error" / "cancelled" |
- * | anything else                          | ignored                                 |
- *
- * The spec gives the event names, not the framing; the field names here
- * (text, channel, id, name, input, output, is_error, entries, input_tokens,
- * output_tokens, code, message, stop_reason) are tai's, documented in
- * docs/agents.md.
- *
- * Failures, for the one classifier (capFailure): each `cap.error`, by its
- * words; code 429 names a rate limit.
+ * CAP events over JSON lines (`{"type": "cap.<name>", ...fields}`) to panel events, by the table of docs/spec.md,
+ * "Event sources"; the spec gives the event names, the field names are tai's (docs/agents.md, "`cap`: CAP agents
+ * over JSON lines"). Failures for the one classifier (capFailure): each `cap.error`; code 429 is a rate limit.
  */
 import type { AgentEvent } from '../events.js';
 import type { AgentFailure } from '../outage/classify.js';

@@ -1,31 +1,8 @@
 /**
- * Claude Code's headless stream-json (`claude -p --output-format stream-json
- * --verbose`, docs/agents.md, "The kinds") to events.
- *
- * Mapping, every line type:
- * - system/init -> Note (model, session) and Session (its session_id, what
- *   `--resume` takes); system/api_retry -> Note (attempt,
- *   status, e.g. 429); system/compact_boundary -> Note; other system -> nothing.
- * - assistant: content blocks text -> Text (and the result), thinking ->
- *   Thought, tool_use -> ToolStart (input as JSON); message.usage -> Usage
- *   (input plus output tokens, summed over distinct message ids).
- * - user: tool_result blocks -> ToolEnd (the name remembered by tool_use_id,
- *   `is_error` -> failed); the user's own text is not shown.
- * - stream_event (with --include-partial-messages): text_delta -> Text,
- *   thinking_delta -> Thought; once deltas arrive, the whole assistant text
- *   and thinking blocks that repeat them are skipped.
- * - rate_limit_event -> Note; control_response -> nothing (the interrupt's ack).
- * - result -> the end: done unless `is_error`; its `result` is the answer,
- *   `api_error_status` (429 ...) goes into the summary (never the subtype
- *   `success` a failed 2.1 result carries); usage -> Usage. After tai asked
- *   for the stop, `error_during_execution` is the interrupt: a Note. A failed
- *   result without a `result` says its `errors`; one that refuses the
- *   `--resume` session id (no turn taken) says so in those words.
- *
- * Failures, for the one classifier (claudeFailure): a failed `result` (its
- * `api_error_status` and text), an `assistant` message's `error`, a
- * `system/api_retry` (its `error_status` and error) and a rejected
- * `rate_limit_event` (its `resetsAt`, epoch seconds).
+ * Claude Code's headless stream-json (`claude -p --output-format stream-json --verbose`) to events, every line
+ * type as docs/agents.md, "`claude`: Claude Code headless stream-json", maps it. Failures for the one classifier
+ * (claudeFailure): a failed `result`, an `assistant` message's `error`, a `system/api_retry` and a rejected
+ * `rate_limit_event` (its `resetsAt`).
  */
 import type { AgentEvent } from '../events.js';
 import type { AgentFailure } from '../outage/classify.js';
@@ -273,9 +250,8 @@ function firstLine(text: string): string {
 }
 
 /**
- * A failed result in one line. Claude Code 2.1 marks API failures `subtype:
- * "success"` with `is_error` set, so that subtype is never said (it would read
- * "success (HTTP 429)"); a real error subtype (error_max_turns ...) is.
+ * A failed result in one line. Claude Code marks API failures `subtype: "success"` with `is_error`, so that
+ * subtype is never said (it would read "success (HTTP 429)"); a real error subtype is.
  */
 function failureSummary(subtype: string | undefined, status: number | undefined, answer: string | undefined): string {
   const what = [subtype !== undefined && subtype !== 'success' ? subtype : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(' ');

@@ -1,33 +1,8 @@
 /**
- * Codex's `codex exec --json` events (docs/agents.md, "The kinds") to events.
- *
- * Mapping:
- * - thread.started -> Note (thread id) and Session (the id `exec resume`
- *   takes); turn.started -> nothing.
- * - item.started / item.updated / item.completed, by item type:
- *   agent_message (completed) -> Text (and the result); reasoning
- *   (completed) -> Thought; command_execution -> ToolStart `shell` (the
- *   command) when started, ToolEnd (output, failed unless exit 0) when
- *   completed; file_change -> ToolStart + ToolEnd `apply_patch` (kind and
- *   path of each change); mcp_tool_call -> ToolStart `server.tool`
- *   (arguments) / ToolEnd (result or error); web_search -> ToolStart +
- *   ToolEnd `web_search` (query); todo_list -> Plan ("[done]" / "[todo]");
- *   error item -> Error.
- * - turn.completed -> Usage (input plus output tokens, summed over turns)
- *   and the end (done); turn.failed -> Error and the end (failed);
- *   error -> Error.
- *
- * Failures, for the one classifier (codexFailure): `turn.failed` (its
- * `error` object) and `error` events, JSON-RPC-shaped (rpc-error.ts).
- *
- * A refused connection never fails a Codex turn: `codex exec` 0.171 prints
- * `Reconnecting... waiting for network (...)` every few seconds and retries
- * forever, whatever its retry settings. That line is Codex's own
- * word that the network is gone, so it ends the turn here as a network
- * failure: the runner stops the agent and tai holds the panel for the network
- * and restarts it when the probe says it is back, instead of the lines
- * counting as heartbeats until the wall clock ends it. `Reconnecting... N/M`
- * lines (a bounded retry) do not: Codex ends those with `turn.failed` itself.
+ * Codex's `codex exec --json` events to events (docs/agents.md, "`codex`: `codex exec --json`"); failures,
+ * JSON-RPC-shaped, for the one classifier (codexFailure). Codex retries a refused connection for ever, printing
+ * `Reconnecting... waiting for network`: that line is its own word that the network is gone, so it ends the turn
+ * as a network failure, to be held and restarted, instead of counting as heartbeats until the wall clock.
  */
 import type { AgentEvent } from '../events.js';
 import type { AgentFailure } from '../outage/classify.js';

@@ -1,13 +1,8 @@
 /**
- * The folder `src/core/decoders/`: each agent protocol's output turned into
- * events, pure: Claude stream-json (claude.ts), Codex JSON (codex.ts), CAP
- * (cap.ts) and ACP updates (acp.ts), each protocol's failures (JSON-RPC
- * errors in rpc-error.ts), and the one bounded line splitter (lines.ts).
- *
- * JSON-lines protocols (Claude stream-json, Codex `exec --json`, CAP) share
- * this frame: bytes in, bounded lines, one parsed message per line, each
- * mapped by the protocol's own MessageDecoder. A line that is not JSON is
- * shown as a Note (agents print warnings); an over-long line is an Error.
+ * The folder `src/core/decoders/`: each agent protocol's output turned into events, pure, with each protocol's
+ * failures and the one bounded line splitter. This file: the frame the JSON-lines protocols share (docs/agents.md,
+ * "JSON-lines framing, shared"): bounded lines, one message each; a line that is not JSON is a Note (agents print
+ * warnings), an over-long one an Error.
  */
 import type { AgentEvent } from '../events.js';
 import type { AgentFailure } from '../outage/classify.js';

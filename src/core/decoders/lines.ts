@@ -1,19 +1,12 @@
 /**
- * The one line splitter (incremental and bounded), for the control
- * socket (its requests and replies, src/core/protocol/request-lines.ts) and
- * for agents (their JSON lines and their stderr): push a chunk, get back its
- * complete lines in order. A line is split on bytes, so a multi-byte
- * character cut between two chunks is decoded whole, and bounded in bytes: a
- * line that crosses its cap is reported at once, as it crosses, and its rest
- * is skipped up to the next newline without being kept.
+ * The one line splitter, incremental and bounded, for the control socket and for agents. Lines are split on bytes,
+ * so a character cut between chunks is decoded whole; a line crossing its cap is reported as it crosses and its
+ * rest skipped to the next newline without being kept.
  */
 
 /**
- * An agent's line may hold at most this many bytes: 4 MiB (a tool result in
- * one JSON line can be large). Smaller than the socket's REQUEST_LINE_MAX,
- * which is set by the largest request the spec allows (8 MiB): an agent's
- * line has no such bound, its cap only bounds what each running agent may
- * hold of an unfinished line.
+ * The most bytes an agent's line may hold (a tool result in one JSON line can be large). Below the socket's
+ * REQUEST_LINE_MAX, set by the largest valid request: this cap only bounds an unfinished line's memory.
  */
 export const AGENT_LINE_MAX = 4 * 1_048_576;
 

@@ -1,10 +1,7 @@
 /**
- * A JSON-RPC error object `{code, message, data}` as an agent failure: how
- * ACP agents fail a turn, and the shape of Codex's `error` events. Its kind
- * is named in `data.errorKind` (claude-agent-acp: rate_limit, overloaded,
- * transport_lost) or `data.codexErrorInfo` (codex-acp: a name, or a one-key
- * object such as `{httpConnectionFailed: {httpStatusCode}}`), or by code 429
- * (Gemini CLI); otherwise only its words tell (docs/agents.md, "The kinds").
+ * A JSON-RPC error `{code, message, data}` as an agent failure (ACP agents' turns, Codex's `error` events): its
+ * kind from `data.errorKind`, `data.codexErrorInfo` or code 429, else its words alone (docs/agents.md, "The real
+ * agents, tested").
  */
 import type { AgentFailure } from '../outage/classify.js';
 import { numeric } from '../outage/reset-time.js';

@@ -1,10 +1,7 @@
 /**
- * The inbox's audit log (docs/agents.md, "The inbox"): one entry per question
- * asked and per answer (or cancel), with who answered (a key, `tai ask`, the
- * MCP lead, a rule, the ask timeout's default, the flood guard), when, the
- * tool and its arguments masked. Pure: the entry and its one-line form; the
- * board makes them (store/board-questions.ts), the state database keeps them
- * (src/io/storage/ask-log.ts).
+ * The inbox's audit log (docs/agents.md, "The inbox"): an entry per question and per answer, with who answered,
+ * when, and the tool's arguments masked. Pure: the entry and its line; the board makes them, the state database
+ * keeps them (src/io/storage/ask-log.ts).
  */
 import { sanitizeLine } from '../text/sanitize.js';
 

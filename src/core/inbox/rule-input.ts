@@ -1,12 +1,7 @@
 /**
- * A rule as asked for, checked before the cockpit holds it (docs/agents.md,
- * "The inbox"): its tool must exist, a rule that allows every tool for every
- * agent must be written out with `everything`, its expiry must lie ahead and
- * within a day. Pure; the messages say what to do next.
- *
- * A tool exists when an agent has declared it or asked for it: a Claude Code
- * tool (DECLARED_TOOLS), an ACP tool kind, or any name (title, first word,
- * kind) of a question this cockpit has seen.
+ * A rule as asked for, checked before the cockpit holds it (docs/agents.md, "The inbox"): a tool that exists (one
+ * an agent declared or asked for), `everything` written out for a rule allowing all tools to all agents, an expiry
+ * ahead and within a day. Pure; the messages say what to do next.
  */
 import { RequestError } from '../errors.js';
 import { ANY_TOOL, RULE_LIFE_MAX_MS, type RuleScope, type RuleSpec } from './rules.js';

@@ -1,9 +1,6 @@
 /**
- * Rules saved to the agents registry (`tai ask rule add --save`,
- * docs/agents-registry.md, "Saved rules"): the registry file's `rules` list,
- * each rule as JSON with its expiry as an ISO time. Pure: the JSON form and
- * its validation; a saved rule is loaded by the next cockpit while it has
- * not expired.
+ * Rules saved to the agents registry (docs/agents-registry.md, "Saved rules"): the file's `rules` list, each rule's
+ * JSON with an ISO expiry. Pure: the form and its validation.
  */
 import { RULE_DECISIONS, type RuleDecision, type RuleScope, type RuleSpec } from './rules.js';
 

@@ -1,19 +1,8 @@
 /**
- * The folder `src/core/inbox/`: the approval inbox's pure parts: rules (this
- * file), what a question is about, checks, the saved form, the audit entry.
- *
- * Rules of the approval inbox (docs/agents.md, "The inbox"): "allow (or
- * reject) this tool, or this tool on paths under a folder, or this command
- * prefix, for this agent / lane / all agents, until a time". Pure: which rule
- * answers a question (subject.ts says what a question is about), when a rule
- * ends, and how it reads in a panel. Time is passed in.
- *
- * Vocabulary:
- * - decision: what the rule answers, `allow` or `reject`; it picks the
- *   question's first such option, once before always.
- * - scope: whose questions it answers: one agent (a panel id or an `@name`),
- *   one lane, or all agents.
- * - live: not yet expired at `now`.
+ * The folder `src/core/inbox/`: the approval inbox's pure parts. This file: its rules (docs/agents.md, "The
+ * inbox"), allow or reject a tool, a folder or a command prefix, for an agent, a lane or all, until a time: which
+ * rule answers a question, when one ends, how it reads. A decision picks the question's first such option, once
+ * before always.
  */
 import type { QuestionOption } from '../agents/questions.js';
 import type { Subject } from './subject.js';
@@ -91,9 +80,8 @@ export function liveRules(rules: readonly Rule[], now: number): Rule[] {
 }
 
 /**
- * The live rule that answers a question about `subject` at `now`, if any: a
- * reject rule wins over an allow rule (refusing is the safe side), then the
- * newest.
+ * The live rule answering a question about `subject` at `now`: a reject rule before an allow rule (refusing is
+ * the safe side), then the newest.
  */
 export function ruleFor(rules: readonly Rule[], subject: Subject, now: number): Rule | undefined {
   const matching = rules.filter((r) => isLive(r, now) && matches(r, subject));
@@ -135,9 +123,8 @@ export function pathsUnder(folder: string, paths: readonly string[]): boolean {
 }
 
 /**
- * True when `command` is `prefix`, or `prefix` then a space and plain
- * arguments: one line, with no shell operator that could run something else
- * (`;`, `&`, `|`, `<`, `>`, a backquote, `$`, parentheses).
+ * True when `command` is `prefix`, or `prefix`, a space and plain arguments: one line, with no shell operator
+ * that could run something else (`;`, `&`, `|`, `<`, `>`, a backquote, `$`, parentheses).
  */
 export function commandStarts(prefix: string, command: string | undefined): boolean {
   if (command === undefined) return false;

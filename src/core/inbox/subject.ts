@@ -1,10 +1,6 @@
 /**
- * What a question is about, for the inbox's rules (rules.ts): whose it is
- * (panel, `@name`, lane) and what the tool would do (its names, the command
- * it runs, the paths it touches). Read from the question as the runners
- * build it (src/core/agents/question-block.ts): its title and kind, and its
- * detail lines (`command: ...`, `file_path: ...`, a diff's path line, an ACP
- * location `at PATH:LINE`).
+ * What a question is about, for the inbox's rules: whose it is (panel, `@name`, lane) and what the tool would do
+ * (names, command, paths), read from the question as the runners build it (src/core/agents/question-block.ts).
  */
 import type { QuestionAsk } from '../agents/questions.js';
 
@@ -53,9 +49,8 @@ export function subjectOf(ask: QuestionAsk, who: Asker): Subject {
 }
 
 /**
- * The command of a `command: ...` detail line; a command that goes on over
- * more lines is not one a prefix rule may judge, so it reads as `a\nb`. An
- * ACP `execute` tool without one: its title without backquotes.
+ * A `command: ...` detail line's command; one over several lines reads `a\nb`, which no prefix rule may judge.
+ * An ACP `execute` tool without one: its title without backquotes.
  */
 function commandOf(ask: QuestionAsk): string | undefined {
   const at = ask.detail.findIndex((d) => d.tone === 'plain' && COMMAND_KEYS.some((k) => d.text.startsWith(`${k}: `)));

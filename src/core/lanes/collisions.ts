@@ -1,9 +1,7 @@
 /**
- * Which live lanes collide (docs/lanes.md, "Collisions"): two lanes that
- * changed the same file against their bases, and whether they changed the
- * same lines of it (a hunk of one touching or overlapping a hunk of the
- * other, as git's merge counts adjacent changes as a conflict). Pure: the
- * files and hunks come from git (src/io/lane-collide/), read here.
+ * Which live lanes collide (docs/lanes.md, "Collisions"): two that changed one file, and whether the same lines (a
+ * hunk touching or overlapping another, as git's merge counts adjacent changes a conflict). Pure: files and hunks
+ * come from git (src/io/lane-collide/).
  */
 
 /** The files one lane changed against its base (committed, uncommitted and new). */

@@ -1,9 +1,7 @@
 /**
- * A saved drop (docs/lanes.md, "Undoing a drop"): `tai lane drop --force`
- * keeps what the lane held as a commit under a ref of tai's own,
- * `refs/tai/drops/NAME/<time>`, whose message carries the lane's row (so
- * `tai lane undrop` needs nothing else) and whose committer date is the drop's
- * time (what `tai lane gc` ages). Pure: the names, the message and the ages.
+ * A saved drop (docs/lanes.md, "Undoing a drop"): a commit under `refs/tai/drops/NAME/<time>` whose message carries
+ * the lane's row (all `tai lane undrop` needs) and whose committer date is the drop's time (what `tai lane gc`
+ * ages). Pure: names, message and ages.
  */
 
 /** Every saved drop lives under this ref prefix. */

@@ -1,9 +1,7 @@
 /**
- * `tai spawn --lane [NAME]`: a flag whose value is optional, which node's
- * parseArgs cannot read. It is taken out of the command line before the rest
- * is parsed: `--lane=NAME`, or `--lane NAME` when a next word is there that
- * is not `--`, an option or `@agent` (a name that is not valid is refused,
- * not run), else a lane named from the label.
+ * `tai spawn --lane [NAME]`: a flag with an optional value, which parseArgs cannot read, so it is taken out first:
+ * `--lane=NAME`, or `--lane NAME` when the next word is not `--`, an option or `@agent` (a bad name is refused, not
+ * run), else a lane named from the label.
  */
 
 /** The command line without its `--lane`, and the lane asked for ('' for a name from the label), if any. */

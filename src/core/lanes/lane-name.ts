@@ -1,11 +1,7 @@
 /**
- * The folder `src/core/lanes/`: lanes as data: their names (this file), what
- * git prints about them, and the lines tai shows for them.
- *
- * A lane is one agent's git worktree on its own branch `tai/NAME`
- * (docs/lanes.md). A name given by the user must already be safe; a name made
- * from a label is slugged and made unique, so `tai spawn --lane` never fails
- * on a label with spaces or slashes.
+ * The folder `src/core/lanes/`: lanes as data (docs/lanes.md). This file: their names. A user's name must already
+ * be safe; one made from a label is slugged and made unique, so `tai spawn --lane` never fails on a label with
+ * spaces or slashes.
  */
 
 /** Every lane's branch lives under this prefix. */

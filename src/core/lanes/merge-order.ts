@@ -1,12 +1,7 @@
 /**
- * The merge order `tai lane order` proposes (docs/lanes.md, "Merge order").
- * A merge conflicts when its lane conflicts with one merged before it (or
- * with its base branch already). So the merges that go clean are a set of
- * lanes no two of which conflict with each other: the most that can go clean
- * is the largest such set (an independent set of the conflict graph), merged
- * first; every other lane will meet one conflict at least whatever the order.
- * Ties go to the lane with fewer conflicts, then the older lane (the order
- * given). Exact up to EXACT_MAX lanes; past that, greedy by fewest conflicts.
+ * The merge order `tai lane order` proposes (docs/lanes.md, "Merge order"): the lanes that go clean are a set with
+ * no two in conflict, so the most is the conflict graph's largest independent set, merged first; ties go to fewer
+ * conflicts, then the older lane. Exact up to EXACT_MAX lanes, greedy past that.
  */
 
 /** A proposed order: the lanes that merge clean first, then those that will conflict, and with whom. */

@@ -1,11 +1,7 @@
 /**
- * When a live lane's diff stat is taken again (docs/lanes.md, "The panel";
- * docs/perf-log.md, "Lanes at rest"). Each stat is a `git diff
- * --shortstat` child process: cheap once, not when eight silent lanes run one
- * every 5 s for an hour. So a lane whose agent told nothing since the last
- * stat and whose stat did not change waits twice as long each time, up to
- * LANE_STAT_MAX_EVERY_MS; any event of its agent, or a changed stat, brings
- * it back to LANE_STAT_EVERY_MS. The stat at the agent's end is taken anyway.
+ * When an unwatched live lane's diff stat is taken again (docs/lanes.md, "The panel"; docs/perf-log.md, "Lanes at
+ * rest"): each is a git child process, so a lane whose agent and stat stayed quiet waits twice as long each time,
+ * up to LANE_STAT_MAX_EVERY_MS; any event or changed stat brings it back. The agent's end takes one anyway.
  */
 
 /** A working lane's diff stat is refreshed this often. */

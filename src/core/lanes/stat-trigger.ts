@@ -1,17 +1,8 @@
 /**
- * When a watched lane's diff stat is taken (docs/lanes.md, "The panel";
- * docs/perf-log.md, "Lanes at rest"). The lane's worktree and git state
- * are watched (src/io/lanes/lane-tree-watch.ts); each change event is told
- * here, and a stat is due only after one: a lane at rest runs no git at all.
- *
- * Vocabulary: a *change* is one watch event; *pending* changes are those no
- * stat has seen yet (pendingSince is the first of them); a stat *starts*
- * when its git runs and *ends* when it answers. A burst of edits (a save, a
- * checkout, an agent writing fifty files) is one stat: it waits until the
- * lane has been quiet for LANE_STAT_SETTLE_MS, at most LANE_STAT_SETTLE_MAX_MS
- * after the first change, and never starts sooner than LANE_STAT_GAP_MS
- * after the previous stat started, one at a time. Changes while a stat runs
- * stay pending and bring one more stat after it.
+ * When a watched lane's diff stat is taken (docs/lanes.md, "The panel"; docs/perf-log.md, "Lanes at rest"): only
+ * after a change, so a lane at rest runs no git. A burst is one stat once the lane is quiet (LANE_STAT_SETTLE_MS,
+ * at most LANE_STAT_SETTLE_MAX_MS), stats at least LANE_STAT_GAP_MS apart, one at a time; changes during one
+ * bring one more.
  */
 
 /** A burst of changes is over once the lane is quiet this long. */
@@ -34,9 +25,8 @@ export interface TriggerTiming {
 export const STAT_TIMING: TriggerTiming = { settle: LANE_STAT_SETTLE_MS, settleMax: LANE_STAT_SETTLE_MAX_MS, gap: LANE_STAT_GAP_MS };
 
 /**
- * The collision look's timing (docs/lanes.md, "Collisions"): a lane that changed is looked at (one `git
- * diff-index --name-only`, one `ls-files`) within about a third of a second, so two lanes changing one file
- * are told within a second of the second change; at most three looks a second a lane, none at rest.
+ * The collision look's timing (docs/lanes.md, "Collisions"): a changed lane is looked at within about a third
+ * of a second, at most three looks a second a lane, none at rest.
  */
 export const COLLIDE_TIMING: TriggerTiming = { settle: 50, settleMax: 300, gap: 300 };
 

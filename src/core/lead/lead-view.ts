@@ -1,9 +1,7 @@
 /**
- * The folder `src/core/lead/`: what a lead agent reads of its workers
- * (docs/lead.md): events (an agent
- * finished, or asks a question) in the claim-check view, and every reply
- * bounded, because the lead's context is the scarce resource. Pure: the
- * caller fetches the results and the clock.
+ * The folder `src/core/lead/`: what a lead agent reads of its workers (docs/lead.md): events in the claim-check
+ * view and every reply bounded, as the lead's context is the scarce resource. Pure: the caller fetches results and
+ * the clock.
  */
 import { codePoints, headOf, tailOf } from '../agents/claim-check.js';
 import { sanitize, sanitizeLine, stripSgr } from '../text/sanitize.js';
@@ -14,8 +12,7 @@ export const LEAD_REPLY_MAX = 4_000;
 export const EVENT_HEAD = 800;
 export const EVENT_TAIL = 400;
 /**
- * A wait's default: below the shortest tool timeout of the clients that lead
- * (Codex's 60 s `tool_timeout_sec`, the MCP SDK client's 60 s request timeout),
+ * A wait's default: below the shortest tool timeout of the clients that lead (docs/lead.md, "Why 50 seconds"),
  * so a wait answers before the client gives up on it.
  */
 export const WAIT_DEFAULT_S = 50;
@@ -57,10 +54,8 @@ export function headAndTail(text: string, head = EVENT_HEAD, tail = EVENT_TAIL):
 }
 
 /**
- * An event as the lead reads it: a line saying what happened, then the
- * result's head (and tail), and how to read more. The agent's text is
- * sanitized (docs/security.md): an open escape string ends at its line, bidi
- * and zero-width characters are shown as `<U+202E>`, colours are dropped.
+ * An event as the lead reads it: what happened, the result's head (and tail), how to read more. The agent's
+ * text is sanitized (docs/security.md), without colours.
  */
 export function eventText(e: LeadEvent, door: 'tool' | 'shell' = 'tool'): string {
   const label = sanitizeLine(e.label);
@@ -87,10 +82,8 @@ function agentText(text: string): string {
 }
 
 /**
- * A page of agent text as a lead reads it (`result`, `read_record`,
- * `lane_diff`; docs/security.md): sanitized as wait's events are, without
- * colours. Offsets still count the stored text: a bidi character shown as
- * `<U+202E>` is one character of the page.
+ * A page of agent text as a lead reads it (docs/security.md), sanitized as wait's events are. Offsets count the
+ * stored text: a bidi character shown as `<U+202E>` is one character of the page.
  */
 export function agentPage(text: string): string {
   return stripSgr(sanitize(text));

@@ -1,11 +1,7 @@
 /**
- * When tai may wake an idle lead (docs/lead.md, "Waking an idle lead"): an
- * agent the lead started ended or asks, no wait of the lead is pending, the
- * main program has been quiet for WAKE_QUIET_OUTPUT_MS and the user has not
- * typed for WAKE_QUIET_KEYS_MS; then one line, at most one per
- * WAKE_MIN_GAP_MS however many agents end, and never twice for one event.
- * Pure: the caller passes the time, and a "not now" names when to ask again
- * (`at`), so the caller arms one timer for that deadline and none at rest.
+ * When tai may wake an idle lead (docs/lead.md, "Waking an idle lead"): an agent it started ended or asks, no wait
+ * pending, the main program and the user quiet; one line at most per WAKE_MIN_GAP_MS, never twice for an event.
+ * Pure: a "not now" names when to ask again, so the caller arms one timer for it and none at rest.
  */
 
 import { sanitizeLine } from '../text/sanitize.js';
@@ -54,9 +50,8 @@ export interface WakeState {
 }
 
 /**
- * The line to type now and the events it tells, or why not now and `at`, when
- * that reason ends if nothing else happens (absent: only an event ends it, so
- * no timer is needed).
+ * The line to type now and the events it tells, or why not now and `at`, when that reason ends by itself
+ * (absent: only an event ends it, so no timer is needed).
  */
 export type WakeDecision =
   | { readonly line: string; readonly told: readonly WakeEvent[] }

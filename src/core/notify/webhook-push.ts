@@ -1,17 +1,7 @@
 /**
- * The folder `src/core/notify/`: what a webhook push says and when it is
- * tried again, as pure functions (docs/agents.md, "Pushes to a webhook").
- *
- * Vocabulary:
- * - push: one event of one agent (a question, an end, a hold) sent once to
- *   the webhook URL; its *key* names the event, so a second push of the same
- *   event is dropped.
- * - format: `json` (one JSON object with a `text` field, what Slack-style
- *   incoming webhooks read, and the event's fields beside it) or `ntfy` (the
- *   message as the plain body, its title in the `Title` header, as ntfy
- *   topics read it).
- * - outcome: what one request came to: sent, worth trying again (the network,
- *   a timeout, 5xx, 408, 429) or refused for good (any other status).
+ * The folder `src/core/notify/`: what a webhook push says and when it is tried again, as pure functions
+ * (docs/agents.md, "Pushes to a webhook"). A push's key names its event, so a second push of it is dropped; the
+ * network, a timeout, 5xx, 408 and 429 are tried again, any other status refuses for good.
  */
 import { nextProbe, type ProbePlan } from '../outage/outage-schedule.js';
 

@@ -1,20 +1,8 @@
 /**
- * The folder `src/core/outage/`: failures sorted (this classifier), the
- * widening probe schedule, and the reset times of rate limits.
- *
- * The one failure classifier: every failure is classified once, in one place
- * (docs/outages.md, "The model"). Every failure tai sees is sorted here into a lost network, a
- * model service down, a rate limit, or anything else. A rate limit is checked
- * first and always wins: it is reported as it is, never waited out as an outage
- * (docs/spec.md, "Rate limits are not outages").
- *
- * The classifier knows no agent's format: each decoder reads the failures of
- * its own protocol into an AgentFailure (src/core/decoders/claude.ts,
- * codex.ts, cap.ts, acp.ts), and this file sorts those, thrown errors, HTTP
- * statuses, a tool's stderr and plain text. The patterns come from measured
- * failures of Node, git and the agents (docs/outages.md, "The model";
- * docs/agents.md, "The kinds"); when a limit resets is read by
- * src/core/outage/reset-time.ts.
+ * The folder `src/core/outage/`: failures sorted, the probe schedule, rate limits' reset times. This file: the one
+ * classifier (docs/outages.md, "The model"), sorting every failure into a lost network, a model service down, a
+ * rate limit or other. A rate limit is checked first and always wins: it is reported, never waited out
+ * (docs/spec.md, "Rate limits are not outages"). It knows no agent's format: the decoders read theirs.
  */
 import { resetFromHeaders, resetFromText, type HeaderReader } from './reset-time.js';
 
@@ -34,9 +22,8 @@ export interface Classification {
 }
 
 /**
- * A failure an agent reported, in no agent's format: what its decoder read
- * from the protocol's own fields. Without `kind` or `status` it is sorted by
- * its words alone.
+ * A failure an agent reported, in no agent's format: what its decoder read from the protocol's own fields.
+ * Without `kind` or `status` its words alone sort it.
  */
 export interface AgentFailure {
   /** The agent's words (an error's message, a result's text); may be empty. */
@@ -52,17 +39,9 @@ export interface AgentFailure {
 }
 
 /**
- * One failure, described by where it came from:
- * - `error`: a thrown value; its `.cause` chain (and an AggregateError's
- *   `errors`) is walked, and each link is read for a Node or undici error
- *   code, an HTTP `status` with `headers`, an agent-protocol shape, and its text;
- * - `status`: an HTTP response from the model service, with its body and headers
- *   (a tool's HTTP failures come in as `stderr`, since the tool prints them);
- * - `stderr`: what a tool (git, ssh, gh, curl, wget) printed, with its exit code
- *   and, for exit codes that only mean something for one program, the program's
- *   name or path in `command`;
- * - `agent`: what an agent reported, as its decoder read it (AgentFailure);
- * - `text`: plain words of an agent, or an attempt's one-line summary.
+ * One failure by where it came from: a thrown value (its `.cause` chain walked), a model service's HTTP reply,
+ * a tool's stderr (its HTTP failures too; `command` names the program whose exit codes only it defines), an
+ * agent's report as its decoder read it, or plain words.
  */
 export type FailureInput =
   | { readonly error: unknown }
@@ -72,9 +51,8 @@ export type FailureInput =
   | { readonly text: string };
 
 /**
- * Sorts one failure into network, model, rate limit or other; `now` (epoch ms)
- * turns a relative retry time ("retry-after: 30") into `resetAt`, which is left
- * out when `now` is not given.
+ * Sorts one failure into network, model, rate limit or other; `now` (epoch ms) turns a relative retry time
+ * into `resetAt`, left out without `now`.
  */
 export function classify(input: FailureInput, now?: number): Classification {
   if ('error' in input) return classifyThrown(input.error, now);
@@ -85,12 +63,9 @@ export function classify(input: FailureInput, now?: number): Classification {
 }
 
 /**
- * Sorts one failure told by several pieces of evidence, most decisive first
- * (an agent's last error before earlier ones, a protocol error before
- * stderr): the first piece that names a kind decides. A rate limit whose
- * deciding piece does not say when it resets takes the reset time of another
- * piece naming a rate limit (Claude's rejected `rate_limit_event` carries
- * `resetsAt`; the 429 `result` after it does not). Undefined without evidence.
+ * Sorts a failure told by several pieces, most decisive first: the first naming a kind decides. A rate limit
+ * without a reset time takes another rate-limit piece's (Claude's `rate_limit_event` has `resetsAt`, its 429
+ * `result` not). Undefined without evidence.
  */
 export function classifyEvidence(evidence: readonly FailureInput[], now?: number): Classification | undefined {
   const verdicts = evidence.map((input) => classify(input, now));

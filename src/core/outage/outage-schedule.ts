@@ -1,23 +1,8 @@
 /**
- * The widening schedule on which an outage is probed (docs/spec.md, "Outage
- * schedule", and docs/outages.md, "The schedule").
- *
- * Vocabulary. An *outage* is one lost service (the network or the model
- * service), open from the first failure reported (`startedAt`) until a probe
- * succeeds or the schedule gives up. A *probe* is the one check, shared
- * machine-wide, of whether the service is back. An *attempt* is a probe that
- * failed: `attempts` counts them, 0 while the first probe is still pending.
- * A *stage* names the wait before the next probe: one minute after the outage
- * began, then five minutes, ten minutes and one hour after each failed probe;
- * the *hourly* stage begins when the one-hour probe fails (the moment recorded
- * as `hourlyStartedAt`) and probes every hour until 8 hours have passed since
- * it began; the probe at that 8-hour mark is the last, and when it fails the
- * schedule *gives up*. Every wait is measured from the moment the previous
- * probe's failure was recorded, so a slow probe never makes the next one early.
- *
- * Times are epoch milliseconds. `scale` multiplies every duration; it exists
- * only for labs (0.001 makes a minute 60 ms) and the IO layer reads it from
- * `TAI_OUTAGE_TIME_SCALE`.
+ * The widening schedule on which an outage is probed, its stages and give-up (docs/spec.md, "Outage schedule";
+ * docs/outages.md, "The schedule"). Every wait counts from when the previous probe's failure was recorded, so a
+ * slow probe never makes the next one early. Times are epoch ms; `scale` multiplies every duration, for labs only
+ * (TAI_OUTAGE_TIME_SCALE).
  */
 
 /** One minute, in milliseconds. */
@@ -73,9 +58,8 @@ export type ProbePlan =
   | { readonly kind: 'give-up' };
 
 /**
- * The next step for an outage whose latest failed probe (or, with no attempts,
- * whose start) was recorded at `now`: the time and stage of the next probe, or
- * give-up once a probe at or past the 8-hour mark of the hourly stage has failed.
+ * The next step for an outage whose latest failed probe (or start) was at `now`: the next probe's time and
+ * stage, or give-up once a probe at or past the hourly stage's 8-hour mark has failed.
  */
 export function nextProbe(outage: OutageProgress, now: number, scale = 1): ProbePlan {
   checkTimeScale(scale);
@@ -102,11 +86,9 @@ export function nextProbe(outage: OutageProgress, now: number, scale = 1): Probe
 }
 
 /**
- * The earliest time (epoch ms) a panel held since `heldAt` may restart its
- * agent when it was already restarted `restarts` times after outages: the
- * first hold as soon as the service is back, each repeat waits as if that
- * many probes had failed (five minutes, ten, then an hour), so an agent that
- * fails again at once is not restarted every few seconds.
+ * When a panel held since `heldAt`, already restarted `restarts` times after outages, may restart: the first at
+ * once, each repeat as late as that many failed probes, so an agent failing at once is not restarted every
+ * few seconds (docs/outages.md, "The model").
  */
 export function restartNotBefore(heldAt: number, restarts: number, scale = 1): number {
   checkTimeScale(scale);

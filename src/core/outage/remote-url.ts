@@ -1,9 +1,6 @@
 /**
- * Which git remotes can prove the network back: a remote
- * that is a path on this disk (`/srv/repo.git`, `../repo`, `file://...`)
- * answers whether or not the network is up, so a probe of it proves nothing.
- * git's own rule for telling a URL from a path: a `scheme://` URL, or the
- * scp-like `[user@]host:path` whose colon comes before any slash.
+ * Which git remotes can prove the network back: a path on this disk (`../repo`, `file://...`) answers either way.
+ * git's own rule tells a URL from a path: `scheme://`, or scp-like `[user@]host:path` with the colon before any slash.
  */
 
 /** True when `url` reaches another machine over the network (not a path, not file://). */

@@ -1,23 +1,7 @@
 /**
- * When a rate limit resets, read from what the service or the agent said
- * (a rate limit is reported as it is, with its reset time when known;
- * docs/outages.md). Pure: the caller gives the clock reading `now` (epoch ms) that a
- * relative time ("retry-after: 30", "try again in 2 hours") counts from; a
- * relative time without `now` is unknown.
- *
- * The shapes come from the services' own words (docs/agents.md, "The kinds";
- * docs/outages.md, "The model"):
- * - headers: `retry-after-ms`, `retry-after` (seconds or an HTTP date), and
- *   the reset headers of Anthropic (an RFC 3339 date or epoch seconds),
- *   OpenAI (durations such as "6m0s") and GitHub (epoch seconds);
- * - Claude: "Claude AI usage limit reached|<epoch seconds>", a
- *   `rate_limit_event`'s `resetsAt`, and "You've hit your limit · resets 2pm
- *   (Asia/Shanghai)" (a clock time, in the zone it names);
- * - Codex: "try again in 2 hours 5 minutes", "try again at 12:16 PM" and
- *   "try again at Oct 12th, 2025 2:30 PM" (the machine's local time, where the
- *   agent runs);
- * - Gemini: a google.rpc.RetryInfo `"retryDelay": "17s"`, and "Please retry in
- *   17.5s".
+ * When a rate limit resets, read from what the service or the agent said, in the shapes docs/outages.md, "The
+ * model", lists (headers, and Claude's, Codex's and Gemini's words). Pure: a relative time ("retry-after: 30")
+ * counts from the `now` passed in, and is unknown without it.
  */
 
 /** Reads one header by its lower-case name. */
@@ -62,9 +46,8 @@ export function resetFromValue(value: string, now: number | undefined): number |
 }
 
 /**
- * `resetAt` from a message (the shapes in the vocabulary above). `timeZone`
- * is the zone of a clock time the message does not place; it defaults to the
- * machine's.
+ * `resetAt` from a message (the shapes above); `timeZone` places a clock time the message does not, the
+ * machine's by default.
  */
 export function resetFromText(text: string, now: number | undefined, timeZone?: string): number | undefined {
   const epoch = /\|(\d{10,13})\b/.exec(text);

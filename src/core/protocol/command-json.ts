@@ -1,16 +1,8 @@
 /**
- * The JSON form of a Command (docs/architecture.md, "One command type, two
- * doors"): one request line of the control socket parsed into the one command
- * type, or refused with a RequestError whose message names the bad field. The
- * reverse is the object itself: a Command is already its own JSON (field names
- * are the wire names).
- *
- * Limits come from docs/spec.md, "The vpane protocol" and "Constants". The
- * whole request is checked before anything is carried out, so a refused write
- * changes nothing. The spec's refusals keep its exact texts (VPANE_ERRORS); a
- * header longer than MPLEX_VPANE_HEADER_MAX is clipped, not refused, and a
- * linger is clamped, because the spec lists no error for either. Unknown fields
- * are ignored.
+ * A request line of the control socket parsed into the one Command type (docs/architecture.md, "One command
+ * type, two doors"), or refused naming the bad field; a Command is its own JSON. The whole request is checked
+ * first, so a refused write changes nothing; the spec's refusals keep its exact texts, and what it gives no error
+ * for (a long header, a linger) is clipped or clamped.
  */
 import type { Command, CommandName, CommandOf, FeedState, FocusTarget, VpaneOp } from './commands.js';
 import type { PaneId } from '../panel/layout.js';

@@ -1,12 +1,8 @@
 /**
- * The folder `src/core/protocol/`: the one command type (this file), its
- * JSON form, and the socket's bounded line decoder.
- *
- * One command type, two doors (docs/architecture.md, "One command type, two
- * doors"): the keyboard and the control socket both produce these, and one
- * dispatcher carries them out. The vpane_* commands are the original's protocol
- * word for word (docs/spec.md, "The vpane protocol"); the rest are tai's own.
- * Field names are the wire names.
+ * The folder `src/core/protocol/`: the one command type, its JSON form, the socket's line decoder. This file: one
+ * command type, two doors (docs/architecture.md, "One command type, two doors"): the keyboard and the socket both
+ * make these, one dispatcher runs them. The vpane_* commands are the original's protocol word for word
+ * (docs/spec.md, "The vpane protocol"); field names are the wire names.
  */
 import type { PaneId } from '../panel/layout.js';
 import type { PanelState } from '../panel/panel-state.js';

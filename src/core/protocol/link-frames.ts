@@ -1,10 +1,7 @@
 /**
- * The client link's framing (docs/protocol.md, "The client link"): between a
- * cockpit's server and the thin clients that show it on a terminal. Every
- * frame is a one-byte type, a four-byte big-endian payload length and the
- * payload: raw bytes for a terminal's input and output (relayed untouched,
- * so a frame never needs escaping), JSON for everything else. A frame longer
- * than the reader's cap is refused before it is buffered.
+ * The client link's framing (docs/protocol.md, "Frames"): a one-byte type, a four-byte big-endian length, the
+ * payload: raw bytes for a terminal's input and output, relayed untouched so nothing needs escaping, JSON for the
+ * rest. A frame over the reader's cap is refused before it is buffered.
  */
 
 /** The link's version; a client of another version is refused with a message. */
@@ -74,9 +71,8 @@ export function readAttached(value: unknown): Attached {
 }
 
 /**
- * Which terminal a client's output is: its path (`ttyname`) and the
- * device's numbers as `fstat` gives them for the client's own fd, so the
- * server can check that the path it opens is that very terminal.
+ * A client's terminal: its path (`ttyname`) and the device numbers `fstat` gives for the client's own fd, so
+ * the server can check the path it opens is that very terminal.
  */
 export interface TtyClaim {
   readonly path: string;

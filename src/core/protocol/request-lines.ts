@@ -8,11 +8,8 @@ import type { Line } from '../decoders/lines.js';
 import { MPLEX_VPANE_HEADER_MAX, MPLEX_VPANE_OPS_MAX, MPLEX_VPANE_WRITE_MAX } from '../policy.js';
 
 /**
- * The longest request line the control socket accepts: 8 MiB. It must not
- * refuse a valid request, and the largest one (a vpane_write of 16 ops of
- * 65536 bytes, docs/spec.md, "The vpane protocol") is 1 MiB of data that JSON
- * may write as `\u00XX` escapes, 6 bytes each: about 6 MiB. See
- * LARGEST_VALID_REQUEST.
+ * The longest request line the control socket accepts. It must not refuse a valid request: the largest (a
+ * vpane_write, docs/spec.md, "The vpane protocol"; LARGEST_VALID_REQUEST) grows about sixfold when JSON escapes it.
  */
 export const REQUEST_LINE_MAX = 8 * 1_048_576;
 

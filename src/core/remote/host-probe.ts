@@ -1,10 +1,7 @@
 /**
- * What `tai hosts check` asks a host, and its answer read into findings:
- * whether anything is printed before a command's own output (a banner from
- * the login shell's startup files would mix into every agent's output), the
- * tools the `sh` reaper uses, /proc (its way to find setsid descendants), the
- * agent CLIs, a compiler (to build the native reaper there when the copy
- * cannot run: src/io/host-reaper/).
+ * What `tai hosts check` asks a host, read into findings: whether anything prints before a command's output (a
+ * login banner would mix into every agent's), the `sh` reaper's tools, /proc, the agent CLIs, and a compiler for
+ * the native reaper.
  */
 
 /** The line the probe prints first: anything before it is a banner. */

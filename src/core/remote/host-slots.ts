@@ -1,12 +1,7 @@
 /**
- * The cap counted on the machine an agent runs on (docs/remote.md, "Every
- * kind on a host"): a host's own slots, claimed on the host itself, so every
- * tai that sends agents there (this laptop, another one) counts the same
- * slots. A slot is a symlink `<folder>/N -> PID` made with `ln -s`, which
- * fails when the name exists: the claim is atomic without flock. PID is the
- * slot shell that runs the agent's reaper and frees the slot when it ends; a
- * slot whose PID is gone (a shell SIGKILLed, a host rebooted mid-run) is
- * stale and swept by the next claim or count.
+ * The cap counted on the machine an agent runs on (docs/remote.md, "The cap per host"): slots claimed on the host,
+ * so every tai sending agents there counts the same. A slot is a symlink `N -> PID` made with `ln -s`, which fails
+ * when the name exists, so the claim is atomic without flock; a slot whose PID is gone is swept by the next claim.
  */
 import { AGENTS_MAX_PARALLEL } from '../policy.js';
 import { shCommand } from './sh-quote.js';
@@ -35,11 +30,9 @@ const SWEEP = [
 ].join('\n');
 
 /**
- * The slot shell's script; its arguments: the limit, the host's name (for
- * the message), the command line to run in the slot (the reaper's). It
- * claims the first free slot, runs the command line with the channel as
- * its stdin, frees the slot and exits with the command's status; at the
- * cap it says the message on stderr and exits HOST_FULL_EXIT.
+ * The slot shell's script (arguments: the limit, the host's name, the command line to run). It claims the first
+ * free slot, runs the command with the channel as stdin, frees the slot and exits with its status; at the cap
+ * it says so on stderr and exits HOST_FULL_EXIT.
  */
 export const HOST_SLOT_SCRIPT = [
   'n=$1 h=$2 c=$3',

@@ -1,33 +1,8 @@
 /**
- * `src/core/remote/`: remote agents as data (quoting, host names, the reaper's script, the spool's frames).
- * This file: the POSIX `sh` reaper a remote agent runs under (docs/remote.md), and the
- * command lines that start it on the host and attach to it again. Nothing is
- * installed there: the scripts travel in the command line.
- *
- * On the host, in a folder of its own (`$TMPDIR/tai-run.PID`, 0700), it:
- * - starts the agent in a session and process group of its own (setsid; job
- *   control when setsid is missing), marked by TAI_REMOTE_RUN in its
- *   environment so that descendants that left its group are found too
- *   (/proc/PID/environ, on Linux hosts), detached from the ssh session, so a
- *   lost connection does not end it;
- * - spools the agent's stdout and stderr into files (`o`, `e`), each up to the
- *   bound (exact where `dd` counts bytes, GNU and busybox; checked five times a
- *   second otherwise); past it the file is marked full and the agent's writes block;
- * - serves *sessions*: the first one, and each attach after a lost
- *   connection. A session prints a begin line, then streams the spools from
- *   the offsets tai already has, as frames (`\001tai o OFFSET LENGTH` and the
- *   bytes), so a banner of the login shell never mixes into the agent's
- *   output and a reconnect reads on where the last one stopped; it reads
- *   control lines on its stdin, each also a heartbeat: `i` + a line for the
- *   agent's stdin, `e` its end, `stop` the soft stop, `ack` the exit frame
- *   received. A newer session supersedes an older one;
- * - treats the end of the current session's stdin, or no heartbeat for a
- *   while, as the lifeline gone: after a stop that is the hard stop (KILL at
- *   once); otherwise it waits the lost grace for tai to attach again and then
- *   stops the agent itself;
- * - when the agent ends, kills what it left, writes its status, and keeps the
- *   folder until tai acknowledges the exit frame (or the lifeline is lost for
- *   the grace).
+ * `src/core/remote/`: remote agents as data (quoting, host names, the reaper's script, the spool's frames). This
+ * file: the POSIX `sh` reaper a remote agent runs under and the command lines that start it on the host and
+ * attach to it again; nothing is installed there, the scripts travel in the command line. What it does on the
+ * host (spools, sessions, the lifeline, the exit's ack): docs/remote.md, "The reaper on the host: the POSIX `sh` path".
  */
 import { shCommand } from './sh-quote.js';
 
@@ -115,9 +90,8 @@ const MAKE_JOB = [
 ].join('\n');
 
 /**
- * The host's slot (host-slots.ts) handed from the slot shell, which ends with
- * the session, to the agent's side, which lives as long as the job: the slot
- * is pointed at it, and freed when the agent ends.
+ * The host's slot (host-slots.ts) handed from the slot shell, which ends with the session, to the agent's side,
+ * which lives as long as the job, and freed when the agent ends.
  */
 const SLOT_TAKE = 'sl=${TAI_REMOTE_SLOT:-}; unset TAI_REMOTE_SLOT';
 const SLOT_HANDOVER = '[ -n "$sl" ] && { echo "$!" >"$d/dpid"; ln -s "$!" "${sl%/*}/.hand.$$" && mv -f "${sl%/*}/.hand.$$" "$sl"; }';
@@ -154,9 +128,8 @@ export interface RemoteClocks {
 }
 
 /**
- * The default clocks (docs/remote.md). The lost grace outlasts the outage
- * schedule's first two probes (one minute, then five), so a short cut is
- * reattached before the host gives up on tai.
+ * The default clocks (docs/remote.md, "Bounds and clocks"). The lost grace outlasts the outage schedule's first
+ * two probes, so a short cut is reattached before the host gives up on tai.
  */
 export const REMOTE_CLOCKS: RemoteClocks = { softGraceS: 10, lostGraceS: 600, beatLimitS: 15 };
 

@@ -1,10 +1,7 @@
 /**
- * The stream a remote session prints (src/core/remote/remote-reaper.ts), read
- * back into what it carries. Before the begin line anything is a banner of
- * the host's login shell, never agent output; after it, every piece of the
- * agent's output comes in a frame that names its stream, its byte offset in
- * the spool and its length, so a reconnect that sends some bytes again (or a
- * cut in the middle of a line) is read on exactly where the last one stopped.
+ * The stream a remote session prints, read back: before the begin line only a login banner, never agent output;
+ * after it, frames naming stream, spool offset and length, so a reconnect that repeats bytes (or cut a line) reads
+ * on exactly where the last stopped.
  */
 
 /** The agent's stdout (`o`) or stderr (`e`). */

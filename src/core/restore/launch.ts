@@ -1,12 +1,7 @@
 /**
- * The folder `src/core/restore/`: a cockpit's restore as data (docs/restore.md):
- * an agent's launch as stored, read back, and what a restore does with it.
- *
- * An agent's launch: everything needed to start the same agent again, byte
- * for byte (its argv, folder, environment beyond the cockpit's own, policy,
- * clocks), kept current while it runs (the session id it reports, the time
- * it has spent). Stored as one JSON value with a version, so that a row of a
- * newer or damaged shape is refused by name instead of half-read.
+ * The folder `src/core/restore/`: a cockpit's restore as data (docs/restore.md). This file: an agent's launch,
+ * all that is needed to start it again byte for byte, kept current while it runs; one JSON value with a version,
+ * so a newer or damaged row is refused by name instead of half-read.
  */
 import { DEFAULT_ANSWERS, PERMISSION_POLICIES, type DefaultAnswer, type PermissionPolicy } from '../agents/questions.js';
 

@@ -53,9 +53,8 @@ export function endedLine(id: number, why: string): string {
 }
 
 /**
- * The main program started again: a registered agent CLI with its own way
- * to continue its last conversation (`claude --continue`, `codex resume
- * --last`); any other program as it was.
+ * The main program started again: a registered agent CLI with its own way to continue its last conversation
+ * (`claude --continue`, `codex resume --last`); any other program as it was.
  */
 export function continueArgv(argv: readonly string[]): readonly string[] {
   const [program, ...args] = argv;

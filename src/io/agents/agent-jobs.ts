@@ -1,17 +1,7 @@
 /**
- * A job and its attempts (docs/spec.md, "Owners and sessions" and
- * "Supervision"): what one spawn asked for, checked once, and the agent each
- * attempt runs in its own panel.
- *
- * Vocabulary:
- * - job: what one spawn asked for; it has one attempt, or more with
- *   `retries` (opt-in, docs/spec.md, "Supervision": agents are not idempotent,
- *   so the caller decides). Every attempt is a new panel; the job answers to
- *   the id of any.
- * - attempt: one panel and the agent running in it; after an outage a fresh
- *   agent starts in the same panel, so the attempt outlives its first agent.
- * - waiter: a poll waiting for the job's result; woken when the job
- *   concludes, or by its own timer.
+ * A job and its attempts (docs/spec.md, "Owners and sessions", "Supervision"): what one spawn asked for, checked
+ * once. More than one attempt only with `retries`, as agents are not idempotent; each is a new panel, and the
+ * job answers to any id. After an outage a fresh agent starts in the same panel: an attempt outlives its agent.
  */
 import type { AgentResult } from '../../core/agents/agent-service.js';
 import { RequestError } from '../../core/errors.js';
@@ -107,9 +97,8 @@ export function newJob(kind: string, runner: Runner, spec: RunSpec, request: Job
 }
 
 /**
- * Starts the job's agent for panel `id`: its events reach the panel (and
- * every tap) with secrets masked, stamped by `now`; its questions go to the
- * board's queue (store/board-questions.ts).
+ * Starts the job's agent for panel `id`: its events reach the panel (and every tap) with secrets masked, stamped
+ * by `now`; its questions go to the board's queue (store/board-questions.ts).
  */
 export function startAgent(job: Job, board: Board, id: number, now: () => number): RunningAgent {
   return job.runner(
@@ -149,9 +138,8 @@ export function wallClock(seconds: number | undefined): number {
 }
 
 /**
- * An event with its secrets masked before it reaches a panel: a tool's
- * arguments and result, an error, a note and a plan. Text and thoughts stream per
- * token and are not masked (docs/security.md): the cost stays per tool event.
+ * An event with its secrets masked before it reaches a panel. Text and thoughts stream per token and are not
+ * masked (docs/security.md), so the cost stays per tool event.
  */
 function masked(event: AgentEvent): AgentEvent {
   switch (event.type) {

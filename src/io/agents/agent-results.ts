@@ -1,16 +1,7 @@
 /**
- * What a job answers (the claim check, docs/spec.md, "Claim check"): the result
- * of a finished job, of one still running, and of one only its stored row
- * remembers, with the shell exit code of each final state.
- *
- * Vocabulary:
- * - raw result: what the agent produced; stored whole as a record when it is
- *   longer than SPILL_LIMIT, before the record id is handed out.
- * - view: what the caller is handed of a raw result: all of it when short,
- *   else head + tail + the record id; head and tail with a note when the
- *   record could not be stored; only the tail while the agent still runs.
- * - row: the agent's row on the state database (src/io/storage/agents-store.ts), so
- *   that status and poll still answer after this process is gone.
+ * What a job answers (docs/spec.md, "Claim check"): the result of a finished job, of one still running (its tail
+ * only), and of one only its stored row remembers, with each final state's exit code. A raw result longer than
+ * SPILL_LIMIT is stored as a record before its id is handed out; the row keeps status and poll answering.
  */
 import type { AgentResult } from '../../core/agents/agent-service.js';
 import { CLAIM_HEAD, CLAIM_TAIL, claimCheckView, codePoints, headOf, tailOf } from '../../core/agents/claim-check.js';
@@ -27,9 +18,8 @@ export const EXIT_CODES: Readonly<Record<FinalState, number>> = { done: 0, faile
 /** `tai spawn` exits with this when the agent cap refused the spawn. */
 export const EXIT_REFUSED = 75;
 /**
- * `tai spawn` exits with this (EX_IOERR) when the state database could not be
- * used (locked past the wait, full, damaged) or the result could not be
- * stored in it: the whole result is then in the file the message names, or on stdout.
+ * `tai spawn`'s exit (EX_IOERR) when the state database could not be used or could not store the result: the
+ * whole result is then in the file the message names, or on stdout.
  */
 export const EXIT_STORAGE = 74;
 

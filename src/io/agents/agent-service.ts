@@ -1,34 +1,8 @@
 /**
- * The folder `src/io/agents/`: starting, supervising and finishing agents:
- * the service (this file), its jobs, holds and results, the paced reading
- * of pipes, `spawn/` (the registry file, whether an agent can start, the
- * queue at the cap, the demo's agents) and `runners/`, one per kind of agent
- * (the ACP one in `runners/acp/`).
- *
- * The AgentService over a board, the runners and the record store
- * (docs/spec.md, "Owners and sessions", "Supervision" and "Claim check"): spawn
- * opens a panel and starts a runner in it, the board's clock supervises it
- * (wall clock, heartbeat, user, staged stop), and when it ends its result is
- * handed back through the claim check.
- *
- * Its parts: the state they share (service-state.ts); the spawn path
- * (agent-start.ts); a job and its attempts (agent-jobs.ts); an attempt's
- * life, one state machine (src/core/agents/attempt.ts) whose effects are
- * carried out by attempt-effects.ts (holds, restarts, the claim check, the
- * panel finished, retry or answer, and the sweep); what a job answers
- * (agent-results.ts); the service opened on the state database
- * (open-agent-service.ts).
- *
- * Vocabulary:
- * - settle: an attempt has ended (its runner ended, or the board finished
- *   the panel itself after a hard stop the agent survived); its final state
- *   comes from the board, which knows whether supervision asked for the stop.
- * - finish: a settled attempt's end made final: a long raw result stored,
- *   the panel finished.
- * - conclude: a finished attempt retries (failed, with retries left) or
- *   answers its job, waking the polls that wait for it.
- * - sweep: on every publish of the board, what no runner reports: a panel
- *   the board finished itself, a hold to store, an idle spell to check.
+ * The folder `src/io/agents/`: starting, supervising and finishing agents (the service, its jobs, holds and
+ * results, `spawn/`, and `runners/`, one per kind). This file: the AgentService over a board, the runners and
+ * the record store (docs/spec.md, "Owners and sessions", "Supervision", "Claim check"); an attempt's life and
+ * its words (settle, finish, conclude, sweep): docs/agents.md, "An attempt's end".
  */
 import type { AgentResult, AgentService, RecordPage, SpawnResult, SteerResult } from '../../core/agents/agent-service.js';
 import type { CommandOf } from '../../core/protocol/commands.js';
@@ -164,9 +138,8 @@ export class LocalAgentService implements AgentService {
   }
 
   /**
-   * Renews this supervisor's slots and writes kept results and rows into the
-   * database; a fault waits for the next round (a retry on a timer while
-   * unsaved files wait, as the board may have stopped ticking).
+   * Renews this supervisor's slots and writes kept results and rows into the database; a fault waits for the
+   * next round (or a timer while unsaved files wait, as the board may have stopped ticking).
    */
   upkeep(now: number): void {
     const s = this.#s;
@@ -226,9 +199,8 @@ export class LocalAgentService implements AgentService {
   }
 
   /**
-   * Starts a restored agent (docs/restore.md): `spec` is its stored launch's
-   * with `resume`, in a new panel opened with `restoring` (its transcript, the
-   * seam) and the wall clock it had left; throws as a spawn does.
+   * Starts a restored agent (docs/restore.md): `spec` is its stored launch's with `resume`, in a new panel
+   * opened with `restoring` and the wall clock it had left; throws as a spawn does.
    */
   restore(launch: Launch, spec: RunSpec, now: number, restoring: Restoring): number {
     const runner = this.#runners[launch.kind];
@@ -299,10 +271,8 @@ export class LocalAgentService implements AgentService {
   }
 
   /**
-   * A follow-up message to the agent running for `id` (steering): the
-   * runner sends it now or queues it for the agent's next turn; the panel
-   * notes it. Refused for an unknown or finished agent and for kinds that
-   * take no messages.
+   * Steers the agent running for `id`: the runner sends the message now or at its next turn, and the panel
+   * notes it. Refused for an unknown or finished agent and for kinds that take no messages.
    */
   steer(id: number, text: string): SteerResult {
     const job = this.#s.jobs.get(id);

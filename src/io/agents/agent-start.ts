@@ -42,9 +42,8 @@ export function restoreJob(s: ServiceState, kind: string, runner: Runner, spec: 
 }
 
 /**
- * A panel for an agent that ended with its cockpit and is not started again
- * (a kind that cannot resume, its folder gone, a refused session): its
- * transcript, why, and `tai restart ID`; its launch kept under the new id.
+ * A panel for an agent that ended with its cockpit and is not started again (it cannot resume, its folder is
+ * gone, its session refused): its transcript, why, and `tai restart ID`; its launch kept under the new id.
  */
 export function showEnded(s: ServiceState, launch: Launch, why: (id: number) => string, now: number, opening: Opening & { readonly from: string }): number {
   const board = s.board.getState();

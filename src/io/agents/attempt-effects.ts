@@ -1,15 +1,7 @@
 /**
- * The effects of an attempt's state machine (src/core/agents/attempt.ts):
- * every event of an attempt goes through `tell`, which steps the machine
- * and carries out what it says: stop the agent, hold the panel through an
- * outage (src/io/outage/agent-outages.ts), restart a fresh agent, store a
- * long result through the claim check (waiting out a locked database),
- * finish the panel, give the slot back, then retry or answer the job.
- *
- * Vocabulary:
- * - tell: one event to one attempt; the machine decides, this file acts.
- * - sweep: on every publish of the board, what no runner reports (a panel
- *   the board finished itself, a live state to store, an idle spell).
+ * The effects of an attempt's state machine (src/core/agents/attempt.ts): every event goes through `tell`, which
+ * steps the machine and does what it says (stop, hold, restart, store through the claim check, finish, give the
+ * slot back, retry or answer). The machine decides, this file acts (docs/agents.md, "An attempt's end").
  */
 import { jobAfter, step, type AttemptEffect, type AttemptEvent, type EndVerdict } from '../../core/agents/attempt.js';
 import { codePoints, needsRecord } from '../../core/agents/claim-check.js';
@@ -163,9 +155,8 @@ function restartAgent(s: ServiceState, job: Job, attempt: Attempt, note: string)
 }
 
 /**
- * The attempt settled: a long result is stored before its reference can be
- * handed out; a locked database is waited out without blocking the loop
- * (the panel stays live and says why). Then the machine is told `stored`.
+ * The attempt settled: a long result is stored before its reference is handed out, a locked database waited out
+ * without blocking the loop (the panel stays live and says why); then the machine is told `stored`.
  */
 function storeResult(s: ServiceState, job: Job, attempt: Attempt, outcome: RunOutcome | undefined): void {
   const raw = attempt.agent.result();

@@ -56,9 +56,8 @@ export interface OpenedAgentService {
 }
 
 /**
- * Opens the state database (`$XDG_STATE_HOME/tai/tai.db`), marks the rows of
- * agents whose supervisor died, and starts a service on `board`: what the
- * cockpit and an in-process `tai spawn` both need.
+ * Opens the state database, marks the rows of agents whose supervisor died, and starts a service on `board`:
+ * what the cockpit and an in-process `tai spawn` both need.
  */
 export function openAgentService(
   board: Board,

@@ -1,13 +1,8 @@
 /**
- * The cockpit's agent service when the state database may not be usable at
- * start (docs/security.md, "Storage faults"): locked by another process, on
- * a full or unwritable filesystem, or damaged. Instead of a cockpit that runs
- * its whole life with "no agent runners" and says so only in its log, the
- * service is opened in the background, tried again every OPEN_RETRY_MS, and
- * every change is told (`onStatus`) for the cockpit to show on screen. While
- * it is not open, a spawn is refused with why; once open, the service answers.
- * A damaged database is retried too: the user may run `tai doctor --reset-db`
- * in the main pane.
+ * The cockpit's agent service when the state database may be unusable at start (docs/security.md, "Storage
+ * faults"): opened in the background, tried again every OPEN_RETRY_MS, each change told for the screen, rather
+ * than a cockpit that says "no agent runners" only in its log. A spawn meanwhile is refused with why; a damaged
+ * database is retried too, as the user may run `tai doctor --reset-db`.
  */
 import type { AgentResult, RecordPage, SpawnResult } from '../../core/agents/agent-service.js';
 import { messageOf, RequestError } from '../../core/errors.js';

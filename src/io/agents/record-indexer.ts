@@ -1,11 +1,7 @@
 /**
- * Builds the records' full-text index in idle turns of the loop
- * (src/io/storage/records.ts, `indexStep`): one part a turn, so a long
- * result is searchable soon after it is stored without its tokenizing
- * holding the loop. Poked after each record written and once at the
- * start (a record a crash or an exit left half indexed is finished). A
- * database that refuses a step (locked, full) is tried again later; until
- * then search finds the record by its substring scan.
+ * Builds the records' full-text index a part per idle turn, so a long result is searchable soon without its
+ * tokenizing holding the loop; poked after each record and once at start (finishing what a crash left). A refused
+ * step is tried later; until then search finds the record by its scan.
  */
 import type { RecordStore } from '../storage/records.js';
 

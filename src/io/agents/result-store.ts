@@ -1,16 +1,7 @@
 /**
- * Where a long result goes (the claim check, docs/spec.md, "Claim check") when
- * the state database may refuse it (docs/security.md, "Storage faults"): into a
- * record, after waiting out a lock without blocking the loop; else whole into
- * a file of the state folder that the result names; else (that failed too)
- * whole into the answer itself. Nothing is cut and no record is named that
- * does not exist.
- *
- * Vocabulary:
- * - place: where the whole result ended up: a record, a kept file, or the
- *   answer (`inline`).
- * - retry: a locked database is tried again every RETRY_EVERY_MS with a
- *   short busy timeout, until the total wait (STATE_DB_WAIT_MS) has passed.
+ * Where a long result goes when the state database may refuse it (docs/security.md, "Storage faults"): a record,
+ * after waiting a lock out without blocking the loop; else a file of the state folder the result names; else the
+ * answer itself. Nothing is cut and no record is named that does not exist.
  */
 import { messageOf } from '../../core/errors.js';
 import { assertNever } from '../../core/never.js';
@@ -47,12 +38,9 @@ export interface StoreResultOptions {
 }
 
 /**
- * Stores a long result as record `id`, a part per turn of the loop (each
- * turn one INSERT of at most RECORD_PART code points), so no turn is held
- * by a long one; the record is seen only once its last part is in. A lock
- * met on the way is waited out without blocking (`locked` is told once,
- * with when it began), up to `waitMs`; after that, or any other fault, the
- * draft is dropped and the whole result kept in a file.
+ * Stores a long result as record `id`, one INSERT of at most RECORD_PART code points a turn of the loop, so no
+ * turn is held long; the record is seen once its last part is in. A lock is waited out without blocking
+ * (`locked` told once) up to `waitMs`; past that, or on any other fault, the whole result goes to a file.
  */
 export async function storeRecord(options: StoreResultOptions, raw: string, label: string, id: string, locked?: (since: number) => void): Promise<ResultPlace> {
   const turn = options.turn ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));

@@ -52,16 +52,14 @@ export interface ServiceState {
 }
 
 /**
- * Concluded jobs kept in `jobs` (a poll or a steer of a finished agent
- * answers from its job); an older one answers from its stored row, so a
- * day of agents costs the service no memory or time per agent ever run.
+ * Concluded jobs kept in `jobs` for a poll or steer; an older one answers from its stored row, so a day of agents
+ * costs the service no memory or time per agent ever run.
  */
 export const CONCLUDED_JOBS_MAX = 64;
 
 /**
- * A job has its result: its attempts let go of their agents (the process,
- * its streams, the whole text: the result holds what is answered), it joins
- * the concluded ones kept, and the oldest beyond CONCLUDED_JOBS_MAX leaves `jobs`.
+ * A job has its result: its attempts let go of their agents (process, streams, whole text), and it joins the
+ * concluded ones kept, the oldest beyond CONCLUDED_JOBS_MAX leaving `jobs`.
  */
 export function retire(s: ServiceState, job: Job): void {
   for (const attempt of job.attempts) attempt.agent = settledAgent(attempt.agent);
@@ -106,9 +104,8 @@ export function release(s: ServiceState, slot: number | undefined): void {
 }
 
 /**
- * Writes the attempt's row. A final row the database refuses is kept in a
- * file (src/io/storage/unsaved.ts); on a full disk, where that fails too, the
- * supervisor's room is given back and a compact row (its text cut to a line) written.
+ * Writes the attempt's row. A final row the database refuses is kept in a file (src/io/storage/unsaved.ts); on a
+ * full disk, where that fails too, the supervisor's room is given back and a compact row written.
  */
 export function saveRow(s: ServiceState, job: Job, attempt: Attempt, state: PanelState, now: number, end?: AttemptEnd): void {
   if (!s.agents) return;

@@ -1,14 +1,7 @@
 /**
- * The folder `src/io/embed/`: tai as a library for another Node program:
- * this dashboard, its agent service, and a per-event subscription.
- *
- * tai as a dev dashboard (docs/embedding.md): a
- * board whose panels draw into real headless screens, the screens' render
- * cue for the components (inline mode: the components draw the rows
- * themselves, src/io/terminal/pane-source.ts), and the board's clock, so supervision
- * runs exactly as in the cockpit. A host Ink app renders AgentColumnBox or
- * AgentPanelBox with `board` and `source`; `fitColumn` is what they call to
- * size the board's column to the host's box.
+ * The folder `src/io/embed/`: tai as a library for another Node program (docs/embedding.md). This file: a board
+ * drawing into real headless screens, the screens' render cue and the board's clock, so supervision runs as in
+ * the cockpit; a host Ink app renders AgentColumnBox or AgentPanelBox, sized by `fitColumn`.
  */
 import type { PaneSource } from '../../core/panel/pane-source.js';
 import { fitColumn, windowForColumn } from '../../core/panel/column-fit.js';

@@ -1,11 +1,7 @@
 /**
- * Agents for a library user (docs/embedding.md): the same LocalAgentService the
- * cockpit uses (supervision on the board's clock, the claim check, the cap of
- * eight, counted machine-wide on the state database), on a state database of the host's choosing, without the cockpit's
- * outage watch. Start programs with `service.spawn({cmd: 'spawn', kind, argv,
- * prompt})` or in-process workers with `service.spawnWorker(request, fn, now)`.
- * With the default runners, an acp spawn that names a `session` key keeps
- * its agent for the next spawn with that key until `close()`.
+ * Agents for a library user (docs/embedding.md): the cockpit's LocalAgentService (supervision, the claim check,
+ * the machine-wide cap) on a state database of the host's choosing, without the outage watch. An acp spawn naming
+ * a `session` key keeps its agent for the next spawn with that key until `close()`.
  */
 import { join } from 'node:path';
 import type { Board } from '../../../store/board.js';

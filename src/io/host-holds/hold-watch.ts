@@ -1,11 +1,7 @@
 /**
- * The cockpit's side of a remote agent's lost link (docs/remote.md, "Held
- * during a lost link"): once a second while a remote agent runs, the hold
- * files (host-holds.ts) are matched to the live panels by process group, and
- * a panel whose local side waits for its host is held on the board as for a machine outage: its header
- * `waiting for HOST`, its wall clock and heartbeat paused, a stop waiting for
- * the host (the local side delivers it at the reattach). When the file goes
- * (reattached, or the wait ended) the hold ends and the clocks run again.
+ * The cockpit's side of a remote agent's lost link (docs/remote.md, "Held during a lost link"): hold files matched
+ * to live panels by process group, and such a panel held as for a machine outage (header `waiting for HOST`,
+ * clocks paused, a stop delivered at the reattach) until its file goes.
  */
 import { isLive } from '../../core/panel/panel-state.js';
 import type { Board } from '../../../store/board.js';
@@ -51,11 +47,8 @@ export function lookAtHolds(board: Board, candidates: readonly HoldCandidate[], 
 export type ReadHolds = (dir: string) => HeldAgent[];
 
 /**
- * Looks at the hold files in `dir` every HOLD_LOOK_MS while `live()` gives a
- * remote agent or a panel is held, and not at all otherwise: only a remote
- * agent's local side writes a hold file, so a cockpit of local agents never
- * wakes for it. The board's changes (a panel opened, or its header's second)
- * arm the look; the look disarms itself. Returns the stop.
+ * Looks at `dir`'s hold files every HOLD_LOOK_MS only while `live()` gives a remote agent or a held panel (only a
+ * remote agent writes one, so a cockpit of local agents never wakes); board changes arm the look. Returns the stop.
  */
 export function watchHolds(board: Board, dir: string, live: () => HoldCandidate[], now: () => number, read: ReadHolds = readHolds): () => void {
   const held = new Map<number, string>();

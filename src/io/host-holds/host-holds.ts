@@ -1,13 +1,8 @@
 /**
- * `src/io/host-holds/`: a remote agent held while its host's link is lost (docs/remote.md, "Held during a lost link").
- * This file: the hold files. The remote agent's local side (src/io/remote/remote-run.ts) is a
- * process of the agent's own kind-agnostic runner; while it waits for its
- * host it keeps a file `$XDG_STATE_HOME/tai/ssh/held/PID.json` (PID its own,
- * which is its panel's process group), and removes it when the wait ends. A
- * file, not a line in the agent's output: every kind (command, ACP, Claude,
- * Codex) reads that output with its own protocol, while the file is read the
- * same way for all, by the cockpit (which holds the panel of that process
- * group) and by `tai status`, `tai outage status` and `tai report`.
+ * `src/io/host-holds/`: a remote agent held while its host's link is lost (docs/remote.md, "Held during a lost
+ * link"). This file: the hold files, `PID.json` kept by the agent's local side while it waits. A file, not a line
+ * of output: every kind reads its output with its own protocol, while the file reads the same for all, for the
+ * cockpit, `tai status`, `tai outage status` and `tai report`.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

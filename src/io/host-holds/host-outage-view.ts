@@ -1,9 +1,6 @@
 /**
- * The hosts waited for now, as `tai status`, `tai outage status` and `tai
- * report` show them (docs/remote.md, "Held during a lost link"): from the
- * hold files of the remote agents' local sides, each host once with its
- * outage (since, the next probe, from src/io/remote/host-outage.ts's file)
- * and the agents held for it.
+ * The hosts waited for now, as `tai status`, `tai outage status` and `tai report` show them (docs/remote.md, "Held
+ * during a lost link"): from the hold files, each host once with its outage and the agents held for it.
  */
 import { readHostOutage } from '../remote/host-outage.js';
 import { holdsDir, readHolds, type HeldAgent } from './host-holds.js';

@@ -1,10 +1,7 @@
 /**
- * The shell scripts that put the native reaper on a host (docs/remote.md,
- * "The reaper on a host"), each run by the host's login shell through the
- * shared connection, and the reading of their answers. Every file lands in
- * the remote user's cache folder under a content-hashed name, written beside
- * it and renamed over it once it has run there (`--host true`), so a half
- * file or one the host cannot run is never named.
+ * The shell scripts that put the native reaper on a host (docs/remote.md, "The reaper on a host"), run by its login
+ * shell over the shared connection, and their answers read. Each file is written beside its content-hashed name and
+ * renamed over it once it ran there, so a half file or one the host cannot run is never named.
  */
 import { shCommand } from '../../core/remote/sh-quote.js';
 

@@ -1,15 +1,8 @@
 /**
- * `src/io/host-reaper/`: the native reaper on a host (docs/remote.md, "The
- * reaper on a host"). The host's sh reaper keeps the control lines, the
- * spools and the sessions; the agent runs under `tai-reaper --host`, the
- * staged stop of its whole group and the subreaper that catches `setsid`
- * descendants.
- *
- * This file: which reaper a host gets, chosen once per shared connection
- * (a file beside its control socket): this install's binary copied into the
- * host's cache when `uname -sm` matches and the copy runs there; else
- * reaper.c built there when the host has `cc`; else the sh reaper alone.
- * `TAI_HOST_REAPER=copy|build|sh` narrows the choice.
+ * `src/io/host-reaper/`: the native reaper on a host (docs/remote.md, "The reaper on a host"), under the sh
+ * reaper, for the staged stop of the whole group and the subreaper. This file: which one a host gets, chosen once
+ * per shared connection: this install's binary copied when `uname -sm` matches and it runs, else reaper.c built
+ * there with `cc`, else the sh reaper alone (`TAI_HOST_REAPER=copy|build|sh` narrows the choice).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { machine, type } from 'node:os';

@@ -1,9 +1,7 @@
 /**
- * The folder `src/io/inbox/`: the approval inbox's IO (docs/agents.md, "The
- * inbox"): rules saved to the registry file (saved-rules.ts) and, here, the
- * board's inbox tied to the state database: every audit entry appended to
- * the ask log (src/io/storage/ask-log.ts), and the saved rules not yet
- * expired held again as the service opens.
+ * The folder `src/io/inbox/`: the approval inbox's IO (docs/agents.md, "The inbox"). This file ties the board's
+ * inbox to the state database: each audit entry appended to the ask log, and the unexpired saved rules held again
+ * as the service opens.
  */
 import type { Board } from '../../../store/board.js';
 import { messageOf } from '../../core/errors.js';

@@ -1,10 +1,7 @@
 /**
- * Inbox rules saved to the agents registry file (`tai ask rule add --save`;
- * docs/agents-registry.md, "Saved rules"): appended to, and dropped from,
- * the file's `rules` list, the rest of the file kept as it was (its JSON
- * rewritten with two-space indents); read by a cockpit as it starts, which
- * holds those not yet expired. The file is replaced whole (written beside,
- * then renamed), so a crash leaves the old file or the new one.
+ * Inbox rules saved to the agents registry file (docs/agents-registry.md, "Saved rules"): appended to or dropped
+ * from its `rules`, the rest kept, and held again by a starting cockpit until they expire. The file is replaced
+ * whole (written beside, renamed), so a crash leaves the old file or the new.
  */
 import { readFileSync, renameSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';

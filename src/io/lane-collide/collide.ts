@@ -1,10 +1,7 @@
 /**
- * The folder `src/io/lane-collide/`: lanes that collide (docs/lanes.md,
- * "Collisions"): what each lane changed (touched.ts), the live warnings
- * (collision-watch.ts), real merges in git's object store (lane-conflicts.ts),
- * and here the collisions among a repository's lanes as `tai lane list` and
- * the panels say them: the pairs that share a path, and for those paths
- * whether both changed the same lines (src/core/lanes/collisions.ts).
+ * The folder `src/io/lane-collide/`: lanes that collide (docs/lanes.md, "Collisions"). This file: a repository's
+ * collisions as `tai lane list` and the panels say them, the pairs sharing a path and, for those paths, whether
+ * both changed the same lines (src/core/lanes/collisions.ts).
  */
 import { collisions, sameLines, type CollisionWith, type LaneTouch } from '../../core/lanes/collisions.js';
 import type { StoredLane } from '../lanes/lane-store.js';

@@ -1,12 +1,7 @@
 /**
- * Live collision warnings (docs/lanes.md, "Collisions"): the cockpit's live
- * lanes, each looked at (touched.ts: the paths it changed against its base)
- * when its watch heard a change, on a trigger of its own
- * (src/core/lanes/stat-trigger.ts, COLLIDE_TIMING: about half a second after
- * a change, at most two looks a second, none at rest). When a look changes a
- * lane's paths, the collisions of its repository's live lanes are worked out
- * again (collide.ts: the lines only for shared paths) and every lane whose
- * collisions changed is told, both sides at once.
+ * Live collision warnings (docs/lanes.md, "Collisions"): each live lane's changed paths looked at when its watch
+ * heard a change, on a trigger of its own (COLLIDE_TIMING, none at rest). When a lane's paths change, its
+ * repository's collisions are worked out again and every lane whose collisions changed is told, both sides at once.
  */
 import type { CollisionWith } from '../../core/lanes/collisions.js';
 import { changed, COLLIDE_TIMING, QUIET_TRIGGER, statDueAt, statEnded, statStarted, type StatTrigger } from '../../core/lanes/stat-trigger.js';

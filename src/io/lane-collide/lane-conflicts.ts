@@ -1,11 +1,7 @@
 /**
- * Whether lanes will conflict when merged (docs/lanes.md, "Collisions" and
- * "Merge order"): each lane as it is now (its branch plus its uncommitted
- * work and new files, committed aside by src/io/lane-drops/snapshot.ts
- * without touching its index) merged in git's object store with another
- * (`git merge-tree --write-tree`, git 2.38 or newer), which changes no
- * checkout and no ref. With an older git the conflicts are guessed from the
- * lines both lanes changed (collide.ts), and the answer says so.
+ * Whether lanes will conflict when merged (docs/lanes.md, "Collisions", "Merge order"): each lane as it is now
+ * (uncommitted work included, via src/io/lane-drops/snapshot.ts) merged with another in git's object store, which
+ * changes no checkout and no ref. With a git older than 2.38 it guesses from the lines both changed, and says so.
  */
 import { existsSync } from 'node:fs';
 import type { LaneTouch } from '../../core/lanes/collisions.js';

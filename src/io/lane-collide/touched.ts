@@ -1,10 +1,7 @@
 /**
- * What one lane changed against its base, for the collision warnings
- * (docs/lanes.md, "Collisions"): the paths (`git diff-index --name-only`, the
- * plumbing that never rewrites the index, so a look is no change in the
- * watched gitdir; plus new files git does not ignore), and for the paths two
- * lanes share, the lines (`git diff-index -p -U0`: a path whose content did not
- * change, only its stat, has no hunk and is no change).
+ * What one lane changed against its base, for collisions (docs/lanes.md, "Collisions"): its paths (`git diff-index
+ * --name-only`, which never rewrites the index, so a look is no change in the watched gitdir; plus new files), and,
+ * for shared paths, its lines (`-p -U0`: a path whose stat alone changed has no hunk).
  */
 import { existsSync } from 'node:fs';
 import { parseHunks, WHOLE_FILE, type LineSpan } from '../../core/lanes/collisions.js';

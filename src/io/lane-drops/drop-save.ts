@@ -1,14 +1,7 @@
 /**
- * The folder `src/io/lane-drops/`: drops that can be undone (docs/lanes.md,
- * "Undoing a drop"): a worktree as a tree (snapshot.ts), saving (here),
- * undrop.ts and drop-gc.ts.
- *
- * Saving a lane before `tai lane drop --force` removes it (docs/lanes.md,
- * "Undoing a drop"): a commit of the worktree's whole tree (edits, new files,
- * git-ignored files; snapshot.ts) on top of the lane's last commit, under
- * `refs/tai/drops/NAME/<time>`, its message the lane's row. The ref also keeps
- * the branch's commits, so deleting the branch loses nothing. With the
- * worktree already gone, the ref keeps the branch's last commit.
+ * The folder `src/io/lane-drops/`: drops that can be undone (docs/lanes.md, "Undoing a drop"). This file saves a
+ * lane before `tai lane drop --force`: a commit of the worktree's whole tree (git-ignored files too) on the lane's
+ * last commit under `refs/tai/drops/NAME/<time>`, which also keeps the branch's commits once it is deleted.
  */
 import { existsSync } from 'node:fs';
 import { dropMessage, dropRef, type DroppedLane } from '../../core/lanes/drop-record.js';

@@ -1,13 +1,8 @@
 /**
- * The ended panel of a lane's agent, lingering on the board, reopened from
- * the agent list or only a row there, says what still applies once its lane
- * was dropped (or merged) (docs/lanes.md, "Undoing a drop"): `⎇ NAME ·
- * dropped` in its header and in the agent list, and a line with `tai lane
- * undrop NAME` in its transcript, not the merge its footer offered when the
- * agent ended. `tai lane drop` runs in another process, so the rows of the
- * ended agents' lanes are looked at once a second (one row read each), until
- * each lane is dropped or falls out of the newest REMEMBERED_MAX, and at once
- * when such a panel comes back on the board (one identity check per publish).
+ * An ended lane agent's panel, lingering or reopened, says what still applies once its lane was dropped or merged
+ * (docs/lanes.md, "Undoing a drop"): `dropped` in its header and row, and `tai lane undrop NAME` in its transcript.
+ * The drop runs in another process, so those lanes' rows are read once a second (up to REMEMBERED_MAX), and at
+ * once when such a panel comes back.
  */
 import { laneNextSteps } from '../../core/lanes/lane-lines.js';
 import type { Board } from '../../../store/board.js';

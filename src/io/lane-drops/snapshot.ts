@@ -1,12 +1,7 @@
 /**
- * A worktree's whole state as a git tree, without touching it: its index is
- * copied to a temporary file (GIT_INDEX_FILE), `git add -A` (with `-f`,
- * ignored files too) brings the copy up to the worktree, and `git write-tree`
- * turns it into a tree. The user's index, stash and refs are never written;
- * only objects are added to the repository's store. The copy starts from the
- * real index, so only changed files are hashed again. Used to save a dropped
- * lane (drop-save.ts) and to merge a live lane's uncommitted work in a
- * conflict check (src/io/lane-collide/lane-conflicts.ts).
+ * A worktree's whole state as a git tree without touching it: a copy of its index (GIT_INDEX_FILE) brought up to
+ * the worktree by `git add -A -f`, then `git write-tree`. The user's index, stash and refs are never written, and
+ * starting from the real index hashes only changed files. For drops (drop-save.ts) and conflict checks.
  */
 import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

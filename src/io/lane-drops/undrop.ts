@@ -1,13 +1,8 @@
 /**
- * `tai lane undrop NAME [--as NEW]` (docs/lanes.md, "Undoing a drop"): the
- * newest saved drop of NAME made a lane again. Its row first (it reserves the
- * name), then the worktree on a new branch `tai/NAME` at the lane's last
- * commit, then every saved file written over it from the drop's tree through
- * a temporary index (`git read-tree` + `git checkout-index`: bytes,
- * executable bits and symlinks as saved), and the files the lane had deleted
- * deleted again. The worktree's own index stays at the last commit, so the
- * saved edits show as uncommitted, as they were. The drop's ref is removed
- * only once all that succeeded.
+ * `tai lane undrop NAME [--as NEW]` (docs/lanes.md, "Undoing a drop"): the newest saved drop made a lane again, its
+ * row first (reserving the name), then the worktree at the last commit with the saved files written over it
+ * through a temporary index (bytes, modes and symlinks as saved), so the edits show as uncommitted again. The
+ * drop's ref goes only once all that succeeded.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, unlink } from 'node:fs/promises';

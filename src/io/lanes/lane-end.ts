@@ -1,11 +1,7 @@
 /**
- * The two ways a lane's work ends without a merge: `tai lane drop NAME`
- * (worktree and branch removed; refused while the lane holds unmerged
- * commits or uncommitted edits unless `--force`, and always while its agent
- * runs) and `tai lane restart NAME` (the dead-lane restart of docs/spec.md, "A
- * lane cut off mid-task", by hand: the edits saved aside as a patch, the
- * worktree reset to the lane's last commit, for a fresh agent;
- * src/io/outage/lane-restart.ts does the saving).
+ * The two ways a lane's work ends without a merge (docs/lanes.md, "`tai lane`"): `tai lane drop` (refused with
+ * unmerged commits or edits unless `--force`, and always while its agent runs) and `tai lane restart`, the
+ * dead-lane restart by hand (src/io/outage/lane-restart.ts saves the edits).
  */
 import { existsSync } from 'node:fs';
 import { restartLane, type LaneRestart } from '../outage/lane-restart.js';

@@ -1,15 +1,7 @@
 /**
- * `tai lane merge NAME`: the lane's uncommitted edits committed on its branch
- * (the agent's task as the message), then the branch merged into the branch
- * the lane was made from: a fast-forward when possible, else a merge commit
- * made without touching any checkout (`git merge-tree --write-tree`, git >=
- * 2.38, then `git commit-tree`). Only then is the target branch moved: by
- * `git merge --ff-only` in the checkout that has it (refused first when that
- * checkout has uncommitted changes to a file the merge touches), or by
- * `git update-ref` when none has it. A conflict therefore stops with the files
- * named and every checkout untouched: no checkout is ever left mid-merge.
- *
- * Merges into one branch run one at a time, under a lock the kernel frees
+ * `tai lane merge NAME` (docs/lanes.md, "Merging never leaves a checkout mid-merge"): the lane's edits committed,
+ * its branch merged without touching any checkout (`git merge-tree --write-tree`), and only then the target moved,
+ * so a conflict leaves every checkout untouched. Merges into one branch take turns under a lock the kernel frees
  * when its holder dies (merge-lock.ts).
  */
 import { parseMergeTree, parsePorcelainZ, parseWorktreeList } from '../../core/lanes/git-output.js';

@@ -1,11 +1,7 @@
 /**
- * One live lane's diff stat in its panel's header (docs/lanes.md, "The
- * panel"): one `git diff-index --shortstat` (trackedStat) at a time, in a
- * child process. A watched lane (lane-tree-watch.ts) is stat when it changed,
- * as the stat trigger says (src/core/lanes/stat-trigger.ts): at rest, no
- * git. A lane whose watch failed is stat on the cockpit's timer instead
- * (`look`, every LANE_STAT_EVERY_MS), backing off while quiet
- * (src/core/lanes/stat-schedule.ts), which is said once in the log.
+ * A live lane's diff stat in its header (docs/lanes.md, "The panel"): one `git diff-index --shortstat` at a time
+ * in a child process, when a watched lane changed (at rest, no git), or on the cockpit's backing-off timer for a
+ * lane whose watch failed, which the log says once.
  */
 import type { DiffStat } from '../../core/lanes/git-output.js';
 import { LANE_STAT_EVERY_MS, nextStatEvery } from '../../core/lanes/stat-schedule.js';

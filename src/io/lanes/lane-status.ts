@@ -17,11 +17,8 @@ import type { StateDb } from '../storage/state-db.js';
 const UNTRACKED_READ_MAX = 1 << 20;
 
 /**
- * The tracked diff stat of the worktree against the base (the panel's cheap
- * stat): `git diff-index`, the plumbing under `git diff BASE`, which prints
- * the same but never rewrites the index (`git diff` refreshes it when files
- * were touched, even with GIT_OPTIONAL_LOCKS=0 in git 2.39), so a stat is no
- * change in the watched gitdir that would ask for another stat.
+ * The worktree's tracked diff stat against the base: `git diff-index`, which prints what `git diff BASE` does but
+ * never rewrites the index (`git diff` may, even with GIT_OPTIONAL_LOCKS=0), so a stat triggers no other stat.
  */
 export async function trackedStat(lane: StoredLane): Promise<DiffStat> {
   const run = await git(lane.worktree, ['diff-index', '--shortstat', lane.base, '--']);

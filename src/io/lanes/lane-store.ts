@@ -1,10 +1,7 @@
 /**
- * The lanes' rows on the state database (a `lanes` table, migrations
- * `lanes/1` and `lanes/2`: the agent's process identity), so that a lane outlives the cockpit that made it: `tai lane`
- * works without a cockpit and a new cockpit lists the lanes it finds. A row
- * is keyed by its repository (git's common folder, one per clone) and its
- * name; it is written before the worktree is made, so two processes making
- * the same lane at once cannot both win (the primary key decides).
+ * The lanes' rows on the state database, so a lane outlives the cockpit that made it. Keyed by repository (git's
+ * common folder, one per clone) and name, and written before the worktree, so of two processes making one lane
+ * only one wins (the primary key decides).
  */
 import { guardBusy, migrate, type StateDb } from '../storage/state-db.js';
 

@@ -1,26 +1,8 @@
 /**
- * The watch on one live lane (docs/lanes.md, "The panel"): inotify, through
- * Node's fs.watch, on each folder of the lane's worktree, on its gitdir
- * (`.git/worktrees/NAME/`: its index, HEAD) and on the folder of its branch's
- * ref (`.git/refs/heads/tai/`, only the lane's own name). Any event there is
- * told as one change (the stat trigger, src/core/lanes/stat-trigger.ts,
- * coalesces them); a lane at rest costs no CPU.
- *
- * Not `fs.watch(dir, { recursive: true })`: on Linux, Node 20's recursive
- * watch is a JavaScript walk (internal/fs/recursive_watch.js) that puts one
- * watch on every file and every folder, walks synchronously on the event
- * loop, skips nothing (node_modules included), has no cap, and ignores
- * `persistent` and `unref` (nodejs/performance#26 on its earlier polling).
- * Here: one non-recursive watch per folder (a folder's watch reports its
- * files), walked asynchronously, never into what cannot change the stat:
- * `.git` (a file in a worktree; a nested repository's folder), node_modules
- * and whatever git ignores (one `git check-ignore` per level of folders, at
- * the start and for folders made later), since `git diff` counts tracked
- * files only and ignored folders are where bulk lands (builds, caches,
- * installs). At most LANE_WATCH_MAX watches a lane (inotify watches are a
- * per-user kernel limit, fs.inotify.max_user_watches); past it, or when a
- * watch fails (ENOSPC, EMFILE), every watch closes and `onFail` says why, once.
- * `packed-refs` is not watched: packing moves a ref without changing the stat.
+ * The watch on one live lane (docs/lanes.md, "The panel"): one non-recursive inotify watch per folder of the
+ * worktree, its gitdir and its branch's ref folder, any event told as one change. Not Node's recursive watch,
+ * which on Linux walks synchronously and watches every file, node_modules included, with no cap; here nothing
+ * git ignores is watched, at most LANE_WATCH_MAX a lane, and `onFail` says once why the watch closed.
  */
 import { watch as fsWatch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
@@ -61,9 +43,8 @@ export class LaneTreeWatch {
   readonly #max: number;
   readonly #watchers = new Map<string, FSWatcher>();
   /**
-   * Each watched folder's identity (inode and birth time: ext4 gives a folder made again at once its old
-   * inode): a folder removed and made again under the same name (`rm -rf src && git checkout src`) is
-   * another folder, whose old watch hears nothing.
+   * Each watched folder's inode and birth time (ext4 reuses a folder's inode at once): a folder removed and made
+   * again (`rm -rf src && git checkout src`) is another folder, whose old watch hears nothing.
    */
   readonly #inodes = new Map<string, string>();
   #closed = false;

@@ -1,15 +1,8 @@
 /**
- * A lane's panel (docs/lanes.md): the agent service asks it to make or find
- * the lane a spawn names (`lane`, `in_lane`), then to follow the panel the
- * agent runs in: the header's tag `⎇ NAME`, and its diff stat against the
- * base (lane-stat.ts: one `git diff-index --shortstat` when something in the
- * lane changed, never on the board's hot path; on the backing-off timer here
- * for a lane whose watch failed), its pid in the lane's row; once more with
- * new files counted when the agent ends, and the footer's next steps; its
- * collisions with the other live lanes (src/io/lane-collide/collision-watch.ts)
- * as a note and in the header.
- * Prefix + `D` opens the lane's coloured diff in a read-only view pane,
- * zoomed and focused; `q` (or prefix + `x`) closes it.
+ * A lane's panel (docs/lanes.md, "The panel"): makes or finds the lane a spawn names, then follows its panel: the
+ * `⎇ NAME` tag, the diff stat (on a change, never on the board's hot path; on a backing-off timer for a lane
+ * whose watch failed), collisions with other live lanes, the footer's next steps; prefix + `D` opens its diff in
+ * a read-only view pane.
  */
 import { laneNextSteps, laneTag } from '../../core/lanes/lane-lines.js';
 import { LANE_STAT_EVERY_MS } from '../../core/lanes/stat-schedule.js';
@@ -154,9 +147,8 @@ export class LaneWatch {
   }
 
   /**
-   * Follows the panel `id` an agent of `lane` runs in: its row (with the
-   * agent's process once `pidOf` knows it, so `tai lane drop` in another
-   * process knows the agent still runs), its header tag, its diff stat.
+   * Follows the panel `id` an agent of `lane` runs in: its row (with the agent's pid once known, so `tai lane
+   * drop` elsewhere knows it still runs), its header tag, its diff stat.
    */
   follow(id: number, lane: StoredLane, pidOf: () => number | undefined = () => undefined): void {
     new LaneStore(this.#db).setAgent(lane.repo, lane.name, this.#run, id);
@@ -292,10 +284,8 @@ export class LaneWatch {
   }
 
   /**
-   * The timer's work, every LANE_STAT_EVERY_MS while a lane's watch failed or a
-   * diff view is open (public for tests): a shortstat of each unwatched live
-   * lane that is due and not being read (watched lanes are stat on change);
-   * views keep their lease.
+   * The timer's work while a lane's watch failed or a diff view is open (public for tests): a stat of each
+   * unwatched live lane due and not being read (watched lanes are stat on change); views keep their lease.
    */
   refresh(): void {
     const s = this.#board.getState();

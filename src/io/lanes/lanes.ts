@@ -1,15 +1,8 @@
 /**
- * The folder `src/io/lanes/`: lanes on disk: the rows (lane-store.ts), git in
- * a child process (lane-git.ts), making and finding a lane (this file), its
- * state and diff (lane-status.ts), merging (lane-merge.ts), dropping and
- * restarting (lane-end.ts), and the panel's view of a live lane
- * (lane-watch.ts). docs/lanes.md tells the whole story.
- *
- * Making a lane is one `git worktree add -b tai/NAME <common-dir>/tai-lanes/NAME HEAD`:
- * inside git's own folder, so nothing appears among the repository's files and
- * every clone keeps its own lanes. The row is written first (it reserves the
- * name); a failed `worktree add` removes the row again, so nothing is left
- * half-made.
+ * The folder `src/io/lanes/`: lanes on disk, their rows, git, state, merge, drop and panel (docs/lanes.md). This
+ * file makes and finds a lane: one `git worktree add -b tai/NAME` inside git's own folder, so nothing appears among
+ * the repository's files and each clone keeps its lanes. The row is written first (it reserves the name) and
+ * removed again if the worktree fails, so nothing is left half-made.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -119,9 +112,8 @@ export function newLane(made: Pick<StoredLane, 'repo' | 'name' | 'top' | 'worktr
 }
 
 /**
- * The lane named `name`: in the repository of `cwd` when it is in one, else the
- * only lane of that name on the machine; throws LaneError when there is none
- * or several.
+ * The lane named `name`: in `cwd`'s repository when it is in one, else the machine's only lane of that name;
+ * throws LaneError when there is none or several.
  */
 export async function findLane(db: StateDb, name: string, cwd: string): Promise<StoredLane> {
   const store = new LaneStore(db);
@@ -146,12 +138,9 @@ export interface LaneAgent {
 }
 
 /**
- * The state of the lane's latest agent (null before one started). It runs
- * while its own process does (pid and start time, src/io/process-identity.ts:
- * a recycled pid is another program), or, before that process is known or
- * while an outage holds it, while its row is live and its supervisor runs
- * (the run key's pid, started when the key says). A live row of a supervisor
- * that is gone counts as cancelled: its reaper stopped the agent.
+ * The state of the lane's latest agent (null before one). It runs while its process does (src/io/process-identity.ts:
+ * a recycled pid is another program), or, before that is known or while held, while its row is live and its
+ * supervisor runs; a live row of a gone supervisor is cancelled (its reaper stopped the agent).
  */
 export function laneAgentState(db: StateDb, lane: StoredLane): LaneAgent | null {
   if (lane.agentRun === null || lane.agentId === null) return null;

@@ -1,13 +1,8 @@
 /**
- * The lock that runs merges into one branch of one repository one at a time
- * (docs/lanes.md, "Merging never leaves a checkout mid-merge"). It is a Unix
- * socket listening on a name in Linux's abstract namespace (unix(7)), made of
- * the repository's common folder and the branch: only one process can listen
- * on a name, and the kernel frees it when that process dies however it dies
- * (SIGKILL included), so a merge killed mid-way never blocks the next one and
- * there is no stale file to judge by a pid that may have been reused. A
- * waiter that gives up connects to the lock, which answers with its
- * holder's pid, and names it.
+ * The lock that runs merges into one branch one at a time (docs/lanes.md, "Merging never leaves a checkout
+ * mid-merge"): a Unix socket listening on an abstract name (unix(7)). Only one process can listen on it and the
+ * kernel frees it when that process dies, however, so a killed merge never blocks the next and no stale file is
+ * judged by a reused pid. A waiter that gives up asks the lock for its holder's pid and names it.
  */
 import { connect, createServer, type Server } from 'node:net';
 import { LaneError } from './lanes.js';

@@ -1,12 +1,7 @@
 /**
- * `src/io/launch/`: what tai's launcher (src/bin/tai, a POSIX sh script) and
- * this process say to each other. For a cockpit on a terminal the launcher
- * runs node with a pipe on fd 3 and TAI_EXEC_FD=3; node does the setup
- * (starts the server, finds the link) and, instead of waiting on the native
- * client, writes the client's argv on that pipe, one argument a line, and
- * exits: the launcher execs it, so the client takes this process's place
- * (docs/architecture.md, "Client and server"). Nothing is evaluated by the
- * shell: the lines are split on newlines only.
+ * `src/io/launch/`: what tai's launcher (src/bin/tai, a POSIX sh script) and this process say to each other: node
+ * sets up, writes the client's argv on fd 3, one argument a line, and exits, and the launcher execs it, so the
+ * client takes this process's place (docs/architecture.md, "Client and server"). The shell evaluates nothing.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 
@@ -19,10 +14,8 @@ const LAUNCHER_FD = 3;
 let planFd: number | undefined;
 
 /**
- * Takes the launcher's plan pipe, if this process was started by it: the
- * variable is removed (the cockpit's programs never see it) and the pipe
- * reopened close-on-exec, so no program this process starts holds it open
- * (the launcher waits for its end).
+ * Takes the launcher's plan pipe, if this process was started by it: the variable removed and the pipe reopened
+ * close-on-exec, so no program started here holds it open (the launcher waits for its end).
  */
 export function takeExecFd(env: NodeJS.ProcessEnv = process.env): void {
   if (env[EXEC_FD_VARIABLE] === undefined) return;

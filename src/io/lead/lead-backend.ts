@@ -1,10 +1,7 @@
 /**
- * Where a lead's commands go: the cockpit's control socket (the panels
- * appear beside the lead, as for `tai spawn --detach`), or, outside a
- * cockpit, a board and agent service in this process (as a plain
- * `tai spawn` supervises: the same clocks, no panel). Either way a command
- * is the control protocol's and its reply the dispatcher's, so the lead's
- * tools and the CLI say the same things.
+ * Where a lead's commands go: the cockpit's control socket (its panels beside the lead), or outside one a board
+ * and agent service here, as a plain `tai spawn` supervises. Either way the command is the protocol's and the reply
+ * the dispatcher's, so the lead's tools and the CLI say the same.
  */
 import type { Command } from '../../core/protocol/commands.js';
 import { isLive } from '../../core/panel/panel-state.js';

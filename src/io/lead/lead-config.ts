@@ -1,9 +1,7 @@
 /**
- * What each lead CLI needs to use `tai mcp` (`tai mcp --config NAME`), in
- * its own form: Claude Code's `claude mcp add`, Codex's `mcp_servers` table
- * of config.toml, Gemini CLI's `mcpServers` of settings.json, opencode's
- * `mcp` of opencode.json. The server is `tai` when it is on PATH, else this
- * very tai (node and its script), so the printed line works as printed.
+ * What each lead CLI needs to use `tai mcp` (`tai mcp --config NAME`; docs/lead.md, "Setup, one line per CLI"), in
+ * its own form. The server is `tai` when on PATH, else this very tai (node and its script), so the line works as
+ * printed.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

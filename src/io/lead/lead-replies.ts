@@ -1,9 +1,7 @@
 /**
- * What each of the lead's tools does and answers, as text a model reads:
- * bounded (LEAD_REPLY_MAX, with the way to read more), agents' values on one
- * line each, and every piece of an agent's text sanitized as wait's events
- * are (docs/security.md). A refusal is thrown as a LeadRequestError with the one-line
- * reason the CLI gives; the server turns it into a tool error.
+ * What each lead tool does and answers, as text a model reads: bounded (LEAD_REPLY_MAX, with the way to read more),
+ * agents' values a line each, agents' text sanitized (docs/security.md). A refusal is a LeadRequestError with the
+ * CLI's reason, which the server makes a tool error.
  */
 import { join } from 'node:path';
 import { formatElapsed } from '../../core/panel/header.js';

@@ -1,12 +1,7 @@
 /**
- * The folder `src/io/lead/`: tai for a lead agent (its MCP server, its
- * session, waits, replies, where commands go, the CLIs' config, the wake-up).
- *
- * `tai mcp`: the lead's tools as an MCP server (the official SDK's McpServer,
- * zod input schemas), over whatever transport the caller connects (stdio for
- * `tai mcp`). Each tool's description is written for the model that calls
- * it: what it does, what it returns, what it costs. A refusal comes back as a
- * tool error (isError) with the CLI's one-line reason. docs/lead.md.
+ * The folder `src/io/lead/`: tai for a lead agent (docs/lead.md). This file: `tai mcp`'s tools as an MCP server
+ * (the official SDK's McpServer) over any transport. Each tool's description is written for the model calling it:
+ * what it does, returns and costs; a refusal is a tool error with the CLI's one-line reason.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -107,10 +102,8 @@ async function waitTool(session: LeadSession, ids: readonly number[] | undefined
 }
 
 /**
- * Runs a tool body; a refusal becomes a tool error with its one-line reason,
- * anything else an internal one. Every reply passes the sanitizer once more
- * (a no-op on what the replies sanitized already), so no path, an error's
- * message included, hands the lead an agent's controls.
+ * Runs a tool body: a refusal is a tool error with its reason, anything else an internal one. Every reply passes
+ * the sanitizer once more, so no path (an error's message included) hands the lead an agent's controls.
  */
 async function answered(body: () => Promise<string> | string): Promise<CallToolResult> {
   try {

@@ -1,9 +1,7 @@
 /**
- * One lead's side of tai (the process of `tai mcp`): the agents it started
- * (only those are its to wait on and cancel), the events already reported,
- * and the waits now pending, so two waits never race for one agent's end.
- * Spawn requests are built as `tai spawn` builds them: an agent of the
- * registry by name is a turn of its session, a command by its argv.
+ * One lead's side of tai (the `tai mcp` process): the agents it started (only those are its to wait on and cancel),
+ * the events reported, and the pending waits, so two waits never race for one agent's end. Spawns are built as
+ * `tai spawn` builds them.
  */
 import { resolve } from 'node:path';
 import { entrySpawnCommand } from '../../core/agents/agent-spawn.js';
@@ -133,10 +131,8 @@ export class LeadSession {
   }
 
   /**
-   * Waits for the next events (or, with `all`, for every one to finish) among
-   * `ids`, or among every agent of this lead not reported yet. A named agent
-   * reported before is reported again at once; an agent another wait of this
-   * lead is waiting on is refused.
+   * Waits for the next events (with `all`, for all to finish) among `ids`, or among this lead's agents not reported
+   * yet. A named agent reported before is reported again at once; one another wait waits on is refused.
    */
   async wait(ids: readonly number[] | undefined, all: boolean, timeoutMs: number, signal?: AbortSignal, onLook?: (waitedMs: number, pending: readonly number[]) => void): Promise<WaitOutcome> {
     for (const id of ids ?? []) {

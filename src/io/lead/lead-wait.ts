@@ -1,10 +1,7 @@
 /**
- * Waiting for the next events among some agents (the lead's `wait` tool and
- * `tai wait`): an agent finished (done, failed, timeout, cancelled; a retried
- * job only when its last attempt ended) or asks a question. Each look polls
- * the agents still pending and reads the one question queue; between looks
- * it sleeps WAIT_LOOK_MS, so an event is seen within about that, and the
- * caller is told each look (its progress notifications).
+ * Waiting for the next events among some agents (the lead's `wait` and `tai wait`): an agent finished (a retried
+ * job only at its last attempt) or asks. Each look polls the pending agents and the question queue, WAIT_LOOK_MS
+ * apart, and is told to the caller (its progress notifications).
  */
 import type { AgentResult } from '../../core/agents/agent-service.js';
 import type { LeadEvent } from '../../core/lead/lead-view.js';

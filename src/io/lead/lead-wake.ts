@@ -1,15 +1,8 @@
 /**
- * Waking an idle lead (`tai --wake`; docs/lead.md): watches the board for
- * the lead's agents ending or asking, hears the main pane's keys and output
- * through two calls (`noteKeys`, `noteOutput`), and, when the rules of
- * src/core/lead/wake-rules.ts allow, types one line into the main program as
- * the user would (the line, then Enter) and shows it on the status line.
- *
- * Event-driven: the rules are asked when something they depend on happens
- * (`poke`: an agent of the lead ended or asks, the lead's traffic changed), and
- * one timer is armed only for the deadline a "not now" names. Keys and output
- * only move that deadline later, so they arm nothing: the timer, when it fires,
- * asks again and arms the later deadline. Nothing pending, no timer.
+ * Waking an idle lead (`tai --wake`; docs/lead.md, "Waking an idle lead"): when src/core/lead/wake-rules.ts
+ * allows, types one line into the main program as the user would. Event-driven: the rules are asked when an agent
+ * ends or asks or the lead's traffic changes; one timer only for a "not now"'s deadline, which keys and output
+ * merely move later, so they arm nothing. Nothing pending, no timer.
  */
 import { decideWake, type WakeDecision, type WakeDelays, type WakeEvent } from '../../core/lead/wake-rules.js';
 import { isLive } from '../../core/panel/panel-state.js';

@@ -1,13 +1,8 @@
 /**
- * The wake-up (lead-wake.ts) put into a drawn cockpit (`tai --wake`,
- * docs/lead.md): the agents the lead started and its waits come from the
- * control socket's record (src/io/socket/lead-traffic.ts), the keys and the
- * output from the main pane's two hooks, and the line goes to the main
- * program through the main pane, as typed keys do. The rules are asked when
- * the board's count of live or asking agents changes, a question opens, or
- * the record changes (a spawn, a poll, a question list answered), and a
- * timer runs only for the deadline they name: at rest, none. Without
- * `--wake` every call here does nothing.
+ * The wake-up (lead-wake.ts) put into a drawn cockpit (`tai --wake`, docs/lead.md, "Waking an idle lead"): the
+ * lead's agents and waits from src/io/socket/lead-traffic.ts, keys and output from the main pane's hooks, the
+ * line typed through the main pane. Rules are asked on changes, a timer only for their deadline: at rest, none.
+ * Without `--wake` every call does nothing.
  */
 import { WAKE_DELAYS, type WakeDelays } from '../../core/lead/wake-rules.js';
 import { messageOf } from '../../core/errors.js';
@@ -122,9 +117,8 @@ export function wireLeadWake(traffic: LeadTraffic | undefined, w: WakeWiring): W
 }
 
 /**
- * The delays, each from the environment when set there to a whole number of
- * ms (TAI_WAKE_QUIET_OUTPUT_MS, TAI_WAKE_QUIET_KEYS_MS, TAI_WAKE_GAP_MS: for
- * tests and for users who want another pace), else docs/lead.md's.
+ * The delays: TAI_WAKE_QUIET_OUTPUT_MS, TAI_WAKE_QUIET_KEYS_MS and TAI_WAKE_GAP_MS when set to whole ms (for tests
+ * and users who want another pace), else docs/lead.md's.
  */
 export function wakeDelays(env: NodeJS.ProcessEnv): WakeDelays {
   const ms = (name: string, fallback: number): number => {

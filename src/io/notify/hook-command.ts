@@ -1,16 +1,12 @@
 /**
- * How `TAI_NOTIFY_HOOK` is run, the same for every notification (an agent
- * waiting or ending, src/io/cockpit/notifier.ts; an outage given up,
- * src/io/outage/notify.ts): `$1 $2 $3` are the event, who it is about and the
- * message, whether the hook is a path to a script or a command line
- * (README.md, "Switches"; docs/outages.md, "The commands").
+ * How `TAI_NOTIFY_HOOK` is run, alike for every notification (src/io/cockpit/notifier.ts, src/io/outage/notify.ts):
+ * `$1 $2 $3` are the event, who it is about and the message, whether the hook is a script's path or a command line
+ * (docs/agents.md, "Notifications").
  */
 
 /**
- * The argv of the hook: `sh -c HOOK tai-notify ARGS` hands the arguments to
- * the command line's `$1 $2 $3`, which a plain path would never see; a
- * single word without shell syntax is that path (or a program on PATH),
- * run with the arguments.
+ * The hook's argv: `sh -c HOOK tai-notify ARGS` hands the arguments to the line's `$1 $2 $3`, which a plain path
+ * would never see; a single word without shell syntax is run as that path (or program on PATH) with them.
  */
 export function hookCommand(hook: string, args: readonly string[]): [string, string[]] {
   const plain = hook.trim();

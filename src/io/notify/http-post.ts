@@ -1,9 +1,7 @@
 /**
- * One POST to a webhook, bounded: Node's own http/https, loaded on the first
- * push only, never `fetch` (its first call loads undici and the modules it
- * needs, which the cockpit keeps out of memory, src/io/lean-import.ts; and an
- * aborted fetch can keep the process alive for seconds). No keep-alive: a
- * push every few minutes needs no socket held open between them.
+ * One bounded POST to a webhook with Node's own http/https, loaded at the first push, never `fetch`: it loads undici,
+ * which the cockpit keeps out of memory (src/io/lean-import.ts), and an aborted fetch can hold the process. No
+ * keep-alive: a push every few minutes needs no socket held open.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { messageOf } from '../../core/errors.js';

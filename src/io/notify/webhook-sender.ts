@@ -1,12 +1,8 @@
 /**
- * The folder `src/io/notify/`: pushes to the webhook (the environment's
- * config, one bounded POST, this queue). The webhook's queue: pushes sent one at a time, in order, each at most once
- * (by its key), never waited for by the cockpit (`push` only queues). A push
- * that fails for the network, a timeout, 5xx, 408 or 429 is tried again on
- * the outage schedule (one minute, five, ten, an hour, then hourly for 8
- * hours; TAI_OUTAGE_TIME_SCALE applies), the pushes behind it waiting their
- * turn; one refused for good (another 4xx) is logged and dropped. When the
- * queue is full the oldest push not being sent is dropped and logged.
+ * The folder `src/io/notify/`: pushes to the webhook (docs/agents.md, "Pushes to a webhook"). This file: its queue,
+ * one push at a time, in order, each at most once, never waited for by the cockpit. A push failing for a reason
+ * worth trying again retries on the outage schedule, the rest waiting; one refused for good, or the oldest of a
+ * full queue, is logged and dropped.
  */
 import { parseTimeScale } from '../../core/outage/outage-schedule.js';
 import { pushKey, pushRequest, retryPlan, type Push, type PushOutcome, type WebhookConfig } from '../../core/notify/webhook-push.js';

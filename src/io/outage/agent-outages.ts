@@ -1,18 +1,8 @@
 /**
- * The outage side of an agent's attempt (docs/agents.md,
- * "Outages: held, restarted, given up"): what the agent service asks when an attempt ends on its own,
- * before it finishes the panel.
- *
- * Vocabulary:
- * - judgement: the one verdict on an ended attempt. An attempt whose hand-back
- *   ends with a `NETWORK: <cmd>` line *yielded*; a failed attempt is sorted
- *   once by the one classifier (src/core/outage/classify.ts) from the runner's
- *   evidence, most decisive first; a network or model failure is an *outage*,
- *   anything else (a rate limit included) is *final* and reported as it is.
- * - lane: an agent whose cwd is the top of a linked git worktree
- *   (`git worktree add`), the way a run gives each lane its own. Only a lane
- *   is reset to its last commit before a restart; a main checkout never is,
- *   since the user (or other agents) may be working in it.
+ * The outage side of an agent's attempt (docs/agents.md, "Outages: held, restarted, given up"): the one judgement
+ * on an attempt that ended on its own, yielded (`NETWORK: <cmd>`), an outage, or final (a rate limit too). Only a
+ * lane (a linked worktree) is reset to its last commit before a restart, never a main checkout, where the user
+ * or other agents may be working.
  */
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -40,9 +30,8 @@ export interface AgentOutages {
   /** The state folder; a lane's edits are saved under its `saved-edits/`. */
   readonly stateDir: string;
   /**
-   * Where a held agent's wait is told besides its panel, for a supervisor
-   * with no panel to show (an in-process `tai spawn` writes it on stderr):
-   * the hold and why, the resume or restart, the stop at give-up.
+   * Where a held agent's wait is told besides its panel, for a supervisor with none (an in-process `tai spawn`
+   * writes it on stderr): the hold and why, the resume or restart, the stop at give-up.
    */
   readonly tell?: (panelId: number, line: string) => void;
 }
@@ -69,9 +58,8 @@ export function judgeAttempt(outcome: RunOutcome, result: string, now: number): 
 }
 
 /**
- * Sorts a failed attempt once: the first piece of the runner's evidence the
- * classifier can name decides (the error that ended the turn before earlier
- * ones, a protocol error before stderr); without evidence, the summary.
+ * Sorts a failed attempt once: the first piece of the runner's evidence the classifier can name decides (the
+ * turn's ending error first, protocol errors before stderr); without evidence, the summary.
  */
 export function classifyAttempt(outcome: RunOutcome, now: number): Classification {
   const summary: FailureInput = { text: outcome.summary };
@@ -115,9 +103,8 @@ export function laneWorktree(cwd: string | undefined): string | undefined {
 }
 
 /**
- * Resets a lane whose agent died to `outage` before its fresh agent starts:
- * its uncommitted edits are saved aside and it returns to its last commit
- * (src/io/outage/lane-restart.ts); returns the line the panel and the result show.
+ * Resets a lane whose agent died to `outage` before its fresh agent starts: edits saved aside, back to its last
+ * commit (src/io/outage/lane-restart.ts); returns the line the panel and the result show.
  */
 export function resetDiedLane(outages: AgentOutages, lane: { label: string; worktree: string; task: string }, outage: Outage, now: number): string {
   const restart = restartLane(outages.db, {
@@ -163,9 +150,8 @@ export interface HeldAttempt {
 }
 
 /**
- * Holds a panel whose agent died to an outage (or yielded with `NETWORK:
- * <cmd>`) until the service is back, then restarts it (a lane reset first);
- * at give-up the panel is cancelled; an abort (a stop) finishes it.
+ * Holds a panel whose agent died to an outage (or yielded with `NETWORK: <cmd>`) until the service is back, then
+ * restarts it (a lane reset first); at give-up the panel is cancelled; a stop finishes it.
  */
 export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
   const waitedFor = judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
@@ -197,10 +183,8 @@ export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, 
 }
 
 /**
- * An agent silent past the idle limit: the watch confirms a silent cut by the
- * probe and holds the panel. When the service is back a live agent carries
- * on (the idle clock watches it again); one that ended during the hold is
- * judged again, and restarted if it died to the outage.
+ * An agent silent past the idle limit: the watch confirms a silent cut by the probe and holds the panel. Once
+ * back, a live agent carries on; one that ended meanwhile is judged again (restarted if the outage killed it).
  */
 export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, signal: AbortSignal, now: () => number): Promise<void> {
   const held = told(outages, panel);

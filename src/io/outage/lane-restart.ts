@@ -1,17 +1,7 @@
 /**
- * Restarting a lane whose agent died to an outage (docs/spec.md, "A lane cut
- * off mid-task"). When the probe says the service is back, the lane's
- * uncommitted edits are saved aside for review, never built on: the diff of the
- * worktree and the index against the last commit (`changes.patch`, binary safe)
- * and a copy of every untracked file (`untracked/`), with `lane.json` saying
- * whose they are. The worktree is then reset to its last commit and cleaned of
- * untracked files (ignored ones, such as node_modules, stay), the restart is
- * written to the run log, and the caller gets what it needs to start a fresh
- * agent on the same task in the same worktree.
- *
- * An agent that handed back with a final `NETWORK: <cmd>` line (it reached a
- * network step while cut off) is restarted the same way; `yieldedNetworkStep`
- * reads that line.
+ * Restarting a lane whose agent died to an outage or yielded `NETWORK: <cmd>` (docs/spec.md, "A lane cut off
+ * mid-task"): its uncommitted edits are saved aside for review, never built on, then the worktree is reset to its
+ * last commit and cleaned (ignored files stay), and the caller starts a fresh agent on the same task there.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -127,9 +117,8 @@ export type LaneWaitEnd =
   | { readonly kind: 'aborted'; readonly outage: Outage };
 
 /**
- * Joins the outage that killed (or stopped) the lane's agent, waits it out on
- * the shared probe, and restarts the lane when the service is back; at give-up
- * the lane is logged as left undone (`lane-left`) and its worktree untouched.
+ * Joins the outage that killed (or stopped) the lane's agent, waits it out on the shared probe, and restarts the
+ * lane when back; at give-up the lane is logged `lane-left` and its worktree left untouched.
  */
 export async function restartLaneWhenBack(
   wait: OutageWaitOptions & { readonly scale?: number },

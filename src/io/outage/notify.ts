@@ -1,16 +1,7 @@
 /**
- * The one notification at give-up (docs/spec.md, "Give-up and notification": a
- * notification only when the 8-hour limit is reached and the run stops).
- * Exactly one process machine-wide sends it, the one that wins the
- * compare-and-set on the outage's `notified_at`; every other waiter, and every
- * outage that ended before give-up, notifies nobody.
- *
- * The channels: a desktop notification through `notify-send` where it is
- * installed, the terminal bell and an OSC 9 message (iTerm2, WezTerm, kitty,
- * Windows Terminal show it as a desktop notification), and the hook command in
- * `TAI_NOTIFY_HOOK`, run as the cockpit's notifier runs it (src/io/notify/hook-command.ts):
- * `$1 $2 $3` are `outage`, the service lost and the message, also in `TAI_NOTIFY_*` and `TAI_OUTAGE_*`.
- * Each channel's outcome is written to the run log as one `notify-sent` row.
+ * The one notification at give-up (docs/spec.md, "Give-up and notification"): sent by the one process that wins the
+ * compare-and-set on the outage's `notified_at`, through notify-send, the bell and OSC 9, and TAI_NOTIFY_HOOK run as
+ * src/io/notify/hook-command.ts runs it (docs/outages.md, "The model"); each outcome is a `notify-sent` row.
  */
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { claimNotification, formatDuration, log, type Outage } from './outage-store.js';

@@ -1,20 +1,7 @@
 /**
- * `tai outage status` and `tai report`, read from the outage table and the run
- * log: every outage with its start, end, duration and probes, what waited or
- * was restarted, and after a give-up what is left (docs/outages.md, "The
- * report format"; docs/spec.md, "Give-up and notification": "shorter
- * outages appear in the end-of-run report with how long each lasted and what
- * was retried").
- *
- * Vocabulary of the run log rows read here, each tied to an outage:
- * - waited: `net-wait` (a `tai net` step joined the outage), `agent-hold`
- *   (an agent's panel was held), `lane-wait` (a dead lane waits to restart);
- * - done: `net-done` (the step ran again and succeeded), `net-failed` (it ran
- *   again and failed some other way), `agent-resume` (a held panel resumed);
- * - restarted: `lane-restart` (a dead lane restarted from its last commit);
- * - left: `net-left` (a step abandoned at give-up), `agent-stop` (an agent
- *   stopped at give-up), `lane-left` (a lane not restarted);
- * - probes made: `probe-ok` and `probe-fail` rows (one per schedule step).
+ * `tai outage status` and `tai report`, read from the outage table and the run log: every outage with its times
+ * and probes, what waited, resumed, restarted or was left (docs/outages.md, "The report format" and "The run
+ * log"; docs/spec.md, "Give-up and notification").
  */
 import { sanitizeLine } from '../../core/text/sanitize.js';
 import { formatDuration as duration, listOutages, readLog, type Outage, type RunLogEntry } from './outage-store.js';
@@ -68,9 +55,8 @@ export function outageReport(db: StateDb, now: number): OutageReportEntry[] {
 }
 
 /**
- * Who still waits on an outage: a waiter that joined and has not left, been
- * done or ended (a `tai net` step interrupted with Ctrl-C logs `net-left`),
- * and whose process still lives.
+ * Who still waits on an outage: a waiter that joined and has not left, been done or ended (a `tai net` step
+ * stopped with Ctrl-C logs `net-left`), and whose process lives.
  */
 export function stillWaiting(entry: OutageReportEntry, alive: (pid: number) => boolean): RunLogEntry[] {
   const over = [...entry.done, ...entry.left];

@@ -1,34 +1,8 @@
 /**
- * The folder `src/io/outage/`: a lost network or model service waited out
- * once for the whole machine (docs/spec.md, "Outages"): this store, the run
- * log, the shared wait, the probes, lane restarts, the one notification and the
- * report.
- *
- * The machine-wide outage state and the run log, on the state database
- * (docs/spec.md, "Outages": one process records the outage on the machine and
- * the others hold off).
- *
- * The run log itself is src/io/outage/run-log.ts.
- *
- * Vocabulary. An *outage* is one lost service, `network` or `model`; at most
- * one is *open* per service (neither ended nor given up), and every process
- * that sees the same loss *reports* it: the first report opens the outage, the
- * later ones join it. The outage carries its place on the schedule
- * (`core/outage-schedule`): the *stage* of the pending probe, the failed
- * *attempts*, `next_probe_at`, and when the hourly stage began. A *probe* is
- * due when `now >= next_probe_at`; whoever finds it due *claims* it in one
- * IMMEDIATE transaction and holds a *lease* (`prober_pid`, `lease_until`)
- * while it probes, so exactly one process probes each step; a lease that
- * expires (its prober died) can be taken over. The prober *records* the
- * outcome: success ends the outage, failure moves it one step along the
- * schedule or gives up. The *notification* at give-up is claimed by a
- * compare-and-set on `notified_at`, so exactly one process sends it. The *run
- * log* is append-only (triggers refuse UPDATE and DELETE): every report,
- * claim, outcome and notification is a row, which the report and the tests read.
- *
- * Every function takes `now` (epoch ms); none reads the clock. The outage's
- * time scale (labs only) is stored when it opens, so every process that later
- * records a probe moves it on the same scale.
+ * The folder `src/io/outage/`: a lost network or model service waited out once for the whole machine
+ * (docs/spec.md, "Outages"). This file: the machine-wide outage state on the state database, where one process
+ * claims each probe under a lease and one sends the give-up notification (docs/outages.md, "The model"). Every
+ * function takes `now`; an outage's time scale is stored when it opens, so every process moves it alike.
  */
 import type { OutageService } from '../../core/outage/classify.js';
 import { isOutageStage, nextProbe, parseTimeScale, type OutageStage } from '../../core/outage/outage-schedule.js';
@@ -147,9 +121,8 @@ export function reportFailure(
 }
 
 /**
- * Claims the due probe of `service`'s open outage for `pid` under a lease of
- * `leaseMs`: true for exactly one claimant per step, false when no probe is
- * due, another process holds a live lease, or no outage is open.
+ * Claims the due probe of `service`'s open outage for `pid` under a `leaseMs` lease: true for exactly one
+ * claimant per step; false when none is due, another holds a live lease, or no outage is open.
  */
 export function claimProbe(db: StateDb, service: OutageService, pid: number, now: number, leaseMs: number): boolean {
   ensureOutageSchema(db);
@@ -171,10 +144,8 @@ export function claimProbe(db: StateDb, service: OutageService, pid: number, now
 }
 
 /**
- * Records a probe's outcome on `service`'s open outage: success ends it,
- * failure counts an attempt and sets the next probe from the schedule (on the
- * outage's own time scale) or gives up; releases the lease. Returns the outage
- * as it now stands, or undefined when none is open.
+ * Records a probe's outcome and releases the lease: success ends the outage, failure counts an attempt and sets
+ * the next probe from the schedule (at its own time scale) or gives up. The outage as it stands, if open.
  */
 export function recordProbe(
   db: StateDb,

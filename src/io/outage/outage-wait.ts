@@ -1,20 +1,8 @@
 /**
- * Waiting an outage out on the one shared probe (docs/spec.md, "Outages": a
- * lane that reaches a network step waits on one shared probe).
- *
- * Vocabulary. A *waiter* is anything blocked on an outage: a `tai net` step, a
- * held agent, `tai outage wait`, the cockpit's standing wake-up. Every waiter
- * runs the same loop: read the outage; if it has ended, the service is *back*;
- * if it *gave up*, stop; if its probe is due, try to *claim* it (exactly one
- * waiter machine-wide wins, `outage-store`), run the probe and record the
- * outcome; otherwise *poll*: sleep until `next_probe_at`, but never longer than
- * the poll bound, so an outcome recorded by another process (or by hand) is
- * seen soon. The *standing wake-up* evaluates every open outage at least every
- * 20 minutes even when no waiter is left (docs/spec.md, "The standing
- * wake-up"), so a run whose own turn died still follows the schedule.
- *
- * Time comes from an injected clock and sleep, so tests drive the loop without
- * waiting; the defaults are the real ones.
+ * Waiting an outage out on the one shared probe (docs/outages.md, "The model"): every waiter reads the outage,
+ * claims and runs a due probe (one wins machine-wide), else sleeps until the next, never past the poll bound, so
+ * another process's outcome is seen soon. The standing wake-up follows the schedule with no waiter left
+ * (docs/spec.md, "The standing wake-up"). Clock and sleep are injected.
  */
 import type { OutageService } from '../../core/outage/classify.js';
 import {
@@ -135,8 +123,7 @@ export interface StandingWakeUp {
 }
 
 /**
- * Arms the standing wake-up: evaluates the outages now and then every
- * `everyMs` (default 20 minutes) until stopped, handing each evaluation to
+ * Arms the standing wake-up: evaluates the outages now and every `everyMs` until stopped, handing each to
  * `onEvaluated` (where the cockpit stops held agents and notifies at give-up).
  */
 export function startStandingWakeUp(

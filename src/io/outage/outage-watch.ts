@@ -1,28 +1,8 @@
 /**
- * What the runners and the agent service call when an agent fails
- * (docs/agents.md, "Outages: held, restarted, given up"): held in its panel,
- * waiting for the service, while other agents keep working.
- *
- * `onAgentFailure(classification, panelId)` sorts the failure through the one
- * classifier's verdict: a rate limit or any other failure is handed back as it
- * is (`not-outage`); a lost network or model service is reported into the
- * machine-wide outage, the panel is *held* (its header says "waiting for
- * network", its idle and wall clocks pause), and the call waits the outage out
- * on the shared probe. When the service is back the panel is *resumed* and the
- * caller restarts the agent if it died (see `lane-restart` for an agent in a
- * git worktree); at give-up the caller stops the agent, and this process sends
- * the one notification if it wins the claim. Every hold, resume and stop is a
- * run log row, which `tai report` reads.
- *
- * `onLaneYield(request, panelId)` is for a lane whose agent handed back with a
- * final `NETWORK: <cmd>` line (docs/spec.md, "A lane cut off mid-task"): the
- * panel is held while `restartLaneWhenBack` waits, and resumed for the fresh
- * agent once the lane is reset to its last commit with its edits saved aside.
- *
- * `onAgentSilent(panelId)` is for the idle clock: a stream cut silently
- * mid-answer raises nothing, so an agent silent past its idle limit is
- * confirmed by the probe before it is held: the network probe, then, with the network
- * fine, the model probe (an agent may retry a failing model silently).
+ * What the runners and the agent service call when an agent fails, falls silent or a lane yields with
+ * `NETWORK: <cmd>` (docs/agents.md, "Outages: held, restarted, given up"): a lost service holds the panel on the
+ * machine-wide outage while other agents keep working; anything else is handed back. A silent agent is confirmed
+ * by the network probe, then the model probe, before it is held: a stream cut mid-answer raises nothing.
  */
 import { outageServiceOf, type Classification, type OutageService } from '../../core/outage/classify.js';
 import { restartNotBefore } from '../../core/outage/outage-schedule.js';
@@ -68,9 +48,8 @@ export interface HoldOptions {
   /** Told the service's verdict just before the panel is held. */
   readonly onHold?: (classification: Classification) => void;
   /**
-   * How often the panel's agent was already restarted after an outage: a
-   * repeat stays held past the service's return until the widening schedule
-   * allows (restartNotBefore in src/core/outage/outage-schedule.ts).
+   * How often the panel's agent was already restarted after an outage: a repeat stays held past the service's
+   * return until the widening schedule allows (restartNotBefore, src/core/outage/outage-schedule.ts).
    */
   readonly restarts?: number;
   /** The agent named the service itself (a `NETWORK: <cmd>` yield): no probe confirms it first. */
@@ -88,34 +67,23 @@ export type LaneYieldVerdict =
 /** The watch the agent service holds: every held panel's wait goes through it. */
 export interface OutageWatch {
   /**
-   * Holds panel `panelId` through the outage its failure belongs to, or says
-   * it is none; `signal` ends the wait early (the panel was closed). A lost
-   * connection is confirmed by the network probe first: when the network
-   * answers, the model service is what failed, and its probe decides.
+   * Holds panel `panelId` through its failure's outage, or says it is none; `signal` ends the wait (the panel
+   * closed). A lost connection is first confirmed by the network probe (confirmNetwork).
    */
   onAgentFailure(classification: Classification, panelId: number, label?: string, signal?: AbortSignal, hold?: HoldOptions): Promise<AgentFailureVerdict>;
   /**
-   * An agent silent past its idle limit (a silent cut raises nothing): joins
-   * the open network outage, or runs the network probe once to confirm one and
-   * holds the panel if it fails; with the network fine, the same with the
-   * model outage and the model probe; both fine hands the silence back.
-   * `onHold` is told the verdict just before the panel is held.
+   * An agent silent past its idle limit (a silent cut raises nothing): the network, then the model service, is
+   * joined or probed once and the panel held if it failed; both fine hands the silence back. `onHold` is told first.
    */
   onAgentSilent(panelId: number, label?: string, signal?: AbortSignal, onHold?: (classification: Classification) => void): Promise<AgentFailureVerdict>;
   /**
-   * A lane that handed back with `NETWORK: <cmd>` (docs/spec.md, "A lane cut
-   * off mid-task"): holds panel `panelId`, waits through `restartLaneWhenBack`
-   * (which saves the lane's edits aside and resets it to its last commit when
-   * the service is back), then resumes the panel for the fresh agent; at
-   * give-up, as for a failure.
+   * A lane that handed back with `NETWORK: <cmd>` (docs/spec.md, "A lane cut off mid-task"): holds the panel
+   * through `restartLaneWhenBack`, then resumes it for the fresh agent; at give-up, as for a failure.
    */
   onLaneYield(request: LaneYield, panelId: number, label?: string, signal?: AbortSignal): Promise<LaneYieldVerdict>;
   /**
-   * Arms the standing wake-up for the cockpit's whole life (docs/spec.md, "The
-   * standing wake-up"): every 20 minutes (or `everyMs`) the open outages are
-   * re-evaluated, due probes run, and an outage that gave up without a
-   * notification gets its one notification from here. Stop it when the cockpit
-   * exits.
+   * Arms the standing wake-up for the cockpit's life (docs/spec.md, "The standing wake-up"): open outages
+   * evaluated, due probes run, a give-up without a notification notified. Stop it when the cockpit exits.
    */
   armWakeUp(everyMs?: number, onError?: (error: unknown) => void): StandingWakeUp;
 }
@@ -248,9 +216,8 @@ async function gaveUp(ctx: WatchContext, service: OutageService, outage: Outage,
 }
 
 /**
- * A lost connection with no network outage open is checked by the network
- * probe: when the network answers, the model service is what failed (when
- * it has a probe to say when it is back).
+ * A lost connection with no network outage open is checked by the network probe: when the network answers, the
+ * model service is what failed (when it has a probe to say when it is back).
  */
 async function confirmNetwork(ctx: WatchContext, failure: Classification): Promise<Classification> {
   const { options } = ctx;

@@ -1,18 +1,8 @@
 /**
- * The probes that decide whether an outage is over (each tests only
- * what failed; docs/outages.md, "The model"). The network probe is, by default, `git ls-remote` of the
- * current repository's remote (origin, else the first remote); the command line
- * in `TAI_NETWORK_PROBE` replaces it. The model probe is the canary command in
- * `TAI_MODEL_PROBE`; without one, a model outage waits for the lead's canary to
- * report through `tai outage probe --model ok|fail` (docs/spec.md, "Outages").
- *
- * A probe runs in a child process of its own process group, killed whole when
- * it outlives its timeout: an aborted connection can keep a process alive for
- * minutes (git has no connect timeout; docs/outages.md, "The model"). A probe
- * succeeds when its command exits 0, and fails otherwise, with one exception
- * for the default git probe: a refusal that the one classifier does not call a
- * lost network (an authentication failure, a repository not found) is the
- * remote answering, so the network is back.
+ * The probes that decide whether an outage is over, each testing only what failed (docs/outages.md, "The model").
+ * A probe runs in its own process group, killed whole past its timeout (git has no connect timeout). The default
+ * git probe counts a refusal the classifier does not call a lost network (bad credentials, no such repository)
+ * as the remote answering: the network is back.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { classify, type OutageService } from '../../core/outage/classify.js';
@@ -128,9 +118,8 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * The remote the default probe reads: `origin` when present, else the first
- * one, among the remotes that reach the network: a path or `file://` remote
- * answers without it, so it never counts as a probe of it.
+ * The default probe's remote: `origin`, else the first, among remotes that cross the network (a path or a
+ * `file://` remote answers without it).
  */
 function defaultRemote(cwd: string): string | undefined {
   const listed = spawnSync('git', ['remote', '-v'], { cwd, encoding: 'utf8', timeout: 5_000 });

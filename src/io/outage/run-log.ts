@@ -1,10 +1,7 @@
 /**
- * The run log: every process's account of what happened to outages, probes,
- * notifications and restarts, on the state database, append-only (triggers
- * refuse UPDATE and DELETE). The outage store (outage-store.ts) writes its
- * rows inside its own transactions; other modules append theirs with `log`;
- * `tai report` and the tests read it. Every function takes the time it
- * records; none reads the clock.
+ * The run log (docs/outages.md, "The run log"): every process's account of outages, probes, notifications and
+ * restarts, append-only (triggers refuse UPDATE and DELETE). The outage store writes inside its own transactions,
+ * others through `log`; every function takes the time it records.
  */
 import type { OutageService } from '../../core/outage/classify.js';
 import { guardBusy, migrate, type StateDb } from '../storage/state-db.js';

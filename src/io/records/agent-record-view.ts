@@ -1,10 +1,7 @@
 /**
- * The claim check's view of a record (its head, the line naming it, its
- * tail) as an agent's row keeps it (src/io/storage/agents-store.ts): not
- * repeated in the row but a reference to the record, written back into the
- * row by a trigger before the record is deleted. Rows written before that
- * (`agents/2`) are made references once, when a database is first opened
- * by a tai that knows it (`agents/3`).
+ * The claim check's view of a record as an agent's row keeps it: a reference to the record, not a copy, written
+ * back into the row by a trigger before the record is deleted. Rows from before (`agents/2`) are made references
+ * once, by the first tai that knows `agents/3`.
  */
 import { claimLine, codePoints } from '../../core/agents/claim-check.js';
 import { guardBusy, type StateDb } from '../storage/state-db.js';
@@ -32,10 +29,8 @@ interface ViewRow {
 const OLD_VIEWS = 'agents/3';
 
 /**
- * Rows written before `agents/2` still hold their claim check's view whole:
- * each becomes a reference to its record, as `save` makes one, where the
- * record is there and reads back exactly the row's text; once per database.
- * Returns the rows made references.
+ * Rows written before `agents/2` hold their claim check's view whole: each becomes a reference to its record, as
+ * `save` makes one, where the record reads back exactly the row's text; once per database. Returns how many.
  */
 export function compactOldViews(db: StateDb, now: number = Date.now()): number {
   const applied = (): boolean => db.prepare<[string], { name: string }>('SELECT name FROM schema WHERE name = ?').get(OLD_VIEWS) !== undefined;
@@ -75,9 +70,8 @@ export function compactOldViews(db: StateDb, now: number = Date.now()): number {
 }
 
 /**
- * A text that ends with the claim check's view of record `recordId` (head,
- * the line naming the record, tail): what comes before the view and the code
- * points of its head and tail; undefined for any other text.
+ * A text ending with the claim check's view of record `recordId`: what comes before the view and the code points
+ * of its head and tail; undefined for any other text.
  */
 export function splitView(text: string, recordId: string, total: number): { before: string; head: number; tail: number } | undefined {
   const found = new RegExp(`\\n\\n\\[\\.\\.\\. (\\d+) characters omitted; the whole result \\(${total} characters\\) is record ${recordId}: .*--offset (\\d+) --limit \\d+\\) \\.\\.\\.\\]\\n\\n`).exec(text);

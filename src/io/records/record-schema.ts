@@ -1,21 +1,8 @@
 /**
- * `src/io/records/`: the record store's SQL beside its class
- * (src/io/storage/records.ts): its tables and migrations (this file), its
- * search (record-search.ts), a slice of a record's parts (record-slice.ts),
- * and the claim check's view an agent's row keeps of one (agent-record-view.ts).
- *
- * The record store's tables and how an older database is moved to them.
- *
- * - records/1: one row per record, its text whole, indexed by FTS5 on insert.
- * - records/2: the index built after the write, a chunk at a time.
- * - records/3: the text in parts (`record_parts`, at most RECORD_PART code
- *   points each), so a long result is written a part per turn of the loop;
- *   a part is also the index's chunk. A record's row says `writing` (its
- *   writer's pid) until its last part is in: until then nothing reads,
- *   finds or counts it.
- * - records/4: each part's chunk in the index also holds the next part's
- *   first RECORD_OVERLAP code points, so a word a part's end cuts in two is
- *   whole in one chunk; the index is built again from each record's start.
+ * `src/io/records/`: the record store's SQL beside its class (src/io/storage/records.ts): tables, search, slices
+ * and the claim check's view an agent's row keeps. This file: the tables and their migrations, up to records/4:
+ * text in parts of at most RECORD_PART code points (written a part a turn, unseen until the last is in), each
+ * indexed with the next part's first RECORD_OVERLAP code points, so a word cut by a part's end is whole in a chunk.
  */
 import { migrate, type StateDb } from '../storage/state-db.js';
 import { RECORD_DELETE_TRIGGER as TRANSCRIPTS_TRIGGER } from '../storage/transcripts.js';
@@ -28,12 +15,9 @@ export const RECORD_PART = 32_768;
 export const RECORD_OVERLAP = 1_024;
 
 /**
- * The SQL of the indexed (and scanned) chunk of part `p` (a table alias of
- * `record_parts`): its text and, when it ends inside a word, the next
- * part's first RECORD_OVERLAP code points. A part never changes once its
- * record is whole, so the index's delete reads the same text it indexed.
- * records/4's view and trigger hold this SQL as it was then: a change of it
- * needs a migration of its own, or the index's deletes would not match.
+ * The SQL of part `p`'s indexed (and scanned) chunk: its text and, when it ends inside a word, the next part's
+ * first RECORD_OVERLAP code points; a whole record's parts never change, so a delete reads what was indexed.
+ * records/4's view and trigger hold this SQL as it was: a change of it needs a migration of its own.
  */
 export function chunkTextSql(p: string): string {
   return `${p}.text || ${nextHeadSql(p)}`;
@@ -45,9 +29,8 @@ export function seamTextSql(p: string): string {
 }
 
 /**
- * The SQL that is true when part `p` ends inside a word (not at a space, as
- * a part cut at one does): only then can a word straddle its end. Its last
- * byte, read as a blob: a text's last character would be counted from its start.
+ * The SQL true when part `p` ends inside a word, where only a word can straddle its end. It reads the last byte
+ * as a blob: a text's last character would be counted from its start.
  */
 export function endsInWordSql(p: string): string {
   return `substr(CAST(${p}.text AS BLOB), -1) NOT IN (x'20', x'0a', x'09', x'0d')`;
@@ -103,10 +86,8 @@ const RECORDS_2 = [
 ];
 
 /**
- * The text in parts. An older record's text is cut into parts of
- * RECORD_PART code points (not at spaces) and indexed again from its start.
- * The other tables' triggers that read a deleted record's text are moved to
- * its parts first, or the text column could not be dropped.
+ * The text in parts: an older record's text is cut into RECORD_PART code points (not at spaces) and indexed again.
+ * Other tables' triggers that read a deleted record's text move to its parts first, or the column could not go.
  */
 function records3(db: StateDb): string[] {
   const has = (name: string): boolean => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?").get(name) !== undefined;

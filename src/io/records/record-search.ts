@@ -1,14 +1,8 @@
 /**
- * How the record store (src/io/storage/records.ts) finds whole records, as a
- * search box finds them: first by full text, each word's tokens as words or
- * a word's start (FTS5 prefix queries on the indexed parts), each word in
- * any part of the record (best first), then, while fewer than the limit
- * were found, records holding each word anywhere, inside a word too (instr
- * on each part, ignoring ASCII case; a scan, newest first), which also
- * finds a record not yet indexed. The index reads a part with the next
- * part's start (`chunkTextSql`), the scan a part and then the seam around
- * its end (`seamTextSql`), so a word a part's end cuts in two is found when
- * it is at most RECORD_OVERLAP + 1 code points long (the stated bound). The user's text is never FTS syntax.
+ * How the record store finds whole records, as a search box does: by full text (each word's tokens, prefix
+ * queries, in any part), then, while under the limit, by a scan for each word anywhere (ASCII case ignored), which
+ * finds unindexed records too. Index and scan both read across a part's end, so a word cut there is found up to
+ * RECORD_OVERLAP + 1 code points. The user's text is never FTS syntax.
  */
 import { SNIPPET_BEFORE, SNIPPET_SPAN, substringSnippet, wordQueries } from '../../core/agents/record-query.js';
 import type { StateDb } from '../storage/state-db.js';
@@ -50,11 +44,8 @@ export function searchRecords(db: StateDb, query: string, limit: number): Record
 }
 
 /**
- * The records whose indexed parts hold every word, each word in any part:
- * first those with every word in one part, best first (the index's rank),
- * then those whose words fall in different parts, newest first. A word is
- * matched per record by rowid alone; only a part that holds every word is
- * ranked (a rank reads the part's text again), as before words could part.
+ * The records whose indexed parts hold every word, each in any part: those with all in one part first, by the
+ * index's rank, then the rest, newest first. Only a part holding every word is ranked (a rank rereads its text).
  */
 function indexHits(db: StateDb, query: string, max: number): RecordHit[] {
   const matches: string[] = [];

@@ -1,16 +1,11 @@
 /**
- * A slice of a record's text in SQL: a record is stored in parts
- * (`record_parts`, src/io/storage/record-schema.ts), so what was
- * `substr(text, FROM + 1, LEN)` on its row is this subquery over the parts
- * that overlap [FROM, FROM + LEN), in code points. The transcripts' and the
- * agents' rows that read a record in place use it too.
+ * A slice of a record's text in SQL: the record is stored in parts, so `substr(text, FROM + 1, LEN)` becomes a
+ * subquery over the parts overlapping [FROM, FROM + LEN), in code points; the rows that read a record in place use it.
  */
 
 /**
- * The SQL of the code points [`from`, `from` + `len`) of the record whose
- * seq is `seq` (each an SQL expression, evaluated several times); '' when
- * nothing overlaps. Name the outer row's columns by their table
- * (`records.seq`): inside the subquery a bare `seq` is the part's own.
+ * The SQL of the code points [`from`, `from` + `len`) of record `seq` (SQL expressions, evaluated several times);
+ * '' when nothing overlaps. Name the outer row's columns by table (`records.seq`): a bare `seq` is the part's.
  */
 export function recordSliceSql(seq: string, from: string, len: string): string {
   return `coalesce((SELECT group_concat(substr(p.text, max(1, (${from}) - p.start + 1), (${from}) + (${len}) - max(p.start, (${from}))), '' ORDER BY p.start)

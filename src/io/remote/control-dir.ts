@@ -1,12 +1,7 @@
 /**
- * `src/io/remote/`: the remote agents' adapters (docs/remote.md): the system `ssh` run with an
- * argv (never a local shell string), one shared connection per host
- * (ControlMaster), the local wrapper that carries stops and heartbeats to the
- * host's reaper, and the checks of `tai hosts`.
- *
- * This file: the 0700 folder of tai's own that holds the control sockets,
- * one per host, each beside a `.host` file naming its host (a socket's name
- * is a hash: a host name may be long, a socket path may not).
+ * `src/io/remote/`: the remote agents' adapters (docs/remote.md): `ssh` run with an argv, never a local shell
+ * string, one shared connection per host, the local wrapper, `tai hosts`' checks. This file: tai's own 0700 folder
+ * of control sockets, each beside a `.host` file naming its host (a socket's name is a hash: socket paths are short).
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * A lost connection to a host as an outage of that host (`ssh://HOST`,
- * docs/remote.md): waited out on the shared widening schedule
- * (src/core/outage/outage-schedule.ts, on `TAI_OUTAGE_TIME_SCALE` like every
- * outage) with one probe of the host at a time, however many of its agents
- * wait. The outage is a JSON file beside the host's control socket; a probe is
- * claimed by creating a lock file beside it (its prober's pid inside, taken
- * over when that process is gone), so agents of one host in any number of
- * processes share each probe and its outcome.
+ * A lost connection to a host as an outage of that host (docs/remote.md, "A lost link: an outage of the host, then
+ * a reattach"), on the shared widening schedule with one probe at a time however many agents wait: a JSON file
+ * beside the host's control socket, a probe claimed by a lock file holding its prober's pid, taken over when gone.
  */
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * The program every remote agent's runner starts, of any kind
- * (`node remote-agent.js PLACE_JSON -- ARGV...`): the agent's own argv stays
- * in the runner's argv word by word, so a runner that reads or extends it
- * (Claude's `--input-format stream-json`, `--permission-prompt-tool stdio`)
- * works as for a local agent. At start it turns ARGV into the ssh argv of
- * the host's slot and reaper (ssh-argv.ts) and runs the local side
- * (remote-run.ts) on it: the ACP JSON-RPC, Claude's and Codex's stream-json
- * go over the same ssh stdio as a command's lines.
+ * The program every remote agent's runner starts, of any kind (`node remote-agent.js PLACE_JSON -- ARGV...`): the
+ * agent's argv stays in the runner's argv word by word, so a runner that reads or extends it works as for a local
+ * agent. It turns ARGV into the ssh argv of the host's slot and reaper and runs remote-run.ts on it.
  */
 import { fileURLToPath } from 'node:url';
 import { REMOTE_CLOCKS, type RemoteClocks } from '../../core/remote/remote-reaper.js';

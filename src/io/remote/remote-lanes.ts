@@ -1,11 +1,7 @@
 /**
- * Lanes on another host (docs/remote.md, "Lanes on a host"): the worktree
- * made in the host's repository, and `tai lane diff|merge|drop` of it, each
- * a git command line run through the host's shared connection with every
- * word quoted (src/core/remote/sh-quote.ts). The lane's row is the local
- * one (src/io/lanes/lane-store.ts) with its `host` set; its paths are the
- * host's. The worktree sits where a local lane's does: `<git common
- * folder>/tai-lanes/NAME`.
+ * Lanes on another host (docs/remote.md, "Lanes on a host"): the worktree in the host's repository and `tai lane
+ * diff|merge|drop` of it, as git command lines through the host's shared connection, every word quoted. The row is
+ * the local one with `host` set, its paths the host's.
  */
 import { checkLaneName, laneNameOf, uniqueLaneName } from '../../core/lanes/lane-name.js';
 import { shCommand } from '../../core/remote/sh-quote.js';
@@ -120,9 +116,8 @@ export async function hostLaneDrop(db: StateDb, lane: StoredLane, force: boolean
 }
 
 /**
- * A spawn with a host and a lane (`tai spawn --host NAME --lane L`): the
- * lane made on the host from the repository of the spawn's `cwd` there,
- * and the spawn turned into one that runs in the lane's worktree.
+ * A spawn with a host and a lane (`tai spawn --host NAME --lane L`): the lane made on the host from the repository
+ * of the spawn's `cwd` there, and the spawn turned into one in the lane's worktree.
  */
 export async function hostLaneSpawn(request: CommandOf<'spawn'>, now: number, env: NodeJS.ProcessEnv): Promise<{ request: CommandOf<'spawn'>; lane: StoredLane }> {
   const { lane: name, ...rest } = request;

@@ -1,25 +1,8 @@
 /**
- * The local side of a remote agent: the program the `command` runner runs
- * for `tai spawn --host` (`node remote-run.js HOST -- ssh ARGS...`, the last
- * argument the command line of the host's reaper). It runs ssh in a process
- * group of its own, so the runner's soft stop (a signal to this group) does
- * not end the connection: it is turned into a `stop` line for the host's
- * reaper instead. It sends a heartbeat line every few seconds, forwards its
- * own stdin (the prompt, steering lines) as `i` lines and its end as `e`,
- * and reads the session's frames (src/core/remote/spool-frames.ts) into its
- * stdout and stderr: a banner is left out, every byte shown once.
- *
- * A connection lost after the session began is an outage of the host, not
- * the agent's end: the agent goes on under its reaper, this side waits for
- * the host on the shared schedule (host-outage.ts), held meanwhile (a hold
- * file, src/io/host-holds/host-holds.ts, which the cockpit turns into the
- * panel's held state), then attaches a new session to the same job and reads
- * on from the bytes it has. The job is named here before the host answers,
- * so a cut before the first begin line is attached to as well. A stop asked
- * while the link is down waits for the host and is delivered at the reattach.
- * It exits with the agent's status (or ssh's, 255, when the first connection
- * failed). When this process dies however it dies, the session's stdin ends
- * and the host's reaper sees its lifeline gone.
+ * The local side of a remote agent, the program the `command` runner runs for `tai spawn --host`: ssh in a group
+ * of its own, so the runner's soft stop becomes a `stop` line for the host's reaper, not the connection's end. A
+ * lost connection is an outage of the host, not the agent's end: held, then a new session reads on from the
+ * bytes it has (docs/remote.md, "A lost link: an outage of the host, then a reattach").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -122,10 +105,8 @@ export function main(args: readonly string[], options: RemoteRunOptions = {}): v
 }
 
 /**
- * The runner's soft stop (a signal to this group): a `stop` line to the
- * host's reaper, or, while the link is down, staged: said in the panel, kept
- * in the hold, and sent at the reattach (the host's grace stops the agent if
- * tai never gets back).
+ * The runner's soft stop: a `stop` line to the host's reaper or, while the link is down, said in the panel, kept
+ * in the hold and sent at the reattach (the host's grace stops the agent if tai never gets back).
  */
 function stopAsked(link: Link, code: number): void {
   const first = !link.stopAsked;
@@ -243,10 +224,8 @@ function fullNote(link: Link, stream: SpoolStream): string {
 const ACK_CARRY_MS = 5_000;
 
 /**
- * The exit frame acknowledged: this side ends once ssh has (the host's session
- * read the ack, so the job's folder goes), or after ACK_CARRY_MS. Ending at
- * once let the runner's reaper kill ssh before it sent the ack, and the host
- * kept the folder for its lost grace
+ * The exit frame acknowledged: this side ends once ssh has (the host read the ack and drops the job's folder), or
+ * after ACK_CARRY_MS; ending at once let the reaper kill ssh before it sent the ack, and the host kept the folder
  * (docs/remote.md, "The reaper on the host: the POSIX `sh` path").
  */
 function acknowledged(link: Link, code: number): void {

@@ -1,10 +1,7 @@
 /**
- * A spawn with a `host` (`tai spawn --host NAME`, a registry entry's
- * `host`, a socket request) turned into a local agent of any kind: its argv
- * wrapped (remote-agent.ts) so the runner starts the local side of the host's
- * slot and reaper, its label carrying the host. `tai spawn` first checks the
- * host (name, connection, its slots) so a bad host is said before any panel;
- * the agent service starts the host's shared connection (hostReady).
+ * A spawn with a `host` turned into a local agent of any kind: its argv wrapped (remote-agent.ts) to run the local
+ * side of the host's slot and reaper, its label carrying the host (docs/remote.md, "Every kind on a host"). The
+ * host is checked first, so a bad one is said before any panel.
  */
 import type { CommandOf } from '../../core/protocol/commands.js';
 import { RequestError } from '../../core/errors.js';
@@ -40,10 +37,8 @@ export function remotePlace(host: string, cwd: string | undefined, env: NodeJS.P
 }
 
 /**
- * The request the runner starts for a spawn with a `host`: its argv wrapped,
- * its label `LABEL @HOST`, its `cwd` (a folder on the host) carried inside
- * the wrapper's argument, so the local side runs where the service runs.
- * A request without a host is returned as it is.
+ * The request the runner starts for a spawn with a `host`: its argv wrapped, labelled `LABEL @HOST`, its `cwd`
+ * (a folder on the host) carried in the wrapper's argument. A request without a host is returned as it is.
  */
 export function hostRequest(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): CommandOf<'spawn'> {
   const { host, cwd, host_grace: grace, ...rest } = request;
@@ -65,12 +60,9 @@ export interface HostReady {
 }
 
 /**
- * Called by the agent service (the supervisor: a cockpit's server, or a `tai
- * spawn` outside one) before it starts an agent of `request.host`: it starts
- * the host's shared connection here, never under the agent's reaper, so no
- * agent's stop ends it (ssh-master.ts). An ACP agent's session/new names the
- * folder it runs in: `cwd` as given when absolute, else the host's own path
- * of it (its login folder without one), asked of the host.
+ * Run by the supervisor before it starts an agent on `request.host`: the host's shared connection starts here,
+ * never under the agent's reaper, so no agent's stop ends it (ssh-master.ts). An ACP agent's folder is `cwd` when
+ * absolute, else the host's own path of it, asked of the host.
  */
 export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.ProcessEnv = process.env): Promise<HostReady> {
   if (request.host === undefined) return {};
@@ -91,10 +83,8 @@ export async function hostReady(request: CommandOf<'spawn'>, env: NodeJS.Process
 }
 
 /**
- * Whether `host` can take one more agent, asked before any panel opens
- * (`supervisor`: by a process that supervises the agent itself):
- * a bad name (64), no connection (69), its own slots all live (75, the
- * message naming the host). Undefined when it can.
+ * Why `host` cannot take one more agent, asked before any panel opens (`supervisor`: by a process supervising it
+ * itself): a bad name (64), no connection (69), all its slots live (75). Undefined when it can.
  */
 export async function hostRefusal(host: string, env: NodeJS.ProcessEnv, supervisor = false): Promise<RemoteRefusal | undefined> {
   try {

@@ -1,12 +1,8 @@
 /**
- * One connection per host, shared by every agent on it: a ControlMaster in
- * the background, kept ControlPersist seconds after its last session. Only a
- * supervisor starts it (the agent service of a cockpit, or of a `tai spawn`
- * outside one), before it starts a remote agent: never a process under an
- * agent's reaper (the wrapper of a remote agent, a `tai` run inside an
- * agent), whose stop would end the master with every session through it.
- * Everything else connects with ControlMaster=no: through the master when
- * it is up, on a connection of its own when it is not.
+ * One connection per host, shared by its agents: a ControlMaster kept ControlPersist seconds after its last
+ * session. Only a supervisor starts it, never a process under an agent's reaper, whose stop would end the master
+ * and every session through it; everything else connects with ControlMaster=no (docs/remote.md, "One connection
+ * per host").
  */
 import { ControlDirError, controlDir, controlSocket } from './control-dir.js';
 import { checkArgv, masterArgv, runArgv, type SshPlace } from './ssh-argv.js';
@@ -42,18 +38,16 @@ let mayStartMasters = true;
 const starting = new Map<string, Promise<void>>();
 
 /**
- * Called by a process that runs under an agent's reaper (a remote agent's
- * wrapper): its ensureMaster only looks, so no master is ever that agent's
- * descendant (the reaper stops every descendant with it).
+ * Called under an agent's reaper (a remote agent's wrapper): ensureMaster then only looks, so no master is ever an
+ * agent's descendant (the reaper stops every descendant with it).
  */
 export function leaveMastersToSupervisor(): void {
   mayStartMasters = false;
 }
 
 /**
- * Starts the host's master unless it is up; throws HostUnreachableError with
- * ssh's reason. In a process that left masters to its supervisor it does
- * nothing: its ssh runs go through the master when it is up, on their own otherwise.
+ * Starts the host's master unless it is up; throws HostUnreachableError with ssh's reason. Does nothing where
+ * masters are left to the supervisor: ssh then goes through the master when up, on its own otherwise.
  */
 export function ensureMaster(place: SshPlace): Promise<void> {
   if (!mayStartMasters) return Promise.resolve();
@@ -96,9 +90,8 @@ export async function hostState(host: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * Runs `commandLine` on the host, through its shared connection when it is
- * up, else on one of its own (a `tai` command may run inside an agent: it
- * starts no master); its stdout, or HostUnreachableError.
+ * Runs `commandLine` on the host, through its shared connection when up, else on one of its own (a `tai` inside
+ * an agent starts no master); its stdout, or HostUnreachableError.
  */
 export async function probeHost(host: string, commandLine: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const run = await runSsh(runArgv(placeOf(host, env), commandLine));

@@ -14,10 +14,8 @@ export interface SshRun {
 }
 
 /**
- * Runs an ssh argv, with `input` on its stdin (a file sent to the host) or
- * none; kills it after `timeoutMs`. Without input it may start a master that
- * goes to the background holding the pipes, so it is waited for by its exit;
- * with input, by its pipes' close (all of the host's answer read).
+ * Runs an ssh argv with `input` (a file for the host) or none on stdin, killed after `timeoutMs`. Without input it
+ * may start a master that keeps the pipes, so it is waited for by its exit; with input, by its pipes' close.
  */
 export function runSsh(argv: readonly string[], timeoutMs = 20_000, input?: Buffer): Promise<SshRun> {
   const [file, ...args] = argv;

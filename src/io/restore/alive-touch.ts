@@ -1,12 +1,7 @@
 /**
- * A cockpit's last sign of life on its record (docs/restore.md, "What is
- * stored"): what a restore counts as the wall clock its live agents spent.
- * It matters only while an agent runs, so it is written only then: when the
- * first agent starts, at most every ALIVE_EVERY_MS in the board's own tick
- * (which runs each second while an agent is live, so no timer of its own
- * wakes the process), and once when the last agent ends. A cockpit without
- * agents writes nothing until its end. Whether it crashed is its process's
- * business (cockpit-claim.ts).
+ * A cockpit's last sign of life (docs/restore.md, "What is stored"), what a restore counts as its live agents'
+ * spent wall clock; so it is written only while an agent runs: at the first start, at most every ALIVE_EVERY_MS
+ * in the board's own tick (no timer of its own wakes the process), and at the last end.
  */
 import { isLive } from '../../core/panel/panel-state.js';
 import type { Board, PanelView } from '../../../store/board.js';

@@ -1,10 +1,7 @@
 /**
- * Which cockpit a name restores, and the claim that makes exactly one
- * process restore it (docs/restore.md): the newest run of that name on this
- * machine by this user, when it ended without `tai kill` or its main
- * program's exit and its process is gone. The claim and the new run's own row
- * are written in one immediate transaction: two `tai attach NAME` racing see
- * one claim each, and the second finds it taken.
+ * Which cockpit a name restores (docs/restore.md, "Restoring"): the user's newest run of it here that ended without
+ * a deliberate end, its process gone. The claim and the new run's row go in one immediate transaction, so of two
+ * racing `tai attach NAME` the second finds it taken.
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';

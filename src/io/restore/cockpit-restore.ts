@@ -1,14 +1,7 @@
 /**
- * A cockpit's record and its restore (docs/restore.md). At start a named
- * cockpit records its run and, unless told not to, claims the newest run of
- * its name that ended without a deliberate end: its main program then starts
- * again in its folder (continued, for an agent CLI that can), and once the
- * agent service is open every agent that was live gets its panel back with
- * its transcript so far, the seam, and either its session resumed with the
- * wall clock it had left or a line saying it ended with the cockpit. While an
- * agent runs the record's last sign of life is kept current (alive-touch.ts);
- * a deliberate end marks it ended, anything else leaves it for the next `tai`
- * of that name.
+ * A cockpit's record and its restore (docs/restore.md, "Restoring"): a named cockpit records its run and claims
+ * the newest run of its name that ended without a deliberate end; its main program starts again, and each live
+ * agent gets its panel back with its transcript and its session resumed, or a line saying it ended with the cockpit.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,10 +1,7 @@
 /**
- * An agent service's launches kept current (docs/restore.md): each attempt's
- * launch written when it starts, the session id the agent reports rewritten
- * as it arrives (the board's events: `{ type: 'session' }`), and its live flag
- * cleared when it ends. An agent stopped because its cockpit is ending stays
- * live: whether that end restores it is the cockpit's row's business (a
- * deliberate end marks the cockpit `ended`, and nothing of it is restored).
+ * An agent service's launches kept current (docs/restore.md, "What is stored"): written at start, the session id
+ * rewritten as it arrives, the live flag cleared at the end. An agent stopped by its cockpit's end stays live:
+ * whether it is restored is the cockpit row's business.
  */
 import { encodeLaunch, type Launch } from '../../core/restore/launch.js';
 import { endsWithCockpit } from '../../core/restore/restore-plan.js';

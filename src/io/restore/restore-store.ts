@@ -1,17 +1,7 @@
 /**
- * The folder `src/io/restore/`: a cockpit outliving itself (docs/restore.md):
- * this store of cockpits and their agents' launches, the launch kept current
- * while an agent runs (launch-keeper.ts), the claim and the restore itself
- * (cockpit-restore.ts), and the machine a cockpit ran on (machine.ts).
- *
- * Two tables on the state database. `cockpits`: one row per cockpit run (its
- * name, machine, uid, main program and folder, state and last sign of life);
- * a deliberate end (`tai kill`, the main program's exit) marks it `ended`,
- * anything else leaves it `running` with a process that is gone: restorable.
- * `launches`: one row per agent attempt (run, panel id) with its launch as
- * versioned JSON and whether it was live when its cockpit ended. A restore
- * claims a cockpit in one immediate transaction, so exactly one process
- * restores it.
+ * The folder `src/io/restore/`: a cockpit outliving itself (docs/restore.md, "What is stored"). This file: the
+ * `cockpits` and `launches` tables. A deliberate end marks a cockpit `ended`; anything else leaves it `running`
+ * with a gone process, restorable. A restore claims it in one immediate transaction, so one process restores it.
  */
 import { guardBusy, migrate, unsynced, type StateDb } from '../storage/state-db.js';
 

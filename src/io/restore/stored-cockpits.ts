@@ -1,9 +1,7 @@
 /**
- * The stored cockpits as the commands outside one see them (docs/restore.md):
- * `tai ls` lists those it would restore, `tai attach NAME` restores one or
- * says why it will not, `tai kill` marks a cockpit in one process ended on
- * purpose before its signal. Each opens the state database briefly; one that
- * cannot be opened leaves the command as it was without a restore.
+ * The stored cockpits as commands outside one see them (docs/restore.md): `tai ls` lists the restorable, `tai attach
+ * NAME` restores one or says why not, `tai kill` marks one ended on purpose. A database that cannot be opened leaves
+ * the command as it was, without a restore.
  */
 import { join } from 'node:path';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../storage/state-db.js';

@@ -1,9 +1,7 @@
 /**
- * The typed client of the control socket, used by the `tai` CLI, the tests
- * and the benchmark. `call` is the original's way (one connection per
- * request); ControlConnection sends several requests in sequence on one
- * connection. Every call gives up after ORCH_CALL_TIMEOUT_MS unless told
- * otherwise; a poll that waits gets its wait on top.
+ * The typed client of the control socket, for the CLI, the tests and the benchmark: `call` opens a connection per
+ * request, as the original does; ControlConnection sends several in sequence. Each call gives up after
+ * ORCH_CALL_TIMEOUT_MS unless told, a waiting poll's wait on top.
  */
 import { connect, type Socket } from 'node:net';
 import type { Command } from '../../core/protocol/commands.js';
@@ -171,11 +169,8 @@ function connectOnce(path: string, waitMs: number, timeoutMs: number): Promise<S
 export type SocketChoice = { readonly path: string } | { readonly path?: undefined; readonly why: string };
 
 /**
- * The socket to talk to: `--socket PATH`, else TAI_PLEXER_SOCKET, else the
- * only live cockpit of this user in a socket folder that passes the
- * cockpit's own check (checkSocketDir); none, or several, is a refusal that
- * says why. A folder another user made, or one open to others, is never
- * trusted: its refusal names the folder, its owner or mode, and what to do.
+ * The socket to talk to: `--socket PATH`, else TAI_PLEXER_SOCKET, else the user's only live cockpit in a folder
+ * passing checkSocketDir; none or several is a refusal saying why, naming an untrusted folder's owner or mode.
  */
 export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): SocketChoice {
   if (flag) return { path: flag };
@@ -189,9 +184,8 @@ export function resolveSocket(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 /**
- * Why no cockpit was chosen when several run: how many, each one's process
- * id and socket, and how to choose (inside a cockpit TAI_PLEXER_SOCKET
- * chooses for you). The socket's name holds its cockpit's pid (socket-path.ts).
+ * Why no cockpit was chosen when several run: how many, each one's pid and socket (its name holds the pid,
+ * socket-path.ts), and how to choose (inside a cockpit TAI_PLEXER_SOCKET chooses).
  */
 export function severalCockpits(live: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const cards = runningCockpits(env);

@@ -1,12 +1,7 @@
 /**
- * One connection of the control socket: its bytes split into request lines,
- * each answered in turn (so replies keep request order), and what it may
- * cost bounded. Backpressure both ways: the next reply is made only once
- * the last one has drained to the client, and the client is not read from
- * while too many of its requests (by count or bytes) wait. A client silent
- * for the idle timeout, or that reads nothing for that long while a reply
- * waits, is closed. The server (socket-server.ts) decides what a request
- * answers; this file only moves bytes.
+ * One connection of the control socket: its bytes split into request lines, each answered in turn (replies keep
+ * request order), and its cost bounded by backpressure both ways (docs/protocol.md, "Limits"). The server
+ * (socket-server.ts) decides what a request answers; this file only moves bytes.
  */
 import type { Socket } from 'node:net';
 import { messageOf } from '../../core/errors.js';
@@ -56,11 +51,9 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
 }
 
 /**
- * Backpressure: a client that sends requests faster than it reads replies
- * is not read from until its replies drain and its queue shrinks, and the
- * next reply is not made until the last one has drained, so neither the
- * reply buffer nor the request queue grows without bound. A client that
- * reads nothing for idleMs while a reply waits is closed.
+ * Backpressure: a client sending faster than it reads is not read from until its replies drain, and no reply is
+ * made before the last drained, so neither buffer grows without bound. A client reading nothing for idleMs while a
+ * reply waits is closed.
  */
 class Connection {
   private readonly decoder: LineDecoder;
@@ -168,9 +161,8 @@ class Connection {
   }
 
   /**
-   * The idle clock runs while nothing is asked (a silent client) and while a
-   * reply waits for the client to read (a stalled client); it stops while a
-   * request is being answered (a long poll is not idleness).
+   * The idle clock runs while nothing is asked (a silent client) and while a reply waits to be read (a stalled
+   * one); it stops while a request is answered (a long poll is not idleness).
    */
   private armIdle(): void {
     // After a refused line the connection is only finishing its last reply.

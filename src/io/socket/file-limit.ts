@@ -1,10 +1,7 @@
 /**
- * The process's limit on open files (RLIMIT_NOFILE), which bounds how many
- * socket connections, ptys and agents' pipes the cockpit can hold at once.
- * Node has no setrlimit, and needs none: at start it raises the soft limit
- * to the hard one itself (PlatformInit in Node's src/node.cc; measured on
- * Node 20: under `prlimit --nofile=1024:4096` a Node process reads 4096).
- * What is left is to size the connection cap to the limit, read here.
+ * The open-file limit (RLIMIT_NOFILE), which bounds the cockpit's connections, ptys and pipes. Node raises the soft
+ * limit to the hard one itself at start (PlatformInit, src/node.cc), so there is no setrlimit to call: the
+ * connection cap is only sized to the limit read here.
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,15 +1,7 @@
 /**
- * What the control socket saw of a lead (`tai --wake`, docs/lead.md): the
- * agents started over it (by `tai mcp`, `tai spawn` in the main pane: not
- * the keyboard's @mentions), when each was last polled (a `wait` looks about
- * once a second; a blocking `tai spawn` polls with a wait of its own), and
- * which ends and questions its replies reported, so that the wake-up never
- * types what the lead already heard.
- *
- * Bounded: a job leaves the record once the wake-up is done with its end
- * (typed, or reported by a poll: `settled`), so it holds the lead's agents
- * that have not ended or whose end is still to be told, not every agent a
- * lead ever started; polls of agents it does not hold are not recorded.
+ * What the control socket saw of a lead (`tai --wake`, docs/lead.md): the agents started over it, when each was
+ * last polled, and which ends and questions its replies told, so the wake-up never types what the lead heard.
+ * Bounded: a job leaves once its end is told (typed or polled), and polls of agents not held are not recorded.
  */
 import type { Command } from '../../core/protocol/commands.js';
 import type { Reply } from '../../../store/dispatch.js';

@@ -1,10 +1,7 @@
 /**
- * What the `data` of a successful reply must look like for each command, as
- * the client checks it before anyone reads a field: a cockpit of another
- * version, or anything else listening on the path, may answer `data: null`
- * or a shape the CLI would crash on. Checked: the fields the CLI and library
- * users read, with their types; extra fields are allowed (the protocol may
- * grow). docs/protocol.md lists each command's reply.
+ * The shape each command's successful reply `data` must have, checked before a field is read: a cockpit of another
+ * version, or anything listening on the path, may answer what the CLI would crash on. Extra fields are allowed (the
+ * protocol may grow); each command's reply: docs/protocol.md, "tai's own commands".
  */
 import type { CommandName } from '../../core/protocol/commands.js';
 import { assertNever } from '../../core/never.js';

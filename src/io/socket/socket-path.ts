@@ -1,13 +1,8 @@
 /**
- * Where a cockpit's control socket lives, and the checks that keep it
- * private: `$XDG_RUNTIME_DIR/tai/tai-<pid>.sock`, or `/tmp/tai-<uid>/` when
- * XDG_RUNTIME_DIR is unset. The folder must be a real directory (not a
- * symlink), owned by the user and closed to everyone else (0700), the way
- * tmux checks its socket folder; anything else is refused, never repaired,
- * because another user could have made it. A cockpit refused its folder
- * listens in the fallback folder (`stateDir()/sockets`) instead and says so;
- * the client checks every folder it looks in with the same check. Sockets of
- * processes that are gone are removed so the folder does not fill up.
+ * Where a cockpit's control socket lives and the checks that keep it private (docs/security.md, "Who can reach
+ * the socket"): a folder that is a real directory, the user's, closed to others, as tmux checks its own; anything
+ * else is refused, never repaired, as another user could have made it. A refused cockpit listens in the fallback
+ * folder and says so; gone processes' sockets are removed.
  */
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -51,10 +46,8 @@ export function ensureSocketDir(dir: string): void {
 }
 
 /**
- * The one check of a socket folder, made by the cockpit before it listens
- * and by the client before it trusts a socket it found: a real directory
- * (lstat: a symlink is refused), owned by this user, closed to everyone else.
- * Another user who made the folder could listen in it and read what the
+ * The one check of a socket folder, by the cockpit before it listens and the client before it trusts a socket: a
+ * real directory (lstat), this user's, closed to others, or another user could listen in it and read what the
  * client sends (docs/security.md, "Who can reach the socket").
  */
 export function checkSocketDir(dir: string): void {
@@ -75,9 +68,8 @@ export function checkSocketDir(dir: string): void {
 }
 
 /**
- * Where a cockpit puts its socket when the usual folder is refused:
- * `stateDir()/sockets` (tai's state folder is the user's own), where the
- * client looks too.
+ * Where a cockpit puts its socket when the usual folder is refused, and the client looks too: `stateDir()/sockets`
+ * (tai's state folder is the user's own).
  */
 export function fallbackSocketDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), 'sockets');
@@ -96,10 +88,8 @@ export interface SocketPlace {
 }
 
 /**
- * The requested path when its folder is safe; else the same name in the
- * fallback folder (or, when that path is too long for a socket, in a fresh
- * mkdtemp folder under the system's temp folder), with a warning that says
- * why and where. Nothing refused is repaired or removed.
+ * The requested path when its folder is safe, else its name in the fallback folder (or a fresh mkdtemp folder when
+ * that path is too long for a socket), with a warning saying why and where. Nothing refused is repaired or removed.
  */
 export function claimSocketPlace(requested: string, env: NodeJS.ProcessEnv = process.env): SocketPlace {
   try {
@@ -128,10 +118,8 @@ export function claimSocketPlace(requested: string, env: NodeJS.ProcessEnv = pro
 }
 
 /**
- * True when a process with this id exists (signal 0 probes without sending
- * anything) and is not a zombie: a server killed with SIGKILL stays in the
- * process table until its parent reaps it, and its card and sockets are
- * stale from the moment it died (/proc's state `Z`, where /proc exists).
+ * True when a process with this id exists (signal 0) and is not a zombie (/proc's state `Z`): a server killed
+ * with SIGKILL stays in the table until reaped, but its card and sockets are stale from its death.
  */
 export function processAlive(pid: number): boolean {
   try {
@@ -207,9 +195,8 @@ export function sweepDeadSockets(dir: string): number {
 }
 
 /**
- * The sockets in `dir` whose cockpit process is alive, newest process id
- * last; only socket files of this user count (a folder that was open to
- * others may hold someone else's). The caller checks the folder first.
+ * The sockets in `dir` whose cockpit lives, newest pid last; only this user's socket files count (a folder once
+ * open to others may hold someone else's). The caller checks the folder first.
  */
 export function liveSockets(dir: string = socketDir()): string[] {
   let names: string[];
@@ -232,9 +219,8 @@ export interface FoundSockets {
 }
 
 /**
- * The live cockpits of this user, in the usual folder and the fallback
- * folder, each folder checked the way the cockpit checks it (checkSocketDir);
- * a folder that does not exist is skipped, one that fails is refused whole.
+ * The user's live cockpits, in the usual and the fallback folder, each checked as the cockpit checks it
+ * (checkSocketDir); a missing folder is skipped, one that fails is refused whole.
  */
 export function findLiveSockets(env: NodeJS.ProcessEnv = process.env): FoundSockets {
   const live: string[] = [];

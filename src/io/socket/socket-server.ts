@@ -1,27 +1,8 @@
 /**
- * The folder `src/io/socket/`: the control socket: its safe path, this
- * server, and the typed client the CLI uses.
- *
- * The control socket (docs/spec.md, "The vpane protocol"): JSON lines on a Unix
- * socket, one reply line per request line. A client may send one request and
- * hang up (the original's way) or several in sequence on one connection;
- * replies come back in request order. This adapter only translates: bytes to
- * Commands (LineDecoder, parseCommand) and Replies to bytes; the dispatcher
- * decides.
- *
- * Bad input harms nobody: a malformed or unknown request gets an error reply
- * and the connection stays usable; a line over the cap gets an error reply and
- * the connection is closed without buffering more; a silent client is closed
- * after `idleTimeoutMs`, and so is one that stops reading its replies; a
- * client gone mid-request only loses its reply. A failing socket write is
- * logged and counted, never thrown.
- *
- * What one connection can cost is bounded (docs/protocol.md, "Limits"): a
- * reply waits until the one before it has drained to the client (so at most
- * one reply is buffered; the transport is control-connection.ts), a reply
- * over CONTROL_REPLY_MAX_BYTES is replaced by an error, requests waiting to
- * be answered are capped by count and bytes, each request has a deadline,
- * and connections past the cap are refused.
+ * The folder `src/io/socket/`: the control socket's safe path, this server, and the CLI's typed client. This file
+ * only translates JSON lines to Commands and Replies to lines (docs/spec.md, "The vpane protocol"); the
+ * dispatcher decides. Bad input harms nobody and what one connection can cost is bounded (docs/protocol.md,
+ * "Limits"); a failing write is logged and counted, never thrown.
  */
 import { chmodSync, rmdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -56,9 +37,8 @@ export const CONTROL_REQUEST_DEADLINE_MS = 30_000;
 /** How to start the control server. */
 export interface ControlServerOptions {
   /**
-   * The board, or a promise of it: the cockpit can listen before its board
-   * exists (so the main program never finds the socket missing), and
-   * requests that arrive early wait for it.
+   * The board, or a promise of it: the cockpit listens before its board exists (so the main program never finds
+   * the socket missing), and early requests wait for it.
    */
   readonly board: Board | PromiseLike<Board>;
   /** Starts, polls and reads agents; may arrive with the board (a promise). */
@@ -94,9 +74,8 @@ export interface ControlServer {
   /** Bytes of replies written but not yet taken by clients, over every connection. */
   readonly buffered: number;
   /**
-   * Set when the cockpit could not have its socket where it asked (an unsafe
-   * folder): it listens in a safe one instead, and this line says why and
-   * where; for the user's screen, not only the log.
+   * Set when the cockpit could not listen where it asked (an unsafe folder) and listens in a safe one: why and
+   * where, for the user's screen, not only the log.
    */
   readonly warning?: string;
   /** Stops listening, drops every connection and removes the socket file. */

@@ -1,19 +1,8 @@
 /**
- * The machine's agent cap (docs/spec.md, "Supervision" and "Owners and
- * sessions", AGENTS_MAX_PARALLEL): every live agent of this user holds a slot,
- * a row on the state database claimed in one IMMEDIATE transaction before the
- * agent starts, so the ninth is refused wherever it starts: in a cockpit or in
- * a plain `tai spawn`, which count the same slots (docs/architecture.md,
- * "Persistence").
- *
- * Vocabulary:
- * - slot: one live agent's row: its supervisor's run and pid, a number local
- *   to that supervisor, and a lease.
- * - lease: until when the slot holds without its supervisor renewing it;
- *   the supervisor renews its slots every SLOT_RENEW_MS.
- * - stale: a slot whose supervisor's pid is gone (`process.kill(pid, 0)`) or
- *   whose lease expired (a pid reused by another program); the next claim
- *   deletes it before counting.
+ * The machine's agent cap (docs/spec.md, "Supervision", AGENTS_MAX_PARALLEL): every live agent of the user holds
+ * a slot row, claimed in one IMMEDIATE transaction before it starts, so the one over the cap is refused wherever
+ * it starts (docs/architecture.md, "Persistence"). A slot holds while its supervisor renews its lease; one whose
+ * pid is gone or lease expired (a reused pid) is stale, deleted by the next claim.
  */
 import { AgentsFullError } from '../../core/errors.js';
 import { AGENTS_MAX_PARALLEL } from '../../core/policy.js';
@@ -95,9 +84,8 @@ export class AgentSlots {
   }
 
   /**
-   * Claims a slot for an agent about to start: stale slots are deleted, the
-   * rest counted, and a new one inserted in the same IMMEDIATE transaction;
-   * throws AgentsFullError when the machine already runs `limit` agents.
+   * Claims a slot for an agent about to start: stale slots deleted, the rest counted and a new one inserted in one
+   * IMMEDIATE transaction; throws AgentsFullError when the machine already runs `limit` agents.
    */
   claim(label: string, now: number): number {
     const slot = this.#next++;

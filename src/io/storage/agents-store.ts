@@ -1,15 +1,8 @@
 /**
- * The agents' rows on the state database, so that `tai status` and `tai poll`
- * still answer after the cockpit that ran an agent has exited or crashed
- * (docs/architecture.md, "Persistence"). Rows are keyed by the supervisor's run
- * and the panel id, since panel ids start again at 1 in every process.
- *
- * A row whose result went to a record does not repeat the claim check's
- * view of it: the row keeps what comes before the view and how many code
- * points of the record's head and tail the view shows, and `get` reads them
- * from the record (src/io/records/agent-record-view.ts: the view split off,
- * the trigger that writes it back before the record goes, the migration of
- * older rows).
+ * The agents' rows on the state database, so `tai status` and `tai poll` answer after their cockpit is gone
+ * (docs/architecture.md, "Persistence"); keyed by the supervisor's run and panel id, as ids restart in every
+ * process. A row whose result went to a record keeps only the claim check's view's place, and `get` reads it from
+ * the record (src/io/records/agent-record-view.ts).
  */
 import { claimLine } from '../../core/agents/claim-check.js';
 import { PANEL_STATES, type PanelState } from '../../core/panel/panel-state.js';
@@ -207,9 +200,8 @@ function fromRow(row: Row): StoredAgent {
 }
 
 /**
- * A stored agent as a status row (store/status.ts), for `tai status` when no
- * cockpit is running: ids are only unique within their run, so the label
- * says which run when it is not `run`.
+ * A stored agent as a status row (store/status.ts) for `tai status` without a cockpit: ids are unique only
+ * within their run, so the label names the run when it is not `run`.
  */
 export function statusRow(agent: StoredAgent, now: number, run?: string): AgentRow {
   const end = agent.finishedAt ?? now;

@@ -1,9 +1,6 @@
 /**
- * The inbox's audit log on the state database (docs/agents.md, "The inbox";
- * `tai ask log`): every question asked and every answer or cancel, with who
- * answered, when, the tool and its arguments masked, beside the transcripts.
- * Keyed by run (this process) so two cockpits' `q1` stay apart. At most
- * ASK_LOG_KEEP entries are kept; the oldest go first.
+ * The inbox's audit log on the state database (docs/agents.md, "The inbox"; `tai ask log`): every question and
+ * answer, arguments masked, keyed by run so two cockpits' `q1` stay apart; the newest ASK_LOG_KEEP are kept.
  */
 import type { AuditEntry, AuditEvent } from '../../core/inbox/audit.js';
 import { maskSecrets } from '../../core/text/secrets.js';

@@ -38,9 +38,8 @@ export function asideName(path: string, now: number): string {
 }
 
 /**
- * Moves a damaged database (with its -wal and -shm files) aside and returns
- * where it went; a fresh one is made by the next tai command that opens it.
- * Only a damaged one: a healthy or a locked database is left alone (undefined).
+ * Moves a damaged database (with its -wal and -shm files) aside and says where; the next tai command makes a
+ * fresh one. A healthy or locked database is left alone (undefined).
  */
 export function moveAside(path: string, health: DbHealth, now: number): string | undefined {
   if (health.kind !== 'faulty' || !(health.fault instanceof StateDbCorruptError)) return undefined;

@@ -1,26 +1,8 @@
 /**
- * The record store of the claim check (docs/spec.md, "Claim check") on the
- * state database: a long result is written here (committed) before its id is
- * handed out; `read` pages it, `search` finds records by full text (FTS5,
- * src/io/storage/record-search.ts), `gc` applies the retention policy the
- * original lacked (docs/spec.md, "Claim check").
- *
- * A record's text is stored in parts of at most RECORD_PART code points
- * (src/io/storage/record-schema.ts). A writer that must not hold the loop
- * (src/io/agents/result-store.ts) writes them a part per turn: `begin`,
- * `writePart`s, `finish`. Until `finish` the record is invisible: not read,
- * found, indexed or counted by gc. A record whose writer died before its
- * `finish` is removed when a store is next opened on the database.
- *
- * The full-text index is built after the write, a part at a time
- * (`indexStep`, driven in idle turns by src/io/agents/record-indexer.ts), so
- * storing a long result never holds the loop for its tokenizing. Until a
- * record is indexed, search finds it by its substring scan.
- *
- * Retention defaults: records older than RECORDS_MAX_AGE_DAYS (30) go, and
- * then the oldest go until the rest hold at most RECORDS_MAX_CHARS
- * (100 million characters, about 100 MB of text). Offsets and lengths count
- * Unicode code points, as SQLite's substr() and length() do.
+ * The claim check's record store on the state database (docs/spec.md, "Claim check"): a long result is committed
+ * before its id is handed out, in parts a turn each, invisible until `finish`; indexed afterwards a part at a
+ * time in idle turns (found by a substring scan until then); kept by the retention policy of docs/agents.md,
+ * "Results and the claim check". Offsets and lengths count code points, as SQLite's substr() does.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { RecordPage } from '../../core/agents/agent-service.js';
@@ -199,10 +181,8 @@ export class RecordStore {
   }
 
   /**
-   * Indexes the next part of the oldest whole record not yet whole in the
-   * index, in one transaction (so a crash leaves it where the last step
-   * ended, and the next step, in any process, goes on from there). Returns
-   * false when nothing is left to index.
+   * Indexes the next part of the oldest record not yet whole in the index, in one transaction, so after a crash
+   * the next step, in any process, goes on from there. False when nothing is left to index.
    */
   indexStep(): boolean {
     return guardBusy(this.db, () =>

@@ -1,13 +1,8 @@
 /**
- * The folder `src/io/storage/`: what tai keeps on disk: this database, the
- * claim-check records, the agents' rows, status without a cockpit, the log.
- *
- * The one per-user SQLite database that every tai process on the machine
- * shares (docs/architecture.md, "Persistence"): the records, the agents' rows,
- * the outage state and the run log. WAL gives every process the same view with
- * atomic transactions; `synchronous=FULL` makes a committed flag (a claimed
- * probe, a sent notification) survive a crash. Each store module owns its own
- * tables and creates them through `migrate`.
+ * The folder `src/io/storage/`: what tai keeps on disk. This file: the per-user SQLite database every tai process
+ * shares (docs/architecture.md, "Persistence"). WAL gives all the same view with atomic transactions;
+ * `synchronous=FULL` makes a committed flag (a claimed probe, a sent notification) survive a crash. Each store
+ * owns its tables and makes them through `migrate`.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,9 +18,8 @@ export type StateDb = Database.Database;
 export const STATE_DB_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * A write that finds the database locked is retried, without blocking, until
- * it has waited this long in all; then tai says so and keeps what it could not
- * store in a file (src/io/agents/result-store.ts). `TAI_STATE_DB_WAIT_MS` sets it.
+ * How long, in all, a write to a locked database is retried without blocking before tai says so and keeps the
+ * rest in a file (src/io/agents/result-store.ts). `TAI_STATE_DB_WAIT_MS` sets it.
  */
 export const STATE_DB_WAIT_MS = 60_000;
 
@@ -36,26 +30,19 @@ export function stateDbWaitMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Bytes the write-ahead log keeps after a checkpoint has reset it: SQLite
- * truncates the file to this when it starts writing it from the beginning
- * again, so a burst (or a reader holding an old snapshot) does not leave its
- * high-water mark on disk.
+ * What SQLite truncates the log to when a checkpoint has reset it, so a burst (or a reader on an old snapshot)
+ * does not leave its high-water mark on disk.
  */
 export const WAL_KEEP_BYTES = 1_048_576;
 /**
- * A commit checkpoints by itself (inside the commit, on the loop) only once
- * the log holds this many pages: a backstop for a writer that does not pace
- * its checkpoints. The agent service's writers call `checkpointSoon`, which
- * checkpoints in a turn of its own every WAL_PACED_BYTES they wrote, so the
- * log stays far below this and no hot commit pays a checkpoint.
+ * The log's size at which a commit checkpoints by itself, on the loop: a backstop for writers that do not pace
+ * their checkpoints. The service's writers call `checkpointSoon`, so no hot commit pays a checkpoint.
  */
 export const WAL_CHECKPOINT_PAGES = 1024;
 
 /**
- * The page cache of each connection, in KiB (SQLite's default is 2,000): a
- * server holds two connections for its whole life, and each cache fills as
- * the database grows. What it reads is mostly just written, and the rest is
- * in the system's file cache, so a smaller cache costs a read, not a wait.
+ * Each connection's page cache, in KiB, below SQLite's default: a server holds two connections for life and each
+ * cache fills as the database grows; what it reads was mostly just written or is in the file cache.
  */
 export const STATE_DB_CACHE_KIB = 512;
 /** Bytes a paced writer writes before its checkpoint (a small one: a turn of its own, not a frame). */
@@ -147,9 +134,8 @@ export interface OpenStateDbOptions {
 }
 
 /**
- * Opens (creating if needed) the state database at `path`, by default
- * `stateDir()/tai.db`, in a folder created 0700 and a file created 0600, with
- * WAL, `synchronous=FULL` and a busy timeout.
+ * Opens (creating if needed) the state database at `path` in a folder made 0700 and a file made 0600, with WAL,
+ * `synchronous=FULL` and a busy timeout.
  */
 export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), options: OpenStateDbOptions = {}): StateDb {
   const busyTimeoutMs = options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS;
@@ -183,10 +169,8 @@ export function openStateDb(path: string = join(stateDir(), STATE_DB_FILE), opti
 }
 
 /**
- * Applies one named migration once per database: runs `statements` and records
- * `name` in the `schema` table in one transaction, so two processes opening a
- * new database at once apply it exactly once; returns true if it ran now.
- * Name migrations per store and version (`outages/1`, `outages/2`), never edit one that shipped.
+ * Applies a named migration once per database: its statements and its `schema` row in one transaction, so two
+ * processes opening a new database apply it once; true if it ran now. Never edit one that shipped.
  */
 export function migrate(db: StateDb, name: string, statements: readonly string[], now: number = Date.now()): boolean {
   return guardBusy(db, () =>
@@ -204,10 +188,8 @@ export function migrate(db: StateDb, name: string, statements: readonly string[]
 }
 
 /**
- * Moves the write-ahead log into the database and truncates it to nothing,
- * when no other process is in the way right now (it never waits for one);
- * for a writer with nothing left to write (a database at rest). True when
- * the log was truncated.
+ * Checkpoints the write-ahead log and truncates it, only when no other process is in the way (it never waits):
+ * for a writer with nothing left to write. True when the log was truncated.
  */
 export function checkpointAtRest(db: StateDb): boolean {
   try {
@@ -224,10 +206,8 @@ export function checkpointAtRest(db: StateDb): boolean {
 const paced = new WeakMap<StateDb, { bytes: number; turn?: NodeJS.Immediate }>();
 
 /**
- * Tells the pacer that about `bytes` were committed to `db`; once
- * WAL_PACED_BYTES have been, a passive checkpoint runs in a turn of its own
- * (never inside the writer's commit, never waiting for another process), so
- * the log stays bounded without the automatic checkpoint's long commit.
+ * Counts `bytes` committed to `db`; past WAL_PACED_BYTES a passive checkpoint runs in a turn of its own (never in
+ * a commit, never waiting), so the log stays bounded without the automatic checkpoint's long commit.
  */
 export function checkpointSoon(db: StateDb, bytes: number): void {
   let state = paced.get(db);
@@ -265,9 +245,8 @@ export function unsynced<T>(db: StateDb, fn: () => T): T {
 }
 
 /**
- * Runs `fn` against `db` and turns SQLite's faults (busy or locked, full,
- * damaged, unreadable) into a StateDbError that names the file and says what
- * to do; every store wraps its work in it.
+ * Runs `fn` against `db`, turning SQLite's faults (busy, full, damaged, unreadable) into a StateDbError that
+ * names the file and says what to do; every store wraps its work in it.
  */
 export function guardBusy<T>(db: StateDb, fn: () => T): T {
   try {

@@ -12,11 +12,8 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Why the state folder or a file in it must not be used, or undefined when
- * it may: it (or what a symlink to it points at) must be the user's own, and
- * a folder closed to others' writes (docs/security.md, "Who can reach the
- * socket"): another user's could read the tasks and results and fill the
- * slots. A path that does not exist yet is fine (tai makes it).
+ * Why the state folder or a file in it must not be used (undefined: it may): it, or a symlink's target, must be
+ * the user's own and closed to others' writes (docs/security.md, "Who can reach the socket"). A missing path is fine.
  */
 export function foreignStateReason(path: string, kind: 'folder' | 'database'): string | undefined {
   let st;

@@ -1,25 +1,8 @@
 /**
- * What `tai record gc` does to the rest of the state database: the agents'
- * rows, transcripts and records of agents that finished longer ago than a
- * given age go (a live agent's never do), and the file gives the room back.
- *
- * Room comes back by incremental vacuum: a database created by tai is in
- * `auto_vacuum = INCREMENTAL` (state-db.ts), so freed pages are cut off the
- * end of the file without rewriting it; an older database is converted once
- * by a full VACUUM at its first gc. Pages that are only partly used (rows
- * deleted here and there, transcript parts whose text now reads a record)
- * are not freed that way: when they hold more than GC_VACUUM_SLACK of the
- * file and the file is at most GC_VACUUM_MAX_BYTES, gc rewrites it whole
- * (VACUUM: the file is read and written once, and needs that room free for
- * a while). The write-ahead log is then checkpointed and truncated. A
- * cockpit's writes wait (its busy timeout) while this runs.
- *
- * The search index first: FTS5 deletes a record's words by writing delete
- * markers into new segments, so deleting most records grows the index
- * until its segments are merged. gc merges them all into one, without the
- * deleted entries (a read and write of the index, about a third of the
- * records' size), so the index is back to the size of what it still holds
- * before the pages are given back.
+ * What `tai record gc` does to the rest of the state database (docs/agents.md, "Results and the claim check"):
+ * what finished longer ago than an age goes (never a live agent's), the search index is merged first (FTS5's
+ * deletes grow it until then), and the room is given back by incremental vacuum, or a whole VACUUM when partly
+ * used pages hold more than GC_VACUUM_SLACK of a file at most GC_VACUUM_MAX_BYTES.
  */
 import { statSync } from 'node:fs';
 import { guardBusy, type StateDb } from './state-db.js';
@@ -64,10 +47,8 @@ export function stateBytes(db: StateDb): number {
 }
 
 /**
- * Deletes the rows of agents finished before `now - olderThanMs`, the
- * transcripts of agents that are not live and were last written before then,
- * the records made before then, and the launches and cockpits no restore
- * needs any more; in one transaction.
+ * Deletes, in one transaction, what is older than `now - olderThanMs`: finished agents' rows, transcripts of
+ * agents not live, records, and the launches and cockpits no restore needs.
  */
 export function collectFinished(db: StateDb, now: number, olderThanMs: number): Pick<StateGcReport, 'agents' | 'transcripts' | 'records'> {
   const cutoff = now - Math.max(0, olderThanMs);
@@ -125,12 +106,9 @@ export function compactState(db: StateDb): Compaction {
 }
 
 /**
- * Merges the search index into one segment without the deleted entries.
- * FTS5's 'optimize' does nothing to an index already in one segment, even
- * one made mostly of delete markers (an automatic merge keeps them unless
- * it writes the oldest level), so a throwaway row, written and deleted in
- * the same transaction, makes a second segment for it to merge. Rowid 0 is
- * no part's.
+ * Merges the search index into one segment without its deleted entries. FTS5's 'optimize' leaves an index in one
+ * segment as it is, delete markers and all, so a row written and deleted in one transaction makes a second
+ * segment for it to merge. Rowid 0 is no part's.
  */
 function mergeSearchIndex(db: StateDb): void {
   db.transaction(() => {

@@ -1,9 +1,6 @@
 /**
- * `tai status` without a cockpit, so that it survives a cockpit restart
- * (docs/agents.md, "Starting one"): the agents as the state database stored
- * them, from every cockpit and in-process `tai spawn` on the machine. Rows
- * whose supervisor is gone are settled first (their reapers stopped the
- * agents), as `openAgentService` does.
+ * `tai status` without a cockpit, so it survives a cockpit's restart: the agents the state database stored, from
+ * every supervisor on the machine, rows of gone supervisors settled first (their reapers stopped the agents).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,9 +31,8 @@ export function storedKey(run: string, id: number): string {
 }
 
 /**
- * The agents stored in the state database under `env`'s state folder: the
- * newest run's (the cockpit or `tai spawn` that ran last), or with `all`
- * every run's, newest STORED_STATUS_MAX; undefined when there is no database yet.
+ * The agents stored under `env`'s state folder: the newest run's, or with `all` every run's, newest
+ * STORED_STATUS_MAX; undefined when there is no database yet.
  */
 export function storedStatus(env: NodeJS.ProcessEnv, now: number, all = false): StoredStatus | undefined {
   const path = join(stateDir(env), STATE_DB_FILE);

@@ -1,11 +1,7 @@
 /**
- * Agents' transcripts on the state database, for `tai logs ID [-f]`
- * (docs/agents.md, "An agent's transcript"): the plain text of every agent's
- * panel (src/core/agents/transcript.ts), written by its supervisor per flush,
- * so any terminal can read it while the agent runs and after its cockpit has
- * gone. Keyed like the agents' rows by run and panel id. Each transcript
- * holds at most TRANSCRIPT_MAX_BYTES: its head and its tail, with the bytes
- * cut between them counted (src/core/agents/transcript-cap.ts).
+ * Agents' transcripts on the state database for `tai logs` (docs/agents.md, "An agent's transcript"), written by
+ * the supervisor per flush so any terminal can read them while the agent runs and after its cockpit is gone; at
+ * most TRANSCRIPT_MAX_BYTES each, head and tail (src/core/agents/transcript-cap.ts).
  */
 import { place, type CapState } from '../../core/agents/transcript-cap.js';
 import { checkpointAtRest, guardBusy, migrate, type StateDb } from './state-db.js';
@@ -29,12 +25,9 @@ const SCHEMA = [
 ];
 
 /**
- * A part that repeats a stretch of its agent's result reads that stretch
- * from the record (the claim check) instead of holding it again: the
- * record's code points [ref_from, ref_from + ref_len) stand at code point
- * ref_at of the part's own text (record named by the transcript's
- * `record_id`). Before a record is deleted, the parts that read it get their
- * text back (the trigger made with the first reference).
+ * A part repeating its agent's result reads that stretch from the record instead of holding it again: record
+ * code points [ref_from, ref_from + ref_len) stand at code point ref_at of the part's text. Before a record is
+ * deleted, a trigger gives the parts that read it their text back.
  */
 const REFERENCES = [
   'ALTER TABLE transcript_parts ADD COLUMN ref_at INTEGER',
@@ -106,10 +99,8 @@ export class TranscriptStore {
   }
 
   /**
-   * Makes the parts in `refs` read record `recordId` (their text is dropped),
-   * each only where its text is exactly the record's at that place; returns
-   * how many were made references. Nothing changes for a follower: the parts
-   * keep their seqs and read the same.
+   * Makes the parts in `refs` read record `recordId` instead of their text, each only where its text is exactly
+   * the record's; returns how many. A follower sees no change: the parts keep their seqs and read the same.
    */
   reference(run: string, id: number, recordId: string, refs: readonly PartReference[]): number {
     if (refs.length === 0) return 0;

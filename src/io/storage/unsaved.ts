@@ -1,13 +1,8 @@
 /**
- * What the state database could not take when it was written (docs/security.md,
- * "Storage faults"): a long result, or an agent's final row, kept in files of
- * the state folder's `unsaved/` (0700, files 0600) instead of lost, and
- * written into the database by the next tai process that opens it (or by the
- * supervisor's own upkeep once the database is writable again).
- *
- * Files: `<record id>.txt` holds a whole result (the file the user is told
- * of; it stays after the import, so what the message named stays true) and
- * `<record id>.json` its label and time; `agent-<run>-<id>.json` holds a row.
+ * What the state database could not take (docs/security.md, "Storage faults"): a long result or a final row kept
+ * in the state folder's `unsaved/` instead of lost, and written into the database by the next tai process that
+ * opens it, or by the supervisor's upkeep. A result's `.txt` stays after the import, so the file its message
+ * named stays true.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,9 +89,8 @@ export interface ImportReport {
 }
 
 /**
- * Writes the kept results (as records with the ids they were given) and then
- * the kept rows into the database, deleting each metadata file once written;
- * stops at the first storage fault (the database is still not writable) and throws it.
+ * Writes the kept results (as records with their given ids), then the kept rows, into the database, deleting
+ * each metadata file once written; throws the first storage fault (still not writable).
  */
 export function importUnsaved(stateDir: string, records: RecordStore, agents: AgentsStore, now: number): ImportReport {
   const dir = unsavedDir(stateDir);

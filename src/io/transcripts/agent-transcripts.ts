@@ -1,21 +1,8 @@
 /**
- * The folder `src/io/transcripts/`: how the agent service writes what each
- * agent said for `tai logs` (the store is src/io/storage/transcripts.ts).
- *
- * The agent service's transcripts, for `tai logs` (docs/agents.md, "An
- * agent's transcript"): every event the board is told (board.listen) is
- * turned into plain text by the agent's TranscriptFormatter and buffered per
- * agent; the buffer is written to the state database when a write is due
- * (transcript-buffer.ts: at most once a TRANSCRIPT_WRITE_MS while it streams,
- * at once for a part's worth, a turn's end and the agent's end, with its
- * footer). A write the database refuses stays buffered for the next one;
- * supervision never waits on it. When the agent's result went to a record,
- * the parts that repeat it read it from there (transcripts.ts), so a long
- * result is stored once.
- *
- * Nothing an agent prints holds the loop for long: a long text is sanitized,
- * written and made references TRANSCRIPT_SLICE units at a time, one slice a
- * turn of the loop (in order, the footer last); a short end is written at once.
+ * The folder `src/io/transcripts/`: the agent service's transcripts for `tai logs` (docs/agents.md, "An agent's
+ * transcript"; the store is src/io/storage/transcripts.ts). Every event the board is told becomes plain text,
+ * buffered per agent and written when due; a refused write waits for the next, supervision never does. A long
+ * text is written TRANSCRIPT_SLICE units a turn, so nothing an agent prints holds the loop for long.
  */
 import { TranscriptFormatter } from '../../core/agents/transcript.js';
 import type { AgentEvent } from '../../core/events.js';
@@ -127,10 +114,8 @@ export class AgentTranscripts {
   }
 
   /**
-   * The agent ended: its footer goes after what it said, and all is written;
-   * at once when little is left, else a slice a turn. When its result went
-   * to a record, the parts that are exactly that text then read it from the
-   * record instead of holding it a second time.
+   * The agent ended: its footer goes after its text and all is written, at once when little is left, else a slice a
+   * turn. Parts that are exactly a result stored as a record then read it from the record instead.
    */
   end(id: number, state: FinalState, elapsedMs: number, summary: string, result?: { readonly recordId: string; readonly raw: string }): void {
     const w = this.#writing.get(id);

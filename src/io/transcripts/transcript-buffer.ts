@@ -1,14 +1,7 @@
 /**
- * One agent's transcript waiting to be written (agent-transcripts.ts): its
- * buffer of plain text, when a write of it is due, and which stretches of it
- * are the agent's text as sent, so that parts repeating a result stored as a
- * record can read it from there.
- *
- * When a write is due: a running agent's text is written in few, full parts:
- * at most one part per TRANSCRIPT_WRITE_MS while it streams, or at once when
- * TRANSCRIPT_PART_UNITS are waiting, when its turn ends (its panel goes idle,
- * asks or is held) and when it ends. Each part is a row of the database, so
- * the fewer, the smaller the file.
+ * One agent's transcript waiting to be written: its text, when a write is due, and which stretches are the agent's
+ * text as sent (so parts repeating a stored result can read the record). Writes come in few, full parts (at most
+ * one per TRANSCRIPT_WRITE_MS while streaming, else at a part's worth or a turn's end): each part is a row.
  */
 import { emptyCap, TRANSCRIPT_MAX_BYTES, TRANSCRIPT_TAIL_BYTES, utf8Bytes, utf8Suffix, type CapState } from '../../core/agents/transcript-cap.js';
 import { codePoints } from '../../core/agents/claim-check.js';

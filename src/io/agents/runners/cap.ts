@@ -1,10 +1,7 @@
 /**
- * The `cap` kind: a CAP agent over JSON lines on stdio (docs/spec.md, "Event
- * sources"; src/core/decoders/cap.ts). The task goes in as
- * `{"type":"cap.prompt","text":...}`; the soft stop is `{"type":"cap.cancel"}`
- * (docs/spec.md, "Supervision": "a CAP agent gets cap.cancel"); a session that
- * ignores it is killed after the grace, and the turn has its own wall clock
- * like every job.
+ * The `cap` kind: a CAP agent over JSON lines on stdio (docs/spec.md, "Event sources"; src/core/decoders/cap.ts):
+ * the task goes in as `cap.prompt`, the soft stop is `cap.cancel` (docs/spec.md, "Supervision"); one that ignores
+ * it is killed after the grace, and the turn has its wall clock like every job.
  */
 import { CapDecoder } from '../../../core/decoders/cap.js';
 import { runJsonLines, writeLine } from './json-lines.js';

@@ -1,20 +1,8 @@
 /**
- * Claude Code's permission prompts over stdio (docs/agents.md, "Permissions"). Started
- * with `--permission-prompt-tool stdio`, Claude asks before a tool with a
- * control request, and waits for the control response (the shapes of the
- * Claude Agent SDK's sdk.mjs 0.1, `processControlRequest` /
- * `handleControlRequest`):
- *
- *   {"type":"control_request","request_id":"R","request":{"subtype":"can_use_tool",
- *    "tool_name":"Bash","input":{...},"permission_suggestions":[...],"tool_use_id":"T"}}
- *   {"type":"control_response","response":{"subtype":"success","request_id":"R",
- *    "response":{"behavior":"allow","updatedInput":{...},"toolUseID":"T"}}}
- *   ... or "response":{"behavior":"deny","message":"...","toolUseID":"T"}
- *
- * "Allow always" answers with the request's `permission_suggestions` as
- * `updatedPermissions` (how the SDK makes Claude remember a rule), and is
- * remembered here for the run by tool name too. The policy decides as for
- * ACP: `ask` puts the question to the user, `allow` / `reject` answer at once.
+ * Claude Code's permission prompts over stdio. Started
+ * with `--permission-prompt-tool stdio`, Claude asks with a `can_use_tool` control request and waits for the
+ * response (docs/agents.md, "Permissions"). "Allow always" answers with the request's `permission_suggestions`
+ * (how the SDK makes Claude remember a rule) and is remembered here for the run by tool name too.
  */
 import type { Writable } from 'node:stream';
 import { argumentLines, diffLines } from '../../../core/agents/question-block.js';

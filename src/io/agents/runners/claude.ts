@@ -1,14 +1,8 @@
 /**
- * The `claude` kind: Claude Code headless, stream-json out
- * (`claude -p --output-format stream-json --verbose`, src/core/decoders/claude.ts).
- * With `--input-format stream-json` in the argv the task goes in as a user
- * message and the soft stop is the interrupt control request; without it the
- * task goes in as plain stdin and the soft stop is SIGINT. With stream-json
- * input and a permission policy, Claude is started with
- * `--permission-prompt-tool stdio` and its can_use_tool requests are answered
- * by the policy (claude-permission.ts). A spec with `resume` runs
- * `--resume <id>` after the argv: the same conversation, the prompt its next
- * message (docs/restore.md).
+ * The `claude` kind: Claude Code headless, stream-json out (src/core/decoders/claude.ts; docs/agents.md,
+ * "`claude`: Claude Code headless stream-json"). With stream-json input the task is a user message, the soft stop
+ * the interrupt request, and a permission policy is asked through claude-permission.ts; else plain stdin and
+ * SIGINT. A spec with `resume` runs `--resume <id>` (docs/restore.md).
  */
 import { ClaudeDecoder } from '../../../core/decoders/claude.js';
 import type { Writable } from 'node:stream';

@@ -1,13 +1,7 @@
 /**
- * The `codex` kind: `codex exec --json` (src/core/decoders/codex.ts). The
- * task goes in on stdin (codex reads its prompt from stdin when none is in
- * the argv); the soft stop is SIGINT, as the Codex CLI documents.
- *
- * A spec with `resume` runs `codex exec ... resume <id> -`: the thread of
- * that id continued, the prompt still on stdin (`-`), the argv's exec options
- * kept before the subcommand (docs/restore.md). A thread id Codex does not
- * know ends the run with its `thread/resume failed` line on stderr: the
- * panel and the summary say that in one line instead of the backtrace after it.
+ * The `codex` kind: `codex exec --json` (src/core/decoders/codex.ts), the task on stdin, SIGINT the soft stop, as
+ * the Codex CLI documents. A spec with `resume` runs `codex exec ... resume <id> -` (docs/restore.md); an unknown
+ * thread id is said in one line, not the backtrace Codex prints after it.
  */
 import { CodexDecoder } from '../../../core/decoders/codex.js';
 import { RequestError } from '../../../core/errors.js';

@@ -1,9 +1,7 @@
 /**
- * The `command` kind: any program. Its stdout is the result and streams into
- * the panel as text; its stderr streams in line by line, marked; the exit code
- * decides done or failed. With `stdin` (opt-in, `--stdin`) its stdin stays
- * open and steering lines are written to it. Soft stop: SIGINT to its group (as Ctrl-C would);
- * hard stop: SIGKILL to its group.
+ * The `command` kind: any program (docs/agents.md, "`command`: any program"). Its stdout is the result and the
+ * panel's text, its stderr streams in marked, its exit code decides; with `--stdin` steering lines go to its stdin.
+ * Soft stop: SIGINT to its group, as Ctrl-C would; hard stop: SIGKILL.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { LineDecoder } from '../../../core/decoders/lines.js';

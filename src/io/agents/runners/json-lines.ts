@@ -1,10 +1,7 @@
 /**
- * The shared body of the JSON-lines kinds (claude, codex, cap): a program in
- * its own process group whose stdout is one JSON message per line, mapped by
- * the protocol's decoder. Each kind supplies how the task goes in, how a
- * soft stop is asked for, and its decoder. Once the decoder reports the end of
- * the turn, stdin is closed (the agent exits on EOF) and an agent that stays
- * on past END_GRACE_MS is killed: its work is over.
+ * The shared body of the JSON-lines kinds (claude, codex, cap): a program in its own process group, one JSON message
+ * a stdout line, each kind supplying the task's way in, the soft stop and its decoder. Once the turn ends, stdin is
+ * closed and an agent staying past END_GRACE_MS is killed: its work is over.
  */
 import type { Writable } from 'node:stream';
 import type { FailureInput } from '../../../core/outage/classify.js';

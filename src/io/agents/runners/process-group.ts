@@ -1,35 +1,8 @@
 /**
- * Every agent child runs in its own process group behind a tiny reaper, so
- * that a hard stop kills the agent and everything it started (shells, git),
- * and so that no agent outlives its supervisor, even one killed with SIGKILL.
- *
- * Vocabulary:
- * - reaper: a process between the supervisor and the agent. It starts the
- *   agent in a new session and process group (pgid = the agent's pid), passes
- *   its own stdio through (no copying), forwards SIGINT/SIGTERM/SIGHUP to the
- *   agent's group (the soft stop), kills everything on SIGUSR2 (the hard
- *   stop), and exits with the agent's status (dying by the agent's signal if
- *   a signal ended it). When the agent exits it kills what the agent left. If
- *   the agent cannot be started it prints `tai: cannot start FILE: REASON`
- *   and exits 127.
- * - native reaper: src/native/reaper.c, built at install (src/native/build.mjs)
- *   and found by reaper-binary.ts; a small process. It is a child subreaper
- *   (PR_SET_CHILD_SUBREAPER): processes that left the agent's group with
- *   setsid are reparented to it, and "everything" is every descendant, found
- *   in /proc, killed and reaped.
- * - node reaper: REAPER_SOURCE below, run with `node -e`: the fallback when
- *   the native one is not built or not Linux, or with TAI_REAPER=node. A
- *   whole node per agent (docs/agents.md, "The reaper"), and "everything"
- *   is only the agent's group: a descendant that called setsid survives it.
- * - lifeline: a pipe on the reaper's fd 3 that the supervisor never writes
- *   to. The kernel closes it when the supervisor dies however it dies; the
- *   reaper sees the end of the pipe, kills everything and waits for it.
- *   The reaper writes the agent's pid (which is its pgid) on it.
- *
- * Why a reaper instead of a periodic check of the parent pid: the end of a
- * pipe arrives at once and cannot be missed, and Node has no
- * PR_SET_PDEATHSIG. The reaper is the agent's parent, so the agent itself is
- * reaped (waited for) by the reaper, never left as a zombie.
+ * Every agent runs in its own process group behind a tiny reaper, so a hard stop kills the agent and all it
+ * started, and no agent outlives its supervisor, even one killed with SIGKILL: the reaper's lifeline pipe ends
+ * when the supervisor dies, at once and unmissably (Node has no PR_SET_PDEATHSIG). The native and node reapers
+ * and what each kills: docs/agents.md, "Process groups and orphans" and "The reaper".
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

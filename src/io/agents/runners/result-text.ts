@@ -9,9 +9,8 @@
 export const RESULT_MAX = 4_000_000;
 
 /**
- * Pieces gathered before they join the text: a token's string then dies
- * young, and the text kept for the agent's life grows by one flat string per
- * this many pieces, not by a string and a link per token in V8's old space.
+ * Pieces gathered before they join the text, so a token's string dies young and the kept text grows by one flat
+ * string per this many pieces, not a string and a link per token in V8's old space.
  */
 const PIECES_JOINED = 128;
 /** Units gathered that are joined at once however few the pieces (a flood's pieces are long). */

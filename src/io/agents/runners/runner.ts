@@ -1,21 +1,8 @@
 /**
- * The folder `src/io/agents/runners/`: one runner per kind of agent (command,
- * claude, codex, cap, worker; the ACP one in `acp/`), their table, every
- * agent's process group behind a reaper, and this contract.
- *
- * The contract every kind of agent implements (docs/architecture.md,
- * "Glossary": runner): start it, hear its events, stop it softly, stop it hard.
- * The agent service supervises every kind the same way through this interface.
- *
- * Vocabulary:
- * - result: the text the agent hands back (a command's stdout, the agent's
- *   message text); bounded by ResultText, kept whole on a stop so the caller
- *   gets the partial result.
- * - outcome: how the agent ended by its own account (done or failed); the
- *   board turns it into the final state when supervision asked for a stop.
- * - session: an opt-in key under which a runner that can (acp) keeps the
- *   agent between turns (src/io/agents/runners/acp/acp-pool.ts); kinds that cannot
- *   ignore it and start fresh each time.
+ * The folder `src/io/agents/runners/`: one runner per kind of agent (the ACP one in `acp/`), their table, the
+ * process group behind a reaper, and this contract (docs/architecture.md, "Glossary": runner): start, hear its
+ * events, stop softly, stop hard, so the service supervises every kind alike. A result is kept whole on a stop,
+ * so the caller gets the partial one; a session key is honoured only by kinds that can keep an agent (acp).
  */
 import type { FailureInput } from '../../../core/outage/classify.js';
 import type { CommandOf } from '../../../core/protocol/commands.js';
@@ -75,9 +62,8 @@ export interface RunOutcome {
   /** One line: the exit code, the stop reason or the error. */
   readonly summary: string;
   /**
-   * What a failure said, most decisive first (the error that ended the turn,
-   * then earlier protocol errors, then the last stderr lines), for the one
-   * classifier to sort once (src/io/outage/agent-outages.ts).
+   * What a failure said, most decisive first (the turn's ending error, earlier protocol errors, the last stderr
+   * lines), for the one classifier to sort once (src/io/outage/agent-outages.ts).
    */
   readonly failure?: readonly FailureInput[];
 }
@@ -95,15 +81,13 @@ export interface RunningAgent {
   /** Stops the agent now (kills its process group); safe to call again. */
   hard(reason: string): void;
   /**
-   * Told the panel's final state once supervision has decided it (after
-   * `ended`): a kept ACP session is dropped after a timeout (docs/spec.md,
-   * "Owners and sessions").
+   * Told the panel's final state once supervision decided it (after `ended`): a kept ACP session is dropped
+   * after a timeout (docs/spec.md, "Owners and sessions").
    */
   finished?(state: FinalState): void;
   /**
-   * A follow-up message from the user (steering): sent now, or queued for
-   * the agent's next turn; throws RequestError when it cannot take one now.
-   * Absent: the kind takes no messages.
+   * A follow-up message from the user: sent now or queued for the next turn; throws RequestError when it cannot
+   * take one now. Absent: the kind takes no messages.
    */
   steer?(text: string): 'sent' | 'queued';
 }
@@ -112,9 +96,8 @@ export interface RunningAgent {
 export type EmitEvent = (event: AgentEvent) => void;
 
 /**
- * Asks the user through the board's question queue (store/board-questions.ts);
- * `reply` is called once. Returns the question's id, or undefined when it was
- * answered at once.
+ * Asks the user through the board's question queue (store/board-questions.ts); `reply` is called once. The
+ * question's id, or undefined when it was answered at once.
  */
 export type AskUser = (ask: QuestionAsk, reply: (answer: QuestionAnswer) => void) => string | undefined;
 

@@ -1,10 +1,7 @@
 /**
- * The in-process worker for library users: an async function that receives
- * an AbortSignal and an `emit`. Soft stop aborts the signal (the worker stops
- * at its next step, docs/spec.md, "Owners and sessions"); there is no hard stop
- * for code in this process, so a worker that ignores the signal is finished by
- * the board one grace after the hard stop, and its promise is left to settle
- * unseen.
+ * The in-process worker for library users: an async function with an AbortSignal and an `emit`; the soft stop
+ * aborts the signal (docs/spec.md, "Owners and sessions"). Code in this process has no hard stop, so a worker
+ * ignoring the signal is finished by the board a grace after, its promise left to settle unseen.
  */
 import { messageOf } from '../../../core/errors.js';
 import type { AgentEvent } from '../../../core/events.js';

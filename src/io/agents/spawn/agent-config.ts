@@ -1,9 +1,7 @@
 /**
- * The agent registry on disk: `$XDG_CONFIG_HOME/tai/agents.json` (or
- * `~/.config/tai/agents.json`), merged over the built-in entries, and whether
- * an entry can be started here (its program on PATH, src/io/path-lookup.ts). Validation
- * is src/core/agents/agent-registry.ts; this file only reads, expands `~` and looks
- * at the file system. The schema is documented in docs/agents-registry.md.
+ * The agent registry on disk (docs/agents-registry.md, "Where the file lives"), merged over the built-in entries,
+ * and whether an entry can start here (its program on PATH). It only reads, expands `~` and looks at the file
+ * system; validation is src/core/agents/agent-registry.ts.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';

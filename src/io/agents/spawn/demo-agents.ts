@@ -1,9 +1,7 @@
 /**
- * The example agents of `tai demo`: real child processes
- * (src/demo-agent.ts, run from dist/) that write agent events as JSON lines on
- * stdout, driven into the board through open/emit/finish/setCancel. A soft
- * stop is SIGTERM, a hard stop SIGKILL. No model and no API key are needed.
- * The real runners live elsewhere; this is only the demo's tiny protocol.
+ * The example agents of `tai demo`: real child processes (src/demo-agent.ts) writing agent events as JSON lines,
+ * driven into the board; SIGTERM the soft stop, SIGKILL the hard. No model or API key needed; only the demo's
+ * tiny protocol.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -89,9 +87,8 @@ export function startDemoAgent(board: Board, spec: DemoAgentSpec, now: () => num
 const LINE_MAX = 1 << 20;
 
 /**
- * Calls `onLine` for every line of `input` (without its `\n` or `\r\n`), and for
- * a last line without one. Does what readline does here at a fraction of its
- * cost per line: 8 agents write 400 lines a second (docs/performance.md).
+ * Calls `onLine` for each line of `input` without its `\n` or `\r\n`, a last unended one too: what readline does
+ * here, at a fraction of its cost per line (docs/performance.md).
  */
 function splitLines(input: Readable, onLine: (line: string) => void): void {
   let rest = '';

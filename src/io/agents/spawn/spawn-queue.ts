@@ -1,13 +1,8 @@
 /**
- * `tai spawn --queue`: a spawn refused at the cap (docs/spec.md, "Supervision":
- * the ninth is refused loudly) waits for a free slot instead, in order,
- * visibly. Each waiting spawn holds a ticket, a row of `spawn_queue` in the
- * state database (migration `spawn-queue/1`), so every tai process on the
- * machine sees one queue: only the oldest ticket whose process is alive
- * retries, `tai status` lists the tickets as queued, and `tai cancel qN` (or
- * Ctrl-C in the waiting process) removes one. The cap itself stays where it is
- * enforced (the board, or the machine-wide count in the state database); the
- * queue only retries on its refusal.
+ * `tai spawn --queue`: a spawn refused at the cap waits for a free slot, in order, visibly (docs/lanes.md, "The
+ * queue: fanning out past the cap"). Each waiter holds a `spawn_queue` row, so every tai process sees one queue:
+ * only the oldest live ticket retries, `tai status` lists them, `tai cancel qN` removes one. The cap stays where
+ * it is enforced; the queue only retries on its refusal.
  */
 import { pidAlive } from '../../storage/agents-store.js';
 import { guardBusy, migrate, type StateDb } from '../../storage/state-db.js';

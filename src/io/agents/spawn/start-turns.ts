@@ -1,11 +1,6 @@
 /**
- * Agents asked for in one turn of the event loop start a loop turn apart. A
- * start (its panel's screen, its process, its rows and transcript) costs a
- * few milliseconds, and eight asked for at once (a lead's fan-out, requests
- * read together from a socket) would otherwise hold one turn between them
- * (docs/security.md, "Text without spaces"). The first start
- * of a burst goes at once; each later one waits for the loop's next turn
- * after the one before it.
+ * Agents asked for in one turn of the loop start a turn apart: each start costs a few milliseconds, and a fan-out
+ * of eight would hold one turn between them (docs/security.md, "Text without spaces"). The first goes at once.
  */
 
 /** Resolves in the event loop's next turn (an immediate queued from an immediate runs after the next poll). */

@@ -1,14 +1,8 @@
 /**
- * The folder `src/io/agents/spawn/`: what a spawn asks before an agent
- * starts: the registry on disk (agent-config.ts), whether it can start
- * (this file), the queue at the cap (spawn-queue.ts), and the demo's
- * example agents (demo-agents.ts).
- *
- * Whether an agent can start, asked before a panel opens:
- * a program that is not on PATH or a folder that does not exist would end as
- * a bare `exit 127` in a panel that leaves after 20 s, and an ACP agent as
- * `ACP connection closed`. Refused at once instead, with the reason, in the
- * spawn's reply, as a shell says it (exit 127).
+ * The folder `src/io/agents/spawn/`: what a spawn asks before an agent starts (the registry, this check, the queue
+ * at the cap, the demo's agents). This file: whether it can start, asked before a panel opens, so a program not
+ * on PATH or a missing folder is refused at once with its reason (exit 127, as a shell says it), not a bare exit
+ * in a panel that leaves.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -60,9 +60,8 @@ export function reportedLine(reported: unknown, fallback: string): string {
 }
 
 /**
- * A JSON-RPC error's message with what its `data` says besides (codex-acp
- * puts the real reason in `data.message`, others in `data.details`): "Internal
- * error" alone explains nothing.
+ * A JSON-RPC error's message with what its `data` adds (`data.message` or `data.details`): "Internal error"
+ * alone explains nothing.
  */
 function withData(err: unknown, message: string): string {
   const data = typeof err === 'object' && err !== null ? (err as { data?: unknown }).data : undefined;

@@ -1,13 +1,7 @@
 /**
- * An ACP `session/request_permission` answered by the turn's policy
- * (docs/agents.md, "Permissions"): `ask` puts the question to the user through the board's queue
- * (its tool, kind, diff or arguments, and the options the agent offers) and
- * answers with the option chosen; `allow` and `reject` answer at once with
- * the first such option. Either way the panel gets a note. An option chosen
- * as "always" is remembered for the session, by the tool's kind (or its
- * title when it has none): the agent's next request of that kind gets the
- * same option without asking. After a stop, or with no turn current, the
- * answer is `cancelled` (the ACP rule).
+ * An ACP `session/request_permission` answered by the turn's policy: `ask` puts it to the user through the board's queue, `allow` and `reject` answer at once with the
+ * first such option (docs/agents.md, "Permissions"). An "always" option is remembered for the session by tool
+ * kind; after a stop, or with no turn current, the answer is `cancelled` (the ACP rule).
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { argumentLines, diffLines } from '../../../../core/agents/question-block.js';

@@ -1,24 +1,8 @@
 /**
- * The ACP sessions kept between turns (docs/spec.md, "Owners and sessions":
- * "reuse or create the session for (agent, model, directory)"). A spawn that
- * names a session key takes the idle session kept under that key, or starts
- * one; when its turn ends fit for another, the session goes back here, idle,
- * for the next spawn with the same key. Reuse is opt-in: a spawn without a key
- * never comes here (src/io/agents/runners/acp/acp.ts), so a script fanning out
- * tasks never finds an earlier task's conversation in its agent.
- *
- * Vocabulary:
- * - key: the caller's session key joined with the agent's argv, directory and
- *   environment, so a session is only ever continued by the program, in the
- *   directory, it was started as.
- * - busy: a session taking a turn; idle: one kept for its key's next turn.
- *   At most one turn per session: two spawns with one key at once get two
- *   sessions (the mention line refuses the second before it gets here).
- * - drop: close a session (its process group killed) and forget it: after a
- *   failed turn, a hard stop, a timeout, its process gone.
- * - expiry: an idle session unused for ACP_SESSION_IDLE_MS is closed; past
- *   ACP_SESSIONS_IDLE_MAX idle sessions the oldest is closed. Every idle
- *   agent is a live process holding memory, so neither is unbounded.
+ * The ACP sessions kept between turns (docs/spec.md, "Owners and sessions"). Reuse is opt-in: a spawn without a
+ * session key never comes here, so a script fanning out tasks never finds an earlier task's conversation. A key
+ * joins the caller's with the argv, folder and environment; one turn a session at a time; idle sessions are
+ * live processes, so they expire after ACP_SESSION_IDLE_MS and at most ACP_SESSIONS_IDLE_MAX are kept.
  */
 import { AcpSession, type AcpSessionSpec } from './acp-session.js';
 

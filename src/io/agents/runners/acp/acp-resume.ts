@@ -1,14 +1,7 @@
 /**
- * Opening an ACP agent's earlier session instead of a new one (a restore,
- * docs/restore.md). The agent's `initialize` answer decides how:
- * `session/load` when `agentCapabilities.loadSession` is true (the method of
- * the stable protocol; the agent replays the whole history as session/update
- * notifications before it answers: dropped here, since the restored panel
- * already shows the stored transcript; a note says how many there were), else
- * `session/resume` when `agentCapabilities.sessionCapabilities.resume` is
- * offered (the session comes back without its history sent again), else a
- * RequestError that says the agent cannot resume. An id the agent refuses is
- * a RequestError too.
+ * Opening an ACP agent's earlier session for a restore (docs/restore.md): `session/load` when the agent offers it
+ * (its replayed history dropped, as the panel already shows the stored transcript; a note counts it), else
+ * `session/resume`, else a RequestError saying it cannot resume, as for an id it refuses.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { defaultLabel } from '../../../../core/agents/agent-spawn.js';

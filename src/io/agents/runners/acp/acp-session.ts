@@ -1,26 +1,8 @@
 /**
- * One ACP agent kept for one or more turns (docs/spec.md, "Owners and
- * sessions"): its process, in its own group behind the reaper
- * (process-group.ts); its connection (acp-connect.ts); `initialize` and
- * `session/new` once, on the first turn (acp-open.ts); then one
- * `session/prompt` per turn, one turn at a time (acp-turn.ts). session/update
- * notifications become events of the turn that is current; permission
- * requests are answered by that turn's policy (acp-permission.ts): asked of
- * the user, rejected or accepted, answered `cancelled` once a stop was asked
- * for. Stops and the close are in acp-stop.ts, how a failure is said in
- * acp-failure.ts.
- *
- * Vocabulary:
- * - turn: one prompt and its answer. Its events go to its own emit (its
- *   panel) and its message text is its own result; notifications that arrive
- *   while no turn is current are dropped.
- * - broken: the session may not take another turn (acp-turn.ts, "reusable").
- * - close: ends the connection and kills the process group; resolves once
- *   the reaper has exited, so no process of the session is left.
- * - resume: a spec with `resume` opens the agent's session of that id instead
- *   of a new one (docs/restore.md, acp-resume.ts). The history `session/load`
- *   replays is dropped, not shown (the restored panel already has the
- *   transcript): one note says how many updates it held.
+ * One ACP agent kept for one or more turns (docs/spec.md, "Owners and sessions"): its process behind the reaper,
+ * `initialize` and `session/new` once, then one `session/prompt` a turn, one turn at a time. Updates become events
+ * of the current turn (dropped when none is); `close` resolves once the reaper exited, so nothing is left; a
+ * resumed session's replayed history is dropped, as its panel already has the transcript (docs/restore.md).
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { spawnGroup, type GroupChild } from '../process-group.js';

@@ -1,10 +1,7 @@
 /**
  * Steering an ACP agent (docs/agents.md, "Steering"): a message the user sends while
- * a turn runs is queued and becomes the next `session/prompt` of the same
- * session once the turn ends well, in the same panel (the panel continues;
- * no new one opens). The turns of one spawn: the first with the task, then
- * one per queued message, until none is left, a turn fails, or a stop was
- * asked for. At most STEER_QUEUE_MAX messages wait.
+ * a turn runs becomes the session's next `session/prompt` once the turn ends well, in the same panel; turns go on
+ * until none is queued, one fails or a stop is asked. At most STEER_QUEUE_MAX wait.
  */
 import { RequestError } from '../../../../core/errors.js';
 import type { AcpTurn, TurnEnd } from './acp-session.js';

@@ -1,10 +1,7 @@
 /**
- * Stopping an ACP agent: the soft stop is `session/cancel` (the agent must
- * answer the prompt `cancelled`); closing ends the connection, then the
- * agent's stdin, then a SIGTERM, then a KILL, each after a grace, and resolves
- * once the reaper has exited, so no process of the session is left. An agent
- * on another host ends there only by its stdin's end or the wrapper's SIGTERM
- * (docs/remote.md), hence both before the KILL.
+ * Stopping an ACP agent: the soft stop is `session/cancel`; closing ends the connection, its stdin, then SIGTERM,
+ * then KILL, each after a grace, resolving once the reaper exited. A host's agent ends only by its stdin's end or
+ * the wrapper's SIGTERM (docs/remote.md), hence both before the KILL.
  */
 import type { GroupChild } from '../process-group.js';
 import type { Connected } from './acp-connect.js';
@@ -13,8 +10,7 @@ import type { Connected } from './acp-connect.js';
 const CLOSE_GRACE_MS = 2_000;
 
 /**
- * How long an agent on a host has after the SIGTERM (the host's stop) before
- * the KILL: its wrapper waits up to 5 s for ssh to carry the exit's ack, and a
+ * A host agent's time between its SIGTERM and the KILL: its wrapper waits for ssh to carry the exit's ack, and a
  * KILL before that leaves the job's folder on the host for its lost grace.
  */
 export const REMOTE_KILL_GRACE_MS = 10_000;

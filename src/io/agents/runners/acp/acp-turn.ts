@@ -1,14 +1,7 @@
 /**
- * One turn of an ACP session: one `session/prompt` and its answer. Its
- * session/update notifications become its events (src/core/decoders/acp.ts)
- * and its message text its result; how the prompt's stop reason ends the
- * turn, and whether the session may take another.
- *
- * Vocabulary:
- * - reusable: a turn that ended with `end_turn`, or with `cancelled` after
- *   tai asked for the stop, leaves the session fit for another turn. An error,
- *   another stop reason, a hard stop or the process gone leave it broken:
- *   whoever holds it must close it.
+ * One turn of an ACP session: one `session/prompt`, its updates as events (src/core/decoders/acp.ts), its text
+ * as result. Only `end_turn`, or `cancelled` after tai asked for the stop, leaves the session reusable; anything
+ * else leaves it broken, to be closed by whoever holds it.
  */
 import { acpFailure, AcpDecoder, promptUsage } from '../../../../core/decoders/acp.js';
 import type { PermissionPolicy } from '../../../../core/agents/questions.js';

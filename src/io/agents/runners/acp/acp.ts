@@ -1,30 +1,8 @@
 /**
- * The folder `src/io/agents/runners/acp/`: the Agent Client Protocol runner:
- * this kind, its session (acp-session.ts), the kept sessions (acp-pool.ts),
- * permissions (acp-permission.ts), steering (acp-steer.ts) and the resume of
- * an earlier session (acp-resume.ts).
- *
- * The `acp` kind: any Agent Client Protocol agent over stdio (`gemini --acp`,
- * `opencode acp`, claude-agent-acp, codex-acp, goose ...). The protocol work
- * (initialize, session/new, session/prompt, updates to events, permissions)
- * is one AcpSession (acp-session.ts); this runner decides what a spawn does
- * with it.
- *
- * - Without a session key (or without a pool): one turn in a session of its
- *   own, and the agent, a server that would otherwise wait forever, is ended
- *   with the turn.
- * - With a session key and a pool (acp-pool.ts): the turn continues the idle
- *   session kept under the key, or a new one, and its panel says which in its
- *   first line. A turn that ends with end_turn, or with `cancelled` after a
- *   soft stop, gives the session back to the pool; a failed turn, a hard stop
- *   or a timeout (docs/spec.md, "Owners and sessions": "a timeout cancels and
- *   drops the session") closes it and kills its process group.
- *
- * A message the user steers in while a turn runs becomes the next prompt of
- * the same session, in the same panel, once the turn ends (acp-steer.ts).
- *
- * Soft stop: session/cancel of the turn (an open question, and a permission
- * request after it, answered `cancelled`); hard stop: SIGKILL to the agent's process group.
+ * The folder `src/io/agents/runners/acp/`: the Agent Client Protocol runner, its session, kept sessions,
+ * permissions, steering and resume. This file: the `acp` kind, deciding what a spawn does with an AcpSession: one
+ * turn in a session of its own, or, with a session key and a pool, a kept session continued (docs/agents.md,
+ * "Kept sessions"). Soft stop: session/cancel; hard stop: SIGKILL to the agent's process group.
  */
 import type { AcpSessionPool } from './acp-pool.js';
 import { AcpSession, type AcpSessionSpec, type AcpTurn } from './acp-session.js';
