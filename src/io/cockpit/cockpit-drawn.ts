@@ -65,8 +65,9 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
     beforeParse: (data) => {
+      const ahead = echo?.(data) ?? false; // first: the echo is written before any bookkeeping
       lead.noteOutput();
-      return echo?.(data) ?? false;
+      return ahead;
     },
     onKeysDropped: (line) => {
       log(`main pane: ${line}`);

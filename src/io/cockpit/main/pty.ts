@@ -99,10 +99,15 @@ export function spawnMain(options: MainPtyOptions): MainPty {
     },
     onData: (listener) => {
       if (read === undefined) read = ptyReader(p);
-      read((data) => {
-        sinceOutput = 0;
-        listener(data);
-      });
+      // The count is the bound's only where node-pty's queue is not seen: else the output goes straight on.
+      read(
+        queued !== undefined
+          ? listener
+          : (data) => {
+              sinceOutput = 0;
+              listener(data);
+            },
+      );
     },
     exited,
   };
