@@ -110,8 +110,8 @@ export function mountCockpit(cols: number, rows: number, options: MountOptions =
     sign,
     prompt,
     keys,
-    /** Types a chunk through the real key path. */
-    type: (chunk: string): void => onKeys(chunk),
+    /** Types a chunk through the real key path: as the cockpit does, the straight way first, else the listener. */
+    type: (chunk: string): void => void (onKeys.straight(chunk) || onKeys(chunk)),
     /** What reached the main pane. */
     typed,
     /** Runs the prefix's lapse timer as if PREFIX_TIMEOUT_MS passed; false when none was armed. */

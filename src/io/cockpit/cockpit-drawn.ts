@@ -65,8 +65,9 @@ export function startDrawn(options: CockpitOptions, made: CockpitBoard & { reado
     env,
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
     beforeParse: (data) => {
+      const ahead = echo?.(data) ?? false; // first: the echo is written before any bookkeeping
       lead.noteOutput();
-      return echo?.(data) ?? false;
+      return ahead;
     },
     onKeysDropped: (line) => {
       log(`main pane: ${line}`);
@@ -193,6 +194,7 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
   // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
   terminal.onInput(
     quietAfter(idleCollection, (chunk: string) => {
+      if (onKeys.straight(chunk)) return; // a plain key for the main pane: nothing reads the main screen before its write
       main.settle(); // copy mode and the rest read the main screen
       onKeys(chunk);
     }),

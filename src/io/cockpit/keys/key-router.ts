@@ -64,8 +64,21 @@ export interface KeyRoute {
 }
 
 
+/** The router's stdin listener, with its straight way for a plain key. */
+export interface KeyListener {
+  (chunk: string | Buffer): void;
+  /**
+   * `text` written to the main pane at once when it is plain keys the full
+   * way would hand it whole (normal mode, nothing carried, no prefix or
+   * escape, no question, list or help open, the main pane focused), with
+   * nothing before the write; true when it went, false (nothing done) when
+   * the listener must take it (docs/performance.md, "Echo ahead").
+   */
+  straight(text: string): boolean;
+}
+
 /** Returns the stdin listener; the scanner leaves prompt mode whenever the prompt closes. */
-export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
+export function routeKeys(route: KeyRoute): KeyListener {
   const { keys, board, mentions, list } = route;
   const mouse = new MouseRouter();
   const changed = route.changed ?? (() => {});
@@ -93,7 +106,7 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
     if (i < data.length) typed(route, commands, data.slice(i));
   };
 
-  return (chunk) => {
+  const listener = (chunk: string | Buffer): void => {
     if (!board.getState().help) keys.helpClosed(); // closed by other means (the socket)
     commands.seen();
     const wasPending = keys.awaiting;
@@ -103,6 +116,16 @@ export function routeKeys(route: KeyRoute): (chunk: string | Buffer) => void {
     else routeActions(keys.push(text));
     watchPrefix(wasPending);
   };
+  // The listener's way for such a key, in its order: what it checks first (help, a refusal seen, the prefix) changes nothing then.
+  const straight = (text: string): boolean => {
+    if (!keys.passes(text) || commands.asking || list?.getState().open === true) return false;
+    const s = board.getState();
+    if (s.help || s.focus !== 'main') return false;
+    route.toMain(text);
+    commands.seen(); // after the write: a refusal's line can wait, the key cannot
+    return true;
+  };
+  return Object.assign(listener, { straight });
 
   function routeActions(actions: readonly KeyAction[]): void {
     for (const action of actions) {

@@ -115,7 +115,8 @@ export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
   const got = (n: number, buf: Buffer): void => {
     const ascii = buf[n - 1]! < 0x80;
     // An echo, a line: nothing of a character waits and none is cut at the end, so the bytes decode alone.
-    if (clean && ascii) return tell(buf.toString('utf8', 0, n));
+    // One byte (an echo): its character as it is, without a call into Buffer's decoder.
+    if (clean && ascii) return tell(n === 1 ? String.fromCharCode(buf[0]!) : buf.toString('utf8', 0, n));
     clean = ascii;
     tell(decoder.write(buf.subarray(0, n)));
   };

@@ -72,13 +72,14 @@ export function spawnMain(options: MainPtyOptions): MainPty {
   let sinceOutput = 0;
   const writer = ptyWriter(p);
   const queued = ptyQueuedBytes(p);
-  const written = (data: string): void => {
+  // The count is kept only where it is the bound's: with node-pty's queue seen, a key goes straight to the writer.
+  const counted = (data: string): void => {
     sinceOutput += Buffer.byteLength(data, 'utf8');
     writer(data);
   };
   return {
     pid: p.pid,
-    write: boundKeys(written, queued ?? (() => sinceOutput), options.onKeysDropped ?? (() => {})),
+    write: boundKeys(queued === undefined ? counted : writer, queued ?? (() => sinceOutput), options.onKeysDropped ?? (() => {})),
     resize(cols, rows) {
       const next = `${cols}x${rows}`;
       if (next === size) return;
@@ -98,10 +99,15 @@ export function spawnMain(options: MainPtyOptions): MainPty {
     },
     onData: (listener) => {
       if (read === undefined) read = ptyReader(p);
-      read((data) => {
-        sinceOutput = 0;
-        listener(data);
-      });
+      // The count is the bound's only where node-pty's queue is not seen: else the output goes straight on.
+      read(
+        queued !== undefined
+          ? listener
+          : (data) => {
+              sinceOutput = 0;
+              listener(data);
+            },
+      );
     },
     exited,
   };

@@ -24,3 +24,50 @@ describe('the key router', () => {
     }
   });
 });
+
+describe("the key router's straight way", () => {
+  it('writes a plain key for the main pane after one read of the board, before the status line is looked at', () => {
+    const c = mountCockpit(80, 24);
+    try {
+      c.sign.getState().say('refused'); // a refusal shown: the key clears it, after its write
+      const board = vi.spyOn(c.board, 'getState');
+      const sign = vi.spyOn(c.sign, 'getState');
+      const before: { board: number; sign: number; message: string | undefined }[] = [];
+      const push = c.typed.push.bind(c.typed);
+      vi.spyOn(c.typed, 'push').mockImplementation((...keys: string[]) => {
+        before.push({ board: board.mock.calls.length, sign: sign.mock.calls.length, message: c.sign.getState().message });
+        return push(...keys);
+      });
+      board.mockClear();
+      sign.mockClear();
+      c.type('a');
+      expect(c.typed).toEqual(['a']);
+      expect(before).toEqual([{ board: 1, sign: 0, message: 'refused' }]);
+      expect(c.sign.getState().message).toBeUndefined();
+    } finally {
+      c.unmount();
+    }
+  });
+
+  it('leaves to the listener what it would not hand on whole', () => {
+    const c = mountCockpit(80, 24);
+    try {
+      const straight = (chunk: string): boolean => {
+        const n = c.typed.length;
+        c.type(chunk);
+        return c.typed.length > n;
+      };
+      expect(straight('x')).toBe(true);
+      expect(straight('\x1b[A')).toBe(true); // the listener's: scanned, then handed on
+      expect(straight(DEFAULT_PREFIX)).toBe(false); // the prefix waits for its key
+      expect(c.keys.awaiting).toBe(true);
+      expect(straight('?')).toBe(false); // prefix + ?: the help
+      expect(c.board.getState().help).toBe(true);
+      expect(straight('y')).toBe(false); // any key closes the help, none reaches the pane
+      expect(c.board.getState().help).toBe(false);
+      expect(straight('z')).toBe(true);
+    } finally {
+      c.unmount();
+    }
+  });
+});

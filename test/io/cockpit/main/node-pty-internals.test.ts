@@ -120,6 +120,21 @@ describe('the pty written and read through the internals (node-pty-internals.ts)
     });
   });
 
+  it("takes a one-byte echo's character as it is: no call into Buffer's decoder; a longer read is decoded", async () => {
+    await withCat(async (p) => {
+      const decode = vi.spyOn(Buffer.prototype, 'toString');
+      let seen = '';
+      ptyReader(p)((d) => (seen += d));
+      ptyWriter(p)('x'); // cat's terminal echoes it: one byte
+      await vi.waitFor(() => expect(seen).toBe('x'), { timeout: 5_000 });
+      expect(decode).not.toHaveBeenCalled();
+      ptyWriter(p)('\x01'); // echoed as ^A: two bytes in one read
+      await vi.waitFor(() => expect(seen).toBe('x^A'), { timeout: 5_000 });
+      expect(decode).toHaveBeenCalled();
+      decode.mockRestore();
+    });
+  });
+
   it('decodes a character cut between two reads whole', async () => {
     // The shell's pause cuts é between two reads: the first ends in its lead byte, the second begins with the rest.
     const p = pty.spawn('sh', ['-c', "printf 'ab'; sleep 0.2; printf '\\303'; sleep 0.2; printf '\\251 cd'; sleep 0.2; printf ' done'; exec cat"], { cols: 40, rows: 5 });

@@ -39,4 +39,21 @@ describe('the main pane pty', () => {
     expect(seen).toContain('line 1999');
     expect(seen.split('\r\n').filter((l) => l.startsWith('line ')).length).toBe(2000);
   });
+
+  it("counts a key's bytes once, in the writer, when node-pty's queue is seen (the bound reads the queue, not a count)", async () => {
+    vi.stubEnv('TAI_INTERNALS', '1');
+    const p = spawnMain({ argv: ['cat'], cols: 40, rows: 5 });
+    let seen = '';
+    p.onData((d) => (seen += d));
+    const lengths = vi.spyOn(Buffer, 'byteLength');
+    try {
+      p.write('k');
+      expect(lengths).toHaveBeenCalledTimes(1); // the writer's: was the whole key written
+      await vi.waitFor(() => expect(seen).toBe('k'), { timeout: 5_000 });
+    } finally {
+      lengths.mockRestore();
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+  });
 });
