@@ -5,7 +5,8 @@
  *   the same fixture agent, as text): CPU of tai vs tmux server + client,
  *   bytes written to the terminal and RSS at the end of each window; tai runs
  *   twice, without and with SERVER_NODE_FLAGS (the server's Node flags);
- *   three rounds in turns, each side's median (TAI_BENCH_STREAM_ROUNDS);
+ *   three rounds in turns, each side's median (TAI_BENCH_STREAM_ROUNDS); TAI_BENCH_BASE=TREE
+ *   runs that tree's cockpit in the same rounds;
  * - idle: no agents, and 8 silent ones: CPU, wake-ups and RSS (idle.ts);
  * - seq: `seq 1 2000000` in the main pane: wall time;
  * - latency: a key typed into `cat` until its echo reaches the terminal;
@@ -287,7 +288,13 @@ type Windows = Measure[];
  * both sides): the first window shows the start, the last the steady state
  * once V8 has compiled the hot paths (tmux, in C, has no warm-up).
  */
-async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, windows = 1): Promise<{ tai: Windows; taiFlags: Windows; tmux: Windows }> {
+async function agents(
+  mode: 'stream' | 'silent',
+  seconds: number,
+  warm: number,
+  windows = 1,
+  round = 0,
+): Promise<{ tai: Windows; taiFlags: Windows; base: Windows | undefined; tmux: Windows }> {
   const total = warm + seconds * windows + 2;
   const args = mode === 'stream' ? ['--rate', '500', '--seconds', String(total)] : ['--rate', '500'];
   const measure = async (cpu: () => number, bytes: () => number, rss: () => number): Promise<Windows> => {
@@ -295,10 +302,10 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
     for (let i = 0; i < windows; i++) out.push(await window(cpu, bytes, rss, seconds));
     return out;
   };
-  const runTai = async (flags: boolean): Promise<Windows> => {
+  const runTai = async (flags: boolean, launcher = LAUNCHER): Promise<Windows> => {
     // The server is started with SERVER_NODE_FLAGS unless TAI_SERVER_FLAGS=0 (src/io/link/server-launch.ts).
     const name = `bench-${process.pid}-${++started}`;
-    const tai = terminal(LAUNCHER, ['demo', '-s', name, '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)], flags ? {} : { TAI_SERVER_FLAGS: '0' });
+    const tai = terminal(launcher, ['demo', '-s', name, '--agents', `${mode}*8`, ...args, '--', 'sleep', String(total + 5)], flags ? {} : { TAI_SERVER_FLAGS: '0' });
     await until(() => tai.text.includes(`demo ${mode} #8`));
     await delay(warm * 1000 + (mode === 'silent' ? 1500 : 0));
     const { server, client } = cockpitProcesses(tai.pty.pid, name);
@@ -307,9 +314,14 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
     await stopNamed(tai, name);
     return m;
   };
-  // One after the other, never at once: they would compete for the two cores.
+  // One after the other, never at once: they would compete for the two cores. TAI_BENCH_BASE=TREE: that tree's
+  // cockpit (with its flags) in the same round, before this one's in odd rounds, so that drift falls on both.
+  const baseRoot = process.env.TAI_BENCH_BASE;
+  const runBase = async () => (baseRoot ? await runTai(true, join(baseRoot, 'src/bin/tai')) : undefined);
+  const baseFirst = round % 2 === 1 ? await runBase() : undefined;
   const taiM = await runTai(false);
   const taiFlagsM = await runTai(true);
+  const baseM = round % 2 === 1 ? baseFirst : await runBase();
 
   const name = `tai-bench-${process.pid}`;
   const dir = mkdtempSync(join(tmpdir(), 'tai-bench-'));
@@ -321,7 +333,7 @@ async function agents(mode: 'stream' | 'silent', seconds: number, warm: number, 
   const tmuxM = await measure(tmux.cpu, () => tmux.client.bytes, () => rssOf(tmux.server) + rssOf(tmux.client.pty.pid));
   tmux.kill();
   rmSync(dir, { recursive: true, force: true });
-  return { tai: taiM, taiFlags: taiFlagsM, tmux: tmuxM };
+  return { tai: taiM, taiFlags: taiFlagsM, base: baseM, tmux: tmuxM };
 }
 
 /** Wall time of `seq 1 N` in the main pane, measured inside the pane. */
@@ -444,7 +456,7 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
     // shared machine (one run's first window read 0.82-1.16x): rounds in turns, each side's median, as for seq.
     const count = quick ? 1 : Math.max(1, Number(process.env.TAI_BENCH_STREAM_ROUNDS ?? 3));
     const rounds: Awaited<ReturnType<typeof agents>>[] = [];
-    for (let r = 0; r < count; r++) rounds.push(await agents('stream', streamS, 3, 2));
+    for (let r = 0; r < count; r++) rounds.push(await agents('stream', streamS, 3, 2, r));
     const of = count === 1 ? '' : ` (median of ${count} rounds)`;
     for (let i = 0; i < 2; i++) {
       const mid = (side: 'tai' | 'taiFlags' | 'tmux', key: 'cpu' | 'bytes' | 'rss') => median(rounds.map((r) => r[side][i]![key]));
@@ -457,6 +469,11 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
         const each = rounds.map((r) => `${f(r.taiFlags[i]!.cpu)} / ${f(r.tmux[i]!.cpu)}`).join(', ');
         const ratios = rounds.map((r) => f(r.taiFlags[i]!.cpu / r.tmux[i]!.cpu)).join(', ');
         say(`| same, each round: tai with the flags / tmux, CPU s | ${each} | | ${ratios} |`);
+      }
+      if (rounds[0]!.base !== undefined) {
+        const base = median(rounds.map((r) => r.base![i]!.cpu));
+        const each = rounds.map((r) => f(r.base![i]!.cpu)).join(', ');
+        say(`| same, TAI_BENCH_BASE's build with its flags: CPU s${of} (each round: ${each}) | ${f(base)} | ${f(tmux)} | ${f(base / tmux)} |`);
       }
       const [rss, rssFlags, rssTmux] = [mid('tai', 'rss'), mid('taiFlags', 'rss'), mid('tmux', 'rss')];
       say(`| RSS MB at the end of that window (tai / with flags) | ${f(rss, 1)} / ${f(rssFlags, 1)} | ${f(rssTmux, 1)} | ${f(rss / rssTmux, 1)} / ${f(rssFlags / rssTmux, 1)} |`);
