@@ -32,7 +32,8 @@ type ReadSocket = NodeJS.EventEmitter & { _handle?: { fd?: unknown; useUserBuffe
  */
 export function ptyWriter(p: IPty): (data: string) => void {
   const inner = p as unknown as WriteInternals;
-  const fd = internalsOn() ? inner.fd : undefined;
+  if (!internalsOn()) return (data) => p.write(data);
+  const fd = inner.fd;
   const queue = inner._writeStream?._writeQueue;
   if (typeof fd !== 'number' || !Array.isArray(queue)) return (data) => p.write(data);
   return (data) => {

@@ -180,4 +180,11 @@ describe('the pty with the internals switched off (TAI_INTERNALS=0)', () => {
       expect(fire).toHaveBeenCalled();
     });
   });
+
+  it('reads none of node-pty\'s private fields to write', () => {
+    const touched: string[] = [];
+    const shape = new Proxy({ write: vi.fn() }, { get: (t, k) => (typeof k === 'string' && k.startsWith('_') && touched.push(k), Reflect.get(t, k)) });
+    ptyWriter(shape as unknown as IPty)('k');
+    expect(touched).toEqual([]);
+  });
 });
