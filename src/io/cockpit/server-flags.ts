@@ -13,6 +13,7 @@
  * docs/perf-log.md, "Figures taken out of code comments" (and
  * docs/performance.md, "Tried and left out").
  */
+import { internalsOn } from '../node-internals.js';
 
 /** The flags, in the order they go before the script on the server's command line. */
 export const SERVER_NODE_FLAGS: readonly string[] = [
@@ -41,3 +42,12 @@ export const SERVER_NODE_FLAGS: readonly string[] = [
   // times; those swings left native memory behind in the hour's soak (docs/performance.md, "Soak").
   '--max-old-space-size=2047',
 ];
+
+/** A flag of V8's own that Node does not document: one V8 release can drop it, so TAI_INTERNALS=0 leaves it out. */
+const V8_ONLY_FLAGS: ReadonlySet<string> = new Set(['--no-memory-reducer']);
+
+/** The flags a server starts with: none with TAI_SERVER_FLAGS=0 (the benchmarks' comparison), Node's documented ones alone with TAI_INTERNALS=0. */
+export function serverFlags(env: NodeJS.ProcessEnv): readonly string[] {
+  if (env['TAI_SERVER_FLAGS'] === '0') return [];
+  return internalsOn(env) ? SERVER_NODE_FLAGS : SERVER_NODE_FLAGS.filter((flag) => !V8_ONLY_FLAGS.has(flag));
+}

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../cockpit/server-flags.js';
+import { serverFlags } from '../cockpit/server-flags.js';
 
 /** What the server is asked to run. */
 export interface ServerConfig {
@@ -66,8 +66,7 @@ const BAD_OPTION_EXIT = 9;
  * Node 20) gets the server started again without them.
  */
 export async function launchServer(config: ServerConfig, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerReady> {
-  // TAI_SERVER_FLAGS=0 starts it without them (the benchmark's comparison).
-  const flags = env.TAI_SERVER_FLAGS === '0' ? [] : SERVER_NODE_FLAGS;
+  const flags = serverFlags(env);
   const first = await launchWith(flags, config, env, logFile);
   if (first.ok || first.code !== BAD_OPTION_EXIT || flags.length === 0) return first;
   return launchWith([], config, env, logFile);

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../../src/io/cockpit/server-flags.js';
+import { SERVER_NODE_FLAGS, serverFlags } from '../../../src/io/cockpit/server-flags.js';
 
 /** Who to blame when this fails: the Node that runs the tests took a flag differently. */
 const NODE = `Node ${process.version}`;
@@ -28,5 +28,12 @@ describe('SERVER_NODE_FLAGS', () => {
     expect(limit, NODE).toBeGreaterThan(1024 * 2 ** 20);
     expect(limit, NODE).toBeLessThan(2.25 * 2 ** 30);
     expect(limit, NODE).toBeLessThan(plain);
+  });
+
+  it("leave V8's own flags out with the internals switched off, and every flag with TAI_SERVER_FLAGS=0", () => {
+    expect(serverFlags({})).toEqual(SERVER_NODE_FLAGS);
+    expect(serverFlags({ TAI_INTERNALS: '0' })).not.toContain('--no-memory-reducer');
+    expect(serverFlags({ TAI_INTERNALS: '0' })).toContain('--max-old-space-size=2047');
+    expect(serverFlags({ TAI_SERVER_FLAGS: '0' })).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ import type { PrefixSign } from '../../../../store/prefix-sign.js';
 import { KEPT_TRANSCRIPTS_MAX } from '../../../../store/board.js';
 import { after, type Cancel } from '../../after.js';
 import type { MentionController } from './mentions.js';
-import { keyCommands } from './key-commands.js';
+import { keyCommands, type KeyCommands } from './key-commands.js';
 import { answerTool } from './panel-keys.js';
 
 /** What the router hands keys to. */
@@ -116,16 +116,7 @@ export function routeKeys(route: KeyRoute): KeyListener {
     else routeActions(keys.push(text));
     watchPrefix(wasPending);
   };
-  // The listener's way for such a key, in its order: what it checks first (help, a refusal seen, the prefix) changes nothing then.
-  const straight = (text: string): boolean => {
-    if (!keys.passes(text) || commands.asking || list?.getState().open === true) return false;
-    const s = board.getState();
-    if (s.help || s.focus !== 'main') return false;
-    route.toMain(text);
-    commands.seen(); // after the write: a refusal's line can wait, the key cannot
-    return true;
-  };
-  return Object.assign(listener, { straight });
+  return Object.assign(listener, { straight: straightWay(route, commands) });
 
   function routeActions(actions: readonly KeyAction[]): void {
     for (const action of actions) {
@@ -159,6 +150,19 @@ export function routeKeys(route: KeyRoute): KeyListener {
       }
     }
   }
+}
+
+/** The listener's way for a plain key, in its order: what it checks first (help, a refusal seen, the prefix) changes nothing then. */
+function straightWay(route: KeyRoute, commands: KeyCommands): (text: string) => boolean {
+  const { keys, board, list } = route;
+  return (text) => {
+    if (!keys.passes(text) || commands.asking || list?.getState().open === true) return false;
+    const s = board.getState();
+    if (s.help || s.focus !== 'main') return false;
+    route.toMain(text);
+    commands.seen(); // after the write: a refusal's line can wait, the key cannot
+    return true;
+  };
 }
 
 /** Arms (or disarms) the prefix's lapse after a chunk, and redraws when its sign changed. */
