@@ -2,8 +2,8 @@
  * A panel's header row (pane-cells.ts) made again for a new second without
  * building and parsing its SGR string: the characters of its elapsed time
  * that moved are written into a copy of the last row's characters, at the
- * columns the last full parse put them in (docs/performance.md, "The
- * header's second").
+ * columns the last full parse put them in (docs/performance.md,
+ * "Optimisations that stay").
  */
 import type { CellRow } from '../sgr-cells.js';
 
