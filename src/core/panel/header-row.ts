@@ -15,11 +15,26 @@ export interface HeaderView {
   readonly state: PanelState;
 }
 
+/** The plain text a header row shows before its `+N hidden` note: the header, and how far the view is scrolled back. */
+export function headerLine(header: string, scrollback: number): string {
+  return scrollback > 0 ? `${header} · ↑${scrollback}` : header;
+}
+
 /** The SGR-coded header row of a panel, with `+N hidden` at its right end when agents run with no panel. */
 export function headerRow(view: HeaderView, cols: number, focused: boolean, scrollback = 0, hidden = 0, palette: Palette = COLOR_PALETTE): string {
   const sgr = palette.header(view.state, focused);
-  const text = scrollback > 0 ? `${view.header} · ↑${scrollback}` : view.header;
-  const note = hidden > 0 ? ` +${hidden} hidden ` : '';
+  const text = headerLine(view.header, scrollback);
+  const note = noteOf(hidden);
   if (note === '' || note.length >= cols) return styled(text, cols, sgr);
   return styled(text, cols - note.length, sgr) + styled(note, note.length, palette.note);
+}
+
+/** The columns of a `cols`-wide header row its text may take (headerLine): all but those of the `+N hidden` note. */
+export function headerRoom(cols: number, hidden: number): number {
+  const note = noteOf(hidden).length;
+  return note === 0 || note >= cols ? cols : cols - note;
+}
+
+function noteOf(hidden: number): string {
+  return hidden > 0 ? ` +${hidden} hidden ` : '';
 }

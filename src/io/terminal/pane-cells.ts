@@ -7,9 +7,10 @@
  */
 import { drawn, type PaneId } from '../../core/panel/layout.js';
 import type { Board, BoardState } from '../../../store/board.js';
-import { headerRow } from '../../core/panel/header-row.js';
+import { headerLine, headerRoom, headerRow } from '../../core/panel/header-row.js';
 import { paletteOf } from '../../core/panel/colors.js';
 import { parseRow, type CellRow } from './sgr-cells.js';
+import { columnsOf, rewritten } from './cells/header-cells.js';
 import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import type { Overlay } from './term-output.js';
@@ -24,6 +25,8 @@ interface HeaderMade {
   readonly hidden: number;
   readonly noColor: boolean;
   readonly row: CellRow;
+  /** Per unit of the header text, its cell's column (cells/header-cells.ts); undefined when the row has to be parsed whole. */
+  readonly columns: Int16Array | undefined;
 }
 
 /** The last overlay made for a pane's header or body, and the rows it was cut from. */
@@ -95,15 +98,24 @@ export class PaneCells {
     return this.cached(this.cellCache, pane, scrollback, (s) => screenCells(s.term, scrollback));
   }
 
-  /** A panel's header row as cells, made again only when its text, focus or width changed (compared field by field: no key string built each second). */
+  /**
+   * A panel's header row as cells, made again only when its text, focus or width changed (compared field by field:
+   * no key string built each second); a new second's text alone rewrites the cells of the figures that moved.
+   */
   private header(view: BoardState['panels'][number], cols: number, focused: boolean, scrollback: number, hidden: number): CellRow {
     const noColor = this.board?.getState().noColor ?? false;
     const c = this.headerCache.get(view.id);
-    if (c && c.header === view.header && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor) {
-      return c.row;
+    const same = c !== undefined && c.state === view.state && c.cols === cols && c.focused === focused && c.scrollback === scrollback && c.hidden === hidden && c.noColor === noColor;
+    if (same && c.header === view.header) return c.row;
+    const quick = c !== undefined && same && c.columns ? rewritten(c.row, c.header, view.header, c.columns) : undefined;
+    if (c !== undefined && quick) {
+      this.headerCache.set(view.id, { ...c, header: view.header, row: quick });
+      return quick;
     }
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
-    this.headerCache.set(view.id, { header: view.header, state: view.state, cols, focused, scrollback, hidden, noColor, row });
+    // The whole text drawn (the scrollback's note too), unclipped: else a moved figure could move the clip's ellipsis.
+    const columns = columnsOf(headerLine(view.header, scrollback), row, headerRoom(cols, hidden));
+    this.headerCache.set(view.id, { header: view.header, state: view.state, cols, focused, scrollback, hidden, noColor, row, columns });
     return row;
   }
 
