@@ -12,6 +12,11 @@
 // mode): copied there when the host's `uname -sm` is this one's, or reaper.c
 // built there with the host's cc (docs/remote.md, "The reaper on a host").
 //
+// Each is linked statically when it can be: a static binary maps no ld.so
+// and no libc.so, so it touches about half the pages of a dynamic one
+// (docs/agents.md, "The reaper"). Without libc.a the static link fails and
+// the same source is linked dynamically; the program is the same.
+//
 // It never fails the install: without a compiler, or off Linux for the
 // reaper (it needs PR_SET_CHILD_SUBREAPER and signalfd), it prints one line
 // and tai runs its agents behind the node reaper (docs/agents.md, "The
@@ -39,7 +44,9 @@ for (const t of targets) {
   // Built beside it and renamed over it: a running binary keeps its old file
   // (writing over a running executable fails with ETXTBSY).
   const tmp = `${out}.${process.pid}`;
-  const r = spawnSync(cc, ['-O2', '-Wall', '-Wextra', '-o', tmp, join(here, t.source)], { encoding: 'utf8' });
+  const link = (extra) => spawnSync(cc, ['-O2', '-Wall', '-Wextra', ...extra, '-o', tmp, join(here, t.source)], { encoding: 'utf8' });
+  let r = link(['-static']);
+  if (r.status !== 0) r = link([]);
   if (r.status === 0) {
     renameSync(tmp, out);
   } else {

@@ -11,10 +11,9 @@
  * - seq: `seq 1 2000000` in the main pane: wall time;
  * - latency: a key typed into `cat` until its echo reaches the terminal;
  * - soak: see soak.ts (in-process, heap and RSS);
- * - memory: 8 silent agents, attached, after the idle collection: RSS of
- *   every process of the cockpit (server, client, the reapers apart) started
- *   by src/bin/tai and by node on cli.js (a node waiting on the native client),
- *   beside tmux's server and client.
+ * - memory: 8 silent agents, attached, after the idle collection: RSS and
+ *   PSS of every process of the cockpit, reapers included, beside tmux's
+ *   server and client (memory.ts).
  * A benchmark reports; it never fails. TAI_BENCH_ONLY=stream,idle,seq,keys,soak,memory
  * picks measures. tai is started as a user starts it, by src/bin/tai.
  */
@@ -235,48 +234,6 @@ export async function stopNamed(t: ReturnType<typeof terminal>, name: string): P
   if (server === undefined) t.pty.kill('SIGTERM');
   else process.kill(server, 'SIGTERM');
   await until(() => t.exited, 15_000);
-}
-
-/** How long after the agents start memory is read. */
-const MEMORY_WAIT_MS = 60_000;
-
-/** RSS MB of a tai cockpit's processes: server, client side, reapers. */
-interface CockpitMemory {
-  readonly server: number;
-  readonly client: number;
-  readonly reapers: number;
-  readonly reaperCount: number;
-}
-
-/**
- * 8 silent agents, attached, after the idle collection (10 s of quiet): the
- * RSS of every process of a tai cockpit, started by `how` (src/bin/tai, or node on
- * cli.js waiting on the native client), and of tmux's server and client with
- * 8 panes running the same agents.
- */
-async function memoryOf(how: 'launcher' | 'node'): Promise<CockpitMemory> {
-  const name = `bench-mem-${process.pid}-${++started}`;
-  const line = ['demo', '-s', name, '--agents', 'silent*8', '--rate', '500', '--', 'sleep', '120'];
-  const tai = how === 'launcher' ? terminal(LAUNCHER, line) : terminal(process.execPath, [CLI, ...line]);
-  await until(() => tai.text.includes('demo silent #8'));
-  // The idle collection runs 10 s after the agents' last output; on a loaded machine the start takes longer.
-  await delay(MEMORY_WAIT_MS);
-  const p = cockpitProcesses(tai.pty.pid, name);
-  const sum = (pids: number[]) => pids.reduce((a, pid) => a + rssOf(pid), 0);
-  const m = { server: sum(p.server), client: sum(p.client), reapers: sum(p.reapers), reaperCount: p.reapers.length };
-  await stopNamed(tai, name);
-  return m;
-}
-
-/** tmux's server and client RSS MB with a main pane and 8 panes of silent agents, as long after the start as memoryOf reads tai. */
-async function tmuxMemory(): Promise<number> {
-  const name = `tai-bench-mem-${process.pid}`;
-  const agentCmd = `node ${AGENT} silent --raw --rate 500; sleep 999`;
-  const tmux = await tmuxSession(name, 'sleep 120', new Array<string>(8).fill(agentCmd));
-  await delay(MEMORY_WAIT_MS);
-  const rss = rssOf(tmux.server) + rssOf(tmux.client.pty.pid);
-  tmux.kill();
-  return rss;
 }
 
 /** Measures of one side: one per window, in order. */
@@ -500,18 +457,7 @@ export async function run(options: CockpitBenchOptions = {}): Promise<void> {
       say(`| same, in frames (TAI_DIRECT_TTY=0): p99 ms | ${f(pct(k.frames, 99))} | ${f(pct(k.tmux, 99))} | ${f(pct(k.frames, 99) / pct(k.tmux, 99))} |`);
     }
   }
-  if (only.includes('memory')) {
-    // In turns, one at a time: they would compete for the two cores.
-    const launcher = await memoryOf('launcher');
-    const waiting = await memoryOf('node');
-    const tmux = await tmuxMemory();
-    const total = (m: CockpitMemory) => m.server + m.client;
-    const each = (m: CockpitMemory) => `${f(total(m), 1)} (server ${f(m.server, 1)}, client ${f(m.client, 1)})`;
-    say(`| 8 silent agents, attached, after the idle collection: RSS MB of every process, tai by src/bin/tai | ${each(launcher)} | ${f(tmux, 1)} | ${f(total(launcher) / tmux, 1)} |`);
-    say(`| same, tai by node on cli.js (node waits on the native client) | ${each(waiting)} | ${f(tmux, 1)} | ${f(total(waiting) / tmux, 1)} |`);
-    // The demo's agents run in the server (no reapers); a real agent's reaper (tai-reaper, C) is counted here when there is one.
-    say(`| same, src/bin/tai with its ${launcher.reaperCount} reapers (one per agent process) | ${f(total(launcher) + launcher.reapers, 1)} | ${f(tmux, 1)} | ${f((total(launcher) + launcher.reapers) / tmux, 1)} |`);
-  }
+  if (only.includes('memory')) for (const row of await (await import('./memory.js')).memoryRows()) say(row);
   if (only.includes('soak')) {
     const soak = await runSoak({ simulatedSeconds: quick ? 300 : 1800 });
     say(`| soak ${soak.simulatedSeconds / 60} min of unique text (8 panels, in-process): heap MB at 10% / 50% / 100% | ${soak.heap.map((h) => f(h, 1)).join(' / ')} | | |`);

@@ -46,6 +46,14 @@ describe("the server's bundle", () => {
     expect(toolkit.sort()).toEqual(['es-toolkit/dist/compat/function/debounce.mjs', 'es-toolkit/dist/compat/function/throttle.mjs', 'es-toolkit/dist/function/debounce.mjs']);
   });
 
+  it('is ASCII only, so that V8 holds each source in one byte a character, not two', () => {
+    const wide = readdirSync(BUNDLE_DIR)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => ({ chunk: f, bytes: [...readFileSync(join(BUNDLE_DIR, f))].filter((b) => b > 0x7f).length }))
+      .filter((c) => c.bytes > 0);
+    expect(wide).toEqual([]);
+  });
+
   it("holds React's production builds and none of its development builds", () => {
     const files = bundledFiles();
     expect(files.filter((f) => f.endsWith('.development.js'))).toEqual([]);
