@@ -53,7 +53,7 @@ const PROGRAMS: Readonly<Record<RealCli, string>> = {
 export function notInstalled(): string | undefined {
   const missing = [...Object.values(PROGRAMS), NODE22].filter((p) => !existsSync(p));
   if (missing.length === 0) return undefined;
-  return `the real agent CLIs are not installed (npm ci --prefix test/real-agents, or TAI_REAL_AGENTS_DIR): missing ${missing[0]}`;
+  return `the real agent CLIs are not installed (npm install --prefix test/real-agents, or TAI_REAL_AGENTS_DIR): missing ${missing[0]}`;
 }
 
 /** A scratch folder for one run: home, project and tai's state. Under the checkout: Codex refuses a CODEX_HOME under /tmp. */

@@ -14,7 +14,7 @@ import { REAL_AGENTS } from '../helpers/real-agents.js';
 import { TAI_CLI } from '../helpers/tai-cli.js';
 
 const INSPECTOR = join(REAL_AGENTS, '.bin/mcp-inspector');
-const missing = existsSync(INSPECTOR) ? undefined : `the MCP Inspector is not installed (npm ci --prefix test/real-agents): missing ${INSPECTOR}`;
+const missing = existsSync(INSPECTOR) ? undefined : `the MCP Inspector is not installed (npm install --prefix test/real-agents): missing ${INSPECTOR}`;
 
 interface ToolReply {
   readonly content?: readonly { readonly type: string; readonly text?: string }[];
