@@ -218,8 +218,8 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
   if (live !== s.live || asking !== s.asking) c.rows.moved();
   const focus = focusKept(s.focus, lay);
   // A flush that changed no field publishes nothing: no state copied, no subscriber run (docs/performance.md, "Optimisations that stay").
-  const same = panels === s.panels && lay === s.layout && zoom === s.zoom && focus === s.focus && vars.drawingOff === s.drawingOff;
-  if (!same || asking !== s.asking || live !== s.live) c.set({ panels, layout: lay, zoom, focus, drawingOff: vars.drawingOff, asking, live });
+  const next = { panels, layout: lay, zoom, focus, drawingOff: vars.drawingOff, asking, live };
+  if ((Object.keys(next) as (keyof typeof next)[]).some((k) => next[k] !== s[k])) c.set(next);
   c.rows.published();
 }
 
