@@ -355,34 +355,27 @@ static void usage(void) {
     exit(64);
 }
 
-int main(int argc, char **argv) {
-    int read_only = 0;
+/* The command line into the globals; a wrong one ends with the usage. Returns the link's path, if one was named. */
+static const char *parse_args(int argc, char **argv, int *read_only) {
     const char *link_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc) link_fd = atoi(argv[++i]);
         else if (strcmp(argv[i], "--link") == 0 && i + 1 < argc) link_path = argv[++i];
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc) report_path = argv[++i];
         else if (strcmp(argv[i], "--report-fd") == 0 && i + 1 < argc) report_fd = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--read-only") == 0) read_only = 1;
+        else if (strcmp(argv[i], "--read-only") == 0) *read_only = 1;
         else if (strcmp(argv[i], "--then") == 0 && i + 1 < argc) {
             then_argv = argv + i + 1; /* the rest of the line is the program's */
             break;
         } else usage();
     }
     if ((link_fd < 0) == (link_path == NULL)) usage();
-    if (link_path != NULL && (link_fd = connect_path(link_path)) < 0) {
-        char why[256];
-        int n = snprintf(why, sizeof why, "tai-client: cannot connect to %s: %s\n", link_path, strerror(errno));
-        /* The terminal was never touched: the report tells the farewell (when there is one to become), else stderr. */
-        if (then_argv != NULL) tell(1, "broke", why + 12, (size_t)n - 13);
-        write_all(STDERR_FILENO, why, (size_t)n);
-        return 1;
-    }
-    fcntl(link_fd, F_SETFL, fcntl(link_fd, F_GETFL) | O_NONBLOCK);
-    fcntl(link_fd, F_SETFD, FD_CLOEXEC);
-    if (report_fd >= 0) fcntl(report_fd, F_SETFD, FD_CLOEXEC);
+    return link_path;
+}
 
-    if (pipe(sig_pipe) != 0) return 1;
+/* Signals reach the loop through sig_pipe; the parent's death is a SIGHUP. */
+static void install_signals(void) {
+    if (pipe(sig_pipe) != 0) exit(1);
     for (int i = 0; i < 2; i++) {
         fcntl(sig_pipe[i], F_SETFL, O_NONBLOCK);
         fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
@@ -404,20 +397,23 @@ int main(int argc, char **argv) {
         if (getppid() != parent) raise(SIGHUP);
     }
 #endif
+}
 
-    /* Raw mode as libuv's UV_TTY_MODE_RAW sets it (Node's setRawMode). */
-    if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &cooked) == 0) {
-        struct termios t = cooked;
-        t.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
-        t.c_oflag |= ONLCR;
-        t.c_cflag |= CS8;
-        t.c_lflag &= ~(tcflag_t)(ECHO | ICANON | IEXTEN | ISIG);
-        t.c_cc[VMIN] = 1;
-        t.c_cc[VTIME] = 0;
-        raw = tcsetattr(STDIN_FILENO, TCSADRAIN, &t) == 0;
-    }
+/* Raw mode as libuv's UV_TTY_MODE_RAW sets it (Node's setRawMode). */
+static void enter_raw_mode(void) {
+    if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &cooked) != 0) return;
+    struct termios t = cooked;
+    t.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
+    t.c_oflag |= ONLCR;
+    t.c_cflag |= CS8;
+    t.c_lflag &= ~(tcflag_t)(ECHO | ICANON | IEXTEN | ISIG);
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    raw = tcsetattr(STDIN_FILENO, TCSADRAIN, &t) == 0;
+}
 
-    /* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
+/* After raw mode: a key typed once the server has the hello is never echoed by the terminal. */
+static void send_hello(int read_only) {
     terminal_size(&cols, &rows);
     char claim[320] = "";
     /* The terminal is offered whole (its output and its keys) only when the keys come from it (not a pipe on stdin),
@@ -431,7 +427,46 @@ int main(int argc, char **argv) {
                      read_only ? ",\"readOnly\":true" : "", claim, reading ? "" : ",\"ttyInput\":true");
     queue_frame('h', hello, (size_t)n);
     flush_link();
+}
 
+/* The signals the handler queued, acted on in the loop. */
+static void take_signals(void) {
+    unsigned char sigs[16];
+    ssize_t got;
+    while ((got = read(sig_pipe[0], sigs, sizeof sigs)) > 0) {
+        for (ssize_t i = 0; i < got; i++) {
+            switch (sigs[i]) {
+            /* The terminal closed, or tai died (PDEATHSIG) with the server still on the terminal: let it finish first. */
+            case SIGHUP: leave("signal SIGHUP"); break;
+            case SIGTERM: leave("signal SIGTERM"); break;
+            case SIGINT: leave("signal SIGINT"); break;
+            case SIGWINCH: {
+                int c, r;
+                terminal_size(&c, &r);
+                if (c != cols || r != rows) cols = c, rows = r, send_resize();
+                break;
+            }
+            default: break;
+            }
+        }
+    }
+}
+
+/* The link's next read, taken as frames; its end ends the client. */
+static void read_link(void) {
+    ssize_t got = read(link_fd, rbuf, sizeof rbuf);
+    if (got > 0) {
+        rpos = 0;
+        rlen = (size_t)got;
+        take_frames();
+    } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+        if (leaving != NULL) finish(0, leaving, NULL, 0);
+        finish(1, "closed", NULL, 0);
+    }
+}
+
+/* One poll over the signals, the link, the keys and the terminal, until the client finishes. */
+static void run(void) {
     int input_open = 1;
     for (;;) {
         int draining = rpos < rlen; /* output waits for the terminal */
@@ -452,41 +487,31 @@ int main(int argc, char **argv) {
             finish(1, "broke", "poll failed", 11);
         }
         if (polled == 0 && leaving != NULL) finish(0, leaving, NULL, 0); /* no farewell in time: go all the same */
-        if (p[0].revents & POLLIN) {
-            unsigned char sigs[16];
-            ssize_t got;
-            while ((got = read(sig_pipe[0], sigs, sizeof sigs)) > 0) {
-                for (ssize_t i = 0; i < got; i++) {
-                    switch (sigs[i]) {
-                    /* The terminal closed, or tai died (PDEATHSIG) with the server still on the terminal: let it finish first. */
-                    case SIGHUP: leave("signal SIGHUP"); break;
-                    case SIGTERM: leave("signal SIGTERM"); break;
-                    case SIGINT: leave("signal SIGINT"); break;
-                    case SIGWINCH: {
-                        int c, r;
-                        terminal_size(&c, &r);
-                        if (c != cols || r != rows) cols = c, rows = r, send_resize();
-                        break;
-                    }
-                    default: break;
-                    }
-                }
-            }
-        }
+        if (p[0].revents & POLLIN) take_signals();
         if (want_input && (p[in_at].revents & (POLLIN | POLLHUP | POLLERR))) input_open = read_input();
         if (p[1].revents & POLLOUT) flush_link();
         if (resize_pending) send_resize();
         if (draining && (p[out_at].revents & (POLLOUT | POLLERR | POLLHUP))) take_frames();
-        if (!draining && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            ssize_t got = read(link_fd, rbuf, sizeof rbuf);
-            if (got > 0) {
-                rpos = 0;
-                rlen = (size_t)got;
-                take_frames();
-            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-                if (leaving != NULL) finish(0, leaving, NULL, 0);
-                finish(1, "closed", NULL, 0);
-            }
-        }
+        if (!draining && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) read_link();
     }
+}
+
+int main(int argc, char **argv) {
+    int read_only = 0;
+    const char *link_path = parse_args(argc, argv, &read_only);
+    if (link_path != NULL && (link_fd = connect_path(link_path)) < 0) {
+        char why[256];
+        int n = snprintf(why, sizeof why, "tai-client: cannot connect to %s: %s\n", link_path, strerror(errno));
+        /* The terminal was never touched: the report tells the farewell (when there is one to become), else stderr. */
+        if (then_argv != NULL) tell(1, "broke", why + 12, (size_t)n - 13);
+        write_all(STDERR_FILENO, why, (size_t)n);
+        return 1;
+    }
+    fcntl(link_fd, F_SETFL, fcntl(link_fd, F_GETFL) | O_NONBLOCK);
+    fcntl(link_fd, F_SETFD, FD_CLOEXEC);
+    if (report_fd >= 0) fcntl(report_fd, F_SETFD, FD_CLOEXEC);
+    install_signals();
+    enter_raw_mode();
+    send_hello(read_only);
+    run();
 }

@@ -3,9 +3,9 @@
  * functions and files"): a longer body holds more than one decision, each wanting its own
  * name. Every function, method, accessor and arrow of src, store and
  * components is read through the parser (braces in strings, regexes and
- * templates cannot fool it); one whose body spans more lines fails, named.
+ * templates cannot fool it); one whose body spans more lines fails, named. The native C files are read by their layout.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -92,5 +92,37 @@ describe('the functions of src, store and components', () => {
       { line: 17, name: 'value', lines: 4 },
       { line: 21, name: '(anonymous)', lines: 3 },
     ]);
+  });
+});
+
+/** The C functions of a file's text (K&R layout: a definition's line ends in `{`, its body ends at a `}` alone in column 0) over `max` lines. */
+export function longCFunctions(text: string, max = FUNCTION_LINES_MAX): Long[] {
+  const lines = text.split('\n');
+  const found: Long[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;]*\)\s*\{\s*$/.exec(lines[i] ?? '');
+    if (head === null || /^(struct|enum|union|typedef)\b/.test(lines[i] ?? '')) continue;
+    const end = lines.findIndex((line, j) => j > i && line === '}');
+    if (end < 0) continue;
+    if (end - i + 1 > max) found.push({ line: i + 1, name: head[1] ?? '(anonymous)', lines: end - i + 1 });
+    i = end;
+  }
+  return found;
+}
+
+describe('the functions of the native C files', () => {
+  const dir = join(ROOT, 'src/native');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.c'));
+
+  it(`each span at most ${FUNCTION_LINES_MAX} lines`, () => {
+    expect(files.length).toBeGreaterThan(0);
+    const long = files.flatMap((f) => longCFunctions(readFileSync(join(dir, f), 'utf8')).map((fn) => `src/native/${f}:${fn.line}: ${fn.name} (${fn.lines} lines)`));
+    expect(long).toEqual([]);
+  });
+
+  it('are measured from the definition to the brace that closes it in column 0', () => {
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `    if (x) { y = ${i}; }`).join('\n');
+    const fixture = [`static int small(int x) {\n${body(1)}\n}`, `int main(int argc, char **argv) {\n${body(3)}\n}`, 'struct s {\n int a;\n int b;\n int c;\n};'].join('\n');
+    expect(longCFunctions(fixture, 4)).toEqual([{ line: 4, name: 'main', lines: 5 }]);
   });
 });
