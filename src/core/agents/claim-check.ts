@@ -91,17 +91,17 @@ export function claimLine(recordId: string, total: number, headChars: number, om
   );
 }
 
-/** `head` up to and with its last newline, when that is within the slack of its end. */
+/** `head` up to and with its last newline, when that is within the slack of its end (in code points, as lengths are). */
 function lineHead(head: string): string {
   const cut = head.lastIndexOf('\n');
-  return cut >= 0 && cut + 1 >= head.length * (1 - CLAIM_LINE_SLACK) ? head.slice(0, cut + 1) : head;
+  return cut >= 0 && codePoints(head.slice(cut + 1)) <= codePoints(head) * CLAIM_LINE_SLACK ? head.slice(0, cut + 1) : head;
 }
 
 /** `tail` (the end of `text`) from just after its first newline, when that is within the slack of its start and it does not start a line already. */
 function lineTail(text: string, tail: string): string {
   if (text.length === tail.length || text[text.length - tail.length - 1] === '\n') return tail;
   const cut = tail.indexOf('\n');
-  return cut >= 0 && cut + 1 <= tail.length * CLAIM_LINE_SLACK && cut + 1 < tail.length ? tail.slice(cut + 1) : tail;
+  return cut >= 0 && codePoints(tail.slice(0, cut + 1)) <= codePoints(tail) * CLAIM_LINE_SLACK && cut + 1 < tail.length ? tail.slice(cut + 1) : tail;
 }
 
 function isPairAt(text: string, i: number): boolean {

@@ -38,6 +38,16 @@ describe('the claim check view', () => {
     expect(view.endsWith(`...]\n\n${'z'.repeat(CLAIM_TAIL - 1)}\n`)).toBe(true);
   });
 
+  it('measures the slack in code points, as every length is', () => {
+    // The head's last line end leaves 449 emoji after it: within a fifth of 2500 code points, not of 2949 UTF-16 units.
+    const text = `${'a'.repeat(2050)}\n${'😀'.repeat(449)}${'b'.repeat(5000)}`;
+    const view = claimCheckView(text, 'ru');
+    expect(view.startsWith(`${'a'.repeat(2050)}\n\n\n[... `)).toBe(true);
+    // The tail's first line end is 600 code points in (1200 units): past a fifth of 2500 either way, so it stays whole.
+    const tailText = `${'c'.repeat(5000)}${'😀'.repeat(599)}\n${'d'.repeat(1900)}`;
+    expect(claimCheckView(tailText, 'rt').endsWith(`...]\n\n${'😀'.repeat(599)}\n${'d'.repeat(1900)}`)).toBe(true);
+  });
+
   it('never splits a surrogate pair', () => {
     expect(headOf('a😀b', 2)).toBe('a😀');
     expect(tailOf('a😀b', 2)).toBe('😀b');
