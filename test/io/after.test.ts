@@ -1,6 +1,6 @@
 /**
  * `after` (src/io/after.ts): a due timer runs in the loop turn of the I/O that made it due, before any timer, so a
- * flush and a frame cost no second wake-up (docs/performance.md, "A due timer runs in the same loop turn").
+ * flush and a frame cost no second wake-up (docs/performance.md, "Optimisations that stay").
  */
 import { readFile } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
