@@ -2,7 +2,7 @@
  * The folder `src/core/input/`: the keyboard (this scanner, key-modes.ts, the panes' modes, the mention line). This file
  * scans raw stdin chunks (Ink's useInput loses keys) into Commands after the prefix and bytes for the focused pane (the
  * rest, unchanged); an escape sequence may be split across chunks. Paste mode has no commands; prompt and copy take every
- * key until the cockpit says they closed; a mouse report is cut out but in paste and changes no mode.
+ * key until the cockpit says they closed; a mouse report is cut out in every mode but paste and changes no mode.
  */
 import { isSgrReport, parseSgrMouse, parseX10Mouse } from './mouse.js';
 import { DEFAULT_PREFIX } from './key-table.js';
