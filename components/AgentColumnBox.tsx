@@ -1,9 +1,7 @@
 /**
- * The agent column for a host Ink app (docs/embedding.md, "A host Ink app"):
- * every shown panel stacked in the host's own Box, sized by it. It measures
- * its box after each render and fits the board's column to it
- * (src/core/panel/column-fit.ts), so the panels' screens wrap at the host's
- * width; it renders on the screens' cue.
+ * The agent column for a host Ink app (docs/embedding.md, "A host Ink app"): every shown panel stacked in the host's
+ * Box. It measures its box after each render and fits the board's column to it (src/core/panel/column-fit.ts), so the
+ * screens wrap at the host's width; it renders on the screens' cue.
  */
 import React, { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Box, measureElement, type DOMElement } from 'ink';

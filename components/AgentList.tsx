@@ -1,10 +1,7 @@
 /**
- * The agent list (prefix + w, like tmux's choose-tree), over the window above
- * the status line: every agent of this cockpit from the board's status, live,
- * hidden (no room for its panel) or finished (kept in the board's history),
- * with its state, label, elapsed time and, while it runs, what its process
- * group costs (CPU and RSS, store/agent-list.ts); the selected row inverted, scrolled
- * to stay in view. Enter opens the selected one zoomed (key-router.ts).
+ * The agent list (prefix + w, like tmux's choose-tree) above the status line (docs/cockpit.md, "The agent list"): every
+ * agent from the board's status, live, hidden or finished, with its state, label, elapsed time and, while it runs, its
+ * process group's cost (store/agent-list.ts); the selected row inverted and kept in view; Enter opens it zoomed.
  */
 import React from 'react';
 import { useStore } from 'zustand';

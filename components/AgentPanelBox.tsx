@@ -1,9 +1,7 @@
 /**
- * One agent's panel for a host Ink app (docs/embedding.md, "A host Ink app"):
- * its header and screen in the host's Box. The screen keeps the size the
- * board gave it (the column's width); a smaller box clips it, a larger one
- * leaves the rest blank. A panel that is gone or hidden shows one line saying
- * so.
+ * One agent's panel for a host Ink app (docs/embedding.md, "A host Ink app"): its header and screen in the host's Box.
+ * The screen keeps the size the board gave it: a smaller box clips it, a larger one leaves the rest blank. A panel that
+ * is gone or hidden shows one line saying so.
  */
 import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';

@@ -1,10 +1,7 @@
 /**
- * The cockpit's root: the main pane, the separators and the agent column at
- * the layout's rectangles, one zoomed pane, the help overlay or the agent
- * list, and the status line on the last row. It renders on the PaneSource's
- * cue (coalesced, at most ~30 times a second) and reads the board's snapshot
- * then, so a streaming board never renders React faster than the terminal is
- * drawn.
+ * The cockpit's root: main pane, separators and agent column at the layout's rectangles, a zoomed pane, the help or
+ * the agent list, and the status line. It renders on the PaneSource's cue and reads the board's snapshot then, so a
+ * streaming board never renders React faster than the terminal is drawn.
  */
 import React, { useSyncExternalStore } from 'react';
 import { Box } from 'ink';

@@ -1,10 +1,7 @@
 /**
- * The status line: the window's last row (the layout keeps it, src/core/panel/layout.ts).
- * On the left the cockpit's name, the zoomed pane if one is, and how many
- * agents run, wait (an outage holds them), ended in each state and have no panel, and what the cockpit's own
- * process costs (dropped first when room is short); on the right the key to the help
- * (`C-] ?`), or, while the prefix waits for its key, a lit sign saying so. It
- * still counts the agents when the window is too narrow for any panel.
+ * The status line, the window's last row (docs/cockpit.md, "The status line"): the cockpit's name, the zoomed pane, the
+ * agents' counts by state and the cockpit's own cost (dropped first when short of room); on the right the help's key,
+ * or a lit sign while the prefix waits. It still counts the agents when no panel fits.
  */
 import React from 'react';
 import { prefixName } from '../src/core/input/keys.js';

@@ -1,18 +1,8 @@
 /**
- * tai as a library (docs/embedding.md): the one entry point, and the
- * whole public API. Everything not exported here is private and may change.
- *
- * - The board: `createBoard` (the zustand vanilla store of panels, with
- *   supervision as pure actions that take `now`) and `startBoardClock` (its
- *   flush and watchdog on real time); `createDashboard` builds both with
- *   screens for the components.
- * - Agents: `startAgentService` (any runner, or an in-process worker through
- *   `service.spawnWorker(request, fn, now)`), the runner contract, the
- *   default runners and the worker runner.
- * - Views: `AgentColumnBox` and `AgentPanelBox` for a host Ink app; a
- *   headless host reads `board.subscribe`, `status(now)` and `tapEvents`.
- * - The cockpit itself: `runCockpit` (what `tai` runs), `startCockpit`, and
- *   `createCockpitBoard` (its board, made first so others can hold it).
+ * tai as a library (docs/embedding.md): the one entry point and the whole public API; anything not exported here is
+ * private and may change. The board and its clock (`createDashboard` builds both with screens), agents
+ * (`startAgentService`, runners), views for a host Ink app (a headless host reads `board.subscribe`, `status(now)`,
+ * `tapEvents`), and the cockpit itself (`runCockpit`, `startCockpit`, `createCockpitBoard`).
  */
 
 // The board and its clock.

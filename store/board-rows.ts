@@ -1,9 +1,7 @@
 /**
- * The board's actions over its agents' rows and kept transcripts (docs/spec.md,
- * "Status API" and "The board"): the status, the status line's counts, one
- * agent's row, a panel's screen, the agent list's reveal of a kept
- * transcript, and the rows' version the open list follows. The rows
- * themselves are made in store/status.ts.
+ * The board's actions over its agents' rows and kept transcripts (docs/spec.md, "Status API" and "The board"): the
+ * status, the status line's counts, one agent's row, a panel's screen, the list's reveal of a kept transcript, and the
+ * rows' version the open list follows. The rows are made in store/status.ts.
  */
 import { revealed } from './board-ui.js';
 import type { BoardActions } from './board-types.js';

@@ -1,10 +1,7 @@
 /**
- * Every reach of tai into Node's own internals, each behind a function with
- * a public-API fallback, and the one switch that turns every reach into
- * another library's or Node's internals off at once: `TAI_INTERNALS=0`
- * (xterm-internals.ts and node-pty-internals.ts read it here too). CI runs
- * the end-to-end tests a second time with it set, so every fallback is
- * proven (docs/performance.md, "Internals").
+ * Every reach of tai into Node's own internals, each with a public-API fallback, and the one switch that turns off
+ * every reach into another library's or Node's internals: `TAI_INTERNALS=0` (xterm-internals.ts and
+ * node-pty-internals.ts read it here). CI runs the end-to-end tests again with it set (docs/performance.md, "Internals").
  */
 import { createRequire } from 'node:module';
 import { ReadStream } from 'node:tty';
@@ -50,13 +47,9 @@ type ReaderOptions = ConstructorParameters<typeof ReadStream>[1] & { onread: { b
 export type OnRead = (bytes: Buffer, length: number) => void;
 
 /**
- * A terminal's reads on `fd`, each handed to `onRead` straight from one
- * reused buffer of `size` bytes with the length read: net.Socket's `onread`,
- * which tty.ReadStream passes on without saying so; no Readable stream
- * between a key and its reader, and no view made for a read (a key's way
- * to the pty: docs/performance.md, "Echo ahead"). Switched off, the
- * stream's 'data'. The stream still reports 'error', 'end' and 'close';
- * reading starts with resume().
+ * A terminal's reads on `fd`, each handed to `onRead` from one reused buffer with its length: net.Socket's `onread`,
+ * which tty.ReadStream passes on undocumented; no stream or view between a key and its reader (docs/performance.md,
+ * "Echo ahead"). Off: the stream's 'data'. 'error', 'end' and 'close' still come; reading starts with resume().
  */
 export function ttyReader(fd: number, size: number, onRead: OnRead): ReadStream {
   if (!internalsOn()) {
@@ -71,10 +64,8 @@ export function ttyReader(fd: number, size: number, onRead: OnRead): ReadStream 
 }
 
 /**
- * `load` run with the global `fetch` set to undefined, Node's own property
- * put back once it settled: yoga-layout's loader then decodes its
- * WebAssembly itself instead of loading undici and the modules it needs.
- * As it is when switched off or when fetch cannot be replaced.
+ * `load` run with the global `fetch` undefined, Node's own property put back once it settled: yoga-layout's loader then
+ * decodes its WebAssembly itself instead of loading undici and its modules. Off, or when fetch cannot be replaced: as is.
  */
 export async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
   const own = Object.getOwnPropertyDescriptor(globalThis, 'fetch');

@@ -1,21 +1,8 @@
 /**
- * Copy mode (tmux's prefix `[`, its vi keys): a cursor moving through the
- * focused pane's scrollback, `/` searching back for text, a selection
- * copied by the user's own keypress. Pure: the state and one key give the
- * next state; the cockpit reads the pane's lines for it (CopyBuffer), moves
- * the pane's view to `top`, and writes what is copied (OSC 52).
- *
- * Vocabulary:
- * - buffer: the pane's lines, scrollback then screen, `length` in all; line 0
- *   is the oldest kept. The view shows `rows` lines from `top`; at the bottom,
- *   `top` is `length - rows`.
- * - cursor, mark: cells of the buffer (line, column); a selection runs from
- *   the mark to the cursor, both included, as tmux's does.
- * - columns are the lines' string indices, which are cells for text without
- *   wide or astral characters (the cursor drawn is a cell).
- * - search: the text typed after `/` until Enter; `last` is repeated by `n`
- *   (backward) and `N` (forward), wrapping around the buffer. A search in
- *   lower case ignores case (smart case).
+ * Copy mode (tmux's prefix `[`, its vi keys), pure: the state and one key give the next state; the cockpit reads the
+ * pane's lines (CopyBuffer: scrollback then screen, line 0 the oldest), moves its view to `top` and writes the copy
+ * (OSC 52). A selection runs from mark to cursor, both included, as tmux's; columns are string indices (cells for text
+ * without wide or astral characters); `n` / `N` repeat the last search, wrapping; lower case ignores case (smart case).
  */
 
 /** What copy mode reads of a pane. */

@@ -1,9 +1,7 @@
 /**
- * The key help's text (prefix + ?), as rows for a window of a given size:
- * what each key after the prefix does, the keys of a focused agent panel, and
- * how to scroll the help itself. A window too short for all of it shows a
- * part, and the title row says which lines and how to see the rest; the help
- * overlay (components/HelpOverlay.tsx) draws it and the key router scrolls it.
+ * The key help's text (prefix + ?) as rows for a window of a given size: the prefix keys, a focused panel's keys and
+ * how to scroll the help. A window too short shows a part and its title row says which lines; the overlay
+ * (components/HelpOverlay.tsx) draws it and the key router scrolls it.
  */
 import { COPY_KEYS, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, prefixName } from './keys.js';
 

@@ -1,16 +1,7 @@
 /**
- * The cockpit's key tables (docs/cockpit.md): what each key after the prefix
- * does, the keys that open the mention prompt, copy mode and the agent list,
- * the keys of scroll mode and of the open help, and the prefix itself. Read
- * by the key scanner (keys.ts), shown by the help (help-text.ts).
- *
- * The prefix is one control byte that no common REPL or agent CLI uses. The
- * default is Ctrl-] (0x1d): Ctrl+letters belong to readline, shells, vim,
- * Claude Code (Ctrl-B, Ctrl-G, Ctrl-O, Ctrl-R, Ctrl-T), Codex (Ctrl-T,
- * Ctrl-J) and Gemini (Ctrl-Y, Ctrl-S, Ctrl-X); tmux takes Ctrl-B and screen
- * Ctrl-A (tai often runs inside them). Ctrl-] is only readline's rarely used
- * character-search, and it is already known as "escape to the supervisor"
- * from telnet and virsh console.
+ * The cockpit's key tables (docs/cockpit.md): what each key after the prefix does, the keys of the mention prompt,
+ * copy mode, the agent list, scroll mode and the open help, and the prefix itself. Read by the key scanner (keys.ts),
+ * shown by the help (help-text.ts). Why the default prefix is Ctrl-]: docs/cockpit.md, "The prefix key".
  */
 import type { Command } from '../protocol/commands.js';
 

@@ -1,29 +1,8 @@
 /**
- * The folder `src/core/input/`: the keyboard: this scanner (what one key
- * does in a modal mode in key-modes.ts), the bytes a pane's modes want, and
- * the mention line's editing state.
- *
- * The cockpit's keyboard: an incremental scanner from raw stdin chunks to
- * Commands (after the prefix key) and bytes for the focused pane (everything
- * else, unchanged). Raw bytes, not Ink's useInput, which loses keys.
- *
- * Vocabulary:
- * - prefix: one control byte (Ctrl-] by default; key-table.ts says why);
- *   the key after it is a command (key-table.ts holds which).
- * - key: one keystroke, a single character or a whole escape sequence; a
- *   chunk may hold several keys (a prefix and its key arrive together, a paste
- *   is one chunk), and an escape sequence may be split across chunks.
- * - modes: normal (bytes pass), prefix (the next key is a command), scroll
- *   (after PageUp or the wheel: PageUp/PageDown page the focused pane, any
- *   other key returns to the bottom and then goes on to the pane, but q and
- *   Esc, which only return), help (j / k / Space / PageUp scroll the overlay, any other key closes it), paste (inside
- *   a bracketed paste nothing is a command), prompt (the mention prompt is
- *   open: every key, and a paste as one, goes to it and never to a pane,
- *   until the cockpit says it closed), copy (copy mode on the focused pane:
- *   every key goes to it until the cockpit says it ended).
- * - mouse: a mouse report (SGR, or X10 from a terminal without 1006) is cut
- *   out in every mode but paste and handed on as an event; it changes no
- *   mode, so a click after the prefix leaves the prefix waiting for its key.
+ * The folder `src/core/input/`: the keyboard (this scanner, key-modes.ts, the panes' modes, the mention line). This file
+ * scans raw stdin chunks (Ink's useInput loses keys) into Commands after the prefix and bytes for the focused pane (the
+ * rest, unchanged); an escape sequence may be split across chunks. Paste mode has no commands; prompt and copy take every
+ * key until the cockpit says they closed; a mouse report is cut out in every mode but paste and changes no mode.
  */
 import { isSgrReport, parseSgrMouse, parseX10Mouse } from './mouse.js';
 import { DEFAULT_PREFIX } from './key-table.js';
@@ -36,10 +15,8 @@ export { COPY_KEYS, DEFAULT_PREFIX, LIST_KEYS, MENTION_KEYS, PREFIX_KEYS, SCROLL
 export type { KeyAction } from './key-modes.js';
 
 /**
- * How long the prefix waits for its key, as tmux's prefix does: after it,
- * the prefix lapses and the next key goes to the pane (the status line shows
- * the prefix pending meanwhile). The cockpit keeps the timer; the scanner
- * only hears that it ran out (prefixTimedOut).
+ * How long the prefix waits for its key, as tmux's: then it lapses and the next key goes to the pane. The cockpit
+ * keeps the timer; the scanner only hears that it ran out (prefixTimedOut).
  */
 export const PREFIX_TIMEOUT_MS = 1_500;
 

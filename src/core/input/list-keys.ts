@@ -1,9 +1,7 @@
 /**
- * The open agent list's keys (prefix + w): arrows and j/k move, Home/End and
- * g/G jump, Enter opens the selected agent, q and Esc close the list; y / n
- * answer every open question of the same tool as the selected agent's open
- * question with its first allow / reject option (docs/agents.md, "The
- * inbox"); any other key is ignored (the list holds the keyboard while open).
+ * The open agent list's keys (prefix + w): move, jump, Enter opens, q / Esc close; y / n answer every open question of
+ * the selected agent's tool with its first allow / reject option (docs/agents.md, "The inbox"); any other key is
+ * ignored, as the list holds the keyboard while open.
  */
 
 /** What a key asks of the open list. */

@@ -1,15 +1,7 @@
 /**
- * The cockpit's mention prompt as pure line-editing state (docs/agents-registry.md,
- * "In the cockpit"): the text
- * typed after the prefix key's `@`, the cursor in it, Tab completion of agent
- * names from the registry, and an error shown in the line until the next key.
- *
- * Vocabulary:
- * - line: the prompt's state; it always starts with `@`.
- * - key: one keystroke from the KeyScanner (a character or an escape
- *   sequence), or a whole bracketed paste.
- * - outcome: what a key asks of the cockpit: nothing (keep editing), submit
- *   the line, or cancel the prompt.
+ * The cockpit's mention prompt as pure line-editing state (docs/agents-registry.md, "In the cockpit"): the text typed
+ * after the prefix key's `@` (the line always starts with it), the cursor, Tab completion of agent names and an error
+ * shown until the next key. A key (a keystroke or a whole bracketed paste) asks the cockpit to go on, submit or cancel.
  */
 import { commonPrefix, completeName } from '../agents/agent-registry.js';
 

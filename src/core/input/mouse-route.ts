@@ -1,15 +1,8 @@
 /**
- * Where a mouse event goes (tmux's `mouse on`): the wheel scrolls the pane
- * under the pointer by WHEEL_LINES a notch, a click focuses the pane under
- * it, and a main program that asked for the mouse (vim `mouse=a`, htop) gets
- * the events over the main pane instead, in its own coordinates and
- * encoding. Events over the panels and separators always stay tai's.
- *
- * Vocabulary:
- * - grab: a press given to the main program; its motion and release follow
- *   it there even when the pointer leaves the main pane (clamped to it), as a
- *   terminal does, so a drag in vim never ends half in tai.
- * - main mouse: what the main program asked for, or tracking 'none'.
+ * Where a mouse event goes (tmux's `mouse on`): the wheel scrolls the pane under the pointer, a click focuses it, and a
+ * main program that asked for the mouse (vim `mouse=a`, htop) gets the events over the main pane in its own coordinates
+ * and encoding; panels and separators stay tai's. A press given to it grabs the mouse: motion and release follow it
+ * there even off the main pane (clamped), as a terminal does, so a drag in vim never ends half in tai.
  */
 import type { Command } from '../protocol/commands.js';
 import { paneAt, type Layout, type PaneId, type Rect } from '../panel/layout.js';

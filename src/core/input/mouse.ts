@@ -1,18 +1,8 @@
 /**
- * The mouse: the outer terminal's SGR reports (DECSET 1006, which the cockpit
- * asks for with 1000/1002 as tmux does with `mouse on`) parsed into events,
- * and events encoded again for a program in a pane that asked for the mouse
- * itself, in its pane's coordinates and the encoding it chose.
- *
- * Vocabulary:
- * - report: `ESC [ < b ; x ; y M` (press, motion) or `... m` (release), x and
- *   y counted from 1; the legacy X10 form `ESC [ M b x y` carries each value
- *   plus 32 in one character (a terminal without 1006 sends it).
- * - button: 0 left, 1 middle, 2 right, 3 none (motion without a button);
- *   64/65 the wheel up/down; +4 Shift, +8 Alt, +16 Ctrl, +32 motion.
- * - tracking: what the program asked for (xterm.js `mouseTrackingMode`):
- *   x10 presses only, vt200 presses and releases, drag also motion with a
- *   button held, any every motion.
+ * The mouse: the outer terminal's SGR reports (DECSET 1006, asked with 1000/1002 as tmux's `mouse on`) and the legacy
+ * X10 form (a terminal without 1006; each value plus 32 in one character) parsed into events, and events encoded again
+ * for a pane's program that asked for the mouse, in its coordinates and encoding. Buttons: 0-2, 3 none, 64/65 the
+ * wheel, +4 Shift, +8 Alt, +16 Ctrl, +32 motion; tracking is xterm.js's `mouseTrackingMode`.
  */
 
 /** One mouse event, at a cell counted from 0 from the top left. */

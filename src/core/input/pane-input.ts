@@ -1,8 +1,6 @@
 /**
- * Keys on their way to the main pane's program, adapted to the modes that
- * program set on its own (headless) terminal rather than on the outer one:
- * cursor keys in application mode (DECCKM) are sent as `ESC O x`, and paste
- * markers are kept only when the program asked for bracketed paste (the
+ * Keys on their way to the main pane's program, adapted to the modes it set on its own (headless) terminal: cursor
+ * keys in application mode (DECCKM) go as `ESC O x`, and paste markers only when it asked for bracketed paste (the
  * cockpit always asks the outer terminal for them).
  */
 

@@ -1,9 +1,7 @@
 /**
- * The prefix key the user chose (TAI_PREFIX; docs/cockpit.md, "The prefix
- * key"): read with
- * parsePrefix, and refused when it cannot be read or would take a key every
- * REPL needs. A silent fallback leaves the user pressing a key that does
- * nothing; Enter (`C-m`) as the prefix eats the next character of every line.
+ * The prefix key the user chose (TAI_PREFIX; docs/cockpit.md, "The prefix key"), refused when it cannot be read or would
+ * take a key every REPL needs: a silent fallback leaves the user pressing a key that does nothing, and Enter (`C-m`) as
+ * the prefix eats the next character of every line.
  */
 import { StartRefusedError } from '../errors.js';
 import { DEFAULT_PREFIX, parsePrefix, prefixName } from './keys.js';

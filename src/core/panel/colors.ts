@@ -1,11 +1,7 @@
 /**
- * tai's own colours as SGR codes, written straight into rows (chalk would
- * drop them when stdout is not a terminal, and would downsample truecolor
- * when COLORTERM is unset): the headers in their state's colour
- * (src/core/panel/header.ts), the separators, the status line, the mention
- * line and the agent list. With NO_COLOR (https://no-color.org) the plain
- * palette uses only bold and inverse, so focus and state stay visible; the
- * colours agents and the main program write are theirs and pass unchanged.
+ * tai's own colours as SGR codes written straight into rows (chalk drops them when stdout is no terminal and
+ * downsamples truecolor without COLORTERM): headers, separators, status line, mention line, agent list. NO_COLOR's
+ * palette uses only bold and inverse so focus and state stay visible; colours agents and programs write pass unchanged.
  */
 import type { HeaderColor } from './header.js';
 import { stateColor } from './header.js';

@@ -1,9 +1,7 @@
 /**
- * The agent column on its own (tai as a library: docs/embedding.md, "A host
- * Ink app"): the board always lays out a main pane and the column beside it
- * (src/core/panel/layout.ts), so a host that shows only the column, in a box
- * of its own, sizes the board's window so that the column is exactly that
- * box. Pure: the layout's own rules are inverted, never copied.
+ * The agent column on its own (docs/embedding.md, "A host Ink app"): the board always lays out a main pane and the
+ * column beside it, so a host showing only the column sizes the board's window so the column is exactly its box.
+ * Pure: the layout's rules are inverted, never copied.
  */
 import { layout } from './layout.js';
 import { MPLEX_VPANE_MIN_COLS } from '../policy.js';

@@ -1,11 +1,7 @@
 /**
- * A panel formatter's backlog (src/core/panel/formatter.ts): the events
- * waiting to be formatted, in order, a long text as pieces of FORMAT_PIECE
- * units; drained a budget of units at a time, so no text an agent prints,
- * whatever its length or shape, holds the loop longer than a slice
- * (docs/security.md, "Text without spaces"). Bounded: past FORMAT_BACKLOG_MAX
- * units the oldest streamed text goes and one line says so, as a panel's
- * pending output does (docs/spec.md, "Panel state machine").
+ * A panel formatter's backlog: events waiting to be formatted, a long text as FORMAT_PIECE pieces, drained a budget at
+ * a time so no text an agent prints holds the loop longer than a slice (docs/security.md, "Text without spaces").
+ * Past FORMAT_BACKLOG_MAX units the oldest streamed text goes and one line says so (docs/spec.md, "Panel state machine").
  */
 import { utf8Length } from './pending.js';
 

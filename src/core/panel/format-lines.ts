@@ -1,11 +1,7 @@
 /**
- * The structural lines of a panel (docs/spec.md, "Formatter and
- * sanitizing"): the opening, tool, plan, note, error, question and footer
- * lines, and lines written into the panel as they are, each rendered for one
- * width. Their agent text is sanitized one-shot, its SGR removed (our colour
- * is the line's meaning) and clipped by display width, never inside a
- * grapheme; a paragraph is wrapped by word on its own. The stream of text and
- * thoughts, and the order of it all, are formatter.ts's.
+ * The structural lines of a panel (docs/spec.md, "Formatter and sanitizing"): opening, tool, plan, note, error,
+ * question and footer lines, and raw lines, each for one width. Their agent text is sanitized one-shot, its SGR removed
+ * (our colour is the line's meaning) and clipped by display width, never inside a grapheme. The stream is formatter.ts's.
  */
 import type { AgentEvent } from '../events.js';
 import { assertNever } from '../never.js';
@@ -87,11 +83,8 @@ export function footerLine(state: FinalState, elapsedMs: number, summary: string
 const PLAIN_LINES = /^(?:\x1b\[[0-9;:]*m|[^\x00-\x08\x0b\x0c\x0e-\x1f\x1b\x7f-\x9f])*$/;
 
 /**
- * Lines written into the panel as they are (the board's `write`): whole lines
- * of plain text (PLAIN_LINES, ending in a line end) are wrapped by word at
- * the width, their SGR kept in place, so they read at any width as the
- * formatter's own lines do; anything else (a partial line, other escapes) is
- * written unchanged, since only its writer knows its shape.
+ * Lines written into the panel as they are (the board's `write`): whole lines of plain text are wrapped by word with
+ * their SGR kept, so they read at any width; anything else goes unchanged, since only its writer knows its shape.
  */
 export function rawLines(text: string, width: number): string | undefined {
   if (!text.endsWith('\n') || !PLAIN_LINES.test(text)) return undefined;

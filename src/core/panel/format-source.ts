@@ -1,14 +1,7 @@
 /**
- * What a panel's formatter was given (formatter.ts), kept so that the panel
- * can be formatted again at a new width (a zoom, an unzoom, a resize) and
- * read exactly as text written at that width: words wrapped, nothing cut
- * (docs/cockpit.md, "Zoom and focus").
- *
- * Bounded to what the panel can scroll back to: the calls whose newer ones
- * hold fewer than SOURCE_LINES_MAX line ends (every line end is a line at any
- * width), and at most SOURCE_UNITS_MAX units of text. Consecutive streamed
- * text of one kind is one call (the stream's sanitizer and word wrap join
- * pieces anyway), so a token stream costs one string, not an object a token.
+ * What a panel's formatter was given, kept to format it again at a new width so it reads as text written at that width
+ * (docs/cockpit.md, "Zoom and focus"). Bounded to what the panel can scroll back to (SOURCE_LINES_MAX line ends,
+ * SOURCE_UNITS_MAX units); consecutive streamed text of one kind is one call, so a token stream costs one string.
  */
 import type { AgentEvent } from '../events.js';
 import type { FinalState } from './panel-state.js';
@@ -35,10 +28,8 @@ export type SourceCall =
 export const SOURCE_PART_UNITS = 1_024;
 
 /**
- * Streamed pieces gathered before they join a part: a token's string then
- * dies young, and the text kept for the panel's life grows by one flat string
- * per part instead of a string and a link per token, which V8 would move to
- * its old space and collect only in a full collection.
+ * Streamed pieces gathered before they join a part: a token's string dies young, and the kept text grows by one flat
+ * string a part, not a string and a link a token that V8 moves to its old space and frees only in a full collection.
  */
 export const PIECES_JOINED = 128;
 
@@ -169,10 +160,8 @@ export class FormatSource {
   }
 
   /**
-   * Where to cut a stream call of `total` units kept in `parts` so that at
-   * least `units` units and `feeds` line ends go: on to the next line end when
-   * there is one (a line starts clean), never inside a surrogate pair; `total`
-   * when all of it must go. Reads only the parts up to the cut.
+   * Where to cut a stream call of `total` units so at least `units` units and `feeds` line ends go: on to the next line
+   * end when there is one (a line starts clean), never inside a surrogate pair. Reads only the parts up to the cut.
    */
   #cutPoint(parts: readonly string[], total: number, units: number, feeds: number): number {
     let at = Math.min(total, units);

@@ -1,23 +1,8 @@
 /**
- * Turns agent events into the bytes of a feed pane (docs/spec.md, "Formatter
- * and sanitizing"): sanitized, word-wrapped ANSI text with CRLF line ends.
- *
- * Vocabulary:
- * - stream: the text and thought events, which flow through one sanitizer
- *   (so a sequence split across tokens is still recognized) and one word wrap
- *   (so a word split across tokens is rejoined).
- * - structural line: the opening, tool, plan, note, error and footer lines
- *   (rendered by format-lines.ts); each first releases the held word, resets
- *   any colour the stream left on, and starts on a fresh line.
- * - width: the pane's columns minus one, so the last column is never written.
- * - backlog: events waiting to be formatted (format-backlog.ts), a text
- *   longer than FORMAT_SLICE cut into pieces; while it is not empty every call
- *   queues behind it (so the order holds) and drain() formats it a budget at a
- *   time, so no text an agent prints holds the loop longer than a slice.
- * - source: what the formatter was given (format-source.ts), bounded to what
- *   the panel can scroll back to; a new width formats it again from the top,
- *   through the backlog, behind a clear of the screen, and the board holds
- *   the panel's output back until all of it is formatted (`reflowing`).
+ * Turns agent events into a feed pane's bytes (docs/spec.md, "Formatter and sanitizing"): sanitized, word-wrapped ANSI
+ * with CRLF. Text and thoughts flow through one sanitizer and one word wrap, so a sequence or word split across tokens
+ * is rejoined; a structural line releases the held word, resets the stream's colour and starts fresh. Width is the
+ * pane's minus one (the last column is never written). While the backlog is not empty every call queues behind it.
  */
 import type { AgentEvent } from '../events.js';
 import { assertNever } from '../never.js';
@@ -76,10 +61,8 @@ export class Formatter {
   }
 
   /**
-   * Formats what it was given again at the same width, from a cleared
-   * screen: for a new screen of a panel whose old one was dropped (a
-   * finished agent's, kept for the agent list without its screen). False
-   * when nothing was kept.
+   * Formats what it was given again at the same width, from a cleared screen: for a new screen of a panel whose old one
+   * was dropped (a finished agent's, kept for the agent list). False when nothing was kept.
    */
   formatAgain(): boolean {
     if (this.#source.empty) return false;

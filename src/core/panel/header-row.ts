@@ -1,9 +1,7 @@
 /**
- * Row 0 of a panel as one SGR-coded string: the header text of docs/spec.md,
- * "Panel state machine" in the colour of the panel's state (running blue, idle
- * and timeout orange, done green, failed red, cancelled grey); the focused
- * panel's header is inverted (NO_COLOR: bold, and inverted when focused). Pure
- * text, so the components and the output stage draw the same row.
+ * Row 0 of a panel as one SGR-coded string: the header of docs/spec.md, "Panel state machine" in its state's colour,
+ * inverted when focused (NO_COLOR: bold, inverted when focused). Pure text, so components and the output stage draw
+ * the same row.
  */
 import { COLOR_PALETTE, type Palette } from './colors.js';
 import type { PanelState } from './panel-state.js';

@@ -1,27 +1,8 @@
 /**
- * The window layout (docs/spec.md, "Layout" and "Supervision";
- * docs/architecture.md, "Layout is a function"): a pure function from (columns,
- * rows, panels, zoom) to rectangles.
- *
- * Vocabulary:
- * - window: the whole terminal, `cols` x `rows` cells, origin at the top left.
- * - main pane: the REPL, on the left at full height, MPLEX_VPANE_MAIN_PERCENT
- *   of the window wide (tmux main-vertical).
- * - right column: everything right of the one-column vertical separator; the
- *   panels stack in it in creation order, one separator row between each two.
- * - panel: one agent's pane; its rectangle includes its header (row 0), so its
- *   screen is `rows - 1` rows high.
- * - shown / hidden: a panel with no room has no rectangle and a reason, the
- *   spec's exact error text; its agent is still supervised (docs/spec.md,
- *   "Supervision").
- * - zoom: one shown pane drawn over the whole window. The unzoomed geometry is
- *   still computed so every screen keeps its size while the others are not drawn.
- * - status line: with `statusLine`, the window's last row is the cockpit's
- *   status line and the panes share the rows above it (the area); docs/spec.md
- *   section 10's measures are for an area of the whole window, so with a
- *   status line 40 rows give the panes 39 (three agents: 13, 12 and 12 rows,
- *   the first ones still taking the remainder). A window of one row has no
- *   status line.
+ * The window layout (docs/spec.md, "Layout" and "Supervision"; docs/architecture.md, "Layout is a function"): a pure
+ * function from (columns, rows, panels, zoom) to rectangles. A panel's rectangle includes its header row; a panel with
+ * no room has no rectangle but a reason (the spec's text) and is still supervised; a zoomed pane covers the window while
+ * the unzoomed geometry is still computed, so every screen keeps its size. The status line takes the last row.
  */
 import {
   MPLEX_VPANE_MAIN_PERCENT,
@@ -105,11 +86,8 @@ function cells(n: number): number {
 }
 
 /**
- * Null when `n` panels fit a `cols` x `rows` window, else the reason the
- * last of them does not; the board asks this before opening a panel.
- * A panel's share of MPLEX_VPANE_MIN_ROWS includes the separator row above
- * it, which is what makes six fit in 40 rows and a seventh not (docs/spec.md,
- * "Layout").
+ * Null when `n` panels fit a `cols` x `rows` window, else why the last does not; the board asks before opening one.
+ * A panel's MPLEX_VPANE_MIN_ROWS includes the separator above it: six fit in 40 rows, a seventh not (docs/spec.md, "Layout").
  */
 export function fits(cols: number, rows: number, n: number): string | null {
   const count = cells(n);

@@ -1,9 +1,7 @@
 /**
- * What the components need of the screens, handed in by the cockpit's wiring
- * (components never import src/io, docs/architecture.md): the rows of a pane
- * as SGR-coded strings, and a version that moves at most ~30 times a second
- * when anything on screen may have changed (the render cue, so React renders
- * only when something changed and never faster than the output stage draws).
+ * What the components need of the screens, handed in by the cockpit's wiring (components never import src/io,
+ * docs/architecture.md): a pane's rows as SGR-coded strings, and a render cue that moves at most at the output stage's
+ * frame rate when anything on screen may have changed, so React renders only then.
  */
 import type { PaneId } from './layout.js';
 

@@ -1,21 +1,8 @@
 /**
- * The folder `src/core/panel/`: the rules of one panel and of the column:
- * this state machine, pending output, the formatter, the header and its row,
- * colours, the layout, the column's fit, and what components need of screens.
- *
- * The panel state machine (docs/spec.md, "Panel state machine") and the
- * watchdog rules of docs/spec.md, "Supervision", as pure functions of (panel,
- * now).
- *
- * Vocabulary:
- * - live: queued, running, idle, waiting or asking; the agent has not finished.
- * - final: done, failed, timeout or cancelled; events after it are ignored.
- * - stop: what supervision asks of a live agent. A stop is soft first (the
- *   owner's cancel hook); if the agent is still live ORCH_CANCEL_GRACE later it
- *   becomes hard (the owner's hard-stop hook); if it is still live one more
- *   grace after that, the board finishes the panel itself so that a stuck
- *   owner can never keep a slot forever.
- * - linger: a finished panel stays on screen until closeAt, then is removed.
+ * The folder `src/core/panel/`: one panel's and the column's rules (state, pending output, formatter, header, colours,
+ * layout, column fit, what components need of screens). This file: the panel state machine and the watchdog of
+ * docs/spec.md, "Panel state machine" and "Supervision", pure functions of (panel, now). A stop is soft, hard after
+ * ORCH_CANCEL_GRACE, and one grace later the board finishes the panel itself, so a stuck owner never keeps a slot.
  */
 import {
   ORCH_CANCEL_GRACE,
@@ -139,11 +126,8 @@ export function afterEvent(state: PanelState): PanelState {
 }
 
 /**
- * The final state when the owner reports `reported` after supervision asked
- * for a stop: the stop's state, whatever the agent reported (docs/spec.md,
- * "Owners and sessions": the time limit is Timeout, a raised cancel flag is
- * Cancelled). An agent that answers SIGINT by exiting 0 (Claude Code `-p`, a
- * shell's `trap 'exit 0' INT`) was still stopped, not done.
+ * The final state when the owner reports after supervision asked for a stop: the stop's state (docs/spec.md, "Owners
+ * and sessions"), since an agent that answers SIGINT by exiting 0 (Claude Code `-p`, `trap 'exit 0' INT`) was stopped.
  */
 export function finalState(reported: FinalState, stop: Supervised['stop']): FinalState {
   return stop ? stopState(stop.cause) : reported;
@@ -186,23 +170,18 @@ export function watchdog(panel: Supervised, now: number): Decision[] {
 }
 
 /**
- * When the watchdog next has something to do for this panel, as of `now`:
- * `now` itself while it is live (its decisions and its header's elapsed
- * seconds need every tick), its removal once finished, or undefined for
- * nothing ever (a finished panel that never closes). The board's clock sleeps
- * until the earliest of these (docs/performance.md, "Optimisations that stay"), and ticks on the same grid,
- * so a decision happens at the same tick as it would ticking every second.
+ * When the watchdog next has something to do for this panel: `now` while it is live (its decisions and elapsed seconds
+ * need every tick), its removal once finished, undefined for never. The board's clock sleeps until the earliest, on the
+ * same grid, so a decision lands on the tick it would ticking every second (docs/performance.md, "Optimisations that stay").
  */
 export function watchDueAt(panel: Supervised, now: number): number | undefined {
   return isLive(panel.state) ? now : panel.closeAt;
 }
 
 /**
- * When the watchdog next decides something for this panel, as of `now`,
- * when nobody sees its elapsed seconds (a cockpit with no client attached):
- * a finished panel's removal, a running one's idle mark, idle cancel, wall
- * clock or stop grace. `now` (every tick) while it waits on a hold or asks:
- * their ends come from outside and are not told to the clock.
+ * When the watchdog next decides something for this panel when nobody sees its elapsed seconds (no client attached):
+ * its removal, idle mark, idle cancel, wall clock or stop grace; `now` while it waits on a hold or asks, whose ends
+ * come from outside and are not told to the clock.
  */
 export function decisionDueAt(panel: Supervised, now: number): number | undefined {
   if (!isLive(panel.state)) return panel.closeAt;

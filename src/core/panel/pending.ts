@@ -1,9 +1,7 @@
 /**
- * A panel's pending output: bytes formatted but not yet in its screen.
- * Producers append without waiting; the board drains at most ORCH_WRITE_MAX
- * bytes per flush. When the screen falls behind, the oldest output is dropped
- * at a line end and one visible line says so (docs/spec.md, "Panel state
- * machine"). Sizes are UTF-8 bytes; a drain never splits a character.
+ * A panel's pending output: bytes formatted but not yet in its screen, appended without waiting, drained at most
+ * ORCH_WRITE_MAX bytes a flush. When the screen falls behind the oldest output is dropped at a line end and one line says
+ * so (docs/spec.md, "Panel state machine"). Sizes are UTF-8 bytes; a drain never splits a character.
  */
 import { ORCH_PENDING_MAX, ORCH_WRITE_MAX } from '../policy.js';
 

@@ -1,32 +1,8 @@
 /**
- * Hostile escape sequences made harmless before a screen parses them
- * (docs/security.md, "Hostile escape sequences"). `@xterm/headless` runs a
- * count as a loop of that many steps (CSI 2147483647 S splices lines for
- * minutes) and allocates a repeat's characters at once (CSI 1e8 b: hundreds of
- * megabytes); while it parses, the event loop is held: no socket, no keys, no
- * watchdog.
- *
- * Two defences, one pass:
- * - clamp: every count is clamped to what the screen can show (a scroll of
- *   more than its rows, a repeat of more than its cells, looks the same);
- * - slice: the output is cut into slices whose estimated work is at most
- *   CLAMP_SLICE_WORK, to be written one by one: xterm's write buffer yields to
- *   the event loop only between writes.
- *
- * Vocabulary:
- * - mode: where xterm's parser is (its VT500 states, merged where they act
- *   alike): text, esc, esc_inter, csi, csi_ignore, osc, and str (DCS, SOS,
- *   PM, APC). Only a CSI is rewritten; the other modes are followed so that
- *   the tail below stays an upper bound.
- * - held: a CSI's parameters, prefix and intermediates, parsed the way
- *   xterm's `Params` does (at most 32 of each, each at most 2^31-1), so the
- *   state is bounded; re-emitted canonically at the final byte. The
- *   introducer and the C0 controls inside a CSI (which xterm executes in
- *   place) pass through at once.
- * - work: a unit is about one printed character; a sequence costs
- *   what its handler may do on this screen (a line, the whole screen).
- * - tail: at most the UTF-16 length of the last cell's text (its character
- *   and the joining marks after it), which REP copies per repetition.
+ * Hostile escape sequences made harmless before a screen parses them (docs/security.md, "Hostile escape sequences"):
+ * in one pass every count is clamped to what the screen can show, and the output is cut into slices of at most
+ * CLAMP_SLICE_WORK to be written one by one, as xterm's write buffer yields only between writes. It follows xterm's
+ * parser modes so `tail` (the last cell's text, which REP copies) stays an upper bound; a CSI is held as xterm's `Params`.
  */
 import { clampCsi, CSI_SEQUENCE_WORK, csiWork, escWork, type HeldCsi, PARAMS_MAX } from './csi-rules.js';
 import { BEL, C1_CSI, C1_ST, CAN, DEL, ESC, SUB } from './control-codes.js';
@@ -67,10 +43,8 @@ export class CsiClamp {
   private from = 0;
 
   /**
-   * `endStringsAtNewline`: an OSC or DCS (SOS, PM, APC) still open at a
-   * newline is ended there (CAN is put before the newline), so an
-   * unterminated one cannot hide the rest of the output; for every screen
-   * but the main pane's, which shows its program as a terminal would.
+   * `endStringsAtNewline`: an OSC or DCS still open at a newline is ended there (CAN before it), so an unterminated one
+   * cannot hide the rest; for every screen but the main pane's, which shows its program as a terminal would.
    */
   constructor(
     cols: number,
@@ -112,12 +86,8 @@ export class CsiClamp {
   }
 
   /**
-   * Plain text from `i` on (ASCII and the C0 controls but ESC, CAN and SUB),
-   * accounted at once as `step` would one code at a time: a flood of lines
-   * (`seq`) is most of what a pane parses, and stepping through it code by
-   * code would cost more than a run at a time. Stops at the first other code,
-   * or at the code that would not fit the slice (`step` cuts there); returns
-   * where it stopped.
+   * Plain text from `i` on (ASCII and C0 but ESC, CAN and SUB), accounted at once as `step` would code by code: a
+   * flood of lines is most of what a pane parses. Stops at another code or where the slice is full; returns where.
    */
   private textRun(chunk: string, i: number): number {
     const tab = 1 + (this.cols >> 4);

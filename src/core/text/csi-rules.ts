@@ -1,10 +1,7 @@
 /**
- * The rules the clamp (csi-clamp.ts) applies to one sequence: which counts
- * are clamped to what, and what work a sequence may cost `@xterm/headless`
- * on a screen of this size. The handlers were read in xterm.js's
- * src/common/InputHandler.ts (6.0): SU, SD, IL, DL, CHT and CBT loop on their
- * count; REP allocates count x the last cell's text; the rest clamp or walk a
- * line, but a count past the screen never shows more, so all are clamped.
+ * The rules the clamp (csi-clamp.ts) applies to one sequence: which counts are clamped to what, and the work it may
+ * cost `@xterm/headless` on this screen. Read in xterm.js 6.0's InputHandler.ts: SU, SD, IL, DL, CHT and CBT loop on
+ * their count, REP allocates count x the last cell's text; a count past the screen never shows more, so all are clamped.
  */
 
 /** xterm's `Params` keeps at most 32 parameters and 32 sub-parameters. */

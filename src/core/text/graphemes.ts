@@ -1,15 +1,7 @@
 /**
- * Grapheme segmentation in bounded slices (docs/security.md, "Text without
- * spaces").
- *
- * `Intl.Segmenter` iterates a long string in superlinear time on Node 20, so
- * a run of non-ASCII text without spaces from an agent could hold the event
- * loop for seconds. Text is segmented `SEGMENT_SLICE` UTF-16 units at a time;
- * the last grapheme of a slice is segmented again at the start of the next
- * one (it may continue there), so graphemes come out whole. Only a single
- * grapheme longer than a slice (a base with hundreds of combining marks) is
- * cut, at a code point boundary. Characters that join nothing skip the
- * segmenter altogether.
+ * Grapheme segmentation in bounded slices (docs/security.md, "Text without spaces"): `Intl.Segmenter` is superlinear
+ * on a long string, so text goes SEGMENT_SLICE units at a time, the last grapheme of a slice segmented again with the
+ * next; only a grapheme longer than a slice is cut, at a code point. Characters that join nothing skip the segmenter.
  */
 
 /** The most UTF-16 units handed to Intl.Segmenter at once. */
@@ -24,13 +16,9 @@ export interface Grapheme {
 }
 
 /**
- * Whether a UTF-16 unit is a character that neither joins what comes before
- * it nor what comes after it (UAX #29: no control, Extend, ZWJ, SpacingMark,
- * Prepend, regional indicator, Hangul jamo or surrogate): printable ASCII,
- * Latin-1 and Latin Extended, general punctuation and symbols, CJK, kana,
- * Hangul syllables, fullwidth forms and U+FFFD. Two of them in a row are a
- * grapheme boundary, found without Intl.Segmenter (a flood of them is the
- * common case: 0xFF bytes decoded, CJK text).
+ * Whether a UTF-16 unit joins nothing before or after it (UAX #29: no control, Extend, ZWJ, SpacingMark, Prepend,
+ * regional indicator, jamo or surrogate). Two in a row are a boundary found without Intl.Segmenter, and a flood of
+ * them is the common case (0xFF bytes decoded, CJK text).
  */
 export function standalone(c: number): boolean {
   if (c < 0x2000) return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0x2ff);

@@ -1,25 +1,8 @@
 /**
- * The folder `src/core/text/`: agent text made safe and fitted: this
- * sanitizer, word wrap and widths, fitting to cells, and secret masking.
- *
- * The sanitizer (docs/spec.md, "Formatter and sanitizing"): agent text may
- * carry only SGR colour sequences, newline and tab, so that an agent cannot
- * move the cursor, retitle the terminal or write outside its pane.
- *
- * Vocabulary:
- * - sequence: an escape sequence, from its introducer (ESC, or an 8-bit C1
- *   introducer such as U+009B) to its end; the parser follows the VT500 state
- *   diagram closely enough to know where each sequence ends, so that the text
- *   after it survives and none of it leaks.
- * - string: the payload of OSC, DCS, SOS, PM and APC, which ends at BEL, ST
- *   (ESC \ or U+009C), CAN or SUB, or at an ESC that starts the next sequence.
- * - held: the state carried from one chunk to the next: the parser mode, the
- *   part of a CSI that may still become an SGR, a high surrogate waiting for
- *   its low half, and the streaming UTF-8 decoder's partial character.
- *
- * Memory is bounded: a sequence that runs past SANITIZE_SEQUENCE_MAX
- * characters is abandoned (everything it consumed is dropped) and the parser
- * returns to text.
+ * The folder `src/core/text/`: agent text made safe and fitted (this sanitizer, wrap and widths, cells, secrets).
+ * The sanitizer (docs/spec.md, "Formatter and sanitizing") lets only SGR, newline and tab through, so an agent cannot
+ * move the cursor, retitle the terminal or write outside its pane. It follows the VT500 diagram to know where every
+ * sequence ends, so the text after it survives; state held across chunks is bounded (SANITIZE_SEQUENCE_MAX).
  */
 import { BEL, C1_CSI, C1_ST, CAN, DEL, ESC, SUB } from './control-codes.js';
 
@@ -63,12 +46,9 @@ function isPlain(c: number): boolean {
 }
 
 /**
- * Format characters that reorder or hide text (Trojan Source): the bidi
- * embeddings, overrides and isolates (U+202A-202E, U+2066-2069), the marks
- * U+200E, U+200F and U+061C, zero-width spaces and joiners that join nothing
- * visible (U+200B, U+2060-2064, U+FEFF) and the deprecated format controls
- * (U+206A-206F). They are shown as `<U+202E>`. ZWNJ and ZWJ (U+200C, U+200D)
- * pass: emoji sequences and several scripts need them, and they move nothing.
+ * Format characters that reorder or hide text (Trojan Source): bidi embeddings, overrides and isolates, the marks
+ * U+200E, U+200F, U+061C, zero-width characters that join nothing visible and the deprecated format controls, shown
+ * as `<U+202E>`. ZWNJ and ZWJ pass: emoji sequences and several scripts need them, and they move nothing.
  */
 function isHiddenFormat(c: number): boolean {
   if (c < 0x61c) return false;
@@ -90,11 +70,8 @@ function isSgrParam(c: number): boolean {
 /** What a sanitizer lets through besides SGR, newline and tab. */
 export interface SanitizerOptions {
   /**
-   * A carriage return: back to the start of the current line, which cannot
-   * leave the pane, so a panel keeps progress lines (`Receiving objects: 10%`
-   * overwritten in place) as git, curl, pip and npm print them. A deliberate
-   * extension of docs/spec.md, "Formatter and sanitizing" (docs/agents.md); off
-   * by default.
+   * A carriage return goes back to the start of the line, which cannot leave the pane, so progress lines (git, curl,
+   * pip, npm) keep overwriting in place. An extension of docs/spec.md, "Formatter and sanitizing"; off by default.
    */
   readonly carriageReturn?: boolean;
 }

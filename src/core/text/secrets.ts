@@ -1,14 +1,8 @@
 /**
- * Masks what looks like a secret before tai shows or stores it (docs/spec.md,
- * "Event sources": "with secrets masked"): in a tool's arguments and result, an
- * agent's task and label, the CLI's one-line fields (docs/security.md). API
- * keys (OpenAI, Anthropic, Stripe, AWS with its secret key, GitHub, Slack,
- * Google), tokens, passwords (also `mysql -pSECRET`, `sshpass -p`), bearer
- * headers, credentials in URLs, private keys. A pattern list, so it errs on the
- * side of hiding, except where a name only counts (`max_tokens: 4096`).
- *
- * Cost: one pass per rule over the text, run once per tool event or task,
- * never per streamed token; every rule starts at a literal or a name.
+ * Masks what looks like a secret before tai shows or stores it (docs/spec.md, "Event sources"; docs/security.md,
+ * "What is masked"): API keys, tokens, passwords, bearer headers, credentials in URLs, private keys. A pattern list that
+ * errs on the side of hiding, except where a name only counts (`max_tokens: 4096`); one pass a rule, once per tool
+ * event or task, never per token, and every rule starts at a literal or a name.
  */
 
 /** What replaces a secret. */

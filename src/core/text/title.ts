@@ -1,9 +1,7 @@
 /**
- * The outer terminal's title, as tmux's `set-titles` sets it from the active
- * pane: the main program's own title (OSC 0/2 on the main screen, never an
- * agent's) made safe before it is written inside an OSC of tai's: one line,
- * no control characters (a BEL or ST inside would end tai's OSC early and
- * the rest would run as terminal commands), whitespace collapsed, bounded.
+ * The outer terminal's title as tmux's `set-titles` sets it: the main program's own title (never an agent's), made safe
+ * to write inside tai's OSC: one line, no control characters (a BEL or ST would end tai's OSC early and the rest would
+ * run as terminal commands), whitespace collapsed, bounded.
  */
 
 /** Characters of a title at most (code points); longer ones end in an ellipsis. */

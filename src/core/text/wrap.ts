@@ -1,23 +1,8 @@
 /**
- * Incremental word wrap for a feed pane (docs/spec.md, "Formatter and
- * sanitizing").
- *
- * Vocabulary:
- * - width: the columns a line may use; the formatter passes cols - 1 so that a
- *   character in the last column can never make the terminal wrap by itself.
- * - word: a run of characters between spaces, tabs and newlines; SGR
- *   sequences belong to the word they touch and count zero columns.
- * - held: the last word of a chunk, kept back because the next token often
- *   continues it; it is placed when a space or newline arrives or on
- *   release().
- * - gap: the blank columns (spaces, expanded tabs) waiting in front of the
- *   held word; a gap at the point of a wrap is dropped.
- *
- * Input is sanitized text (SGR, `\n`, `\t` and printable characters; whole SGR
- * sequences per chunk, as the sanitizer emits them). Output ends lines with
- * CRLF because a feed pane has no tty to translate `\n`. Every character is
- * handled a bounded number of times, and a word wider than a line is emitted
- * line by line as it arrives, so nothing held grows past one line.
+ * Incremental word wrap for a feed pane (docs/spec.md, "Formatter and sanitizing"), of sanitized text. SGR belongs to
+ * the word it touches (zero columns); the last word of a chunk is held since the next token often continues it, and a
+ * gap at a wrap is dropped. Lines end in CRLF (a feed pane has no tty to translate `\n`). Every character is handled a
+ * bounded number of times and a word wider than a line goes out line by line, so nothing held grows past one line.
  */
 import stringWidth from 'string-width';
 import { segmentGraphemes, standalone } from './graphemes.js';
@@ -34,10 +19,8 @@ const SGR_AT = /\x1b\[[0-9;:]*m/y;
 const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
 
 /**
- * One grapheme, one SGR sequence (width 0), or a run of graphemes of one
- * UTF-16 unit each and `each` columns each (ASCII, CJK, U+FFFD without
- * spaces), which a line end may cut after any unit: a flood is a few pieces
- * a line, not an object a character.
+ * One grapheme, one SGR sequence (width 0), or a run of one-unit graphemes `each` columns wide that a line end may cut
+ * after any unit: a flood is a few pieces a line, not an object a character.
  */
 interface Piece {
   readonly text: string;
@@ -48,12 +31,9 @@ interface Piece {
 }
 
 /**
- * Characters that are each a grapheme of their own whatever surrounds them
- * (UAX #29: no CR/LF or other controls, no Extend or ZWJ, no spacing marks,
- * prepends, Hangul jamo or surrogates): printable ASCII, Latin-1 and Latin
- * Extended up to U+02FF, and U+2010-U+2BFF without the zero-width, format
- * and combining-for-symbols characters. Text made only of these needs no
- * Intl.Segmenter, whose every call is dear (docs/perf-log.md, "Figures taken out of code comments").
+ * Characters that are each a grapheme whatever surrounds them (UAX #29): printable ASCII, Latin to U+02FF, U+2010-2BFF
+ * without zero-width, format and combining marks. Text of only these skips Intl.Segmenter, whose every call is dear
+ * (docs/perf-log.md, "Figures taken out of code comments").
  */
 const SINGLE_UNIT_GRAPHEMES = /^[\x20-\x7e\xa0-\u02ff\u2010-\u2027\u2030-\u205f\u2070-\u20cf\u2100-\u2bff]*$/;
 
@@ -90,10 +70,8 @@ export function textWidth(text: string): number {
 }
 
 /**
- * Clips plain text (no escape sequences) to at most `maxCols` display columns
- * and `maxChars` graphemes, ending a clipped text with `…` inside both limits;
- * it never splits a grapheme, so a surrogate pair or a wide character is kept
- * whole or left out.
+ * Clips plain text to at most `maxCols` columns and `maxChars` graphemes, a clipped one ending in `…` within both;
+ * never splits a grapheme, so a surrogate pair or a wide character is kept whole or left out.
  */
 export function clip(text: string, maxCols: number, maxChars = Number.POSITIVE_INFINITY): string {
   if (maxCols < 1 || maxChars < 1) return '';

@@ -1,10 +1,7 @@
 /**
- * The board of a cockpit, made before anything is drawn so that the socket
- * and the agents can be given it at once: when the cockpit draws, its
- * screens come first (the main pane's headless terminal and the pane source
- * that paces frames), because the board makes every panel's screen through
- * them; when it does not (TAI_ORCH_PANELS=0, stdout not a terminal), the
- * board supervises hidden panels and says why nothing is drawn.
+ * The board of a cockpit, made before anything is drawn so the socket and the agents can be given it at once. When the
+ * cockpit draws, its screens come first (the main terminal and the frame-pacing pane source), since the board makes
+ * every panel's screen through them; when not (TAI_ORCH_PANELS=0, no terminal), it supervises hidden panels.
  */
 import { layoutSize } from '../../core/screen-bound.js';
 import { StartRefusedError } from '../../core/errors.js';

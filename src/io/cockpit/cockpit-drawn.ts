@@ -1,10 +1,7 @@
 /**
- * The drawn cockpit put together from its parts: the board's clock, the main
- * pane (src/io/cockpit/main/main-pane.ts), the drawing (drawing/drawing.ts), the keyboard
- * routed to the mention line, the prefix commands or the main program
- * (key-router.ts), the window's size, and the process hooks (signals, a last
- * restore before an uncaught error is printed). It ends once, when the main
- * program exits or a signal arrives: agents stopped softly then hard, the
+ * The drawn cockpit put together: the board's clock, the main pane (main/main-pane.ts), the drawing, the keys
+ * (keys/key-router.ts), the window's size and the process hooks (signals, a last restore before an uncaught error is
+ * printed). It ends once, when the main program exits or a signal arrives: agents stopped softly then hard, the
  * terminal restored, the main program's exit code returned.
  */
 import type { Command } from '../../core/protocol/commands.js';
@@ -203,11 +200,9 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
 }
 
 /**
- * The echo ahead: the main program's output written on the terminal before
- * the main screen parses it, when it is only printed text at the cursor
- * (XtermScreen.echoOf), just after a key (`typed`), with the main pane shown
- * at its bottom and typed into and its cursor visible. The frame after the
- * parse draws what the screen then holds, over a wrong guess too.
+ * The echo ahead (docs/performance.md, "Echo ahead"): the main program's output written on the terminal before the
+ * screen parses it, when it is only text at the cursor just after a key, the main pane at its bottom and typed into.
+ * The frame after the parse draws what the screen holds, over a wrong guess too.
  */
 function echoAhead(board: Board, screens: CockpitScreens, parts: { readonly drawing: Drawing; readonly copy: CopyView }, typed: () => boolean): (data: string) => boolean {
   return (data) => {

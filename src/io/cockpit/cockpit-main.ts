@@ -1,8 +1,6 @@
 /**
- * The whole cockpit as `tai` runs it: the control socket listening before
- * the main program starts (so it never finds TAI_PLEXER_SOCKET missing), the
- * board, the agent service on the state database, the outage watch's
- * standing wake-up, and one dispatcher for the keyboard and the socket.
+ * The whole cockpit as `tai` runs it: the control socket listening before the main program starts (so it never finds
+ * TAI_PLEXER_SOCKET missing), the board, the agent service, the outage watch and one dispatcher for keys and socket.
  * Anything that fails to start is logged and the cockpit runs without it.
  */
 import { dispatch } from '../../../store/dispatch.js';

@@ -1,9 +1,7 @@
 /**
- * The terminal a drawn cockpit draws on and reads keys from: this process's
- * own (`processTerminal`, the cockpit in one process, as embedders and tests
- * run it), or the clients attached over the link (src/io/link/link-hub.ts,
- * the cockpit's server). The cockpit never touches a stream itself: it
- * writes frames, hears keys, sizes and attaches, and leaves through here.
+ * The terminal a drawn cockpit draws on and reads keys from: this process's own (`processTerminal`, for embedders and
+ * tests) or the clients attached over the link (src/io/link/link-hub.ts). The cockpit never touches a stream itself:
+ * it writes frames, hears keys, sizes and attaches, and leaves through here.
  */
 import { layoutSize } from '../../core/screen-bound.js';
 import { fdOf } from '../terminal/ink-stdout.js';

@@ -1,18 +1,8 @@
 /**
- * The folder `src/io/cockpit/`: the full-screen application put together:
- * the board's clock, the drawing, the notifier and the end of a cockpit,
- * with the main program in `main/` and the keys (the mention line, copy
- * mode, questions, steering) in `keys/`; this file chooses drawn or undrawn.
- *
- * A cockpit runs the main program (in a pty drawn from a headless terminal,
- * or on the terminal itself when nothing is drawn) over a board that may be
- * made beforehand (`createCockpitBoard`), so that the socket and the agents
- * can hold the board before the main program starts. When the main program
- * exits every agent is stopped softly (hard after the grace), the terminal is
- * restored and the main program's exit code is returned.
- *
- * With TAI_ORCH_PANELS=0 or a stdout that is not a terminal nothing is drawn:
- * the main program inherits the terminal and supervision is unchanged.
+ * The folder `src/io/cockpit/`: the full-screen application put together (the board's clock, the drawing, the
+ * notifier, the end), the main program in `main/`, the keys in `keys/`. This file chooses drawn or undrawn: with
+ * TAI_ORCH_PANELS=0 or no terminal the main program inherits the terminal and supervision is unchanged. The board may be
+ * made beforehand (`createCockpitBoard`) so the socket and the agents hold it before the main program starts.
  */
 import { createCockpitBoard } from './cockpit-board.js';
 import { startDrawn } from './cockpit-drawn.js';

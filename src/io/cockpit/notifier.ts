@@ -1,17 +1,7 @@
 /**
- * Telling the user an agent needs them (docs/agents.md, "Notifications"): when an agent
- * starts waiting for an answer, and when one finishes or fails while another
- * pane is zoomed, tai rings once: the outer terminal's bell and OSC 9
- * (through the output stage, src/io/terminal/term-output.ts), and the hook
- * command in `TAI_NOTIFY_HOOK` with the event, the agent and the message as
- * its arguments `$1 $2 $3` (a plain path or program name is run with them;
- * a command line by `/bin/sh -c`, where they are `$1 $2 $3` too) and in `TAI_NOTIFY_EVENT`,
- * `TAI_NOTIFY_AGENT`, `TAI_NOTIFY_PANEL`, `TAI_NOTIFY_QID`,
- * `TAI_NOTIFY_QUESTION` and `TAI_NOTIFY_MESSAGE`. Never more than one per
- * question (the board opens each question once) or per agent's end.
- * With `TAI_WEBHOOK_URL` set, every question, every end and every hold of an
- * agent is also pushed to that webhook, once each (src/io/notify/; docs/agents.md,
- * "Pushes to a webhook"). `TAI_NOTIFY=0` turns it all off.
+ * Telling the user an agent needs them (docs/agents.md, "Notifications"): the bell and OSC 9 through the output stage,
+ * and TAI_NOTIFY_HOOK with the event, agent and message, once per question (the board opens each once) or agent's end.
+ * With TAI_WEBHOOK_URL every question, end and hold is also pushed (docs/agents.md, "Pushes to a webhook").
  */
 import { spawn } from 'node:child_process';
 import { isLive, type PanelState } from '../../core/panel/panel-state.js';

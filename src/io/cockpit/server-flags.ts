@@ -1,28 +1,16 @@
 /**
- * The Node flags the cockpit's server process is started with: a cockpit of
- * 8 panels within its memory goal, with no more streaming CPU than without
- * them (docs/performance.md, "Optimisations that stay"). tai spawns the
- * server itself with `process.execPath`, so it chooses them; each was
- * measured beside tmux (`npm run bench -- cockpit` runs tai with and without
- * them: docs/perf-log.md, "Memory: the server's Node flags"). Node 20.20,
- * 22.23 and 24.22 all start with every one of them (an unknown flag makes
- * node refuse to start: "bad option"; test/io/cockpit/server-flags.test.ts
- * checks the Node that runs the tests).
- *
- * Flags measured and left out, each with why, so none is tried again blind:
- * docs/perf-log.md, "Figures taken out of code comments" (and
- * docs/performance.md, "Tried and left out").
+ * The Node flags the cockpit's server is started with (tai spawns it with `process.execPath`, so it chooses them): 8
+ * panels within the memory goal with no more streaming CPU (docs/performance.md, "Optimisations that stay"). Each was
+ * measured beside tmux (docs/perf-log.md, "Memory: the server's Node flags"); those left out, and why, are in
+ * docs/perf-log.md, "Figures taken out of code comments". An unknown flag stops node: server-flags.test.ts checks them.
  */
 import { internalsOn } from '../node-internals.js';
 
 /** The flags, in the order they go before the script on the server's command line. */
 export const SERVER_NODE_FLAGS: readonly string[] = [
-  // Exposes gc() so that the idle collector (src/io/idle-collect.ts) runs one
-  // full collection once the agents' output (or the start-up) goes quiet: V8
-  // then shrinks the young generation it grew while streaming and never gives
-  // back at rest. That collection also compacts a fragmented old space (V8's
-  // --compact-on-every-full-gc for it alone: as a flag here it would compact
-  // at every full collection while streaming too).
+  // Exposes gc() so the idle collector (src/io/idle-collect.ts) runs one full collection once output goes quiet: V8
+  // then shrinks the young generation it grew while streaming, and compacts the old space for that collection alone
+  // (--compact-on-every-full-gc as a flag would compact at every full collection while streaming too).
   '--expose-gc',
   // One V8 worker thread instead of one per core (background compilation,
   // concurrent marking and sweeping): fewer threads and malloc arenas, less

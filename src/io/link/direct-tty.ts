@@ -1,24 +1,8 @@
 /**
- * A client's terminal taken by the server, as tmux's server takes its
- * clients' terminals: the server writes the output and reads the keys there
- * itself, so a key and its echo never wake the client (docs/performance.md,
- * "Optimisations that stay"). It is one of the link's two ways, both ways at
- * once: the terminal taken whole, or frames both ways (link-clients.ts).
- *
- * The client names its terminal in its hello (a TtyClaim: the path and the
- * device's numbers) only when its input and output are that one terminal;
- * the server opens that path without making it its controlling terminal
- * (O_NOCTTY: it runs in a session of its own and must never acquire one)
- * and without blocking on the open (O_NONBLOCK: a FIFO or a modem line must
- * not hang it), and keeps it only when it is a terminal, a character device
- * of the server's own user and the very device the client has (st_rdev and
- * st_dev). Anything else is a reason, and the link carries frames.
- *
- * The streams are Node's tty streams (libuv reopens the terminal with a file
- * description of its own); the writes are made non-blocking again: Node
- * makes a terminal's writes blocking, and a stalled terminal (an ssh that
- * stopped reading) would then stall the whole cockpit instead of falling
- * behind and being skipped (docs/protocol.md, "Several clients").
+ * A client's terminal taken by the server, as tmux's server does, so a key and its echo never wake the client
+ * (docs/protocol.md, "The terminal straight", for the claim and the checks). The writes are made non-blocking again
+ * (Node makes a terminal's blocking): a stalled terminal, an ssh that stopped reading, must fall behind and be
+ * skipped, not stall the whole cockpit (docs/protocol.md, "Several clients").
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } from 'node:fs';
 import { isatty, WriteStream, type ReadStream } from 'node:tty';
@@ -49,10 +33,8 @@ export class DirectTty {
   }
 
   /**
-   * Writes bytes to the terminal: straight with one write(2) while nothing
-   * waits in the stream (a key's echo, a second's headers: no stream
-   * machinery, and the order is kept, as libuv writes only what is queued),
-   * what the terminal did not take queued in the stream.
+   * Writes with one write(2) while nothing waits in the stream (an echo: no stream machinery, and order holds since
+   * libuv writes only what is queued); what the terminal did not take is queued in the stream.
    */
   write(data: string): void {
     if (this.fd !== undefined && this.pending === 0 && !this.stream.destroyed) {
@@ -127,11 +109,9 @@ export interface TakenTerminal {
 }
 
 /**
- * Takes the terminal a client claims, both ways or not at all: its output
- * written here (openDirectTty) and its keys read here, each read handed to
- * `onKeys` (the first `length` bytes of a reused buffer, valid only during
- * the call). Reading starts with the input's resume(). A string says why
- * the client keeps its terminal and the link carries frames both ways.
+ * Takes the terminal a client claims, both ways or not at all: output written here, each read of keys handed to `onKeys`
+ * (a reused buffer, valid only during the call), reading from the input's resume(). A string says why the client keeps
+ * its terminal and the link carries frames.
  */
 export function takeTerminal(claim: TtyClaim, onKeys: OnRead): TakenTerminal | string {
   const output = openDirectTty(claim);
@@ -194,10 +174,9 @@ function refusal(fd: number, claim: TtyClaim): string | undefined {
 }
 
 /**
- * How a client names its terminal in its hello: the path the kernel gives
- * for `outFd` and its device numbers, when `inFd` is that very terminal;
- * undefined when either is not, when it cannot be named (no /proc), and
- * with TAI_DIRECT_TTY=0. The native client makes the same claim.
+ * How a client names its terminal in its hello: the kernel's path for `outFd` and its device numbers when `inFd` is
+ * that very terminal; undefined when not, when it cannot be named (no /proc), or with TAI_DIRECT_TTY=0. The native
+ * client makes the same claim.
  */
 export function ttyClaimOf(outFd: number, inFd: number, env: NodeJS.ProcessEnv = process.env): TtyClaim | undefined {
   if (env['TAI_DIRECT_TTY'] === '0' || !isatty(outFd)) return undefined;

@@ -1,13 +1,7 @@
 /**
- * A bound on the keys that wait for the main program (docs/security.md,
- * "Keys for a program that does not
- * read"). A program that does not read
- * its input (`stty -icanon; sleep 1000`) leaves every key sent to it queued
- * in the server; a client could queue gigabytes. As a terminal's own input
- * buffer does when full, keys past KEYS_WAITING_MAX are dropped, not
- * queued: the client is never stopped, so prefix + d and the cockpit's own
- * keys still work. The drop is said once per stall, and again when the
- * program reads.
+ * A bound on the keys that wait for the main program (docs/security.md, "Keys for a program that does not read"): one
+ * that never reads would queue every key in the server. As a full terminal input buffer does, keys past
+ * KEYS_WAITING_MAX are dropped, never stopping the client, so prefix + d still works; said once a stall.
  */
 
 /** The most bytes of keys that may wait for the main program to read them. */

@@ -2,11 +2,8 @@
 import { StringDecoder } from 'node:string_decoder';
 
 /**
- * One client's keys read as text, as a StringDecoder gives them (a
- * character split across reads included). Most reads are one key, one
- * ASCII byte: its character is taken as it is whenever the decoder holds no
- * part of a character, which is so once the bytes it was last given ended
- * in an ASCII byte (a lead byte still waiting is then given up as U+FFFD).
+ * One client's keys read as text, as a StringDecoder gives them. Most reads are one ASCII byte, taken as it is whenever
+ * the decoder holds no part of a character, true once its last bytes ended in ASCII (a waiting lead byte is U+FFFD).
  */
 export class KeysText {
   readonly #decoder = new StringDecoder('utf8');

@@ -1,21 +1,8 @@
 /**
- * The thin client: it owns the user's terminal and nothing else. Raw mode
- * on, every byte typed and every new size relayed to the cockpit's server,
- * every byte of output written to the terminal, and the terminal restored
- * when the link ends, however it ends: a farewell (the cockpit exited, or
- * this client was detached), or the server gone without a word (killed with
- * SIGKILL: the alternate screen is left all the same). It loads no React,
- * no Ink and no headless terminal: a client is a relay, small and quick.
- *
- * When its keys and output are one terminal it names it in the hello, and
- * the server may take it (direct-tty.ts): write there and read the keys
- * there itself. The client reads its terminal only when the attached frame
- * says the server did not (before it, it reads nothing: one reader at a
- * time), and writes to it only after the server's farewell, which comes
- * once the server is done with it. So a client told to stop by a signal
- * asks to leave and waits for that farewell (at most LEAVE_WAIT_MS) before
- * it restores the terminal. The native client (src/native/client.c) is the
- * same relay in C; this one is its fallback.
+ * The thin client: it owns the user's terminal and nothing else (no React, Ink or headless terminal): raw mode, keys
+ * and sizes relayed, output written, and the terminal restored however the link ends (a server killed with SIGKILL too).
+ * When the server takes its terminal it reads nothing until the attached frame says so, and writes only after the
+ * farewell (docs/protocol.md, "The terminal straight"). The native client (src/native/client.c) is the same in C.
  */
 import { connect, type Socket } from 'node:net';
 import {

@@ -1,9 +1,7 @@
 /**
- * The link hub's clients (src/io/link/link-hub.ts): each connection from its
- * hello to its farewell, the layout's size by the latest writer, output to
- * each (its terminal taken, or frames; a client too far behind skipped),
- * keys from each, and the end, each within the link socket's bounds
- * (link-connection.ts).
+ * The link hub's clients (link-hub.ts): each connection from hello to farewell, the layout's size by the latest
+ * writer, output to each (terminal taken, or frames; a client too far behind skipped), keys from each, and the end,
+ * within the link socket's bounds (link-connection.ts).
  */
 import type { Server, Socket } from 'node:net';
 import { KeysText } from './keys-text.js';
@@ -137,10 +135,8 @@ export class Hub {
   }
 
   /**
-   * The link dropped without a goodbye while the server held the client's
-   * terminal (the client was killed): nobody else will leave the cockpit's
-   * screen and modes, so the server does. The cooked mode is the shell's to
-   * restore (bash and zsh do for a job killed by a signal).
+   * The link dropped without a goodbye while the server held the client's terminal (the client was killed): nobody
+   * else will leave the cockpit's screen and modes, so the server does; the cooked mode is the shell's to restore.
    */
   restore(tty: DirectTty): void {
     this.log(`link: the client on ${tty.path} went without a goodbye; its terminal's screen and modes restored`);

@@ -1,11 +1,7 @@
 /**
- * A connection to the link socket: what the hub (link-clients.ts) keeps of
- * each (Client), and the bounds on connections it keeps: at most
- * LINK_CONNECTIONS_MAX connections, a hello within LINK_HELLO_DEADLINE_MS in
- * a frame of at most LINK_HELLO_MAX bytes (src/core/protocol/link-frames.ts),
- * sizes bounded by src/core/screen-bound.ts, a client skipped past
- * CLIENT_BEHIND_MAX unsent, and how long a farewell waits; and the options a
- * hub is made from, some of which lower them.
+ * A connection to the link socket: what the hub keeps of each (Client), and the bounds on them (LINK_CONNECTIONS_MAX,
+ * a hello within LINK_HELLO_DEADLINE_MS of at most LINK_HELLO_MAX bytes, sizes by src/core/screen-bound.ts, a client
+ * skipped past CLIENT_BEHIND_MAX, the farewell's wait) and the options a hub is made from, some lowering them.
  */
 import type { Socket } from 'node:net';
 import type { ReadStream } from 'node:tty';

@@ -1,29 +1,8 @@
 /**
- * The server's side of the client link: the link socket, every client
- * attached to it, and the CockpitTerminal the server's cockpit draws on.
- * Output is relayed to every attached client at once (each frame is encoded
- * once); input comes from the client that types. The layout follows the
- * size of the writing client that was active last (tmux's `latest` rule);
- * read-only clients never type and never size it, unless nobody else is
- * attached. A client that falls more than CLIENT_BEHIND_MAX behind (a
- * stalled ssh) is skipped, not buffered, and redrawn whole when it drains,
- * so a slow client costs the server no memory. Clients come and go; the
- * cockpit never notices but for a redraw.
- *
- * A client whose keys and output are one terminal names it in its hello,
- * and the server takes that terminal (direct-tty.ts, tmux's way): it writes
- * the client's output there and reads its keys there, and the client only
- * relays its size; else the link carries output and input frames. The
- * attached frame tells the client which, before any output; the same skip
- * rule holds both ways. A farewell is sent only once the server stopped
- * reading, its last write reached the terminal and the terminal is closed
- * here, so the client's own last writes (the restore, the farewell line)
- * never interleave with the server's, and no key typed after is ours.
- *
- * What connections cost is bounded as on the control socket: at most
- * LINK_CONNECTIONS_MAX open, a hello within LINK_HELLO_DEADLINE_MS and in a
- * frame of at most LINK_HELLO_MAX bytes, and a window size the layout takes
- * only up to src/core/screen-bound.ts's bound.
+ * The server's side of the client link: the link socket, its clients, and the CockpitTerminal the cockpit draws on.
+ * Output goes to every client (encoded once), input from the one that types, the size from the latest writer; a client
+ * too far behind is skipped and redrawn whole, so it costs no memory (docs/protocol.md, "Several clients"). A farewell
+ * goes only once the server is done with a taken terminal, so no writes interleave ("The terminal straight", there).
  */
 import { chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

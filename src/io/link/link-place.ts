@@ -1,22 +1,8 @@
 /**
- * The folder `src/io/link/`: a cockpit split into a server that owns
- * everything (the main pty, the board, the agents, the control socket, the
- * output stage) and thin clients that own a terminal each, joined by the
- * client link (docs/protocol.md, "The client link"). This file: where the
- * cockpits of a user are found, by name.
- *
- * Every server has a name (`tai -s NAME`, default the main program's name,
- * made unique: `bash`, `bash-2`), claimed by creating its card
- * `cockpit-NAME.json` exclusively (O_EXCL: two cockpits started at once
- * cannot both get one name) in the private socket folder, beside its link
- * socket `tai-PID.link` and its control socket `tai-PID.sock`. The folder is
- * checked the way the control socket's is (checkSocketDir: the user's own,
- * 0700). A card is live while its very process runs: its pid AND that
- * process's start time (a pid the kernel gave to another program does not
- * hold a name); a card whose process is gone is removed when found, with
- * the sockets it names. A cockpit in one process (no terminal, or
- * TAI_SERVER=0) has a card without a link: it is listed and reached over
- * its control socket, never attached.
+ * The folder `src/io/link/`: a cockpit split into a server that owns everything and thin clients that own a terminal
+ * each (docs/protocol.md, "The client link"). This file: where a user's cockpits are found, by name: a card claimed with
+ * O_EXCL (two cockpits started at once cannot share a name) in the checked socket folder, live while its very process
+ * runs (pid and start time: a recycled pid holds no name); a dead one is removed with its sockets when found.
  */
 import { lstatSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -78,10 +64,8 @@ export function sweepCard(path: string, card: CockpitCard): void {
 }
 
 /**
- * Why the client must not connect to the card's link, or undefined: it is
- * a socket of this user closed to everyone else, as the cockpit made it;
- * anything else may be another user's listener, which would be sent this
- * terminal's path.
+ * Why the client must not connect to the card's link, or undefined: it is a socket of this user closed to everyone
+ * else, as the cockpit made it; anything else may be another user's listener, which would be sent this terminal's path.
  */
 export function linkProblem(card: CockpitCard): string | undefined {
   if (card.link === undefined) return `cockpit ${card.name} runs in one process (no terminal, or TAI_SERVER=0): it cannot be attached; tai status -t ${card.name} and tai logs reach it`;

@@ -1,28 +1,8 @@
 /**
- * The native client (src/native/client.c, built at install into
- * src/native/build/tai-client): the same relay as link-client.ts, in C, for a
- * key's echo without Node's streams and event loop in the way
- * (docs/performance.md, "Optimisations that stay"). tai connects the link
- * here (so a cockpit it cannot reach is refused as before), hands the
- * connected socket to the client as its fd 3 with this terminal as its stdio,
- * and waits. The client tells how the link ended on fd 4, the report, and tai
- * prints the farewell through its one sanitizer, as the node client does, and
- * exits with its code.
- *
- * Started by the launcher (src/bin/tai, src/io/launch/exec-plan.ts), tai does
- * not wait: it hands the launcher the client's argv and exits, the launcher
- * execs the client, and the client, once it has restored the terminal and
- * written its report to a file, execs `tai __farewell`, which prints it.
- *
- * Otherwise (node run on cli.js), tai waits as the client's parent. SIGHUP, SIGTERM and
- * SIGINT to tai are passed on to the client, which detaches (restores the
- * terminal, reports); tai stays until then. A client that dies without a
- * report (SIGKILL) leaves tai to restore the terminal: it writes LEAVE, and
- * its exit puts the terminal's modes back (Node restores the modes its stdio
- * had at start when it exits: ResetStdio in node.cc).
- *
- * TAI_NATIVE_CLIENT: unset, the built client when it is there, else the node
- * one; `0` the node client; an absolute path a binary to run instead.
+ * The native client (src/native/client.c): the link-client.ts relay in C, so an echo skips Node's streams and loop
+ * (docs/performance.md, "Optimisations that stay"). tai connects the link (a cockpit out of reach is refused as before),
+ * hands the client the socket as fd 3 and reads the report on fd 4; from the launcher it execs the client instead
+ * (it then execs `tai __farewell`). A client dead without a report leaves tai to write LEAVE and restore the modes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
@@ -127,7 +107,7 @@ export async function attachNative(binary: string, options: AttachOptions): Prom
       // A binary the kernel will not run (built for another machine: ENOEXEC) is run by execvp with /bin/sh,
       // which exits 126 or 127 without a report before the client ever touched the terminal.
       if (signal === null && (code === 126 || code === 127)) return resolve('not started');
-      // Killed before it could restore the terminal: tai does (the modes when it exits, see above).
+      // Killed before it could restore the terminal: tai does, and its exit puts the modes back (ResetStdio in node.cc).
       writeNow(1, LEAVE);
       resolve({ code: 1, message: `the client of cockpit ${options.name} ended ${signal === null ? `with ${String(code)}` : `by ${signal}`}; tai attach ${options.name} comes back` });
     });

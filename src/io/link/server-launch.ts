@@ -1,9 +1,7 @@
 /**
- * Starting a cockpit's server: the client runs this very tai again as
- * `tai __server CONFIG` in a session of its own (setsid: the terminal's
- * SIGHUP never reaches it), with no terminal, its output appended to tai's
- * log, and a pipe on fd 3 on which the server says it is ready (its name and
- * link socket) or why it cannot start. The client attaches once it is ready.
+ * Starting a cockpit's server: this very tai again as `tai __server CONFIG` in a session of its own (setsid: the
+ * terminal's SIGHUP never reaches it), no terminal, output appended to tai's log, and a pipe on fd 3 where it says it is
+ * ready (name and link socket) or why it cannot start; the client attaches once it is ready.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';

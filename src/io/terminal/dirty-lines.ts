@@ -1,17 +1,8 @@
 /**
- * Which lines of a headless terminal its parser wrote since they were last
- * read: a keypress's echo changes one row of the main pane, and reading all
- * of its rows' cells again to find that row cost most of the server's time
- * per key (docs/perf-log.md, "Server and client").
- *
- * xterm.js tells its renderer which viewport rows each parse touched (the
- * internal `onRequestRefreshRows`; every scroll marks its whole scroll
- * region, so lines that xterm recycled round to the rows they were on are
- * noted too; xterm-internals.ts). Those rows' line objects are noted, so a line that
- * has not moved (the same object on the same row as last read) and is not
- * noted is known unchanged. A line that moved is compared by the reader as
- * before. Not public API: when the shape is not this one, every line counts
- * as written.
+ * Which lines of a headless terminal its parser wrote since they were last read: an echo changes one row, and reading
+ * every row's cells to find it cost most of the server's time a key (docs/perf-log.md, "Server and client"). The rows
+ * xterm.js tells its renderer of (xterm-internals.ts) have their line objects noted; a line not noted and not moved is
+ * unchanged, a moved one is compared by the reader. Without the internals every line counts as written.
  */
 import type xterm from '@xterm/headless';
 import { activeLinesOf, onRowsWritten, type XtermLines } from './xterm-internals.js';

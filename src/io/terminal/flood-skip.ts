@@ -1,29 +1,8 @@
 /**
- * A flood of plain lines into the main pane (`seq 1 2000000`, a big `cat`)
- * parsed only as far as it can still be seen. xterm.js keeps the last
- * `scrollback + rows` lines; every line before those scrolls out for good,
- * and parsing it was most of the server's time in a flood, most of that
- * xterm recycling 160-column lines (docs/perf-log.md, "Server and
- * client"). tmux parses every line too, but stores only the cells used.
- *
- * Vocabulary:
- * - flooding: more lines than the screen keeps arrived within one window
- *   (FLOOD_WINDOW_MS), this window or the last one. Otherwise every write
- *   goes to the screen at once, as before.
- * - plain: printable text (no DEL, no C1), CR, LF, tab and backspace: text
- *   that moves the cursor and prints, and changes no mode, no colour, no
- *   character set, nothing kept across lines.
- * - held: while flooding, plain writes wait (at most FLOOD_FLUSH_MS, then
- *   they are written and drawn), any other write first sends what is held.
- * - trim: held text with more than twice `keep` line feeds loses its oldest
- *   lines, up to a CR LF, keeping `keep` (scrollback + 2 x rows) line feeds
- *   after the cut. A CR replaces what was cut. Why the screen ends the same:
- *   the kept text starts at column 0 as it would have (a CR LF before it, a
- *   CR now), its first `rows` line feeds bring the cursor to the bottom
- *   from any row, and the next `scrollback + rows` push out every line made
- *   before: what is kept is the last lines of the kept text, parsed as they
- *   would have been. Only at ground (no sequence begun), on the normal
- *   buffer without a scroll region, with nothing waiting to be parsed.
+ * A flood of plain lines into the main pane (`seq 1 2000000`, a big `cat`) parsed only as far as it can still be seen:
+ * xterm.js keeps `scrollback + rows` lines, and parsing the lines that scroll out for good was most of the server's time
+ * in a flood (docs/perf-log.md, "Server and client"). Flooding is more lines than the screen keeps within FLOOD_WINDOW_MS;
+ * plain is text that changes no mode, colour or charset. Plain writes then wait at most FLOOD_FLUSH_MS and are trimmed.
  */
 import { after, type Cancel } from '../after.js';
 
@@ -141,7 +120,11 @@ export class FloodSkip {
     this.timer = undefined;
   }
 
-  /** Cuts the held text after the last CR LF at or before its (heldLines - keep)-th line feed. */
+  /**
+   * Cuts the held text after the last CR LF at or before its (heldLines - keep)-th line feed. The screen ends the same:
+   * the kept text starts at column 0 (a CR replaces the cut), its first `rows` line feeds bring the cursor to the bottom
+   * from any row, and the next `scrollback + rows` push out every line made before.
+   */
   private trim(): void {
     if (!this.sink.trimmable()) return;
     const drop = this.heldLines - this.sink.keep();

@@ -1,25 +1,8 @@
 /**
- * The PaneSource of the components (src/core/panel/pane-source.ts) over real
- * screens (PaneCells: the screens' rows and cells, the panels' header rows,
- * cached) and the cockpit's frame clock (FrameClock).
- *
- * Vocabulary:
- * - cue: at most one per FRAME_MS, only after something changed: a screen
- *   parsed output or the board published.
- * - inline mode (tests, embedding in another Ink app): the components draw
- *   the screens' rows themselves; every cue renders React.
- * - overlay mode (the cockpit): the components draw the chrome (the layout,
- *   separators, help) and leave the screens' rectangles blank; the output
- *   stage pastes the screens' cells and the panels' header rows over them
- *   (overlays()). React renders only when the structure changed
- *   (sameChrome: size, places, focus, zoom, help, scroll), not when a screen
- *   or a header's text did, so a streaming agent costs no React render and
- *   no Ink frame, whose cost is the same whatever changed (docs/perf-log.md,
- *   "Figures taken out of code comments").
- * - header-only frame: a publish that changed nothing but header text
- *   (headerChanges), drawn in its own turn with no other frame waiting; the
- *   frame listeners get those panels' ids, and the drawing patches their
- *   rows alone (headerOverlays, TermOutput.patch).
+ * The components' PaneSource over real screens (PaneCells) and the cockpit's frame clock: a cue at most one a FRAME_MS,
+ * after a screen parsed or the board published. Inline (tests, embedding) every cue renders React; overlay (the cockpit)
+ * renders React only when the chrome changed (sameChrome) and pastes the screens' cells over it, since an Ink frame
+ * costs the same whatever changed (docs/perf-log.md, "Figures taken out of code comments"). Header-only frames patch rows.
  */
 import type { PaneSource } from '../../core/panel/pane-source.js';
 import type { Board, BoardState } from '../../../store/board.js';
@@ -64,10 +47,8 @@ export interface LivePaneSource extends PaneSource {
 }
 
 /**
- * When frames are drawn: at most one per `interval()`, only after something
- * changed, at once just after a key press (`expedite`), at the panels' pace
- * for a panel's output. A cue renders React first (the chrome changed);
- * then the frame listeners draw.
+ * When frames are drawn: at most one an `interval()`, only after a change, at once after a key (`expedite`), at the
+ * panels' pace for a panel's output. A cue renders React first (the chrome changed); then the frame listeners draw.
  */
 class FrameClock {
   cue = 0;
@@ -93,11 +74,8 @@ class FrameClock {
   }
 
   /**
-   * Arms the frame timer to fire at least `minGap` after the last frame (at
-   * once after a key press); an earlier due time wins. `inTurn`: when the
-   * frame is due already, draw it in this loop turn rather than on a timer;
-   * `headers`: the change is only these panels' header text (passed on to
-   * the frame when no other frame waits).
+   * Arms the frame timer for at least `minGap` after the last frame (at once after a key); an earlier due time wins.
+   * `inTurn`: a frame already due is drawn in this turn; `headers`: only these panels' header text changed.
    */
   schedule(minGap: number, inTurn = false, headers?: readonly number[]): void {
     if (this.stopped) return;
@@ -119,11 +97,8 @@ class FrameClock {
   }
 
   /**
-   * A panel's screen parsed output: a frame at the panels' pace, on the
-   * timer even just after a key press. The flush that writes every panel's
-   * output parses it in its own turn, so this runs up to eight times inside
-   * one flush; one frame after it draws them all, with the header text the
-   * same flush changed.
+   * A panel's screen parsed output: a frame at the panels' pace, on the timer even after a key press. The flush parses
+   * every panel in its own turn, so this runs up to eight times a flush and one frame draws them all.
    */
   panelParsed(): void {
     if (this.stopped) return;

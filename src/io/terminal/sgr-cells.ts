@@ -1,9 +1,7 @@
 /**
- * An SGR-coded row string (as Ink writes it, or as screen-rows makes it) cut
- * into cells: one character and one canonical style per terminal column. The
- * canonical style is the SGR parameter list that recreates the cell's colours
- * and attributes after a reset, so two cells look the same exactly when their
- * styles are equal strings. Used by the differential output stage.
+ * An SGR-coded row string (as Ink or screen-rows writes it) cut into cells: a character and a canonical style per
+ * column, the SGR list that recreates the cell after a reset, so two cells look the same exactly when their styles are
+ * equal strings. Used by the differential output stage.
  */
 import stringWidth from 'string-width';
 

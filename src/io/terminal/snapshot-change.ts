@@ -1,9 +1,7 @@
 /**
- * What changed between two of the board's snapshots, as the pane source
- * needs to know it: whether the structure the components draw is the same
- * (React renders again only when it is not), and whether header text alone
- * changed (a frame that patches those rows). Pure, field by field, with no
- * key built: a silent cockpit asks once a second.
+ * What changed between two board snapshots, for the pane source: whether the drawn structure is the same (React renders
+ * only when not), and whether only header text changed (a frame patches those rows). Pure, field by field, no key
+ * built: a silent cockpit asks once a second.
  */
 import type { BoardState } from '../../../store/board.js';
 

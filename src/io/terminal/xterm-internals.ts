@@ -1,10 +1,7 @@
 /**
- * Every reach of tai into @xterm/headless's internals (pinned to an exact
- * version in package.json), each behind a function whose fallback is the
- * public API or nothing at all. With TAI_INTERNALS=0 (node-internals.ts)
- * every function here takes its fallback. The canary test
- * (test/io/terminal/xterm-internals.test.ts) names the version when one of
- * these shapes is gone.
+ * Every reach of tai into @xterm/headless's internals (its version pinned in package.json), each behind a function
+ * whose fallback is the public API or nothing; TAI_INTERNALS=0 (node-internals.ts) takes every fallback. The canary
+ * test (test/io/terminal/xterm-internals.test.ts) names the version when a shape is gone.
  */
 import type xterm from '@xterm/headless';
 import { internalsOn } from '../node-internals.js';
@@ -115,12 +112,9 @@ export interface PrintSpot {
 }
 
 /**
- * For `term`: where `count` printable ASCII characters written now would
- * go, and the pen they would be printed in, when `print` can do nothing
- * else with them: the parser at ground, no charset that maps characters
- * (DEC graphics), no insert mode, every cell before the right edge, and no
- * wide character beside them (print would blank its other half); undefined
- * otherwise. Found once (it runs on every echo); undefined without the internals.
+ * For `term`: where `count` printable ASCII characters written now would go, and their pen, when `print` could do
+ * nothing else with them (ground, no mapping charset, no insert mode, room before the edge, no wide neighbour); else
+ * undefined. Found once, as it runs on every echo; undefined without the internals.
  */
 export function printSpot(term: Terminal): ((count: number) => PrintSpot | undefined) | undefined {
   const handler = coreOf(term)?._inputHandler;

@@ -1,15 +1,8 @@
 /**
- * Which reaper an agent starts behind (docs/agents.md, "The reaper"): the
- * native one, built at install from src/native/reaper.c into
- * src/native/build/tai-reaper under the package root, when it is there and
- * this is Linux; otherwise the node reaper of process-group.ts.
- *
- * TAI_REAPER overrides the choice: `node` forces the node reaper, `native`
- * demands the native one (an error if it is not built), and an absolute path
- * names a native binary to use (a test that runs a transpiled copy of the
- * module outside the package passes it so).
- *
- * Kept apart from process-group.ts so that a test can transpile the two alone.
+ * Which reaper an agent starts behind (docs/agents.md, "The reaper"): the native src/native/build/tai-reaper when built
+ * and on Linux, else process-group.ts's node reaper. TAI_REAPER: `node` forces node's, `native` demands the native one,
+ * an absolute path names a binary (a test running a transpiled copy outside the package passes it). Kept apart from
+ * process-group.ts so a test can transpile the two alone.
  */
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';

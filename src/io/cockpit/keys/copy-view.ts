@@ -1,11 +1,7 @@
 /**
- * Copy mode on the screen (the state is src/core/input/copy-mode.ts): the
- * focused pane's headless buffer read as lines, its view moved with the
- * board's scrollback, the copy cursor shown as the terminal's cursor, the
- * selection drawn inverted over the pane's cells, and a status at the pane's
- * top right (tmux's position indicator, the search being typed, "not
- * found"). What is copied goes to the terminal's clipboard (OSC 52), only on
- * the user's own key; agents never reach it.
+ * Copy mode on the screen (the state is src/core/input/copy-mode.ts): the focused pane's buffer read as lines, its view
+ * moved, the copy cursor as the terminal's cursor, the selection inverted, a status at the top right as tmux's. The copy
+ * goes to the terminal's clipboard (OSC 52) only on the user's own key; agents never reach it.
  */
 import xterm from '@xterm/headless';
 import { copyKey, copyScrollback, copyStart, selectionOn, type CopyBuffer, type CopyState } from '../../../core/input/copy-mode.js';

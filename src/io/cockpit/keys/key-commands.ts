@@ -1,10 +1,7 @@
 /**
- * What the key router does with a key's command besides carrying it out:
- * a refusal goes on the status line until the next key (tmux's
- * display-message), so no key fails silently (prefix + D off a lane); and
- * prefix + x on a running agent's panel asks first, as tmux's kill-pane does:
- * the next key answers, `y` closes it and any other key keeps it (taken, not
- * passed on). The help's scroll keys move the open help within its length.
+ * What the key router does with a key's command besides carrying it out: a refusal stays on the status line until the
+ * next key (tmux's display-message), so no key fails silently; prefix + x on a running agent asks first, as tmux's
+ * kill-pane (docs/cockpit.md, "Zoom and focus"); the help's scroll keys move it within its length.
  */
 import type { Command } from '../../../core/protocol/commands.js';
 import { helpView } from '../../../core/input/help-text.js';

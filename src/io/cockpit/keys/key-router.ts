@@ -1,19 +1,8 @@
 /**
- * The folder `src/io/cockpit/keys/`: what the cockpit does with keys and the
- * mouse besides passing them to the main program: this router, the mention
- * line (mentions.ts), a panel's questions and answers (panel-keys.ts),
- * steering an agent (steer-keys.ts, steer-overlay.ts) and copy mode
- * (copy-view.ts).
- *
- * Where each key of the cockpit goes (the real key path, shared by the
- * cockpit and its tests): the KeyScanner splits a raw stdin chunk into
- * commands (to the one dispatcher), mention-prompt keys (to the prompt),
- * the agent list's keys (while it is open) and bytes for the main pane;
- * what a key's command needs besides the dispatcher (a refusal shown, the
- * close's question, the help's scroll) is in key-commands.ts.
- * While the prompt or the list is open nothing reaches the pane; while they
- * are closed they take nothing. A prefix with no key after it lapses after
- * PREFIX_TIMEOUT_MS, as tmux's does: the next key goes to the pane.
+ * The folder `src/io/cockpit/keys/`: what the cockpit does with keys and the mouse besides passing them on (this router,
+ * mentions, panel keys, steering, copy mode). This file is the real key path, shared by the cockpit and its tests: the
+ * KeyScanner splits a chunk into commands, prompt keys, list keys and main-pane bytes; while the prompt or the list is
+ * open nothing reaches the pane. A prefix with no key lapses after PREFIX_TIMEOUT_MS, as tmux's does.
  */
 import type { Command } from '../../../core/protocol/commands.js';
 import type { Reply } from '../../../../store/dispatch.js';
@@ -45,10 +34,8 @@ export interface KeyRoute {
   /** Bytes typed for the main pane (only while it has focus). */
   toMain(data: string): void;
   /**
-   * The main program's side of the mouse: what it asked for and where its
-   * reports go (src/core/input/mouse-route.ts). Without it the main program
-   * never gets the mouse; the wheel and clicks are tai's. Nothing is routed
-   * while the prompt is open.
+   * The main program's side of the mouse (src/core/input/mouse-route.ts); without it the wheel and clicks are all tai's.
+   * Nothing is routed while the prompt is open.
    */
   readonly mainMouse?: { main(): MouseView['main']; send(data: string): void };
   /** Copy mode (src/io/cockpit/keys/copy-view.ts); without it the copy key does nothing. */
@@ -68,11 +55,9 @@ export interface KeyRoute {
 export interface KeyListener {
   (chunk: string | Buffer): void;
   /**
-   * `text` written to the main pane at once when it is plain keys the full
-   * way would hand it whole (normal mode, nothing carried, no prefix or
-   * escape, no question, list or help open, the main pane focused), with
-   * nothing before the write; true when it went, false (nothing done) when
-   * the listener must take it (docs/performance.md, "Echo ahead").
+   * `text` written to the main pane at once when it is plain keys the full way would hand it whole (normal mode, nothing
+   * carried or open, the main pane focused); false, nothing done, when the listener must take it (docs/performance.md,
+   * "Echo ahead").
    */
   straight(text: string): boolean;
 }

@@ -1,22 +1,8 @@
 /**
- * The cockpit's mention prompt at work (docs/spec.md, "Owners and sessions"):
- * keys from the KeyScanner edit the line in the prompt's store; Enter turns
- * `@name prompt` into the registry entry's spawn Command (the same conversion
- * `tai spawn @name` uses, src/core/agents/agent-spawn.ts) and hands it to the
- * cockpit's one dispatcher. Unknown names, programs not on PATH, a live
- * session and the agent cap come back as an error in the line.
- *
- * Vocabulary:
- * - session: the agent kept for (agent, model, directory), named by
- *   sessionKey. Every mention is a turn of it: its own spawn, panel and job,
- *   with the key in the spawn (`session`), so an ACP agent whose last turn
- *   ended well takes the next one in the same process and conversation
- *   (src/io/agents/runners/acp/acp-pool.ts); kinds that cannot keep a session start
- *   fresh each time.
- * - one turn at a time: while a session's panel is live, a mention of the
- *   same agent is refused with the panel it waits for (never a second
- *   process beside it); once that panel finishes, the next mention is the
- *   session's next turn.
+ * The cockpit's mention prompt at work (docs/agents-registry.md, "In the cockpit"): keys edit the prompt's line; Enter
+ * turns `@name prompt` into the entry's spawn Command (as `tai spawn @name` does) for the one dispatcher. Each mention
+ * is a turn of the session (agent, model, directory) named by sessionKey, one turn at a time: a mention while the
+ * session's panel is live is refused with that panel, never a second process. Refusals come back as the line's error.
  */
 import type { SpawnResult } from '../../../core/agents/agent-service.js';
 import { entrySpawnCommand, sessionKey } from '../../../core/agents/agent-spawn.js';

@@ -1,11 +1,7 @@
 /**
- * Keys typed into a focused agent panel (docs/agents.md, "Permissions"): while its agent
- * asks a question, the option's number (or `y` / `n` for the first allow /
- * reject option) answers it at once through the board, and the panel notes
- * the answer; `a` / `r` make a rule allowing / rejecting that tool for that
- * agent for RULE_KEY_MINUTES, which answers it at once (docs/agents.md, "The
- * inbox"); any other key is not the question's and is dropped. Keys for a
- * panel without a question go to `steer` (the follow-up line), when given.
+ * Keys typed into a focused agent panel (docs/agents.md, "Permissions"): while it asks, an option's number (or `y` /
+ * `n`) answers at once; `a` / `r` make a rule for that tool and agent for RULE_KEY_MINUTES (docs/agents.md, "The inbox");
+ * any other key is dropped, not the question's. Without a question keys go to `steer`, when given.
  */
 import { QuestionError } from '../../../core/agents/questions.js';
 import { isLive } from '../../../core/panel/panel-state.js';

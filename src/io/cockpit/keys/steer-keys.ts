@@ -1,10 +1,7 @@
 /**
- * Keys typed into a focused agent panel with no open question
- * (docs/agents.md, "Steering"): the first printable key opens the steering line at the bottom
- * of the panel (store/steer-line.ts); Enter sends the line as a follow-up
- * message (`steer`: an ACP agent's next prompt, a Claude user message, a
- * line on a command agent's stdin), Esc cancels, Backspace deletes. A
- * refused send keeps the text and shows why; nothing typed is lost.
+ * Keys typed into a focused agent panel with no open question (docs/agents.md, "Steering"): the first printable key
+ * opens the steering line (store/steer-line.ts), Enter sends it as a follow-up, Esc cancels. A refused send keeps the
+ * text and shows why, so nothing typed is lost.
  */
 import type { Reply } from '../../../../store/dispatch.js';
 import type { SteerLine } from '../../../../store/steer-line.js';

@@ -1,12 +1,7 @@
 /**
- * The folder `src/io/cockpit/main/`: the main program: this pane, its pty
- * (pty.ts), the program found before the screen is taken (main-program.ts)
- * and this tai first on its PATH (tai-on-path.ts).
- *
- * The main pane: the main program in a pty, its output written into the
- * main screen, the terminal's replies (cursor reports) sent back, and the
- * screen and the pty resized whenever the main pane's rectangle changes
- * (a panel opened or closed, a zoom, the window resized).
+ * The folder `src/io/cockpit/main/`: the main program (this pane, its pty, the program found before the screen is
+ * taken, tai first on its PATH). This file: the program in a pty, its output into the main screen, the terminal's
+ * replies sent back, screen and pty resized whenever the main pane's rectangle changes.
  */
 import { rectOf, type Rect } from '../../../core/panel/layout.js';
 import { toPane } from '../../../core/input/pane-input.js';

@@ -1,9 +1,7 @@
 /**
- * The main program before and after the cockpit: found on PATH before the
- * terminal is taken over (`tai -- nosuchprog` must not flash the screen and
- * exit with nothing said), and, when it fails at once, its last lines shown
- * on the normal screen after the cockpit restores it, where the user can
- * read them.
+ * The main program before and after the cockpit: found on PATH before the terminal is taken (`tai -- nosuchprog` must
+ * not flash the screen and exit with nothing said), and when it fails at once, its last lines shown on the normal
+ * screen after the cockpit restores it, where the user can read them.
  */
 import type { Terminal } from '@xterm/headless';
 import { StartRefusedError } from '../../../core/errors.js';

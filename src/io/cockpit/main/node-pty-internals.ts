@@ -1,10 +1,7 @@
 /**
- * Every reach of tai into node-pty's internals (pinned to an exact version
- * in package.json) and into the net.Socket node-pty reads through, each
- * behind a function whose fallback is node-pty's own API. With
- * TAI_INTERNALS=0 (src/io/node-internals.ts) both take their fallback. The
- * canary test (test/io/cockpit/main/node-pty-internals.test.ts) names the
- * version when one of these shapes is gone.
+ * Every reach of tai into node-pty's internals (its version pinned in package.json) and the net.Socket it reads
+ * through, each with node-pty's own API as fallback; TAI_INTERNALS=0 (src/io/node-internals.ts) takes both. The canary
+ * test (test/io/cockpit/main/node-pty-internals.test.ts) names the version when a shape is gone.
  */
 import { readSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -22,13 +19,9 @@ interface WriteInternals {
 type ReadSocket = NodeJS.EventEmitter & { _handle?: { fd?: unknown; useUserBuffer?: (buf: Buffer) => void } } & Record<symbol, unknown>;
 
 /**
- * Writes to the pty in the caller's turn. node-pty queues every write and
- * makes it on libuv's thread pool (fs.write), so a typed key waited for a
- * worker thread before the program could read it. The master fd is
- * non-blocking (node-pty sets it), so a full pty input buffer is EAGAIN,
- * never a blocked server: then, and whenever node-pty still holds earlier
- * writes (order is kept), the rest goes through node-pty's queue. Without
- * the fd or the queue: node-pty's write.
+ * Writes to the pty in the caller's turn: node-pty's writes go through the thread pool, so a key waited for a worker.
+ * The master fd is non-blocking, so a full buffer is EAGAIN, never a blocked server: then, and while node-pty holds
+ * earlier writes (order is kept), the rest goes through its queue. Without the fd or the queue: node-pty's write.
  */
 export function ptyWriter(p: IPty): (data: string) => void {
   const inner = p as unknown as WriteInternals;
@@ -88,18 +81,9 @@ function readParts(p: IPty): { socket: ReadSocket; fd: number; useUserBuffer: (b
 }
 
 /**
- * Reads the pty's output straight from libuv: the socket gets what
- * net.Socket's `onread` option would have given it at construction (one
- * reused buffer and a callback, called instead of the Readable stream's
- * push, decoder and 'data' event, and node-pty's emitter), and the UTF-8 is
- * decoded across reads here. The socket still reports errors and its
- * close, so node-pty still sees the program's end.
- *
- * libuv takes a hang-up after a short read for the end of the data, which
- * holds for a socket but not for a pty, whose last bytes are still to be
- * read when the program has exited: at that end the rest is read at once
- * (the fd is non-blocking: EIO or EAGAIN ends it) before the socket closes.
- * Without the internals: node-pty's onData. Returns how to add a listener.
+ * Reads the pty's output straight from libuv (net.Socket's `onread`: one reused buffer, no stream, no emitter), UTF-8
+ * decoded across reads; errors and close still reach node-pty. libuv takes a hang-up after a short read for the end, not
+ * so for a pty, so then the rest is read at once (EIO or EAGAIN ends it). Without the internals: node-pty's onData.
  */
 export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
   const parts = readParts(p);

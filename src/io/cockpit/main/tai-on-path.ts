@@ -1,9 +1,7 @@
 /**
- * `tai` itself on the main pane's PATH, so that `tai spawn ...` works in the
- * shell right after `npm start` (not "bash: tai: command not found"), and so
- * that it is the same tai, on the same Node, as the cockpit around it. A
- * private folder (mkdtemp: 0700, a name nobody can guess or pre-make) holds a
- * two-line `tai` script; it is removed when the cockpit ends.
+ * `tai` itself first on the main pane's PATH, so `tai spawn ...` works in the shell right after `npm start` and is the
+ * same tai on the same Node as the cockpit. Its two-line script sits in a private folder (mkdtemp: 0700, a name nobody
+ * can guess or pre-make), removed when the cockpit ends.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
