@@ -63,6 +63,37 @@ export function ttyReader(fd: number, size: number, onRead: OnRead): ReadStream 
   return new ReadStream(fd, options);
 }
 
+/** A socket's reads taken from libuv into one reused buffer, and its file descriptor. */
+export interface SocketReads {
+  readonly fd: number;
+  /** From now on every read lands in `buffer` and goes to `onRead` with its length; no 'data' is emitted. */
+  start(buffer: Buffer, onRead: (n: number, buf: Buffer) => void): void;
+}
+
+/**
+ * net.Socket's `onread` set on a socket already made (its handle's `useUserBuffer` and the `kBuffer`/`kBufferCb` slots,
+ * found by their symbols' descriptions); undefined when switched off, of another shape, or already reading so.
+ */
+export function socketReads(socket: object): SocketReads | undefined {
+  if (!internalsOn()) return undefined;
+  const held = socket as Record<symbol, unknown> & { _handle?: { fd?: unknown; useUserBuffer?: unknown } };
+  const handle = held._handle;
+  const symbol = (name: string): symbol | undefined => Object.getOwnPropertySymbols(socket).find((s) => s.description === name);
+  const kBuffer = symbol('kBuffer');
+  const kBufferCb = symbol('kBufferCb');
+  const fd = handle?.fd;
+  const useUserBuffer = handle?.useUserBuffer;
+  if (typeof useUserBuffer !== 'function' || typeof fd !== 'number' || kBuffer === undefined || kBufferCb === undefined || held[kBuffer] !== null) return undefined;
+  return {
+    fd,
+    start(buffer, onRead) {
+      held[kBufferCb] = onRead;
+      held[kBuffer] = buffer;
+      (useUserBuffer as (buf: Buffer) => void).call(handle, buffer);
+    },
+  };
+}
+
 /**
  * `load` run with the global `fetch` undefined, Node's own property put back once it settled: yoga-layout's loader then
  * decodes its WebAssembly itself instead of loading undici and its modules. Off, or when fetch cannot be replaced: as is.

@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
 import { execFileSync } from 'node:child_process';
 import v8 from 'node:v8';
-import { internalsOn, setV8Flag, ttyHandle, ttyReader } from '../../src/io/node-internals.js';
+import { createServer, connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { internalsOn, setV8Flag, socketReads, ttyHandle, ttyReader } from '../../src/io/node-internals.js';
 import { until } from '../helpers/until.js';
 
 /** A terminal whose keys this process reads: the slave side of a raw pty, what is typed written to its master. */
@@ -39,6 +43,22 @@ async function readThrough(typed: string): Promise<{ got: string; pushed: number
 function aTerminal(): { path: string; end(): void } {
   const p = pty.spawn('sleep', ['30'], { cols: 20, rows: 4 });
   return { path: (p as unknown as { ptsName: string }).ptsName, end: () => p.kill('SIGKILL') };
+}
+
+/** A connected pair of Unix sockets: `ours` to read from, `theirs` to write to. */
+async function aSocketPair(): Promise<{ ours: Socket; theirs: Socket; end(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tai-socket-reads-'));
+  const path = join(dir, 's');
+  const accepted = new Promise<Socket>((resolve) => {
+    const server = createServer((s) => {
+      server.close();
+      resolve(s);
+    }).listen(path);
+  });
+  const ours = connect(path);
+  await new Promise<void>((resolve) => ours.once('connect', () => resolve()));
+  const theirs = await accepted;
+  return { ours, theirs, end: () => (ours.destroy(), theirs.destroy(), rmSync(dir, { recursive: true, force: true })) };
 }
 
 describe("Node's internals (the canary)", () => {
@@ -106,6 +126,30 @@ describe("Node's internals (the canary)", () => {
     expect(got).toBe('keys');
     expect(pushed, `Node ${process.version} no longer passes tty.ReadStream's onread option on to net.Socket: src/io/node-internals.ts (ttyReader) needs updating (TAI_INTERNALS=0 works around it meanwhile)`).toBe(0);
   });
+
+  it("reads a socket through net.Socket's onread slots set after it was made in this Node, or names the version that moved them", async () => {
+    const pair = await aSocketPair();
+    try {
+      const reads = socketReads(pair.ours);
+      expect(reads, `Node ${process.version} no longer has net.Socket's _handle.fd, _handle.useUserBuffer, kBuffer or kBufferCb: src/io/node-internals.ts (socketReads) needs updating (TAI_INTERNALS=0 works around it meanwhile)`).toBeDefined();
+      expect(reads!.fd).toBeGreaterThan(2);
+      const buffer = Buffer.alloc(16);
+      let got = '';
+      const data = vi.fn();
+      pair.ours.on('data', data);
+      reads!.start(buffer, (n, buf) => {
+        expect(buf).toBe(buffer);
+        got += buf.toString('utf8', 0, n);
+      });
+      pair.theirs.write('hello');
+      await until(() => got === 'hello', { what: 'the bytes read into the buffer', explain: () => JSON.stringify(got) });
+      expect(data).not.toHaveBeenCalled();
+      // Set once: a second start would leave the first reader's buffer behind.
+      expect(socketReads(pair.ours)).toBeUndefined();
+    } finally {
+      pair.end();
+    }
+  });
 });
 
 describe("Node's internals switched off (TAI_INTERNALS=0)", () => {
@@ -122,8 +166,11 @@ describe("Node's internals switched off (TAI_INTERNALS=0)", () => {
     }
   });
 
-  it('reads none of them: no handle', () => {
+  it('reads none of them: no handle, no socket reads', async () => {
     expect(internalsOn()).toBe(false);
+    const pair = await aSocketPair();
+    expect(socketReads(pair.ours)).toBeUndefined();
+    pair.end();
     const t = aTerminal();
     try {
       const stream = new WriteStream(openSync(t.path, 'w'));

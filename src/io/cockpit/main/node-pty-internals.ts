@@ -1,12 +1,12 @@
 /**
- * Every reach of tai into node-pty's internals (its version pinned in package.json) and the net.Socket it reads
- * through, each with node-pty's own API as fallback; TAI_INTERNALS=0 (src/io/node-internals.ts) takes both. The canary
+ * Every reach of tai into node-pty's internals (its version pinned in package.json), each with node-pty's own API as
+ * fallback; the net.Socket it reads through is Node's (src/io/node-internals.ts), and TAI_INTERNALS=0 takes both. The canary
  * test (test/io/cockpit/main/node-pty-internals.test.ts) names the version when a shape is gone.
  */
 import { readSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { IPty } from 'node-pty';
-import { internalsOn } from '../../node-internals.js';
+import { internalsOn, socketReads, type SocketReads } from '../../node-internals.js';
 
 /** The parts of node-pty's UnixTerminal written through: its master fd, whether it is open, its write queue. */
 interface WriteInternals {
@@ -14,9 +14,6 @@ interface WriteInternals {
   readonly _writable?: unknown;
   readonly _writeStream?: { readonly _writeQueue?: unknown };
 }
-
-/** What a net.Socket keeps for its `onread` option, found by their names. */
-type ReadSocket = NodeJS.EventEmitter & { _handle?: { fd?: unknown; useUserBuffer?: (buf: Buffer) => void } } & Record<symbol, unknown>;
 
 /**
  * Writes to the pty in the caller's turn: node-pty's writes go through the thread pool, so a key waited for a worker.
@@ -66,18 +63,12 @@ export function ptyQueuedBytes(p: IPty): (() => number) | undefined {
 /** The pty read at once: the buffer the reads land in (node-pty's own reads are 64 KiB too). */
 const PTY_READ = 65_536;
 
-/** node-pty's socket and the `onread` slots Node's net keeps on it, when all are there. */
-function readParts(p: IPty): { socket: ReadSocket; fd: number; useUserBuffer: (buf: Buffer) => void; kBuffer: symbol; kBufferCb: symbol } | undefined {
+/** node-pty's socket, and its reads from libuv (Node's part: node-internals.ts), when both are there. */
+function readParts(p: IPty): { socket: NodeJS.EventEmitter; reads: SocketReads } | undefined {
   if (!internalsOn()) return undefined;
-  const socket = (p as unknown as { _socket?: ReadSocket })._socket;
-  const handle = socket?._handle;
-  if (socket === undefined || handle === undefined) return undefined;
-  const symbol = (name: string): symbol | undefined => Object.getOwnPropertySymbols(socket).find((s) => s.description === name);
-  const kBuffer = symbol('kBuffer');
-  const kBufferCb = symbol('kBufferCb');
-  const { fd, useUserBuffer } = handle;
-  if (typeof useUserBuffer !== 'function' || typeof fd !== 'number' || kBuffer === undefined || kBufferCb === undefined || socket[kBuffer] !== null) return undefined;
-  return { socket, fd, useUserBuffer: (buf) => useUserBuffer.call(handle, buf), kBuffer, kBufferCb };
+  const socket = (p as unknown as { _socket?: NodeJS.EventEmitter })._socket;
+  const reads = socket === undefined ? undefined : socketReads(socket);
+  return reads === undefined || socket === undefined ? undefined : { socket, reads };
 }
 
 /**
@@ -88,7 +79,8 @@ function readParts(p: IPty): { socket: ReadSocket; fd: number; useUserBuffer: (b
 export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
   const parts = readParts(p);
   if (parts === undefined) return (listener) => void p.onData(listener);
-  const { socket, fd, kBuffer, kBufferCb } = parts;
+  const { socket, reads } = parts;
+  const { fd } = reads;
   const listeners: ((data: string) => void)[] = [];
   const decoder = new StringDecoder('utf8');
   const buffer = Buffer.allocUnsafe(PTY_READ);
@@ -119,9 +111,7 @@ export function ptyReader(p: IPty): (listener: (data: string) => void) => void {
     }
     tell(decoder.end());
   });
-  socket[kBufferCb] = got;
-  socket[kBuffer] = buffer;
-  parts.useUserBuffer(buffer);
+  reads.start(buffer, got);
   return (listener) => void listeners.push(listener);
 }
 
@@ -132,6 +122,6 @@ export function missingInternals(p: IPty): string[] {
   if (typeof inner.fd !== 'number') missing.push('UnixTerminal.fd');
   if (typeof inner._writable !== 'boolean') missing.push('UnixTerminal._writable');
   if (!Array.isArray(inner._writeStream?._writeQueue)) missing.push('UnixTerminal._writeStream._writeQueue');
-  if (readParts(p) === undefined) missing.push("UnixTerminal._socket (net.Socket's _handle.fd, _handle.useUserBuffer, kBuffer, kBufferCb)");
+  if (readParts(p) === undefined) missing.push("UnixTerminal._socket (and Node's net.Socket onread slots: node-internals.ts socketReads)");
   return missing;
 }
