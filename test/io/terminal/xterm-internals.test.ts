@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activeLines, lineWords, missingInternals, onRowsWritten, parseNextAtOnce, wholeScreenScrolls } from '../../../src/io/terminal/xterm-internals.js';
 import { screenCells } from '../../../src/io/terminal/screen-rows.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const { Terminal } = xterm;
 
@@ -61,5 +62,40 @@ describe('@xterm/headless with the internals switched off (TAI_INTERNALS=0)', ()
     const row = screenCells(screen.term)[0]!;
     expect([row.chars.slice(0, 4), row.styles.slice(0, 4)]).toEqual([['a', 'b', ' ', 'c'], ['1', '1', '', '']]);
     screen.dispose();
+  });
+});
+
+/** Pieces of a program's output: text, wide and joined characters, styles, cursor moves, erases, scroll regions. */
+const PIECES = [
+  'word ', 'a longer line of text that wraps past the edge ', '\r\n', '\n', '\t', '漢字', '😀', 'e\u0301', '\x1b[1m', '\x1b[3;31m',
+  '\x1b[38;5;208m', '\x1b[48;2;10;20;30m', '\x1b[0m', '\x1b[7m', '\x1b[H', '\x1b[2J', '\x1b[3;5H', '\x1b[K', '\x1b[2;4r', '\x1b[r',
+  '\x1b[L', '\x1b[M', '\x1b[2P', '\x1b[3@', '\x1bM', '\x1b[?1049h', '\x1b[?1049l', '\x1b[5S',
+];
+
+/** `body` run with TAI_INTERNALS set to `on`'s value, the caller's put back after. */
+function withInternals<T>(on: boolean, body: () => T): T {
+  vi.stubEnv('TAI_INTERNALS', on ? '1' : '0');
+  try {
+    return body();
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+describe('@xterm/headless read with and without the internals', () => {
+  it('shows the same cells, scrollback too, on generated output', async () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const next = seeded(seed);
+      const [on, off] = [true, false].map((mode) => withInternals(mode, () => new XtermScreen(16, 5, 50, true)));
+      for (let chunk = 0; chunk < 25; chunk++) {
+        const data = Array.from({ length: 1 + next(6) }, () => PIECES[next(PIECES.length)]!).join('');
+        for (const [mode, screen] of [[true, on!], [false, off!]] as const) withInternals(mode, () => screen.write(data));
+        await Promise.all([on!.parsed(), off!.parsed()]);
+        const read = (mode: boolean, screen: XtermScreen) => withInternals(mode, () => [screenCells(screen.term), screenCells(screen.term, 8)]);
+        expect(read(false, off!), `seed ${seed}, chunk ${chunk}`).toEqual(read(true, on!));
+      }
+      on!.dispose();
+      off!.dispose();
+    }
   });
 });
