@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * argv -> one subcommand. Each subcommand lives in src/cli/<name>.ts and
+ * argv -> one subcommand. Each subcommand lives in a folder of src/cli/ and
  * returns the process exit code; this file only routes.
  */
 import { realpathSync } from 'node:fs';
@@ -13,30 +13,30 @@ import { takeExecFd } from './io/launch/exec-plan.js';
 export type Subcommand = (args: readonly string[]) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, () => Promise<{ run: Subcommand }>> = {
-  demo: () => import('./cli/demo.js'),
-  vpane: () => import('./cli/vpane.js'),
-  status: () => import('./cli/status.js'),
-  cancel: () => import('./cli/cancel.js'),
-  spawn: () => import('./cli/spawn.js'),
-  poll: () => import('./cli/poll.js'),
-  logs: () => import('./cli/logs.js'),
-  record: () => import('./cli/record.js'),
-  outage: () => import('./cli/outage.js'),
-  net: () => import('./cli/net.js'),
-  report: () => import('./cli/report.js'),
-  agents: () => import('./cli/agents.js'),
-  doctor: () => import('./cli/doctor.js'),
-  lane: () => import('./cli/lane.js'),
-  hosts: () => import('./cli/hosts.js'),
-  ask: () => import('./cli/ask.js'),
-  attach: () => import('./cli/attach.js'),
-  ls: () => import('./cli/ls.js'),
-  kill: () => import('./cli/kill.js'),
-  restart: () => import('./cli/restart.js'),
-  mcp: () => import('./cli/mcp.js'),
-  wait: () => import('./cli/wait.js'),
-  __server: () => import('./cli/server.js'),
-  __farewell: () => import('./cli/farewell.js'),
+  demo: () => import('./cli/cockpit/demo.js'),
+  vpane: () => import('./cli/cockpit/vpane.js'),
+  status: () => import('./cli/results/status.js'),
+  cancel: () => import('./cli/spawn/cancel.js'),
+  spawn: () => import('./cli/spawn/spawn.js'),
+  poll: () => import('./cli/results/poll.js'),
+  logs: () => import('./cli/results/logs.js'),
+  record: () => import('./cli/results/record.js'),
+  outage: () => import('./cli/machine/outage.js'),
+  net: () => import('./cli/machine/net.js'),
+  report: () => import('./cli/machine/report.js'),
+  agents: () => import('./cli/machine/agents.js'),
+  doctor: () => import('./cli/machine/doctor.js'),
+  lane: () => import('./cli/lanes/lane.js'),
+  hosts: () => import('./cli/machine/hosts.js'),
+  ask: () => import('./cli/ask/ask.js'),
+  attach: () => import('./cli/cockpit/attach.js'),
+  ls: () => import('./cli/cockpit/ls.js'),
+  kill: () => import('./cli/cockpit/kill.js'),
+  restart: () => import('./cli/cockpit/restart.js'),
+  mcp: () => import('./cli/cockpit/mcp.js'),
+  wait: () => import('./cli/results/wait.js'),
+  __server: () => import('./cli/cockpit/server.js'),
+  __farewell: () => import('./cli/cockpit/farewell.js'),
 };
 
 /** The usage text. */
@@ -122,7 +122,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     processOutput.say(`${await version()}\n`);
     return 0;
   }
-  const { run } = await import('./cli/cockpit.js');
+  const { run } = await import('./cli/cockpit/cockpit.js');
   return run(line.command, line.values.session, line.values.wake === true || process.env.TAI_WAKE === '1', line.values['no-restore'] === true);
 }
 

@@ -1,7 +1,7 @@
 /**
- * Where a subcommand reads and writes: the process's stdio, environment,
- * terminal width and Ctrl-C, or a test's own (its writes go through
- * src/cli/output.ts).
+ * The folder `src/cli/`: what every subcommand shares; the subcommands are in its folders. This file: where a
+ * subcommand reads and writes: the process's stdio, environment, terminal width and Ctrl-C, or a test's own (its
+ * writes go through src/cli/output.ts).
  */
 import { processSinks, type CliSinks } from './output.js';
 

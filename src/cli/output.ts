@@ -77,7 +77,7 @@ export class CliOutput {
   }
 
   /**
-   * An attached spawn's live status line on stderr (src/cli/spawn-status.ts), at a terminal only: to the line's
+   * An attached spawn's live status line on stderr (src/cli/spawn/spawn-status.ts), at a terminal only: to the line's
    * start, erase it, then `line` as one sanitized field; with the notifier, the only escapes tai itself prints.
    */
   statusLine(line: string): void {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run as doctorCli } from '../../src/cli/doctor.js';
-import { run as spawnCli } from '../../src/cli/spawn.js';
+import { run as doctorCli } from '../../src/cli/machine/doctor.js';
+import { run as spawnCli } from '../../src/cli/spawn/spawn.js';
 import { recordingIo } from '../helpers/recording-io.js';
 
 const testIo = (state: string) => recordingIo({ state });

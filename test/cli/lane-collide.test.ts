@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run as laneCli } from '../../src/cli/lane.js';
+import { run as laneCli } from '../../src/cli/lanes/lane.js';
 import { makeLane } from '../../src/io/lanes/lanes.js';
 import type { StoredLane } from '../../src/io/lanes/lane-store.js';
 import { openStateDb, stateDir, STATE_DB_FILE, type StateDb } from '../../src/io/storage/state-db.js';

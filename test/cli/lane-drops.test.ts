@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run as laneCli } from '../../src/cli/lane.js';
+import { run as laneCli } from '../../src/cli/lanes/lane.js';
 import { makeLane } from '../../src/io/lanes/lanes.js';
 import { dropLane } from '../../src/io/lanes/lane-end.js';
 import { LaneStore, type StoredLane } from '../../src/io/lanes/lane-store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it, afterEach } from 'vitest';
-import { run as spawnCli } from '../../src/cli/spawn.js';
-import { run as laneCli } from '../../src/cli/lane.js';
+import { run as spawnCli } from '../../src/cli/spawn/spawn.js';
+import { run as laneCli } from '../../src/cli/lanes/lane.js';
 import { tempRepo, type TempRepo } from '../helpers/git-repo.js';
 import { recordingIo } from '../helpers/recording-io.js';
 

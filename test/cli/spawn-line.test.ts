@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run as spawnCli } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn/spawn.js';
 import { startControlServer, type ControlServer } from '../../src/io/socket/socket-server.js';
 import { fixture, harness, type Harness } from '../helpers/agents.js';
 import { recordingIo } from '../helpers/recording-io.js';

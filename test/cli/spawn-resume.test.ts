@@ -1,6 +1,6 @@
 /** `tai spawn --resume SESSION_ID` (docs/restore.md): the agent's own session continued, refused for kinds that have none. */
 import { describe, expect, it } from 'vitest';
-import { run as spawnCli } from '../../src/cli/spawn.js';
+import { run as spawnCli } from '../../src/cli/spawn/spawn.js';
 import { fixture } from '../helpers/agents.js';
 import { recordingIo } from '../helpers/recording-io.js';
 

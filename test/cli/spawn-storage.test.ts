@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run as spawnCli } from '../../src/cli/spawn.js';
-import { run as recordCli } from '../../src/cli/record.js';
+import { run as spawnCli } from '../../src/cli/spawn/spawn.js';
+import { run as recordCli } from '../../src/cli/results/record.js';
 import { storedStatus } from '../../src/io/storage/stored-status.js';
 import { fixture } from '../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/status.js';
+import { formatStatus } from '../../src/cli/results/status.js';
 import { statusOf, type AgentRow } from '../../store/status.js';
 
 const row = (over: Partial<AgentRow>): AgentRow => ({

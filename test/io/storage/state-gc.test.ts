@@ -8,7 +8,7 @@ import { AgentsStore, type StoredAgent } from '../../../src/io/storage/agents-st
 import { RecordStore } from '../../../src/io/storage/records.js';
 import { openStateDb, type StateDb } from '../../../src/io/storage/state-db.js';
 import { TranscriptStore } from '../../../src/io/storage/transcripts.js';
-import { run as recordCli } from '../../../src/cli/record.js';
+import { run as recordCli } from '../../../src/cli/results/record.js';
 import { recordingIo } from '../../helpers/recording-io.js';
 
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { run } from '../../../../src/cli/agents.js';
+import { run } from '../../../../src/cli/machine/agents.js';
 import { BUILTIN_AGENTS, parseRegistry, RegistryError } from '../../../../src/core/agents/agent-registry.js';
 import { configPath, loadRegistry, locateAgent } from '../../../../src/io/agents/spawn/agent-config.js';
 import { fakeProgram } from '../../../helpers/agents.js';
