@@ -2,7 +2,7 @@
  * The one-line live status an attached `tai spawn` draws on a terminal's
  * stderr while it waits: the state's icon and name, the elapsed
  * time, tool calls, tokens and the last line of the agent's text, fitted to
- * the terminal's width. Pure: src/cli/spawn-status.ts draws it in place.
+ * the terminal's width. Pure: src/cli/spawn/spawn-status.ts draws it in place.
  */
 import { formatElapsed, formatTokens, STATE_ICON } from '../panel/header.js';
 import type { PanelState } from '../panel/panel-state.js';

@@ -191,9 +191,7 @@ function startParts(input: PartsInput): { readonly drawing: Drawing; readonly co
   // The idle collection (its compaction pauses the loop) waits for the keys to be quiet too.
   terminal.onInput(
     quietAfter(idleCollection, (chunk: string) => {
-      if (onKeys.straight(chunk)) return; // a plain key for the main pane: nothing reads the main screen before its write
-      main.settle(); // copy mode and the rest read the main screen
-      onKeys(chunk);
+      if (!onKeys.straight(chunk)) onKeys(chunk); // a plain key for the main pane goes straight to the pty
     }),
   );
   return { drawing, copy, sign, stopNotifier };

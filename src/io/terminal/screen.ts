@@ -38,7 +38,8 @@ export const MAIN_SCROLLBACK = 2_000;
  * hostile, holds the event loop that supervises (docs/security.md).
  */
 export class XtermScreen implements Screen {
-  readonly term: InstanceType<typeof Terminal>;
+  /** The terminal, read only through `term`, which settles it first. */
+  private readonly xterm: InstanceType<typeof Terminal>;
   private readonly clamp: CsiClamp;
 
   /** Parses the next write at once (xterm-internals.ts), else undefined (then on xterm's timer). */
@@ -72,10 +73,16 @@ export class XtermScreen implements Screen {
    * timer). `main`: the main pane's screen, where a flood is parsed only as
    * far as its lines stay in the scrollback (FloodSkip).
    */
+  /** The terminal, with any output writeAfterTurn holds parsed first: no reader of a screen sees it short of an echo. */
+  get term(): InstanceType<typeof Terminal> {
+    this.settle();
+    return this.xterm;
+  }
+
   constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, main = false) {
-    this.term = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
-    this.atOnce = parseNextAtOnce(this.term);
-    this.spot = printSpot(this.term);
+    this.xterm = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
+    this.atOnce = parseNextAtOnce(this.xterm);
+    this.spot = printSpot(this.xterm);
     this.clamp = new CsiClamp(cols, rows, !main);
     this.flood = main ? new FloodSkip({ write: (d, cb) => this.parse(d, cb), keep: () => this.keep(), trimmable: () => this.trimmable() }) : undefined;
   }
@@ -102,8 +109,8 @@ export class XtermScreen implements Screen {
       callback?.();
     };
     const last = slices.length - 1;
-    for (let i = 0; i < last; i++) this.term.write(slices[i]!);
-    this.term.write(last >= 0 ? slices[last]! : '', done);
+    for (let i = 0; i < last; i++) this.xterm.write(slices[i]!);
+    this.xterm.write(last >= 0 ? slices[last]! : '', done);
   }
 
   /**
@@ -114,7 +121,8 @@ export class XtermScreen implements Screen {
    * parses it (TermOutput.ahead). Undefined otherwise.
    */
   echoOf(data: string): Ahead | undefined {
-    if (data.length === 0 || this.held !== undefined || this.atOnce === undefined || this.spot === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
+    this.settle(); // the echo is predicted from what came before it
+    if (data.length === 0 || this.atOnce === undefined || this.spot === undefined || this.unparsed > 0 || !this.clamp.ground() || !(this.flood?.passes(data) ?? true)) return undefined;
     for (let i = 0; i < data.length; i++) {
       const c = data.charCodeAt(i);
       if (c < 0x20 || c > 0x7e) return undefined;
@@ -126,21 +134,21 @@ export class XtermScreen implements Screen {
 
   /** Line feeds that push every line kept now out of the buffer, from any row (FloodSkip's cut). */
   private keep(): number {
-    return this.scrollback + 2 * this.term.rows;
+    return this.scrollback + 2 * this.xterm.rows;
   }
 
   /** Whether the screen is where FloodSkip may cut lines: all parsed, at ground, the normal buffer, no scroll region, no reverse wraparound. */
   private trimmable(): boolean {
     // Reverse wraparound (DECSET 45) lets a backspace at the left edge reach the line above: lines are then not independent.
-    if (this.unparsed > 0 || !this.clamp.ground() || this.term.buffer.active.type !== 'normal' || this.term.modes.reverseWraparoundMode) return false;
-    return wholeScreenScrolls(this.term);
+    if (this.unparsed > 0 || !this.clamp.ground() || this.xterm.buffer.active.type !== 'normal' || this.xterm.modes.reverseWraparoundMode) return false;
+    return wholeScreenScrolls(this.xterm);
   }
 
   /** Follows the pane's size; counts are clamped to the new one. */
   resize(cols: number, rows: number): void {
     this.settle();
     this.flood?.flush(); // held lines are parsed at the size they were written for
-    this.term.resize(Math.max(1, cols), Math.max(1, rows));
+    this.xterm.resize(Math.max(1, cols), Math.max(1, rows));
     this.clamp.resize(cols, rows);
   }
 
@@ -148,8 +156,8 @@ export class XtermScreen implements Screen {
    * Writes output whose cells the terminal shows already (the echo ahead),
    * parsed a timer's turn later rather than now: the terminal just woken by
    * the echo, most often on this very core, runs first (docs/performance.md,
-   * "Echo ahead"). Whatever reads or writes the screen settles it
-   * first: the next write, a resize, parsed(), text(), a frame, a key.
+   * "Echo ahead"). The screen settles itself before anything reads or writes it
+   * (`term`, the next write, a resize, parsed(), text(), echoOf): no caller has to.
    */
   writeAfterTurn(data: string, callback?: () => void): void {
     this.settle();
@@ -159,7 +167,7 @@ export class XtermScreen implements Screen {
     else this.turn.refresh();
   }
 
-  /** Parses what writeAfterTurn holds, now. */
+  /** Parses what writeAfterTurn holds, now; the frame clock calls it to draw the parse in the frame it is drawing. */
   settle(): void {
     const held = this.held;
     if (held === undefined) return;
@@ -177,22 +185,22 @@ export class XtermScreen implements Screen {
     clearTimeout(this.turn);
     this.held = undefined;
     this.flood?.stop();
-    this.term.dispose();
+    this.xterm.dispose();
   }
 
   /** Resolves once everything written so far has been parsed. */
   parsed(): Promise<void> {
     this.settle();
     this.flood?.flush();
-    return new Promise((resolve) => this.term.write('', resolve));
+    return new Promise((resolve) => this.xterm.write('', resolve));
   }
 
   /** The visible rows as plain text, right-trimmed (for tests and status). */
   text(): string[] {
     this.settle();
-    const buf = this.term.buffer.active;
+    const buf = this.xterm.buffer.active; // settled above
     const out: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) {
+    for (let y = 0; y < this.xterm.rows; y++) {
       out.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
     }
     return out;

@@ -57,7 +57,6 @@ export function startMainPane(board: Board, screens: CockpitScreens, options: Ma
     ...(options.onKeysDropped === undefined ? {} : { onKeysDropped: options.onKeysDropped }),
   });
   pty.onData((data) => {
-    main.settle(); // what came before is parsed first: the echo is predicted from it
     screens.writeMain(data, options.beforeParse?.(data) ?? false);
   });
   main.term.onData((reply) => pty.write(reply));
