@@ -24,8 +24,6 @@ export const FRAME = {
   input: 0x69, // i
   /** client: JSON {cols, rows}, the terminal's new size. */
   resize: 0x72, // r
-  /** client: end the cockpit, as its main program's exit would (tai kill). */
-  kill: 0x6b, // k
   /** client: detach me (a signal told the client to stop); answered with d once the server's writes to the terminal are done. */
   leave: 0x71, // q
   /** server: bytes for the terminal. */

@@ -4,11 +4,11 @@ import { encodeFrame, encodeJson, FRAME, FrameReader, LINK_VERSION, payloadJson,
 
 describe('link frames', () => {
   it('reads frames back whole, however the stream is cut', () => {
-    const bytes = new Uint8Array([...encodeFrame(FRAME.output, 'héllo \x1b[1mworld'), ...encodeJson(FRAME.resize, { cols: 80, rows: 24 }), ...encodeFrame(FRAME.kill)]);
+    const bytes = new Uint8Array([...encodeFrame(FRAME.output, 'héllo \x1b[1mworld'), ...encodeJson(FRAME.resize, { cols: 80, rows: 24 }), ...encodeFrame(FRAME.leave)]);
     for (let cut = 0; cut <= bytes.length; cut++) {
       const reader = new FrameReader();
       const frames = [...reader.push(bytes.slice(0, cut)).frames, ...reader.push(bytes.slice(cut)).frames];
-      expect(frames.map((f) => f.type)).toEqual([FRAME.output, FRAME.resize, FRAME.kill]);
+      expect(frames.map((f) => f.type)).toEqual([FRAME.output, FRAME.resize, FRAME.leave]);
       expect(payloadText(frames[0]!)).toBe('héllo \x1b[1mworld');
       expect(payloadJson(frames[1]!)).toEqual({ cols: 80, rows: 24 });
       expect(frames[2]!.payload.length).toBe(0);
