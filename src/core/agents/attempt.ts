@@ -1,9 +1,11 @@
 /**
  * An agent attempt's life as one state machine, its phases running, held, storing and finished (docs/agents.md,
- * "An attempt's end"). Every decision is here, pure; src/io/agents/attempt-effects.ts carries out the effects. A
- * stop's end is final, never an outage; an outage's `ticket` is handed back untouched in the hold effect.
+ * "An attempt's end"). Every decision is here, pure, the words of a hold's outcome too; src/io/agents/attempt-effects.ts
+ * carries out the effects and the outage adapter only reports what a wait saw. A stop's end is final, never an
+ * outage; an outage's `ticket` is handed back untouched in the hold effect.
  */
 import type { FinalState, PanelState } from '../panel/panel-state.js';
+import type { OutageService } from '../outage/classify.js';
 
 /** How an agent ended by its own account (the runner's outcome). */
 export interface AttemptOutcome {
@@ -17,6 +19,35 @@ export type EndVerdict<T> =
   /** An outage (or a `NETWORK:` yield): `why` names it; `ticket` is what the hold needs. */
   | { readonly kind: 'outage'; readonly why: string; readonly ticket: T };
 
+/** The outage a wait saw, as its texts name it. */
+export interface SeenOutage {
+  readonly id: number;
+  readonly service: OutageService;
+  /** Probes that failed. */
+  readonly attempts: number;
+}
+
+/** A lane put back to its last commit before a fresh agent starts, and where its uncommitted edits went. */
+export interface LaneReset {
+  readonly head: string;
+  readonly savedTo: string | null;
+}
+
+/** What an outage wait saw, as the outage adapter reports it. */
+export type WaitSeen =
+  /** The service is back; `reset` when the watch already reset the lane of an agent that yielded. */
+  | { readonly verdict: 'back'; readonly outage: SeenOutage; readonly reset?: LaneReset }
+  | { readonly verdict: 'gave-up'; readonly outage: SeenOutage }
+  /** The wait was aborted (a stop, or the agent ended while held). */
+  | { readonly verdict: 'aborted'; readonly outage: SeenOutage }
+  /** The probes found no outage; `detail` says what they found. */
+  | { readonly verdict: 'not-outage'; readonly detail: string }
+  /** The wait itself failed with `error`. */
+  | { readonly verdict: 'failed'; readonly error: string };
+
+/** What a hold waited on: a dead agent's outage (`waitedFor` names it: the failure, or `NETWORK: <cmd>`), or an idle spell. */
+export type HeldFor = { readonly for: 'failure'; readonly waitedFor: string } | { readonly for: 'silence' };
+
 /** Where an attempt is in its life. */
 export type AttemptPhase = 'running' | 'held' | 'storing' | 'finished';
 
@@ -28,8 +59,10 @@ export interface AttemptState<O extends AttemptOutcome> {
   readonly restarts: number;
   /** The current idle spell was already checked against the probes. */
   readonly silenceChecked: boolean;
-  /** How the agent ended while its panel was held (the wait decides what follows). */
-  readonly endedDuringHold?: O;
+  /** How the agent ended while its panel was held, and whether that end was an outage (the wait decides what follows). */
+  readonly endedDuringHold?: { readonly outcome: O; readonly outage: boolean };
+  /** A restart waiting for its lane's reset: its note, and the failure (`: <error>` added) if the reset fails. */
+  readonly resetting?: { readonly note: string; readonly failed: AttemptOutcome };
   /** The live state last written to the agent's row. */
   readonly stored: PanelState;
 }
@@ -44,21 +77,32 @@ export type AttemptEvent<O extends AttemptOutcome, T> =
   | { readonly type: 'board-finished' }
   /** The board published the panel in this live state. */
   | { readonly type: 'panel'; readonly state: PanelState }
-  /** An outage wait gave its verdict: the hold is over, whatever follows. */
-  | { readonly type: 'hold-over' }
-  /** The outage wait restarts a fresh agent with the same task; `note` says why. */
-  | { readonly type: 'restart'; readonly note: string }
-  /** The attempt's end is decided: store its result and finish (no outcome: the board finished the panel). */
-  | { readonly type: 'finish'; readonly outcome?: AttemptOutcome }
+  /** The idle check asked for (`check-silence`) is due: its wait starts unless a stop or an end came first. */
+  | { readonly type: 'silence-due' }
+  /** An outage wait is over: what it waited on and what it saw. */
+  | { readonly type: 'wait-over'; readonly held: HeldFor; readonly seen: WaitSeen }
+  /** The lane of `reset-lane`: reset (`lane`), not a lane (neither), or its reset failed (`error`). */
+  | { readonly type: 'lane-reset'; readonly lane?: LaneReset; readonly error?: string }
+  /** The fresh agent of a restart could not start. */
+  | { readonly type: 'start-failed'; readonly error: string }
   /** The result is in its place. */
   | { readonly type: 'stored' };
 
 /** What the adapter carries out, in order. */
-export type AttemptEffect<T> =
+export type AttemptEffect<T, O extends AttemptOutcome = AttemptOutcome> =
   | { readonly kind: 'stop-agent'; readonly hard: boolean; readonly reason: string }
   | { readonly kind: 'abort-hold' }
   | { readonly kind: 'hold-failure'; readonly ticket: T; readonly outcome: AttemptOutcome }
+  /** Queue the idle check (not inside the board's publish); it is due with `silence-due`. */
   | { readonly kind: 'check-silence' }
+  | { readonly kind: 'wait-silence' }
+  /** Reset the agent's lane, if its folder is one, then report `lane-reset`. */
+  | { readonly kind: 'reset-lane'; readonly outage: SeenOutage }
+  /** Cancel the panel as its owner (the wait gave up). */
+  | { readonly kind: 'cancel'; readonly reason: string }
+  | { readonly kind: 'note'; readonly text: string }
+  /** The end kept during the hold, judged again and told as `ended`. */
+  | { readonly kind: 'settle'; readonly outcome: O }
   /** Start a fresh agent in the panel, then write its row as running. */
   | { readonly kind: 'restart-agent'; readonly note: string }
   | { readonly kind: 'save-row'; readonly state: PanelState }
@@ -69,7 +113,7 @@ export type AttemptEffect<T> =
 /** What a step returns. */
 export interface AttemptStep<O extends AttemptOutcome, T> {
   readonly state: AttemptState<O>;
-  readonly effects: readonly AttemptEffect<T>[];
+  readonly effects: readonly AttemptEffect<T, O>[];
 }
 
 /** What the machine knows of its service. */
@@ -94,7 +138,7 @@ export function step<O extends AttemptOutcome, T>(state: AttemptState<O>, event:
       return ended(state, event.outcome, event.verdict, rules);
     case 'stop': {
       const stop = event.hard ? 'hard' : state.stop === 'hard' ? 'hard' : 'soft';
-      const abort: AttemptEffect<T>[] = state.phase === 'held' ? [{ kind: 'abort-hold' }] : [];
+      const abort: AttemptEffect<T, O>[] = state.phase === 'held' ? [{ kind: 'abort-hold' }] : [];
       return { state: { ...state, stop }, effects: [...abort, { kind: 'stop-agent', hard: event.hard, reason: event.reason }] };
     }
     case 'board-finished':
@@ -103,16 +147,22 @@ export function step<O extends AttemptOutcome, T>(state: AttemptState<O>, event:
     case 'panel':
       // A hard-stopped panel waits for the board to finish it (`board-finished`).
       return state.stop === 'hard' ? same : panel(state, event.state, rules);
-    case 'hold-over':
-      return state.phase === 'held' ? { state: withoutEnded({ ...state, phase: 'running' }), effects: [] } : same;
-    case 'restart':
-      // The adapter writes the row once the fresh agent has started (one that does not start finishes the attempt).
-      return {
-        state: withoutEnded({ ...state, phase: 'running', restarts: state.restarts + 1, silenceChecked: false, stored: 'running' }),
-        effects: [{ kind: 'restart-agent', note: event.note }],
-      };
-    case 'finish':
-      return finishing(state, event.outcome, []);
+    case 'silence-due':
+      if (state.phase !== 'held') return same;
+      // Stopped or ended before the check began: nothing to check; an end is judged as any end.
+      if (state.stop !== 'none' || state.endedDuringHold !== undefined) return { state: released(state), effects: settling<O, T>(state) };
+      return { state, effects: [{ kind: 'wait-silence' }] };
+    case 'wait-over':
+      if (state.phase !== 'held') return same;
+      return event.held.for === 'failure' ? failureOver(state, event.held.waitedFor, event.seen) : silenceOver(state, event.seen);
+    case 'lane-reset': {
+      const pending = state.resetting;
+      if (state.phase !== 'held' || pending === undefined) return same;
+      if (event.error !== undefined) return finishing(state, { ...pending.failed, summary: `${pending.failed.summary}: ${event.error}` }, []);
+      return restarting(state, event.lane === undefined ? pending.note : `${pending.note}; ${laneNote(event.lane)}`);
+    }
+    case 'start-failed':
+      return finishing(state, { state: 'failed', summary: `the fresh agent could not start: ${event.error}` }, []);
     case 'stored':
       return same;
   }
@@ -120,7 +170,7 @@ export function step<O extends AttemptOutcome, T>(state: AttemptState<O>, event:
 
 /** The agent ended: kept for a hold's verdict, finished, or held for an outage. */
 function ended<O extends AttemptOutcome, T>(state: AttemptState<O>, outcome: O, verdict: EndVerdict<T>, rules: AttemptRules): AttemptStep<O, T> {
-  if (state.phase === 'held') return { state: { ...state, endedDuringHold: outcome }, effects: [{ kind: 'abort-hold' }] };
+  if (state.phase === 'held') return { state: { ...state, endedDuringHold: { outcome, outage: verdict.kind === 'outage' } }, effects: [{ kind: 'abort-hold' }] };
   if (state.stop !== 'none') return finishing(state, outcome, []);
   if (verdict.kind === 'final') return finishing(state, { ...outcome, summary: verdict.summary }, []);
   if (!rules.holds || state.restarts >= rules.restartsMax) {
@@ -131,9 +181,62 @@ function ended<O extends AttemptOutcome, T>(state: AttemptState<O>, outcome: O, 
   return { state: { ...state, phase: 'held' }, effects: [{ kind: 'hold-failure', ticket: verdict.ticket, outcome }] };
 }
 
+/** A dead agent's wait is over: a fresh agent when the service is back (its lane reset first), else the failure stands. */
+function failureOver<O extends AttemptOutcome, T>(state: AttemptState<O>, waitedFor: string, seen: WaitSeen): AttemptStep<O, T> {
+  switch (seen.verdict) {
+    case 'back':
+      // A yielded lane was reset by the watch itself.
+      if (seen.reset !== undefined) return restarting(state, `the network is back (outage ${seen.outage.id}) after ${waitedFor}; ${laneNote(seen.reset)}`);
+      return resettingLane(state, seen.outage, { state: 'failed', summary: `${waitedFor}; waiting the outage out failed` });
+    case 'gave-up': {
+      const reason = giveUpReason(seen.outage, waitedFor);
+      return finishing(state, { state: 'failed', summary: reason }, [{ kind: 'cancel', reason }]);
+    }
+    case 'aborted':
+      return finishing(state, { state: 'failed', summary: `stopped while waiting for the ${serviceName(seen.outage)} (${waitedFor})` }, []);
+    case 'not-outage':
+      return finishing(state, { state: 'failed', summary: seen.detail }, []);
+    case 'failed':
+      return finishing(state, { state: 'failed', summary: `${waitedFor}; waiting the outage out failed: ${seen.error}` }, []);
+  }
+}
+
+/** An idle spell's wait is over: a live agent carries on; one that ended meanwhile is judged again (restarted if the outage killed it). */
+function silenceOver<O extends AttemptOutcome, T>(state: AttemptState<O>, seen: WaitSeen): AttemptStep<O, T> {
+  const ended = state.endedDuringHold;
+  switch (seen.verdict) {
+    case 'failed':
+      return { state: released(state), effects: [{ kind: 'note', text: `the silence could not be checked against the network: ${seen.error}` }, ...settling<O, T>(state)] };
+    case 'not-outage':
+    case 'aborted':
+      return { state: released(state), effects: settling<O, T>(state) };
+    case 'back':
+      if (ended === undefined) return { state: released(state), effects: [{ kind: 'note', text: `the ${serviceName(seen.outage)} is back (outage ${seen.outage.id}); the agent carries on` }] };
+      if (!ended.outage) return { state: released(state), effects: settling<O, T>(state) };
+      return resettingLane(state, seen.outage, { ...ended.outcome, summary: `${ended.outcome.summary}; the lane could not be reset` });
+    case 'gave-up': {
+      const reason = giveUpReason(seen.outage, 'silent past the idle limit');
+      if (ended === undefined) return { state: released(state), effects: [{ kind: 'cancel', reason }] };
+      return finishing(state, { state: 'failed', summary: reason }, [{ kind: 'cancel', reason }]);
+    }
+  }
+}
+
+/** The service is back and a fresh agent starts: its lane is reset first (`lane-reset` follows). */
+function resettingLane<O extends AttemptOutcome, T>(state: AttemptState<O>, outage: SeenOutage, failed: AttemptOutcome): AttemptStep<O, T> {
+  const note = `the ${serviceName(outage)} is back (outage ${outage.id}); a fresh agent starts with the same task`;
+  return { state: { ...withoutEnded(state), resetting: { note, failed } }, effects: [{ kind: 'reset-lane', outage }] };
+}
+
+/** A fresh agent starts with the same task; the adapter writes the row once it has started (one that does not fails the attempt). */
+function restarting<O extends AttemptOutcome, T>(state: AttemptState<O>, note: string): AttemptStep<O, T> {
+  const next = withoutEnded({ ...state, phase: 'running', restarts: state.restarts + 1, silenceChecked: false, stored: 'running' });
+  return { state: next, effects: [{ kind: 'restart-agent', note }] };
+}
+
 /** A live state on the board: stored when it changed, and an idle spell checked once against the probes. */
 function panel<O extends AttemptOutcome, T>(state: AttemptState<O>, live: PanelState, rules: AttemptRules): AttemptStep<O, T> {
-  const effects: AttemptEffect<T>[] = [];
+  const effects: AttemptEffect<T, O>[] = [];
   let next = state;
   if ((live === 'waiting' || live === 'running') && state.stored !== live) {
     next = { ...next, stored: live };
@@ -152,14 +255,39 @@ function panel<O extends AttemptOutcome, T>(state: AttemptState<O>, live: PanelS
 }
 
 /** The attempt settles: its result is stored next (the adapter then sends `stored`). */
-function finishing<O extends AttemptOutcome, T>(state: AttemptState<O>, outcome: AttemptOutcome | undefined, before: AttemptEffect<T>[]): AttemptStep<O, T> {
+function finishing<O extends AttemptOutcome, T>(state: AttemptState<O>, outcome: AttemptOutcome | undefined, before: AttemptEffect<T, O>[]): AttemptStep<O, T> {
   return { state: withoutEnded({ ...state, phase: 'storing' }), effects: [...before, outcome === undefined ? { kind: 'store-result' } : { kind: 'store-result', outcome }] };
 }
 
+/** The hold is over and the agent (or its end, judged again) carries on. */
+function released<O extends AttemptOutcome>(state: AttemptState<O>): AttemptState<O> {
+  return withoutEnded({ ...state, phase: 'running' });
+}
+
+/** The end kept during the hold, to be judged again once the hold is over. */
+function settling<O extends AttemptOutcome, T>(state: AttemptState<O>): AttemptEffect<T, O>[] {
+  const ended = state.endedDuringHold;
+  return ended === undefined ? [] : [{ kind: 'settle', outcome: ended.outcome }];
+}
+
 function withoutEnded<O extends AttemptOutcome>(state: AttemptState<O>): AttemptState<O> {
-  if (state.endedDuringHold === undefined) return state;
-  const { endedDuringHold: _taken, ...rest } = state;
+  if (state.endedDuringHold === undefined && state.resetting === undefined) return state;
+  const { endedDuringHold: _ended, resetting: _resetting, ...rest } = state;
   return rest;
+}
+
+function serviceName(outage: SeenOutage): string {
+  return outage.service === 'network' ? 'network' : 'model service';
+}
+
+/** Why a held agent was cancelled at give-up. */
+function giveUpReason(outage: SeenOutage, waitedFor: string): string {
+  return `gave up waiting for the ${serviceName(outage)} (outage ${outage.id}, ${outage.attempts} probes): ${waitedFor}`;
+}
+
+/** How a lane restart is told in its panel and result. */
+function laneNote(lane: LaneReset): string {
+  return `the lane restarts from its last commit ${lane.head.slice(0, 7)}; ${lane.savedTo === null ? 'it had no uncommitted edits' : `its uncommitted edits were saved aside to ${lane.savedTo}`}`;
 }
 
 /** A finished attempt's job: a failed one with retries left starts its next attempt (`retry` on spawn); else it answers. */

@@ -1,13 +1,14 @@
 /**
  * The effects of an attempt's state machine (src/core/agents/attempt.ts): every event goes through `tell`, which
  * steps the machine and does what it says (stop, hold, restart, store through the claim check, finish, give the
- * slot back, retry or answer). The machine decides, this file acts (docs/agents.md, "An attempt's end").
+ * slot back, retry or answer). The machine decides, this file acts; an outage wait only reports what it saw
+ * (`wait-over`) and the machine decides what follows (docs/agents.md, "An attempt's end").
  */
-import { jobAfter, step, type AttemptEffect, type AttemptEvent, type EndVerdict } from '../../core/agents/attempt.js';
+import { jobAfter, step, type AttemptEffect, type AttemptEvent, type EndVerdict, type HeldFor, type SeenOutage, type WaitSeen } from '../../core/agents/attempt.js';
 import { codePoints, needsRecord } from '../../core/agents/claim-check.js';
 import { messageOf } from '../../core/errors.js';
 import type { FinalState } from '../../core/panel/panel-state.js';
-import { judgeAttempt, OUTAGE_RESTARTS_MAX, waitOutFailure, waitOutSilence, type HeldAttempt, type Judgement } from '../outage/agent-outages.js';
+import { judgeAttempt, OUTAGE_RESTARTS_MAX, resetDiedLane, waitedForOf, waitOutFailure, waitOutSilence, type Judgement, type WaitingPanel } from '../outage/agent-outages.js';
 import { startAgent, wakeWaiters, type Attempt, type Job } from './agent-jobs.js';
 import { claimedOf, finalResult, type ClaimedResult } from './agent-results.js';
 import { storeRecord } from './result-store.js';
@@ -43,20 +44,42 @@ function verdictOf(s: ServiceState, attempt: Attempt, outcome: RunOutcome): EndV
   return { kind: 'outage', why: judged.kind === 'yielded' ? `handed back with NETWORK: ${judged.step}` : judged.classification.detail, ticket: judged };
 }
 
-function perform(s: ServiceState, job: Job, attempt: Attempt, effect: AttemptEffect<Ticket>): void {
+function perform(s: ServiceState, job: Job, attempt: Attempt, effect: AttemptEffect<Ticket, RunOutcome>): void {
   switch (effect.kind) {
     case 'stop-agent':
       return effect.hard ? attempt.agent.hard(effect.reason) : attempt.agent.soft(effect.reason);
     case 'abort-hold':
       attempt.hold?.abort();
       return;
-    case 'hold-failure':
-      return holdFailure(s, job, attempt, effect.ticket, effect.outcome);
+    case 'hold-failure': {
+      const outages = s.outages;
+      if (!outages) return;
+      const held = { for: 'failure', waitedFor: waitedForOf(effect.ticket) } as const;
+      return waitOut(s, job, attempt, held, (signal) => waitOutFailure(outages, waitingPanel(job, attempt), effect.ticket, signal));
+    }
     case 'check-silence':
       // Not inside the board's publish: the check may hold the panel, which publishes.
-      queueMicrotask(() => checkSilence(s, job, attempt));
+      queueMicrotask(() => tell(s, job, attempt, { type: 'silence-due' }));
       return;
+    case 'wait-silence': {
+      const outages = s.outages;
+      if (!outages) return;
+      return waitOut(s, job, attempt, { for: 'silence' }, (signal) => waitOutSilence(outages, waitingPanel(job, attempt), signal));
+    }
+    case 'reset-lane':
+      return resetLane(s, job, attempt, effect.outage);
+    case 'cancel':
+      s.outages?.tell?.(attempt.id, `cancelled: ${effect.reason}`);
+      s.board.getState().cancel(attempt.id, effect.reason, s.now(), 'owner');
+      return;
+    case 'note':
+      s.outages?.tell?.(attempt.id, effect.text);
+      s.board.getState().emit(attempt.id, { type: 'note', text: effect.text }, s.now());
+      return;
+    case 'settle':
+      return tell(s, job, attempt, { type: 'ended', outcome: effect.outcome, verdict: verdictOf(s, attempt, effect.outcome) });
     case 'restart-agent':
+      s.outages?.tell?.(attempt.id, `restarted: ${effect.note}`);
       return restartAgent(s, job, attempt, effect.note);
     case 'save-row':
       return saveRow(s, job, attempt, effect.state, s.now());
@@ -67,76 +90,34 @@ function perform(s: ServiceState, job: Job, attempt: Attempt, effect: AttemptEff
   }
 }
 
-/** Holds the panel of an agent that died to an outage until the watch's verdict. */
-function holdFailure(s: ServiceState, job: Job, attempt: Attempt, ticket: Ticket, outcome: RunOutcome): void {
-  const outages = s.outages;
-  if (!outages) return;
-  const held = heldAttempt(s, job, attempt);
-  void waitOutFailure(outages, held, ticket, held.signal, s.now).catch((err: unknown) => held.finish({ ...outcome, summary: `${outcome.summary}; ${String(err)}` }));
-}
-
-/** A panel gone idle is checked against the probes: a silent cut raises nothing. */
-function checkSilence(s: ServiceState, job: Job, attempt: Attempt): void {
-  const outages = s.outages;
-  if (!outages || attempt.life.phase !== 'held') return;
-  // Stopped or ended before the check began: nothing to check.
-  const ended = attempt.life.endedDuringHold;
-  if (attempt.life.stop !== 'none' || ended !== undefined) {
-    tell(s, job, attempt, { type: 'hold-over' });
-    if (ended !== undefined) tell(s, job, attempt, { type: 'ended', outcome: ended, verdict: verdictOf(s, attempt, ended) });
-    return;
-  }
-  const held = heldAttempt(s, job, attempt);
-  void waitOutSilence(outages, held, held.signal, s.now).catch((err: unknown) => {
-    held.note(`the silence could not be checked: ${String(err)}`);
-    const ended = held.takeEnded();
-    if (ended !== undefined) held.settle(ended);
-  });
-}
-
-/** What the outage flows may do with the held attempt: each verdict is an event to the machine. */
-function heldAttempt(s: ServiceState, job: Job, attempt: Attempt): HeldAttempt & { readonly signal: AbortSignal } {
+/** Runs one outage wait for the attempt and tells the machine what it saw, unless a later hold replaced it. */
+function waitOut(s: ServiceState, job: Job, attempt: Attempt, held: HeldFor, wait: (signal: AbortSignal) => Promise<WaitSeen>): void {
   const hold = new AbortController();
   attempt.hold = hold;
-  const over = (): void => {
+  const over = (seen: WaitSeen): void => {
     if (attempt.hold !== hold) return;
     attempt.hold = undefined;
-    tell(s, job, attempt, { type: 'hold-over' });
+    tell(s, job, attempt, { type: 'wait-over', held, seen });
   };
-  return {
-    signal: hold.signal,
-    panelId: attempt.id,
-    label: job.label,
-    task: job.task,
-    cwd: job.spec.cwd,
-    restarts: attempt.life.restarts,
-    result: () => attempt.agent.result(),
-    takeEnded: () => {
-      const ended = attempt.life.endedDuringHold;
-      over();
-      return ended;
-    },
-    settle: (outcome) => {
-      over();
-      tell(s, job, attempt, { type: 'ended', outcome, verdict: verdictOf(s, attempt, outcome) });
-    },
-    finish: (outcome) => {
-      if (attempt.hold === hold) attempt.hold = undefined;
-      tell(s, job, attempt, { type: 'finish', outcome });
-    },
-    restart: (note) => {
-      if (attempt.hold === hold) attempt.hold = undefined;
-      tell(s, job, attempt, { type: 'restart', note });
-    },
-    cancel: (reason) => {
-      s.board.getState().cancel(attempt.id, reason, s.now(), 'owner');
-      over();
-    },
-    note: (text) => {
-      over();
-      s.board.getState().emit(attempt.id, { type: 'note', text }, s.now());
-    },
-  };
+  void wait(hold.signal).then(over, (err: unknown) => over({ verdict: 'failed', error: String(err) }));
+}
+
+/** The panel a wait is for, as the outage flows need it. */
+function waitingPanel(job: Job, attempt: Attempt): WaitingPanel {
+  return { panelId: attempt.id, label: job.label, task: job.task, cwd: job.spec.cwd, restarts: attempt.life.restarts };
+}
+
+/** Resets the attempt's lane (if its folder is one) before its fresh agent starts, and tells the machine how it went. */
+function resetLane(s: ServiceState, job: Job, attempt: Attempt, outage: SeenOutage): void {
+  const outages = s.outages;
+  if (!outages) return;
+  let lane;
+  try {
+    lane = resetDiedLane(outages, waitingPanel(job, attempt), outage, s.now());
+  } catch (err) {
+    return tell(s, job, attempt, { type: 'lane-reset', error: messageOf(err) });
+  }
+  tell(s, job, attempt, lane === undefined ? { type: 'lane-reset' } : { type: 'lane-reset', lane });
 }
 
 /** Starts a fresh agent with the job's task in the attempt's own panel (after an outage). */
@@ -147,7 +128,7 @@ function restartAgent(s: ServiceState, job: Job, attempt: Attempt, note: string)
   try {
     attempt.agent = startAgent(job, s.board, attempt.id, s.now);
   } catch (err) {
-    tell(s, job, attempt, { type: 'finish', outcome: { state: 'failed', summary: `the fresh agent could not start: ${messageOf(err)}` } });
+    tell(s, job, attempt, { type: 'start-failed', error: messageOf(err) });
     return;
   }
   saveRow(s, job, attempt, 'running', now);

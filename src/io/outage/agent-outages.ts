@@ -1,16 +1,16 @@
 /**
  * The outage side of an agent's attempt (docs/agents.md, "Outages: held, restarted, given up"): the one judgement
- * on an attempt that ended on its own, yielded (`NETWORK: <cmd>`), an outage, or final (a rate limit too). Only a
- * lane (a linked worktree) is reset to its last commit before a restart, never a main checkout, where the user
- * or other agents may be working.
+ * on an attempt that ended on its own (yielded with `NETWORK: <cmd>`, an outage, or final), and a held panel's wait,
+ * which only reports what it saw. Only a lane (a linked worktree) is reset before a restart, never a main checkout.
  */
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { classifyEvidence, outageServiceOf, sayFailure, type Classification, type FailureInput, type OutageService } from '../../core/outage/classify.js';
 import { messageOf } from '../../core/errors.js';
+import type { LaneReset, SeenOutage, WaitSeen } from '../../core/agents/attempt.js';
 import { restartLane, yieldedNetworkStep } from './lane-restart.js';
-import type { OutageWatch } from './outage-watch.js';
+import type { AgentFailureVerdict, OutageWatch } from './outage-watch.js';
 import type { Outage } from './outage-store.js';
 import type { RunOutcome } from '../agents/runners/runner.js';
 import type { StateDb } from '../storage/state-db.js';
@@ -103,166 +103,81 @@ export function laneWorktree(cwd: string | undefined): string | undefined {
 }
 
 /**
- * Resets a lane whose agent died to `outage` before its fresh agent starts: edits saved aside, back to its last
- * commit (src/io/outage/lane-restart.ts); returns the line the panel and the result show.
+ * Resets the lane of an agent that died to `outage` before its fresh agent starts, when its folder is a lane: edits
+ * saved aside, back to its last commit (src/io/outage/lane-restart.ts); undefined when it is no lane.
  */
-export function resetDiedLane(outages: AgentOutages, lane: { label: string; worktree: string; task: string }, outage: Outage, now: number): string {
+export function resetDiedLane(outages: AgentOutages, panel: WaitingPanel, outage: SeenOutage, now: number): LaneReset | undefined {
+  const worktree = laneWorktree(panel.cwd);
+  if (worktree === undefined) return undefined;
   const restart = restartLane(outages.db, {
-    lane: lane.label,
-    worktree: lane.worktree,
-    task: lane.task,
+    lane: panel.label,
+    worktree,
+    task: panel.task,
     reason: { kind: 'died' },
     stateDir: outages.stateDir,
     now,
     outageId: outage.id,
     service: outage.service,
   });
-  return laneNote(restart.head, restart.savedTo);
+  return { head: restart.head, savedTo: restart.savedTo };
 }
 
-/** How a lane restart is told in its panel and result. */
-export function laneNote(head: string, savedTo: string | null): string {
-  return `the lane restarts from its last commit ${head.slice(0, 7)}; ${savedTo === null ? 'it had no uncommitted edits' : `its uncommitted edits were saved aside to ${savedTo}`}`;
-}
-
-/** What the outage flows need of the agent service for one panel's attempt. */
-export interface HeldAttempt {
+/** The panel an outage wait is for. */
+export interface WaitingPanel {
   readonly panelId: number;
   readonly label: string;
   readonly task: string;
   readonly cwd: string | undefined;
   /** Fresh agents already started in this panel after outages (a repeat's hold widens). */
   readonly restarts: number;
-  /** The agent's hand-back so far. */
-  result(): string;
-  /** How the agent ended while its panel was held, if it did (taken once). */
-  takeEnded(): RunOutcome | undefined;
-  /** Judges an ended attempt again, as the service does when an agent ends. */
-  settle(outcome: RunOutcome): void;
-  /** Finishes the panel now with this outcome (a stop asked for decides its final state). */
-  finish(outcome: RunOutcome): void;
-  /** Starts a fresh agent with the same task in the same panel; `note` says why. */
-  restart(note: string): void;
-  /** Asks the panel's agent to stop (cancelled). */
-  cancel(reason: string): void;
-  /** Writes a note into the panel. */
-  note(text: string): void;
+}
+
+/** What a failure's hold waited for, as its texts name it. */
+export function waitedForOf(judgement: Exclude<Judgement, { kind: 'final' }>): string {
+  return judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
 }
 
 /**
- * Holds a panel whose agent died to an outage (or yielded with `NETWORK: <cmd>`) until the service is back, then
- * restarts it (a lane reset first); at give-up the panel is cancelled; a stop finishes it.
+ * Holds a panel whose agent died to an outage (or yielded with `NETWORK: <cmd>`) until the watch's verdict, and
+ * reports what it saw; the attempt's machine decides what follows (src/core/agents/attempt.ts).
  */
-export async function waitOutFailure(outages: AgentOutages, panel: HeldAttempt, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal, now: () => number): Promise<void> {
-  const waitedFor = judgement.kind === 'yielded' ? `NETWORK: ${judgement.step}` : judgement.classification.detail;
-  const held = told(outages, panel);
-  const onHold = (c: Classification): void => outages.tell?.(held.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
+export async function waitOutFailure(outages: AgentOutages, panel: WaitingPanel, judgement: Exclude<Judgement, { kind: 'final' }>, signal: AbortSignal): Promise<WaitSeen> {
+  const onHold = (c: Classification): void => outages.tell?.(panel.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
   try {
-    const worktree = laneWorktree(held.cwd);
+    // Only a yield in a lane has the watch reset the lane as it restarts.
+    const worktree = judgement.kind === 'yielded' ? laneWorktree(panel.cwd) : undefined;
     if (judgement.kind === 'yielded' && worktree !== undefined) {
-      onHold({ kind: 'network', detail: waitedFor });
-      const request = { lane: held.label, worktree, task: held.task, reason: { kind: 'yielded', step: judgement.step } as const, stateDir: outages.stateDir };
-      const verdict = await outages.watch.onLaneYield(request, held.panelId, held.label, signal);
-      if (verdict.kind === 'restarted') {
-        held.restart(`the network is back (outage ${verdict.outage.id}) after NETWORK: ${judgement.step}; ${laneNote(verdict.restart.head, verdict.restart.savedTo)}`);
-      } else stopped(held, verdict, waitedFor);
-      return;
+      onHold({ kind: 'network', detail: waitedForOf(judgement) });
+      const request = { lane: panel.label, worktree, task: panel.task, reason: { kind: 'yielded', step: judgement.step } as const, stateDir: outages.stateDir };
+      const verdict = await outages.watch.onLaneYield(request, panel.panelId, panel.label, signal);
+      if (verdict.kind !== 'restarted') return { verdict: verdict.kind, outage: seenOf(verdict.outage) };
+      return { verdict: 'back', outage: seenOf(verdict.outage), reset: { head: verdict.restart.head, savedTo: verdict.restart.savedTo } };
     }
     const classification: Classification =
       judgement.kind === 'yielded' ? { kind: 'network', detail: `handed back with NETWORK: ${judgement.step}` } : judgement.classification;
     // A yield names the network itself; a lost connection is confirmed by the network probe (the watch).
-    const hold = { onHold, restarts: held.restarts, ...(judgement.kind === 'yielded' ? { confirmed: true } : {}) };
-    const verdict = await outages.watch.onAgentFailure(classification, held.panelId, held.label, signal, hold);
-    if (verdict.kind === 'not-outage') return held.finish({ state: 'failed', summary: verdict.classification.detail });
-    if (verdict.kind !== 'back') return stopped(held, verdict, waitedFor);
-    const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;
-    held.restart(`the ${verdict.outage.service === 'network' ? 'network' : 'model service'} is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
+    const hold = { onHold, restarts: panel.restarts, ...(judgement.kind === 'yielded' ? { confirmed: true } : {}) };
+    return seenOfVerdict(await outages.watch.onAgentFailure(classification, panel.panelId, panel.label, signal, hold));
   } catch (err) {
-    held.finish({ state: 'failed', summary: `${waitedFor}; waiting the outage out failed: ${messageOf(err)}` });
+    return { verdict: 'failed', error: messageOf(err) };
   }
 }
 
-/**
- * An agent silent past the idle limit: the watch confirms a silent cut by the probe and holds the panel. Once
- * back, a live agent carries on; one that ended meanwhile is judged again (restarted if the outage killed it).
- */
-export async function waitOutSilence(outages: AgentOutages, panel: HeldAttempt, signal: AbortSignal, now: () => number): Promise<void> {
-  const held = told(outages, panel);
-  let verdict;
+/** An agent silent past the idle limit: the watch confirms a silent cut by the probe and holds the panel; reports what it saw. */
+export async function waitOutSilence(outages: AgentOutages, panel: WaitingPanel, signal: AbortSignal): Promise<WaitSeen> {
   try {
     // Named where a panel-less supervisor tells it (tai spawn outside a cockpit), as a failure's hold is.
-    const onHold = (c: Classification): void => outages.tell?.(held.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
-    verdict = await outages.watch.onAgentSilent(held.panelId, held.label, signal, onHold);
+    const onHold = (c: Classification): void => outages.tell?.(panel.panelId, `held: waiting for the ${c.kind === 'model' ? 'model service' : 'network'} (${c.detail})`);
+    return seenOfVerdict(await outages.watch.onAgentSilent(panel.panelId, panel.label, signal, onHold));
   } catch (err) {
-    held.note(`the silence could not be checked against the network: ${messageOf(err)}`);
-    const ended = held.takeEnded();
-    if (ended !== undefined) held.settle(ended);
-    return;
-  }
-  const ended = held.takeEnded();
-  switch (verdict.kind) {
-    case 'not-outage':
-    case 'aborted':
-      if (ended !== undefined) held.settle(ended);
-      return;
-    case 'back': {
-      const back = verdict.outage.service === 'network' ? 'network' : 'model service';
-      if (ended === undefined) return held.note(`the ${back} is back (outage ${verdict.outage.id}); the agent carries on`);
-      const judged = judgeAttempt(ended, held.result(), now());
-      if (judged.kind === 'final') return held.settle(ended);
-      try {
-        const worktree = laneWorktree(held.cwd);
-        const lane = worktree === undefined ? '' : `; ${resetDiedLane(outages, { label: held.label, worktree, task: held.task }, verdict.outage, now())}`;
-        return held.restart(`the ${back} is back (outage ${verdict.outage.id}); a fresh agent starts with the same task${lane}`);
-      } catch (err) {
-        return held.finish({ ...ended, summary: `${ended.summary}; the lane could not be reset: ${messageOf(err)}` });
-      }
-    }
-    case 'gave-up': {
-      const reason = giveUpReason(verdict.outage, 'silent past the idle limit');
-      held.cancel(reason);
-      if (ended !== undefined) held.finish({ state: 'failed', summary: reason });
-      return;
-    }
+    return { verdict: 'failed', error: messageOf(err) };
   }
 }
 
-/** A held panel whose wait ended without the service back: cancelled at give-up, finished after a stop. */
-function stopped(held: HeldAttempt, verdict: { readonly kind: 'gave-up' | 'aborted'; readonly outage: Outage }, waitedFor: string): void {
-  if (verdict.kind === 'gave-up') {
-    const reason = giveUpReason(verdict.outage, waitedFor);
-    held.cancel(reason);
-    return held.finish({ state: 'failed', summary: reason });
-  }
-  held.finish({ state: 'failed', summary: `stopped while waiting for the ${verdict.outage.service === 'network' ? 'network' : 'model service'} (${waitedFor})` });
+function seenOfVerdict(verdict: AgentFailureVerdict): WaitSeen {
+  return verdict.kind === 'not-outage' ? { verdict: 'not-outage', detail: verdict.classification.detail } : { verdict: verdict.kind, outage: seenOf(verdict.outage) };
 }
 
-/** Why a held agent was cancelled at give-up. */
-function giveUpReason(outage: Outage, waitedFor: string): string {
-  return `gave up waiting for the ${outage.service === 'network' ? 'network' : 'model service'} (outage ${outage.id}, ${outage.attempts} probes): ${waitedFor}`;
-}
-
-/** The held attempt with its restart, notes and give-up also told where `outages.tell` says (a panel-less supervisor). */
-function told(outages: AgentOutages, held: HeldAttempt): HeldAttempt {
-  const tell = outages.tell;
-  if (tell === undefined) return held;
-  return {
-    ...held,
-    result: () => held.result(),
-    takeEnded: () => held.takeEnded(),
-    settle: (outcome) => held.settle(outcome),
-    finish: (outcome) => held.finish(outcome),
-    restart: (note) => {
-      tell(held.panelId, `restarted: ${note}`);
-      held.restart(note);
-    },
-    cancel: (reason) => {
-      tell(held.panelId, `cancelled: ${reason}`);
-      held.cancel(reason);
-    },
-    note: (text) => {
-      tell(held.panelId, text);
-      held.note(text);
-    },
-  };
+function seenOf(outage: Outage): SeenOutage {
+  return { id: outage.id, service: outage.service, attempts: outage.attempts };
 }
