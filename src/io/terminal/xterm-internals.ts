@@ -37,7 +37,17 @@ interface CoreShape {
   readonly buffer?: { readonly scrollTop?: unknown; readonly scrollBottom?: unknown; readonly lines?: { readonly get?: unknown } };
 }
 
-const coreOf = (term: Terminal): CoreShape | undefined => (internalsOn() ? (term as unknown as { _core?: CoreShape })._core : undefined);
+/** Each terminal's core, looked up once: the switch is read from the environment when the terminal is first reached. */
+const cores = new WeakMap<Terminal, CoreShape | null>();
+
+function coreOf(term: Terminal): CoreShape | undefined {
+  let core = cores.get(term);
+  if (core === undefined) {
+    core = (internalsOn() ? (term as unknown as { _core?: CoreShape })._core : undefined) ?? null;
+    cores.set(term, core);
+  }
+  return core ?? undefined;
+}
 
 /**
  * Makes the terminal parse its next write at once, in the caller's turn, as
