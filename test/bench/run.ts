@@ -22,12 +22,13 @@ const BENCHES: Record<string, Bench> = {
   lanes: async (quick) => (await import('./lanes.js')).run({ runs: quick ? 1 : 3 }),
   'lanes-idle': async (quick) => (await import('./lanes-idle.js')).run({ quick }),
   attach: async (quick) => (await import('./attach.js')).run({ cycles: quick ? 20 : 100 }),
+  instructions: async (quick) => (await import('./instructions.js')).run({ runs: quick ? 1 : 2 }),
   stall: async () => (await import('./stall.js')).run(),
   'db-size': async (quick) => (await import('./db-size.js')).run({ agents: quick ? 10 : 40 }),
-  // The real server for half an hour or more: only when named.
+  // valgrind's count (slow), and the real server for half an hour or more: only when named.
   soak: async (quick) => (await import('./day-soak.js')).run({ minutes: minutes ?? (quick ? 2 : 30) }),
 };
-const ON_REQUEST = new Set(['soak']);
+const ON_REQUEST = new Set(['soak', 'instructions']);
 
 if (minutes !== undefined && !(minutes >= 1)) {
   process.stderr.write(`bench: --minutes takes a whole number of minutes, 1 or more, got '${args[minutesAt + 1] ?? ''}'\n`);

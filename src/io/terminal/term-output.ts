@@ -52,6 +52,8 @@ const SYNC_OFF = '\x1b[?2026l';
 /** The differential output stage; one per terminal. */
 export class TermOutput {
   readonly stats: TermOutputStats = { frames: 0, aheads: 0, writes: 0, bytes: 0 };
+  /** Chrome rows copied into a row to paste overlays into (a test's count). */
+  rowsCopied = 0;
   private texts: string[] = [];
   private chrome: CellRow[] = [];
   private cells: CellRow[] = [];
@@ -65,12 +67,14 @@ export class TermOutput {
   /** Rows patched since the last full frame (a set: at most one entry a row, however many seconds pass): it looks at them again, whatever its overlays. */
   private readonly patched = new Set<number>();
   /**
-   * Rows compose() made, and per row one it made that the terminal no longer
-   * shows: the next compose of that row fills it again instead of copying the
+   * Rows compose() made, each with the chrome row and the overlays' spans it was made from, and per row one it
+   * made that the terminal no longer shows: the next compose of that row fills it again instead of copying the
    * chrome row into new arrays (a streaming panel's rows change every frame).
    */
-  private readonly composed = new WeakSet<CellRow>();
+  private readonly composed = new WeakMap<CellRow, Made>();
   private spare: (CellRow | undefined)[] = [];
+  /** The spans (x, width, ...) of the overlays on the row being composed: kept between rows, not made a row. */
+  private spans: number[] = [];
   /** The frame's bytes, in a buffer kept between frames; the span of a row to look at. */
   private readonly bytes = new FrameBytes();
   private readonly span: Span = { from: 0, to: 0 };
@@ -269,37 +273,63 @@ export class TermOutput {
 
   /** Row `y` of the chrome with every overlay that covers it pasted in (the chrome row itself when none does). */
   private compose(y: number, overlays: readonly Overlay[]): CellRow {
-    const base = this.chrome[y];
-    let row: CellRow | undefined;
+    const base = this.chrome[y]!;
+    const spans = this.spans;
+    spans.length = 0;
     for (const o of overlays) {
       const src = rowAt(o, y);
+      if (src) spans.push(o.x, Math.min(src.chars.length, o.cols, this.cols - o.x));
+    }
+    if (spans.length === 0) return base;
+    const row = this.scratch(y, base, spans);
+    for (let k = 0, j = 0; k < overlays.length; k++) {
+      const o = overlays[k]!;
+      const src = rowAt(o, y);
       if (!src) continue;
-      row ??= this.scratch(y, base);
-      const n = Math.min(src.chars.length, o.cols, this.cols - o.x);
+      const n = spans[j + 1]!;
+      j += 2;
       for (let i = 0; i < n; i++) {
         row.chars[o.x + i] = src.chars[i];
         row.styles[o.x + i] = src.styles[i];
       }
     }
-    return row ?? base;
+    return row;
   }
 
-  /** A row holding chrome row `base`, to paste overlays into: row `y`'s spare when it has one of that width, else a new one. */
-  private scratch(y: number, base: CellRow): CellRow {
+  /**
+   * A row holding chrome row `base`, to paste overlays into at `spans`: row `y`'s spare when it has one of that
+   * width, else a new one. A spare made from the same chrome row with the same spans is not copied again: the
+   * overlays write over every cell the chrome's copy would (docs/performance.md, "Optimisations that stay").
+   */
+  private scratch(y: number, base: CellRow, spans: readonly number[]): CellRow {
     const spare = this.spare[y];
     this.spare[y] = undefined;
     const n = base.chars.length;
-    if (spare === undefined || spare.chars.length !== n || spare.styles.length !== base.styles.length) {
+    const made = spare === undefined ? undefined : this.composed.get(spare);
+    if (made?.base === base && sameSpans(made.spans, spans)) return spare!;
+    this.rowsCopied++;
+    if (spare === undefined || made === undefined || spare.chars.length !== n || spare.styles.length !== base.styles.length) {
       const row = { chars: base.chars.slice(), styles: base.styles.slice() };
-      this.composed.add(row);
+      this.composed.set(row, { base, spans: spans.slice() });
       return row;
     }
     for (let i = 0; i < n; i++) {
       spare.chars[i] = base.chars[i]!;
       spare.styles[i] = base.styles[i]!;
     }
+    made.base = base;
+    made.spans.splice(0, made.spans.length, ...spans);
     return spare;
   }
+}
+
+/** What a composed row was made from: the chrome row and the overlays' spans pasted over it, in order. */
+type Made = { base: CellRow; readonly spans: number[] };
+
+function sameSpans(a: readonly number[], b: readonly number[]): boolean {
+  let i = a.length === b.length ? 0 : -1;
+  while (i >= 0 && i < a.length && a[i] === b[i]) i++;
+  return i === a.length;
 }
 
 function sameCursor(a: CursorPlace, b: CursorPlace | undefined): boolean {

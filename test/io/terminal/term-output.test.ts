@@ -294,6 +294,31 @@ describe('TermOutput while panels stream', () => {
     expect(perFrame).toBeLessThan(16_000);
   });
 
+  it("copies a chrome row into a row only when its chrome or its overlays' places changed, not a frame", () => {
+    const cols = 160;
+    const out = new TermOutput(() => {}, cols, 60);
+    const chrome = (mark: string): string => Array.from({ length: 60 }, (_, y) => `row ${y}${mark}`).join('\n');
+    out.frame(chrome(''), null);
+    let n = 0;
+    // 8 panels in two columns of four, each row new every frame, as a streaming cockpit's.
+    const frame = (x = 0): Overlay[] =>
+      Array.from({ length: 8 }, (_, p) => ({
+        x: x + (p % 2) * 81,
+        y: 1 + (p >> 1) * 7,
+        cols: 79,
+        rows: Array.from({ length: 6 }, (_, k) => parseRow(`word ${n++ + k} of panel ${p} `.repeat(4), 79)),
+      }));
+    for (let i = 0; i < 4; i++) out.draw(frame(), null); // every row and its spare made once
+    const copied = out.rowsCopied;
+    for (let i = 0; i < 50; i++) out.draw(frame(), null);
+    expect(out.rowsCopied - copied).toBe(0);
+    out.setChrome(chrome('!')); // the chrome changed: each row's next two composes (the row and its spare) copy it
+    for (let i = 0; i < 10; i++) out.draw(frame(), null);
+    expect(out.rowsCopied - copied).toBe(2 * 24);
+    for (let i = 0; i < 10; i++) out.draw(frame(1), null); // the panels moved a column
+    expect(out.rowsCopied - copied).toBe(4 * 24);
+  });
+
   it('writes wide, accented and styled characters as UTF-8, reproduced on a real terminal, and counts their bytes', async () => {
     const h = harness(24, 4);
     h.out.frame('top\n\n\nbottom', null);

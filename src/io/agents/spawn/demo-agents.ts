@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent } from '../../../core/events.js';
 import type { Board } from '../../../../store/board.js';
@@ -63,17 +62,15 @@ export function startDemoAgent(board: Board, spec: DemoAgentSpec, now: () => num
   );
   let lastError = '';
   const onLine = (line: string): void => {
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      event = { type: 'text', text: `${line}\n` };
-    }
-    if (!isAgentEvent(event)) return;
+    const event = demoEventOf(line);
+    if (event === undefined) return;
     if (event.type === 'error') lastError = event.text;
     board.getState().emit(id, event, now());
   };
-  splitLines(child.stdout!, onLine);
+  const lines = lineReader(onLine);
+  child.stdout!.setEncoding('utf8');
+  pacedData(child.stdout!, lines.chunk);
+  child.stdout!.on('end', lines.end);
   child.on('close', (code, signal) => {
     const ok = code === 0;
     const summary = ok ? 'finished' : (lastError || `exited with ${signal ?? `code ${code}`}`);
@@ -86,33 +83,45 @@ export function startDemoAgent(board: Board, spec: DemoAgentSpec, now: () => num
 /** The longest line kept; a longer one is cut there (the demo's agents write short lines). */
 const LINE_MAX = 1 << 20;
 
+/** A demo agent's line as the event it holds; a line that is not JSON is text; undefined for JSON that is no event. */
+export function demoEventOf(line: string): AgentEvent | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    event = { type: 'text', text: `${line}\n` };
+  }
+  return isAgentEvent(event) ? event : undefined;
+}
+
 /**
- * Calls `onLine` for each line of `input` without its `\n` or `\r\n`, a last unended one too: what readline does
- * here, at a fraction of its cost per line (docs/performance.md).
+ * Calls `onLine` for each line of the chunks given to `chunk` without its `\n` or `\r\n`, and for a last unended
+ * one at `end`: what readline does here, at a fraction of its cost per line (docs/performance.md).
  */
-function splitLines(input: Readable, onLine: (line: string) => void): void {
+export function lineReader(onLine: (line: string) => void): { chunk(chunk: string): void; end(): void } {
   let rest = '';
   const emit = (line: string): void => onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-  input.setEncoding('utf8');
-  pacedData(input, (chunk: string) => {
-    let start = 0;
-    let nl = chunk.indexOf('\n');
-    if (nl < 0) {
-      rest = (rest + chunk).slice(0, LINE_MAX);
-      return;
-    }
-    emit(rest + chunk.slice(0, nl));
-    start = nl + 1;
-    while ((nl = chunk.indexOf('\n', start)) >= 0) {
-      emit(chunk.slice(start, nl));
+  return {
+    chunk(chunk) {
+      let start = 0;
+      let nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        rest = (rest + chunk).slice(0, LINE_MAX);
+        return;
+      }
+      emit(rest + chunk.slice(0, nl));
       start = nl + 1;
-    }
-    rest = chunk.slice(start, start + LINE_MAX);
-  });
-  input.on('end', () => {
-    if (rest !== '') emit(rest);
-    rest = '';
-  });
+      while ((nl = chunk.indexOf('\n', start)) >= 0) {
+        emit(chunk.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = chunk.slice(start, start + LINE_MAX);
+    },
+    end() {
+      if (rest !== '') emit(rest);
+      rest = '';
+    },
+  };
 }
 
 /** Parses `--agents stream,tools --rate N --seconds S` from the demo's arguments. */
