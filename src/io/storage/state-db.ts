@@ -231,16 +231,37 @@ export function checkpointSoon(db: StateDb, bytes: number): void {
   s.turn.unref();
 }
 
+/** A connection's `synchronous` statements, prepared once: a transcript's slice and the restore touch change it each time. */
+interface SyncStatements {
+  readonly level: Database.Statement;
+  readonly normal: Database.Statement;
+  readonly back: Map<number, Database.Statement>;
+}
+
+const syncStatements = new WeakMap<StateDb, SyncStatements>();
+
+function syncOf(db: StateDb): SyncStatements {
+  let made = syncStatements.get(db);
+  if (made === undefined) {
+    made = { level: db.prepare('PRAGMA synchronous').pluck(), normal: db.prepare('PRAGMA synchronous = NORMAL'), back: new Map() };
+    syncStatements.set(db, made);
+  }
+  return made;
+}
+
 /** Runs `fn` with the connection's commits not waiting for the disk (`synchronous=NORMAL`): the next synced commit or checkpoint syncs them; after a crash of the machine (not of tai) they may be gone, never half there. */
 export function unsynced<T>(db: StateDb, fn: () => T): T {
   // Inside a transaction the level cannot change, and its commit syncs once anyway.
   if (db.inTransaction) return fn();
-  const saved = db.pragma('synchronous', { simple: true });
-  db.pragma('synchronous = NORMAL');
+  const sync = syncOf(db);
+  const saved = Number(sync.level.get());
+  sync.normal.run();
   try {
     return fn();
   } finally {
-    db.pragma(`synchronous = ${Number(saved)}`);
+    let back = sync.back.get(saved);
+    if (back === undefined) sync.back.set(saved, (back = db.prepare(`PRAGMA synchronous = ${saved}`)));
+    back.run();
   }
 }
 

@@ -6,8 +6,8 @@
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, test } from 'vitest';
-import { openStateDb, STATE_DB_CACHE_KIB, StateDbForeignError } from '../../../src/io/storage/state-db.js';
+import { afterEach, beforeEach, describe, expect, it, test, vi } from 'vitest';
+import { openStateDb, STATE_DB_CACHE_KIB, StateDbForeignError, unsynced } from '../../../src/io/storage/state-db.js';
 
 let dir: string;
 
@@ -80,6 +80,24 @@ describe('the state database connection', () => {
       } finally {
         db.close();
       }
+    }
+  });
+
+  it('runs unsynced work at synchronous=NORMAL and puts the level back, its statements prepared once', () => {
+    const db = openStateDb(join(dir, 'tai.db'));
+    try {
+      const level = (): unknown => db.pragma('synchronous', { simple: true });
+      const before = level();
+      expect(before).not.toBe(1);
+      expect(unsynced(db, level)).toBe(1); // NORMAL
+      expect(level()).toBe(before);
+      const prepare = vi.spyOn(db, 'prepare');
+      const pragma = vi.spyOn(db, 'pragma');
+      for (let i = 0; i < 10; i++) unsynced(db, () => undefined);
+      expect([prepare.mock.calls.length, pragma.mock.calls.length]).toEqual([0, 0]);
+      expect(level()).toBe(before);
+    } finally {
+      db.close();
     }
   });
 });
