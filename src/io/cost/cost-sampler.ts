@@ -6,9 +6,9 @@
  * show; a sample at once when it opens, then on a timer) and a local agent
  * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
  * is Node's (process.cpuUsage, the resident set), taken in the turn of a
- * frame drawn anyway, less often while it shows the same text (a silent
- * cockpit's second draws a frame each second: docs/performance.md, "Optimisations
- * that stay") (docs/cockpit.md, "What each agent costs"). A remote agent
+ * frame drawn anyway, less often while it shows the same text, as a silent
+ * cockpit's second draws a frame each second (docs/cockpit.md, "What each
+ * agent costs"; docs/performance.md, "Optimisations that stay"). A remote agent
  * (`--host`) is `remote`: its processes are on the host, and what runs here
  * is only ssh.
  */
