@@ -5,8 +5,10 @@
  * runs only while the agent list is open (the one place the agents' figures
  * show; a sample at once when it opens, then on a timer) and a local agent
  * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
- * is Node's (process.cpuUsage, the resident set), no file read, taken in the
- * turn of a frame drawn anyway (docs/cockpit.md, "What each agent costs"). A remote agent
+ * is Node's (process.cpuUsage, the resident set), taken in the turn of a
+ * frame drawn anyway, less often while it shows the same text, as a silent
+ * cockpit's second draws a frame each second (docs/cockpit.md, "What each
+ * agent costs"; docs/performance.md, "Optimisations that stay"). A remote agent
  * (`--host`) is `remote`: its processes are on the host, and what runs here
  * is only ssh.
  */
@@ -18,6 +20,9 @@ import { isRemoteGroup, pageSize, readGroups } from './proc-groups.js';
 
 /** How often the costs are sampled. */
 export const COST_SAMPLE_MS = 2_000;
+
+/** The longest gap between two pokes' samples while the figure shows the same text (at rest: `cpu <1%`, the same MB). */
+export const COST_REST_MS = 4 * COST_SAMPLE_MS;
 
 /** A poke this close before a sample's due time samples: the board's second comes a hair before it. */
 const EARLY_MS = 250;
@@ -33,6 +38,8 @@ export interface CostSamplerOptions {
   readonly intervalMs?: number;
   /** Wall time, for CPU over the interval. */
   readonly now?: () => number;
+  /** The cockpit's own CPU time and resident bytes (tests); Node's process.cpuUsage and RSS by default. */
+  readonly own?: { readonly cpuUsage: () => NodeJS.CpuUsage; readonly rss: () => number };
 }
 
 /** A running sampler. */
@@ -57,7 +64,7 @@ export interface CostSampler {
  * keep the process alive.
  */
 export function startCostSampler(options: CostSamplerOptions): CostSampler {
-  const { board, list, pgidOf, root = '/proc' } = options;
+  const { board, list, pgidOf, root = '/proc', own: ownRead = { cpuUsage: () => process.cpuUsage(), rss: () => process.memoryUsage.rss() } } = options;
   const now = options.now ?? Date.now;
   const page = pageSize(root);
   let groups = new Map<number, GroupSample>();
@@ -66,12 +73,12 @@ export function startCostSampler(options: CostSamplerOptions): CostSampler {
   const spent = { samples: 0, ms: 0, read: 0 };
 
   const ownCost = (at: number): Cost => {
-    const usage = process.cpuUsage();
+    const usage = ownRead.cpuUsage();
     const before = own;
     own = { at, usage };
     const seconds = before === undefined ? 0 : (at - before.at) / 1000;
     const used = before === undefined ? 0 : (usage.user - before.usage.user + usage.system - before.usage.system) / 1e6;
-    return { cpu: seconds > 0 ? (used / seconds) * 100 : undefined, rssBytes: process.memoryUsage.rss() };
+    return { cpu: seconds > 0 ? (used / seconds) * 100 : undefined, rssBytes: ownRead.rss() };
   };
 
   const sample = (): void => {
@@ -124,6 +131,8 @@ interface When {
 /**
  * When `sample` runs: at the start, at each due poke, once an interval after
  * the last poke while no agent runs, and every interval while the list is open.
+ * A poke's sample that left the shown figure as it was doubles the gap to the
+ * next, up to COST_REST_MS; one that changed it brings the interval back.
  */
 function sampleWhen(sample: () => void, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
   const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));
@@ -131,11 +140,15 @@ function sampleWhen(sample: () => void, { board, list, interval, now }: When): {
   let listTimer: NodeJS.Timeout | undefined;
   let trailing: NodeJS.Timeout | undefined;
   let stopped = false;
+  let gap = interval;
   const sampleNow = (): void => {
     clearTimeout(trailing);
     trailing = undefined;
     last = now();
+    const shown = list.getState().own;
     sample();
+    // The list keeps the figure it shows while the text stays the same (store/agent-list.ts, `measured`).
+    gap = list.getState().own === shown ? Math.min(2 * gap, COST_REST_MS) : interval;
   };
   // The last figure before a rest: a sample an interval after the last, unless a poke takes it first (a
   // poke falls due EARLY_MS before the timer). Not while an agent runs: its header's second draws a frame
@@ -147,7 +160,7 @@ function sampleWhen(sample: () => void, { board, list, interval, now }: When): {
   };
   const poke = (): void => {
     if (stopped) return;
-    if (now() - last >= interval - EARLY_MS) sampleNow();
+    if (now() - last >= gap - EARLY_MS) sampleNow();
     trail();
   };
   // The agents' figures show only in the open list: sampled on a timer of their own while it is open.

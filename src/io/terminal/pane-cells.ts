@@ -15,16 +15,16 @@ import { screenCells, screenRows } from './screen-rows.js';
 import { XtermScreen } from './screen.js';
 import type { Overlay } from './term-output.js';
 
-/** A header row made, and what it was made from. */
+/** A header row made, and what it was made from; a new second's text and row are written into it (no copy a second). */
 interface HeaderMade {
-  readonly header: string;
+  header: string;
   readonly state: BoardState['panels'][number]['state'];
   readonly cols: number;
   readonly focused: boolean;
   readonly scrollback: number;
   readonly hidden: number;
   readonly noColor: boolean;
-  readonly row: CellRow;
+  row: CellRow;
   /** Per unit of the header text, its cell's column (cells/header-cells.ts); undefined when the row has to be parsed whole. */
   readonly columns: Int16Array | undefined;
 }
@@ -109,7 +109,8 @@ export class PaneCells {
     if (same && c.header === view.header) return c.row;
     const quick = c !== undefined && same && c.columns ? rewritten(c.row, c.header, view.header, c.columns) : undefined;
     if (c !== undefined && quick) {
-      this.headerCache.set(view.id, { ...c, header: view.header, row: quick });
+      c.header = view.header;
+      c.row = quick;
       return quick;
     }
     const row = parseRow(headerRow(view, cols, focused, scrollback, hidden, paletteOf(noColor)), cols);
@@ -167,9 +168,11 @@ export class PaneCells {
   headerOverlays(ids: readonly number[]): Overlay[] | undefined {
     const s = this.board?.getState();
     if (!s || s.help) return undefined;
-    const lastPanel = s.layout.zoomed ? undefined : s.layout.panels.at(-1)?.id;
+    const l = s.layout;
+    const lastPanel = l.zoomed ? undefined : l.panels.at(-1)?.id;
     const out: Overlay[] = [];
-    for (const { id, rect } of drawn(s.layout).panes) {
+    // The places `drawn` gives, read in place: a second's headers make no list of every pane.
+    for (const { id, rect } of l.zoomed ? [l.zoomed] : l.panels) {
       if (id === 'main' || !ids.includes(id)) continue;
       const view = s.panels.find((p) => p.id === id);
       if (view) out.push(this.headerOverlay(s, view, rect, lastPanel));

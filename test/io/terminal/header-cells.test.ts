@@ -6,6 +6,7 @@ import { headerRow } from '../../../src/core/panel/header-row.js';
 import { paletteOf } from '../../../src/core/panel/colors.js';
 import { drawn } from '../../../src/core/panel/layout.js';
 import { createBoard } from '../../../store/board.js';
+import { allocated } from '../../helpers/allocated.js';
 
 // A parse makes a row with styles of its own; a rewritten second keeps its last row's styles (no module mock: the
 // unit project shares modules between files, so a mock there would count nothing).
@@ -65,6 +66,21 @@ describe("a panel header's new second", () => {
     }
     // Parsed whole only when the text's length changes (9s to 10s, 59s to 1m00s): twice a panel in 90 seconds, not 90 times.
     expect(parsed).toBe(2 * ids.length);
+    source.stop();
+  });
+
+  it("allocates at most 12,000 bytes a second for 8 headers: their new characters, no list of the panes, no copy of a header's memo", () => {
+    const { source, board } = rig(160, 60);
+    const ids = Array.from({ length: 8 }, (_, k) => board.getState().open({ label: `agent ${k}` }, T0));
+    const per: number[] = [];
+    for (let s = 1; s <= 200; s++) {
+      board.getState().tick(T0 + s * 1000);
+      const bytes = allocated(() => source.headerOverlays(ids));
+      if (bytes !== undefined && s > 20) per.push(bytes); // past the first minutes' new lengths; a collection loses its count
+    }
+    per.sort((a, b) => a - b);
+    // 8 rows of 160 characters are some 10,400 bytes; the pane list and the memos' copies added some 2,700 more.
+    expect(per[per.length >> 1]).toBeLessThanOrEqual(12_000);
     source.stop();
   });
 
