@@ -217,7 +217,7 @@ function publishBoard(c: Pick<BoardContext, 'records' | 'vars' | 'get' | 'set' |
   // An agent off the board that ended or asks changes its row with no panel to show it.
   if (live !== s.live || asking !== s.asking) c.rows.moved();
   const focus = focusKept(s.focus, lay);
-  // A flush that changed no field publishes nothing: no state copied, no subscriber run (docs/performance.md, "Optimisations that stay").
+  // A flush that changed no field publishes nothing: no state copied, no subscriber run.
   const next = { panels, layout: lay, zoom, focus, drawingOff: vars.drawingOff, asking, live };
   if ((Object.keys(next) as (keyof typeof next)[]).some((k) => next[k] !== s[k])) c.set(next);
   c.rows.published();
