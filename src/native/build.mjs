@@ -14,20 +14,43 @@
 //
 // Each is linked statically when it can be: a static binary maps no ld.so
 // and no libc.so, so it touches about half the pages of a dynamic one
-// (docs/agents.md, "The reaper"). Without libc.a the static link fails and
-// the same source is linked dynamically; the program is the same.
+// (docs/agents.md, "The reaper"). musl first (musl-gcc on PATH, or
+// $TAI_MUSL_CC): a static glibc binary keeps most of glibc's text resident,
+// a static musl one a small part of it. Then cc static, then cc dynamic
+// (without libc.a); the program is the same. CC, when set, is the only
+// compiler tried (static, then dynamic).
 //
 // It never fails the install: without a compiler, or off Linux for the
 // reaper (it needs PR_SET_CHILD_SUBREAPER and signalfd), it prints one line
 // and tai runs its agents behind the node reaper (docs/agents.md, "The
 // reaper") or attaches with the node client (docs/architecture.md).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cc = process.env.CC || 'cc';
+
+/** True when `name` (a path, or a bare name looked up in PATH) is an executable file. */
+function found(name) {
+  const candidates = isAbsolute(name) || name.includes('/') ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name));
+  return candidates.some((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The links tried in order, each [compiler, extra flags]; the first that succeeds is kept. */
+function attempts() {
+  if (process.env.CC) return [[cc, ['-static']], [cc, []]];
+  const musl = process.env.TAI_MUSL_CC || 'musl-gcc';
+  return [...(found(musl) ? [[musl, ['-static']]] : []), [cc, ['-static']], [cc, []]];
+}
 
 const targets = [
   { source: 'reaper.c', out: 'tai-reaper', what: 'the native reaper', fallback: 'agents will run behind the node reaper', linuxOnly: true },
@@ -44,9 +67,9 @@ for (const t of targets) {
   // Built beside it and renamed over it: a running binary keeps its old file
   // (writing over a running executable fails with ETXTBSY).
   const tmp = `${out}.${process.pid}`;
-  const link = (extra) => spawnSync(cc, ['-O2', '-Wall', '-Wextra', ...extra, '-o', tmp, join(here, t.source)], { encoding: 'utf8' });
-  let r = link(['-static']);
-  if (r.status !== 0) r = link([]);
+  const link = ([compiler, extra]) => spawnSync(compiler, ['-O2', '-Wall', '-Wextra', ...extra, '-o', tmp, join(here, t.source)], { encoding: 'utf8' });
+  let r;
+  for (const a of attempts()) if ((r = link(a)).status === 0) break;
   if (r.status === 0) {
     renameSync(tmp, out);
   } else {

@@ -36,6 +36,7 @@ import type { Launch } from '../../core/restore/launch.js';
 import { sweep, tell } from './attempt-effects.js';
 import { boardRow, type ServiceState } from './service-state.js';
 import { watchHolds, type HoldCandidate } from '../host-holds/hold-watch.js';
+import { idleCollection } from '../idle-collect.js';
 import { holdsDirOf } from '../host-holds/host-holds.js';
 
 /** How to build the service. */
@@ -165,6 +166,16 @@ export class LocalAgentService implements AgentService {
 
   /** Starts an agent of `request.kind`; throws AgentsFullError past the cap, RequestError on a bad request. */
   async spawn(asked: CommandOf<'spawn'>, now: number): Promise<SpawnResult> {
+    try {
+      return await this.#spawn(asked, now);
+    } finally {
+      // A new quiet spell: the idle collection gives back what the spawn allocated, as it does after output or keys;
+      // a cockpit collected once at rest would keep it (docs/performance.md, "Today beside tmux").
+      idleCollection.activity();
+    }
+  }
+
+  async #spawn(asked: CommandOf<'spawn'>, now: number): Promise<SpawnResult> {
     // An agent on another host: the runner starts its local side (docs/remote.md).
     const request = hostRequest(asked);
     const runner = this.#runners[request.kind];

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentsFullError } from '../../../src/core/errors.js';
 import { CLAIM_HEAD, CLAIM_TAIL } from '../../../src/core/agents/claim-check.js';
 import { RESULT_MAX } from '../../../src/io/agents/runners/result-text.js';
 import { CONCLUDED_JOBS_MAX } from '../../../src/io/agents/service-state.js';
+import { idleCollection } from '../../../src/io/idle-collect.js';
 import { fixture, groupExists, harness, liveMembers, pidLive } from '../../helpers/agents.js';
 // @ts-expect-error a plain .mjs fixture without types
 import { flood } from '../../fixtures/flooder.mjs';
@@ -138,6 +139,22 @@ describe('the agent service with command agents', () => {
     await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: agent() }, h.clock.t)).rejects.toBeInstanceOf(AgentsFullError);
     h.board.getState().cancel(id, 'done with it', h.clock.t);
     expect((await h.service.poll(id, 10_000))?.state).toBe('cancelled');
+  });
+
+  it('starts a quiet spell of the idle collection at each spawn, refused or not, so that its garbage is given back at rest', async () => {
+    h = harness({ maxLive: 1 });
+    const activity = vi.spyOn(idleCollection, 'activity');
+    try {
+      // Silent agents: no output, so no pacer tick is activity too.
+      const { id } = await h.service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sleep', '30'] }, h.clock.t);
+      expect(activity).toHaveBeenCalledTimes(1);
+      await expect(h.service.spawn({ cmd: 'spawn', kind: 'command', argv: ['sleep', '30'] }, h.clock.t)).rejects.toBeInstanceOf(AgentsFullError);
+      expect(activity).toHaveBeenCalledTimes(2);
+      h.board.getState().cancel(id, 'done with it', h.clock.t);
+      expect((await h.service.poll(id, 10_000))?.state).toBe('cancelled');
+    } finally {
+      activity.mockRestore();
+    }
   });
 
   it('stores a long result as a record first and hands back the exact head, the tail and the record id', async () => {
