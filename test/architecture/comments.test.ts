@@ -56,10 +56,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BLOCK_LINES_MAX = 5;
 /** The most a file's header may span: what the file holds and why, the rest cited from docs/. */
 const HEADER_LINES_MAX = 6;
-/** Where the rule holds: all the code, but files being changed on other branches, trimmed once those merge (then dropped here). */
+/** Where the rule holds: all the code. */
 const SHORT_COMMENTS = {
   under: ['src', 'store', 'components'],
-  except: /^src\/io\/terminal\/(term-output|pane-cells|screen[\w-]*)\.ts$|^src\/io\/terminal\/cells\/|^src\/io\/cockpit\/drawing\/|^src\/io\/cockpit\/board-clock\.ts$|^src\/io\/agents\/paced-read\.ts$|^src\/io\/cost\//,
 };
 
 function sources(dir: string): string[] {
@@ -72,7 +71,7 @@ function sources(dir: string): string[] {
 }
 
 describe('comments in src, store and components', () => {
-  const files = SHORT_COMMENTS.under.flatMap(sources).filter((file) => !SHORT_COMMENTS.except.test(file));
+  const files = SHORT_COMMENTS.under.flatMap(sources);
   const blocks = files.flatMap((file) => commentBlocks(file, readFileSync(join(ROOT, file), 'utf8')).map((b) => ({ ...b, at: `${file}:${b.line}` })));
 
   it(`say why in at most ${BLOCK_LINES_MAX} lines a block, file headers aside`, () => {

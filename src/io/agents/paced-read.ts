@@ -1,28 +1,8 @@
 /**
- * Reading agents' output at a pace instead of on every write
- * (docs/performance.md). An agent streaming tokens writes its stdout about 50
- * times a second; read as it comes, eight of them wake the event loop 400
- * times a second, and each wake-up (epoll, libuv, the stream machinery, the
- * string decoder, then the board's flush, the screens' parse and a frame, each
- * on its own timer) costs far more than the few words it carries. A panel is
- * read, not typed into: text that reaches it in ten steps a second looks the
- * same as text that reaches it in fifty, and costs a fraction.
- *
- * Vocabulary:
- * - paced pipe: a child's pipe created with a high-water mark of one byte
- *   (`withPacedPipes`) and read in paused mode. Once one chunk waits in it
- *   the stream is "full", Node stops reading the pipe (readStop), and the
- *   kernel keeps what the agent writes meanwhile (a pipe holds 64 KiB).
- *   The 'readable' event asks the pacer for a turn.
- * - pacer: one timer for every paced pipe of the process. At its tick, every
- *   pipe that asked is drained; reading restarts, and what the kernel kept
- *   comes in one read. A tick comes PACE_MS after the first request, so the
- *   pacer sleeps while no agent writes (the idle cockpit costs nothing).
- * - flood: a read that came back half full or more (FLOOD_START_BYTES); the
- *   pipe is then read at once, as it fills, until a read comes back small
- *   (FLOOD_END_BYTES).
- * The main pane's pty and the control socket are never paced: keys and
- * programs talking to tai are answered at once.
+ * Reads agents' pipes at a pace, not on every write: a panel is read, not typed into, and text arriving in ten steps
+ * a second looks the same as in fifty, for a fraction of the wake-ups (docs/performance.md, "Optimisations that stay").
+ * A one-byte high-water mark leaves the writes in the kernel between the pacer's ticks; a flood is read at once. The
+ * main pane's pty and the control socket are never paced: keys and programs talking to tai are answered at once.
  */
 import { finished, getDefaultHighWaterMark, setDefaultHighWaterMark, type Readable } from 'node:stream';
 import { idleCollection } from '../idle-collect.js';
@@ -31,10 +11,8 @@ import { idleCollection } from '../idle-collect.js';
 export const PACE_MS = 100;
 
 /**
- * A tick's read at least this large means the pipe was half full or more:
- * the agent floods (a large tool result, a dump), and the next reads follow
- * at once instead of at the pacer's ticks. Without it a flooding agent would
- * be held to 64 KiB per tick.
+ * A tick's read this large (half a 64 KiB pipe) means the agent floods: the next reads follow at once, not at
+ * the pacer's ticks, or a flood would be held to one pipe a tick.
  */
 export const FLOOD_START_BYTES = 32 * 1024;
 
@@ -42,12 +20,9 @@ export const FLOOD_START_BYTES = 32 * 1024;
 export const FLOOD_END_BYTES = 4 * 1024;
 
 /**
- * Runs `open`, which must create its child's stdio synchronously (as
- * `child_process.spawn` does), with a high-water mark of one byte for the
- * streams it creates, so that `pacedData` can leave the pipe unread between
- * ticks. Streams read in flowing mode ('data') behave as usual; a writable
- * stdin accepts every write, its `write` just returns false (asking for
- * 'drain') as soon as anything waits in it.
+ * Runs `open`, which must create its child's stdio synchronously (as `spawn` does), with a one-byte high-water
+ * mark, so that `pacedData` can leave the pipe unread between ticks. Flowing streams behave as usual; a stdin
+ * accepts every write, its `write` just returns false as soon as anything waits in it.
  */
 export function withPacedPipes<T>(open: () => T): T {
   const saved = getDefaultHighWaterMark(false);

@@ -1,21 +1,8 @@
 /**
- * Drives a board from real time: flush at most every ORCH_FLUSH_INTERVAL, the
- * watchdog every ORCH_MONITOR_INTERVAL. The board itself never reads a clock;
- * this adapter is the one place that does, through an injectable `now`.
- *
- * The clock sleeps when there is nothing to do (a cockpit at rest costs no
- * CPU: docs/perf-log.md, "Idle"): the flush timer is armed only while the
- * board has pending output (the board wakes it, once per flush, not per
- * token), and the watchdog sleeps until the board's next due time
- * (`nextDue`: every tick while an agent is live, else a lingering panel's
- * removal or a feed pane's lease). Ticks stay on the grid of one second from
- * when the board got its first record, as the interval they replace did, so
- * every decision happens at the same tick; any wake-up from the board (a
- * panel opened, output or a feed op arrived) and every flush look at the due
- * time again, so new work is never slept through. While nobody sees the board
- * (`seen`: no client attached) a live agent's seconds need no tick: the clock
- * ticks at its watchdog's next decision, and at least every UNSEEN_TICK_EVERY
- * ticks for what rides the tick (the sign of life, the slots' renewal).
+ * Drives a board from real time (flush every ORCH_FLUSH_INTERVAL, watchdog every ORCH_MONITOR_INTERVAL) through an
+ * injectable `now`: the board never reads a clock. It sleeps with nothing to do, so a cockpit at rest costs no CPU
+ * (docs/perf-log.md, "Idle"): the flush armed only while output waits, the watchdog until the board's `nextDue` on
+ * its one-second grid, every wake-up looking at the due time again, so no work is slept through.
  */
 import { ORCH_FLUSH_INTERVAL, ORCH_MONITOR_INTERVAL } from '../../core/policy.js';
 import type { Board } from '../../../store/board.js';

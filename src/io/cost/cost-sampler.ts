@@ -1,16 +1,8 @@
 /**
- * Samples what each live agent's process group and the cockpit itself cost,
- * at most every COST_SAMPLE_MS (never in a render), into the agent list's
- * store, which keeps a sample only when its text changed. The /proc scan
- * runs only while the agent list is open (the one place the agents' figures
- * show; a sample at once when it opens, then on a timer) and a local agent
- * runs, so a cockpit at rest pays nothing for it; the cockpit's own figure
- * is Node's (process.cpuUsage, the resident set), taken in the turn of a
- * frame drawn anyway, less often while it shows the same text, as a silent
- * cockpit's second draws a frame each second (docs/cockpit.md, "What each
- * agent costs"; docs/performance.md, "Optimisations that stay"). A remote agent
- * (`--host`) is `remote`: its processes are on the host, and what runs here
- * is only ssh.
+ * Samples what each live agent's process group and the cockpit itself cost, at most every COST_SAMPLE_MS and never
+ * in a render, into the agent list's store. The /proc scan runs only while the list is open and a local agent runs,
+ * so a cockpit at rest pays nothing; the cockpit's own figure is Node's, taken in the turn of a frame drawn anyway
+ * (docs/cockpit.md, "What each agent costs"). A remote agent (`--host`) is `remote`: here runs only its ssh.
  */
 import { groupCost, type Cost, type GroupSample } from '../../core/cost/group-cost.js';
 import { isLive } from '../../core/panel/panel-state.js';
@@ -57,11 +49,9 @@ export interface CostSampler {
 }
 
 /**
- * Starts sampling: the cockpit's own figure at most every `intervalMs`
- * (COST_SAMPLE_MS), in the turn of a poke, and once more an interval after
- * the last poke (so a cockpit at rest shows its rest, then wakes for nothing);
- * every agent's too, every interval while the list is open. The timers never
- * keep the process alive.
+ * Starts sampling: the cockpit's own figure at most every `intervalMs`, in the turn of a poke, and once more an
+ * interval after the last (a cockpit at rest shows its rest, then wakes for nothing); every agent's while the list
+ * is open. The timers never keep the process alive.
  */
 export function startCostSampler(options: CostSamplerOptions): CostSampler {
   const { board, list, pgidOf, root = '/proc', own: ownRead = { cpuUsage: () => process.cpuUsage(), rss: () => process.memoryUsage.rss() } } = options;
@@ -129,10 +119,8 @@ interface When {
 }
 
 /**
- * When `sample` runs: at the start, at each due poke, once an interval after
- * the last poke while no agent runs, and every interval while the list is open.
- * A poke's sample that left the shown figure as it was doubles the gap to the
- * next, up to COST_REST_MS; one that changed it brings the interval back.
+ * When `sample` runs: at the start, at each due poke, once an interval after the last poke while no agent runs,
+ * every interval while the list is open. A sample that left the figure as it was doubles the gap, to COST_REST_MS.
  */
 function sampleWhen(sample: () => void, { board, list, interval, now }: When): { sampleNow(): void; poke(): void; stop(): void } {
   const anyAgentLive = (): boolean => board.getState().panels.some((p) => p.kind === 'agent' && isLive(p.state));

@@ -1,9 +1,7 @@
 /**
- * The folder `src/io/cost/`: what each agent and the cockpit cost, read from
- * /proc off the render path (docs/cockpit.md, "What each agent costs"). This
- * file reads /proc: every process's `stat` (its group, CPU ticks and resident
- * pages: the `rss` field is the resident count `statm` gives, so one read a
- * process is enough), a group leader's `cmdline` once, and the page size.
+ * The folder `src/io/cost/`: what each agent and the cockpit cost, read from /proc off the render path
+ * (docs/cockpit.md, "What each agent costs"). This file reads /proc: every process's `stat` (group, CPU ticks and
+ * resident pages, the same count `statm` gives, so one read a process), a group leader's `cmdline` once, the page size.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';

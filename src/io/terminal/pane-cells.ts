@@ -1,9 +1,7 @@
 /**
- * What the pane source (pane-source.ts) draws from: every pane's screen as
- * SGR rows (inline mode) or cells (overlay mode), and the panels' header
- * rows, each made again only when what it is made from changed, and the
- * overlays that paste them over the chrome, the last frame's objects while
- * nothing in them changed (so the output stage looks only at what did).
+ * What the pane source (pane-source.ts) draws from: every pane's screen as SGR rows (inline) or cells (overlay),
+ * the panels' header rows and the overlays that paste them over the chrome, each made again only when what it is
+ * made from changed, the last frame's objects otherwise, so the output stage looks only at what did.
  */
 import { drawn, type PaneId } from '../../core/panel/layout.js';
 import type { Board, BoardState } from '../../../store/board.js';

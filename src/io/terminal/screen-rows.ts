@@ -1,11 +1,8 @@
 /**
- * An `@xterm/headless` buffer as plain rows: one SGR-coded string per visible
- * row, exactly `cols` cells wide, so that React and Ink never see the
- * terminal's objects (the approach of Gemini CLI's serializer). Colours keep
- * their form (16 colours, 256-colour palette, truecolor); a wide character
- * takes two cells and its right half (width 0) is skipped. The output stage
- * takes the same rows as cells (screenCells, in cells/screen-cells.ts, whose
- * conversions this file hands on), without the string round trip.
+ * An `@xterm/headless` buffer as plain rows: one SGR-coded string per visible row, exactly `cols` cells wide, so
+ * React and Ink never see the terminal's objects (as Gemini CLI's serializer does). Colours keep their form; a wide
+ * character's right half (width 0) is skipped. The output stage takes the same rows as cells (cells/screen-cells.ts,
+ * whose conversions this file hands on), without the string round trip.
  */
 import type xterm from '@xterm/headless';
 import type { MouseEncoding } from '../../core/input/mouse.js';
@@ -70,10 +67,8 @@ export function trackCursorVisibility(term: Terminal): { readonly hidden: () => 
 }
 
 /**
- * Which encoding a program asked its (headless) terminal to report the mouse
- * in: SGR after DECSET 1006, the default X10 bytes otherwise. xterm.js tracks
- * the tracking mode publicly but not the encoding, so it is watched the way
- * cursor visibility is: the handlers look and let xterm go on.
+ * Which encoding a program asked its terminal to report the mouse in: SGR after DECSET 1006, else X10. xterm.js shows
+ * the tracking mode but not the encoding, so it is watched as cursor visibility is: the handlers look, xterm goes on.
  */
 export function trackMouseEncoding(term: Terminal): { readonly encoding: () => MouseEncoding } {
   let sgr = false;

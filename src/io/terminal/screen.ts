@@ -24,18 +24,14 @@ const { Terminal } = xterm;
 export const PANEL_SCROLLBACK = 2_000;
 
 /**
- * Lines of scrollback the main pane keeps: tmux's default history-limit.
- * xterm.js parses a flood 20 % slower with 10 000 (its line buffers no longer
- * fit the caches: 160 columns x 10 000 lines is 19 MB), and `seq 1 2000000`
- * in the main pane is held to 1.5x tmux's time (docs/performance.md).
+ * Lines of scrollback the main pane keeps: tmux's default history-limit, as with more the line buffers no longer fit
+ * the caches and a flood parses slower (docs/performance.md, "Optimisations that stay").
  */
 export const MAIN_SCROLLBACK = 2_000;
 
 /**
- * A headless terminal behind the board's Screen interface. Everything it shows
- * goes through `write`, the one door: counts clamped to the screen, work cut
- * into slices (src/core/text/csi-clamp.ts), so that no output, however
- * hostile, holds the event loop that supervises (docs/security.md).
+ * A headless terminal behind the board's Screen interface. All it shows goes through `write`, counts clamped and
+ * work cut into slices (src/core/text/csi-clamp.ts), so no output holds the supervising loop (docs/security.md).
  */
 export class XtermScreen implements Screen {
   /** The terminal, read only through `term`, which settles it first. */
@@ -60,25 +56,17 @@ export class XtermScreen implements Screen {
   /** Writes given to xterm.js whose parsing has not finished. */
   private unparsed = 0;
 
-  /**
-   * Every screen parses its output as it arrives, not on xterm.js's timer.
-   * The main pane: a pty read is a few KiB, and a timer's millisecond or
-   * more before each made `seq 1 2000000` wait idle a quarter of its time.
-   * A panel: the board's flush writes every panel's output in one turn and
-   * publishes their new header text (tokens, tools) in the same turn; parsed
-   * there, one frame draws both. Parsed on the timer, the headers were drawn
-   * first, alone, and the text a frame slot later: a second frame per tick
-   * (docs/performance.md, "Optimisations that stay"). A long write still
-   * yields to the event loop every 12 ms as xterm.js does (after its first slice, every slice waits on the
-   * timer). `main`: the main pane's screen, where a flood is parsed only as
-   * far as its lines stay in the scrollback (FloodSkip).
-   */
   /** The terminal, with any output writeAfterTurn holds parsed first: no reader of a screen sees it short of an echo. */
   get term(): InstanceType<typeof Terminal> {
     this.settle();
     return this.xterm;
   }
 
+  /**
+   * Parses output as it arrives, not on xterm.js's timer: a timer before each pty read left `seq` idle, and a panel's
+   * text parsed later than its header cost a second frame a tick (docs/performance.md, "Optimisations that stay").
+   * `main`: the main pane's screen, where a flood is parsed only as far as it stays in the scrollback (FloodSkip).
+   */
   constructor(cols: number, rows: number, private readonly scrollback: number = PANEL_SCROLLBACK, main = false) {
     this.xterm = new Terminal({ cols: Math.max(1, cols), rows: Math.max(1, rows), scrollback, allowProposedApi: true });
     this.atOnce = parseNextAtOnce(this.xterm);
@@ -114,11 +102,8 @@ export class XtermScreen implements Screen {
   }
 
   /**
-   * What `data`, the main program's next output, will print, when it is
-   * only printable ASCII at the cursor, parsed in this very turn from the
-   * parser's ground state (every earlier write parsed, no sequence begun,
-   * FloodSkip not holding it): a typed key's echo, known before xterm.js
-   * parses it (TermOutput.ahead). Undefined otherwise.
+   * What `data`, the main program's next output, will print, known before xterm.js parses it (TermOutput.ahead): a
+   * typed key's echo, when it is printable ASCII parsed in this turn from the ground state; undefined otherwise.
    */
   echoOf(data: string): Ahead | undefined {
     this.settle(); // the echo is predicted from what came before it
@@ -153,11 +138,8 @@ export class XtermScreen implements Screen {
   }
 
   /**
-   * Writes output whose cells the terminal shows already (the echo ahead),
-   * parsed a timer's turn later rather than now: the terminal just woken by
-   * the echo, most often on this very core, runs first (docs/performance.md,
-   * "Echo ahead"). The screen settles itself before anything reads or writes it
-   * (`term`, the next write, a resize, parsed(), text(), echoOf): no caller has to.
+   * Writes output the terminal shows already (the echo ahead), parsed a timer's turn later so the terminal just woken
+   * by the echo runs first (docs/performance.md, "Echo ahead"). The screen settles itself before any read or write.
    */
   writeAfterTurn(data: string, callback?: () => void): void {
     this.settle();

@@ -1,28 +1,8 @@
 /**
- * The folder `src/io/terminal/`: everything between a pane's bytes and the
- * outer terminal: the headless screens, their rows as SGR strings and cells,
- * the render cue, Ink's stdout and this output stage, its main file.
- *
- * The differential output stage between Ink and the terminal. Ink 6.8 writes
- * the whole frame every time (and its incremental mode is broken, ink#894,
- * ink#1023), so Ink writes into this stage instead of the terminal.
- *
- * Vocabulary:
- * - chrome: Ink's last frame (headers, separators, help), kept as cells; a
- *   row is parsed again only when its string changed.
- * - overlay: a pane's screen cells pasted over the chrome at the pane's body
- *   rectangle. The screens' cells go from the xterm buffer straight here, so
- *   streamed text never passes through Ink's output stage, whose cost is
- *   per frame and whose caches never evict (docs/performance.md).
- * - draw: chrome plus overlays are compared with what the terminal shows,
- *   cell by cell, and only the changed cells are written, inside one
- *   synchronized update (`CSI ? 2026 h/l`), followed by the cursor. A frame
- *   identical to the last one writes nothing at all.
- * - patch: a frame of header rows alone (a silent second's elapsed time),
- *   diffed in their columns only against what the terminal shows; the next
- *   draw looks at those rows again.
- * - ahead: a typed key's echo written before its frame, at the cursor
- *   (XtermScreen.echoOf); the next draw looks at that row again too.
+ * The folder `src/io/terminal/`: everything between a pane's bytes and the outer terminal, and this, its main file:
+ * the differential output stage Ink writes into, as Ink 6.8 writes the whole frame every time (docs/perf-log.md,
+ * "The design that gets there"). A draw pastes the panes' cells over Ink's last frame and writes only the changed
+ * cells in one synchronized update; a patch redraws header rows alone; ahead writes a key's echo before its frame.
  */
 import { blankRow, parseRow, type CellRow } from './sgr-cells.js';
 import { changedRows, changedSpan, inputsOf, rowAt, type Overlay, type Span } from './cells/changed-rows.js';
@@ -132,10 +112,9 @@ export class TermOutput {
   }
 
   /**
-   * Rings the outer terminal once: the bell and an OSC 9 message (iTerm2,
-   * WezTerm, kitty, Windows Terminal show it as a desktop notification).
-   * Between frames, never inside one; the message is one line without
-   * controls, so it cannot end the sequence early (docs/agents.md, "Notifications").
+   * Rings the outer terminal once, between frames: the bell and an OSC 9 message (a desktop notification in iTerm2,
+   * WezTerm, kitty, Windows Terminal), one line without controls so it cannot end the sequence early
+   * (docs/agents.md, "Notifications").
    */
   ring(message: string): void {
     const text = [...message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')].slice(0, 200).join('');
@@ -195,14 +174,8 @@ export class TermOutput {
   }
 
   /**
-   * Draws `overlays` over what the terminal shows, and nothing else: the
-   * frame of a second whose only change is header rows (their elapsed time).
-   * Each covered row is diffed in the overlay's columns only, the changed
-   * cells written in one synchronized update, then the cursor put back where
-   * the last frame left it. No chrome, no other pane is looked at, so a
-   * silent cockpit's second costs a few dozen cells. Returns false, writing
-   * nothing, when the terminal has to be drawn whole first (cleared, resized,
-   * or not yet drawn): the caller draws a full frame instead.
+   * Draws `overlays` (a silent second's header rows) over what the terminal shows, diffed in their columns only, so
+   * the second costs a few dozen cells; false, writing nothing, when the terminal must first be drawn whole.
    */
   patch(overlays: readonly Overlay[]): boolean {
     if (this.clear || this.cursor === undefined || this.chrome.length !== this.rows || this.cells.length !== this.rows) return false;
@@ -242,12 +215,9 @@ export class TermOutput {
   }
 
   /**
-   * Writes a typed key's echo, `chars` at (x, y) in `style`, ahead of its
-   * frame (XtermScreen.echoOf); false, writing nothing, when the terminal is
-   * not drawn yet, its cursor is not at (x, y) or hidden, or the cells would
-   * reach the last column or touch a wide character. It leaves the cursor
-   * after them, where the echo leaves the program's; the next draw looks at
-   * the row again and writes the truth over a wrong guess.
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, ahead of its frame (XtermScreen.echoOf); false, writing
+   * nothing, unless the cursor shows at (x, y) and the cells stay off the last column and wide characters. The next
+   * draw looks at the row again and writes the truth over a wrong guess.
    */
   ahead(x: number, y: number, chars: string, style: string): boolean {
     const cursor = this.cursor;

@@ -1,14 +1,8 @@
 /**
- * The folder `src/io/cockpit/drawing/`: a drawn cockpit's frames, from Ink's
- * chrome and the panes' overlays to the output stage. This file, its main one:
- *
- * Drawing the cockpit: Ink renders the components (the chrome: headers,
- * separators, help, the mention line) into its own stdout, the pane source
- * gives every pane's cells as overlays, and the differential output stage
- * writes only what changed to the terminal, inside the alternate screen.
- * A failing draw is logged and drawing goes on (docs/architecture.md, "A
- * failing view never stops the work"); once stopped, the terminal is given back
- * as it was.
+ * The folder `src/io/cockpit/drawing/`: a drawn cockpit's frames, Ink's chrome and the panes' overlays through the
+ * output stage. This file, its main one: Ink renders the chrome, the pane source gives each pane's cells as overlays,
+ * and the output stage writes only what changed, inside the alternate screen. A failing draw is logged and drawing
+ * goes on (docs/architecture.md, "A failing view never stops the work"); once stopped, the terminal is given back.
  */
 import { PassThrough } from 'node:stream';
 import React from 'react';
@@ -28,10 +22,8 @@ export interface Drawing {
   /** Rings the outer terminal (bell and OSC 9) through the output stage; nothing once drawing stopped. */
   ring(message: string): void;
   /**
-   * Writes a typed key's echo, `chars` at (x, y) in `style`, before its frame
-   * (TermOutput.ahead), unless something is drawn over the panes (the agent
-   * list, the mention prompt), a frame of new chrome waits or nobody watches;
-   * true when written.
+   * Writes a typed key's echo, `chars` at (x, y) in `style`, before its frame (TermOutput.ahead); true when written,
+   * false when something is drawn over the panes, a frame of new chrome waits or nobody watches.
    */
   ahead(x: number, y: number, chars: string, style: string): boolean;
   /** The terminal has a new size. */

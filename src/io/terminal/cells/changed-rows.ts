@@ -21,11 +21,8 @@ export interface Span {
 }
 
 /**
- * The rows to look at, when this frame's overlays are the last frame's
- * objects at the same places but for some rows (a second's new headers):
- * the rows of those and the `patched` ones, in order; null for every row.
- * Rows whose every input is the same object as before would be skipped by
- * changedSpan anyway.
+ * The rows to look at, in order, when this frame's overlays are the last frame's objects at the same places but for
+ * some rows (a second's new headers): those and the `patched` ones; null for every row.
  */
 export function changedRows(overlays: readonly Overlay[], last: readonly Overlay[], patched: Iterable<number>, height: number): number[] | null {
   if (overlays.length !== last.length) return null;
@@ -44,11 +41,8 @@ export function changedRows(overlays: readonly Overlay[], last: readonly Overlay
 }
 
 /**
- * The columns of row `y` whose inputs changed since `last` (its inputs then,
- * see inputsOf), written into `span`: false when the row is made of the same
- * rows at the same places, the span of the overlays whose row changed when
- * only those did (a streaming panel beside an unchanged main pane), else the
- * whole row of `cols`.
+ * The columns of row `y` whose inputs changed since `last` (inputsOf), written into `span`: false when none did, the
+ * span of the changed overlays' rows when only those did (a streaming panel beside a still main pane), else all `cols`.
  */
 export function changedSpan(span: Span, last: readonly unknown[] | undefined, chrome: CellRow, y: number, overlays: readonly Overlay[], cols: number): boolean {
   span.from = 0;

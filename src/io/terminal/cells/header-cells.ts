@@ -1,17 +1,13 @@
 /**
- * A panel's header row (pane-cells.ts) made again for a new second without
- * building and parsing its SGR string: the characters of its elapsed time
- * that moved are written into a copy of the last row's characters, at the
- * columns the last full parse put them in (docs/performance.md,
- * "Optimisations that stay").
+ * A panel's header row (pane-cells.ts) made again for a new second without building and parsing its SGR string:
+ * the moved characters of its elapsed time are written into a copy of the last row, at the columns the last full
+ * parse put them in (docs/performance.md, "Optimisations that stay").
  */
 import type { CellRow } from '../sgr-cells.js';
 
 /**
- * Per UTF-16 unit of `text`, the column of the cell that unit alone drew in
- * `row` when that cell is one unit wide and one column wide, else -1;
- * undefined unless the whole of `text` drew, unclipped, from column 0 in
- * fewer than `avail` columns (a clipped, escaped or control-bearing text).
+ * Per UTF-16 unit of `text`, the column of the one-unit, one-column cell that unit alone drew in `row`, else -1;
+ * undefined unless all of `text` drew, unclipped, from column 0 in fewer than `avail` columns.
  */
 export function columnsOf(text: string, row: CellRow, avail: number): Int16Array | undefined {
   const columns = new Int16Array(text.length).fill(-1);
@@ -29,12 +25,9 @@ export function columnsOf(text: string, row: CellRow, avail: number): Int16Array
 }
 
 /**
- * `row`, drawn from `was`, as `text` draws it: a row with a new characters
- * array (the styles shared: a header's cells keep their style) holding the
- * units of `text` that differ from `was`; `row` itself when none does;
- * `columns` may go on past `text` (a note drawn after it); undefined when
- * the lengths differ or a differing unit is not printable
- * ASCII or its cell not one of `columns` (then only a full parse is right).
+ * `row`, drawn from `was`, as `text` draws it: new characters (the styles shared) holding the units that differ, or
+ * `row` itself; undefined, so that only a full parse is right, when the lengths differ or a differing unit is not
+ * printable ASCII in one of `columns` (which may go on past `text`, to a note drawn after it).
  */
 export function rewritten(row: CellRow, was: string, text: string, columns: Int16Array): CellRow | undefined {
   if (was.length !== text.length || columns.length < text.length) return undefined;

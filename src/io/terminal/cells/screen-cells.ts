@@ -1,12 +1,8 @@
 /**
- * The folder `src/io/terminal/cells/`: the panes' cells on their hot path,
- * from the headless screens' buffers to the bytes the output stage
- * (term-output.ts) writes: each read and each frame makes as little garbage
- * as it can (docs/performance.md, "Optimisations that stay").
- *
- * This file, its main one: an `@xterm/headless` buffer as rows of cells,
- * exactly `cols` wide (a wide character's right half is ''), each style the
- * canonical SGR parameters (sgr-cells.ts); only changed cells read again.
+ * The folder `src/io/terminal/cells/`: the panes' cells on their hot path, from the headless screens' buffers to the
+ * output stage's bytes, with as little garbage as it can (docs/performance.md, "Optimisations that stay"). This file,
+ * its main one: an `@xterm/headless` buffer as rows of cells, exactly `cols` wide (a wide character's right half is
+ * ''), each style the canonical SGR parameters (sgr-cells.ts); only changed cells are read again.
  */
 import type xterm from '@xterm/headless';
 import type { CellRow } from '../sgr-cells.js';
@@ -157,12 +153,9 @@ const shownOf = new WeakMap<Terminal, Shown>();
 const CELL_WORDS = 3;
 
 /**
- * A line that was shown before (`memo`: its words and cells then) as cells
- * now: the memo itself when its words are the same, else its cells with only
- * the cells whose words changed read again (an echoed key: one cell of a
- * line of 160). Where a changed cell is or was part of a wide character, or
- * is the last column (lineToCells stops there before a wide character), the
- * whole line is converted, as lineToCells does.
+ * A line shown before (`memo`: its words and cells then) as cells now, reading again only the cells whose words
+ * changed (an echoed key: one cell of 160); the whole line when a changed cell is, or was, part of a wide character
+ * or the last column (where lineToCells stops before a wide character).
  */
 function reread(memo: LineMemo, data: Uint32Array, line: BufferLine, cols: number, cell: BufferCell, state: Shown): LineMemo {
   const was = memo.data;
@@ -207,12 +200,9 @@ function memoOf(state: Shown, data: Uint32Array, cols: number, row: CellRow): Li
 }
 
 /**
- * The cells a pane shows, `scrollback` lines above the bottom (as screenRows).
- * A line that is on the same row as last time and that the parser has not
- * written since (DirtyLines) keeps its row object without being read; a line
- * that moved keeps it when its cells are the same words as when it was last
- * shown: a streaming panel scrolls, so most of its lines only moved, and
- * comparing words is far cheaper than reading every cell through the API.
+ * The cells a pane shows, `scrollback` lines above the bottom (as screenRows). A line the parser has not written
+ * since (DirtyLines) keeps its row unread; one that moved keeps it while its words are the same, since a streaming
+ * panel's lines mostly only move and comparing words is far cheaper than reading cells through the API.
  */
 export function screenCells(term: Terminal, scrollback = 0): CellRow[] {
   let state = shownOf.get(term);
