@@ -5,15 +5,7 @@
  * that counts bytes; agents' chunks read as the demo's drain reads them.
  */
 import { lineReader, demoEventOf } from '../../src/io/agents/spawn/demo-agents.js';
-import { startDrawing } from '../../src/io/cockpit/drawing/drawing.js';
-import { createPaneSource } from '../../src/io/terminal/pane-source.js';
-import { XtermScreen } from '../../src/io/terminal/screen.js';
-import { createAgentList } from '../../store/agent-list.js';
-import { createBoard } from '../../store/board.js';
-import { createMentionPrompt } from '../../store/mention-prompt.js';
-import { createPrefixSign } from '../../store/prefix-sign.js';
-import { createSteerLine } from '../../store/steer-line.js';
-import { quietTerminal } from '../helpers/quiet-terminal.js';
+import { drawnCockpit } from '../helpers/drawn-cockpit.js';
 
 const COLS = 160;
 const ROWS = 60;
@@ -22,34 +14,14 @@ const STEP_MS = 100;
 
 /** The rig: `read` a chunk an agent, `flush` the board, draw a `frame`. */
 export async function rig(agents = 8) {
-  let t = T0;
-  const now = (): number => t;
-  const main = new XtermScreen(COLS, ROWS);
-  const source = createPaneSource(main, 0, now, false);
-  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS, statusLine: true });
-  source.attach(board);
   let bytes = 0;
-  let renders = 0;
-  const drawing = startDrawing({
-    terminal: quietTerminal(COLS, ROWS, (data) => (bytes += data.length)),
-    board,
-    source,
-    prompt: createMentionPrompt(),
-    list: createAgentList(),
-    steer: createSteerLine(),
-    prefix: 'C-]',
-    name: 'tai bench',
-    now,
-    prefixSign: createPrefixSign(),
-    cursor: () => null,
-    log: () => {},
-    rendered: () => renders++,
-  });
-  const ids = Array.from({ length: agents }, (_, i) => board.getState().open({ label: `demo stream #${i + 1}`, task: 'explain the module layout in plain words' }, t));
+  const c = drawnCockpit(COLS, ROWS, T0, (data) => (bytes += data.length), 'tai bench');
+  const { board, source, drawing } = c;
+  const ids = Array.from({ length: agents }, (_, i) => board.getState().open({ label: `demo stream #${i + 1}`, task: 'explain the module layout in plain words' }, c.now()));
   const readers = ids.map((id) =>
     lineReader((line) => {
       const event = demoEventOf(line);
-      if (event !== undefined) board.getState().emit(id, event, t);
+      if (event !== undefined) board.getState().emit(id, event, c.now());
     }),
   );
   // Ink's first render and its frame, before any count.
@@ -61,12 +33,12 @@ export async function rig(agents = 8) {
     board,
     bytes: () => bytes,
     /** Ink's renders of the chrome so far. */
-    renders: () => renders,
+    renders: c.renders,
     read(chunks: readonly string[]): void {
       readers.forEach((reader, i) => reader.chunk(chunks[i]!));
     },
     flush(step: number): void {
-      t = T0 + (step + 1) * STEP_MS;
+      const t = c.at(T0 + (step + 1) * STEP_MS);
       if (step % 10 === 9) board.getState().tick(t);
       board.getState().flush(t);
     },

@@ -6,16 +6,9 @@
  * that changes no row makes nothing again.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { quietTerminal } from '../helpers/quiet-terminal.js';
-import { startDrawing } from '../../src/io/cockpit/drawing/drawing.js';
-import { createPaneSource } from '../../src/io/terminal/pane-source.js';
+import { drawnCockpit } from '../helpers/drawn-cockpit.js';
 import { XtermScreen } from '../../src/io/terminal/screen.js';
 import { ORCH_LINGER } from '../../src/core/policy.js';
-import { createAgentList } from '../../store/agent-list.js';
-import { createBoard } from '../../store/board.js';
-import { createMentionPrompt } from '../../store/mention-prompt.js';
-import { createPrefixSign } from '../../store/prefix-sign.js';
-import { createSteerLine } from '../../store/steer-line.js';
 
 const T0 = 1_000_000;
 const COLS = 120;
@@ -23,31 +16,9 @@ const ROWS = 30;
 
 /** A drawn cockpit on a headless terminal, its clock at `t`; no cost sampler runs. */
 function rig() {
-  let t = T0;
-  const now = (): number => t;
-  const main = new XtermScreen(COLS, ROWS);
-  const source = createPaneSource(main, 0, now, false);
-  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS, statusLine: true });
-  source.attach(board);
   const shown = new XtermScreen(COLS, ROWS);
-  const terminal = quietTerminal(COLS, ROWS, (data) => shown.write(data));
-  const list = createAgentList();
-  let renders = 0;
-  const drawing = startDrawing({
-    terminal,
-    board,
-    source,
-    prompt: createMentionPrompt(),
-    list,
-    steer: createSteerLine(),
-    prefix: 'C-]',
-    name: 'tai test',
-    now,
-    prefixSign: createPrefixSign(),
-    cursor: () => null,
-    log: () => {},
-    rendered: () => renders++,
-  });
+  const c = drawnCockpit(COLS, ROWS, T0, (data) => shown.write(data));
+  const { board, list, drawing } = c;
   return {
     board: board.getState,
     list,
@@ -56,12 +27,9 @@ function rig() {
       await shown.parsed();
       return shown.text().join('\n');
     },
-    renders: () => renders,
+    renders: c.renders,
     /** Moves the clock to `ms` after the start. */
-    at(ms: number): number {
-      t = T0 + ms;
-      return t;
-    },
+    at: (ms: number): number => c.at(T0 + ms),
     stop: () => drawing.stop(),
   };
 }

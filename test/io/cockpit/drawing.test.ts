@@ -5,15 +5,8 @@
  * renders are told (the idle collection waits for them to be quiet).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { quietTerminal } from '../../helpers/quiet-terminal.js';
-import { startDrawing } from '../../../src/io/cockpit/drawing/drawing.js';
-import { createPaneSource } from '../../../src/io/terminal/pane-source.js';
+import { drawnCockpit } from '../../helpers/drawn-cockpit.js';
 import { XtermScreen } from '../../../src/io/terminal/screen.js';
-import { createAgentList } from '../../../store/agent-list.js';
-import { createBoard } from '../../../store/board.js';
-import { createMentionPrompt } from '../../../store/mention-prompt.js';
-import { createPrefixSign } from '../../../store/prefix-sign.js';
-import { createSteerLine } from '../../../store/steer-line.js';
 
 const T0 = 1_000_000;
 const COLS = 120;
@@ -21,37 +14,14 @@ const ROWS = 30;
 
 /** A cockpit's drawing with two agents, on a terminal that is a headless xterm. */
 async function rig() {
-  let t = T0;
-  const now = (): number => t;
-  const main = new XtermScreen(COLS, ROWS);
-  const source = createPaneSource(main, 0, now, false);
-  const board = createBoard({ createScreen: (c, r) => source.createScreen(c, r), cols: COLS, rows: ROWS, statusLine: true });
-  source.attach(board);
   const shown = new XtermScreen(COLS, ROWS);
   const writes: string[] = [];
-  const terminal = quietTerminal(COLS, ROWS, (data) => {
+  const c = drawnCockpit(COLS, ROWS, T0, (data) => {
     writes.push(data);
     shown.write(data);
   });
-  const list = createAgentList();
-  const sign = createPrefixSign();
-  let renders = 0;
-  const drawing = startDrawing({
-    terminal,
-    board,
-    source,
-    prompt: createMentionPrompt(),
-    list,
-    steer: createSteerLine(),
-    prefix: 'C-]',
-    name: 'tai test',
-    now,
-    prefixSign: sign,
-    cursor: () => null,
-    log: () => {},
-    rendered: () => renders++,
-  });
-  const ids = [board.getState().open({ label: 'alpha' }, t), board.getState().open({ label: 'beta' }, t)];
+  const { board, list, sign, drawing } = c;
+  const ids = [board.getState().open({ label: 'alpha' }, T0), board.getState().open({ label: 'beta' }, T0)];
   const screen = async (): Promise<string> => {
     await shown.parsed();
     return shown.text().join('\n');
@@ -71,12 +41,11 @@ async function rig() {
     ids,
     screen,
     /** How many times Ink has rendered the chrome. */
-    renders: () => renders,
+    renders: c.renders,
     stop: () => drawing.stop(),
     /** The board's tick, `ms` after the start. */
     tick(ms: number) {
-      t = T0 + ms;
-      board.getState().tick(t);
+      board.getState().tick(c.at(T0 + ms));
     },
   };
 }
